@@ -1,0 +1,69 @@
+package dev.agentmiddleware.chain;
+
+import dev.agentmiddleware.tool.ToolDescriptor;
+import dev.agentmiddleware.tool.ToolHandler;
+
+/**
+ * Around-style middleware: wraps a tool's handler in a handler of its own.
+ *
+ * <p>{@link #wrap} is called <em>once per tool</em>, when the tool's {@link ToolPipeline} is built, not per call.
+ * A middleware that does not apply to a tool returns {@code next} itself and then costs nothing per call. The
+ * handler it returns may, per call:
+ * <ul>
+ * <li>call {@code next.handle(invocation)} once (the usual case);</li>
+ * <li>call it several times, for example to retry;</li>
+ * <li>call it with a changed invocation ({@link dev.agentmiddleware.tool.ToolInvocation#withArgument}), so the
+ * layers inside see rewritten arguments or attributes;</li>
+ * <li>not call it at all: answer with its own result (report it with
+ * {@link dev.agentmiddleware.tool.ToolInvocation#reportDecision}) or refuse by throwing a
+ * {@link dev.agentmiddleware.tool.ToolMiddlewareException}.</li>
+ * </ul>
+ *
+ * <p><b>Ordering:</b> a lower order value runs further out. The first middleware given to
+ * {@link ToolPipeline#chain} is the outermost: its code before {@code next} runs first, its code after
+ * {@code next} runs last.
+ *
+ * <p><b>Threading:</b> the returned handler is called concurrently and must keep no per-call state in fields.
+ * <b>Results:</b> the value returned must be one the tool's callers accept (see
+ * {@link ToolDescriptor#acceptsResult}); otherwise the call fails with a
+ * {@link dev.agentmiddleware.tool.ToolContractViolationException} naming this middleware.
+ * <pre>{@code
+ * ToolMiddleware audit = ToolMiddleware.named("audit", (tool, next) -> tool.readOnly() ? next : invocation -> {
+ *     auditLog.record(invocation.toolName(), invocation.sessionId());
+ *     return next.handle(invocation);
+ * });
+ * }</pre>
+ */
+@FunctionalInterface
+public interface ToolMiddleware {
+
+	/**
+	 * Wraps the handler of one tool.
+	 * @param tool the tool whose pipeline is being built
+	 * @param next the rest of the chain, ending with the tool's own code
+	 * @return the handler to use instead of {@code next}, or {@code next} itself if this middleware does not apply
+	 * to the tool; never {@code null}
+	 */
+	ToolHandler wrap(ToolDescriptor tool, ToolHandler next);
+
+	/**
+	 * The name shown in printed chains, observer records and error messages. Defaults to the class name in
+	 * kebab case without a {@code Middleware} suffix, for example {@code call-counting} for
+	 * {@code CallCountingMiddleware}.
+	 * @return the name
+	 */
+	default String name() {
+		return MiddlewareNames.of(getClass(), "Middleware");
+	}
+
+	/**
+	 * Gives a middleware (typically a lambda) a name.
+	 * @param name the name to show
+	 * @param middleware the middleware
+	 * @return a middleware that behaves like {@code middleware} and is called {@code name}
+	 */
+	static ToolMiddleware named(String name, ToolMiddleware middleware) {
+		return new NamedMiddleware(name, middleware);
+	}
+
+}

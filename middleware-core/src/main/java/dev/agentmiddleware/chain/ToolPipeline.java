@@ -1,0 +1,220 @@
+package dev.agentmiddleware.chain;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.List;
+import java.util.Objects;
+
+import dev.agentmiddleware.observer.ToolCallObservers;
+import dev.agentmiddleware.tool.ExecutableTool;
+import dev.agentmiddleware.tool.ToolDescriptor;
+import dev.agentmiddleware.tool.ToolHandler;
+import dev.agentmiddleware.tool.ToolInvocation;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One tool's composed chain: its middleware, outermost first, around the tool's own handler. Built once per tool;
+ * holds no per-call state; safe to call from many threads at once.
+ *
+ * <p>Each middleware's {@link ToolMiddleware#wrap wrap} is called once, here; middleware that do not apply to the
+ * tool are left out, so with no applicable middleware the pipeline <em>is</em> the tool's handler. When observers
+ * are given, an observer tier outside every middleware reports one record per call.
+ *
+ * <p><b>Ordering:</b> a lower order runs further out; the first middleware given is the outermost.
+ * {@code chain(tool, a, b)} runs a-before, b-before, the tool, b-after, a-after.
+ * <pre>{@code
+ * ToolPipeline pipeline = ToolPipeline.chain(weatherTool, logging, cache);
+ * pipeline.describe();   // "get_weather → [logging, cache, get_weather]"
+ * Object forecast = pipeline.call(ToolInvocation.builder(weatherTool.descriptor())
+ *         .argument("city", "Lisbon").build());
+ * }</pre>
+ */
+public final class ToolPipeline {
+
+	private final ToolDescriptor tool;
+
+	private final ToolHandler head;
+
+	private final List<String> layers;
+
+	private ToolPipeline(ToolDescriptor tool, ToolHandler head, List<String> layers) {
+		this.tool = tool;
+		this.head = head;
+		this.layers = layers;
+	}
+
+	/**
+	 * Chains middleware around one tool; the first middleware given is the outermost.
+	 * @param tool the tool
+	 * @param middleware the middleware, outermost first
+	 * @return the pipeline
+	 */
+	public static ToolPipeline chain(ExecutableTool tool, ToolMiddleware... middleware) {
+		return builder(tool.descriptor(), tool.handler()).middleware(List.of(middleware)).build();
+	}
+
+	/**
+	 * Chains the same middleware around every tool; each tool gets its own pipeline, and each middleware decides
+	 * per tool whether it applies.
+	 * @param tools the tools
+	 * @param middleware the middleware, outermost first
+	 * @return one pipeline per tool, in the order of {@code tools}
+	 */
+	public static List<ToolPipeline> chainAll(Collection<ExecutableTool> tools, ToolMiddleware... middleware) {
+		List<ToolPipeline> pipelines = new ArrayList<>(tools.size());
+		for (ExecutableTool tool : tools) {
+			pipelines.add(chain(tool, middleware));
+		}
+		return Collections.unmodifiableList(pipelines);
+	}
+
+	/**
+	 * Starts a pipeline for a tool.
+	 * @param tool the tool's descriptor
+	 * @param terminal the tool's own handler
+	 * @return a builder
+	 */
+	public static Builder builder(ToolDescriptor tool, ToolHandler terminal) {
+		return new Builder(tool, terminal);
+	}
+
+	/**
+	 * Runs one call through the chain.
+	 * @param invocation the call; must be of this pipeline's tool
+	 * @return the result
+	 * @throws Exception the tool's own exception, unchanged, or a
+	 * {@link dev.agentmiddleware.tool.ToolMiddlewareException} from a middleware
+	 */
+	public @Nullable Object call(ToolInvocation invocation) throws Exception {
+		if (invocation.tool() != this.tool && !invocation.tool().equals(this.tool)) {
+			throw new IllegalArgumentException("Invocation of tool '" + invocation.toolName()
+					+ "' passed to the pipeline of tool '" + this.tool.name() + "'");
+		}
+		return this.head.handle(invocation);
+	}
+
+	/**
+	 * The tool this pipeline runs.
+	 * @return the descriptor
+	 */
+	public ToolDescriptor tool() {
+		return this.tool;
+	}
+
+	/**
+	 * The names of the layers that apply to this tool, outermost first, ending with the tool's name.
+	 * @return the layer names
+	 */
+	public List<String> layers() {
+		return this.layers;
+	}
+
+	/**
+	 * The chain in one line, such as {@code get_weather → [observation, logging, cache, get_weather]}.
+	 * @return the description
+	 */
+	public String describe() {
+		return this.tool.name() + " → " + this.layers;
+	}
+
+	@Override
+	public String toString() {
+		return describe();
+	}
+
+	/**
+	 * Builds a {@link ToolPipeline}.
+	 */
+	public static final class Builder {
+
+		private final ToolDescriptor tool;
+
+		private final ToolHandler terminal;
+
+		private final List<ToolMiddleware> middleware = new ArrayList<>();
+
+		private @Nullable ToolCallObservers observers;
+
+		private Builder(ToolDescriptor tool, ToolHandler terminal) {
+			this.tool = Objects.requireNonNull(tool, "tool");
+			this.terminal = Objects.requireNonNull(terminal, "terminal");
+		}
+
+		/**
+		 * Appends middleware; each call adds further in.
+		 * @param middleware the middleware, outermost first
+		 * @return this builder
+		 */
+		public Builder middleware(List<? extends ToolMiddleware> middleware) {
+			for (ToolMiddleware each : middleware) {
+				this.middleware.add(Objects.requireNonNull(each, "middleware"));
+			}
+			return this;
+		}
+
+		/**
+		 * Appends one middleware, inside those added before.
+		 * @param middleware the middleware
+		 * @return this builder
+		 */
+		public Builder middleware(ToolMiddleware middleware) {
+			return middleware(List.of(middleware));
+		}
+
+		/**
+		 * Appends one interceptor, inside those added before.
+		 * @param interceptor the interceptor
+		 * @return this builder
+		 */
+		public Builder interceptor(ToolInterceptor interceptor) {
+			return middleware(interceptor.asMiddleware());
+		}
+
+		/**
+		 * Sets the observers that get one record per call. Without observers (or with empty ones) the pipeline
+		 * has no observer tier at all.
+		 * @param observers the observers, or {@code null}
+		 * @return this builder
+		 */
+		public Builder observers(@Nullable ToolCallObservers observers) {
+			this.observers = observers;
+			return this;
+		}
+
+		/**
+		 * Composes the pipeline, calling each middleware's {@code wrap} once, innermost first.
+		 * @return the pipeline
+		 * @throws IllegalStateException if a middleware's {@code wrap} returns {@code null}
+		 */
+		public ToolPipeline build() {
+			ToolCallObservers observers = (this.observers != null && !this.observers.isEmpty()) ? this.observers
+					: null;
+			ToolHandler handler = (observers != null) ? ToolCallObservers.markingExecution(this.terminal)
+					: this.terminal;
+			boolean checkResults = ResultContract.restricts(this.tool);
+			List<String> layers = new ArrayList<>();
+			layers.add(this.tool.name());
+			for (int i = this.middleware.size() - 1; i >= 0; i--) {
+				ToolMiddleware middleware = this.middleware.get(i);
+				ToolHandler wrapped = middleware.wrap(this.tool, handler);
+				if (wrapped == null) {
+					throw new IllegalStateException("Middleware '" + middleware.name() + "' ("
+							+ middleware.getClass().getName() + ") returned null from wrap for tool '"
+							+ this.tool.name() + "'; return next to leave the tool alone");
+				}
+				if (wrapped != handler) {
+					layers.add(0, middleware.name());
+					handler = checkResults ? new ResultContract(middleware.name(), wrapped) : wrapped;
+				}
+			}
+			if (observers != null) {
+				handler = observers.wrap(handler);
+			}
+			return new ToolPipeline(this.tool, handler, List.copyOf(layers));
+		}
+
+	}
+
+}

@@ -1,0 +1,248 @@
+package dev.agentmiddleware.tool;
+
+import java.util.Arrays;
+import java.util.LinkedHashSet;
+import java.util.Objects;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * What a tool is: its name, what it does, the JSON schema of its arguments and how careful the chain must be
+ * with it. Built once per tool; immutable.
+ *
+ * <p>Middleware decide whether they apply to a tool from its descriptor, once, when the tool's pipeline is
+ * built. A tool that does not declare a safety level counts as {@link SafetyLevel#DANGEROUS}.
+ * <pre>{@code
+ * ToolDescriptor weather = ToolDescriptor.builder("get_weather")
+ *     .description("Current weather for a city")
+ *     .inputSchema("{\"type\":\"object\",\"properties\":{\"city\":{\"type\":\"string\"}}}")
+ *     .safety(SafetyLevel.SAFE)
+ *     .readOnly(true)
+ *     .build();
+ * }</pre>
+ *
+ * @param name the unique tool name: 1 to 64 letters, digits, {@code _} or {@code -}
+ * @param description what the tool does, for the model
+ * @param inputSchema the JSON schema of the arguments object
+ * @param safety how much harm the tool can do
+ * @param readOnly whether the tool only reads (enables caching and retries)
+ * @param idempotent whether calling the tool twice with the same arguments is safe (enables retries)
+ * @param tags free-form labels that middleware match on, such as {@code browser}
+ * @param returnDirect whether the result goes straight to the user instead of back to the model
+ * @param resultType the Java type the tool returns ({@code Object} when unknown, {@code void} for none); a
+ * middleware that answers with a value of another type breaks the tool's contract
+ */
+public record ToolDescriptor(String name, String description, String inputSchema, SafetyLevel safety,
+		boolean readOnly, boolean idempotent, Set<String> tags, boolean returnDirect, Class<?> resultType) {
+
+	private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_-]{1,64}");
+
+	/** The schema of a tool that takes no arguments. */
+	public static final String EMPTY_OBJECT_SCHEMA = "{\"type\":\"object\",\"properties\":{}}";
+
+	/**
+	 * Validates the descriptor.
+	 */
+	public ToolDescriptor {
+		Objects.requireNonNull(name, "name");
+		if (!NAME.matcher(name).matches()) {
+			throw new IllegalArgumentException("Tool name '" + name
+					+ "' is invalid: use 1 to 64 letters, digits, '_' or '-' (MCP and model providers accept no other)");
+		}
+		Objects.requireNonNull(description, "description");
+		Objects.requireNonNull(inputSchema, "inputSchema");
+		Objects.requireNonNull(safety, "safety");
+		tags = Set.copyOf(tags);
+		Objects.requireNonNull(resultType, "resultType");
+	}
+
+	/**
+	 * Starts a descriptor for the named tool, with the fail-safe defaults: dangerous, not read-only, not
+	 * idempotent, no tags, an empty arguments schema and an {@code Object} result.
+	 * @param name the tool name
+	 * @return a builder
+	 */
+	public static Builder builder(String name) {
+		return new Builder(name);
+	}
+
+	/**
+	 * Whether the tool carries the tag.
+	 * @param tag the tag, compared ignoring case
+	 * @return {@code true} if the tool is tagged with it
+	 */
+	public boolean hasTag(String tag) {
+		for (String candidate : this.tags) {
+			if (candidate.equalsIgnoreCase(tag)) {
+				return true;
+			}
+		}
+		return false;
+	}
+
+	/**
+	 * Whether {@code value} is a valid result of this tool: {@code null} unless the tool returns a primitive,
+	 * otherwise an instance of {@link #resultType()} (boxed for primitives).
+	 * @param value a result produced for this tool
+	 * @return {@code true} if a caller of the tool can accept it
+	 */
+	public boolean acceptsResult(@Nullable Object value) {
+		if (this.resultType == Object.class || this.resultType == void.class || this.resultType == Void.class) {
+			return true;
+		}
+		if (value == null) {
+			return !this.resultType.isPrimitive();
+		}
+		return boxed(this.resultType).isInstance(value);
+	}
+
+	private static Class<?> boxed(Class<?> type) {
+		if (!type.isPrimitive()) {
+			return type;
+		}
+		if (type == int.class) {
+			return Integer.class;
+		}
+		if (type == long.class) {
+			return Long.class;
+		}
+		if (type == boolean.class) {
+			return Boolean.class;
+		}
+		if (type == double.class) {
+			return Double.class;
+		}
+		if (type == float.class) {
+			return Float.class;
+		}
+		if (type == short.class) {
+			return Short.class;
+		}
+		if (type == byte.class) {
+			return Byte.class;
+		}
+		return Character.class;
+	}
+
+	/**
+	 * Builds a {@link ToolDescriptor}.
+	 */
+	public static final class Builder {
+
+		private final String name;
+
+		private String description = "";
+
+		private String inputSchema = EMPTY_OBJECT_SCHEMA;
+
+		private SafetyLevel safety = SafetyLevel.DANGEROUS;
+
+		private boolean readOnly;
+
+		private boolean idempotent;
+
+		private final Set<String> tags = new LinkedHashSet<>();
+
+		private boolean returnDirect;
+
+		private Class<?> resultType = Object.class;
+
+		private Builder(String name) {
+			this.name = name;
+		}
+
+		/**
+		 * Sets what the tool does.
+		 * @param description the description for the model
+		 * @return this builder
+		 */
+		public Builder description(String description) {
+			this.description = description;
+			return this;
+		}
+
+		/**
+		 * Sets the JSON schema of the arguments object.
+		 * @param inputSchema the schema as JSON text
+		 * @return this builder
+		 */
+		public Builder inputSchema(String inputSchema) {
+			this.inputSchema = inputSchema;
+			return this;
+		}
+
+		/**
+		 * Sets the safety level (default {@link SafetyLevel#DANGEROUS}).
+		 * @param safety the safety level
+		 * @return this builder
+		 */
+		public Builder safety(SafetyLevel safety) {
+			this.safety = safety;
+			return this;
+		}
+
+		/**
+		 * Sets whether the tool only reads.
+		 * @param readOnly whether the tool only reads
+		 * @return this builder
+		 */
+		public Builder readOnly(boolean readOnly) {
+			this.readOnly = readOnly;
+			return this;
+		}
+
+		/**
+		 * Sets whether repeating a call is safe.
+		 * @param idempotent whether the tool is idempotent
+		 * @return this builder
+		 */
+		public Builder idempotent(boolean idempotent) {
+			this.idempotent = idempotent;
+			return this;
+		}
+
+		/**
+		 * Adds tags.
+		 * @param tags the tags to add
+		 * @return this builder
+		 */
+		public Builder tags(String... tags) {
+			this.tags.addAll(Arrays.asList(tags));
+			return this;
+		}
+
+		/**
+		 * Sets whether the result goes straight to the user.
+		 * @param returnDirect whether to return directly
+		 * @return this builder
+		 */
+		public Builder returnDirect(boolean returnDirect) {
+			this.returnDirect = returnDirect;
+			return this;
+		}
+
+		/**
+		 * Sets the Java type the tool returns.
+		 * @param resultType the result type, {@code void.class} for none
+		 * @return this builder
+		 */
+		public Builder resultType(Class<?> resultType) {
+			this.resultType = resultType;
+			return this;
+		}
+
+		/**
+		 * Builds the descriptor.
+		 * @return the immutable descriptor
+		 * @throws IllegalArgumentException if the name is not a valid tool name
+		 */
+		public ToolDescriptor build() {
+			return new ToolDescriptor(this.name, this.description, this.inputSchema, this.safety, this.readOnly,
+					this.idempotent, this.tags, this.returnDirect, this.resultType);
+		}
+
+	}
+
+}

@@ -1,0 +1,350 @@
+package dev.agentmiddleware.tool;
+
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One call of a tool: the tool, its bound arguments and who is calling. Immutable; the {@code with…} methods
+ * return changed copies, which is how a middleware rewrites a call for the layers inside it.
+ * <pre>{@code
+ * ToolInvocation call = ToolInvocation.builder(weatherTool)
+ *     .argument("city", "Lisbon")
+ *     .sessionId("conversation-42")
+ *     .source(InvocationSource.SPRING_AI)
+ *     .build();
+ * ToolInvocation metric = call.withArgument("units", "metric");
+ * }</pre>
+ *
+ * <p>Arguments are the tool method's parameter values by parameter name, in declaration order, already bound
+ * to their Java types; a value may be {@code null} for an optional parameter.
+ */
+public final class ToolInvocation {
+
+	private static final String CALL_ID_PREFIX = Long.toHexString(ThreadLocalRandom.current().nextLong() >>> 16);
+
+	private static final AtomicLong CALL_COUNTER = new AtomicLong();
+
+	private final ToolDescriptor tool;
+
+	private final Map<String, @Nullable Object> arguments;
+
+	private final @Nullable String sessionId;
+
+	private final @Nullable String principal;
+
+	private final String callId;
+
+	private final InvocationSource source;
+
+	private final Map<InvocationAttribute<?>, Object> attributes;
+
+	private final @Nullable CallTrace trace;
+
+	private ToolInvocation(ToolDescriptor tool, Map<String, @Nullable Object> arguments, @Nullable String sessionId,
+			@Nullable String principal, String callId, InvocationSource source,
+			Map<InvocationAttribute<?>, Object> attributes, @Nullable CallTrace trace) {
+		this.tool = tool;
+		this.arguments = arguments;
+		this.sessionId = sessionId;
+		this.principal = principal;
+		this.callId = callId;
+		this.source = source;
+		this.attributes = attributes;
+		this.trace = trace;
+	}
+
+	/**
+	 * Starts a call of the tool, from {@link InvocationSource#JAVA}, with a fresh call id.
+	 * @param tool the tool being called
+	 * @return a builder
+	 */
+	public static Builder builder(ToolDescriptor tool) {
+		return new Builder(tool);
+	}
+
+	/**
+	 * The tool being called.
+	 * @return the descriptor
+	 */
+	public ToolDescriptor tool() {
+		return this.tool;
+	}
+
+	/**
+	 * The tool's name; a shortcut for {@code tool().name()}.
+	 * @return the tool name
+	 */
+	public String toolName() {
+		return this.tool.name();
+	}
+
+	/**
+	 * The bound arguments by parameter name, in declaration order.
+	 * @return an unmodifiable map; values may be {@code null}
+	 */
+	public Map<String, @Nullable Object> arguments() {
+		return this.arguments;
+	}
+
+	/**
+	 * One bound argument.
+	 * @param name the parameter name
+	 * @return its value, or {@code null} if absent or null
+	 */
+	public @Nullable Object argument(String name) {
+		return this.arguments.get(name);
+	}
+
+	/**
+	 * The session (conversation, thread or MCP session) the call belongs to.
+	 * @return the session id, or {@code null} when the caller has none
+	 */
+	public @Nullable String sessionId() {
+		return this.sessionId;
+	}
+
+	/**
+	 * The name of the authenticated principal on whose behalf the call runs.
+	 * @return the principal name, or {@code null} when unknown
+	 */
+	public @Nullable String principal() {
+		return this.principal;
+	}
+
+	/**
+	 * An id unique to this call within the running JVM, for correlating logs and approvals.
+	 * @return the call id
+	 */
+	public String callId() {
+		return this.callId;
+	}
+
+	/**
+	 * Where the call came from.
+	 * @return the source
+	 */
+	public InvocationSource source() {
+		return this.source;
+	}
+
+	/**
+	 * A typed attribute.
+	 * @param key the key
+	 * @param <T> the value type
+	 * @return the value, or {@code null} if the call carries none
+	 */
+	public <T> @Nullable T attribute(InvocationAttribute<T> key) {
+		Object value = this.attributes.get(key);
+		return (value != null) ? key.cast(value) : null;
+	}
+
+	/**
+	 * The trace the observer tier attached to this call.
+	 * @return the trace, or {@code null} when no observer watches the call
+	 */
+	public @Nullable CallTrace trace() {
+		return this.trace;
+	}
+
+	/**
+	 * Reports that a middleware decided the outcome of this call without running the tool, for example a cache
+	 * hit. Observers then see this outcome and middleware name. Costs nothing when the call is not observed.
+	 * @param outcome the outcome the middleware decided
+	 * @param middleware the name of the middleware
+	 */
+	public void reportDecision(CallOutcome outcome, String middleware) {
+		CallTrace trace = this.trace;
+		if (trace != null) {
+			trace.decide(outcome, middleware);
+		}
+	}
+
+	/**
+	 * A copy with all arguments replaced.
+	 * @param arguments the new arguments by parameter name
+	 * @return the changed copy
+	 */
+	public ToolInvocation withArguments(Map<String, ? extends @Nullable Object> arguments) {
+		return new ToolInvocation(this.tool, copy(arguments), this.sessionId, this.principal, this.callId,
+				this.source, this.attributes, this.trace);
+	}
+
+	/**
+	 * A copy with one argument set or replaced.
+	 * @param name the parameter name
+	 * @param value the new value
+	 * @return the changed copy
+	 */
+	public ToolInvocation withArgument(String name, @Nullable Object value) {
+		Map<String, @Nullable Object> changed = new LinkedHashMap<>(this.arguments);
+		changed.put(Objects.requireNonNull(name, "name"), value);
+		return new ToolInvocation(this.tool, Collections.unmodifiableMap(changed), this.sessionId, this.principal,
+				this.callId, this.source, this.attributes, this.trace);
+	}
+
+	/**
+	 * A copy with an attribute set or replaced.
+	 * @param key the key
+	 * @param value the value
+	 * @param <T> the value type
+	 * @return the changed copy
+	 */
+	public <T> ToolInvocation withAttribute(InvocationAttribute<T> key, T value) {
+		Map<InvocationAttribute<?>, Object> changed = new HashMap<>(this.attributes);
+		changed.put(Objects.requireNonNull(key, "key"), key.type().cast(Objects.requireNonNull(value, "value")));
+		return new ToolInvocation(this.tool, this.arguments, this.sessionId, this.principal, this.callId,
+				this.source, Collections.unmodifiableMap(changed), this.trace);
+	}
+
+	/**
+	 * A copy with another session id.
+	 * @param sessionId the session id, or {@code null} for none
+	 * @return the changed copy
+	 */
+	public ToolInvocation withSessionId(@Nullable String sessionId) {
+		return new ToolInvocation(this.tool, this.arguments, sessionId, this.principal, this.callId, this.source,
+				this.attributes, this.trace);
+	}
+
+	/**
+	 * A copy carrying the given trace; used by the observer tier.
+	 * @param trace the trace of this call
+	 * @return the changed copy
+	 */
+	public ToolInvocation withTrace(CallTrace trace) {
+		return new ToolInvocation(this.tool, this.arguments, this.sessionId, this.principal, this.callId,
+				this.source, this.attributes, Objects.requireNonNull(trace, "trace"));
+	}
+
+	@Override
+	public String toString() {
+		return "ToolInvocation[tool=" + this.tool.name() + ", callId=" + this.callId + ", source=" + this.source
+				+ ", session=" + this.sessionId + ", arguments=" + this.arguments.keySet() + "]";
+	}
+
+	private static Map<String, @Nullable Object> copy(Map<String, ? extends @Nullable Object> arguments) {
+		return Collections.unmodifiableMap(new LinkedHashMap<>(Objects.requireNonNull(arguments, "arguments")));
+	}
+
+	static String nextCallId() {
+		return CALL_ID_PREFIX + "-" + Long.toHexString(CALL_COUNTER.incrementAndGet());
+	}
+
+	/**
+	 * Builds a {@link ToolInvocation}.
+	 */
+	public static final class Builder {
+
+		private final ToolDescriptor tool;
+
+		private final Map<String, @Nullable Object> arguments = new LinkedHashMap<>();
+
+		private @Nullable String sessionId;
+
+		private @Nullable String principal;
+
+		private @Nullable String callId;
+
+		private InvocationSource source = InvocationSource.JAVA;
+
+		private final Map<InvocationAttribute<?>, Object> attributes = new HashMap<>();
+
+		private Builder(ToolDescriptor tool) {
+			this.tool = Objects.requireNonNull(tool, "tool");
+		}
+
+		/**
+		 * Adds all arguments, in the map's order.
+		 * @param arguments the arguments by parameter name
+		 * @return this builder
+		 */
+		public Builder arguments(Map<String, ? extends @Nullable Object> arguments) {
+			this.arguments.putAll(arguments);
+			return this;
+		}
+
+		/**
+		 * Adds one argument.
+		 * @param name the parameter name
+		 * @param value the bound value
+		 * @return this builder
+		 */
+		public Builder argument(String name, @Nullable Object value) {
+			this.arguments.put(Objects.requireNonNull(name, "name"), value);
+			return this;
+		}
+
+		/**
+		 * Sets the session id.
+		 * @param sessionId the session id, or {@code null}
+		 * @return this builder
+		 */
+		public Builder sessionId(@Nullable String sessionId) {
+			this.sessionId = sessionId;
+			return this;
+		}
+
+		/**
+		 * Sets the principal name.
+		 * @param principal the principal name, or {@code null}
+		 * @return this builder
+		 */
+		public Builder principal(@Nullable String principal) {
+			this.principal = principal;
+			return this;
+		}
+
+		/**
+		 * Sets the call id (default: a fresh id unique within this JVM).
+		 * @param callId the call id
+		 * @return this builder
+		 */
+		public Builder callId(String callId) {
+			this.callId = Objects.requireNonNull(callId, "callId");
+			return this;
+		}
+
+		/**
+		 * Sets the source (default {@link InvocationSource#JAVA}).
+		 * @param source where the call came from
+		 * @return this builder
+		 */
+		public Builder source(InvocationSource source) {
+			this.source = Objects.requireNonNull(source, "source");
+			return this;
+		}
+
+		/**
+		 * Sets an attribute.
+		 * @param key the key
+		 * @param value the value
+		 * @param <T> the value type
+		 * @return this builder
+		 */
+		public <T> Builder attribute(InvocationAttribute<T> key, T value) {
+			this.attributes.put(Objects.requireNonNull(key, "key"), key.type().cast(Objects.requireNonNull(value)));
+			return this;
+		}
+
+		/**
+		 * Builds the invocation.
+		 * @return the immutable invocation
+		 */
+		public ToolInvocation build() {
+			Map<InvocationAttribute<?>, Object> attributes = this.attributes.isEmpty() ? Map.of()
+					: Collections.unmodifiableMap(new HashMap<>(this.attributes));
+			return new ToolInvocation(this.tool, Collections.unmodifiableMap(new LinkedHashMap<>(this.arguments)),
+					this.sessionId, this.principal, (this.callId != null) ? this.callId : nextCallId(), this.source,
+					attributes, null);
+		}
+
+	}
+
+}

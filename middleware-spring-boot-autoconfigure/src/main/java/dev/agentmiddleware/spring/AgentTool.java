@@ -1,0 +1,76 @@
+package dev.agentmiddleware.spring;
+
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+
+import dev.agentmiddleware.tool.SafetyLevel;
+
+/**
+ * Marks a bean method as a tool an AI agent may call. Every call of it, from Java, from a Spring AI
+ * {@code ChatClient} or from an MCP client, runs through the tool's middleware chain exactly once.
+ *
+ * <p>The JSON schema of the tool's arguments is generated from the method's parameters (describe them with
+ * {@link AgentToolParam}). The bean is proxied with a class-based proxy, so the method must be public and
+ * neither the method nor its class final.
+ * <pre>{@code
+ * @Component
+ * class WeatherTools {
+ *
+ *     @AgentTool(description = "Current weather for a city", safety = SafetyLevel.SAFE, readOnly = true)
+ *     Weather getWeather(@AgentToolParam(description = "City name, e.g. Lisbon") String city) {
+ *         ...
+ *     }
+ * }
+ * }</pre>
+ */
+@Target(ElementType.METHOD)
+@Retention(RetentionPolicy.RUNTIME)
+@Documented
+public @interface AgentTool {
+
+	/**
+	 * The tool name; defaults to the method name in snake case ({@code getWeather} becomes {@code get_weather}).
+	 * @return the tool name, or empty for the default
+	 */
+	String name() default "";
+
+	/**
+	 * What the tool does, for the model; defaults to the tool name with spaces.
+	 * @return the description
+	 */
+	String description() default "";
+
+	/**
+	 * How much harm the tool can do. A tool that does not say counts as {@link SafetyLevel#DANGEROUS}.
+	 * @return the safety level
+	 */
+	SafetyLevel safety() default SafetyLevel.DANGEROUS;
+
+	/**
+	 * Whether the tool only reads; read-only tools are cached and may be retried.
+	 * @return whether the tool only reads
+	 */
+	boolean readOnly() default false;
+
+	/**
+	 * Whether repeating a call with the same arguments is safe; idempotent tools may be retried.
+	 * @return whether the tool is idempotent
+	 */
+	boolean idempotent() default false;
+
+	/**
+	 * Free-form labels that middleware match on, such as {@code browser}.
+	 * @return the tags
+	 */
+	String[] tags() default {};
+
+	/**
+	 * Whether the result goes straight to the user instead of back to the model.
+	 * @return whether to return directly
+	 */
+	boolean returnDirect() default false;
+
+}

@@ -1,0 +1,7 @@
+/**
+ * The annotations that turn Spring bean methods into governed agent tools.
+ */
+@NullMarked
+package dev.agentmiddleware.spring;
+
+import org.jspecify.annotations.NullMarked;
