@@ -96,8 +96,15 @@ final class InterceptorMiddleware implements ToolMiddleware {
 
 		private Exception named(Exception ex, ToolInvocation invocation, String phase) {
 			invocation.reportDecision(CallOutcome.FAILED, this.name);
-			ex.addSuppressed(new InterceptorFailure(
-					"Raised by interceptor '" + this.name + "' in " + phase + " of tool '" + invocation.toolName() + "'"));
+			String message = "Raised by interceptor '" + this.name + "' in " + phase + " of tool '"
+					+ invocation.toolName() + "'";
+			for (Throwable suppressed : ex.getSuppressed()) {
+				if (suppressed instanceof InterceptorFailure && message.equals(suppressed.getMessage())) {
+					// A shared exception instance thrown again: it is named already.
+					return ex;
+				}
+			}
+			ex.addSuppressed(new InterceptorFailure(message));
 			return ex;
 		}
 
