@@ -26,6 +26,7 @@ import tools.jackson.core.exc.StreamReadException;
 import tools.jackson.core.exc.UnexpectedEndOfInputException;
 import tools.jackson.core.json.JsonFactory;
 import tools.jackson.core.json.JsonFactoryBuilder;
+import tools.jackson.core.json.JsonReadFeature;
 import tools.jackson.databind.DatabindException;
 import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.JavaType;
@@ -149,8 +150,11 @@ public final class JsonArgumentBinder {
 			.maxNestingDepth(limits.maxDepth())
 			.build();
 		JsonFactoryBuilder builder = factory.rebuild().streamReadConstraints(constraints);
-		// Parsers are created outside the mapper, so carry over the stream features configured on it
+		// Parsers are created outside the mapper, so carry over the read features configured on it
 		for (StreamReadFeature feature : StreamReadFeature.values()) {
+			builder.configure(feature, mapper.isEnabled(feature));
+		}
+		for (JsonReadFeature feature : JsonReadFeature.values()) {
 			builder.configure(feature, mapper.isEnabled(feature));
 		}
 		return builder.build();

@@ -7,6 +7,7 @@ import java.util.Optional;
 
 import dev.agentmiddleware.tool.InvalidToolArgumentsException;
 import org.junit.jupiter.api.Test;
+import tools.jackson.core.json.JsonReadFeature;
 import tools.jackson.core.type.TypeReference;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -91,6 +92,16 @@ class JsonArgumentBinderTests {
 	@Test
 	void coercesNumericStringsAsTheMapperDoes() {
 		assertThat(this.weather.bind("{\"city\":\"Lisbon\",\"days\":\"3\"}")).containsEntry("days", 3);
+	}
+
+	@Test
+	void readsWithTheMappersReadFeatures() {
+		JsonMapper lenient = JsonMapper.builder().enable(JsonReadFeature.ALLOW_JAVA_COMMENTS).build();
+		JsonArgumentBinder binder = new JsonArgumentBinder("get_weather", List.of(required("city", String.class)),
+				lenient, ArgumentLimits.DEFAULTS);
+		assertThat(binder.bind("{/* where */ \"city\":\"Lisbon\"}")).containsEntry("city", "Lisbon");
+		assertInvalid(binder("get_weather", required("city", String.class)), "{/* where */ \"city\":\"Lisbon\"}",
+				null, "malformed JSON at line 1, column 2: invalid JSON");
 	}
 
 	@Test
