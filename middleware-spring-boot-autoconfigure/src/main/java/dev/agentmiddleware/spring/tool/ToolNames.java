@@ -55,6 +55,24 @@ public final class ToolNames {
 		return name.toString().toLowerCase(Locale.ROOT);
 	}
 
+	/**
+	 * The canonical form of a tool name used to match names written in configuration: lower case, letters and
+	 * digits only, so {@code get_weather}, {@code get-weather} and {@code GETWEATHER} (from an environment variable)
+	 * are the same tool.
+	 * @param name a tool name as written anywhere
+	 * @return the canonical form
+	 */
+	public static String canonical(String name) {
+		StringBuilder canonical = new StringBuilder(name.length());
+		for (int i = 0; i < name.length(); i++) {
+			char c = name.charAt(i);
+			if (Character.isLetterOrDigit(c)) {
+				canonical.append(Character.toLowerCase(c));
+			}
+		}
+		return canonical.toString();
+	}
+
 	private static boolean startsWord(String methodName, int index) {
 		char previous = methodName.charAt(index - 1);
 		if (Character.isLowerCase(previous) || Character.isDigit(previous)) {
