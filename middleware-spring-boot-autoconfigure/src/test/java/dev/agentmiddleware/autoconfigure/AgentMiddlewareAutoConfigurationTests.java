@@ -8,6 +8,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.agentmiddleware.chain.BeforeDecision;
+import dev.agentmiddleware.chain.OrderedMiddleware;
 import dev.agentmiddleware.chain.ToolInterceptor;
 import dev.agentmiddleware.chain.ToolMiddleware;
 import dev.agentmiddleware.observer.ToolCallObserver;
@@ -25,6 +26,7 @@ import dev.agentmiddleware.tool.InvocationSource;
 import dev.agentmiddleware.tool.SafetyLevel;
 import dev.agentmiddleware.tool.ToolDeniedException;
 import dev.agentmiddleware.tool.ToolDescriptor;
+import dev.agentmiddleware.tool.ToolHandler;
 import dev.agentmiddleware.tool.ToolInvocation;
 import org.aopalliance.intercept.MethodInterceptor;
 import org.junit.jupiter.api.Test;
@@ -167,8 +169,8 @@ class AgentMiddlewareAutoConfigurationTests {
 	void middlewareAndInterceptorBeansJoinTheChainByOrderWithUnorderedOnesInnermost() {
 		this.contextRunner.withUserConfiguration(OrderedChainConfiguration.class).run((context) -> {
 			RegisteredTool weather = context.getBean(AgentToolRegistry.class).get("get_weather");
-			assertThat(weather.pipeline().layers()).containsExactly("outer", "middle", "inner", "unordered",
-					"get_weather");
+			assertThat(weather.pipeline().layers()).containsExactly("outer", "middle", "built-in", "inner",
+					"unordered", "get_weather");
 		});
 	}
 
@@ -407,6 +409,28 @@ class AgentMiddlewareAutoConfigurationTests {
 		@Bean
 		MiddleInterceptor middle() {
 			return new MiddleInterceptor();
+		}
+
+		@Bean
+		ToolMiddleware builtIn() {
+			return new OrderedMiddleware() {
+
+				@Override
+				public int order() {
+					return 250;
+				}
+
+				@Override
+				public ToolHandler wrap(ToolDescriptor tool, ToolHandler next) {
+					return next::handle;
+				}
+
+				@Override
+				public String name() {
+					return "built-in";
+				}
+
+			};
 		}
 
 		private static ToolMiddleware passThrough(String name) {

@@ -7,18 +7,24 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import dev.agentmiddleware.chain.OrderedMiddleware;
 import dev.agentmiddleware.chain.ToolInterceptor;
 import dev.agentmiddleware.chain.ToolMiddleware;
+
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.beans.factory.support.RootBeanDefinition;
+import org.springframework.core.Ordered;
 import org.springframework.core.annotation.AnnotationAwareOrderComparator;
+import org.springframework.core.annotation.OrderUtils;
 
 /**
  * Collects the {@link ToolMiddleware} and {@link ToolInterceptor} beans of a context into one chain, outermost
- * first: ordered together by {@code Ordered}, {@code @Order} on the class or on the {@code @Bean} method (a lower
- * order runs further out); beans without an order run innermost, after the built-ins, in registration order.
+ * first: ordered together by {@code @Order} on the {@code @Bean} method, {@link OrderedMiddleware#order()} (the
+ * built-ins, whose order is configurable), {@code Ordered} or {@code @Order} on the class (a lower order runs further
+ * out); beans without an order run innermost, after the built-ins, in registration order.
  */
 public final class ChainBeans {
 
@@ -33,22 +39,31 @@ public final class ChainBeans {
 	public static List<ToolMiddleware> ordered(ConfigurableListableBeanFactory beanFactory) {
 		Map<String, Object> beans = new LinkedHashMap<>(beanFactory.getBeansOfType(ToolMiddleware.class));
 		beanFactory.getBeansOfType(ToolInterceptor.class).forEach(beans::putIfAbsent);
-		Map<Object, Method> factoryMethods = new IdentityHashMap<>();
+		Map<Object, Object> orderSources = new IdentityHashMap<>();
 		beans.forEach((name, bean) -> {
-			if (beanFactory.containsBeanDefinition(name)) {
-				BeanDefinition definition = beanFactory.getMergedBeanDefinition(name);
-				if (definition instanceof RootBeanDefinition root && root.getResolvedFactoryMethod() != null) {
-					factoryMethods.put(bean, root.getResolvedFactoryMethod());
-				}
+			Method factoryMethod = factoryMethod(beanFactory, name);
+			if (factoryMethod != null && OrderUtils.getOrder(factoryMethod) != null) {
+				orderSources.put(bean, factoryMethod);
+			}
+			else if (bean instanceof OrderedMiddleware ordered && !(bean instanceof Ordered)) {
+				orderSources.put(bean, (Ordered) ordered::order);
 			}
 		});
 		List<Object> sorted = new ArrayList<>(beans.values());
-		sorted.sort(AnnotationAwareOrderComparator.INSTANCE.withSourceProvider(factoryMethods::get));
+		sorted.sort(AnnotationAwareOrderComparator.INSTANCE.withSourceProvider(orderSources::get));
 		List<ToolMiddleware> chain = new ArrayList<>(sorted.size());
 		for (Object bean : sorted) {
 			chain.add((bean instanceof ToolMiddleware middleware) ? middleware : ((ToolInterceptor) bean).asMiddleware());
 		}
 		return List.copyOf(chain);
+	}
+
+	private static @Nullable Method factoryMethod(ConfigurableListableBeanFactory beanFactory, String name) {
+		if (!beanFactory.containsBeanDefinition(name)) {
+			return null;
+		}
+		BeanDefinition definition = beanFactory.getMergedBeanDefinition(name);
+		return (definition instanceof RootBeanDefinition root) ? root.getResolvedFactoryMethod() : null;
 	}
 
 }

@@ -1,0 +1,69 @@
+package dev.agentmiddleware.autoconfigure;
+
+import java.util.Map;
+
+import dev.agentmiddleware.spring.tool.ToolNameReferences;
+import dev.agentmiddleware.spring.tool.ToolNames;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Resolves a built-in's settings for one tool from its {@code defaults} block and its {@code tools} map. Tool keys
+ * match in canonical form (lower case, letters and digits only), so {@code get-weather}, {@code get_weather} and
+ * {@code GETWEATHER} from an environment variable all configure the tool {@code get_weather}.
+ * <pre>{@code
+ * CacheSettings settings = PerToolSettings.resolve(properties.getDefaults(), properties.getTools(), "get_weather");
+ * }</pre>
+ */
+public final class PerToolSettings {
+
+	private PerToolSettings() {
+	}
+
+	/**
+	 * The effective settings of a tool.
+	 * @param defaults the defaults block
+	 * @param tools the per-tool overrides by tool name as written in configuration
+	 * @param toolName the tool
+	 * @param <S> the settings type
+	 * @return the tool's override merged over the defaults, or the defaults when the tool has none
+	 */
+	public static <S extends ToolSettings<S>> S resolve(S defaults, Map<String, S> tools, String toolName) {
+		S override = find(tools, toolName);
+		return (override != null) ? override.withDefaults(defaults) : defaults;
+	}
+
+	/**
+	 * Whether the tool has an override at all.
+	 * @param tools the per-tool overrides
+	 * @param toolName the tool
+	 * @return {@code true} if a key of {@code tools} names the tool
+	 */
+	public static boolean isConfigured(Map<String, ?> tools, String toolName) {
+		return find(tools, toolName) != null;
+	}
+
+	/**
+	 * The tool names a {@code tools} map refers to, for the registry's check of unknown names at startup.
+	 * @param property the property of the map, such as {@code agent.middleware.cache.tools}
+	 * @param tools the map
+	 * @return the references
+	 */
+	public static ToolNameReferences references(String property, Map<String, ?> tools) {
+		return ToolNameReferences.of(property, tools.keySet());
+	}
+
+	private static <V> @Nullable V find(Map<String, V> tools, String toolName) {
+		V exact = tools.get(toolName);
+		if (exact != null) {
+			return exact;
+		}
+		String canonical = ToolNames.canonical(toolName);
+		for (Map.Entry<String, V> entry : tools.entrySet()) {
+			if (ToolNames.canonical(entry.getKey()).equals(canonical)) {
+				return entry.getValue();
+			}
+		}
+		return null;
+	}
+
+}
