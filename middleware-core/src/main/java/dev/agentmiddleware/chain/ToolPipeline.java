@@ -191,8 +191,9 @@ public final class ToolPipeline {
 		public ToolPipeline build() {
 			ToolCallObservers observers = (this.observers != null && !this.observers.isEmpty()) ? this.observers
 					: null;
-			ToolHandler handler = (observers != null) ? ToolCallObservers.markingExecution(this.terminal)
-					: this.terminal;
+			// Layers and observers learn whether the tool itself ran through the call's trace; with neither, the
+			// pipeline is the bare terminal handler.
+			ToolHandler handler = ToolCallObservers.markingExecution(this.terminal);
 			boolean checkResults = ResultContract.restricts(this.tool);
 			List<String> layers = new ArrayList<>();
 			layers.add(this.tool.name());
@@ -208,6 +209,9 @@ public final class ToolPipeline {
 					layers.add(0, middleware.name());
 					handler = checkResults ? new ResultContract(middleware.name(), wrapped) : wrapped;
 				}
+			}
+			if (layers.size() == 1 && observers == null) {
+				handler = this.terminal;
 			}
 			if (observers != null) {
 				handler = observers.wrap(handler);
