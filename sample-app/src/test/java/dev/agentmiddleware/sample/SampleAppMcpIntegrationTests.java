@@ -23,11 +23,14 @@ import io.modelcontextprotocol.spec.McpSchema.Tool;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.context.DynamicPropertyRegistry;
@@ -39,6 +42,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Starts the sample app on a random port and calls its tools with the MCP Java SDK's client over Streamable HTTP.
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT)
+@ExtendWith(OutputCaptureExtension.class)
 class SampleAppMcpIntegrationTests {
 
 	@TempDir
@@ -107,7 +111,7 @@ class SampleAppMcpIntegrationTests {
 		assertThat(workspace.resolve("notes/hello.txt")).hasContent("Hello over MCP");
 		CallToolResult read = call("read_file", Map.of("path", "notes/hello.txt"));
 		assertThat(read.isError()).isNotEqualTo(Boolean.TRUE);
-		assertThat(text(read)).contains("Hello over MCP");
+		assertThat(text(read)).isEqualTo("Hello over MCP");
 	}
 
 	@Test
@@ -116,7 +120,7 @@ class SampleAppMcpIntegrationTests {
 		Files.writeString(workspace.resolve("listing/a.txt"), "a");
 		CallToolResult listed = call("list_files", Map.of("directory", "listing"));
 		assertThat(listed.isError()).isNotEqualTo(Boolean.TRUE);
-		assertThat(text(listed)).contains("listing/a.txt");
+		assertThat(text(listed)).isEqualTo("[\"listing/a.txt\"]");
 	}
 
 	@Test
@@ -154,6 +158,13 @@ class SampleAppMcpIntegrationTests {
 		}
 	}
 
+	@Test
+	void mcpSessionIsTheCallsSession(CapturedOutput output) {
+		call("get_weather", Map.of("city", "Session Town"));
+		assertThat(output).contains("Tool get_weather called in session ")
+			.doesNotContain("Tool get_weather called in session none");
+	}
+
 	private CallToolResult call(String tool, Map<String, Object> arguments) {
 		return this.client.callTool(new CallToolRequest(tool, arguments));
 	}
@@ -163,10 +174,13 @@ class SampleAppMcpIntegrationTests {
 		return ((TextContent) result.content().get(0)).text();
 	}
 
+	// One short line: no stack trace, no qualified class names, not the workspace's location.
 	private static void assertShortAndClean(String text) {
 		assertThat(text).hasSizeLessThan(300)
-			.doesNotContain("\n\tat ")
-			.doesNotContain("Exception:")
+			.doesNotContain("\n")
+			.doesNotContain("\tat ")
+			.doesNotContain("java.")
+			.doesNotContain("dev.agentmiddleware.")
 			.doesNotContain(workspace.toString());
 	}
 
