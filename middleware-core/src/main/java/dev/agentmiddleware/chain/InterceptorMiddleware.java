@@ -1,6 +1,7 @@
 package dev.agentmiddleware.chain;
 
 import dev.agentmiddleware.tool.CallOutcome;
+import dev.agentmiddleware.tool.InvocationAttribute;
 import dev.agentmiddleware.tool.ToolContractViolationException;
 import dev.agentmiddleware.tool.ToolDescriptor;
 import dev.agentmiddleware.tool.ToolHandler;
@@ -55,11 +56,25 @@ final class InterceptorMiddleware implements ToolMiddleware {
 			ToolCallResult result;
 			if (decision.isSkip()) {
 				invocation.reportDecision(decision.skipOutcome(), this.name);
+				SkipMarker marker = invocation.attribute(SKIP_MARKER);
+				if (marker != null) {
+					marker.skipped = true;
+				}
 				result = ToolCallResult.skipped(decision.result());
 			}
 			else {
+				// Lets the after-hooks of this and every outer interceptor see a skip further in; the outermost
+				// interceptor layer attaches the marker, the inner ones share it.
+				SkipMarker marker = inner.attribute(SKIP_MARKER);
+				ToolInvocation passed = inner;
+				if (marker == null) {
+					marker = new SkipMarker();
+					passed = inner.withAttribute(SKIP_MARKER, marker);
+				}
+				marker.skipped = false;
 				try {
-					result = ToolCallResult.success(this.next.handle(inner));
+					Object value = this.next.handle(passed);
+					result = marker.skipped ? ToolCallResult.skipped(value) : ToolCallResult.success(value);
 				}
 				catch (Exception ex) {
 					result = ToolCallResult.failure(ex);
@@ -81,10 +96,29 @@ final class InterceptorMiddleware implements ToolMiddleware {
 
 		private Exception named(Exception ex, ToolInvocation invocation, String phase) {
 			invocation.reportDecision(CallOutcome.FAILED, this.name);
-			ex.addSuppressed(new InterceptorFailure(
-					"Raised by interceptor '" + this.name + "' in " + phase + " of tool '" + invocation.toolName() + "'"));
+			String message = "Raised by interceptor '" + this.name + "' in " + phase + " of tool '"
+					+ invocation.toolName() + "'";
+			for (Throwable suppressed : ex.getSuppressed()) {
+				if (suppressed instanceof InterceptorFailure && message.equals(suppressed.getMessage())) {
+					// A shared exception instance thrown again: it is named already.
+					return ex;
+				}
+			}
+			ex.addSuppressed(new InterceptorFailure(message));
 			return ex;
 		}
+
+	}
+
+	private static final InvocationAttribute<SkipMarker> SKIP_MARKER = InvocationAttribute.of("interceptor-skip",
+			SkipMarker.class);
+
+	/**
+	 * Set by an interceptor that skips, read by the interceptors outside it once the layers inside return.
+	 */
+	static final class SkipMarker {
+
+		volatile boolean skipped;
 
 	}
 

@@ -168,8 +168,11 @@ public final class ToolCallObservers implements AutoCloseable {
 		BlockingQueue<ToolCallRecord> queue = this.queue;
 		if (worker != null && queue != null) {
 			try {
-				queue.put(STOP);
-				worker.join(TimeUnit.SECONDS.toMillis(5));
+				// offer, not put: with a stuck observer and a full queue, put would block forever
+				long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+				if (queue.offer(STOP, 5, TimeUnit.SECONDS)) {
+					worker.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
+				}
 			}
 			catch (InterruptedException ex) {
 				Thread.currentThread().interrupt();
@@ -201,7 +204,12 @@ public final class ToolCallObservers implements AutoCloseable {
 		try {
 			observer.onToolCall(record);
 		}
-		catch (RuntimeException | LinkageError ex) {
+		catch (Throwable ex) {
+			// Errors too (an AssertionError in an observer must not fail the call or stop the worker thread),
+			// except those the JVM cannot recover from.
+			if (ex instanceof VirtualMachineError error) {
+				throw error;
+			}
 			this.observerFailures.increment();
 			logger.warn("Observer {} failed on a call of tool '{}'; the call was not affected",
 					observer.getClass().getName(), record.invocation().toolName(), ex);

@@ -1,0 +1,432 @@
+package dev.agentmiddleware.binding;
+
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.OptionalInt;
+import java.util.OptionalLong;
+import java.util.stream.Collectors;
+
+import dev.agentmiddleware.tool.InvalidToolArgumentsException;
+import org.jspecify.annotations.Nullable;
+import tools.jackson.core.JacksonException;
+import tools.jackson.core.JsonParser;
+import tools.jackson.core.JsonToken;
+import tools.jackson.core.ObjectReadContext;
+import tools.jackson.core.StreamReadConstraints;
+import tools.jackson.core.StreamReadFeature;
+import tools.jackson.core.TokenStreamLocation;
+import tools.jackson.core.exc.StreamConstraintsException;
+import tools.jackson.core.exc.StreamReadException;
+import tools.jackson.core.exc.UnexpectedEndOfInputException;
+import tools.jackson.core.json.JsonFactory;
+import tools.jackson.core.json.JsonFactoryBuilder;
+import tools.jackson.core.json.JsonReadFeature;
+import tools.jackson.databind.DatabindException;
+import tools.jackson.databind.DeserializationFeature;
+import tools.jackson.databind.JavaType;
+import tools.jackson.databind.ObjectReader;
+import tools.jackson.databind.cfg.EnumFeature;
+import tools.jackson.databind.exc.MismatchedInputException;
+import tools.jackson.databind.exc.PropertyBindingException;
+import tools.jackson.databind.exc.ValueInstantiationException;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Binds the JSON arguments of a call, as a model or an MCP client sends them, to the Java types of a tool's
+ * parameters. Built once per tool; immutable and thread-safe.
+ *
+ * <p>{@link #bind(String)} reads the payload in one streaming pass: each top-level property is looked up among
+ * the parameters and its value is read straight into the parameter's generic type by the mapper. The result is
+ * an unmodifiable map in parameter declaration order, whatever the order of the JSON properties:
+ * <ul>
+ * <li>a parameter that is not given, or given as {@code null}, maps to {@code null} ({@code Optional.empty()}
+ * and its primitive variants for {@code Optional} parameters) unless it is
+ * {@linkplain ToolParameter#isRequired() required}; primitive parameters are always required, so a primitive
+ * never silently becomes {@code 0} or {@code false};</li>
+ * <li>{@code null}, blank, {@code "null"} and {@code "{}"} mean "no arguments".</li>
+ * </ul>
+ *
+ * <p>Any other bad input fails with an {@link InvalidToolArgumentsException} that names the tool, the parameter
+ * when there is one, and what was expected, such as {@code expected an integer but got a string}: malformed
+ * JSON (with line and column), a payload that is not an object, a missing required parameter, a value of the
+ * wrong kind, an unknown or repeated parameter, a payload over {@link ArgumentLimits#maxPayloadChars()}
+ * characters or nested deeper than {@link ArgumentLimits#maxDepth()} levels. Messages never contain argument
+ * values, which may be secrets, and never the parser's own wording.
+ *
+ * <p>Values are read with the mapper's configuration (modules, coercions such as {@code "3"} to {@code 3}),
+ * tightened where leniency would lose or invent data: {@code 2.5} is not an integer, {@code null} is not a
+ * primitive, a number is not an enum constant, and an object with a property its type does not know is
+ * rejected (the generated schema says {@code "additionalProperties": false}). Duplicate keys are rejected among
+ * the top-level arguments; inside a value the mapper's duplicate handling applies.
+ * <pre>{@code
+ * JsonArgumentBinder binder = new JsonArgumentBinder("get_weather",
+ *         List.of(new ToolParameter("city", String.class, "City name", true),
+ *                 new ToolParameter("days", int.class, "Days to forecast", true)),
+ *         JsonMapper.shared(), ArgumentLimits.DEFAULTS);
+ * Map<String, Object> arguments = binder.bind("{\"days\":3,\"city\":\"Lisbon\"}"); // {city=Lisbon, days=3}
+ * }</pre>
+ */
+public final class JsonArgumentBinder {
+
+	private static final int MAX_ECHOED_NAME_LENGTH = 64;
+
+	private final String toolName;
+
+	private final String[] names;
+
+	private final Map<String, Integer> indexByName;
+
+	private final JavaType[] types;
+
+	private final ObjectReader[] readers;
+
+	private final boolean[] required;
+
+	private final @Nullable Object[] absentValues;
+
+	private final String[] expectations;
+
+	private final String knownNames;
+
+	private final ArgumentLimits limits;
+
+	private final JsonFactory parserFactory;
+
+	/**
+	 * Creates a binder for one tool.
+	 * @param toolName the tool, named in every error
+	 * @param parameters the tool's parameters, in declaration order
+	 * @param mapper the mapper that reads each value; its modules and coercion settings apply
+	 * @param limits the bounds on a payload
+	 * @throws IllegalArgumentException if two parameters have the same name
+	 */
+	public JsonArgumentBinder(String toolName, List<ToolParameter> parameters, JsonMapper mapper,
+			ArgumentLimits limits) {
+		this.toolName = Objects.requireNonNull(toolName, "toolName");
+		Objects.requireNonNull(parameters, "parameters");
+		Objects.requireNonNull(mapper, "mapper");
+		this.limits = Objects.requireNonNull(limits, "limits");
+		int count = parameters.size();
+		this.names = new String[count];
+		this.indexByName = new HashMap<>(count * 2);
+		this.types = new JavaType[count];
+		this.readers = new ObjectReader[count];
+		this.required = new boolean[count];
+		this.absentValues = new Object[count];
+		this.expectations = new String[count];
+		// Each value is read from the middle of the arguments object: what follows it is not trailing content
+		ObjectReader strictReader = mapper.reader()
+			.with(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES, DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+			.without(DeserializationFeature.ACCEPT_FLOAT_AS_INT, DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+			.with(EnumFeature.FAIL_ON_NUMBERS_FOR_ENUMS);
+		for (int i = 0; i < count; i++) {
+			ToolParameter parameter = parameters.get(i);
+			if (this.indexByName.putIfAbsent(parameter.name(), i) != null) {
+				throw new IllegalArgumentException(
+						"Tool '" + toolName + "' declares parameter '" + parameter.name() + "' twice");
+			}
+			this.names[i] = parameter.name();
+			this.types[i] = mapper.constructType(parameter.type());
+			this.readers[i] = strictReader.forType(this.types[i]);
+			this.required[i] = parameter.isRequired();
+			this.absentValues[i] = absentValue(this.types[i]);
+			this.expectations[i] = JsonKinds.expected(this.types[i]);
+		}
+		this.knownNames = (count > 0) ? "expected one of: " + String.join(", ", this.names)
+				: "this tool takes no arguments";
+		this.parserFactory = parserFactory(mapper, limits);
+	}
+
+	private static JsonFactory parserFactory(JsonMapper mapper, ArgumentLimits limits) {
+		JsonFactory factory = mapper.tokenStreamFactory();
+		StreamReadConstraints constraints = factory.streamReadConstraints()
+			.rebuild()
+			.maxNestingDepth(limits.maxDepth())
+			.build();
+		JsonFactoryBuilder builder = factory.rebuild().streamReadConstraints(constraints);
+		// Parsers are created outside the mapper, so carry over the read features configured on it
+		for (StreamReadFeature feature : StreamReadFeature.values()) {
+			builder.configure(feature, mapper.isEnabled(feature));
+		}
+		for (JsonReadFeature feature : JsonReadFeature.values()) {
+			builder.configure(feature, mapper.isEnabled(feature));
+		}
+		return builder.build();
+	}
+
+	private static @Nullable Object absentValue(JavaType type) {
+		Class<?> raw = type.getRawClass();
+		if (raw == Optional.class) {
+			return Optional.empty();
+		}
+		if (raw == OptionalInt.class) {
+			return OptionalInt.empty();
+		}
+		if (raw == OptionalLong.class) {
+			return OptionalLong.empty();
+		}
+		if (raw == OptionalDouble.class) {
+			return OptionalDouble.empty();
+		}
+		return null;
+	}
+
+	/**
+	 * Binds the JSON arguments of one call.
+	 * @param json the arguments object as JSON text; {@code null} or blank for none
+	 * @return the bound values by parameter name, in parameter declaration order, unmodifiable; a value is
+	 * {@code null} where an optional parameter was not given
+	 * @throws InvalidToolArgumentsException if the arguments cannot be bound, naming the parameter at fault
+	 */
+	public Map<String, @Nullable Object> bind(@Nullable String json) {
+		@Nullable Object[] values = new Object[this.names.length];
+		boolean[] given = new boolean[this.names.length];
+		if (json != null) {
+			if (json.length() > this.limits.maxPayloadChars()) {
+				throw invalid(null, "payload of " + json.length() + " characters exceeds the limit of "
+						+ this.limits.maxPayloadChars());
+			}
+			if (!json.isBlank()) {
+				read(json, values, given);
+			}
+		}
+		return complete(values, given);
+	}
+
+	private void read(String json, @Nullable Object[] values, boolean[] given) {
+		Stage stage = Stage.BEFORE_ARGUMENTS;
+		int current = -1;
+		JsonParser parser = this.parserFactory.createParser(ObjectReadContext.empty(), json);
+		try {
+			JsonToken token = parser.nextToken();
+			if (token != JsonToken.VALUE_NULL) {
+				if (token != JsonToken.START_OBJECT) {
+					throw invalid(null, "expected a JSON object of arguments but got " + JsonKinds.found(token));
+				}
+				stage = Stage.IN_ARGUMENTS;
+				while (parser.nextToken() == JsonToken.PROPERTY_NAME) {
+					current = indexOf(parser.currentName(), given);
+					JsonToken valueToken = parser.nextToken();
+					if (valueToken == JsonToken.VALUE_NULL) {
+						if (this.required[current]) {
+							throw invalid(this.names[current],
+									"is required and must not be null: expected " + this.expectations[current]);
+						}
+						values[current] = this.absentValues[current];
+					}
+					else {
+						values[current] = this.readers[current].readValue(parser);
+					}
+					given[current] = true;
+					current = -1;
+				}
+			}
+			stage = Stage.AFTER_ARGUMENTS;
+			if (parser.nextToken() != null) {
+				throw malformed(parser.currentTokenLocation(), "unexpected content after the arguments object");
+			}
+		}
+		catch (StreamConstraintsException ex) {
+			throw overLimit(ex, current);
+		}
+		catch (StreamReadException ex) {
+			throw malformed(ex, stage, current);
+		}
+		catch (DatabindException ex) {
+			throw mismatch(ex, parser, current);
+		}
+		catch (JacksonException ex) {
+			throw invalid(nameOf(current), "could not be read: expected " + expectationOf(current));
+		}
+		finally {
+			parser.close();
+		}
+	}
+
+	private int indexOf(String name, boolean[] given) {
+		Integer index = this.indexByName.get(name);
+		if (index == null) {
+			throw invalid(echoable(name), "is not a parameter of this tool; " + this.knownNames);
+		}
+		if (given[index]) {
+			throw invalid(name, "is given more than once");
+		}
+		return index;
+	}
+
+	private Map<String, @Nullable Object> complete(@Nullable Object[] values, boolean[] given) {
+		if (this.names.length == 0) {
+			return Collections.emptyMap();
+		}
+		Map<String, @Nullable Object> arguments = new LinkedHashMap<>((int) (this.names.length / 0.75f) + 1);
+		for (int i = 0; i < this.names.length; i++) {
+			if (!given[i]) {
+				if (this.required[i]) {
+					throw invalid(this.names[i], "is required: expected " + this.expectations[i]);
+				}
+				values[i] = this.absentValues[i];
+			}
+			arguments.put(this.names[i], values[i]);
+		}
+		return Collections.unmodifiableMap(arguments);
+	}
+
+	private InvalidToolArgumentsException overLimit(StreamConstraintsException ex, int current) {
+		String message = String.valueOf(ex.getOriginalMessage());
+		if (message.contains("nesting depth")) {
+			return invalid(nameOf(current), "nested deeper than " + this.limits.maxDepth() + " levels");
+		}
+		return invalid(nameOf(current), "contains a number, string or property name longer than allowed");
+	}
+
+	private InvalidToolArgumentsException malformed(StreamReadException ex, Stage stage, int current) {
+		String message = String.valueOf(ex.getOriginalMessage());
+		if (message.startsWith("Duplicate Object property")) {
+			return invalid(nameOf(current), "contains a duplicate key");
+		}
+		String problem;
+		if (stage == Stage.BEFORE_ARGUMENTS) {
+			problem = "expected a JSON object";
+		}
+		else if (stage == Stage.AFTER_ARGUMENTS) {
+			problem = "unexpected content after the arguments object";
+		}
+		else {
+			problem = describeSyntaxError(ex, message);
+		}
+		return malformed(ex.getLocation(), problem);
+	}
+
+	// Says what was wrong in our own words: the parser's message may quote the input.
+	private static String describeSyntaxError(StreamReadException ex, String message) {
+		if (ex instanceof UnexpectedEndOfInputException) {
+			return "unexpected end of input; the JSON is cut short";
+		}
+		if (message.contains("double-quote to start property name")) {
+			return "expected a property name in double quotes";
+		}
+		if (message.contains("colon to separate property name and value")) {
+			return "expected ':' after a property name";
+		}
+		if (message.contains("comma to separate Object entries")) {
+			return "expected ',' or '}' after a property value";
+		}
+		if (message.contains("comma to separate Array entries")) {
+			return "expected ',' or ']' after an array element";
+		}
+		if (message.contains("expected a value") || message.startsWith("Unrecognized token")
+				|| message.startsWith("Non-standard token")) {
+			return "expected a value: a string in double quotes, a number, an object, an array, true, false or null";
+		}
+		if (message.startsWith("Unexpected close marker")) {
+			return "a closing bracket does not match";
+		}
+		if (message.startsWith("Illegal unquoted character")) {
+			return "control characters in strings must be escaped";
+		}
+		if (message.startsWith("Invalid numeric value")) {
+			return "invalid number";
+		}
+		return "invalid JSON";
+	}
+
+	private InvalidToolArgumentsException malformed(@Nullable TokenStreamLocation location, String problem) {
+		if (location != null && location.getLineNr() > 0 && location.getColumnNr() > 0) {
+			return invalid(null, "malformed JSON at line " + location.getLineNr() + ", column "
+					+ location.getColumnNr() + ": " + problem);
+		}
+		return invalid(null, "malformed JSON: " + problem);
+	}
+
+	private InvalidToolArgumentsException mismatch(DatabindException ex, JsonParser parser, int current) {
+		if (current < 0) {
+			return invalid(null, "could not be read");
+		}
+		List<JacksonException.Reference> path = ex.getPath();
+		if (ex instanceof PropertyBindingException unknown) {
+			String prefix = at(path.subList(0, Math.max(0, path.size() - 1)));
+			String known = unknown.getKnownPropertyIds()
+				.stream()
+				.map(String::valueOf)
+				.sorted()
+				.collect(Collectors.joining(", "));
+			return invalid(this.names[current], prefix + "'" + echoable(String.valueOf(unknown.getPropertyName()))
+					+ "' is not a property" + (known.isEmpty() ? "" : "; expected one of: " + known));
+		}
+		String prefix = at(path);
+		if (ex instanceof ValueInstantiationException instantiation) {
+			return invalid(this.names[current],
+					prefix + "the value is not a valid " + instantiation.getType().getRawClass().getSimpleName());
+		}
+		JavaType expected = this.types[current];
+		JsonToken token = parser.currentToken();
+		if (ex instanceof MismatchedInputException mismatch) {
+			if (!path.isEmpty() && mismatch.getTargetType() != null) {
+				expected = this.readers[current].getTypeFactory().constructType(mismatch.getTargetType());
+			}
+			if (mismatch.getCurrentToken() != null) {
+				token = mismatch.getCurrentToken();
+			}
+		}
+		return invalid(this.names[current], prefix + JsonKinds.mismatch(expected, token));
+	}
+
+	// Renders where inside a value binding failed, such as "at 'origin.lat': "; map keys are data, so not shown.
+	private static String at(List<JacksonException.Reference> path) {
+		if (path.isEmpty()) {
+			return "";
+		}
+		StringBuilder where = new StringBuilder();
+		for (JacksonException.Reference reference : path) {
+			Object from = reference.from();
+			boolean inMap = (from instanceof Map<?, ?>) || (from instanceof Class<?> type && Map.class.isAssignableFrom(type));
+			if (reference.getIndex() >= 0) {
+				where.append('[').append(reference.getIndex()).append(']');
+			}
+			else if (inMap) {
+				where.append("[key]");
+			}
+			else if (reference.getPropertyName() != null) {
+				if (!where.isEmpty()) {
+					where.append('.');
+				}
+				where.append(echoable(reference.getPropertyName()));
+			}
+		}
+		return where.isEmpty() ? "" : "at '" + where + "': ";
+	}
+
+	private static String echoable(String name) {
+		return (name.length() <= MAX_ECHOED_NAME_LENGTH) ? name : name.substring(0, MAX_ECHOED_NAME_LENGTH) + "...";
+	}
+
+	private @Nullable String nameOf(int index) {
+		return (index >= 0) ? this.names[index] : null;
+	}
+
+	private String expectationOf(int index) {
+		return (index >= 0) ? this.expectations[index] : "a JSON object of arguments";
+	}
+
+	private InvalidToolArgumentsException invalid(@Nullable String parameter, String problem) {
+		return new InvalidToolArgumentsException(this.toolName, parameter, problem);
+	}
+
+	@Override
+	public String toString() {
+		return "JsonArgumentBinder[" + this.toolName + ", " + String.join(", ", this.names) + "]";
+	}
+
+	private enum Stage {
+
+		BEFORE_ARGUMENTS, IN_ARGUMENTS, AFTER_ARGUMENTS
+
+	}
+
+}

@@ -1,0 +1,61 @@
+package dev.agentmiddleware.spring.ai;
+
+import dev.agentmiddleware.redaction.SecretRedactor;
+import dev.agentmiddleware.tool.ToolDeniedException;
+import dev.agentmiddleware.tool.ToolMiddlewareException;
+
+/**
+ * The default {@link ToolErrorFormatter}: the chain's own failures keep their actionable message; a tool's own
+ * exception becomes {@code Tool 'x' failed: ExceptionType: first line of the message}. Secrets are redacted, only
+ * the first line is kept, and the text is cut at a maximum length. A denial adds that the model should not retry
+ * unless the user asks.
+ */
+public final class DefaultToolErrorFormatter implements ToolErrorFormatter {
+
+	/** The hint appended to denials. */
+	public static final String DENIAL_HINT = "Do not retry this call unless the user asks you to.";
+
+	private final SecretRedactor redactor;
+
+	private final int maxLength;
+
+	/**
+	 * Creates the formatter.
+	 * @param redactor hides secrets in messages
+	 * @param maxLength the longest text returned
+	 */
+	public DefaultToolErrorFormatter(SecretRedactor redactor, int maxLength) {
+		if (maxLength < 40) {
+			throw new IllegalArgumentException("maxLength must be at least 40, was " + maxLength);
+		}
+		this.redactor = redactor;
+		this.maxLength = maxLength;
+	}
+
+	@Override
+	public String format(String toolName, Throwable error) {
+		String text;
+		if (error instanceof ToolDeniedException) {
+			text = firstLine(error.getMessage()) + " " + DENIAL_HINT;
+		}
+		else if (error instanceof ToolMiddlewareException middlewareException && middlewareException.toolName() != null) {
+			text = firstLine(error.getMessage());
+		}
+		else {
+			String message = firstLine(error.getMessage());
+			text = "Tool '" + toolName + "' failed: " + error.getClass().getSimpleName()
+					+ (message.isEmpty() ? "" : ": " + message);
+		}
+		text = this.redactor.redactText(text);
+		return (text.length() <= this.maxLength) ? text : text.substring(0, this.maxLength - 1) + "…";
+	}
+
+	private static String firstLine(String message) {
+		if (message == null) {
+			return "";
+		}
+		int end = message.indexOf('\n');
+		return ((end >= 0) ? message.substring(0, end) : message).strip();
+	}
+
+}

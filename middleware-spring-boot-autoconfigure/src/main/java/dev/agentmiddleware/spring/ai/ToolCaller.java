@@ -1,0 +1,78 @@
+package dev.agentmiddleware.spring.ai;
+
+import java.util.Map;
+
+import dev.agentmiddleware.tool.InvocationSource;
+import io.modelcontextprotocol.common.McpTransportContext;
+import io.modelcontextprotocol.server.McpSyncServerExchange;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.ai.chat.memory.ChatMemory;
+import org.springframework.ai.chat.model.ToolContext;
+import org.springframework.util.ClassUtils;
+
+/**
+ * Who is calling a tool through Spring AI, read from the {@link ToolContext}: an MCP client (the MCP exchange that
+ * Spring AI's MCP server puts under {@code exchange}, whose session id becomes the call's session), or a
+ * {@code ChatClient} turn (session id from {@value AgentToolCallback#SESSION_ID_KEY} or Spring AI's conversation
+ * id, principal from {@value AgentToolCallback#PRINCIPAL_KEY}).
+ *
+ * @param source where the call came from
+ * @param sessionId the session, or {@code null}
+ * @param principal the principal name, or {@code null}
+ */
+record ToolCaller(InvocationSource source, @Nullable String sessionId, @Nullable String principal) {
+
+	private static final boolean MCP_PRESENT = ClassUtils.isPresent(
+			"io.modelcontextprotocol.server.McpSyncServerExchange", ToolCaller.class.getClassLoader());
+
+	private static final String MCP_EXCHANGE_KEY = "exchange";
+
+	private static final ToolCaller SPRING_AI = new ToolCaller(InvocationSource.SPRING_AI, null, null);
+
+	static ToolCaller of(@Nullable ToolContext toolContext) {
+		if (toolContext == null || toolContext.getContext().isEmpty()) {
+			return SPRING_AI;
+		}
+		Map<String, Object> context = toolContext.getContext();
+		String principal = text(context.get(AgentToolCallback.PRINCIPAL_KEY));
+		Object exchange = context.get(MCP_EXCHANGE_KEY);
+		if (MCP_PRESENT && exchange != null) {
+			ToolCaller mcp = Mcp.caller(exchange, principal);
+			if (mcp != null) {
+				return mcp;
+			}
+		}
+		String sessionId = text(context.get(AgentToolCallback.SESSION_ID_KEY));
+		if (sessionId == null) {
+			sessionId = text(context.get(ChatMemory.CONVERSATION_ID));
+		}
+		return new ToolCaller(InvocationSource.SPRING_AI, sessionId, principal);
+	}
+
+	boolean isMcp() {
+		return this.source == InvocationSource.MCP;
+	}
+
+	private static @Nullable String text(@Nullable Object value) {
+		return (value != null) ? value.toString() : null;
+	}
+
+	/**
+	 * Kept apart so that the MCP SDK classes load only when the SDK is present.
+	 */
+	private static final class Mcp {
+
+		static @Nullable ToolCaller caller(Object exchange, @Nullable String principal) {
+			if (exchange instanceof McpSyncServerExchange sync) {
+				return new ToolCaller(InvocationSource.MCP, sync.sessionId(), principal);
+			}
+			if (exchange instanceof McpTransportContext) {
+				return new ToolCaller(InvocationSource.MCP, null, principal);
+			}
+			return null;
+		}
+
+	}
+
+}

@@ -1,0 +1,32 @@
+package dev.agentmiddleware.spring.tool;
+
+import java.util.function.Supplier;
+
+import org.aopalliance.intercept.MethodInterceptor;
+import org.aopalliance.intercept.MethodInvocation;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Runs a direct Java call of an {@code @AgentTool} method through the tool's pipeline.
+ */
+final class AgentToolMethodInterceptor implements MethodInterceptor {
+
+	private final Supplier<AgentToolRegistry> registry;
+
+	AgentToolMethodInterceptor(Supplier<AgentToolRegistry> registry) {
+		this.registry = registry;
+	}
+
+	@Override
+	public @Nullable Object invoke(MethodInvocation invocation) throws Throwable {
+		if (ToolMethodInvoker.consumePassThrough(invocation.getMethod())) {
+			return invocation.proceed();
+		}
+		RegisteredTool tool = this.registry.get().forMethod(invocation.getMethod());
+		if (tool == null) {
+			return invocation.proceed();
+		}
+		return tool.pipeline().call(tool.javaInvocation(invocation.getArguments()));
+	}
+
+}

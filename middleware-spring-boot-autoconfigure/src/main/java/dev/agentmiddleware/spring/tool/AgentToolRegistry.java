@@ -1,0 +1,247 @@
+package dev.agentmiddleware.spring.tool;
+
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
+
+import dev.agentmiddleware.binding.ArgumentLimits;
+import dev.agentmiddleware.binding.JsonArgumentBinder;
+import dev.agentmiddleware.spring.AgentTool;
+import dev.agentmiddleware.tool.ExecutableTool;
+import dev.agentmiddleware.tool.ToolDescriptor;
+import dev.agentmiddleware.tool.UnknownToolException;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.aop.support.AopUtils;
+import org.springframework.beans.factory.BeanFactory;
+import org.springframework.beans.factory.BeanFactoryAware;
+import org.springframework.beans.factory.SmartInitializingSingleton;
+import org.springframework.beans.factory.config.BeanDefinition;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
+import org.springframework.core.BridgeMethodResolver;
+
+/**
+ * Every {@code @AgentTool} method of the context, by tool name, with its descriptor and pipeline.
+ *
+ * <p>Tools are registered by {@link AgentToolBeanPostProcessor} as their beans are created; a tool name used twice
+ * fails startup naming both beans. Asking for {@link #tools()} before startup has finished first creates every bean
+ * that declares tools, so integrations that collect tools early (such as the MCP server) see all of them. After
+ * startup the registry builds every pipeline, logs it at DEBUG, and checks the tool names configuration refers to
+ * ({@link ToolNameReferences}).
+ */
+public final class AgentToolRegistry implements BeanFactoryAware, SmartInitializingSingleton {
+
+	private static final Logger logger = LoggerFactory.getLogger(AgentToolRegistry.class);
+
+	private final Map<String, RegisteredTool> tools = new ConcurrentHashMap<>();
+
+	private final Map<Method, RegisteredTool> toolsByMethod = new ConcurrentHashMap<>();
+
+	private final ToolPipelineFactory pipelineFactory;
+
+	private final Supplier<JsonMapper> jsonMapper;
+
+	private final ArgumentLimits argumentLimits;
+
+	private final Supplier<List<ToolNameReferences>> nameReferences;
+
+	private final boolean failOnUnknownTool;
+
+	private @Nullable ConfigurableListableBeanFactory beanFactory;
+
+	private volatile boolean started;
+
+	private boolean creatingToolBeans;
+
+	/**
+	 * Creates the registry.
+	 * @param pipelineFactory builds each tool's pipeline
+	 * @param jsonMapper the mapper that binds JSON arguments
+	 * @param argumentLimits the size and depth limits of JSON arguments
+	 * @param nameReferences the tool names configuration refers to
+	 * @param failOnUnknownTool whether a name that matches no tool fails startup (otherwise a warning)
+	 */
+	public AgentToolRegistry(ToolPipelineFactory pipelineFactory, Supplier<JsonMapper> jsonMapper,
+			ArgumentLimits argumentLimits, Supplier<List<ToolNameReferences>> nameReferences,
+			boolean failOnUnknownTool) {
+		this.pipelineFactory = pipelineFactory;
+		this.jsonMapper = jsonMapper;
+		this.argumentLimits = argumentLimits;
+		this.nameReferences = nameReferences;
+		this.failOnUnknownTool = failOnUnknownTool;
+	}
+
+	@Override
+	public void setBeanFactory(BeanFactory beanFactory) {
+		if (beanFactory instanceof ConfigurableListableBeanFactory listable) {
+			this.beanFactory = listable;
+		}
+	}
+
+	/**
+	 * Every registered tool, sorted by name.
+	 * @return the tools
+	 */
+	public Collection<RegisteredTool> tools() {
+		createToolBeans();
+		return Collections.unmodifiableCollection(new TreeMap<>(this.tools).values());
+	}
+
+	/**
+	 * The tool with the given name.
+	 * @param name the tool name
+	 * @return the tool, if registered
+	 */
+	public Optional<RegisteredTool> find(String name) {
+		createToolBeans();
+		return Optional.ofNullable(this.tools.get(name));
+	}
+
+	/**
+	 * The tool with the given name.
+	 * @param name the tool name
+	 * @return the tool
+	 * @throws UnknownToolException if no tool has that name
+	 */
+	public RegisteredTool get(String name) {
+		return find(name).orElseThrow(() -> new UnknownToolException(name, new TreeMap<>(this.tools).keySet()));
+	}
+
+	/**
+	 * Registers every {@code @AgentTool} method of a bean.
+	 * @param beanName the bean name
+	 * @param bean the bean, possibly a Spring AOP proxy
+	 * @param beanIsAdvised whether the bean is a proxy our advisor joins
+	 * @throws IllegalStateException if a tool name is taken, or a method cannot be proxied
+	 */
+	void register(String beanName, Object bean, boolean beanIsAdvised) {
+		Class<?> targetClass = AopUtils.getTargetClass(bean);
+		Map<Method, AgentTool> methods = ToolMethods.of(targetClass);
+		methods.forEach((method, annotation) -> register(beanName, bean, beanIsAdvised, method, annotation));
+	}
+
+	private void register(String beanName, Object bean, boolean beanIsAdvised, Method method, AgentTool annotation) {
+		checkProxyable(beanName, method);
+		ToolMethod toolMethod = ToolMethod.of(method, annotation);
+		ToolDescriptor descriptor = toolMethod.descriptor();
+		String[] parameterNames = toolMethod.parameters().stream().map((p) -> p.name()).toArray(String[]::new);
+		ToolMethodInvoker invoker = new ToolMethodInvoker(bean, method, parameterNames, beanIsAdvised);
+		JsonArgumentBinder binder = new JsonArgumentBinder(descriptor.name(), toolMethod.parameters(),
+				this.jsonMapper.get(), this.argumentLimits);
+		RegisteredTool registered = new RegisteredTool(new ExecutableTool(descriptor, invoker), beanName, method,
+				parameterNames, binder, this.pipelineFactory::create);
+		RegisteredTool existing = this.tools.putIfAbsent(descriptor.name(), registered);
+		if (existing != null) {
+			throw new IllegalStateException("Duplicate tool name '" + descriptor.name() + "': declared by bean '"
+					+ existing.beanName() + "' (" + describe(existing.method()) + ") and by bean '" + beanName + "' ("
+					+ describe(method) + "); give one of them another @AgentTool(name = ...)");
+		}
+		this.toolsByMethod.put(method, registered);
+	}
+
+	/**
+	 * The tool behind a method called on a proxy.
+	 * @param method the method the proxy was called with
+	 * @return the tool, or {@code null} if the method is not a tool
+	 */
+	@Nullable RegisteredTool forMethod(Method method) {
+		RegisteredTool tool = this.toolsByMethod.get(method);
+		if (tool == null) {
+			Method bridged = BridgeMethodResolver.findBridgedMethod(method);
+			tool = this.toolsByMethod.get(bridged);
+			if (tool != null) {
+				this.toolsByMethod.put(method, tool);
+			}
+		}
+		return tool;
+	}
+
+	@Override
+	public void afterSingletonsInstantiated() {
+		this.started = true;
+		List<String> unknown = new ArrayList<>();
+		Map<String, String> canonicalNames = new TreeMap<>();
+		this.tools.keySet().forEach((name) -> canonicalNames.put(ToolNames.canonical(name), name));
+		for (ToolNameReferences references : this.nameReferences.get()) {
+			for (String name : references.toolNames()) {
+				if (!canonicalNames.containsKey(ToolNames.canonical(name))) {
+					unknown.add(references.property() + "." + name);
+				}
+			}
+		}
+		if (!unknown.isEmpty()) {
+			String message = "Configuration names tools that do not exist: " + String.join(", ", unknown)
+					+ "; registered tools: " + String.join(", ", new TreeMap<>(this.tools).keySet())
+					+ " (set agent.middleware.fail-on-unknown-tool=false to only warn)";
+			if (this.failOnUnknownTool) {
+				throw new IllegalStateException(message);
+			}
+			logger.warn(message);
+		}
+		for (RegisteredTool tool : tools()) {
+			String chain = tool.pipeline().describe();
+			logger.debug("Agent tool chain: {}", chain);
+		}
+	}
+
+	private void createToolBeans() {
+		ConfigurableListableBeanFactory beanFactory = this.beanFactory;
+		if (this.started || beanFactory == null || this.creatingToolBeans) {
+			return;
+		}
+		this.creatingToolBeans = true;
+		try {
+			for (String name : beanFactory.getBeanDefinitionNames()) {
+				BeanDefinition definition = beanFactory.getMergedBeanDefinition(name);
+				if (definition.isAbstract() || definition.isLazyInit() || !definition.isSingleton()) {
+					continue;
+				}
+				Class<?> type = beanFactory.getType(name, false);
+				if (type != null && !ToolMethods.of(type).isEmpty()) {
+					beanFactory.getBean(name);
+				}
+			}
+		}
+		finally {
+			this.creatingToolBeans = false;
+		}
+	}
+
+	private static void checkProxyable(String beanName, Method method) {
+		int modifiers = method.getModifiers();
+		String problem = null;
+		if (Modifier.isStatic(modifiers)) {
+			problem = "is static";
+		}
+		else if (!Modifier.isPublic(modifiers)) {
+			problem = "is not public";
+		}
+		else if (Modifier.isFinal(modifiers)) {
+			problem = "is final";
+		}
+		else if (Modifier.isFinal(method.getDeclaringClass().getModifiers())) {
+			problem = "is declared by a final class";
+		}
+		if (problem != null) {
+			throw new IllegalStateException("@AgentTool method " + describe(method) + " of bean '" + beanName + "' "
+					+ problem + ": tool methods must be public, non-static and overridable so that direct Java calls "
+					+ "run through the middleware chain");
+		}
+	}
+
+	private static String describe(Method method) {
+		return method.getDeclaringClass().getName() + "." + method.getName();
+	}
+
+}

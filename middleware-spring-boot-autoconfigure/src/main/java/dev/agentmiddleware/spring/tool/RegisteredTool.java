@@ -1,0 +1,124 @@
+package dev.agentmiddleware.spring.tool;
+
+import java.lang.reflect.Method;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.function.Function;
+
+import dev.agentmiddleware.binding.JsonArgumentBinder;
+import dev.agentmiddleware.chain.ToolPipeline;
+import dev.agentmiddleware.tool.ExecutableTool;
+import dev.agentmiddleware.tool.ToolDescriptor;
+import dev.agentmiddleware.tool.ToolInvocation;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One registered tool: its descriptor, the bean and method behind it, the binder of its JSON arguments, and its
+ * pipeline, built once on first use.
+ */
+public final class RegisteredTool {
+
+	private final ExecutableTool tool;
+
+	private final String beanName;
+
+	private final Method method;
+
+	private final String[] parameterNames;
+
+	private final JsonArgumentBinder binder;
+
+	private final Function<ExecutableTool, ToolPipeline> pipelineFactory;
+
+	private volatile @Nullable ToolPipeline pipeline;
+
+	RegisteredTool(ExecutableTool tool, String beanName, Method method, String[] parameterNames,
+			JsonArgumentBinder binder, Function<ExecutableTool, ToolPipeline> pipelineFactory) {
+		this.tool = tool;
+		this.beanName = beanName;
+		this.method = method;
+		this.parameterNames = parameterNames;
+		this.binder = binder;
+		this.pipelineFactory = pipelineFactory;
+	}
+
+	/**
+	 * What the tool is.
+	 * @return the descriptor
+	 */
+	public ToolDescriptor descriptor() {
+		return this.tool.descriptor();
+	}
+
+	/**
+	 * The tool's name.
+	 * @return the name
+	 */
+	public String name() {
+		return this.tool.descriptor().name();
+	}
+
+	/**
+	 * The bean that declares the tool.
+	 * @return the bean name
+	 */
+	public String beanName() {
+		return this.beanName;
+	}
+
+	/**
+	 * The {@code @AgentTool} method.
+	 * @return the method
+	 */
+	public Method method() {
+		return this.method;
+	}
+
+	/**
+	 * Binds the JSON arguments of a call to the method's parameter types.
+	 * @return the binder
+	 */
+	public JsonArgumentBinder binder() {
+		return this.binder;
+	}
+
+	/**
+	 * The tool's pipeline: every applicable middleware around the method. Built on first use.
+	 * @return the pipeline
+	 */
+	public ToolPipeline pipeline() {
+		ToolPipeline pipeline = this.pipeline;
+		if (pipeline == null) {
+			synchronized (this) {
+				pipeline = this.pipeline;
+				if (pipeline == null) {
+					pipeline = this.pipelineFactory.apply(this.tool);
+					this.pipeline = pipeline;
+				}
+			}
+		}
+		return pipeline;
+	}
+
+	/**
+	 * Builds the invocation of a direct Java call from the method's argument array.
+	 * @param values the argument values, in parameter order
+	 * @return the invocation, from {@link dev.agentmiddleware.tool.InvocationSource#JAVA}
+	 */
+	ToolInvocation javaInvocation(@Nullable Object[] values) {
+		Map<String, @Nullable Object> arguments = new LinkedHashMap<>();
+		for (int i = 0; i < this.parameterNames.length; i++) {
+			arguments.put(this.parameterNames[i], values[i]);
+		}
+		return ToolInvocation.builder(descriptor()).arguments(Collections.unmodifiableMap(arguments)).build();
+	}
+
+	@Override
+	public String toString() {
+		return name() + " (bean '" + this.beanName + "', " + this.method.getDeclaringClass().getSimpleName() + "."
+				+ this.method.getName() + ")";
+	}
+
+}

@@ -1,0 +1,27 @@
+package dev.agentmiddleware.spring.tool;
+
+import java.lang.reflect.Method;
+import java.util.Map;
+
+import dev.agentmiddleware.spring.AgentTool;
+
+import org.springframework.core.MethodIntrospector;
+import org.springframework.core.annotation.AnnotatedElementUtils;
+import org.springframework.util.ClassUtils;
+
+/**
+ * Finds the {@link AgentTool @AgentTool} methods of a class, including those it inherits and those whose
+ * annotation sits on an interface method.
+ */
+final class ToolMethods {
+
+	private ToolMethods() {
+	}
+
+	static Map<Method, AgentTool> of(Class<?> type) {
+		return MethodIntrospector.selectMethods(ClassUtils.getUserClass(type),
+				(MethodIntrospector.MetadataLookup<AgentTool>) (method) -> AnnotatedElementUtils
+					.findMergedAnnotation(method, AgentTool.class));
+	}
+
+}

@@ -1,0 +1,54 @@
+package dev.agentmiddleware.spring.tool;
+
+import java.util.List;
+import java.util.function.Supplier;
+
+import dev.agentmiddleware.chain.ToolMiddleware;
+import dev.agentmiddleware.chain.ToolPipeline;
+import dev.agentmiddleware.observer.ToolCallObservers;
+import dev.agentmiddleware.tool.ExecutableTool;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.util.function.SingletonSupplier;
+
+/**
+ * Builds the pipeline of each tool from one ordered chain of middleware (resolved once, on first use) and the
+ * observer tier.
+ */
+public final class ToolPipelineFactory {
+
+	private final Supplier<List<ToolMiddleware>> chain;
+
+	private final Supplier<@Nullable ToolCallObservers> observers;
+
+	/**
+	 * Creates the factory.
+	 * @param chain supplies the middleware, outermost first; called once
+	 * @param observers supplies the observer tier, or {@code null} for none
+	 */
+	public ToolPipelineFactory(Supplier<List<ToolMiddleware>> chain, Supplier<@Nullable ToolCallObservers> observers) {
+		this.chain = SingletonSupplier.of(chain);
+		this.observers = SingletonSupplier.ofNullable(observers);
+	}
+
+	/**
+	 * The middleware every pipeline is built from, outermost first.
+	 * @return the ordered chain
+	 */
+	public List<ToolMiddleware> chain() {
+		return this.chain.get();
+	}
+
+	/**
+	 * Builds the pipeline of one tool.
+	 * @param tool the tool
+	 * @return its pipeline, with only the middleware that apply to it
+	 */
+	public ToolPipeline create(ExecutableTool tool) {
+		return ToolPipeline.builder(tool.descriptor(), tool.handler())
+			.middleware(chain())
+			.observers(this.observers.get())
+			.build();
+	}
+
+}
