@@ -1,0 +1,63 @@
+package dev.agentmiddleware.sample.weather;
+
+import java.util.List;
+import java.util.Locale;
+
+import dev.agentmiddleware.spring.AgentTool;
+import dev.agentmiddleware.spring.AgentToolParam;
+import dev.agentmiddleware.tool.SafetyLevel;
+
+import org.springframework.stereotype.Component;
+
+/**
+ * A weather tool that stands in for a remote service: it takes about 100 ms, and the same city always gets the
+ * same weather (derived from the city's name, ignoring case), so its results can be cached and tested.
+ */
+@Component
+public class WeatherTools {
+
+	private static final long LATENCY_MILLIS = 100;
+
+	private static final List<String> CONDITIONS = List.of("sunny", "partly cloudy", "cloudy", "fog", "light rain",
+			"heavy rain", "thunderstorms");
+
+	@AgentTool(description = "Current weather for a city: temperature, sky and humidity", safety = SafetyLevel.SAFE,
+			readOnly = true, idempotent = true)
+	public Weather getWeather(@AgentToolParam(description = "City name, for example Lisbon") String city) {
+		if (city.isBlank()) {
+			throw new IllegalArgumentException("City must not be blank; give a city name such as Lisbon");
+		}
+		String name = city.strip();
+		simulateLatency();
+		int hash = mix(name.toLowerCase(Locale.ROOT).hashCode());
+		int temperature = Math.floorMod(hash, 46) - 10;
+		String condition = CONDITIONS.get(Math.floorMod(hash >>> 8, CONDITIONS.size()));
+		if (temperature <= 0 && condition.endsWith("rain")) {
+			condition = "snow";
+		}
+		int humidity = 20 + Math.floorMod(hash >>> 16, 76);
+		return new Weather(name, temperature, condition, humidity);
+	}
+
+	private static void simulateLatency() {
+		try {
+			Thread.sleep(LATENCY_MILLIS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException("Interrupted while asking for the weather", ex);
+		}
+	}
+
+	// String.hashCode is specified, so stable across runs; the MurmurHash3 finalizer spreads its bits so that
+	// similar names get unrelated weather.
+	private static int mix(int hash) {
+		hash ^= hash >>> 16;
+		hash *= 0x85ebca6b;
+		hash ^= hash >>> 13;
+		hash *= 0xc2b2ae35;
+		hash ^= hash >>> 16;
+		return hash;
+	}
+
+}

@@ -1,0 +1,157 @@
+package dev.agentmiddleware.sample.workspace;
+
+import java.io.IOException;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.DirectoryNotEmptyException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+
+import dev.agentmiddleware.spring.AgentTool;
+import dev.agentmiddleware.spring.AgentToolParam;
+import dev.agentmiddleware.tool.SafetyLevel;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.stereotype.Component;
+
+/**
+ * File tools confined to the {@link Workspace}: list, read and write are ordinary tools, delete is dangerous and
+ * so, by default, needs a human's approval.
+ *
+ * <p>Paths are relative to the workspace root. Failures are exceptions whose messages name the path as the model
+ * gave it, never the workspace's location on disk: a path that leaves the workspace is an
+ * {@link IllegalArgumentException}, a file that is missing or of the wrong kind a {@link FileSystemException}
+ * such as {@code notes.txt: no such file in the workspace}.
+ */
+@Component
+public class WorkspaceTools {
+
+	/** The largest file, in bytes, that {@code read_file} reads and {@code write_file} writes. */
+	public static final int MAX_FILE_BYTES = 1024 * 1024;
+
+	private final Workspace workspace;
+
+	public WorkspaceTools(Workspace workspace) {
+		this.workspace = workspace;
+	}
+
+	@AgentTool(description = "Lists the files and directories directly inside a directory of the workspace, "
+			+ "as paths relative to the workspace root; directory paths end with '/'", safety = SafetyLevel.SAFE,
+			readOnly = true)
+	public List<String> listFiles(@AgentToolParam(description = "Directory relative to the workspace root; "
+			+ "the root itself when omitted", required = false) @Nullable String directory) throws IOException {
+		boolean atRoot = directory == null || directory.isBlank();
+		String shown = atRoot ? "." : directory;
+		Path resolved = atRoot ? this.workspace.root() : this.workspace.resolve(directory);
+		try (Stream<Path> entries = Files.list(resolved)) {
+			return entries.map(this::listed).sorted().toList();
+		}
+		catch (FileSystemException ex) {
+			throw shownAs(shown, ex);
+		}
+	}
+
+	@AgentTool(description = "Reads a UTF-8 text file of the workspace, up to 1 MiB", safety = SafetyLevel.SAFE,
+			readOnly = true)
+	public String readFile(@AgentToolParam(description = "File path relative to the workspace root") String path)
+			throws IOException {
+		Path file = this.workspace.resolve(path);
+		try {
+			if (Files.isDirectory(file)) {
+				throw new FileSystemException(path, null, "is a directory; use list_files to see what it holds");
+			}
+			long size = Files.size(file);
+			if (size > MAX_FILE_BYTES) {
+				throw new FileSystemException(path, null,
+						"is " + size + " bytes; read_file reads at most " + MAX_FILE_BYTES + " bytes");
+			}
+			return Files.readString(file);
+		}
+		catch (CharacterCodingException ex) {
+			throw new FileSystemException(path, null, "is not UTF-8 text");
+		}
+		catch (FileSystemException ex) {
+			throw shownAs(path, ex);
+		}
+	}
+
+	@AgentTool(description = "Writes UTF-8 text to a file of the workspace, replacing what it held and creating "
+			+ "missing parent directories", safety = SafetyLevel.MODERATE)
+	public String writeFile(@AgentToolParam(description = "File path relative to the workspace root") String path,
+			@AgentToolParam(description = "The complete new content of the file") String content)
+			throws IOException {
+		Path file = this.workspace.resolve(path);
+		byte[] bytes = content.getBytes(StandardCharsets.UTF_8);
+		if (bytes.length > MAX_FILE_BYTES) {
+			throw new IllegalArgumentException("Content is " + bytes.length + " bytes; write_file writes at most "
+					+ MAX_FILE_BYTES + " bytes");
+		}
+		try {
+			if (Files.isDirectory(file)) {
+				throw new FileSystemException(path, null, "is a directory");
+			}
+			Files.createDirectories(file.getParent());
+			Files.write(file, bytes);
+		}
+		catch (FileSystemException ex) {
+			throw shownAs(path, ex);
+		}
+		return "Wrote " + bytes.length + " bytes to " + this.workspace.relativePath(file);
+	}
+
+	@AgentTool(description = "Deletes a file of the workspace; directories are not deleted",
+			safety = SafetyLevel.DANGEROUS)
+	public String deleteFile(@AgentToolParam(description = "File path relative to the workspace root") String path)
+			throws IOException {
+		Path file = this.workspace.resolve(path);
+		try {
+			if (Files.isDirectory(file, LinkOption.NOFOLLOW_LINKS)) {
+				throw new FileSystemException(path, null, "is a directory; delete_file deletes files only");
+			}
+			Files.delete(file);
+		}
+		catch (FileSystemException ex) {
+			throw shownAs(path, ex);
+		}
+		return "Deleted " + this.workspace.relativePath(file);
+	}
+
+	private String listed(Path entry) {
+		return this.workspace.relativePath(entry) + (Files.isDirectory(entry) ? "/" : "");
+	}
+
+	// The file system's own exceptions name the absolute path; the model gets the path it gave instead.
+	private static FileSystemException shownAs(String path, FileSystemException ex) {
+		String reason = (ex.getReason() != null) ? ex.getReason() : reasonFor(ex);
+		return (ex instanceof NoSuchFileException) ? new NoSuchFileException(path, null, reason)
+				: new FileSystemException(path, null, reason);
+	}
+
+	private static String reasonFor(FileSystemException ex) {
+		if (ex instanceof NoSuchFileException) {
+			return "no such file in the workspace";
+		}
+		if (ex instanceof NotDirectoryException) {
+			return "not a directory";
+		}
+		if (ex instanceof AccessDeniedException) {
+			return "access denied";
+		}
+		if (ex instanceof DirectoryNotEmptyException) {
+			return "directory not empty";
+		}
+		if (ex instanceof FileAlreadyExistsException) {
+			return "a file is in the way";
+		}
+		return "cannot be accessed";
+	}
+
+}

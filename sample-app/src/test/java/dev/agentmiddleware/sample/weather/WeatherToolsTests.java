@@ -1,0 +1,67 @@
+package dev.agentmiddleware.sample.weather;
+
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+
+/**
+ * Tests for {@link WeatherTools}, called directly.
+ */
+class WeatherToolsTests {
+
+	private final WeatherTools tools = new WeatherTools();
+
+	@Test
+	void sameCityGetsTheSameWeather() {
+		Weather first = this.tools.getWeather("Lisbon");
+		assertThat(this.tools.getWeather("Lisbon")).isEqualTo(first);
+		assertThat(new WeatherTools().getWeather("Lisbon")).isEqualTo(first);
+	}
+
+	@Test
+	void ignoresCaseAndSurroundingSpace() {
+		Weather weather = this.tools.getWeather("Lisbon");
+		Weather shouted = this.tools.getWeather("  LISBON ");
+		assertThat(shouted.city()).isEqualTo("LISBON");
+		assertThat(shouted).usingRecursiveComparison().ignoringFields("city").isEqualTo(weather);
+	}
+
+	@Test
+	void differentCitiesGetDifferentWeather() {
+		List<String> cities = List.of("Lisbon", "Paris", "Tokyo", "Nairobi", "Lima");
+		List<List<Object>> readings = cities.stream().map(this.tools::getWeather)
+			.map((weather) -> List.<Object>of(weather.temperatureCelsius(), weather.condition(),
+					weather.humidityPercent()))
+			.toList();
+		assertThat(readings).doesNotHaveDuplicates();
+	}
+
+	@Test
+	void reportsPlausibleWeather() {
+		for (String city : List.of("Lisbon", "Paris", "Tokyo", "Oslo", "Reykjavik")) {
+			Weather weather = this.tools.getWeather(city);
+			assertThat(weather.city()).isEqualTo(city);
+			assertThat(weather.temperatureCelsius()).isBetween(-10, 35);
+			assertThat(weather.humidityPercent()).isBetween(20, 95);
+			assertThat(weather.condition()).isIn("sunny", "partly cloudy", "cloudy", "fog", "light rain",
+					"heavy rain", "thunderstorms", "snow");
+		}
+	}
+
+	@Test
+	void refusesBlankCity() {
+		assertThatIllegalArgumentException().isThrownBy(() -> this.tools.getWeather(" "))
+			.withMessage("City must not be blank; give a city name such as Lisbon");
+	}
+
+	@Test
+	void simulatesTheLatencyOfARemoteService() {
+		long start = System.nanoTime();
+		this.tools.getWeather("Lisbon");
+		assertThat(System.nanoTime() - start).isGreaterThanOrEqualTo(100_000_000L);
+	}
+
+}
