@@ -20,13 +20,19 @@ public class ToolRateLimitedException extends ToolMiddlewareException {
 	 * @param toolName the tool whose limit was reached
 	 * @param decidedBy the middleware that rejected the call
 	 * @param limit the limit in words, such as {@code 5 calls per 1m per session}
-	 * @param retryAfter roughly how long until a call may succeed; {@link Duration#ZERO} if unknown
+	 * @param retryAfter roughly how long until a call may succeed; {@link Duration#ZERO} if unknown or if waiting
+	 * will not help (the message then gives no retry hint)
 	 */
 	public ToolRateLimitedException(String toolName, String decidedBy, String limit, Duration retryAfter) {
-		super(toolName, decidedBy, "Tool '" + toolName + "' is rate limited (" + limit + "); retry in about "
-				+ DurationText.of(retryAfter), null, false);
+		super(toolName, decidedBy, "Tool '" + toolName + "' is rate limited (" + limit + ")" + retryHint(retryAfter),
+				null, false);
 		this.limit = limit;
 		this.retryAfter = retryAfter;
+	}
+
+	private static String retryHint(Duration retryAfter) {
+		return (retryAfter.isNegative() || retryAfter.isZero()) ? ""
+				: "; retry in about " + DurationText.of(retryAfter);
 	}
 
 	/**

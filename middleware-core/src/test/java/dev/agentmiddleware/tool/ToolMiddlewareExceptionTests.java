@@ -21,6 +21,14 @@ class ToolMiddlewareExceptionTests {
 	}
 
 	@Test
+	void rateLimitedMessageGivesNoRetryHintWhenWaitingDoesNotHelp() {
+		ToolRateLimitedException ex = new ToolRateLimitedException("search", "rate-limit",
+				"budget of 20 calls per session used up", Duration.ZERO);
+		assertThat(ex.getMessage())
+			.isEqualTo("Tool 'search' is rate limited (budget of 20 calls per session used up)");
+	}
+
+	@Test
 	void deniedMessageNamesToolDeciderAndReason() {
 		ToolDeniedException ex = new ToolDeniedException("delete_file", "approval", "keep the logs");
 		assertThat(ex.getMessage()).isEqualTo("Call of tool 'delete_file' was denied by approval: keep the logs");

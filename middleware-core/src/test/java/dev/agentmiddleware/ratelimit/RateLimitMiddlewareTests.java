@@ -1,0 +1,307 @@
+package dev.agentmiddleware.ratelimit;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+import com.github.benmanes.caffeine.cache.Ticker;
+import dev.agentmiddleware.chain.BuiltInOrder;
+import dev.agentmiddleware.chain.ToolPipeline;
+import dev.agentmiddleware.metrics.MiddlewareEvent;
+import dev.agentmiddleware.metrics.MiddlewareMetrics;
+import dev.agentmiddleware.tool.CallOutcome;
+import dev.agentmiddleware.tool.ExecutableTool;
+import dev.agentmiddleware.tool.ToolDescriptor;
+import dev.agentmiddleware.tool.ToolHandler;
+import dev.agentmiddleware.tool.ToolInvocation;
+import dev.agentmiddleware.tool.ToolRateLimitedException;
+import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+
+class RateLimitMiddlewareTests {
+
+	private static final ToolDescriptor SEARCH = ToolDescriptor.builder("search").build();
+
+	private final AtomicLong nanos = new AtomicLong(1_000_000_000L);
+
+	private final Ticker ticker = this.nanos::get;
+
+	private final AtomicInteger executions = new AtomicInteger();
+
+	private final ToolHandler tool = (invocation) -> "result " + this.executions.incrementAndGet();
+
+	private final List<MiddlewareEvent> events = new ArrayList<>();
+
+	private final MiddlewareMetrics metrics = (event, toolName) -> {
+		assertThat(toolName).isEqualTo("search");
+		synchronized (this.events) {
+			this.events.add(event);
+		}
+	};
+
+	@Test
+	void callsWithinTheLimitRunTheTool() throws Exception {
+		ToolHandler handler = wrap(RateLimitPolicy.of(2, Duration.ofMinutes(1)));
+		assertThat(handler.handle(call(null))).isEqualTo("result 1");
+		assertThat(handler.handle(call(null))).isEqualTo("result 2");
+		assertThat(this.events).isEmpty();
+	}
+
+	@Test
+	void aCallOverTheLimitIsRejectedWithTheLimitAndWhenToRetry() throws Exception {
+		ToolHandler handler = wrap(RateLimitPolicy.of(2, Duration.ofMinutes(1)));
+		handler.handle(call(null));
+		handler.handle(call(null));
+		advance(Duration.ofSeconds(48));
+		assertThatExceptionOfType(ToolRateLimitedException.class).isThrownBy(() -> handler.handle(call(null)))
+			.satisfies((ex) -> {
+				assertThat(ex.toolName()).isEqualTo("search");
+				assertThat(ex.decidedBy()).isEqualTo("rate-limit");
+				assertThat(ex.limit()).isEqualTo("2 calls per 1m");
+				assertThat(ex.retryAfter()).isEqualTo(Duration.ofSeconds(12));
+				assertThat(ex.outcome()).isEqualTo(CallOutcome.RATE_LIMITED);
+				assertThat(ex.getMessage()).isEqualTo("Tool 'search' is rate limited (2 calls per 1m); retry in about 12s");
+			});
+		assertThat(this.executions).hasValue(2);
+		assertThat(this.events).containsExactly(MiddlewareEvent.RATE_LIMIT_REJECTED);
+	}
+
+	@Test
+	void permitsRefillAfterTheRefreshPeriod() throws Exception {
+		ToolHandler handler = wrap(RateLimitPolicy.of(1, Duration.ofSeconds(10)));
+		handler.handle(call(null));
+		assertThatExceptionOfType(ToolRateLimitedException.class).isThrownBy(() -> handler.handle(call(null)));
+		advance(Duration.ofSeconds(10));
+		assertThat(handler.handle(call(null))).isEqualTo("result 2");
+		assertThatExceptionOfType(ToolRateLimitedException.class).isThrownBy(() -> handler.handle(call(null)));
+	}
+
+	@Test
+	void perSessionKeyLimitsEachSessionOnItsOwn() throws Exception {
+		ToolHandler handler = wrap(RateLimitPolicy.of(1, Duration.ofMinutes(1)).withKey(RateLimitKey.TOOL_AND_SESSION));
+		handler.handle(call("s1"));
+		assertThatExceptionOfType(ToolRateLimitedException.class).isThrownBy(() -> handler.handle(call("s1")))
+			.satisfies((ex) -> assertThat(ex.limit()).isEqualTo("1 call per 1m per session"));
+		assertThat(handler.handle(call("s2"))).isEqualTo("result 2");
+		assertThat(handler.handle(call(null))).as("calls without a session share one limit").isEqualTo("result 3");
+		assertThatExceptionOfType(ToolRateLimitedException.class).isThrownBy(() -> handler.handle(call(null)));
+	}
+
+	@Test
+	void perPrincipalKeyLimitsEachPrincipalOnItsOwn() throws Exception {
+		ToolHandler handler = wrap(
+				RateLimitPolicy.of(1, Duration.ofMinutes(1)).withKey(RateLimitKey.TOOL_AND_PRINCIPAL));
+		handler.handle(principalCall("alice", "s1"));
+		assertThatExceptionOfType(ToolRateLimitedException.class)
+			.isThrownBy(() -> handler.handle(principalCall("alice", "s2")))
+			.satisfies((ex) -> assertThat(ex.limit()).isEqualTo("1 call per 1m per principal"));
+		assertThat(handler.handle(principalCall("bob", "s1"))).isEqualTo("result 2");
+	}
+
+	@Test
+	void idleSessionLimitersAreDroppedOnceTheyWouldHaveRefilled() throws Exception {
+		RateLimitMiddleware.RateLimitedHandler handler = (RateLimitMiddleware.RateLimitedHandler) wrap(
+				RateLimitPolicy.of(1, Duration.ofMinutes(1)).withKey(RateLimitKey.TOOL_AND_SESSION));
+		handler.handle(call("s1"));
+		handler.handle(call("s2"));
+		handler.handle(call("s3"));
+		assertThat(handler.trackedLimiters()).isEqualTo(3);
+		advance(Duration.ofSeconds(30));
+		assertThatExceptionOfType(ToolRateLimitedException.class).as("s1 is still limited after 30s")
+			.isThrownBy(() -> handler.handle(call("s1")));
+		assertThat(handler.trackedLimiters()).isEqualTo(3);
+		advance(Duration.ofSeconds(61));
+		assertThat(handler.trackedLimiters()).isZero();
+		assertThat(handler.handle(call("s1"))).isEqualTo("result 4");
+		assertThat(handler.trackedLimiters()).isEqualTo(1);
+	}
+
+	@Test
+	void manySessionsKeepAtMostMaxTrackedKeysLimiters() throws Exception {
+		RateLimitMiddleware middleware = RateLimitMiddleware
+			.builder((tool) -> RateLimitPolicy.of(1, Duration.ofMinutes(1)).withKey(RateLimitKey.TOOL_AND_SESSION))
+			.ticker(this.ticker)
+			.maxTrackedKeys(5)
+			.build();
+		RateLimitMiddleware.RateLimitedHandler handler = (RateLimitMiddleware.RateLimitedHandler) middleware
+			.wrap(SEARCH, this.tool);
+		for (int i = 0; i < 100; i++) {
+			handler.handle(call("session-" + i));
+		}
+		assertThat(this.executions).hasValue(100);
+		assertThat(handler.trackedLimiters()).isLessThanOrEqualTo(5);
+	}
+
+	@Test
+	void aSessionBudgetIsNeverRefilledWhileTheSessionIsActive() throws Exception {
+		RateLimitMiddleware.RateLimitedHandler handler = (RateLimitMiddleware.RateLimitedHandler) wrap(
+				RateLimitPolicy.of(100, Duration.ofSeconds(1)).withMaxCallsPerSession(2));
+		handler.handle(call("s1"));
+		advance(Duration.ofMinutes(30));
+		handler.handle(call("s1"));
+		advance(Duration.ofMinutes(30));
+		assertThatExceptionOfType(ToolRateLimitedException.class).isThrownBy(() -> handler.handle(call("s1")))
+			.satisfies((ex) -> {
+				assertThat(ex.limit()).isEqualTo("budget of 2 calls per session used up");
+				assertThat(ex.retryAfter()).isZero();
+				assertThat(ex.getMessage())
+					.isEqualTo("Tool 'search' is rate limited (budget of 2 calls per session used up)");
+			});
+		assertThat(handler.handle(call("s2"))).as("another session has its own budget").isEqualTo("result 3");
+		for (int i = 0; i < 5; i++) {
+			handler.handle(call(null));
+		}
+		assertThat(this.executions).as("calls without a session have no budget").hasValue(8);
+		assertThat(this.events).containsExactly(MiddlewareEvent.RATE_LIMIT_REJECTED);
+		assertThat(handler.trackedBudgets()).isEqualTo(2);
+	}
+
+	@Test
+	void aSessionIdleForTheIdleTimeoutIsForgotten() throws Exception {
+		RateLimitMiddleware middleware = RateLimitMiddleware
+			.builder((tool) -> RateLimitPolicy.of(100, Duration.ofSeconds(1)).withMaxCallsPerSession(1))
+			.ticker(this.ticker)
+			.sessionIdleTimeout(Duration.ofMinutes(10))
+			.build();
+		RateLimitMiddleware.RateLimitedHandler handler = (RateLimitMiddleware.RateLimitedHandler) middleware
+			.wrap(SEARCH, this.tool);
+		handler.handle(call("s1"));
+		advance(Duration.ofMinutes(9));
+		assertThatExceptionOfType(ToolRateLimitedException.class).isThrownBy(() -> handler.handle(call("s1")));
+		advance(Duration.ofMinutes(10));
+		assertThat(handler.trackedBudgets()).isZero();
+		assertThat(handler.handle(call("s1"))).isEqualTo("result 2");
+	}
+
+	@Test
+	void aRateLimitedCallDoesNotUseUpTheBudget() throws Exception {
+		ToolHandler handler = wrap(RateLimitPolicy.of(1, Duration.ofMinutes(1))
+			.withKey(RateLimitKey.TOOL_AND_SESSION)
+			.withMaxCallsPerSession(2));
+		handler.handle(call("s1"));
+		assertThatExceptionOfType(ToolRateLimitedException.class).isThrownBy(() -> handler.handle(call("s1")))
+			.satisfies((ex) -> assertThat(ex.limit()).startsWith("1 call per 1m"));
+		advance(Duration.ofMinutes(1));
+		assertThat(handler.handle(call("s1"))).isEqualTo("result 2");
+		advance(Duration.ofMinutes(1));
+		assertThatExceptionOfType(ToolRateLimitedException.class).isThrownBy(() -> handler.handle(call("s1")))
+			.satisfies((ex) -> assertThat(ex.limit()).startsWith("budget of 2 calls"));
+		assertThat(this.events).hasSize(2);
+	}
+
+	@Test
+	void aCallMayWaitUpToMaxWaitForThePermit() throws Exception {
+		ToolHandler handler = wrap(RateLimitPolicy.of(1, Duration.ofMillis(10)).withMaxWait(Duration.ofMillis(1)));
+		handler.handle(call(null));
+		advance(Duration.ofNanos(9_900_000));
+		assertThat(handler.handle(call(null))).as("waits 0.1ms for the next period").isEqualTo("result 2");
+		assertThatExceptionOfType(ToolRateLimitedException.class)
+			.as("the next permit is 10ms away, longer than the maximum wait")
+			.isThrownBy(() -> handler.handle(call(null)));
+		assertThat(this.executions).hasValue(2);
+	}
+
+	@Test
+	void concurrentCallsNeverExceedTheLimit() throws Exception {
+		ToolHandler handler = wrap(RateLimitPolicy.of(100, Duration.ofHours(1)));
+		ExecutorService executor = Executors.newFixedThreadPool(8);
+		try {
+			CountDownLatch start = new CountDownLatch(1);
+			AtomicInteger rejected = new AtomicInteger();
+			List<Future<?>> futures = new ArrayList<>();
+			for (int t = 0; t < 8; t++) {
+				futures.add(executor.submit(() -> {
+					start.await();
+					for (int i = 0; i < 50; i++) {
+						try {
+							handler.handle(call(null));
+						}
+						catch (ToolRateLimitedException ex) {
+							rejected.incrementAndGet();
+						}
+					}
+					return null;
+				}));
+			}
+			start.countDown();
+			for (Future<?> future : futures) {
+				future.get(10, TimeUnit.SECONDS);
+			}
+			assertThat(this.executions).hasValue(100);
+			assertThat(rejected).hasValue(300);
+			assertThat(this.events).hasSize(300);
+		}
+		finally {
+			executor.shutdownNow();
+		}
+	}
+
+	@Test
+	void aToolWithoutAPolicyIsNotWrapped() {
+		RateLimitMiddleware middleware = RateLimitMiddleware.builder((tool) -> null).build();
+		assertThat(middleware.wrap(SEARCH, this.tool)).isSameAs(this.tool);
+	}
+
+	@Test
+	void joinsTheChainAsRateLimitAtItsDefaultOrder() throws Exception {
+		RateLimitMiddleware middleware = RateLimitMiddleware
+			.builder((tool) -> RateLimitPolicy.of(1, Duration.ofMinutes(1)))
+			.ticker(this.ticker)
+			.build();
+		assertThat(middleware.name()).isEqualTo("rate-limit");
+		assertThat(middleware.order()).isEqualTo(BuiltInOrder.RATE_LIMIT);
+		assertThat(RateLimitMiddleware.builder((tool) -> null).order(42).build().order()).isEqualTo(42);
+		ToolPipeline pipeline = ToolPipeline.chain(new ExecutableTool(SEARCH, this.tool), middleware);
+		assertThat(pipeline.layers()).containsExactly("rate-limit", "search");
+		pipeline.call(call(null));
+		assertThatExceptionOfType(ToolRateLimitedException.class).isThrownBy(() -> pipeline.call(call(null)));
+	}
+
+	@Test
+	void policiesRejectValuesOutOfRangeNamingThem() {
+		assertThatIllegalArgumentException().isThrownBy(() -> RateLimitPolicy.of(0, Duration.ofMinutes(1)))
+			.withMessageContaining("limitForPeriod");
+		assertThatIllegalArgumentException().isThrownBy(() -> RateLimitPolicy.of(1, Duration.ZERO))
+			.withMessageContaining("limitRefreshPeriod");
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> RateLimitPolicy.of(1, Duration.ofSeconds(1)).withMaxWait(Duration.ofSeconds(-1)))
+			.withMessageContaining("maxWait");
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> RateLimitPolicy.of(1, Duration.ofSeconds(1)).withMaxCallsPerSession(0))
+			.withMessageContaining("maxCallsPerSession");
+		assertThatIllegalArgumentException().isThrownBy(() -> RateLimitMiddleware.builder((tool) -> null).maxTrackedKeys(0))
+			.withMessageContaining("maxTrackedKeys");
+	}
+
+	private ToolHandler wrap(RateLimitPolicy policy) {
+		return RateLimitMiddleware.builder((tool) -> policy)
+			.ticker(this.ticker)
+			.metrics(this.metrics)
+			.build()
+			.wrap(SEARCH, this.tool);
+	}
+
+	private void advance(Duration duration) {
+		this.nanos.addAndGet(duration.toNanos());
+	}
+
+	private static ToolInvocation call(@Nullable String session) {
+		return ToolInvocation.builder(SEARCH).sessionId(session).build();
+	}
+
+	private static ToolInvocation principalCall(String principal, String session) {
+		return ToolInvocation.builder(SEARCH).principal(principal).sessionId(session).build();
+	}
+
+}
