@@ -1,0 +1,275 @@
+package dev.agentmiddleware.retry;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.DoubleSupplier;
+import java.util.function.Function;
+import java.util.function.Predicate;
+
+import dev.agentmiddleware.chain.BuiltInOrder;
+import dev.agentmiddleware.chain.OrderedMiddleware;
+import dev.agentmiddleware.metrics.MiddlewareEvent;
+import dev.agentmiddleware.metrics.MiddlewareMetrics;
+import dev.agentmiddleware.tool.InvalidToolArgumentsException;
+import dev.agentmiddleware.tool.ToolContractViolationException;
+import dev.agentmiddleware.tool.ToolDeniedException;
+import dev.agentmiddleware.tool.ToolDescriptor;
+import dev.agentmiddleware.tool.ToolHandler;
+import dev.agentmiddleware.tool.ToolInvocation;
+import dev.agentmiddleware.tool.ToolRateLimitedException;
+import dev.agentmiddleware.tool.ToolTimeoutException;
+import io.github.resilience4j.core.IntervalBiFunction;
+import io.github.resilience4j.core.IntervalFunction;
+import io.github.resilience4j.core.functions.Either;
+import io.github.resilience4j.retry.RetryConfig;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Retries failed calls of idempotent and read-only tools, with exponential backoff and jitter.
+ *
+ * <p>Applies only to tools that are {@link ToolDescriptor#idempotent() idempotent} or
+ * {@link ToolDescriptor#readOnly() read-only} and that its policy function gives a {@link RetryPolicy} with more than
+ * one attempt; every other tool is left unwrapped, whatever the policy says, so a side-effecting tool never runs
+ * twice. Each attempt calls the rest of the chain again, so with the default order every attempt passes the rate
+ * limit and gets its own timeout. Each retry counts {@link MiddlewareEvent#RETRY}. When the attempts run out, or a
+ * failure is not retried, the last failure propagates unchanged.
+ *
+ * <p><b>Never retried</b>, whatever the policy lists: {@link ToolDeniedException}, {@link ToolRateLimitedException},
+ * {@link InvalidToolArgumentsException}, {@link ToolContractViolationException}, {@link InterruptedException} and
+ * errors. A {@link ToolTimeoutException} is retried only when the policy names {@code ToolTimeoutException} (or a
+ * subclass) itself, not through a supertype such as {@code RuntimeException}: the timeouts this middleware sees are
+ * per attempt (a timeout ordered outside it ends the whole call and never reaches it), and retrying one multiplies
+ * how long the caller waits.
+ *
+ * <p>The schedule and the retry decision come from a Resilience4j {@link RetryConfig} (its interval function and
+ * exception predicate). The attempts themselves run in this class rather than in Resilience4j's {@code Retry},
+ * because that one waits through a single JVM-wide sleep function; here the {@link Sleeper} and the source of
+ * jitter are per middleware, so schedules can be tested without sleeping.
+ * <pre>{@code
+ * RetryMiddleware retry = RetryMiddleware.builder((tool) -> RetryPolicy.defaults().withMaxAttempts(4))
+ *     .metrics(metrics)
+ *     .build();
+ * ToolPipeline pipeline = ToolPipeline.chain(weatherTool, retry);
+ * }</pre>
+ */
+public final class RetryMiddleware implements OrderedMiddleware {
+
+	/** The name of this middleware in chains. */
+	public static final String NAME = "retry";
+
+	private final Function<ToolDescriptor, @Nullable RetryPolicy> policies;
+
+	private final int order;
+
+	private final Sleeper sleeper;
+
+	private final DoubleSupplier random;
+
+	private final MiddlewareMetrics metrics;
+
+	private RetryMiddleware(Builder builder) {
+		this.policies = builder.policies;
+		this.order = builder.order;
+		this.sleeper = builder.sleeper;
+		this.random = builder.random;
+		this.metrics = builder.metrics;
+	}
+
+	/**
+	 * Starts a retry middleware.
+	 * @param policies the policy of each tool, or {@code null} for a tool that is not retried; called once per tool,
+	 * when its pipeline is built
+	 * @return a builder
+	 */
+	public static Builder builder(Function<ToolDescriptor, @Nullable RetryPolicy> policies) {
+		return new Builder(policies);
+	}
+
+	/**
+	 * Whether a tool may be retried at all: it is idempotent or read-only.
+	 * @param tool the tool
+	 * @return {@code true} if running it twice with the same arguments is safe
+	 */
+	public static boolean isRetryable(ToolDescriptor tool) {
+		return tool.idempotent() || tool.readOnly();
+	}
+
+	@Override
+	public ToolHandler wrap(ToolDescriptor tool, ToolHandler next) {
+		RetryPolicy policy = this.policies.apply(tool);
+		if (policy == null || policy.maxAttempts() < 2 || !isRetryable(tool)) {
+			return next;
+		}
+		return new RetryingHandler(tool.name(), next, config(policy), this.sleeper, this.metrics);
+	}
+
+	@Override
+	public int order() {
+		return this.order;
+	}
+
+	@Override
+	public String name() {
+		return NAME;
+	}
+
+	private RetryConfig config(RetryPolicy policy) {
+		IntervalFunction exponential = IntervalFunction.ofExponentialBackoff(policy.initialBackoff(),
+				policy.multiplier(), policy.maxBackoff());
+		double jitter = policy.jitter();
+		long maxMillis = policy.maxBackoff().toMillis();
+		DoubleSupplier random = this.random;
+		IntervalFunction jittered = (jitter == 0.0) ? exponential : (attempt) -> {
+			long base = exponential.apply(attempt);
+			double factor = 1.0 - jitter + 2.0 * jitter * random.getAsDouble();
+			return Math.max(1, Math.min(maxMillis, Math.round(base * factor)));
+		};
+		return RetryConfig.custom()
+			.maxAttempts(policy.maxAttempts())
+			.intervalBiFunction(IntervalBiFunction.ofIntervalFunction(jittered))
+			.retryOnException(retryable(policy.retryOn()))
+			.build();
+	}
+
+	private static Predicate<Throwable> retryable(List<Class<? extends Throwable>> retryOn) {
+		return (failure) -> {
+			if (failure instanceof ToolDeniedException || failure instanceof ToolRateLimitedException
+					|| failure instanceof InvalidToolArgumentsException
+					|| failure instanceof ToolContractViolationException || failure instanceof InterruptedException) {
+				return false;
+			}
+			boolean timeout = failure instanceof ToolTimeoutException;
+			for (Class<? extends Throwable> type : retryOn) {
+				if (type.isInstance(failure) && (!timeout || ToolTimeoutException.class.isAssignableFrom(type))) {
+					return true;
+				}
+			}
+			return false;
+		};
+	}
+
+	private static final class RetryingHandler implements ToolHandler {
+
+		private final String toolName;
+
+		private final ToolHandler next;
+
+		private final int maxAttempts;
+
+		private final Predicate<Throwable> retryable;
+
+		private final IntervalBiFunction<@Nullable Object> backoff;
+
+		private final Sleeper sleeper;
+
+		private final MiddlewareMetrics metrics;
+
+		RetryingHandler(String toolName, ToolHandler next, RetryConfig config, Sleeper sleeper,
+				MiddlewareMetrics metrics) {
+			this.toolName = toolName;
+			this.next = next;
+			this.maxAttempts = config.getMaxAttempts();
+			this.retryable = config.getExceptionPredicate();
+			this.backoff = config.getIntervalBiFunction();
+			this.sleeper = sleeper;
+			this.metrics = metrics;
+		}
+
+		@Override
+		public @Nullable Object handle(ToolInvocation invocation) throws Exception {
+			for (int attempt = 1;; attempt++) {
+				try {
+					return this.next.handle(invocation);
+				}
+				catch (Exception ex) {
+					if (attempt >= this.maxAttempts || !this.retryable.test(ex)) {
+						throw ex;
+					}
+					long millis = this.backoff.apply(attempt, Either.left(ex));
+					this.metrics.count(MiddlewareEvent.RETRY, this.toolName);
+					try {
+						this.sleeper.sleep(Duration.ofMillis(millis));
+					}
+					catch (InterruptedException interrupted) {
+						Thread.currentThread().interrupt();
+						throw ex;
+					}
+				}
+			}
+		}
+
+	}
+
+	/**
+	 * Builds a {@link RetryMiddleware}.
+	 */
+	public static final class Builder {
+
+		private final Function<ToolDescriptor, @Nullable RetryPolicy> policies;
+
+		private int order = BuiltInOrder.RETRY;
+
+		private Sleeper sleeper = Sleeper.THREAD;
+
+		private DoubleSupplier random = () -> ThreadLocalRandom.current().nextDouble();
+
+		private MiddlewareMetrics metrics = MiddlewareMetrics.NONE;
+
+		private Builder(Function<ToolDescriptor, @Nullable RetryPolicy> policies) {
+			this.policies = Objects.requireNonNull(policies, "policies");
+		}
+
+		/**
+		 * Sets the order (default {@link BuiltInOrder#RETRY}).
+		 * @param order the order; a lower value runs further out
+		 * @return this builder
+		 */
+		public Builder order(int order) {
+			this.order = order;
+			return this;
+		}
+
+		/**
+		 * Sets how to wait between attempts (default {@link Sleeper#THREAD}).
+		 * @param sleeper the sleeper
+		 * @return this builder
+		 */
+		public Builder sleeper(Sleeper sleeper) {
+			this.sleeper = Objects.requireNonNull(sleeper, "sleeper");
+			return this;
+		}
+
+		/**
+		 * Sets the source of jitter: uniformly distributed values from 0 (inclusive) to 1 (exclusive); default
+		 * {@link ThreadLocalRandom}. Tests pass a seeded or fixed one.
+		 * @param random the source
+		 * @return this builder
+		 */
+		public Builder random(DoubleSupplier random) {
+			this.random = Objects.requireNonNull(random, "random");
+			return this;
+		}
+
+		/**
+		 * Sets where retries are counted (default {@link MiddlewareMetrics#NONE}).
+		 * @param metrics the metrics
+		 * @return this builder
+		 */
+		public Builder metrics(MiddlewareMetrics metrics) {
+			this.metrics = Objects.requireNonNull(metrics, "metrics");
+			return this;
+		}
+
+		/**
+		 * Builds the middleware.
+		 * @return the middleware
+		 */
+		public RetryMiddleware build() {
+			return new RetryMiddleware(this);
+		}
+
+	}
+
+}

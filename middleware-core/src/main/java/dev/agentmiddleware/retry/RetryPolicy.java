@@ -1,0 +1,110 @@
+package dev.agentmiddleware.retry;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+
+import dev.agentmiddleware.tool.TransientToolException;
+
+/**
+ * How one tool is retried: up to {@code maxAttempts} attempts in all, waiting {@code initialBackoff}, then
+ * {@code multiplier} times longer after each failed attempt, never longer than {@code maxBackoff}, each wait varied
+ * at random by up to {@code jitter} of itself. Only failures of the {@code retryOn} types (or their subclasses) are
+ * retried.
+ * <pre>{@code
+ * RetryPolicy policy = RetryPolicy.defaults().withMaxAttempts(5).withRetryOn(List.of(SocketTimeoutException.class));
+ * }</pre>
+ *
+ * @param maxAttempts the attempts in all, at least 1 (1 means no retry)
+ * @param initialBackoff the wait after the first failed attempt, at least 1ms
+ * @param multiplier how much longer each further wait is, at least 1.0
+ * @param jitter the randomization factor of each wait, from 0 (none) up to but excluding 1: a wait {@code w} becomes
+ * one between {@code w * (1 - jitter)} and {@code w * (1 + jitter)}
+ * @param maxBackoff the longest wait, at least {@code initialBackoff}
+ * @param retryOn the failures that are retried, with their subclasses
+ */
+public record RetryPolicy(int maxAttempts, Duration initialBackoff, double multiplier, double jitter,
+		Duration maxBackoff, List<Class<? extends Throwable>> retryOn) {
+
+	/** The failures retried by default: {@link TransientToolException} and {@link IOException}. */
+	public static final List<Class<? extends Throwable>> DEFAULT_RETRY_ON = List.of(TransientToolException.class,
+			IOException.class);
+
+	/**
+	 * Validates the policy.
+	 * @throws IllegalArgumentException if a value is out of range, with a message that names it
+	 */
+	public RetryPolicy {
+		if (maxAttempts < 1) {
+			throw new IllegalArgumentException("maxAttempts must be at least 1, was " + maxAttempts);
+		}
+		Objects.requireNonNull(initialBackoff, "initialBackoff");
+		if (initialBackoff.toMillis() < 1) {
+			throw new IllegalArgumentException("initialBackoff must be at least 1ms, was " + initialBackoff);
+		}
+		if (!(multiplier >= 1.0) || Double.isInfinite(multiplier)) {
+			throw new IllegalArgumentException("multiplier must be at least 1.0, was " + multiplier);
+		}
+		if (!(jitter >= 0.0 && jitter < 1.0)) {
+			throw new IllegalArgumentException("jitter must be at least 0 and less than 1, was " + jitter);
+		}
+		Objects.requireNonNull(maxBackoff, "maxBackoff");
+		if (maxBackoff.compareTo(initialBackoff) < 0) {
+			throw new IllegalArgumentException(
+					"maxBackoff must be at least initialBackoff (" + initialBackoff + "), was " + maxBackoff);
+		}
+		retryOn = List.copyOf(retryOn);
+	}
+
+	/**
+	 * The default policy: 3 attempts, 200ms initial backoff, multiplier 2, jitter 0.5, at most 5s between attempts,
+	 * retrying {@link #DEFAULT_RETRY_ON}.
+	 * @return the default policy
+	 */
+	public static RetryPolicy defaults() {
+		return new RetryPolicy(3, Duration.ofMillis(200), 2.0, 0.5, Duration.ofSeconds(5), DEFAULT_RETRY_ON);
+	}
+
+	/**
+	 * A copy with another number of attempts.
+	 * @param maxAttempts the attempts in all
+	 * @return the changed copy
+	 */
+	public RetryPolicy withMaxAttempts(int maxAttempts) {
+		return new RetryPolicy(maxAttempts, this.initialBackoff, this.multiplier, this.jitter, this.maxBackoff,
+				this.retryOn);
+	}
+
+	/**
+	 * A copy with another backoff schedule.
+	 * @param initialBackoff the wait after the first failed attempt
+	 * @param multiplier how much longer each further wait is
+	 * @param maxBackoff the longest wait
+	 * @return the changed copy
+	 */
+	public RetryPolicy withBackoff(Duration initialBackoff, double multiplier, Duration maxBackoff) {
+		return new RetryPolicy(this.maxAttempts, initialBackoff, multiplier, this.jitter, maxBackoff, this.retryOn);
+	}
+
+	/**
+	 * A copy with another randomization factor.
+	 * @param jitter the factor, 0 for a fixed schedule
+	 * @return the changed copy
+	 */
+	public RetryPolicy withJitter(double jitter) {
+		return new RetryPolicy(this.maxAttempts, this.initialBackoff, this.multiplier, jitter, this.maxBackoff,
+				this.retryOn);
+	}
+
+	/**
+	 * A copy that retries other failures.
+	 * @param retryOn the failures that are retried, with their subclasses
+	 * @return the changed copy
+	 */
+	public RetryPolicy withRetryOn(List<Class<? extends Throwable>> retryOn) {
+		return new RetryPolicy(this.maxAttempts, this.initialBackoff, this.multiplier, this.jitter, this.maxBackoff,
+				retryOn);
+	}
+
+}
