@@ -129,16 +129,22 @@ public final class RetryMiddleware implements OrderedMiddleware {
 		return RetryConfig.custom()
 			.maxAttempts(policy.maxAttempts())
 			.intervalBiFunction(IntervalBiFunction.ofIntervalFunction(jittered))
-			.retryOnException(retryable(policy.retryOn()))
+			.retryOnException(retryable(policy.retryOn(), policy.ignore()))
 			.build();
 	}
 
-	private static Predicate<Throwable> retryable(List<Class<? extends Throwable>> retryOn) {
+	private static Predicate<Throwable> retryable(List<Class<? extends Throwable>> retryOn,
+			List<Class<? extends Throwable>> ignore) {
 		return (failure) -> {
 			if (failure instanceof ToolDeniedException || failure instanceof ToolRateLimitedException
 					|| failure instanceof InvalidToolArgumentsException
 					|| failure instanceof ToolContractViolationException || failure instanceof InterruptedException) {
 				return false;
+			}
+			for (Class<? extends Throwable> type : ignore) {
+				if (type.isInstance(failure)) {
+					return false;
+				}
 			}
 			boolean timeout = failure instanceof ToolTimeoutException;
 			for (Class<? extends Throwable> type : retryOn) {

@@ -1,6 +1,8 @@
 package dev.agentmiddleware.retry;
 
+import java.io.FileNotFoundException;
 import java.io.IOException;
+import java.nio.file.FileSystemException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -11,7 +13,8 @@ import dev.agentmiddleware.tool.TransientToolException;
  * How one tool is retried: up to {@code maxAttempts} attempts in all, waiting {@code initialBackoff}, then
  * {@code multiplier} times longer after each failed attempt, never longer than {@code maxBackoff}, each wait varied
  * at random by up to {@code jitter} of itself. Only failures of the {@code retryOn} types (or their subclasses) are
- * retried.
+ * retried, except those of the {@code ignore} types: by default an {@link IOException} is retried, but not a missing
+ * file or another {@link FileSystemException}, which a second attempt would only repeat.
  * <pre>{@code
  * RetryPolicy policy = RetryPolicy.defaults().withMaxAttempts(5).withRetryOn(List.of(SocketTimeoutException.class));
  * }</pre>
@@ -23,13 +26,22 @@ import dev.agentmiddleware.tool.TransientToolException;
  * one between {@code w * (1 - jitter)} and {@code w * (1 + jitter)}
  * @param maxBackoff the longest wait, at least {@code initialBackoff}
  * @param retryOn the failures that are retried, with their subclasses
+ * @param ignore the failures that are not retried even though a {@code retryOn} type matches them, with their
+ * subclasses
  */
 public record RetryPolicy(int maxAttempts, Duration initialBackoff, double multiplier, double jitter,
-		Duration maxBackoff, List<Class<? extends Throwable>> retryOn) {
+		Duration maxBackoff, List<Class<? extends Throwable>> retryOn, List<Class<? extends Throwable>> ignore) {
 
 	/** The failures retried by default: {@link TransientToolException} and {@link IOException}. */
 	public static final List<Class<? extends Throwable>> DEFAULT_RETRY_ON = List.of(TransientToolException.class,
 			IOException.class);
+
+	/**
+	 * The failures not retried by default although they are {@link IOException}s: {@link FileNotFoundException} and
+	 * {@link FileSystemException} (a missing file, a denied access, a path that is a directory).
+	 */
+	public static final List<Class<? extends Throwable>> DEFAULT_IGNORE = List.of(FileNotFoundException.class,
+			FileSystemException.class);
 
 	/**
 	 * Validates the policy.
@@ -55,15 +67,17 @@ public record RetryPolicy(int maxAttempts, Duration initialBackoff, double multi
 					"maxBackoff must be at least initialBackoff (" + initialBackoff + "), was " + maxBackoff);
 		}
 		retryOn = List.copyOf(retryOn);
+		ignore = List.copyOf(ignore);
 	}
 
 	/**
 	 * The default policy: 3 attempts, 200ms initial backoff, multiplier 2, jitter 0.5, at most 5s between attempts,
-	 * retrying {@link #DEFAULT_RETRY_ON}.
+	 * retrying {@link #DEFAULT_RETRY_ON} except {@link #DEFAULT_IGNORE}.
 	 * @return the default policy
 	 */
 	public static RetryPolicy defaults() {
-		return new RetryPolicy(3, Duration.ofMillis(200), 2.0, 0.5, Duration.ofSeconds(5), DEFAULT_RETRY_ON);
+		return new RetryPolicy(3, Duration.ofMillis(200), 2.0, 0.5, Duration.ofSeconds(5), DEFAULT_RETRY_ON,
+				DEFAULT_IGNORE);
 	}
 
 	/**
@@ -73,7 +87,7 @@ public record RetryPolicy(int maxAttempts, Duration initialBackoff, double multi
 	 */
 	public RetryPolicy withMaxAttempts(int maxAttempts) {
 		return new RetryPolicy(maxAttempts, this.initialBackoff, this.multiplier, this.jitter, this.maxBackoff,
-				this.retryOn);
+				this.retryOn, this.ignore);
 	}
 
 	/**
@@ -84,7 +98,8 @@ public record RetryPolicy(int maxAttempts, Duration initialBackoff, double multi
 	 * @return the changed copy
 	 */
 	public RetryPolicy withBackoff(Duration initialBackoff, double multiplier, Duration maxBackoff) {
-		return new RetryPolicy(this.maxAttempts, initialBackoff, multiplier, this.jitter, maxBackoff, this.retryOn);
+		return new RetryPolicy(this.maxAttempts, initialBackoff, multiplier, this.jitter, maxBackoff, this.retryOn,
+				this.ignore);
 	}
 
 	/**
@@ -94,7 +109,7 @@ public record RetryPolicy(int maxAttempts, Duration initialBackoff, double multi
 	 */
 	public RetryPolicy withJitter(double jitter) {
 		return new RetryPolicy(this.maxAttempts, this.initialBackoff, this.multiplier, jitter, this.maxBackoff,
-				this.retryOn);
+				this.retryOn, this.ignore);
 	}
 
 	/**
@@ -104,7 +119,17 @@ public record RetryPolicy(int maxAttempts, Duration initialBackoff, double multi
 	 */
 	public RetryPolicy withRetryOn(List<Class<? extends Throwable>> retryOn) {
 		return new RetryPolicy(this.maxAttempts, this.initialBackoff, this.multiplier, this.jitter, this.maxBackoff,
-				retryOn);
+				retryOn, this.ignore);
+	}
+
+	/**
+	 * A copy that leaves other failures alone.
+	 * @param ignore the failures that are not retried, with their subclasses
+	 * @return the changed copy
+	 */
+	public RetryPolicy withIgnore(List<Class<? extends Throwable>> ignore) {
+		return new RetryPolicy(this.maxAttempts, this.initialBackoff, this.multiplier, this.jitter, this.maxBackoff,
+				this.retryOn, ignore);
 	}
 
 }

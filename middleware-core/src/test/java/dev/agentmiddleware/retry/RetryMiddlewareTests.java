@@ -1,7 +1,10 @@
 package dev.agentmiddleware.retry;
 
+import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.net.SocketTimeoutException;
+import java.nio.file.FileSystemException;
+import java.nio.file.NoSuchFileException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -119,6 +122,20 @@ class RetryMiddlewareTests {
 	}
 
 	@Test
+	void missingFilesAndOtherFileSystemErrorsAreNotRetriedByDefault() throws Exception {
+		List<Exception> permanent = List.of(new NoSuchFileException("notes.txt"),
+				new FileSystemException("notes", null, "is a directory"), new FileNotFoundException("notes.txt"));
+		for (Exception failure : permanent) {
+			this.attempts.set(0);
+			assertThatThrownBy(() -> wrap(NO_JITTER, failing(5, () -> failure)).handle(call())).isSameAs(failure);
+			assertThat(this.attempts).as(failure.getClass().getSimpleName()).hasValue(1);
+		}
+		this.attempts.set(0);
+		ToolHandler handler = wrap(NO_JITTER.withIgnore(List.of()), failing(1, () -> new NoSuchFileException("a")));
+		assertThat(handler.handle(call())).as("nothing ignored").isEqualTo("ok after 2");
+	}
+
+	@Test
 	void otherFailuresAreNotRetried() {
 		IllegalStateException failure = new IllegalStateException("bug");
 		ToolHandler handler = wrap(NO_JITTER, failing(5, () -> failure));
@@ -216,6 +233,7 @@ class RetryMiddlewareTests {
 	void policiesRejectValuesOutOfRangeNamingThem() {
 		RetryPolicy defaults = RetryPolicy.defaults();
 		assertThat(defaults.retryOn()).containsExactly(TransientToolException.class, IOException.class);
+		assertThat(defaults.ignore()).containsExactly(FileNotFoundException.class, FileSystemException.class);
 		assertThatIllegalArgumentException().isThrownBy(() -> defaults.withMaxAttempts(0))
 			.withMessageContaining("maxAttempts");
 		assertThatIllegalArgumentException()

@@ -1,0 +1,87 @@
+package dev.agentmiddleware.autoconfigure.ratelimit;
+
+import java.util.Map;
+
+import com.github.benmanes.caffeine.cache.Caffeine;
+import dev.agentmiddleware.autoconfigure.AgentMiddlewareAutoConfiguration;
+import dev.agentmiddleware.autoconfigure.PerToolSettings;
+import dev.agentmiddleware.metrics.MiddlewareMetrics;
+import dev.agentmiddleware.ratelimit.RateLimitMiddleware;
+import dev.agentmiddleware.ratelimit.RateLimitPolicy;
+import dev.agentmiddleware.spring.tool.AgentToolRegistry;
+import dev.agentmiddleware.spring.tool.ToolNameReferences;
+import dev.agentmiddleware.tool.ToolDescriptor;
+import io.github.resilience4j.ratelimiter.RateLimiter;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+
+/**
+ * Auto-configuration of {@link RateLimitMiddleware}: rate limits and session call budgets for the tools configured
+ * under {@code agent.middleware.rate-limit.tools} (or for every tool when {@code defaults.enabled} is true).
+ */
+@AutoConfiguration(after = AgentMiddlewareAutoConfiguration.class)
+@ConditionalOnClass({ RateLimiter.class, Caffeine.class })
+@ConditionalOnBean(AgentToolRegistry.class)
+@ConditionalOnBooleanProperty(name = RateLimitProperties.PREFIX + ".enabled", matchIfMissing = true)
+@EnableConfigurationProperties(RateLimitProperties.class)
+public final class RateLimitAutoConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean
+	RateLimitMiddleware rateLimitMiddleware(RateLimitProperties properties, ObjectProvider<MiddlewareMetrics> metrics) {
+		return RateLimitMiddleware.builder((tool) -> policy(properties, tool))
+			.order(properties.getOrder())
+			.maxTrackedKeys(properties.getMaxTrackedKeys())
+			.sessionIdleTimeout(properties.getSessionIdleTimeout())
+			.metrics(metrics.getIfAvailable(() -> MiddlewareMetrics.NONE))
+			.build();
+	}
+
+	@Bean
+	ToolNameReferences rateLimitToolNames(RateLimitProperties properties) {
+		return PerToolSettings.references(RateLimitProperties.PREFIX + ".tools", properties.getTools());
+	}
+
+	private static @Nullable RateLimitPolicy policy(RateLimitProperties properties, ToolDescriptor tool) {
+		Map<String, RateLimitProperties.Settings> tools = properties.getTools();
+		RateLimitProperties.Settings defaults = properties.getDefaults();
+		boolean enabled;
+		if (PerToolSettings.isConfigured(tools, tool.name())) {
+			Boolean own = PerToolSettings.resolve(new RateLimitProperties.Settings(), tools, tool.name()).getEnabled();
+			enabled = (own == null) || own;
+		}
+		else {
+			enabled = Boolean.TRUE.equals(defaults.getEnabled());
+		}
+		if (!enabled) {
+			return null;
+		}
+		RateLimitProperties.Settings settings = PerToolSettings.resolve(defaults, tools, tool.name());
+		try {
+			return new RateLimitPolicy(required(settings.getLimitForPeriod(), "limit-for-period"),
+					required(settings.getLimitRefreshPeriod(), "limit-refresh-period"),
+					required(settings.getMaxWait(), "max-wait"), required(settings.getKey(), "key"),
+					settings.getMaxCallsPerSession());
+		}
+		catch (IllegalArgumentException ex) {
+			throw new IllegalStateException("Invalid rate limit for tool '" + tool.name() + "' ("
+					+ RateLimitProperties.PREFIX + "): " + ex.getMessage());
+		}
+	}
+
+	private static <T> T required(@Nullable T value, String property) {
+		if (value == null) {
+			throw new IllegalArgumentException(property + " must be set");
+		}
+		return value;
+	}
+
+}

@@ -1,0 +1,228 @@
+package dev.agentmiddleware.autoconfigure.retry;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import dev.agentmiddleware.autoconfigure.ToolSettings;
+import dev.agentmiddleware.chain.BuiltInOrder;
+import dev.agentmiddleware.retry.RetryPolicy;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+/**
+ * Configuration of tool retries. Every idempotent or read-only tool is retried with the defaults unless
+ * {@code defaults.enabled} is false; a tool that is neither can never be retried, and configuring it under
+ * {@code tools} fails startup.
+ * <pre>
+ * agent:
+ *   middleware:
+ *     retry:
+ *       defaults:
+ *         max-attempts: 3
+ *       tools:
+ *         get-weather:
+ *           max-attempts: 5
+ *           retry-exceptions: java.net.SocketTimeoutException
+ * </pre>
+ */
+@ConfigurationProperties(RetryProperties.PREFIX)
+public class RetryProperties {
+
+	/** The prefix of the retry properties. */
+	public static final String PREFIX = "agent.middleware.retry";
+
+	/**
+	 * Whether retries are enabled.
+	 */
+	private boolean enabled = true;
+
+	/**
+	 * Position of the retry in each tool's chain; a lower value runs further out.
+	 */
+	private int order = BuiltInOrder.RETRY;
+
+	/**
+	 * Settings of every idempotent or read-only tool, and the fallback of each setting a tool under 'tools' leaves
+	 * out.
+	 */
+	private final Settings defaults = Settings.defaults();
+
+	/**
+	 * Settings per tool name; only idempotent or read-only tools may be listed.
+	 */
+	private final Map<String, Settings> tools = new LinkedHashMap<>();
+
+	public boolean isEnabled() {
+		return this.enabled;
+	}
+
+	public void setEnabled(boolean enabled) {
+		this.enabled = enabled;
+	}
+
+	public int getOrder() {
+		return this.order;
+	}
+
+	public void setOrder(int order) {
+		this.order = order;
+	}
+
+	public Settings getDefaults() {
+		return this.defaults;
+	}
+
+	public Map<String, Settings> getTools() {
+		return this.tools;
+	}
+
+	/**
+	 * The retries of one tool, or the defaults of all. A setting left out is {@code null} and falls back to the
+	 * defaults.
+	 */
+	public static class Settings implements ToolSettings<Settings> {
+
+		/**
+		 * Whether failed calls are retried: under 'defaults', for every idempotent or read-only tool (default
+		 * true); under 'tools', for that tool (default true).
+		 */
+		private @Nullable Boolean enabled;
+
+		/**
+		 * How many attempts a call makes in all, the first included.
+		 */
+		private @Nullable Integer maxAttempts;
+
+		/**
+		 * How long to wait after the first failed attempt.
+		 */
+		private @Nullable Duration initialBackoff;
+
+		/**
+		 * How much longer each further wait is than the one before.
+		 */
+		private @Nullable Double multiplier;
+
+		/**
+		 * Randomization factor of each wait, from 0 (none) to below 1: a wait w becomes one between w * (1 - jitter)
+		 * and w * (1 + jitter).
+		 */
+		private @Nullable Double jitter;
+
+		/**
+		 * Longest wait between two attempts.
+		 */
+		private @Nullable Duration maxBackoff;
+
+		/**
+		 * Exception types whose failures are retried, with their subclasses; denials, rate limits, argument errors
+		 * and contract violations are never retried, timeouts only when ToolTimeoutException is listed.
+		 */
+		private @Nullable List<Class<? extends Throwable>> retryExceptions;
+
+		/**
+		 * Exception types whose failures are not retried even though they match 'retry-exceptions', with their
+		 * subclasses; by default missing files and other file-system errors.
+		 */
+		private @Nullable List<Class<? extends Throwable>> ignoreExceptions;
+
+		static Settings defaults() {
+			RetryPolicy policy = RetryPolicy.defaults();
+			Settings defaults = new Settings();
+			defaults.enabled = true;
+			defaults.maxAttempts = policy.maxAttempts();
+			defaults.initialBackoff = policy.initialBackoff();
+			defaults.multiplier = policy.multiplier();
+			defaults.jitter = policy.jitter();
+			defaults.maxBackoff = policy.maxBackoff();
+			defaults.retryExceptions = new ArrayList<>(policy.retryOn());
+			defaults.ignoreExceptions = new ArrayList<>(policy.ignore());
+			return defaults;
+		}
+
+		@Override
+		public Settings withDefaults(Settings defaults) {
+			Settings merged = new Settings();
+			merged.enabled = (this.enabled != null) ? this.enabled : defaults.enabled;
+			merged.maxAttempts = (this.maxAttempts != null) ? this.maxAttempts : defaults.maxAttempts;
+			merged.initialBackoff = (this.initialBackoff != null) ? this.initialBackoff : defaults.initialBackoff;
+			merged.multiplier = (this.multiplier != null) ? this.multiplier : defaults.multiplier;
+			merged.jitter = (this.jitter != null) ? this.jitter : defaults.jitter;
+			merged.maxBackoff = (this.maxBackoff != null) ? this.maxBackoff : defaults.maxBackoff;
+			merged.retryExceptions = (this.retryExceptions != null) ? this.retryExceptions : defaults.retryExceptions;
+			merged.ignoreExceptions = (this.ignoreExceptions != null) ? this.ignoreExceptions
+					: defaults.ignoreExceptions;
+			return merged;
+		}
+
+		public @Nullable Boolean getEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(@Nullable Boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		public @Nullable Integer getMaxAttempts() {
+			return this.maxAttempts;
+		}
+
+		public void setMaxAttempts(@Nullable Integer maxAttempts) {
+			this.maxAttempts = maxAttempts;
+		}
+
+		public @Nullable Duration getInitialBackoff() {
+			return this.initialBackoff;
+		}
+
+		public void setInitialBackoff(@Nullable Duration initialBackoff) {
+			this.initialBackoff = initialBackoff;
+		}
+
+		public @Nullable Double getMultiplier() {
+			return this.multiplier;
+		}
+
+		public void setMultiplier(@Nullable Double multiplier) {
+			this.multiplier = multiplier;
+		}
+
+		public @Nullable Double getJitter() {
+			return this.jitter;
+		}
+
+		public void setJitter(@Nullable Double jitter) {
+			this.jitter = jitter;
+		}
+
+		public @Nullable Duration getMaxBackoff() {
+			return this.maxBackoff;
+		}
+
+		public void setMaxBackoff(@Nullable Duration maxBackoff) {
+			this.maxBackoff = maxBackoff;
+		}
+
+		public @Nullable List<Class<? extends Throwable>> getRetryExceptions() {
+			return this.retryExceptions;
+		}
+
+		public void setRetryExceptions(@Nullable List<Class<? extends Throwable>> retryExceptions) {
+			this.retryExceptions = retryExceptions;
+		}
+
+		public @Nullable List<Class<? extends Throwable>> getIgnoreExceptions() {
+			return this.ignoreExceptions;
+		}
+
+		public void setIgnoreExceptions(@Nullable List<Class<? extends Throwable>> ignoreExceptions) {
+			this.ignoreExceptions = ignoreExceptions;
+		}
+
+	}
+
+}
