@@ -23,7 +23,8 @@ import org.jspecify.annotations.Nullable;
  * tool succeeds again after failing.
  *
  * <p>A pattern is the error message normalised so that failures that differ only in their details fall together:
- * secrets are redacted, then URLs become {@code <url>}, e-mail addresses {@code <email>}, ISO timestamps
+ * the call's string arguments (also inside maps, collections and arrays) become {@code <arg>} wherever the message
+ * repeats them, secrets are redacted, then URLs become {@code <url>}, e-mail addresses {@code <email>}, ISO timestamps
  * {@code <time>}, UUIDs and hexadecimal or long alphanumeric ids {@code <id>}, Unix and Windows file paths
  * {@code <path>}, quoted values {@code '<value>'} and numbers {@code <n>}; the result is at most
  * {@value #MAX_PATTERN_LENGTH} characters. A pattern is counted per tool and error type, with its
@@ -54,6 +55,15 @@ public final class ErrorPatternStore implements LearningObserver {
 	public static final int MAX_PATTERN_LENGTH = 300;
 
 	private static final String NO_MESSAGE = "(no message)";
+
+	private static final String ARGUMENT = "<arg>";
+
+	// Shorter values would replace ordinary words of the message; they are no secret anyway.
+	private static final int MIN_ARGUMENT_LENGTH = 4;
+
+	private static final int MAX_ARGUMENT_VALUES = 100;
+
+	private static final int MAX_ARGUMENT_DEPTH = 5;
 
 	private static final Pattern[] PATTERNS = {
 			Pattern.compile("(?i)\\b[a-z][a-z0-9+.-]*://[^\\s'\"<>]*[^\\s'\"<>.,;:!?)\\]}]"),
@@ -138,7 +148,7 @@ public final class ErrorPatternStore implements LearningObserver {
 			recordSuccess(toolName, now);
 		}
 		else {
-			recordFailure(toolName, error, now);
+			recordFailure(toolName, params, error, now);
 		}
 	}
 
@@ -226,10 +236,12 @@ public final class ErrorPatternStore implements LearningObserver {
 		}
 	}
 
-	private void recordFailure(String toolName, Throwable error, Instant now) {
+	private void recordFailure(String toolName, Map<String, @Nullable Object> params, Throwable error, Instant now) {
 		Throwable cause = unwrap(error);
 		ErrorCategory category = ErrorCategory.of(cause);
-		PatternKey key = new PatternKey(toolName, cause.getClass().getSimpleName(), normalise(cause.getMessage()));
+		String message = cause.getMessage();
+		String pattern = normalise((message != null) ? withoutArguments(message, params) : null);
+		PatternKey key = new PatternKey(toolName, cause.getClass().getSimpleName(), pattern);
 		synchronized (this.lock) {
 			PatternCount count = this.patterns.get(key);
 			if (count == null) {
@@ -259,6 +271,44 @@ public final class ErrorPatternStore implements LearningObserver {
 					count.recoveries++;
 					count.lastRecoveredAt = now;
 				}
+			}
+		}
+	}
+
+	private static String withoutArguments(String message, Map<String, @Nullable Object> params) {
+		if (params.isEmpty()) {
+			return message;
+		}
+		List<String> values = new ArrayList<>();
+		collectStrings(params.values(), values, 0);
+		values.sort(Comparator.comparingInt(String::length).reversed());
+		String text = message;
+		for (String value : values) {
+			text = text.replace(value, ARGUMENT);
+		}
+		return text;
+	}
+
+	private static void collectStrings(@Nullable Object value, List<String> values, int depth) {
+		if (value == null || depth > MAX_ARGUMENT_DEPTH || values.size() >= MAX_ARGUMENT_VALUES) {
+			return;
+		}
+		if (value instanceof CharSequence text) {
+			if (text.length() >= MIN_ARGUMENT_LENGTH) {
+				values.add(text.toString());
+			}
+		}
+		else if (value instanceof Map<?, ?> map) {
+			collectStrings(map.values(), values, depth + 1);
+		}
+		else if (value instanceof Iterable<?> iterable) {
+			for (Object each : iterable) {
+				collectStrings(each, values, depth + 1);
+			}
+		}
+		else if (value instanceof Object[] array) {
+			for (Object each : array) {
+				collectStrings(each, values, depth + 1);
 			}
 		}
 	}

@@ -73,6 +73,15 @@ class ErrorPatternStoreTests {
 	}
 
 	@Test
+	void argumentValuesRepeatedInTheMessageNeverReachAPattern() {
+		this.store.onToolResult("s", "login", Map.of("user", "alice", "password", "swordfish", "options",
+				Map.of("hints", List.of("my cat's name"))), null,
+				new IllegalStateException("wrong password swordfish for alice (hint: my cat's name)"));
+		assertThat(this.store.topPatterns(1).get(0).pattern())
+			.isEqualTo("wrong password <arg> for <arg> (hint: <arg>)");
+	}
+
+	@Test
 	void errorsAreClassifiedByTypeFirst() {
 		assertThat(ErrorCategory.of(new ToolTimeoutException("t", "timeout", Duration.ofSeconds(1))))
 			.isEqualTo(ErrorCategory.TIMEOUT);

@@ -60,7 +60,7 @@ class LearningAutoConfigurationTests {
 			deliverObservedCalls(context);
 			ErrorPatternStore store = context.getBean(ErrorPatternStore.class);
 			assertThat(store.patternsOf("fetch")).singleElement().satisfies((pattern) -> {
-				assertThat(pattern.pattern()).isEqualTo("Read timed out fetching <url>");
+				assertThat(pattern.pattern()).isEqualTo("Read timed out fetching <arg>");
 				assertThat(pattern.category()).isEqualTo(ErrorCategory.TIMEOUT);
 				assertThat(pattern.occurrences()).isEqualTo(2);
 				assertThat(pattern.recoveries()).isOne();
