@@ -13,6 +13,7 @@ import dev.agentmiddleware.chain.ToolMiddleware;
 import dev.agentmiddleware.learning.ErrorCategory;
 import dev.agentmiddleware.observer.ToolCallObservers;
 import dev.agentmiddleware.spring.AgentTool;
+import dev.agentmiddleware.spring.tool.AgentToolRegistry;
 import dev.agentmiddleware.spring.tool.RegisteredTool;
 import dev.agentmiddleware.tool.SafetyLevel;
 import org.jspecify.annotations.Nullable;
@@ -198,22 +199,8 @@ class AgentMiddlewareEndpointTests {
 	static class UserEndpointConfiguration {
 
 		@Bean
-		AgentMiddlewareEndpoint userEndpoint(AgentToolRegistryHolder holder) {
-			return holder.endpoint();
-		}
-
-		@Bean
-		AgentToolRegistryHolder agentToolRegistryHolder(
-				dev.agentmiddleware.spring.tool.AgentToolRegistry registry) {
-			return new AgentToolRegistryHolder(registry);
-		}
-
-	}
-
-	record AgentToolRegistryHolder(dev.agentmiddleware.spring.tool.AgentToolRegistry registry) {
-
-		AgentMiddlewareEndpoint endpoint() {
-			return new AgentMiddlewareEndpoint(this.registry, null, List.of());
+		AgentMiddlewareEndpoint userEndpoint(AgentToolRegistry registry) {
+			return new AgentMiddlewareEndpoint(registry, null, List.of());
 		}
 
 	}
