@@ -7,7 +7,6 @@ import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Function;
 import java.util.function.Predicate;
@@ -209,6 +208,12 @@ public final class CacheMiddleware implements OrderedMiddleware {
 		return "CacheMiddleware[order=" + this.order + ", tools=" + this.caches.keySet() + "]";
 	}
 
+	/**
+	 * The failure of a flight, handed to the calls that waited for it; never kept in the cache.
+	 */
+	private record Failure(Throwable error) {
+	}
+
 	private static Exception rethrow(Throwable failure) {
 		if (failure instanceof Error error) {
 			throw error;
@@ -311,9 +316,10 @@ public final class CacheMiddleware implements OrderedMiddleware {
 				result = this.next.handle(invocation);
 			}
 			catch (Throwable ex) {
-				// Remove first, so that a call arriving now starts a new flight instead of seeing this failure.
+				// Remove first, so that a call arriving now starts a new flight instead of seeing this failure. The
+				// waiters get the failure as a value: Caffeine logs every future that completes exceptionally.
 				this.results.remove(key, flight);
-				flight.completeExceptionally(ex);
+				flight.complete(new Failure(ex));
 				throw ex;
 			}
 			flight.complete((result != null) ? result : NULL_RESULT);
@@ -321,13 +327,10 @@ public final class CacheMiddleware implements OrderedMiddleware {
 		}
 
 		private @Nullable Object await(ToolInvocation invocation, CompletableFuture<Object> entry) throws Exception {
-			Object value;
-			try {
-				// Returns at once on a hit; blocks only while an identical call is in flight.
-				value = entry.get();
-			}
-			catch (ExecutionException ex) {
-				throw rethrow(Objects.requireNonNullElse(ex.getCause(), ex));
+			// Returns at once on a hit; blocks only while an identical call is in flight.
+			Object value = entry.get();
+			if (value instanceof Failure failure) {
+				throw rethrow(failure.error());
 			}
 			this.cache.hits.increment();
 			this.metrics.count(MiddlewareEvent.CACHE_HIT, invocation.toolName());
