@@ -95,7 +95,9 @@ class CacheMiddlewareTests {
 		second.put("lines", new int[] { 2, 1 });
 		pipeline.call(call(READ_FILE, "s1", second));
 		assertThat(this.executions).as("list and array order does matter").hasValue(2);
-		assertThat(cache.statistics().get("read_file")).isEqualTo(new CacheStatistics(1, 2, 0, 2));
+		CacheStatistics statistics = cache.statistics().get("read_file");
+		assertThat(statistics).isEqualTo(new CacheStatistics(1, 2, 0, 2));
+		assertThat(statistics.hitRate()).isEqualTo(1 / 3.0);
 	}
 
 	@Test
