@@ -5,6 +5,7 @@ import java.lang.reflect.Modifier;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -131,7 +132,9 @@ public final class AgentToolRegistry implements BeanFactoryAware, SmartInitializ
 	 */
 	void register(String beanName, Object bean, boolean beanIsAdvised) {
 		Class<?> targetClass = AopUtils.getTargetClass(bean);
-		Map<Method, AgentTool> methods = ToolMethods.of(targetClass);
+		// Sorted so that startup, and any failure it reports, is the same on every run.
+		Map<Method, AgentTool> methods = new TreeMap<>(Comparator.comparing(Method::toGenericString));
+		methods.putAll(ToolMethods.of(targetClass));
 		methods.forEach((method, annotation) -> register(beanName, bean, beanIsAdvised, method, annotation));
 	}
 
