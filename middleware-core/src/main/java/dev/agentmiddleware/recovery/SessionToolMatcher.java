@@ -75,7 +75,8 @@ public record SessionToolMatcher(Set<String> tags, List<String> namePatterns) {
 		List<Pattern> compiled = new ArrayList<>(patterns.size());
 		for (String pattern : patterns) {
 			try {
-				compiled.add(pattern.startsWith(REGEX_PREFIX) ? Pattern.compile(pattern.substring(REGEX_PREFIX.length()))
+				compiled.add(pattern.startsWith(REGEX_PREFIX)
+						? Pattern.compile(pattern.substring(REGEX_PREFIX.length()))
 						: Pattern.compile(glob(pattern), Pattern.CASE_INSENSITIVE));
 			}
 			catch (PatternSyntaxException ex) {

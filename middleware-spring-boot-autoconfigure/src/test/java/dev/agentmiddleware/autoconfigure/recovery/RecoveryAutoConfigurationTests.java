@@ -83,7 +83,8 @@ class RecoveryAutoConfigurationTests {
 	@Test
 	void toolsAreAlsoChosenByNamePatternAndTagsCanBeChanged() {
 		this.contextRunner
-			.withPropertyValues("agent.middleware.recovery.tags=", "agent.middleware.recovery.tool-name-patterns=read_*")
+			.withPropertyValues("agent.middleware.recovery.tags=",
+					"agent.middleware.recovery.tool-name-patterns=read_*")
 			.run((context) -> {
 				assertThat(layers(context, "click_button")).containsExactly("click_button");
 				assertThat(layers(context, "read_file")).containsExactly("crash-recovery", "read_file");
@@ -132,7 +133,8 @@ class RecoveryAutoConfigurationTests {
 						"Property 'agent.middleware.recovery.defaults.crash-exceptions' names the class "
 								+ "'com.example.Nope', which cannot be loaded");
 			});
-		this.contextRunner.withPropertyValues("agent.middleware.recovery.tools.click_button.crash-exceptions=java.lang.String")
+		this.contextRunner
+			.withPropertyValues("agent.middleware.recovery.tools.click_button.crash-exceptions=java.lang.String")
 			.run((context) -> {
 				assertThat(context).hasFailed();
 				assertThat(NestedExceptionUtils.getMostSpecificCause(context.getStartupFailure()))
