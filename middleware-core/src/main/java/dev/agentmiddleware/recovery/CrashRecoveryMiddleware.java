@@ -1,0 +1,224 @@
+package dev.agentmiddleware.recovery;
+
+import java.util.Objects;
+import java.util.function.Function;
+
+import dev.agentmiddleware.chain.BuiltInOrder;
+import dev.agentmiddleware.chain.OrderedMiddleware;
+import dev.agentmiddleware.metrics.MiddlewareEvent;
+import dev.agentmiddleware.metrics.MiddlewareMetrics;
+import dev.agentmiddleware.tool.ToolDescriptor;
+import dev.agentmiddleware.tool.ToolHandler;
+import dev.agentmiddleware.tool.ToolInvocation;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Recovers tools whose session crashed. When a tool with a {@link CrashRecoveryPolicy} fails with what the policy
+ * calls a crash, the {@link ToolSessionReset} resets the call's session, {@link MiddlewareEvent#CRASH_RECOVERED}
+ * is counted, and the call is retried <em>once</em>, with the same invocation. Tools without a policy are left
+ * alone and cost nothing.
+ *
+ * <p><b>Exceptions:</b> failures that are not crashes, including a non-crash failure of the retry, propagate
+ * unchanged. The call fails with a {@link CrashRecoveryException} when the retry crashes too
+ * ({@code CRASHED_AGAIN}, after exactly one reset), when the reset itself fails ({@code RESET_FAILED}, no retry) or
+ * when no reset is configured ({@code NO_SESSION_RESET}: the crash only becomes a clean error, no retry). A crash
+ * on a thread that was interrupted (its caller gave up, for example on a timeout) propagates unchanged, without a
+ * reset or a retry.
+ *
+ * <p><b>Threading:</b> the reset and the retry run on the calling thread, inside any timeout around this layer.
+ * <pre>{@code
+ * CrashRecoveryMiddleware recovery = CrashRecoveryMiddleware.builder()
+ *     .policies((tool) -> SessionToolMatcher.BROWSER.matches(tool) ? CrashRecoveryPolicy.DEFAULT : null)
+ *     .sessionReset((invocation, crash) -> browsers.close(invocation.sessionId()))
+ *     .build();
+ * }</pre>
+ */
+public final class CrashRecoveryMiddleware implements OrderedMiddleware {
+
+	/** The name of this middleware in chains and in {@code decidedBy}. */
+	public static final String NAME = "crash-recovery";
+
+	private final Function<ToolDescriptor, @Nullable CrashRecoveryPolicy> policies;
+
+	private final @Nullable ToolSessionReset sessionReset;
+
+	private final MiddlewareMetrics metrics;
+
+	private final int order;
+
+	private CrashRecoveryMiddleware(Builder builder) {
+		this.policies = builder.policies;
+		this.sessionReset = builder.sessionReset;
+		this.metrics = builder.metrics;
+		this.order = builder.order;
+	}
+
+	/**
+	 * Starts a crash-recovery middleware for the tools tagged {@code browser} with the
+	 * {@linkplain CrashRecoveryPolicy#DEFAULT default policy}, no session reset, no metrics and order
+	 * {@link BuiltInOrder#CRASH_RECOVERY}.
+	 * @return a builder
+	 */
+	public static Builder builder() {
+		return new Builder();
+	}
+
+	@Override
+	public ToolHandler wrap(ToolDescriptor tool, ToolHandler next) {
+		CrashRecoveryPolicy policy = this.policies.apply(tool);
+		return (policy != null) ? new RecoveringHandler(tool.name(), policy, next) : next;
+	}
+
+	@Override
+	public String name() {
+		return NAME;
+	}
+
+	@Override
+	public int order() {
+		return this.order;
+	}
+
+	@Override
+	public String toString() {
+		return "CrashRecoveryMiddleware[order=" + this.order + ", sessionReset="
+				+ ((this.sessionReset != null) ? "configured" : "none") + "]";
+	}
+
+	private final class RecoveringHandler implements ToolHandler {
+
+		private final String toolName;
+
+		private final CrashRecoveryPolicy policy;
+
+		private final ToolHandler next;
+
+		RecoveringHandler(String toolName, CrashRecoveryPolicy policy, ToolHandler next) {
+			this.toolName = toolName;
+			this.policy = policy;
+			this.next = next;
+		}
+
+		@Override
+		public @Nullable Object handle(ToolInvocation invocation) throws Exception {
+			try {
+				return this.next.handle(invocation);
+			}
+			catch (Exception ex) {
+				if (!this.policy.isCrash(ex) || Thread.currentThread().isInterrupted()) {
+					throw ex;
+				}
+				return recover(invocation, ex);
+			}
+		}
+
+		private @Nullable Object recover(ToolInvocation invocation, Exception crash) throws Exception {
+			ToolSessionReset reset = CrashRecoveryMiddleware.this.sessionReset;
+			if (reset == null) {
+				throw failure(CrashRecoveryException.Reason.NO_SESSION_RESET, "Tool '" + this.toolName
+						+ "' crashed and no session reset is configured, so it was not retried; try again later",
+						crash);
+			}
+			try {
+				reset.reset(invocation, crash);
+			}
+			catch (Exception resetFailure) {
+				CrashRecoveryException failure = failure(CrashRecoveryException.Reason.RESET_FAILED,
+						"Tool '" + this.toolName + "' crashed and resetting its session failed; giving up",
+						resetFailure);
+				failure.addSuppressed(crash);
+				throw failure;
+			}
+			CrashRecoveryMiddleware.this.metrics.count(MiddlewareEvent.CRASH_RECOVERED, this.toolName);
+			try {
+				return this.next.handle(invocation);
+			}
+			catch (Exception again) {
+				if (!this.policy.isCrash(again)) {
+					throw again;
+				}
+				CrashRecoveryException failure = failure(CrashRecoveryException.Reason.CRASHED_AGAIN,
+						"Tool '" + this.toolName + "' crashed again after its session was reset; giving up", again);
+				if (again != crash) {
+					failure.addSuppressed(crash);
+				}
+				throw failure;
+			}
+		}
+
+		private CrashRecoveryException failure(CrashRecoveryException.Reason reason, String message,
+				Throwable cause) {
+			return new CrashRecoveryException(this.toolName, NAME, reason, message, cause);
+		}
+
+	}
+
+	/**
+	 * Builds a {@link CrashRecoveryMiddleware}.
+	 */
+	public static final class Builder {
+
+		private Function<ToolDescriptor, @Nullable CrashRecoveryPolicy> policies = (tool) -> SessionToolMatcher.BROWSER
+			.matches(tool) ? CrashRecoveryPolicy.DEFAULT : null;
+
+		private @Nullable ToolSessionReset sessionReset;
+
+		private MiddlewareMetrics metrics = MiddlewareMetrics.NONE;
+
+		private int order = BuiltInOrder.CRASH_RECOVERY;
+
+		private Builder() {
+		}
+
+		/**
+		 * Sets the policy of each tool, decided once per tool when its pipeline is built.
+		 * @param policies the policy of a tool, or {@code null} for a tool that is not recovered
+		 * @return this builder
+		 */
+		public Builder policies(Function<ToolDescriptor, @Nullable CrashRecoveryPolicy> policies) {
+			this.policies = Objects.requireNonNull(policies, "policies");
+			return this;
+		}
+
+		/**
+		 * Sets what resets a crashed session; without one, a crash only becomes a clean error.
+		 * @param sessionReset the reset, or {@code null} for none
+		 * @return this builder
+		 */
+		public Builder sessionReset(@Nullable ToolSessionReset sessionReset) {
+			this.sessionReset = sessionReset;
+			return this;
+		}
+
+		/**
+		 * Sets where {@link MiddlewareEvent#CRASH_RECOVERED} is counted (default {@link MiddlewareMetrics#NONE}).
+		 * @param metrics the metrics
+		 * @return this builder
+		 */
+		public Builder metrics(MiddlewareMetrics metrics) {
+			this.metrics = Objects.requireNonNull(metrics, "metrics");
+			return this;
+		}
+
+		/**
+		 * Sets the position in the chain (default {@link BuiltInOrder#CRASH_RECOVERY}).
+		 * @param order the order; lower runs further out
+		 * @return this builder
+		 */
+		public Builder order(int order) {
+			this.order = order;
+			return this;
+		}
+
+		/**
+		 * Builds the middleware.
+		 * @return the middleware
+		 */
+		public CrashRecoveryMiddleware build() {
+			return new CrashRecoveryMiddleware(this);
+		}
+
+	}
+
+}

@@ -1,0 +1,52 @@
+package dev.agentmiddleware.recovery;
+
+import java.util.List;
+import java.util.Objects;
+
+import dev.agentmiddleware.tool.ToolMiddlewareException;
+import dev.agentmiddleware.tool.ToolSessionCrashedException;
+
+/**
+ * Which failures of a tool count as a crash of its session. A {@link ToolSessionCrashedException} always does; so
+ * does an instance of one of the {@code crashTypes}, such as the exception a browser driver throws when its
+ * browser died. With {@code anyRuntimeExceptionIsCrash}, every {@link RuntimeException} of the tool counts too
+ * (Java's equivalent of a panic), except the chain's own {@link ToolMiddlewareException}s (denials, rate limits,
+ * invalid arguments), which never do.
+ * <pre>{@code
+ * CrashRecoveryPolicy policy = new CrashRecoveryPolicy(List.of(TargetClosedError.class), false);
+ * }</pre>
+ *
+ * @param crashTypes further exception types that mean the session crashed (subclasses included)
+ * @param anyRuntimeExceptionIsCrash whether any runtime exception of the tool counts as a crash
+ */
+public record CrashRecoveryPolicy(List<Class<? extends Exception>> crashTypes, boolean anyRuntimeExceptionIsCrash) {
+
+	/** Only {@link ToolSessionCrashedException} is a crash. */
+	public static final CrashRecoveryPolicy DEFAULT = new CrashRecoveryPolicy(List.of(), false);
+
+	/**
+	 * Validates the policy.
+	 */
+	public CrashRecoveryPolicy {
+		crashTypes = List.copyOf(Objects.requireNonNull(crashTypes, "crashTypes"));
+	}
+
+	/**
+	 * Whether a failure of the tool means its session crashed.
+	 * @param failure what the tool threw
+	 * @return {@code true} if the session should be reset and the call retried
+	 */
+	public boolean isCrash(Throwable failure) {
+		if (failure instanceof ToolSessionCrashedException) {
+			return true;
+		}
+		for (Class<? extends Exception> type : this.crashTypes) {
+			if (type.isInstance(failure)) {
+				return true;
+			}
+		}
+		return this.anyRuntimeExceptionIsCrash && failure instanceof RuntimeException
+				&& !(failure instanceof ToolMiddlewareException);
+	}
+
+}

@@ -1,0 +1,63 @@
+package dev.agentmiddleware.autoconfigure.timeout;
+
+import java.time.Duration;
+import java.util.Map;
+
+import dev.agentmiddleware.autoconfigure.AgentMiddlewareAutoConfiguration;
+import dev.agentmiddleware.autoconfigure.PerToolSettings;
+import dev.agentmiddleware.spring.tool.AgentToolRegistry;
+import dev.agentmiddleware.spring.tool.ToolNameReferences;
+import dev.agentmiddleware.timeout.TimeoutMiddleware;
+import dev.agentmiddleware.timeout.TimeoutPolicy;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+
+/**
+ * Auto-configuration of per-tool timeouts: a {@link TimeoutMiddleware} for the tools with a timeout under
+ * {@code agent.middleware.timeout}, whose threads stop when the application context closes.
+ */
+@AutoConfiguration(after = AgentMiddlewareAutoConfiguration.class)
+@ConditionalOnBean(AgentToolRegistry.class)
+@ConditionalOnBooleanProperty(name = TimeoutProperties.PREFIX + ".enabled", matchIfMissing = true)
+@EnableConfigurationProperties(TimeoutProperties.class)
+public final class TimeoutAutoConfiguration {
+
+	@Bean(destroyMethod = "close")
+	@ConditionalOnMissingBean
+	TimeoutMiddleware timeoutMiddleware(TimeoutProperties properties) {
+		check(TimeoutProperties.PREFIX + ".defaults", properties.getDefaults().getTimeout());
+		for (Map.Entry<String, TimeoutProperties.Settings> tool : properties.getTools().entrySet()) {
+			check(TimeoutProperties.PREFIX + ".tools." + tool.getKey(), tool.getValue().getTimeout());
+		}
+		return TimeoutMiddleware.builder()
+			.policies((tool) -> policy(
+					PerToolSettings.resolve(properties.getDefaults(), properties.getTools(), tool.name()).getTimeout()))
+			.order(properties.getOrder())
+			.maxThreads(properties.getMaxThreads())
+			.queueCapacity(properties.getQueueCapacity())
+			.build();
+	}
+
+	@Bean
+	ToolNameReferences timeoutToolNames(TimeoutProperties properties) {
+		return PerToolSettings.references(TimeoutProperties.PREFIX + ".tools", properties.getTools());
+	}
+
+	private static @Nullable TimeoutPolicy policy(@Nullable Duration timeout) {
+		return (timeout != null && !timeout.isZero()) ? TimeoutPolicy.of(timeout) : null;
+	}
+
+	private static void check(String property, @Nullable Duration timeout) {
+		if (timeout != null && timeout.isNegative()) {
+			throw new IllegalStateException("Property '" + property + ".timeout' must not be negative, was "
+					+ timeout + "; leave it unset for no timeout, or use 0 to exempt a tool from the default");
+		}
+	}
+
+}
