@@ -68,6 +68,18 @@ public record RetryPolicy(int maxAttempts, Duration initialBackoff, double multi
 		}
 		retryOn = List.copyOf(retryOn);
 		ignore = List.copyOf(ignore);
+		checkThrowables("retryOn", retryOn);
+		checkThrowables("ignore", ignore);
+	}
+
+	// The element type is erased at run time: a class bound from configuration may be any class.
+	private static void checkThrowables(String name, List<Class<? extends Throwable>> types) {
+		for (Class<?> type : types) {
+			if (!Throwable.class.isAssignableFrom(type)) {
+				throw new IllegalArgumentException(
+						name + " must list exception types, but lists " + type.getName());
+			}
+		}
 	}
 
 	/**

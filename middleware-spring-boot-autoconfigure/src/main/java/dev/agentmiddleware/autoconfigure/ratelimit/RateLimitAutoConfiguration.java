@@ -37,7 +37,12 @@ public final class RateLimitAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	RateLimitMiddleware rateLimitMiddleware(RateLimitProperties properties, ObjectProvider<MiddlewareMetrics> metrics) {
-		return RateLimitMiddleware.builder((tool) -> policy(properties, tool))
+		// Invalid settings fail startup here, naming the property, even for tools not limited yet.
+		policy(properties.getDefaults(), RateLimitProperties.PREFIX + ".defaults");
+		properties.getTools()
+			.forEach((name, settings) -> policy(settings.withDefaults(properties.getDefaults()),
+					RateLimitProperties.PREFIX + ".tools." + name));
+		return RateLimitMiddleware.builder((tool) -> policyOf(properties, tool))
 			.order(properties.getOrder())
 			.maxTrackedKeys(properties.getMaxTrackedKeys())
 			.sessionIdleTimeout(properties.getSessionIdleTimeout())
@@ -50,21 +55,23 @@ public final class RateLimitAutoConfiguration {
 		return PerToolSettings.references(RateLimitProperties.PREFIX + ".tools", properties.getTools());
 	}
 
-	private static @Nullable RateLimitPolicy policy(RateLimitProperties properties, ToolDescriptor tool) {
+	private static @Nullable RateLimitPolicy policyOf(RateLimitProperties properties, ToolDescriptor tool) {
 		Map<String, RateLimitProperties.Settings> tools = properties.getTools();
 		RateLimitProperties.Settings defaults = properties.getDefaults();
 		boolean enabled;
 		if (PerToolSettings.isConfigured(tools, tool.name())) {
+			// A tool listed under 'tools' is limited unless it says otherwise, whatever the defaults say.
 			Boolean own = PerToolSettings.resolve(new RateLimitProperties.Settings(), tools, tool.name()).getEnabled();
 			enabled = (own == null) || own;
 		}
 		else {
 			enabled = Boolean.TRUE.equals(defaults.getEnabled());
 		}
-		if (!enabled) {
-			return null;
-		}
-		RateLimitProperties.Settings settings = PerToolSettings.resolve(defaults, tools, tool.name());
+		return enabled ? policy(PerToolSettings.resolve(defaults, tools, tool.name()),
+				RateLimitProperties.PREFIX + ".tools." + tool.name()) : null;
+	}
+
+	private static RateLimitPolicy policy(RateLimitProperties.Settings settings, String property) {
 		try {
 			return new RateLimitPolicy(required(settings.getLimitForPeriod(), "limit-for-period"),
 					required(settings.getLimitRefreshPeriod(), "limit-refresh-period"),
@@ -72,8 +79,8 @@ public final class RateLimitAutoConfiguration {
 					settings.getMaxCallsPerSession());
 		}
 		catch (IllegalArgumentException ex) {
-			throw new IllegalStateException("Invalid rate limit for tool '" + tool.name() + "' ("
-					+ RateLimitProperties.PREFIX + "): " + ex.getMessage());
+			// The message says it all; the cause would only hide the property name from failure analysis.
+			throw new IllegalStateException("Invalid " + property + ": " + ex.getMessage());
 		}
 	}
 

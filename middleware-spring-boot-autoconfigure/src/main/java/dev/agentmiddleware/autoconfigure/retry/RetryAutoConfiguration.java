@@ -37,7 +37,12 @@ public final class RetryAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	RetryMiddleware retryMiddleware(RetryProperties properties, ObjectProvider<MiddlewareMetrics> metrics) {
-		return RetryMiddleware.builder((tool) -> policy(properties, tool))
+		// Invalid settings fail startup here, naming the property, even for tools not retried yet.
+		policy(properties.getDefaults(), RetryProperties.PREFIX + ".defaults");
+		properties.getTools()
+			.forEach((name, settings) -> policy(settings.withDefaults(properties.getDefaults()),
+					RetryProperties.PREFIX + ".tools." + name));
+		return RetryMiddleware.builder((tool) -> policyOf(properties, tool))
 			.order(properties.getOrder())
 			.metrics(metrics.getIfAvailable(() -> MiddlewareMetrics.NONE))
 			.build();
@@ -48,11 +53,14 @@ public final class RetryAutoConfiguration {
 		return PerToolSettings.references(RetryProperties.PREFIX + ".tools", properties.getTools());
 	}
 
-	private static @Nullable RetryPolicy policy(RetryProperties properties, ToolDescriptor tool) {
+	// Called by the registry when it builds the tools' pipelines at startup, so a side-effecting tool configured
+	// for retries fails startup.
+	private static @Nullable RetryPolicy policyOf(RetryProperties properties, ToolDescriptor tool) {
 		Map<String, RetryProperties.Settings> tools = properties.getTools();
 		boolean configured = PerToolSettings.isConfigured(tools, tool.name());
 		boolean enabled;
 		if (configured) {
+			// A tool listed under 'tools' is retried unless it says otherwise, whatever the defaults say.
 			Boolean own = PerToolSettings.resolve(new RetryProperties.Settings(), tools, tool.name()).getEnabled();
 			enabled = (own == null) || own;
 		}
@@ -71,7 +79,11 @@ public final class RetryAutoConfiguration {
 			}
 			return null;
 		}
-		RetryProperties.Settings settings = PerToolSettings.resolve(properties.getDefaults(), tools, tool.name());
+		return policy(PerToolSettings.resolve(properties.getDefaults(), tools, tool.name()),
+				RetryProperties.PREFIX + ".tools." + tool.name());
+	}
+
+	private static RetryPolicy policy(RetryProperties.Settings settings, String property) {
 		try {
 			return new RetryPolicy(required(settings.getMaxAttempts(), "max-attempts"),
 					required(settings.getInitialBackoff(), "initial-backoff"),
@@ -81,8 +93,8 @@ public final class RetryAutoConfiguration {
 					required(settings.getIgnoreExceptions(), "ignore-exceptions"));
 		}
 		catch (IllegalArgumentException ex) {
-			throw new IllegalStateException("Invalid retry settings for tool '" + tool.name() + "' ("
-					+ RetryProperties.PREFIX + "): " + ex.getMessage());
+			// The message says it all; the cause would only hide the property name from failure analysis.
+			throw new IllegalStateException("Invalid " + property + ": " + ex.getMessage());
 		}
 	}
 

@@ -118,13 +118,20 @@ class RateLimitAutoConfigurationTests {
 	}
 
 	@Test
-	void anInvalidLimitFailsStartupNamingTheTool() {
+	void anInvalidSettingFailsStartupNamingTheProperty() {
 		this.contextRunner.withPropertyValues("agent.middleware.rate-limit.tools.search.limit-for-period=0")
 			.run((context) -> {
 				assertThat(context).hasFailed();
 				assertThat(NestedExceptionUtils.getMostSpecificCause(context.getStartupFailure()))
-					.hasMessageContaining("tool 'search'")
+					.hasMessageContaining("agent.middleware.rate-limit.tools.search")
 					.hasMessageContaining("limitForPeriod must be at least 1");
+			});
+		this.contextRunner.withPropertyValues("agent.middleware.rate-limit.defaults.limit-refresh-period=0s")
+			.run((context) -> {
+				assertThat(context).as("invalid defaults fail even when no tool is limited").hasFailed();
+				assertThat(NestedExceptionUtils.getMostSpecificCause(context.getStartupFailure()))
+					.hasMessageContaining("agent.middleware.rate-limit.defaults")
+					.hasMessageContaining("limitRefreshPeriod");
 			});
 	}
 

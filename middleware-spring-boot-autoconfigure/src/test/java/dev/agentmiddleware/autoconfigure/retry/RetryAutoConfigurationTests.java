@@ -143,13 +143,20 @@ class RetryAutoConfigurationTests {
 	}
 
 	@Test
-	void anInvalidSettingFailsStartupNamingTheTool() {
+	void anInvalidSettingFailsStartupNamingTheProperty() {
 		this.contextRunner.withPropertyValues("agent.middleware.retry.tools.fetch_quote.jitter=1.5")
 			.run((context) -> {
 				assertThat(context).hasFailed();
 				assertThat(NestedExceptionUtils.getMostSpecificCause(context.getStartupFailure()))
-					.hasMessageContaining("tool 'fetch_quote'")
+					.hasMessageContaining("agent.middleware.retry.tools.fetch_quote")
 					.hasMessageContaining("jitter");
+			});
+		this.contextRunner.withPropertyValues("agent.middleware.retry.defaults.retry-exceptions=java.lang.String")
+			.run((context) -> {
+				assertThat(context).hasFailed();
+				assertThat(NestedExceptionUtils.getMostSpecificCause(context.getStartupFailure()))
+					.hasMessageContaining("agent.middleware.retry.defaults")
+					.hasMessageContaining("java.lang.String");
 			});
 	}
 
