@@ -1,7 +1,12 @@
 package dev.agentmiddleware.logging;
 
+import java.util.Collections;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
 import java.util.function.Function;
 import java.util.function.LongSupplier;
 
@@ -62,6 +67,8 @@ public final class LoggingMiddleware implements OrderedMiddleware {
 
 	private final int order;
 
+	private final ConcurrentMap<String, LoggingPolicy> appliedPolicies = new ConcurrentHashMap<>();
+
 	private LoggingMiddleware(Builder builder) {
 		this.logger = builder.logger;
 		this.renderer = new LogValueRenderer(builder.redactor);
@@ -93,9 +100,19 @@ public final class LoggingMiddleware implements OrderedMiddleware {
 	public ToolHandler wrap(ToolDescriptor tool, ToolHandler next) {
 		LoggingPolicy policy = this.policies.apply(tool);
 		if (policy == null) {
+			this.appliedPolicies.remove(tool.name());
 			return next;
 		}
+		this.appliedPolicies.put(tool.name(), policy);
 		return (invocation) -> this.logger.isInfoEnabled() ? log(invocation, next, policy) : next.handle(invocation);
+	}
+
+	/**
+	 * The policy of every tool this middleware logs, as decided when the tools' pipelines were built.
+	 * @return the policies by tool name, sorted by name
+	 */
+	public Map<String, LoggingPolicy> policies() {
+		return Collections.unmodifiableMap(new TreeMap<>(this.appliedPolicies));
 	}
 
 	private @Nullable Object log(ToolInvocation invocation, ToolHandler next, LoggingPolicy policy) throws Exception {
