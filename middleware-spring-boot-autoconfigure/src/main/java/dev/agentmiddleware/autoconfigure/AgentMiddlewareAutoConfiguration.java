@@ -5,19 +5,24 @@ import dev.agentmiddleware.observer.ToolCallObserver;
 import dev.agentmiddleware.observer.ToolCallObservers;
 import dev.agentmiddleware.redaction.SecretRedactor;
 import dev.agentmiddleware.spring.tool.AgentToolBeanPostProcessor;
+import dev.agentmiddleware.spring.tool.BeanValidationArgumentValidator;
 import dev.agentmiddleware.spring.tool.AgentToolRegistry;
 import dev.agentmiddleware.spring.tool.ChainBeans;
+import dev.agentmiddleware.spring.tool.ToolArgumentValidator;
 import dev.agentmiddleware.spring.tool.ToolNameReferences;
 import dev.agentmiddleware.spring.tool.ToolPipelineFactory;
+import jakarta.validation.Validator;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 
 /**
  * Auto-configuration of {@code @AgentTool} beans: the post-processor that wraps them in the middleware chain, the
@@ -54,11 +59,27 @@ public final class AgentMiddlewareAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	AgentToolRegistry agentToolRegistry(ToolPipelineFactory pipelineFactory, ObjectProvider<JsonMapper> jsonMapper,
-			ObjectProvider<ToolNameReferences> nameReferences, AgentMiddlewareProperties properties) {
+			ObjectProvider<ToolArgumentValidator> argumentValidator, ObjectProvider<ToolNameReferences> nameReferences,
+			AgentMiddlewareProperties properties) {
 		AgentMiddlewareProperties.Arguments arguments = properties.getArguments();
 		return new AgentToolRegistry(pipelineFactory, () -> jsonMapper.getIfAvailable(JsonMapper::new),
 				new ArgumentLimits(arguments.getMaxPayloadChars(), arguments.getMaxDepth()),
-				() -> nameReferences.orderedStream().toList(), properties.isFailOnUnknownTool());
+				argumentValidator::getIfAvailable, () -> nameReferences.orderedStream().toList(),
+				properties.isFailOnUnknownTool());
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(Validator.class)
+	static class BeanValidationConfiguration {
+
+		@Bean
+		@ConditionalOnMissingBean
+		ToolArgumentValidator toolArgumentValidator(ObjectProvider<Validator> validator) {
+			Validator available = validator.getIfAvailable();
+			return (available != null) ? new BeanValidationArgumentValidator(available) : (tool, target, arguments) -> {
+			};
+		}
+
 	}
 
 	@Bean

@@ -28,6 +28,8 @@ import dev.agentmiddleware.tool.ToolDeniedException;
 import dev.agentmiddleware.tool.ToolDescriptor;
 import dev.agentmiddleware.tool.ToolHandler;
 import dev.agentmiddleware.tool.ToolInvocation;
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.NotBlank;
 import org.aopalliance.intercept.MethodInterceptor;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
@@ -47,6 +49,7 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.core.NestedExceptionUtils;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
+import org.springframework.validation.beanvalidation.LocalValidatorFactoryBean;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -131,6 +134,21 @@ class AgentMiddlewareAutoConfigurationTests {
 			assertThat(context.getBean(Recorder.class).calls).isEmpty();
 			assertThat(context.getBean(WeatherTools.class).executions()).isZero();
 		});
+	}
+
+	@Test
+	void beanValidationConstraintsOnParametersAreCheckedBeforeTheChain() {
+		this.contextRunner.withBean(LocalValidatorFactoryBean.class)
+			.withUserConfiguration(RecordingConfiguration.class, ValidatedConfiguration.class)
+			.run((context) -> {
+				ToolCallback booking = callback(context.getBean(AgentToolCallbackProvider.class), "book_table");
+				assertThat(booking.call("{\"guests\":30,\"name\":\"Ada\"}"))
+					.isEqualTo("Invalid arguments for tool 'book_table', parameter 'guests': must be less than or equal to 12");
+				assertThat(booking.call("{\"guests\":2,\"name\":\" \"}")).contains("parameter 'name'", "must not be blank");
+				assertThat(context.getBean(Recorder.class).calls).isEmpty();
+				assertThat(booking.call("{\"guests\":2,\"name\":\"Ada\"}")).isEqualTo("Table for 2 booked for Ada");
+				assertThat(context.getBean(Recorder.class).calls).hasSize(1);
+			});
 	}
 
 	@Test
@@ -506,6 +524,25 @@ class AgentMiddlewareAutoConfigurationTests {
 				return invocation.proceed();
 			});
 			return factory.getProxy();
+		}
+
+	}
+
+	public static class BookingTools {
+
+		@AgentTool(description = "Books a table", safety = SafetyLevel.MODERATE)
+		public String bookTable(@Max(12) int guests, @NotBlank String name) {
+			return "Table for " + guests + " booked for " + name;
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class ValidatedConfiguration {
+
+		@Bean
+		BookingTools bookingTools() {
+			return new BookingTools();
 		}
 
 	}

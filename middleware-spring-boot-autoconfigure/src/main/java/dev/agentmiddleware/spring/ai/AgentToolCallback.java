@@ -93,7 +93,7 @@ public final class AgentToolCallback implements ToolCallback {
 	public String call(String toolInput, @Nullable ToolContext toolContext) {
 		ToolCaller caller = ToolCaller.of(toolContext);
 		try {
-			Map<String, @Nullable Object> arguments = this.tool.binder().bind(toolInput);
+			Map<String, @Nullable Object> arguments = this.tool.bind(toolInput);
 			ToolInvocation invocation = ToolInvocation.builder(this.tool.descriptor())
 				.arguments(arguments)
 				.sessionId(caller.sessionId())

@@ -56,6 +56,8 @@ public final class AgentToolRegistry implements BeanFactoryAware, SmartInitializ
 
 	private final Supplier<List<ToolNameReferences>> nameReferences;
 
+	private final Supplier<@Nullable ToolArgumentValidator> argumentValidator;
+
 	private final boolean failOnUnknownTool;
 
 	private @Nullable ConfigurableListableBeanFactory beanFactory;
@@ -69,15 +71,17 @@ public final class AgentToolRegistry implements BeanFactoryAware, SmartInitializ
 	 * @param pipelineFactory builds each tool's pipeline
 	 * @param jsonMapper the mapper that binds JSON arguments
 	 * @param argumentLimits the size and depth limits of JSON arguments
+	 * @param argumentValidator checks bound JSON arguments, or supplies {@code null} for no check
 	 * @param nameReferences the tool names configuration refers to
 	 * @param failOnUnknownTool whether a name that matches no tool fails startup (otherwise a warning)
 	 */
 	public AgentToolRegistry(ToolPipelineFactory pipelineFactory, Supplier<JsonMapper> jsonMapper,
-			ArgumentLimits argumentLimits, Supplier<List<ToolNameReferences>> nameReferences,
-			boolean failOnUnknownTool) {
+			ArgumentLimits argumentLimits, Supplier<@Nullable ToolArgumentValidator> argumentValidator,
+			Supplier<List<ToolNameReferences>> nameReferences, boolean failOnUnknownTool) {
 		this.pipelineFactory = pipelineFactory;
 		this.jsonMapper = jsonMapper;
 		this.argumentLimits = argumentLimits;
+		this.argumentValidator = argumentValidator;
 		this.nameReferences = nameReferences;
 		this.failOnUnknownTool = failOnUnknownTool;
 	}
@@ -139,8 +143,8 @@ public final class AgentToolRegistry implements BeanFactoryAware, SmartInitializ
 		ToolMethodInvoker invoker = new ToolMethodInvoker(bean, method, parameterNames, beanIsAdvised);
 		JsonArgumentBinder binder = new JsonArgumentBinder(descriptor.name(), toolMethod.parameters(),
 				this.jsonMapper.get(), this.argumentLimits);
-		RegisteredTool registered = new RegisteredTool(new ExecutableTool(descriptor, invoker), beanName, method,
-				parameterNames, binder, this.pipelineFactory::create);
+		RegisteredTool registered = new RegisteredTool(new ExecutableTool(descriptor, invoker), beanName, bean, method,
+				parameterNames, binder, this.argumentValidator.get(), this.pipelineFactory::create);
 		RegisteredTool existing = this.tools.putIfAbsent(descriptor.name(), registered);
 		if (existing != null) {
 			throw new IllegalStateException("Duplicate tool name '" + descriptor.name() + "': declared by bean '"

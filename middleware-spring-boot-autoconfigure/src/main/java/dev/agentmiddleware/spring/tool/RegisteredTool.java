@@ -30,17 +30,24 @@ public final class RegisteredTool {
 
 	private final JsonArgumentBinder binder;
 
+	private final Object target;
+
+	private final @Nullable ToolArgumentValidator validator;
+
 	private final Function<ExecutableTool, ToolPipeline> pipelineFactory;
 
 	private volatile @Nullable ToolPipeline pipeline;
 
-	RegisteredTool(ExecutableTool tool, String beanName, Method method, String[] parameterNames,
-			JsonArgumentBinder binder, Function<ExecutableTool, ToolPipeline> pipelineFactory) {
+	RegisteredTool(ExecutableTool tool, String beanName, Object target, Method method, String[] parameterNames,
+			JsonArgumentBinder binder, @Nullable ToolArgumentValidator validator,
+			Function<ExecutableTool, ToolPipeline> pipelineFactory) {
 		this.tool = tool;
 		this.beanName = beanName;
 		this.method = method;
 		this.parameterNames = parameterNames;
 		this.binder = binder;
+		this.target = target;
+		this.validator = validator;
 		this.pipelineFactory = pipelineFactory;
 	}
 
@@ -77,11 +84,19 @@ public final class RegisteredTool {
 	}
 
 	/**
-	 * Binds the JSON arguments of a call to the method's parameter types.
-	 * @return the binder
+	 * Binds the JSON arguments of a call to the method's parameter types and checks their constraints, before the
+	 * call enters the chain.
+	 * @param json the arguments object as JSON, {@code null} or blank for none
+	 * @return the arguments by parameter name, in declaration order
+	 * @throws dev.agentmiddleware.tool.InvalidToolArgumentsException naming the tool, the parameter and what was
+	 * expected
 	 */
-	public JsonArgumentBinder binder() {
-		return this.binder;
+	public Map<String, @Nullable Object> bind(@Nullable String json) {
+		Map<String, @Nullable Object> arguments = this.binder.bind(json);
+		if (this.validator != null) {
+			this.validator.validate(this, this.target, arguments);
+		}
+		return arguments;
 	}
 
 	/**

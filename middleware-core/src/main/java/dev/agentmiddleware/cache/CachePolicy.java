@@ -1,0 +1,43 @@
+package dev.agentmiddleware.cache;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * How one tool's results are cached: for how long, how many, and who shares them.
+ * <pre>{@code
+ * CachePolicy policy = new CachePolicy(Duration.ofMinutes(5), 1000, CacheScope.SESSION);
+ * }</pre>
+ *
+ * @param ttl how long a result is kept after it was computed; positive
+ * @param maxSize how many results of the tool are kept at most, across all scopes; positive
+ * @param scope who shares the results
+ */
+public record CachePolicy(Duration ttl, long maxSize, CacheScope scope) {
+
+	/** The default time to live: five minutes. */
+	public static final Duration DEFAULT_TTL = Duration.ofMinutes(5);
+
+	/** The default maximum number of entries per tool: 1000. */
+	public static final long DEFAULT_MAX_SIZE = 1000;
+
+	/** Five minutes, 1000 entries, per session. */
+	public static final CachePolicy DEFAULT = new CachePolicy(DEFAULT_TTL, DEFAULT_MAX_SIZE, CacheScope.SESSION);
+
+	/**
+	 * Validates the policy.
+	 * @throws IllegalArgumentException if the time to live or the size is not positive
+	 */
+	public CachePolicy {
+		Objects.requireNonNull(ttl, "ttl");
+		Objects.requireNonNull(scope, "scope");
+		if (ttl.isNegative() || ttl.isZero()) {
+			throw new IllegalArgumentException("Cache ttl must be positive, was " + ttl);
+		}
+		if (maxSize < 1) {
+			throw new IllegalArgumentException("Cache maxSize must be at least 1, was " + maxSize
+					+ "; to turn caching off for a tool, do not give it a policy");
+		}
+	}
+
+}

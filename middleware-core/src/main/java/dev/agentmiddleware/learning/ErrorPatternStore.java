@@ -1,0 +1,478 @@
+package dev.agentmiddleware.learning;
+
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.UndeclaredThrowableException;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.regex.Pattern;
+
+import dev.agentmiddleware.redaction.SecretRedactor;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Learns what keeps failing: groups the failures of each tool into error patterns, counts them, and notices when a
+ * tool succeeds again after failing.
+ *
+ * <p>A pattern is the error message normalised so that failures that differ only in their details fall together:
+ * the call's string arguments (also inside maps, collections and arrays) become {@code <arg>} wherever the message
+ * repeats them, secrets are redacted, then URLs become {@code <url>}, e-mail addresses {@code <email>}, ISO timestamps
+ * {@code <time>}, UUIDs and hexadecimal or long alphanumeric ids {@code <id>}, Unix and Windows file paths
+ * {@code <path>}, quoted values {@code '<value>'} and numbers {@code <n>}; the result is at most
+ * {@value #MAX_PATTERN_LENGTH} characters. A pattern is counted per tool and error type, with its
+ * {@link ErrorCategory}, when it was first and last seen, and how often the tool recovered from it: a success of the
+ * tool right after a failure counts as a recovery of that failure's pattern.
+ *
+ * <p>Memory is bounded: beyond {@code maxPatterns} distinct patterns (and {@code maxTools} tools) the least recently
+ * seen one is dropped and counted in {@link #evictedPatterns()}. Thread-safe: it is fed from the observer thread and
+ * read from others; reads return snapshots.
+ * <pre>{@code
+ * ErrorPatternStore errors = ErrorPatternStore.builder().maxPatterns(500).build();
+ * ToolCallObservers observers = ToolCallObservers.builder().observer(LearningObserverAdapter.of(errors)).build();
+ * ...
+ * for (ErrorPatternStatistics pattern : errors.topPatterns(10)) {
+ *     System.out.println(pattern.tool() + ": " + pattern.pattern() + " x" + pattern.occurrences());
+ * }
+ * }</pre>
+ */
+public final class ErrorPatternStore implements LearningObserver {
+
+	/** The default bound on distinct patterns. */
+	public static final int DEFAULT_MAX_PATTERNS = 1000;
+
+	/** The default bound on tools tracked. */
+	public static final int DEFAULT_MAX_TOOLS = 1000;
+
+	/** The longest pattern kept; longer ones are cut. */
+	public static final int MAX_PATTERN_LENGTH = 300;
+
+	private static final String NO_MESSAGE = "(no message)";
+
+	private static final String ARGUMENT = "<arg>";
+
+	// Shorter values would replace ordinary words of the message; they are no secret anyway.
+	private static final int MIN_ARGUMENT_LENGTH = 4;
+
+	private static final int MAX_ARGUMENT_VALUES = 100;
+
+	private static final int MAX_ARGUMENT_DEPTH = 5;
+
+	private static final Pattern[] PATTERNS = {
+			Pattern.compile("(?i)\\b[a-z][a-z0-9+.-]*://[^\\s'\"<>]*[^\\s'\"<>.,;:!?)\\]}]"),
+			Pattern.compile("[\\w.+-]+@[\\w-]+(?:\\.[\\w-]+)+"),
+			Pattern.compile("\\b\\d{4}-\\d{2}-\\d{2}(?:[T ]\\d{2}:\\d{2}(?::\\d{2}(?:[.,]\\d+)?)?(?:Z|[+-]\\d{2}:?\\d{2}\\b)?)?"
+					+ "|\\b\\d{2}:\\d{2}:\\d{2}(?:[.,]\\d+)?\\b"),
+			Pattern.compile("\\b[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\\b"),
+			Pattern.compile("(?i)(?<![\\w])(?:[a-z]:\\\\|\\\\\\\\[\\w.$-]+\\\\)(?:[^\\s'\"<>|]*[^\\s'\"<>|.,;:!?)\\]])?"),
+			Pattern.compile("(?<![\\w/:.~-])(?:~|\\.\\.?)?(?:/[\\w.@%+=~-]+)+/?"),
+			Pattern.compile("(?<![\\w])'(?!<\\w+>')[^'\\n]{1,200}'(?![\\w])|\"(?!<\\w+>\")[^\"\\n]{1,200}\""),
+			Pattern.compile("\\b(?:0x[0-9a-fA-F]+|(?=[0-9a-fA-F]*\\d)(?=[0-9a-fA-F]*[a-fA-F])[0-9a-fA-F]{6,}"
+					+ "|(?=\\w*\\d)(?=\\w*[A-Za-z])\\w{8,})\\b"),
+			Pattern.compile("\\d+(?:[.,]\\d+)*"),
+			Pattern.compile("\\s+") };
+
+	private static final String[] REPLACEMENTS = { "<url>", "<email>", "<time>", "<id>", "<path>", "<path>",
+			"'<value>'", "<id>", "<n>", " " };
+
+	private static final Comparator<ErrorPatternStatistics> MOST_FREQUENT_PATTERN = Comparator
+		.comparingLong(ErrorPatternStatistics::occurrences)
+		.reversed()
+		.thenComparing(ErrorPatternStatistics::lastSeen, Comparator.reverseOrder())
+		.thenComparing(ErrorPatternStatistics::tool)
+		.thenComparing(ErrorPatternStatistics::pattern);
+
+	private static final Comparator<ToolFailureStatistics> MOST_FAILING_TOOL = Comparator
+		.comparingLong(ToolFailureStatistics::failures)
+		.reversed()
+		.thenComparing(ToolFailureStatistics::tool);
+
+	private final Clock clock;
+
+	private final SecretRedactor redactor;
+
+	private final Object lock = new Object();
+
+	private final Map<PatternKey, PatternCount> patterns;
+
+	private final Map<String, ToolCount> tools;
+
+	private long evictedPatterns;
+
+	private ErrorPatternStore(Builder builder) {
+		this.clock = builder.clock;
+		this.redactor = builder.redactor;
+		int maxPatterns = builder.maxPatterns;
+		int maxTools = builder.maxTools;
+		// Access-ordered: the eldest entry is the least recently seen one.
+		this.patterns = new LinkedHashMap<>(16, 0.75f, true) {
+			@Override
+			protected boolean removeEldestEntry(Map.Entry<PatternKey, PatternCount> eldest) {
+				if (size() > maxPatterns) {
+					ErrorPatternStore.this.evictedPatterns++;
+					return true;
+				}
+				return false;
+			}
+		};
+		this.tools = new LinkedHashMap<>(16, 0.75f, true) {
+			@Override
+			protected boolean removeEldestEntry(Map.Entry<String, ToolCount> eldest) {
+				return size() > maxTools;
+			}
+		};
+	}
+
+	/**
+	 * Starts a store with the defaults: {@value #DEFAULT_MAX_PATTERNS} patterns, {@value #DEFAULT_MAX_TOOLS} tools,
+	 * the UTC system clock and the default secret words.
+	 * @return a builder
+	 */
+	public static Builder builder() {
+		return new Builder();
+	}
+
+	@Override
+	public void onToolResult(@Nullable String sessionKey, String toolName, Map<String, @Nullable Object> params,
+			@Nullable Object result, @Nullable Throwable error) {
+		Objects.requireNonNull(toolName, "toolName");
+		Instant now = this.clock.instant();
+		if (error == null) {
+			recordSuccess(toolName, now);
+		}
+		else {
+			recordFailure(toolName, params, error, now);
+		}
+	}
+
+	/**
+	 * Normalises an error message into a pattern.
+	 * @param message the message
+	 * @return the pattern, {@code (no message)} for a missing or blank message
+	 */
+	public String normalise(@Nullable String message) {
+		if (message == null || message.isBlank()) {
+			return NO_MESSAGE;
+		}
+		String text = this.redactor.redactText(message);
+		for (int i = 0; i < PATTERNS.length; i++) {
+			text = PATTERNS[i].matcher(text).replaceAll(REPLACEMENTS[i]);
+		}
+		text = text.strip();
+		return (text.length() <= MAX_PATTERN_LENGTH) ? text : text.substring(0, MAX_PATTERN_LENGTH - 1) + "…";
+	}
+
+	/**
+	 * The most frequent error patterns over all tools.
+	 * @param limit how many at most
+	 * @return snapshots, most occurrences first
+	 */
+	public List<ErrorPatternStatistics> topPatterns(int limit) {
+		return top(patternSnapshots(null), MOST_FREQUENT_PATTERN, limit);
+	}
+
+	/**
+	 * The error patterns of one tool.
+	 * @param toolName the tool
+	 * @return snapshots, most occurrences first; empty if the tool never failed (or its patterns were evicted)
+	 */
+	public List<ErrorPatternStatistics> patternsOf(String toolName) {
+		return top(patternSnapshots(toolName), MOST_FREQUENT_PATTERN, Integer.MAX_VALUE);
+	}
+
+	/**
+	 * The tools with the most failures.
+	 * @param limit how many at most
+	 * @return snapshots of tools that failed at least once, most failures first
+	 */
+	public List<ToolFailureStatistics> topFailingTools(int limit) {
+		List<ToolFailureStatistics> snapshots = new ArrayList<>();
+		synchronized (this.lock) {
+			this.tools.forEach((name, count) -> {
+				if (count.failures > 0) {
+					snapshots.add(count.snapshot(name));
+				}
+			});
+		}
+		return top(snapshots, MOST_FAILING_TOOL, limit);
+	}
+
+	/**
+	 * How one tool fares.
+	 * @param toolName the tool
+	 * @return a snapshot, or {@code null} if the tool was never called (or was evicted)
+	 */
+	public @Nullable ToolFailureStatistics statisticsOf(String toolName) {
+		synchronized (this.lock) {
+			ToolCount count = this.tools.get(toolName);
+			return (count != null) ? count.snapshot(toolName) : null;
+		}
+	}
+
+	/**
+	 * How many distinct patterns are held.
+	 * @return the count, at most {@code maxPatterns}
+	 */
+	public int size() {
+		synchronized (this.lock) {
+			return this.patterns.size();
+		}
+	}
+
+	/**
+	 * How many patterns were dropped to keep memory bounded.
+	 * @return the count since start
+	 */
+	public long evictedPatterns() {
+		synchronized (this.lock) {
+			return this.evictedPatterns;
+		}
+	}
+
+	private void recordFailure(String toolName, Map<String, @Nullable Object> params, Throwable error, Instant now) {
+		Throwable cause = unwrap(error);
+		ErrorCategory category = ErrorCategory.of(cause);
+		String message = cause.getMessage();
+		String pattern = normalise((message != null) ? withoutArguments(message, params) : null);
+		PatternKey key = new PatternKey(toolName, cause.getClass().getSimpleName(), pattern);
+		synchronized (this.lock) {
+			PatternCount count = this.patterns.get(key);
+			if (count == null) {
+				count = new PatternCount(category, now);
+				this.patterns.put(key, count);
+			}
+			count.occurrences++;
+			count.lastSeen = now;
+			ToolCount tool = this.tools.computeIfAbsent(toolName, (name) -> new ToolCount());
+			tool.failures++;
+			tool.lastFailure = key;
+			tool.lastFailureCategory = category;
+			tool.lastFailedAt = now;
+			tool.failing = true;
+		}
+	}
+
+	private void recordSuccess(String toolName, Instant now) {
+		synchronized (this.lock) {
+			ToolCount tool = this.tools.computeIfAbsent(toolName, (name) -> new ToolCount());
+			tool.successes++;
+			if (tool.failing) {
+				tool.failing = false;
+				tool.recoveries++;
+				PatternCount count = (tool.lastFailure != null) ? this.patterns.get(tool.lastFailure) : null;
+				if (count != null) {
+					count.recoveries++;
+					count.lastRecoveredAt = now;
+				}
+			}
+		}
+	}
+
+	private static String withoutArguments(String message, Map<String, @Nullable Object> params) {
+		if (params.isEmpty()) {
+			return message;
+		}
+		List<String> values = new ArrayList<>();
+		collectStrings(params.values(), values, 0);
+		values.sort(Comparator.comparingInt(String::length).reversed());
+		String text = message;
+		for (String value : values) {
+			text = text.replace(value, ARGUMENT);
+		}
+		return text;
+	}
+
+	private static void collectStrings(@Nullable Object value, List<String> values, int depth) {
+		if (value == null || depth > MAX_ARGUMENT_DEPTH || values.size() >= MAX_ARGUMENT_VALUES) {
+			return;
+		}
+		if (value instanceof CharSequence text) {
+			if (text.length() >= MIN_ARGUMENT_LENGTH) {
+				values.add(text.toString());
+			}
+		}
+		else if (value instanceof Map<?, ?> map) {
+			collectStrings(map.values(), values, depth + 1);
+		}
+		else if (value instanceof Iterable<?> iterable) {
+			for (Object each : iterable) {
+				collectStrings(each, values, depth + 1);
+			}
+		}
+		else if (value instanceof Object[] array) {
+			for (Object each : array) {
+				collectStrings(each, values, depth + 1);
+			}
+		}
+	}
+
+	private List<ErrorPatternStatistics> patternSnapshots(@Nullable String toolName) {
+		List<ErrorPatternStatistics> snapshots = new ArrayList<>();
+		synchronized (this.lock) {
+			this.patterns.forEach((key, count) -> {
+				if (toolName == null || key.tool().equals(toolName)) {
+					snapshots.add(new ErrorPatternStatistics(key.tool(), key.pattern(), key.errorType(),
+							count.category, count.occurrences, count.firstSeen, count.lastSeen, count.recoveries,
+							count.lastRecoveredAt));
+				}
+			});
+		}
+		return snapshots;
+	}
+
+	private static <T> List<T> top(List<T> snapshots, Comparator<T> order, int limit) {
+		if (limit < 0) {
+			throw new IllegalArgumentException("limit must not be negative, was " + limit);
+		}
+		snapshots.sort(order);
+		return List.copyOf((snapshots.size() > limit) ? snapshots.subList(0, limit) : snapshots);
+	}
+
+	// Wrappers added by reflection and executors say nothing about what went wrong.
+	private static Throwable unwrap(Throwable error) {
+		Throwable each = error;
+		for (int i = 0; i < 10; i++) {
+			Throwable cause = each.getCause();
+			boolean wrapper = each instanceof ExecutionException || each instanceof CompletionException
+					|| each instanceof InvocationTargetException || each instanceof UndeclaredThrowableException;
+			if (!wrapper || cause == null || cause == each) {
+				return each;
+			}
+			each = cause;
+		}
+		return each;
+	}
+
+	private record PatternKey(String tool, String errorType, String pattern) {
+	}
+
+	private static final class PatternCount {
+
+		private final ErrorCategory category;
+
+		private final Instant firstSeen;
+
+		private Instant lastSeen;
+
+		private long occurrences;
+
+		private long recoveries;
+
+		private @Nullable Instant lastRecoveredAt;
+
+		private PatternCount(ErrorCategory category, Instant firstSeen) {
+			this.category = category;
+			this.firstSeen = firstSeen;
+			this.lastSeen = firstSeen;
+		}
+
+	}
+
+	private static final class ToolCount {
+
+		private long failures;
+
+		private long successes;
+
+		private long recoveries;
+
+		private boolean failing;
+
+		private @Nullable PatternKey lastFailure;
+
+		private @Nullable ErrorCategory lastFailureCategory;
+
+		private @Nullable Instant lastFailedAt;
+
+		private ToolFailureStatistics snapshot(String name) {
+			PatternKey lastFailure = this.lastFailure;
+			return new ToolFailureStatistics(name, this.failures, this.successes, this.recoveries,
+					(lastFailure != null) ? lastFailure.pattern() : null, this.lastFailureCategory, this.lastFailedAt,
+					this.failing);
+		}
+
+	}
+
+	/**
+	 * Builds an {@link ErrorPatternStore}.
+	 */
+	public static final class Builder {
+
+		private int maxPatterns = DEFAULT_MAX_PATTERNS;
+
+		private int maxTools = DEFAULT_MAX_TOOLS;
+
+		private Clock clock = Clock.systemUTC();
+
+		private SecretRedactor redactor = SecretRedactor.withDefaults();
+
+		private Builder() {
+		}
+
+		/**
+		 * Sets how many distinct patterns are kept before the least recently seen is dropped (default
+		 * {@value ErrorPatternStore#DEFAULT_MAX_PATTERNS}).
+		 * @param maxPatterns the bound, at least 1
+		 * @return this builder
+		 */
+		public Builder maxPatterns(int maxPatterns) {
+			if (maxPatterns < 1) {
+				throw new IllegalArgumentException("maxPatterns must be at least 1, was " + maxPatterns);
+			}
+			this.maxPatterns = maxPatterns;
+			return this;
+		}
+
+		/**
+		 * Sets how many tools are tracked before the least recently called is dropped (default
+		 * {@value ErrorPatternStore#DEFAULT_MAX_TOOLS}).
+		 * @param maxTools the bound, at least 1
+		 * @return this builder
+		 */
+		public Builder maxTools(int maxTools) {
+			if (maxTools < 1) {
+				throw new IllegalArgumentException("maxTools must be at least 1, was " + maxTools);
+			}
+			this.maxTools = maxTools;
+			return this;
+		}
+
+		/**
+		 * Sets the clock that dates occurrences and recoveries (default: the UTC system clock).
+		 * @param clock the clock
+		 * @return this builder
+		 */
+		public Builder clock(Clock clock) {
+			this.clock = Objects.requireNonNull(clock, "clock");
+			return this;
+		}
+
+		/**
+		 * Sets the redactor that hides secrets in messages before they are normalised (default: the default secret
+		 * words).
+		 * @param redactor the redactor
+		 * @return this builder
+		 */
+		public Builder redactor(SecretRedactor redactor) {
+			this.redactor = Objects.requireNonNull(redactor, "redactor");
+			return this;
+		}
+
+		/**
+		 * Builds the store.
+		 * @return the empty store
+		 */
+		public ErrorPatternStore build() {
+			return new ErrorPatternStore(this);
+		}
+
+	}
+
+}

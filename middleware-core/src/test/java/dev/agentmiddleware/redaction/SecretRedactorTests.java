@@ -1,0 +1,55 @@
+package dev.agentmiddleware.redaction;
+
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class SecretRedactorTests {
+
+	private final SecretRedactor redactor = SecretRedactor.withDefaults();
+
+	@Test
+	void secretKeysMatchIgnoringCaseAndSeparators() {
+		assertThat(this.redactor.isSecretKey("password")).isTrue();
+		assertThat(this.redactor.isSecretKey("Password")).isTrue();
+		assertThat(this.redactor.isSecretKey("API_KEY")).isTrue();
+		assertThat(this.redactor.isSecretKey("x-api-key")).isTrue();
+		assertThat(this.redactor.isSecretKey("apiKey")).isTrue();
+		assertThat(this.redactor.isSecretKey("Authorization")).isTrue();
+		assertThat(this.redactor.isSecretKey("refresh_token")).isTrue();
+		assertThat(this.redactor.isSecretKey("session-cookie")).isTrue();
+		assertThat(this.redactor.isSecretKey("city")).isFalse();
+		assertThat(this.redactor.isSecretKey("path")).isFalse();
+	}
+
+	@Test
+	void configuredKeysReplaceTheDefaults() {
+		SecretRedactor custom = SecretRedactor.of(List.of("pin-code"));
+		assertThat(custom.isSecretKey("PIN_CODE")).isTrue();
+		assertThat(custom.isSecretKey("password")).isFalse();
+	}
+
+	@Test
+	void textKeepsOrdinaryValuesAndHidesSecretOnes() {
+		assertThat(this.redactor.redactText("login failed for user=ada password=hunter2, retry"))
+			.isEqualTo("login failed for user=ada password=[REDACTED], retry");
+		assertThat(this.redactor.redactText("config {\"apiKey\": \"sk-123\", \"region\": \"eu\"}"))
+			.isEqualTo("config {\"apiKey\": [REDACTED], \"region\": \"eu\"}");
+		assertThat(this.redactor.redactText("X-Api-Key: abc123 rejected")).isEqualTo("X-Api-Key: [REDACTED] rejected");
+	}
+
+	@Test
+	void authorizationTokensAreHidden() {
+		assertThat(this.redactor.redactText("upstream said 401 for Bearer eyJhbGciOi.abc.def"))
+			.isEqualTo("upstream said 401 for Bearer [REDACTED]");
+	}
+
+	@Test
+	void textWithoutSecretsIsUnchanged() {
+		String text = "Path 'notes/a.txt' is outside the workspace: size=12";
+		assertThat(this.redactor.redactText(text)).isEqualTo(text);
+	}
+
+}

@@ -1,0 +1,78 @@
+package dev.agentmiddleware.autoconfigure.cache;
+
+import java.util.Objects;
+
+import com.github.benmanes.caffeine.cache.Caffeine;
+import dev.agentmiddleware.autoconfigure.AgentMiddlewareAutoConfiguration;
+import dev.agentmiddleware.autoconfigure.PerToolSettings;
+import dev.agentmiddleware.cache.CacheMiddleware;
+import dev.agentmiddleware.cache.CachePolicy;
+import dev.agentmiddleware.cache.CacheScope;
+import dev.agentmiddleware.metrics.MiddlewareMetrics;
+import dev.agentmiddleware.spring.tool.AgentToolRegistry;
+import dev.agentmiddleware.spring.tool.ToolNameReferences;
+import dev.agentmiddleware.tool.ToolDescriptor;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+
+/**
+ * Auto-configuration of the {@link CacheMiddleware}: caches the results of read-only tools (and of the tools
+ * configured with {@code enabled: true}) per session, with the time to live and size of
+ * {@code agent.middleware.cache}.
+ */
+@AutoConfiguration(after = AgentMiddlewareAutoConfiguration.class)
+@ConditionalOnClass(Caffeine.class)
+@ConditionalOnBean(AgentToolRegistry.class)
+@ConditionalOnBooleanProperty(name = CacheProperties.PREFIX + ".enabled", matchIfMissing = true)
+@EnableConfigurationProperties(CacheProperties.class)
+public final class CacheAutoConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean
+	CacheMiddleware cacheMiddleware(CacheProperties properties, ObjectProvider<MiddlewareMetrics> metrics) {
+		// Invalid settings fail startup here, naming the property, rather than when a tool's pipeline is built.
+		policy(properties.getDefaults(), CacheProperties.PREFIX + ".defaults");
+		properties.getTools()
+			.forEach((name, settings) -> policy(settings.withDefaults(properties.getDefaults()),
+					CacheProperties.PREFIX + ".tools." + name));
+		return CacheMiddleware.builder()
+			.policies((tool) -> policyOf(properties, tool))
+			.order(properties.getOrder())
+			.metrics(metrics.getIfAvailable(() -> MiddlewareMetrics.NONE))
+			.build();
+	}
+
+	@Bean
+	ToolNameReferences cacheToolNameReferences(CacheProperties properties) {
+		return PerToolSettings.references(CacheProperties.PREFIX + ".tools", properties.getTools());
+	}
+
+	private static @Nullable CachePolicy policyOf(CacheProperties properties, ToolDescriptor tool) {
+		CacheProperties.Settings settings = PerToolSettings.resolve(properties.getDefaults(), properties.getTools(),
+				tool.name());
+		Boolean enabled = settings.getEnabled();
+		boolean cached = (enabled != null) ? enabled : tool.readOnly();
+		return cached ? policy(settings, CacheProperties.PREFIX + ".tools." + tool.name()) : null;
+	}
+
+	private static CachePolicy policy(CacheProperties.Settings settings, String property) {
+		try {
+			return new CachePolicy(Objects.requireNonNullElse(settings.getTtl(), CachePolicy.DEFAULT_TTL),
+					Objects.requireNonNullElse(settings.getMaxSize(), CachePolicy.DEFAULT_MAX_SIZE),
+					Objects.requireNonNullElse(settings.getScope(), CacheScope.SESSION));
+		}
+		catch (IllegalArgumentException ex) {
+			// The message says it all; the cause would only hide the property name from failure analysis.
+			throw new IllegalStateException("Invalid " + property + ": " + ex.getMessage());
+		}
+	}
+
+}

@@ -1,0 +1,28 @@
+package dev.agentmiddleware.autoconfigure.learning;
+
+import dev.agentmiddleware.observer.ToolCallObserver;
+import dev.agentmiddleware.observer.ToolCallRecord;
+
+import org.springframework.context.ApplicationEventPublisher;
+
+/**
+ * The observer that publishes a {@link ToolCallEvent} per call, asynchronously, through the observer tier.
+ */
+public final class ToolCallEventPublisher implements ToolCallObserver {
+
+	private final ApplicationEventPublisher publisher;
+
+	/**
+	 * Creates the publisher.
+	 * @param publisher where events go, usually the application context
+	 */
+	public ToolCallEventPublisher(ApplicationEventPublisher publisher) {
+		this.publisher = publisher;
+	}
+
+	@Override
+	public void onToolCall(ToolCallRecord record) {
+		this.publisher.publishEvent(new ToolCallEvent(record));
+	}
+
+}

@@ -1,0 +1,66 @@
+package dev.agentmiddleware.spring.ai;
+
+import java.io.IOException;
+import java.time.Duration;
+
+import dev.agentmiddleware.redaction.SecretRedactor;
+import dev.agentmiddleware.tool.InvalidToolArgumentsException;
+import dev.agentmiddleware.tool.ToolDeniedException;
+import dev.agentmiddleware.tool.ToolRateLimitedException;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+
+class DefaultToolErrorFormatterTests {
+
+	private final DefaultToolErrorFormatter formatter = new DefaultToolErrorFormatter(SecretRedactor.withDefaults(),
+			120);
+
+	@Test
+	void aToolsOwnExceptionShowsItsTypeAndFirstLineOnly() {
+		String text = this.formatter.format("read_file", new IOException("disk full\n\tat java.io.File.write"));
+		assertThat(text).isEqualTo("Tool 'read_file' failed: IOException: disk full");
+	}
+
+	@Test
+	void anExceptionWithoutMessageShowsItsType() {
+		assertThat(this.formatter.format("read_file", new NullPointerException()))
+			.isEqualTo("Tool 'read_file' failed: NullPointerException");
+	}
+
+	@Test
+	void theChainsOwnFailuresKeepTheirActionableMessage() {
+		assertThat(this.formatter.format("get_weather",
+				new ToolRateLimitedException("get_weather", "rate-limit", "5 calls per 1m", Duration.ofSeconds(12))))
+			.isEqualTo("Tool 'get_weather' is rate limited (5 calls per 1m); retry in about 12s");
+		assertThat(this.formatter.format("get_weather",
+				new InvalidToolArgumentsException("get_weather", "city", "is required: expected a string")))
+			.isEqualTo("Invalid arguments for tool 'get_weather', parameter 'city': is required: expected a string");
+	}
+
+	@Test
+	void aDenialTellsTheModelNotToRetry() {
+		assertThat(this.formatter.format("delete_file", new ToolDeniedException("delete_file", "approval", "no")))
+			.endsWith(DefaultToolErrorFormatter.DENIAL_HINT);
+	}
+
+	@Test
+	void secretsAreRedacted() {
+		assertThat(this.formatter.format("call_api", new IllegalStateException("rejected token=abc123")))
+			.isEqualTo("Tool 'call_api' failed: IllegalStateException: rejected token=[REDACTED]");
+	}
+
+	@Test
+	void longTextIsCutAtTheLimit() {
+		String text = this.formatter.format("read_file", new IllegalStateException("x".repeat(500)));
+		assertThat(text).hasSize(120).endsWith("…");
+	}
+
+	@Test
+	void aTinyLimitIsRefused() {
+		assertThatIllegalArgumentException().isThrownBy(() -> new DefaultToolErrorFormatter(SecretRedactor.withDefaults(), 5))
+			.withMessageContaining("at least 40");
+	}
+
+}
