@@ -7,7 +7,6 @@ import dev.agentmiddleware.tool.CallOutcome;
 import dev.agentmiddleware.tool.CallTrace;
 import dev.agentmiddleware.tool.ToolHandler;
 import dev.agentmiddleware.tool.ToolInvocation;
-import dev.agentmiddleware.tool.ToolMiddlewareException;
 
 import org.jspecify.annotations.Nullable;
 
@@ -36,19 +35,11 @@ final class ObservedHandler implements ToolHandler {
 			result = this.delegate.handle(invocation.withTrace(trace));
 		}
 		catch (Exception | Error ex) {
-			String decidedBy = (ex instanceof ToolMiddlewareException middlewareException
-					&& middlewareException.decidedBy() != null) ? middlewareException.decidedBy() : trace.decidedBy();
-			record(invocation, ToolCallObservers.outcomeOf(ex), null, ex, startedAt, start, decidedBy);
+			record(invocation, CallOutcome.ofFailure(ex), null, ex, startedAt, start, trace.failedDecidedBy(ex));
 			throw ex;
 		}
-		CallOutcome outcome = trace.decidedOutcome();
-		String decidedBy = trace.decidedBy();
-		if (outcome == null || outcome == CallOutcome.FAILED) {
-			// A hook that failed and was then recovered from by an outer layer does not decide a success.
-			outcome = trace.toolExecuted() ? CallOutcome.SUCCEEDED : CallOutcome.SHORT_CIRCUITED;
-			decidedBy = trace.toolExecuted() ? null : decidedBy;
-		}
-		record(invocation, outcome, result, null, startedAt, start, decidedBy);
+		CallOutcome outcome = trace.returnedOutcome();
+		record(invocation, outcome, result, null, startedAt, start, trace.returnedDecidedBy());
 		return result;
 	}
 

@@ -14,7 +14,6 @@ import dev.agentmiddleware.tool.CallOutcome;
 import dev.agentmiddleware.tool.CallTrace;
 import dev.agentmiddleware.tool.ToolHandler;
 import dev.agentmiddleware.tool.ToolInvocation;
-import dev.agentmiddleware.tool.ToolMiddlewareException;
 
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -214,13 +213,6 @@ public final class ToolCallObservers implements AutoCloseable {
 			logger.warn("Observer {} failed on a call of tool '{}'; the call was not affected",
 					observer.getClass().getName(), record.invocation().toolName(), ex);
 		}
-	}
-
-	static CallOutcome outcomeOf(Throwable error) {
-		if (error instanceof ToolMiddlewareException middlewareException) {
-			return middlewareException.outcome();
-		}
-		return CallOutcome.FAILED;
 	}
 
 	/**

@@ -27,6 +27,17 @@ public enum CallOutcome {
 	SHORT_CIRCUITED;
 
 	/**
+	 * The outcome of a call that ended with an exception: the {@link ToolMiddlewareException#outcome() outcome}
+	 * of the chain's own failures (denied, rate limited, timed out), {@link #FAILED} for anything else. For a
+	 * call that returned, use {@link CallTrace#returnedOutcome()}.
+	 * @param error what the call threw
+	 * @return the outcome
+	 */
+	public static CallOutcome ofFailure(Throwable error) {
+		return (error instanceof ToolMiddlewareException middlewareException) ? middlewareException.outcome() : FAILED;
+	}
+
+	/**
 	 * The metric and log tag for this outcome, such as {@code rate_limited}.
 	 * @return the lower-case name
 	 */

@@ -1,0 +1,212 @@
+package dev.agentmiddleware.logging;
+
+import java.lang.reflect.Array;
+import java.util.Collection;
+import java.util.Map;
+
+import dev.agentmiddleware.redaction.SecretRedactor;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Renders argument values, results and messages for a log line: maps as {@code {key=value}}, collections and
+ * arrays as {@code [a, b]}, strings quoted; values under secret keys replaced, free text (strings, other objects'
+ * {@code toString()}) redacted, long values cut. Everything stays on one line.
+ */
+final class LogValueRenderer {
+
+	static final String ELLIPSIS = "…";
+
+	private static final int MAX_ELEMENTS = 20;
+
+	private static final int MAX_DEPTH = 6;
+
+	private final SecretRedactor redactor;
+
+	LogValueRenderer(SecretRedactor redactor) {
+		this.redactor = redactor;
+	}
+
+	void appendArguments(StringBuilder line, Map<String, ? extends @Nullable Object> arguments, int maxLength) {
+		appendMap(line, arguments, maxLength, 0);
+	}
+
+	void appendValue(StringBuilder line, @Nullable Object value, int maxLength, int depth) {
+		if (value == null) {
+			line.append("null");
+		}
+		else if (value instanceof CharSequence || value instanceof Character) {
+			appendText(line, value.toString(), maxLength);
+		}
+		else if (value instanceof Number || value instanceof Boolean) {
+			line.append(value);
+		}
+		else if (value instanceof Enum<?> constant) {
+			line.append(constant.name());
+		}
+		else if (depth >= MAX_DEPTH) {
+			line.append(ELLIPSIS);
+		}
+		else if (value instanceof Map<?, ?> map) {
+			appendMap(line, map, maxLength, depth);
+		}
+		else if (value instanceof Collection<?> collection) {
+			appendCollection(line, collection, maxLength, depth);
+		}
+		else if (value instanceof byte[] bytes) {
+			line.append("byte[").append(bytes.length).append(']');
+		}
+		else if (value.getClass().isArray()) {
+			appendArray(line, value, maxLength, depth);
+		}
+		else {
+			appendText(line, toString(value), maxLength);
+		}
+	}
+
+	/**
+	 * Appends text quoted, cut to {@code maxLength} and redacted; quotes, backslashes and line breaks are escaped.
+	 */
+	void appendText(StringBuilder line, String text, int maxLength) {
+		boolean cut = text.length() > maxLength;
+		// Cut before redacting so that redaction never scans more than maxLength characters; a cut value of a
+		// secret key is still recognised as one (key=partial-value).
+		String shown = this.redactor.redactText(cut ? text.substring(0, maxLength - 1) : text);
+		line.append('"');
+		appendEscaped(line, shown);
+		if (cut) {
+			line.append(ELLIPSIS);
+		}
+		line.append('"');
+	}
+
+	/**
+	 * Appends a value that is normally one token (an id) as is, or quoted and escaped when it contains spaces,
+	 * quotes, {@code =} or control characters.
+	 */
+	static void appendToken(StringBuilder line, String token) {
+		if (!token.isEmpty() && isPlain(token)) {
+			line.append(token);
+		}
+		else {
+			line.append('"');
+			appendEscaped(line, token);
+			line.append('"');
+		}
+	}
+
+	/**
+	 * The first line of a message, cut and redacted, quoted.
+	 */
+	void appendMessage(StringBuilder line, @Nullable String message, int maxLength) {
+		if (message == null) {
+			line.append("null");
+			return;
+		}
+		int end = message.length();
+		for (int i = 0; i < message.length(); i++) {
+			char c = message.charAt(i);
+			if (c == '\n' || c == '\r') {
+				end = i;
+				break;
+			}
+		}
+		appendText(line, message.substring(0, end), maxLength);
+	}
+
+	private void appendMap(StringBuilder line, Map<?, ?> map, int maxLength, int depth) {
+		line.append('{');
+		int count = 0;
+		for (Map.Entry<?, ?> entry : map.entrySet()) {
+			if (count == MAX_ELEMENTS) {
+				line.append(", ").append(ELLIPSIS).append("(+").append(map.size() - count).append(')');
+				break;
+			}
+			if (count++ > 0) {
+				line.append(", ");
+			}
+			String key = String.valueOf(entry.getKey());
+			appendToken(line, key);
+			line.append('=');
+			if (this.redactor.isSecretKey(key)) {
+				line.append(SecretRedactor.REDACTED);
+			}
+			else {
+				appendValue(line, entry.getValue(), maxLength, depth + 1);
+			}
+		}
+		line.append('}');
+	}
+
+	private void appendCollection(StringBuilder line, Collection<?> collection, int maxLength, int depth) {
+		line.append('[');
+		int count = 0;
+		for (Object element : collection) {
+			if (count == MAX_ELEMENTS) {
+				line.append(", ").append(ELLIPSIS).append("(+").append(collection.size() - count).append(')');
+				break;
+			}
+			if (count++ > 0) {
+				line.append(", ");
+			}
+			appendValue(line, element, maxLength, depth + 1);
+		}
+		line.append(']');
+	}
+
+	private void appendArray(StringBuilder line, Object array, int maxLength, int depth) {
+		int length = Array.getLength(array);
+		line.append('[');
+		for (int i = 0; i < length; i++) {
+			if (i == MAX_ELEMENTS) {
+				line.append(", ").append(ELLIPSIS).append("(+").append(length - i).append(')');
+				break;
+			}
+			if (i > 0) {
+				line.append(", ");
+			}
+			appendValue(line, Array.get(array, i), maxLength, depth + 1);
+		}
+		line.append(']');
+	}
+
+	private static String toString(Object value) {
+		try {
+			return String.valueOf(value);
+		}
+		catch (RuntimeException ex) {
+			return value.getClass().getName() + "(toString failed: " + ex.getClass().getSimpleName() + ")";
+		}
+	}
+
+	private static boolean isPlain(String token) {
+		for (int i = 0; i < token.length(); i++) {
+			char c = token.charAt(i);
+			if (c <= ' ' || c == '"' || c == '=' || c == '\\' || c == 0x7f) {
+				return false;
+			}
+		}
+		return true;
+	}
+
+	private static void appendEscaped(StringBuilder line, String text) {
+		for (int i = 0; i < text.length(); i++) {
+			char c = text.charAt(i);
+			switch (c) {
+				case '"' -> line.append("\\\"");
+				case '\\' -> line.append("\\\\");
+				case '\n' -> line.append("\\n");
+				case '\r' -> line.append("\\r");
+				case '\t' -> line.append("\\t");
+				default -> {
+					if (c < ' ') {
+						line.append(' ');
+					}
+					else {
+						line.append(c);
+					}
+				}
+			}
+		}
+	}
+
+}

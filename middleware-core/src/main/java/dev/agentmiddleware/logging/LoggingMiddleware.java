@@ -1,0 +1,309 @@
+package dev.agentmiddleware.logging;
+
+import java.util.Collections;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.function.Function;
+import java.util.function.LongSupplier;
+
+import dev.agentmiddleware.chain.BuiltInOrder;
+import dev.agentmiddleware.chain.OrderedMiddleware;
+import dev.agentmiddleware.redaction.SecretRedactor;
+import dev.agentmiddleware.tool.CallOutcome;
+import dev.agentmiddleware.tool.CallTrace;
+import dev.agentmiddleware.tool.ToolDescriptor;
+import dev.agentmiddleware.tool.ToolHandler;
+import dev.agentmiddleware.tool.ToolInvocation;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.slf4j.MDC;
+
+/**
+ * Logs one structured line per tool call at INFO, through SLF4J, once the call has ended:
+ * <pre>
+ * tool=get_weather session=conversation-7 source=spring_ai outcome=succeeded duration_ms=12.480 call=4f1a-2c args={city="Lisbon", apiKey=[REDACTED]}
+ * tool=get_weather session=none source=mcp outcome=failed duration_ms=3.002 call=4f1a-2d error_type=IllegalStateException error="service rejected token=[REDACTED]" args={city="Atlantis"}
+ * </pre>
+ * Values of secret keys (as recognised by the {@link SecretRedactor}, also inside nested maps and lists) are
+ * replaced, other values are cut to the policy's {@link LoggingPolicy#maxValueLength() length}, and free text
+ * (strings, messages, other objects' {@code toString()}) is redacted. A failure logs its type and the first line of
+ * its message, never a stack trace. With {@link LoggingPolicy#logResults()}, the result follows on a second line at
+ * DEBUG. During the call the MDC holds {@value #MDC_TOOL} and {@value #MDC_SESSION}, restored afterwards.
+ *
+ * <p>The logger's level is checked on every call: with INFO off for the logger (by default
+ * {@value #DEFAULT_LOGGER_NAME}), a call costs one level check.
+ * <pre>{@code
+ * LoggingMiddleware logging = LoggingMiddleware.builder()
+ *     .redactor(SecretRedactor.of(List.of("password", "token", "ssn")))
+ *     .policy((tool) -> tool.tags().contains("noisy") ? null : LoggingPolicy.DEFAULT)
+ *     .build();
+ * }</pre>
+ */
+public final class LoggingMiddleware implements OrderedMiddleware {
+
+	/** The default logger name. */
+	public static final String DEFAULT_LOGGER_NAME = "dev.agentmiddleware.logging.ToolCallLog";
+
+	/** The MDC key holding the tool's name during a call. */
+	public static final String MDC_TOOL = "agent.tool";
+
+	/** The MDC key holding the session id during a call (absent when the call has none). */
+	public static final String MDC_SESSION = "agent.session";
+
+	private static final Logger selfLogger = LoggerFactory.getLogger(LoggingMiddleware.class);
+
+	private final Logger logger;
+
+	private final LogValueRenderer renderer;
+
+	private final Function<ToolDescriptor, @Nullable LoggingPolicy> policies;
+
+	private final LongSupplier nanoTime;
+
+	private final int order;
+
+	private final ConcurrentMap<String, LoggingPolicy> appliedPolicies = new ConcurrentHashMap<>();
+
+	private LoggingMiddleware(Builder builder) {
+		this.logger = builder.logger;
+		this.renderer = new LogValueRenderer(builder.redactor);
+		this.policies = builder.policies;
+		this.nanoTime = builder.nanoTime;
+		this.order = builder.order;
+	}
+
+	/**
+	 * Starts a logging middleware; by default it logs every tool to {@value #DEFAULT_LOGGER_NAME} with
+	 * {@link LoggingPolicy#DEFAULT} and the default secret keys.
+	 * @return a builder
+	 */
+	public static Builder builder() {
+		return new Builder();
+	}
+
+	@Override
+	public String name() {
+		return "logging";
+	}
+
+	@Override
+	public int order() {
+		return this.order;
+	}
+
+	@Override
+	public ToolHandler wrap(ToolDescriptor tool, ToolHandler next) {
+		LoggingPolicy policy = this.policies.apply(tool);
+		if (policy == null) {
+			this.appliedPolicies.remove(tool.name());
+			return next;
+		}
+		this.appliedPolicies.put(tool.name(), policy);
+		return (invocation) -> this.logger.isInfoEnabled() ? log(invocation, next, policy) : next.handle(invocation);
+	}
+
+	/**
+	 * The policy of every tool this middleware logs, as decided when the tools' pipelines were built.
+	 * @return the policies by tool name, sorted by name
+	 */
+	public Map<String, LoggingPolicy> policies() {
+		return Collections.unmodifiableMap(new TreeMap<>(this.appliedPolicies));
+	}
+
+	private @Nullable Object log(ToolInvocation invocation, ToolHandler next, LoggingPolicy policy) throws Exception {
+		CallTrace trace = invocation.trace();
+		ToolInvocation inner = invocation;
+		if (trace == null) {
+			trace = new CallTrace();
+			inner = invocation.withTrace(trace);
+		}
+		String previousTool = MDC.get(MDC_TOOL);
+		String previousSession = MDC.get(MDC_SESSION);
+		MDC.put(MDC_TOOL, invocation.toolName());
+		putOrRemove(MDC_SESSION, invocation.sessionId());
+		long start = this.nanoTime.getAsLong();
+		try {
+			Object result;
+			try {
+				result = next.handle(inner);
+			}
+			catch (Exception | Error ex) {
+				logCall(invocation, CallOutcome.ofFailure(ex), trace.failedDecidedBy(ex), start, ex, policy);
+				throw ex;
+			}
+			CallOutcome outcome = trace.returnedOutcome();
+			logCall(invocation, outcome, trace.returnedDecidedBy(), start, null, policy);
+			if (policy.logResults() && this.logger.isDebugEnabled()) {
+				logResult(invocation, result, policy);
+			}
+			return result;
+		}
+		finally {
+			putOrRemove(MDC_TOOL, previousTool);
+			putOrRemove(MDC_SESSION, previousSession);
+		}
+	}
+
+	private void logCall(ToolInvocation invocation, CallOutcome outcome, @Nullable String decidedBy, long start,
+			@Nullable Throwable error, LoggingPolicy policy) {
+		long nanos = this.nanoTime.getAsLong() - start;
+		try {
+			StringBuilder line = new StringBuilder(160);
+			line.append("tool=").append(invocation.toolName()).append(" session=");
+			String sessionId = invocation.sessionId();
+			LogValueRenderer.appendToken(line, (sessionId != null) ? sessionId : "none");
+			line.append(" source=").append(invocation.source().name().toLowerCase(Locale.ROOT));
+			line.append(" outcome=").append(outcome.tagValue());
+			if (decidedBy != null) {
+				line.append(" decided_by=");
+				LogValueRenderer.appendToken(line, decidedBy);
+			}
+			line.append(" duration_ms=");
+			appendMillis(line, Math.max(0, nanos));
+			line.append(" call=");
+			LogValueRenderer.appendToken(line, invocation.callId());
+			if (error != null) {
+				line.append(" error_type=").append(errorType(error)).append(" error=");
+				this.renderer.appendMessage(line, error.getMessage(), policy.maxValueLength());
+			}
+			line.append(" args=");
+			this.renderer.appendArguments(line, invocation.arguments(), policy.maxValueLength());
+			this.logger.info(line.toString());
+		}
+		catch (RuntimeException ex) {
+			// A value that cannot be rendered must not fail the call.
+			selfLogger.warn("Could not log a call of tool '{}': {}", invocation.toolName(), ex.toString());
+		}
+	}
+
+	private void logResult(ToolInvocation invocation, @Nullable Object result, LoggingPolicy policy) {
+		try {
+			StringBuilder line = new StringBuilder(80);
+			line.append("tool=").append(invocation.toolName()).append(" call=");
+			LogValueRenderer.appendToken(line, invocation.callId());
+			line.append(" result=");
+			this.renderer.appendValue(line, result, policy.maxValueLength(), 0);
+			this.logger.debug(line.toString());
+		}
+		catch (RuntimeException ex) {
+			selfLogger.warn("Could not log the result of tool '{}': {}", invocation.toolName(), ex.toString());
+		}
+	}
+
+	private static String errorType(Throwable error) {
+		String simpleName = error.getClass().getSimpleName();
+		return simpleName.isEmpty() ? error.getClass().getName() : simpleName;
+	}
+
+	private static void appendMillis(StringBuilder line, long nanos) {
+		long micros = nanos / 1_000;
+		line.append(micros / 1_000).append('.');
+		long fraction = micros % 1_000;
+		if (fraction < 100) {
+			line.append('0');
+		}
+		if (fraction < 10) {
+			line.append('0');
+		}
+		line.append(fraction);
+	}
+
+	private static void putOrRemove(String key, @Nullable String value) {
+		if (value != null) {
+			MDC.put(key, value);
+		}
+		else {
+			MDC.remove(key);
+		}
+	}
+
+	@Override
+	public String toString() {
+		return "LoggingMiddleware[logger=" + this.logger.getName() + ", order=" + this.order + "]";
+	}
+
+	/**
+	 * Builds a {@link LoggingMiddleware}.
+	 */
+	public static final class Builder {
+
+		private Logger logger = LoggerFactory.getLogger(DEFAULT_LOGGER_NAME);
+
+		private SecretRedactor redactor = SecretRedactor.withDefaults();
+
+		private Function<ToolDescriptor, @Nullable LoggingPolicy> policies = (tool) -> LoggingPolicy.DEFAULT;
+
+		private LongSupplier nanoTime = System::nanoTime;
+
+		private int order = BuiltInOrder.LOGGING;
+
+		private Builder() {
+		}
+
+		/**
+		 * Sets the name of the logger the lines go to (default {@value LoggingMiddleware#DEFAULT_LOGGER_NAME}).
+		 * @param loggerName the logger name
+		 * @return this builder
+		 */
+		public Builder logger(String loggerName) {
+			this.logger = LoggerFactory.getLogger(Objects.requireNonNull(loggerName, "loggerName"));
+			return this;
+		}
+
+		/**
+		 * Sets the redactor that recognises secret keys and hides secrets in text (default: the default secret
+		 * keys).
+		 * @param redactor the redactor
+		 * @return this builder
+		 */
+		public Builder redactor(SecretRedactor redactor) {
+			this.redactor = Objects.requireNonNull(redactor, "redactor");
+			return this;
+		}
+
+		/**
+		 * Sets how each tool is logged; a tool whose policy is {@code null} is not logged at all.
+		 * @param policies the policy per tool, asked once when the tool's pipeline is built
+		 * @return this builder
+		 */
+		public Builder policy(Function<ToolDescriptor, @Nullable LoggingPolicy> policies) {
+			this.policies = Objects.requireNonNull(policies, "policies");
+			return this;
+		}
+
+		/**
+		 * Sets the source of {@link System#nanoTime()}-like readings used to measure durations.
+		 * @param nanoTime the time source
+		 * @return this builder
+		 */
+		public Builder nanoTime(LongSupplier nanoTime) {
+			this.nanoTime = Objects.requireNonNull(nanoTime, "nanoTime");
+			return this;
+		}
+
+		/**
+		 * Sets the order (default {@link BuiltInOrder#LOGGING}).
+		 * @param order the order; lower runs further out
+		 * @return this builder
+		 */
+		public Builder order(int order) {
+			this.order = order;
+			return this;
+		}
+
+		/**
+		 * Builds the middleware.
+		 * @return the middleware
+		 */
+		public LoggingMiddleware build() {
+			return new LoggingMiddleware(this);
+		}
+
+	}
+
+}

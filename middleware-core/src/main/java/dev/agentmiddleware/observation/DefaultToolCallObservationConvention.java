@@ -1,0 +1,118 @@
+package dev.agentmiddleware.observation;
+
+import java.util.Locale;
+
+import dev.agentmiddleware.observation.ToolCallObservationDocumentation.HighCardinalityKeyNames;
+import dev.agentmiddleware.observation.ToolCallObservationDocumentation.LowCardinalityKeyNames;
+import dev.agentmiddleware.tool.CallOutcome;
+import dev.agentmiddleware.tool.InvocationSource;
+import dev.agentmiddleware.tool.ToolInvocation;
+import io.micrometer.common.KeyValue;
+import io.micrometer.common.KeyValues;
+
+/**
+ * The default names and keys of a tool call's observation, as listed in
+ * {@link ToolCallObservationDocumentation}: name {@code agent.tool.call}, contextual (span) name
+ * {@code execute_tool <tool>}. Extend it to add or change keys.
+ */
+public class DefaultToolCallObservationConvention implements ToolCallObservationConvention {
+
+	/** The default observation name. */
+	public static final String NAME = "agent.tool.call";
+
+	private static final String NONE = "none";
+
+	private static final KeyValue OUTCOME_UNKNOWN = LowCardinalityKeyNames.OUTCOME.withValue("unknown");
+
+	private static final KeyValue ERROR_NONE = LowCardinalityKeyNames.ERROR.withValue(NONE);
+
+	private static final KeyValue[] OUTCOMES = outcomeKeyValues();
+
+	private static final KeyValue[] SOURCES = sourceKeyValues();
+
+	private final String name;
+
+	/**
+	 * Creates the convention with the name {@value #NAME}.
+	 */
+	public DefaultToolCallObservationConvention() {
+		this(NAME);
+	}
+
+	/**
+	 * Creates the convention with another observation name.
+	 * @param name the observation (and timer) name
+	 */
+	public DefaultToolCallObservationConvention(String name) {
+		this.name = name;
+	}
+
+	@Override
+	public String getName() {
+		return this.name;
+	}
+
+	@Override
+	public String getContextualName(ToolCallObservationContext context) {
+		return "execute_tool " + context.getInvocation().toolName();
+	}
+
+	@Override
+	public KeyValues getLowCardinalityKeyValues(ToolCallObservationContext context) {
+		ToolInvocation invocation = context.getInvocation();
+		return KeyValues.of(LowCardinalityKeyNames.TOOL_NAME.withValue(invocation.toolName()), outcome(context),
+				error(context), SOURCES[invocation.source().ordinal()]);
+	}
+
+	@Override
+	public KeyValues getHighCardinalityKeyValues(ToolCallObservationContext context) {
+		ToolInvocation invocation = context.getInvocation();
+		String sessionId = invocation.sessionId();
+		return KeyValues.of(HighCardinalityKeyNames.SESSION_ID.withValue((sessionId != null) ? sessionId : NONE),
+				HighCardinalityKeyNames.CALL_ID.withValue(invocation.callId()));
+	}
+
+	/**
+	 * The outcome key value.
+	 * @param context the context
+	 * @return the outcome, {@code unknown} while the call runs
+	 */
+	protected KeyValue outcome(ToolCallObservationContext context) {
+		CallOutcome outcome = context.getOutcome();
+		return (outcome != null) ? OUTCOMES[outcome.ordinal()] : OUTCOME_UNKNOWN;
+	}
+
+	/**
+	 * The error key value.
+	 * @param context the context
+	 * @return the simple class name of the exception, or {@code none}
+	 */
+	protected KeyValue error(ToolCallObservationContext context) {
+		Throwable error = context.getError();
+		if (error == null) {
+			return ERROR_NONE;
+		}
+		String simpleName = error.getClass().getSimpleName();
+		return LowCardinalityKeyNames.ERROR.withValue(simpleName.isEmpty() ? error.getClass().getName() : simpleName);
+	}
+
+	private static KeyValue[] outcomeKeyValues() {
+		CallOutcome[] outcomes = CallOutcome.values();
+		KeyValue[] keyValues = new KeyValue[outcomes.length];
+		for (CallOutcome outcome : outcomes) {
+			keyValues[outcome.ordinal()] = LowCardinalityKeyNames.OUTCOME.withValue(outcome.tagValue());
+		}
+		return keyValues;
+	}
+
+	private static KeyValue[] sourceKeyValues() {
+		InvocationSource[] sources = InvocationSource.values();
+		KeyValue[] keyValues = new KeyValue[sources.length];
+		for (InvocationSource source : sources) {
+			keyValues[source.ordinal()] = LowCardinalityKeyNames.SOURCE
+				.withValue(source.name().toLowerCase(Locale.ROOT));
+		}
+		return keyValues;
+	}
+
+}

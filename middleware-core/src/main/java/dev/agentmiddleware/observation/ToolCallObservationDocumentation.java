@@ -1,0 +1,109 @@
+package dev.agentmiddleware.observation;
+
+import io.micrometer.common.docs.KeyName;
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationConvention;
+import io.micrometer.observation.docs.ObservationDocumentation;
+
+/**
+ * The observation of a tool call: its name, and the keys it is tagged with.
+ *
+ * <p>With Spring Boot's observation handlers, one observation yields a timer {@code agent.tool.call}, a long-task
+ * timer {@code agent.tool.call.active} and, when a tracer is present, a span named {@code execute_tool <tool>}.
+ * <pre>{@code
+ * registry.get("agent.tool.call")
+ *     .tag("agent.tool.name", "get_weather")
+ *     .tag("agent.tool.outcome", "cached")
+ *     .timer().count();
+ * }</pre>
+ */
+public enum ToolCallObservationDocumentation implements ObservationDocumentation {
+
+	/**
+	 * One call of a tool through its middleware chain.
+	 */
+	TOOL_CALL {
+
+		@Override
+		public Class<? extends ObservationConvention<? extends Observation.Context>> getDefaultConvention() {
+			return DefaultToolCallObservationConvention.class;
+		}
+
+		@Override
+		public KeyName[] getLowCardinalityKeyNames() {
+			return LowCardinalityKeyNames.values();
+		}
+
+		@Override
+		public KeyName[] getHighCardinalityKeyNames() {
+			return HighCardinalityKeyNames.values();
+		}
+
+	};
+
+	/**
+	 * Keys with few values, used as metric tags.
+	 */
+	public enum LowCardinalityKeyNames implements KeyName {
+
+		/** The tool's name. */
+		TOOL_NAME {
+			@Override
+			public String asString() {
+				return "agent.tool.name";
+			}
+		},
+
+		/**
+		 * How the call ended: {@code succeeded}, {@code failed}, {@code denied}, {@code rate_limited},
+		 * {@code timed_out}, {@code cached} or {@code short_circuited}; {@code unknown} while it runs.
+		 */
+		OUTCOME {
+			@Override
+			public String asString() {
+				return "agent.tool.outcome";
+			}
+		},
+
+		/** The simple class name of the exception the call ended with, or {@code none}. */
+		ERROR {
+			@Override
+			public String asString() {
+				return "error";
+			}
+		},
+
+		/** Where the call came from: {@code java}, {@code spring_ai}, {@code mcp} or {@code other}. */
+		SOURCE {
+			@Override
+			public String asString() {
+				return "agent.tool.source";
+			}
+		}
+
+	}
+
+	/**
+	 * Keys with many values, used on spans only.
+	 */
+	public enum HighCardinalityKeyNames implements KeyName {
+
+		/** The session (conversation, thread or MCP session) of the call, or {@code none}. */
+		SESSION_ID {
+			@Override
+			public String asString() {
+				return "agent.session.id";
+			}
+		},
+
+		/** The call's id, as in the logs. */
+		CALL_ID {
+			@Override
+			public String asString() {
+				return "agent.tool.call.id";
+			}
+		}
+
+	}
+
+}

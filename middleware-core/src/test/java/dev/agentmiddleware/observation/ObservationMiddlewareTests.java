@@ -1,0 +1,287 @@
+package dev.agentmiddleware.observation;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
+
+import dev.agentmiddleware.chain.ToolMiddleware;
+import dev.agentmiddleware.chain.ToolPipeline;
+import dev.agentmiddleware.observer.ToolCallObserver;
+import dev.agentmiddleware.observer.ToolCallObservers;
+import dev.agentmiddleware.observer.ToolCallRecord;
+import dev.agentmiddleware.tool.CallOutcome;
+import dev.agentmiddleware.tool.InvocationSource;
+import dev.agentmiddleware.tool.ToolDeniedException;
+import dev.agentmiddleware.tool.ToolDescriptor;
+import dev.agentmiddleware.tool.ToolHandler;
+import dev.agentmiddleware.tool.ToolInvocation;
+import dev.agentmiddleware.tool.ToolRateLimitedException;
+import dev.agentmiddleware.tool.ToolTimeoutException;
+import io.micrometer.common.KeyValues;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micrometer.core.instrument.observation.DefaultMeterObservationHandler;
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationRegistry;
+import io.micrometer.observation.tck.TestObservationRegistry;
+import io.micrometer.observation.tck.TestObservationRegistryAssert;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
+
+class ObservationMiddlewareTests {
+
+	private static final ToolDescriptor WEATHER = ToolDescriptor.builder("get_weather").build();
+
+	private final TestObservationRegistry registry = TestObservationRegistry.create();
+
+	@Test
+	void aSuccessfulCallIsOneStoppedObservationTaggedWithToolOutcomeAndSource() throws Exception {
+		ToolPipeline pipeline = pipeline(ObservationMiddleware.of(this.registry), (invocation) -> "Sunny");
+		ToolInvocation call = ToolInvocation.builder(WEATHER)
+			.sessionId("conversation-7")
+			.source(InvocationSource.MCP)
+			.build();
+		assertThat(pipeline.call(call)).isEqualTo("Sunny");
+		TestObservationRegistryAssert.assertThat(this.registry)
+			.hasNumberOfObservationsEqualTo(1)
+			.hasSingleObservationThat()
+			.hasNameEqualTo("agent.tool.call")
+			.hasContextualNameEqualTo("execute_tool get_weather")
+			.hasBeenStarted()
+			.hasBeenStopped()
+			.doesNotHaveError()
+			.hasLowCardinalityKeyValue("agent.tool.name", "get_weather")
+			.hasLowCardinalityKeyValue("agent.tool.outcome", "succeeded")
+			.hasLowCardinalityKeyValue("error", "none")
+			.hasLowCardinalityKeyValue("agent.tool.source", "mcp")
+			.hasHighCardinalityKeyValue("agent.session.id", "conversation-7")
+			.hasHighCardinalityKeyValue("agent.tool.call.id", call.callId());
+	}
+
+	@Test
+	void aToolFailureIsFailedWithTheErrorTypeAndPropagatesUnchanged() throws Exception {
+		IllegalStateException failure = new IllegalStateException("service down");
+		ToolPipeline pipeline = pipeline(ObservationMiddleware.of(this.registry), (invocation) -> {
+			throw failure;
+		});
+		assertThatIllegalStateException().isThrownBy(() -> pipeline.call(call())).isSameAs(failure);
+		TestObservationRegistryAssert.assertThat(this.registry)
+			.hasSingleObservationThat()
+			.hasBeenStopped()
+			.hasError(failure)
+			.hasLowCardinalityKeyValue("agent.tool.outcome", "failed")
+			.hasLowCardinalityKeyValue("error", "IllegalStateException");
+	}
+
+	@Test
+	void aDenialIsDenied() {
+		assertFailedCallObservedAs(new ToolDeniedException("get_weather", "policy", "not on the allow list"),
+				"denied", "ToolDeniedException");
+	}
+
+	@Test
+	void aRateLimitRejectionIsRateLimited() {
+		assertFailedCallObservedAs(
+				new ToolRateLimitedException("get_weather", "rate-limit", "5 calls per minute", Duration.ofSeconds(3)),
+				"rate_limited", "ToolRateLimitedException");
+	}
+
+	@Test
+	void aTimeoutIsTimedOut() {
+		assertFailedCallObservedAs(new ToolTimeoutException("get_weather", "timeout", Duration.ofSeconds(2)),
+				"timed_out", "ToolTimeoutException");
+	}
+
+	@Test
+	void aResultReportedAsCachedByAnInnerLayerIsCached() throws Exception {
+		ToolMiddleware cache = ToolMiddleware.named("cache", (tool, next) -> (invocation) -> {
+			invocation.reportDecision(CallOutcome.CACHED, "cache");
+			return "Sunny (cached)";
+		});
+		ToolPipeline pipeline = pipeline(ObservationMiddleware.of(this.registry), cache, (invocation) -> "Sunny");
+		assertThat(pipeline.call(call())).isEqualTo("Sunny (cached)");
+		TestObservationRegistryAssert.assertThat(this.registry)
+			.hasSingleObservationThat()
+			.hasLowCardinalityKeyValue("agent.tool.outcome", "cached")
+			.hasLowCardinalityKeyValue("error", "none");
+	}
+
+	@Test
+	void aResultFromALayerThatSkippedTheToolIsShortCircuited() throws Exception {
+		ToolMiddleware canned = ToolMiddleware.named("canned", (tool, next) -> (invocation) -> "Always sunny");
+		ToolPipeline pipeline = pipeline(ObservationMiddleware.of(this.registry), canned, (invocation) -> "Sunny");
+		assertThat(pipeline.call(call())).isEqualTo("Always sunny");
+		TestObservationRegistryAssert.assertThat(this.registry)
+			.hasSingleObservationThat()
+			.hasLowCardinalityKeyValue("agent.tool.outcome", "short_circuited");
+	}
+
+	@Test
+	void everyCallIsItsOwnObservation() throws Exception {
+		ToolPipeline pipeline = pipeline(ObservationMiddleware.of(this.registry), (invocation) -> "Sunny");
+		for (int i = 0; i < 3; i++) {
+			pipeline.call(call());
+		}
+		TestObservationRegistryAssert.assertThat(this.registry)
+			.hasNumberOfObservationsWithNameEqualTo("agent.tool.call", 3);
+	}
+
+	@Test
+	void sharesTheTraceOfTheObserverTierSoBothReportTheSameOutcome() throws Exception {
+		List<ToolCallRecord> records = new ArrayList<>();
+		ToolCallObserver observer = new ToolCallObserver() {
+			@Override
+			public void onToolCall(ToolCallRecord record) {
+				records.add(record);
+			}
+
+			@Override
+			public boolean synchronous() {
+				return true;
+			}
+		};
+		ToolMiddleware cache = ToolMiddleware.named("cache", (tool, next) -> (invocation) -> {
+			invocation.reportDecision(CallOutcome.CACHED, "cache");
+			return "cached";
+		});
+		try (ToolCallObservers observers = ToolCallObservers.builder().observer(observer).build()) {
+			ToolPipeline pipeline = ToolPipeline.builder(WEATHER, (invocation) -> "Sunny")
+				.middleware(List.of(ObservationMiddleware.of(this.registry), cache))
+				.observers(observers)
+				.build();
+			pipeline.call(call());
+		}
+		assertThat(records).singleElement().satisfies((record) -> {
+			assertThat(record.outcome()).isEqualTo(CallOutcome.CACHED);
+			assertThat(record.decidedBy()).isEqualTo("cache");
+		});
+		TestObservationRegistryAssert.assertThat(this.registry)
+			.hasSingleObservationThat()
+			.hasLowCardinalityKeyValue("agent.tool.outcome", "cached");
+	}
+
+	@Test
+	void nestsUnderTheCurrentObservationAndTheToolRunsInItsScope() throws Exception {
+		AtomicReference<Observation> seenByTool = new AtomicReference<>();
+		ToolPipeline pipeline = pipeline(ObservationMiddleware.of(this.registry), (invocation) -> {
+			seenByTool.set(this.registry.getCurrentObservation());
+			Observation.createNotStarted("downstream.http", this.registry).observe(() -> {
+			});
+			return "Sunny";
+		});
+		Observation parent = Observation.start("spring.ai.tool", this.registry);
+		try (Observation.Scope scope = parent.openScope()) {
+			pipeline.call(call());
+		}
+		finally {
+			parent.stop();
+		}
+		assertThat(seenByTool.get()).isNotNull();
+		assertThat(seenByTool.get().getContext().getName()).isEqualTo("agent.tool.call");
+		assertThat(seenByTool.get().getContextView().getParentObservation()).isSameAs(parent);
+		TestObservationRegistryAssert.assertThat(this.registry)
+			.hasObservationWithNameEqualTo("agent.tool.call")
+			.that()
+			.hasParentObservationEqualTo(parent);
+		TestObservationRegistryAssert.assertThat(this.registry)
+			.hasObservationWithNameEqualTo("downstream.http")
+			.that()
+			.hasParentObservationEqualTo(seenByTool.get());
+		assertThat(this.registry.getCurrentObservation()).isNull();
+	}
+
+	@Test
+	void aNoopRegistryLeavesThePipelineWithoutTheLayer() {
+		ToolHandler next = (invocation) -> "Sunny";
+		assertThat(ObservationMiddleware.of(ObservationRegistry.NOOP).wrap(WEATHER, next)).isSameAs(next);
+		assertThat(ObservationMiddleware.of(ObservationRegistry.create()).wrap(WEATHER, next))
+			.as("a registry without handlers is a no-op one")
+			.isSameAs(next);
+		ToolPipeline pipeline = pipeline(ObservationMiddleware.of(ObservationRegistry.NOOP), next);
+		assertThat(pipeline.layers()).containsExactly("get_weather");
+	}
+
+	@Test
+	void toolsLeftOutByThePredicateAreNotObserved() throws Exception {
+		ObservationMiddleware observation = ObservationMiddleware.builder(this.registry)
+			.tools((tool) -> !tool.name().equals("get_weather"))
+			.build();
+		ToolPipeline pipeline = pipeline(observation, (invocation) -> "Sunny");
+		assertThat(pipeline.layers()).containsExactly("get_weather");
+		pipeline.call(call());
+		TestObservationRegistryAssert.assertThat(this.registry).doesNotHaveAnyObservation();
+	}
+
+	@Test
+	void aCustomConventionChangesTheNameAndKeys() throws Exception {
+		ToolCallObservationConvention convention = new DefaultToolCallObservationConvention("ai.tool.execution") {
+			@Override
+			public KeyValues getLowCardinalityKeyValues(ToolCallObservationContext context) {
+				return super.getLowCardinalityKeyValues(context).and("tenant", "acme");
+			}
+		};
+		ToolPipeline pipeline = pipeline(ObservationMiddleware.builder(this.registry).convention(convention).build(),
+				(invocation) -> "Sunny");
+		pipeline.call(call());
+		TestObservationRegistryAssert.assertThat(this.registry)
+			.hasSingleObservationThat()
+			.hasNameEqualTo("ai.tool.execution")
+			.hasLowCardinalityKeyValue("tenant", "acme")
+			.hasLowCardinalityKeyValue("agent.tool.outcome", "succeeded");
+	}
+
+	@Test
+	void theSameObservationYieldsATimerTaggedWithTheOutcome() throws Exception {
+		SimpleMeterRegistry meters = new SimpleMeterRegistry();
+		ObservationRegistry observations = ObservationRegistry.create();
+		observations.observationConfig().observationHandler(new DefaultMeterObservationHandler(meters));
+		ToolPipeline pipeline = pipeline(ObservationMiddleware.of(observations), (invocation) -> "Sunny");
+		pipeline.call(call());
+		pipeline.call(call());
+		assertThat(meters.get("agent.tool.call")
+			.tag("agent.tool.name", "get_weather")
+			.tag("agent.tool.outcome", "succeeded")
+			.tag("error", "none")
+			.timer()
+			.count()).isEqualTo(2);
+		assertThat(meters.get("agent.tool.call.active").longTaskTimer().activeTasks()).isZero();
+	}
+
+	@Test
+	void nameAndOrder() {
+		ObservationMiddleware observation = ObservationMiddleware.builder(this.registry).order(42).build();
+		assertThat(observation.name()).isEqualTo("observation");
+		assertThat(observation.order()).isEqualTo(42);
+		assertThat(ObservationMiddleware.of(this.registry).order()).isEqualTo(100);
+	}
+
+	private void assertFailedCallObservedAs(RuntimeException failure, String outcome, String errorType) {
+		ToolMiddleware deciding = ToolMiddleware.named("deciding", (tool, next) -> (invocation) -> {
+			throw failure;
+		});
+		ToolPipeline pipeline = pipeline(ObservationMiddleware.of(this.registry), deciding, (invocation) -> "Sunny");
+		assertThatExceptionOfType(failure.getClass()).isThrownBy(() -> pipeline.call(call())).isSameAs(failure);
+		TestObservationRegistryAssert.assertThat(this.registry)
+			.hasSingleObservationThat()
+			.hasBeenStopped()
+			.hasError(failure)
+			.hasLowCardinalityKeyValue("agent.tool.outcome", outcome)
+			.hasLowCardinalityKeyValue("error", errorType);
+	}
+
+	private static ToolPipeline pipeline(ToolMiddleware middleware, ToolHandler terminal) {
+		return ToolPipeline.builder(WEATHER, terminal).middleware(middleware).build();
+	}
+
+	private static ToolPipeline pipeline(ToolMiddleware outer, ToolMiddleware inner, ToolHandler terminal) {
+		return ToolPipeline.builder(WEATHER, terminal).middleware(List.of(outer, inner)).build();
+	}
+
+	private static ToolInvocation call() {
+		return ToolInvocation.builder(WEATHER).argument("city", "Lisbon").build();
+	}
+
+}
