@@ -71,7 +71,8 @@ class RateLimitMiddlewareTests {
 				assertThat(ex.limit()).isEqualTo("2 calls per 1m");
 				assertThat(ex.retryAfter()).isEqualTo(Duration.ofSeconds(12));
 				assertThat(ex.outcome()).isEqualTo(CallOutcome.RATE_LIMITED);
-				assertThat(ex.getMessage()).isEqualTo("Tool 'search' is rate limited (2 calls per 1m); retry in about 12s");
+				assertThat(ex.getMessage())
+					.isEqualTo("Tool 'search' is rate limited (2 calls per 1m); retry in about 12s");
 			});
 		assertThat(this.executions).hasValue(2);
 		assertThat(this.events).containsExactly(MiddlewareEvent.RATE_LIMIT_REJECTED);
@@ -280,7 +281,8 @@ class RateLimitMiddlewareTests {
 		assertThatIllegalArgumentException()
 			.isThrownBy(() -> RateLimitPolicy.of(1, Duration.ofSeconds(1)).withMaxCallsPerSession(0))
 			.withMessageContaining("maxCallsPerSession");
-		assertThatIllegalArgumentException().isThrownBy(() -> RateLimitMiddleware.builder((tool) -> null).maxTrackedKeys(0))
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> RateLimitMiddleware.builder((tool) -> null).maxTrackedKeys(0))
 			.withMessageContaining("maxTrackedKeys");
 	}
 

@@ -71,7 +71,8 @@ class RateLimitAutoConfigurationTests {
 				ToolCallback search = callback(context, "search");
 				assertThat(search.call("{\"query\":\"a\"}", session("s1"))).isEqualTo("found a");
 				String rejected = search.call("{\"query\":\"b\"}", session("s1"));
-				assertThat(rejected).startsWith("Tool 'search' is rate limited (1 call per 1h per session); retry in about ")
+				assertThat(rejected)
+					.startsWith("Tool 'search' is rate limited (1 call per 1h per session); retry in about ")
 					.matches(".*retry in about (59m\\d+s|1h)$");
 				assertThat(search.call("{\"query\":\"c\"}", session("s2"))).isEqualTo("found c");
 				assertThat(context.getBean(SearchTools.class).executions()).isEqualTo(2);

@@ -94,8 +94,8 @@ class RetryAutoConfigurationTests {
 	@Test
 	void ignoredExceptionsAreNotRetried() {
 		this.contextRunner
-			.withPropertyValues(
-					"agent.middleware.retry.tools.fetch_quote.ignore-exceptions=dev.agentmiddleware.tool.TransientToolException")
+			.withPropertyValues("agent.middleware.retry.tools.fetch_quote.ignore-exceptions="
+					+ TransientToolException.class.getName())
 			.run((context) -> {
 				FlakyTools tools = context.getBean(FlakyTools.class);
 				tools.failNext(10);
