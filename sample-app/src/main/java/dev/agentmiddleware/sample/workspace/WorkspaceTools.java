@@ -20,6 +20,7 @@ import dev.agentmiddleware.spring.AgentToolParam;
 import dev.agentmiddleware.tool.SafetyLevel;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.stereotype.Component;
 
 /**
@@ -39,8 +40,16 @@ public class WorkspaceTools {
 
 	private final Workspace workspace;
 
+	private final WorkspaceChangeListener changes;
+
 	public WorkspaceTools(Workspace workspace) {
+		this(workspace, WorkspaceChangeListener.NONE);
+	}
+
+	@Autowired
+	public WorkspaceTools(Workspace workspace, WorkspaceChangeListener changes) {
 		this.workspace = workspace;
+		this.changes = changes;
 	}
 
 	@AgentTool(description = "Lists the files and directories directly inside a directory of the workspace, "
@@ -104,6 +113,7 @@ public class WorkspaceTools {
 		catch (FileSystemException ex) {
 			throw shownAs(path, ex);
 		}
+		this.changes.changed(file);
 		return "Wrote " + bytes.length + " bytes to " + this.workspace.relativePath(file);
 	}
 
@@ -121,6 +131,7 @@ public class WorkspaceTools {
 		catch (FileSystemException ex) {
 			throw shownAs(path, ex);
 		}
+		this.changes.changed(file);
 		return "Deleted " + this.workspace.relativePath(file);
 	}
 

@@ -1,0 +1,33 @@
+package dev.agentmiddleware.sample.resilience;
+
+import java.time.Duration;
+
+import dev.agentmiddleware.spring.AgentTool;
+import dev.agentmiddleware.spring.AgentToolParam;
+import dev.agentmiddleware.tool.SafetyLevel;
+
+import org.springframework.stereotype.Component;
+
+/**
+ * A slow report generator: it takes as many seconds as asked. The timeout middleware abandons a call that takes
+ * longer than the tool's configured timeout and interrupts the work.
+ */
+@Component
+public class ReportTools {
+
+	/** The longest a report may be asked to take. */
+	public static final int MAX_SECONDS = 30;
+
+	@AgentTool(description = "Generates a report on a topic; it takes the given number of seconds",
+			safety = SafetyLevel.SAFE)
+	public String generateReport(@AgentToolParam(description = "What the report is about") String topic,
+			@AgentToolParam(description = "How long the generation takes, 0 to 30 seconds") int seconds)
+			throws InterruptedException {
+		if (seconds < 0 || seconds > MAX_SECONDS) {
+			throw new IllegalArgumentException("seconds must be between 0 and " + MAX_SECONDS + ", was " + seconds);
+		}
+		Thread.sleep(Duration.ofSeconds(seconds).toMillis());
+		return "Report on " + topic + ": all figures nominal";
+	}
+
+}
