@@ -1,6 +1,5 @@
 package dev.agentmiddleware.benchmarks;
 
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import org.aopalliance.intercept.MethodInterceptor;
@@ -35,7 +34,7 @@ public class JavaPathBenchmark {
 
 	@Setup
 	public void setUp() {
-		this.context = BenchmarkContexts.start(Map.of());
+		this.context = BenchmarkContexts.bare();
 		this.agentToolProxy = this.context.getBean(BenchmarkTools.class);
 		ProxyFactory factory = new ProxyFactory(new BenchmarkTools());
 		factory.setProxyTargetClass(true);

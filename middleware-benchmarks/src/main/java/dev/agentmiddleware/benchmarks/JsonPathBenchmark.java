@@ -42,7 +42,7 @@ public class JsonPathBenchmark {
 
 	@Setup
 	public void setUp() {
-		this.context = BenchmarkContexts.start(Map.of());
+		this.context = BenchmarkContexts.bare();
 		this.ours = BenchmarkContexts.callback(this.context, this.tool);
 		this.springAi = springAiCallback(this.tool);
 		this.json = this.tool.equals("echo") ? BenchmarkTools.ECHO_JSON : BenchmarkTools.TRIP_JSON;

@@ -1,8 +1,6 @@
 package dev.agentmiddleware.binding;
 
-import java.util.Collections;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -13,6 +11,7 @@ import java.util.OptionalLong;
 import java.util.stream.Collectors;
 
 import dev.agentmiddleware.tool.InvalidToolArgumentsException;
+import dev.agentmiddleware.tool.ToolArguments;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonParser;
@@ -80,6 +79,8 @@ public final class JsonArgumentBinder {
 
 	private final String[] names;
 
+	private final ToolArguments.Names argumentNames;
+
 	private final Map<String, Integer> indexByName;
 
 	private final JavaType[] types;
@@ -138,6 +139,7 @@ public final class JsonArgumentBinder {
 			this.absentValues[i] = absentValue(this.types[i]);
 			this.expectations[i] = JsonKinds.expected(this.types[i]);
 		}
+		this.argumentNames = ToolArguments.names(this.names);
 		this.knownNames = (count > 0) ? "expected one of: " + String.join(", ", this.names)
 				: "this tool takes no arguments";
 		this.parserFactory = parserFactory(mapper, limits);
@@ -261,10 +263,6 @@ public final class JsonArgumentBinder {
 	}
 
 	private Map<String, @Nullable Object> complete(@Nullable Object[] values, boolean[] given) {
-		if (this.names.length == 0) {
-			return Collections.emptyMap();
-		}
-		Map<String, @Nullable Object> arguments = new LinkedHashMap<>((int) (this.names.length / 0.75f) + 1);
 		for (int i = 0; i < this.names.length; i++) {
 			if (!given[i]) {
 				if (this.required[i]) {
@@ -272,9 +270,8 @@ public final class JsonArgumentBinder {
 				}
 				values[i] = this.absentValues[i];
 			}
-			arguments.put(this.names[i], values[i]);
 		}
-		return Collections.unmodifiableMap(arguments);
+		return this.argumentNames.with(values);
 	}
 
 	private InvalidToolArgumentsException overLimit(StreamConstraintsException ex, int current) {

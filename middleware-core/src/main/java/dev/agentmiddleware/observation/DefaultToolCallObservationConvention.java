@@ -66,10 +66,9 @@ public class DefaultToolCallObservationConvention implements ToolCallObservation
 
 	@Override
 	public KeyValues getHighCardinalityKeyValues(ToolCallObservationContext context) {
-		ToolInvocation invocation = context.getInvocation();
-		String sessionId = invocation.sessionId();
-		return KeyValues.of(HighCardinalityKeyNames.SESSION_ID.withValue((sessionId != null) ? sessionId : NONE),
-				HighCardinalityKeyNames.CALL_ID.withValue(invocation.callId()));
+		// No call id: a span has ids of its own, and formatting one on every call is not free.
+		String sessionId = context.getInvocation().sessionId();
+		return KeyValues.of(HighCardinalityKeyNames.SESSION_ID.withValue((sessionId != null) ? sessionId : NONE));
 	}
 
 	/**

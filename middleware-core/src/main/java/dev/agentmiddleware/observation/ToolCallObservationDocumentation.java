@@ -94,14 +94,6 @@ public enum ToolCallObservationDocumentation implements ObservationDocumentation
 			public String asString() {
 				return "agent.session.id";
 			}
-		},
-
-		/** The call's id, as in the logs. */
-		CALL_ID {
-			@Override
-			public String asString() {
-				return "agent.tool.call.id";
-			}
 		}
 
 	}

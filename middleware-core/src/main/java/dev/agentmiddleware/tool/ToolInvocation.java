@@ -39,7 +39,9 @@ public final class ToolInvocation {
 
 	private final @Nullable String principal;
 
-	private final String callId;
+	private volatile @Nullable String callId;
+
+	private final long callNumber;
 
 	private final InvocationSource source;
 
@@ -48,13 +50,14 @@ public final class ToolInvocation {
 	private final @Nullable CallTrace trace;
 
 	private ToolInvocation(ToolDescriptor tool, Map<String, @Nullable Object> arguments, @Nullable String sessionId,
-			@Nullable String principal, String callId, InvocationSource source,
+			@Nullable String principal, @Nullable String callId, long callNumber, InvocationSource source,
 			Map<InvocationAttribute<?>, Object> attributes, @Nullable CallTrace trace) {
 		this.tool = tool;
 		this.arguments = arguments;
 		this.sessionId = sessionId;
 		this.principal = principal;
 		this.callId = callId;
+		this.callNumber = callNumber;
 		this.source = source;
 		this.attributes = attributes;
 		this.trace = trace;
@@ -123,7 +126,13 @@ public final class ToolInvocation {
 	 * @return the call id
 	 */
 	public String callId() {
-		return this.callId;
+		String callId = this.callId;
+		if (callId == null) {
+			// Formatted on first use: most calls never need it.
+			callId = CALL_ID_PREFIX + "-" + Long.toHexString(this.callNumber);
+			this.callId = callId;
+		}
+		return callId;
 	}
 
 	/**
@@ -173,7 +182,7 @@ public final class ToolInvocation {
 	 */
 	public ToolInvocation withArguments(Map<String, ? extends @Nullable Object> arguments) {
 		return new ToolInvocation(this.tool, copy(arguments), this.sessionId, this.principal, this.callId,
-				this.source, this.attributes, this.trace);
+				this.callNumber, this.source, this.attributes, this.trace);
 	}
 
 	/**
@@ -186,7 +195,7 @@ public final class ToolInvocation {
 		Map<String, @Nullable Object> changed = new LinkedHashMap<>(this.arguments);
 		changed.put(Objects.requireNonNull(name, "name"), value);
 		return new ToolInvocation(this.tool, Collections.unmodifiableMap(changed), this.sessionId, this.principal,
-				this.callId, this.source, this.attributes, this.trace);
+				this.callId, this.callNumber, this.source, this.attributes, this.trace);
 	}
 
 	/**
@@ -200,7 +209,7 @@ public final class ToolInvocation {
 		Map<InvocationAttribute<?>, Object> changed = new HashMap<>(this.attributes);
 		changed.put(Objects.requireNonNull(key, "key"), key.type().cast(Objects.requireNonNull(value, "value")));
 		return new ToolInvocation(this.tool, this.arguments, this.sessionId, this.principal, this.callId,
-				this.source, Collections.unmodifiableMap(changed), this.trace);
+				this.callNumber, this.source, Collections.unmodifiableMap(changed), this.trace);
 	}
 
 	/**
@@ -209,8 +218,8 @@ public final class ToolInvocation {
 	 * @return the changed copy
 	 */
 	public ToolInvocation withSessionId(@Nullable String sessionId) {
-		return new ToolInvocation(this.tool, this.arguments, sessionId, this.principal, this.callId, this.source,
-				this.attributes, this.trace);
+		return new ToolInvocation(this.tool, this.arguments, sessionId, this.principal, this.callId, this.callNumber,
+				this.source, this.attributes, this.trace);
 	}
 
 	/**
@@ -220,7 +229,7 @@ public final class ToolInvocation {
 	 */
 	public ToolInvocation withTrace(CallTrace trace) {
 		return new ToolInvocation(this.tool, this.arguments, this.sessionId, this.principal, this.callId,
-				this.source, this.attributes, Objects.requireNonNull(trace, "trace"));
+				this.callNumber, this.source, this.attributes, Objects.requireNonNull(trace, "trace"));
 	}
 
 	@Override
@@ -229,12 +238,12 @@ public final class ToolInvocation {
 				+ ", session=" + this.sessionId + ", arguments=" + this.arguments.keySet() + "]";
 	}
 
+	@SuppressWarnings("unchecked")
 	private static Map<String, @Nullable Object> copy(Map<String, ? extends @Nullable Object> arguments) {
+		if (arguments instanceof ToolArguments immutable) {
+			return immutable;
+		}
 		return Collections.unmodifiableMap(new LinkedHashMap<>(Objects.requireNonNull(arguments, "arguments")));
-	}
-
-	static String nextCallId() {
-		return CALL_ID_PREFIX + "-" + Long.toHexString(CALL_COUNTER.incrementAndGet());
 	}
 
 	/**
@@ -244,7 +253,9 @@ public final class ToolInvocation {
 
 		private final ToolDescriptor tool;
 
-		private final Map<String, @Nullable Object> arguments = new LinkedHashMap<>();
+		private @Nullable Map<String, @Nullable Object> arguments;
+
+		private @Nullable ToolArguments adopted;
 
 		private @Nullable String sessionId;
 
@@ -254,7 +265,7 @@ public final class ToolInvocation {
 
 		private InvocationSource source = InvocationSource.JAVA;
 
-		private final Map<InvocationAttribute<?>, Object> attributes = new HashMap<>();
+		private @Nullable Map<InvocationAttribute<?>, Object> attributes;
 
 		private Builder(ToolDescriptor tool) {
 			this.tool = Objects.requireNonNull(tool, "tool");
@@ -266,7 +277,12 @@ public final class ToolInvocation {
 		 * @return this builder
 		 */
 		public Builder arguments(Map<String, ? extends @Nullable Object> arguments) {
-			this.arguments.putAll(arguments);
+			if (arguments instanceof ToolArguments immutable && this.arguments == null && this.adopted == null) {
+				this.adopted = immutable;
+			}
+			else {
+				mutableArguments().putAll(arguments);
+			}
 			return this;
 		}
 
@@ -277,8 +293,21 @@ public final class ToolInvocation {
 		 * @return this builder
 		 */
 		public Builder argument(String name, @Nullable Object value) {
-			this.arguments.put(Objects.requireNonNull(name, "name"), value);
+			mutableArguments().put(Objects.requireNonNull(name, "name"), value);
 			return this;
+		}
+
+		private Map<String, @Nullable Object> mutableArguments() {
+			Map<String, @Nullable Object> arguments = this.arguments;
+			if (arguments == null) {
+				arguments = new LinkedHashMap<>();
+				if (this.adopted != null) {
+					arguments.putAll(this.adopted);
+					this.adopted = null;
+				}
+				this.arguments = arguments;
+			}
+			return arguments;
 		}
 
 		/**
@@ -329,6 +358,9 @@ public final class ToolInvocation {
 		 * @return this builder
 		 */
 		public <T> Builder attribute(InvocationAttribute<T> key, T value) {
+			if (this.attributes == null) {
+				this.attributes = new HashMap<>();
+			}
 			this.attributes.put(Objects.requireNonNull(key, "key"), key.type().cast(Objects.requireNonNull(value)));
 			return this;
 		}
@@ -338,11 +370,21 @@ public final class ToolInvocation {
 		 * @return the immutable invocation
 		 */
 		public ToolInvocation build() {
-			Map<InvocationAttribute<?>, Object> attributes = this.attributes.isEmpty() ? Map.of()
+			Map<InvocationAttribute<?>, Object> attributes = (this.attributes == null) ? Map.of()
 					: Collections.unmodifiableMap(new HashMap<>(this.attributes));
-			return new ToolInvocation(this.tool, Collections.unmodifiableMap(new LinkedHashMap<>(this.arguments)),
-					this.sessionId, this.principal, (this.callId != null) ? this.callId : nextCallId(), this.source,
-					attributes, null);
+			Map<String, @Nullable Object> arguments;
+			if (this.adopted != null) {
+				arguments = this.adopted;
+			}
+			else if (this.arguments == null) {
+				arguments = ToolArguments.empty();
+			}
+			else {
+				arguments = Collections.unmodifiableMap(new LinkedHashMap<>(this.arguments));
+			}
+			long callNumber = (this.callId != null) ? 0 : CALL_COUNTER.incrementAndGet();
+			return new ToolInvocation(this.tool, arguments, this.sessionId, this.principal, this.callId, callNumber,
+					this.source, attributes, null);
 		}
 
 	}

@@ -57,8 +57,7 @@ class ObservationMiddlewareTests {
 			.hasLowCardinalityKeyValue("agent.tool.outcome", "succeeded")
 			.hasLowCardinalityKeyValue("error", "none")
 			.hasLowCardinalityKeyValue("agent.tool.source", "mcp")
-			.hasHighCardinalityKeyValue("agent.session.id", "conversation-7")
-			.hasHighCardinalityKeyValue("agent.tool.call.id", call.callId());
+			.hasHighCardinalityKeyValue("agent.session.id", "conversation-7");
 	}
 
 	@Test

@@ -1,14 +1,13 @@
 package dev.agentmiddleware.spring.tool;
 
 import java.lang.reflect.Method;
-import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.Function;
 
 import dev.agentmiddleware.binding.JsonArgumentBinder;
 import dev.agentmiddleware.chain.ToolPipeline;
 import dev.agentmiddleware.tool.ExecutableTool;
+import dev.agentmiddleware.tool.ToolArguments;
 import dev.agentmiddleware.tool.ToolDescriptor;
 import dev.agentmiddleware.tool.ToolInvocation;
 
@@ -28,6 +27,8 @@ public final class RegisteredTool {
 
 	private final String[] parameterNames;
 
+	private final ToolArguments.Names argumentNames;
+
 	private final JsonArgumentBinder binder;
 
 	private final Object target;
@@ -45,6 +46,7 @@ public final class RegisteredTool {
 		this.beanName = beanName;
 		this.method = method;
 		this.parameterNames = parameterNames;
+		this.argumentNames = ToolArguments.names(parameterNames);
 		this.binder = binder;
 		this.target = target;
 		this.validator = validator;
@@ -123,11 +125,7 @@ public final class RegisteredTool {
 	 * @return the invocation, from {@link dev.agentmiddleware.tool.InvocationSource#JAVA}
 	 */
 	ToolInvocation javaInvocation(@Nullable Object[] values) {
-		Map<String, @Nullable Object> arguments = new LinkedHashMap<>();
-		for (int i = 0; i < this.parameterNames.length; i++) {
-			arguments.put(this.parameterNames[i], values[i]);
-		}
-		return ToolInvocation.builder(descriptor()).arguments(Collections.unmodifiableMap(arguments)).build();
+		return ToolInvocation.builder(descriptor()).arguments(this.argumentNames.with(values.clone())).build();
 	}
 
 	@Override
