@@ -1,8 +1,12 @@
 package dev.agentmiddleware.ratelimit;
 
 import java.time.Duration;
+import java.util.Collections;
 import java.util.Map;
 import java.util.Objects;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
@@ -64,6 +68,8 @@ public final class RateLimitMiddleware implements OrderedMiddleware {
 
 	private final Duration sessionIdleTimeout;
 
+	private final ConcurrentMap<String, RateLimitPolicy> appliedPolicies = new ConcurrentHashMap<>();
+
 	private RateLimitMiddleware(Builder builder) {
 		this.policies = builder.policies;
 		this.order = builder.order;
@@ -87,8 +93,10 @@ public final class RateLimitMiddleware implements OrderedMiddleware {
 	public ToolHandler wrap(ToolDescriptor tool, ToolHandler next) {
 		RateLimitPolicy policy = this.policies.apply(tool);
 		if (policy == null) {
+			this.appliedPolicies.remove(tool.name());
 			return next;
 		}
+		this.appliedPolicies.put(tool.name(), policy);
 		return new RateLimitedHandler(tool.name(), policy, next, this);
 	}
 
@@ -100,6 +108,14 @@ public final class RateLimitMiddleware implements OrderedMiddleware {
 	@Override
 	public String name() {
 		return NAME;
+	}
+
+	/**
+	 * The policy of every tool this middleware limits, as decided when the tools' pipelines were built.
+	 * @return the policies by tool name, sorted by name
+	 */
+	public Map<String, RateLimitPolicy> policies() {
+		return Collections.unmodifiableMap(new TreeMap<>(this.appliedPolicies));
 	}
 
 	/**

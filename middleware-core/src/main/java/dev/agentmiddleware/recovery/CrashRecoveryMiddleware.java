@@ -1,6 +1,11 @@
 package dev.agentmiddleware.recovery;
 
+import java.util.Collections;
+import java.util.Map;
 import java.util.Objects;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
 import java.util.function.Function;
 
 import dev.agentmiddleware.chain.BuiltInOrder;
@@ -47,6 +52,8 @@ public final class CrashRecoveryMiddleware implements OrderedMiddleware {
 
 	private final int order;
 
+	private final ConcurrentMap<String, CrashRecoveryPolicy> appliedPolicies = new ConcurrentHashMap<>();
+
 	private CrashRecoveryMiddleware(Builder builder) {
 		this.policies = builder.policies;
 		this.sessionReset = builder.sessionReset;
@@ -67,7 +74,28 @@ public final class CrashRecoveryMiddleware implements OrderedMiddleware {
 	@Override
 	public ToolHandler wrap(ToolDescriptor tool, ToolHandler next) {
 		CrashRecoveryPolicy policy = this.policies.apply(tool);
-		return (policy != null) ? new RecoveringHandler(tool.name(), policy, next) : next;
+		if (policy == null) {
+			this.appliedPolicies.remove(tool.name());
+			return next;
+		}
+		this.appliedPolicies.put(tool.name(), policy);
+		return new RecoveringHandler(tool.name(), policy, next);
+	}
+
+	/**
+	 * The policy of every tool this middleware recovers, as decided when the tools' pipelines were built.
+	 * @return the policies by tool name, sorted by name
+	 */
+	public Map<String, CrashRecoveryPolicy> policies() {
+		return Collections.unmodifiableMap(new TreeMap<>(this.appliedPolicies));
+	}
+
+	/**
+	 * Whether a {@link ToolSessionReset} is configured, so that a crash leads to a reset and one retry.
+	 * @return {@code false} if a crash only becomes a clean error
+	 */
+	public boolean hasSessionReset() {
+		return this.sessionReset != null;
 	}
 
 	@Override

@@ -1,8 +1,13 @@
 package dev.agentmiddleware.retry;
 
 import java.time.Duration;
+import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.DoubleSupplier;
 import java.util.function.Function;
@@ -69,6 +74,8 @@ public final class RetryMiddleware implements OrderedMiddleware {
 
 	private final MiddlewareMetrics metrics;
 
+	private final ConcurrentMap<String, RetryPolicy> appliedPolicies = new ConcurrentHashMap<>();
+
 	private RetryMiddleware(Builder builder) {
 		this.policies = builder.policies;
 		this.order = builder.order;
@@ -100,8 +107,10 @@ public final class RetryMiddleware implements OrderedMiddleware {
 	public ToolHandler wrap(ToolDescriptor tool, ToolHandler next) {
 		RetryPolicy policy = this.policies.apply(tool);
 		if (policy == null || policy.maxAttempts() < 2 || !isRetryable(tool)) {
+			this.appliedPolicies.remove(tool.name());
 			return next;
 		}
+		this.appliedPolicies.put(tool.name(), policy);
 		return new RetryingHandler(tool.name(), next, config(policy), this.sleeper, this.metrics);
 	}
 
@@ -113,6 +122,14 @@ public final class RetryMiddleware implements OrderedMiddleware {
 	@Override
 	public String name() {
 		return NAME;
+	}
+
+	/**
+	 * The policy of every tool this middleware retries, as decided when the tools' pipelines were built.
+	 * @return the policies by tool name, sorted by name
+	 */
+	public Map<String, RetryPolicy> policies() {
+		return Collections.unmodifiableMap(new TreeMap<>(this.appliedPolicies));
 	}
 
 	private RetryConfig config(RetryPolicy policy) {

@@ -35,6 +35,14 @@ final class TimeoutExecutor implements AutoCloseable {
 		return this.pool.submit(task);
 	}
 
+	int activeCount() {
+		return this.pool.getActiveCount();
+	}
+
+	int queuedCount() {
+		return this.pool.getQueue().size();
+	}
+
 	boolean isShutdown() {
 		return this.pool.isShutdown();
 	}

@@ -1,7 +1,12 @@
 package dev.agentmiddleware.timeout;
 
 import java.time.Duration;
+import java.util.Collections;
+import java.util.Map;
 import java.util.Objects;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
@@ -66,6 +71,8 @@ public final class TimeoutMiddleware implements OrderedMiddleware, AutoCloseable
 
 	private final TimeoutExecutor executor;
 
+	private final ConcurrentMap<String, TimeoutPolicy> appliedPolicies = new ConcurrentHashMap<>();
+
 	private TimeoutMiddleware(Builder builder) {
 		this.policies = builder.policies;
 		this.order = builder.order;
@@ -86,7 +93,52 @@ public final class TimeoutMiddleware implements OrderedMiddleware, AutoCloseable
 	@Override
 	public ToolHandler wrap(ToolDescriptor tool, ToolHandler next) {
 		TimeoutPolicy policy = this.policies.apply(tool);
-		return (policy != null) ? new TimedHandler(tool.name(), policy.timeout(), next) : next;
+		if (policy == null) {
+			this.appliedPolicies.remove(tool.name());
+			return next;
+		}
+		this.appliedPolicies.put(tool.name(), policy);
+		return new TimedHandler(tool.name(), policy.timeout(), next);
+	}
+
+	/**
+	 * The policy of every tool this middleware times, as decided when the tools' pipelines were built.
+	 * @return the policies by tool name, sorted by name
+	 */
+	public Map<String, TimeoutPolicy> policies() {
+		return Collections.unmodifiableMap(new TreeMap<>(this.appliedPolicies));
+	}
+
+	/**
+	 * The largest number of timed attempts that run at once.
+	 * @return the number of threads of the pool
+	 */
+	public int maxThreads() {
+		return this.maxThreads;
+	}
+
+	/**
+	 * The largest number of timed calls that wait for a thread.
+	 * @return the capacity of the queue
+	 */
+	public int queueCapacity() {
+		return this.queueCapacity;
+	}
+
+	/**
+	 * How many timed attempts are running now (approximately, as the pool counts them).
+	 * @return the number of busy threads
+	 */
+	public int activeThreads() {
+		return this.executor.activeCount();
+	}
+
+	/**
+	 * How many timed calls are waiting for a thread now.
+	 * @return the number of queued calls
+	 */
+	public int queuedCalls() {
+		return this.executor.queuedCount();
 	}
 
 	@Override

@@ -3,6 +3,7 @@ package dev.agentmiddleware.ratelimit;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -267,6 +268,17 @@ class RateLimitMiddlewareTests {
 		assertThat(pipeline.layers()).containsExactly("rate-limit", "search");
 		pipeline.call(call(null));
 		assertThatExceptionOfType(ToolRateLimitedException.class).isThrownBy(() -> pipeline.call(call(null)));
+	}
+
+	@Test
+	void policiesListOnlyTheToolsItLimits() {
+		RateLimitPolicy policy = RateLimitPolicy.of(5, Duration.ofMinutes(1)).withMaxCallsPerSession(20);
+		RateLimitMiddleware middleware = RateLimitMiddleware
+			.builder((tool) -> tool.name().equals("search") ? policy : null)
+			.build();
+		middleware.wrap(SEARCH, this.tool);
+		middleware.wrap(ToolDescriptor.builder("read_file").build(), this.tool);
+		assertThat(middleware.policies()).containsExactly(Map.entry("search", policy));
 	}
 
 	@Test

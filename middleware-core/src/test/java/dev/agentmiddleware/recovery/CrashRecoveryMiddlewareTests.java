@@ -5,6 +5,7 @@ import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.agentmiddleware.chain.BuiltInOrder;
@@ -213,6 +214,17 @@ class CrashRecoveryMiddlewareTests {
 		assertThat(pipeline(middleware, BROWSER, (invocation) -> null).layers()).contains("crash-recovery");
 		assertThat(pipeline(middleware, PLAIN, (invocation) -> null).layers()).containsExactly("read_file");
 		assertThat(CrashRecoveryMiddleware.builder().order(5).build().order()).isEqualTo(5);
+	}
+
+	@Test
+	void policiesListOnlyTheToolsItRecoversAndTheResetIsReported() {
+		CrashRecoveryPolicy policy = new CrashRecoveryPolicy(List.of(UncheckedIOException.class), true);
+		CrashRecoveryMiddleware middleware = recovery(this.reset, policy);
+		pipeline(middleware, BROWSER, (invocation) -> null);
+		pipeline(middleware, PLAIN, (invocation) -> null);
+		assertThat(middleware.policies()).containsExactly(Map.entry("open_page", policy));
+		assertThat(middleware.hasSessionReset()).isTrue();
+		assertThat(CrashRecoveryMiddleware.builder().build().hasSessionReset()).isFalse();
 	}
 
 	private ToolHandler crashing(int crashes) {

@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.DoubleSupplier;
@@ -189,6 +190,19 @@ class RetryMiddlewareTests {
 		RetryMiddleware once = RetryMiddleware.builder((descriptor) -> NO_JITTER.withMaxAttempts(1)).build();
 		assertThat(once.wrap(read, tool)).isSameAs(tool);
 		assertThat(RetryMiddleware.builder((descriptor) -> null).build().wrap(read, tool)).isSameAs(tool);
+	}
+
+	@Test
+	void policiesListOnlyTheToolsItWraps() {
+		ToolDescriptor send = ToolDescriptor.builder("send_mail").build();
+		ToolDescriptor once = ToolDescriptor.builder("ping").idempotent(true).build();
+		RetryMiddleware middleware = RetryMiddleware
+			.builder((descriptor) -> descriptor.name().equals("ping") ? NO_JITTER.withMaxAttempts(1) : NO_JITTER)
+			.build();
+		for (ToolDescriptor tool : List.of(FETCH, send, once)) {
+			middleware.wrap(tool, (invocation) -> "ok");
+		}
+		assertThat(middleware.policies()).containsExactly(Map.entry("fetch", NO_JITTER));
 	}
 
 	@Test

@@ -2,6 +2,7 @@ package dev.agentmiddleware.timeout;
 
 import java.io.IOException;
 import java.time.Duration;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -140,6 +141,31 @@ class TimeoutMiddlewareTests {
 		Future<Object> first = this.callers.submit(() -> pipeline.call(call(SLOW)));
 		assertThat(await(this.started)).isTrue();
 		Future<Object> second = this.callers.submit(() -> pipeline.call(call(SLOW)));
+		this.release.countDown();
+		assertThat(first.get(5, TimeUnit.SECONDS)).isEqualTo("released");
+		assertThat(second.get(5, TimeUnit.SECONDS)).isEqualTo("released");
+	}
+
+	@Test
+	void reportsItsPoliciesAndHowBusyItsPoolIs() throws Exception {
+		this.middleware.close();
+		this.middleware = browserTimeout(Duration.ofMinutes(1)).maxThreads(1).queueCapacity(2).build();
+		ToolPipeline pipeline = pipeline(SLOW, blockingTool());
+		pipeline(PLAIN, (invocation) -> "read");
+		assertThat(this.middleware.policies())
+			.containsExactly(Map.entry("open_page", TimeoutPolicy.of(Duration.ofMinutes(1))));
+		assertThat(this.middleware.maxThreads()).isOne();
+		assertThat(this.middleware.queueCapacity()).isEqualTo(2);
+		assertThat(this.middleware.activeThreads()).isZero();
+		assertThat(this.middleware.queuedCalls()).isZero();
+		Future<Object> first = this.callers.submit(() -> pipeline.call(call(SLOW)));
+		assertThat(await(this.started)).isTrue();
+		Future<Object> second = this.callers.submit(() -> pipeline.call(call(SLOW)));
+		while (this.middleware.queuedCalls() == 0 && !second.isDone()) {
+			Thread.onSpinWait();
+		}
+		assertThat(this.middleware.activeThreads()).isOne();
+		assertThat(this.middleware.queuedCalls()).isOne();
 		this.release.countDown();
 		assertThat(first.get(5, TimeUnit.SECONDS)).isEqualTo("released");
 		assertThat(second.get(5, TimeUnit.SECONDS)).isEqualTo("released");

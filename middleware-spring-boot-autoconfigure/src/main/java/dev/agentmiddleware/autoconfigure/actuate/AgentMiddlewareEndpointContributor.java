@@ -36,7 +36,10 @@ import org.jspecify.annotations.Nullable;
  * }
  * }</pre>
  * A feature declares its contributor in its own auto-configuration, in a nested configuration guarded by
- * {@code @ConditionalOnClass(Endpoint.class)}, so that it costs nothing without Actuator.
+ * {@code @ConditionalOnClass(Endpoint.class)}, so that it costs nothing without Actuator. A middleware with a
+ * policy per tool uses {@link PolicyEndpointContributor}, as the built-ins do (beans
+ * {@code cacheEndpointContributor}, {@code retryEndpointContributor} and so on, which a bean of the same name
+ * replaces).
  */
 public interface AgentMiddlewareEndpointContributor {
 

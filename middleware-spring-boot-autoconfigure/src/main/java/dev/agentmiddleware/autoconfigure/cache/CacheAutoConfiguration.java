@@ -1,13 +1,18 @@
 package dev.agentmiddleware.autoconfigure.cache;
 
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Objects;
+import java.util.TreeMap;
 
 import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.agentmiddleware.autoconfigure.AgentMiddlewareAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.PerToolSettings;
+import dev.agentmiddleware.autoconfigure.actuate.PolicyEndpointContributor;
 import dev.agentmiddleware.cache.CacheMiddleware;
 import dev.agentmiddleware.cache.CachePolicy;
 import dev.agentmiddleware.cache.CacheScope;
+import dev.agentmiddleware.cache.CacheStatistics;
 import dev.agentmiddleware.metrics.MiddlewareMetrics;
 import dev.agentmiddleware.spring.tool.AgentToolRegistry;
 import dev.agentmiddleware.spring.tool.ToolNameReferences;
@@ -15,6 +20,7 @@ import dev.agentmiddleware.tool.ToolDescriptor;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -22,6 +28,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 
 /**
  * Auto-configuration of the {@link CacheMiddleware}: caches the results of read-only tools (and of the tools
@@ -73,6 +80,36 @@ public final class CacheAutoConfiguration {
 			// The message says it all; the cause would only hide the property name from failure analysis.
 			throw new IllegalStateException("Invalid " + property + ": " + ex.getMessage());
 		}
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(Endpoint.class)
+	static class CacheEndpointConfiguration {
+
+		@Bean
+		@ConditionalOnMissingBean(name = "cacheEndpointContributor")
+		PolicyEndpointContributor cacheEndpointContributor(CacheMiddleware cacheMiddleware) {
+			return PolicyEndpointContributor.of(cacheMiddleware, (tool) -> cacheMiddleware.policies().get(tool))
+				.withSection(() -> statistics(cacheMiddleware));
+		}
+
+		// Tool name to hits, misses, evictions, size and hit rate, sorted by tool name.
+		private static Map<String, Map<String, Object>> statistics(CacheMiddleware cacheMiddleware) {
+			Map<String, Map<String, Object>> statistics = new TreeMap<>();
+			cacheMiddleware.statistics().forEach((tool, counts) -> statistics.put(tool, describe(counts)));
+			return statistics;
+		}
+
+		private static Map<String, Object> describe(CacheStatistics counts) {
+			Map<String, Object> description = new LinkedHashMap<>();
+			description.put("hits", counts.hits());
+			description.put("misses", counts.misses());
+			description.put("evictions", counts.evictions());
+			description.put("size", counts.size());
+			description.put("hitRate", counts.hitRate());
+			return description;
+		}
+
 	}
 
 }

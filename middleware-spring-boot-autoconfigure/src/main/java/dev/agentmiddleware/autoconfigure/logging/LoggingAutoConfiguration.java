@@ -4,6 +4,7 @@ import java.util.Objects;
 
 import dev.agentmiddleware.autoconfigure.AgentMiddlewareAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.PerToolSettings;
+import dev.agentmiddleware.autoconfigure.actuate.PolicyEndpointContributor;
 import dev.agentmiddleware.logging.LoggingMiddleware;
 import dev.agentmiddleware.logging.LoggingPolicy;
 import dev.agentmiddleware.redaction.SecretRedactor;
@@ -13,12 +14,15 @@ import dev.agentmiddleware.tool.ToolDescriptor;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 
 /**
  * Auto-configuration of the {@link LoggingMiddleware}: one structured line per tool call, with the arguments
@@ -68,6 +72,18 @@ public final class LoggingAutoConfiguration {
 			// The message says it all; the cause would only hide the property name from failure analysis.
 			throw new IllegalStateException("Invalid " + property + ": " + ex.getMessage());
 		}
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(Endpoint.class)
+	static class LoggingEndpointConfiguration {
+
+		@Bean
+		@ConditionalOnMissingBean(name = "loggingEndpointContributor")
+		PolicyEndpointContributor loggingEndpointContributor(LoggingMiddleware loggingMiddleware) {
+			return PolicyEndpointContributor.of(loggingMiddleware, (tool) -> loggingMiddleware.policies().get(tool));
+		}
+
 	}
 
 }

@@ -1,6 +1,9 @@
 package dev.agentmiddleware.autoconfigure.observation;
 
+import java.util.Map;
+
 import dev.agentmiddleware.autoconfigure.AgentMiddlewareAutoConfiguration;
+import dev.agentmiddleware.autoconfigure.actuate.PolicyEndpointContributor;
 import dev.agentmiddleware.autoconfigure.PerToolSettings;
 import dev.agentmiddleware.metrics.MiddlewareEvent;
 import dev.agentmiddleware.metrics.MiddlewareMetrics;
@@ -17,6 +20,7 @@ import io.micrometer.core.instrument.binder.MeterBinder;
 import io.micrometer.observation.ObservationRegistry;
 
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -84,6 +88,19 @@ public final class ObservationAutoConfiguration {
 						ToolCallObservers::droppedRecords)
 				.description("Tool call records dropped because the asynchronous observers could not keep up")
 				.register(registry));
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(Endpoint.class)
+	static class ObservationEndpointConfiguration {
+
+		@Bean
+		@ConditionalOnMissingBean(name = "observationEndpointContributor")
+		PolicyEndpointContributor observationEndpointContributor(ObservationMiddleware observationMiddleware) {
+			// Whether a tool is observed is its only setting, and its chain says it is.
+			return PolicyEndpointContributor.of(observationMiddleware, (tool) -> Map.of("enabled", true));
 		}
 
 	}

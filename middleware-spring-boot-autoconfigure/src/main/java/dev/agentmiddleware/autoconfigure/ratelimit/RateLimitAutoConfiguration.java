@@ -5,6 +5,7 @@ import java.util.Map;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.agentmiddleware.autoconfigure.AgentMiddlewareAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.PerToolSettings;
+import dev.agentmiddleware.autoconfigure.actuate.PolicyEndpointContributor;
 import dev.agentmiddleware.metrics.MiddlewareMetrics;
 import dev.agentmiddleware.ratelimit.RateLimitMiddleware;
 import dev.agentmiddleware.ratelimit.RateLimitPolicy;
@@ -15,6 +16,7 @@ import io.github.resilience4j.ratelimiter.RateLimiter;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -22,6 +24,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 
 /**
  * Auto-configuration of {@link RateLimitMiddleware}: rate limits and session call budgets for the tools configured
@@ -89,6 +92,19 @@ public final class RateLimitAutoConfiguration {
 			throw new IllegalArgumentException(property + " must be set");
 		}
 		return value;
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(Endpoint.class)
+	static class RateLimitEndpointConfiguration {
+
+		@Bean
+		@ConditionalOnMissingBean(name = "rateLimitEndpointContributor")
+		PolicyEndpointContributor rateLimitEndpointContributor(RateLimitMiddleware rateLimitMiddleware) {
+			return PolicyEndpointContributor.of(rateLimitMiddleware,
+					(tool) -> rateLimitMiddleware.policies().get(tool));
+		}
+
 	}
 
 }

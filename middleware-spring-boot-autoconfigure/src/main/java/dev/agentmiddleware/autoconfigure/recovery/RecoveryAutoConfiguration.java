@@ -6,6 +6,7 @@ import java.util.Map;
 
 import dev.agentmiddleware.autoconfigure.AgentMiddlewareAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.PerToolSettings;
+import dev.agentmiddleware.autoconfigure.actuate.PolicyEndpointContributor;
 import dev.agentmiddleware.metrics.MiddlewareMetrics;
 import dev.agentmiddleware.recovery.CrashRecoveryMiddleware;
 import dev.agentmiddleware.recovery.CrashRecoveryPolicy;
@@ -17,12 +18,15 @@ import dev.agentmiddleware.tool.ToolDescriptor;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 import org.springframework.util.ClassUtils;
 
 /**
@@ -95,6 +99,20 @@ public final class RecoveryAutoConfiguration {
 					+ "', which is not an exception type");
 		}
 		return type.asSubclass(Exception.class);
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(Endpoint.class)
+	static class CrashRecoveryEndpointConfiguration {
+
+		@Bean
+		@ConditionalOnMissingBean(name = "crashRecoveryEndpointContributor")
+		PolicyEndpointContributor crashRecoveryEndpointContributor(CrashRecoveryMiddleware crashRecoveryMiddleware) {
+			return PolicyEndpointContributor
+				.of(crashRecoveryMiddleware, (tool) -> crashRecoveryMiddleware.policies().get(tool))
+				.withSection(() -> Map.of("sessionReset", crashRecoveryMiddleware.hasSessionReset()));
+		}
+
 	}
 
 }

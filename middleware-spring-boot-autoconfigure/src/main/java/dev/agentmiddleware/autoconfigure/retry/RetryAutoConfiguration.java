@@ -4,6 +4,7 @@ import java.util.Map;
 
 import dev.agentmiddleware.autoconfigure.AgentMiddlewareAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.PerToolSettings;
+import dev.agentmiddleware.autoconfigure.actuate.PolicyEndpointContributor;
 import dev.agentmiddleware.metrics.MiddlewareMetrics;
 import dev.agentmiddleware.retry.RetryMiddleware;
 import dev.agentmiddleware.retry.RetryPolicy;
@@ -14,6 +15,7 @@ import io.github.resilience4j.retry.Retry;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -21,6 +23,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 
 /**
  * Auto-configuration of {@link RetryMiddleware}: retries of every idempotent or read-only tool, with per-tool
@@ -103,6 +106,18 @@ public final class RetryAutoConfiguration {
 			throw new IllegalArgumentException(property + " must be set");
 		}
 		return value;
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(Endpoint.class)
+	static class RetryEndpointConfiguration {
+
+		@Bean
+		@ConditionalOnMissingBean(name = "retryEndpointContributor")
+		PolicyEndpointContributor retryEndpointContributor(RetryMiddleware retryMiddleware) {
+			return PolicyEndpointContributor.of(retryMiddleware, (tool) -> retryMiddleware.policies().get(tool));
+		}
+
 	}
 
 }

@@ -1,22 +1,27 @@
 package dev.agentmiddleware.autoconfigure.timeout;
 
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.Map;
 
 import dev.agentmiddleware.autoconfigure.AgentMiddlewareAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.PerToolSettings;
+import dev.agentmiddleware.autoconfigure.actuate.PolicyEndpointContributor;
 import dev.agentmiddleware.spring.tool.AgentToolRegistry;
 import dev.agentmiddleware.spring.tool.ToolNameReferences;
 import dev.agentmiddleware.timeout.TimeoutMiddleware;
 import dev.agentmiddleware.timeout.TimeoutPolicy;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 
 /**
  * Auto-configuration of per-tool timeouts: a {@link TimeoutMiddleware} for the tools with a timeout under
@@ -58,6 +63,28 @@ public final class TimeoutAutoConfiguration {
 			throw new IllegalStateException("Property '" + property + ".timeout' must not be negative, was "
 					+ timeout + "; leave it unset for no timeout, or use 0 to exempt a tool from the default");
 		}
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(Endpoint.class)
+	static class TimeoutEndpointConfiguration {
+
+		@Bean
+		@ConditionalOnMissingBean(name = "timeoutEndpointContributor")
+		PolicyEndpointContributor timeoutEndpointContributor(TimeoutMiddleware timeoutMiddleware) {
+			return PolicyEndpointContributor.of(timeoutMiddleware, (tool) -> timeoutMiddleware.policies().get(tool))
+				.withSection(() -> pool(timeoutMiddleware));
+		}
+
+		private static Map<String, Integer> pool(TimeoutMiddleware timeoutMiddleware) {
+			Map<String, Integer> pool = new LinkedHashMap<>();
+			pool.put("maxThreads", timeoutMiddleware.maxThreads());
+			pool.put("queueCapacity", timeoutMiddleware.queueCapacity());
+			pool.put("activeThreads", timeoutMiddleware.activeThreads());
+			pool.put("queuedCalls", timeoutMiddleware.queuedCalls());
+			return pool;
+		}
+
 	}
 
 }
