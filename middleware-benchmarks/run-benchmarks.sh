@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# Runs the JMH suite with settings that fit a 2-core machine and writes the results table into README.md.
+# Usage: middleware-benchmarks/run-benchmarks.sh [extra JMH arguments, e.g. a benchmark regex]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+./mvnw -B -q -ntp -pl middleware-benchmarks -am package -DskipTests
+jmh=(-f 1 -wi 3 -w 2s -i 5 -r 2s -prof gc -rf json -rff middleware-benchmarks/target/jmh-results.json)
+command="middleware-benchmarks/run-benchmarks.sh $*"
+java -jar middleware-benchmarks/target/benchmarks.jar "${jmh[@]}" "$@"
+java -cp middleware-benchmarks/target/benchmarks.jar dev.agentmiddleware.benchmarks.report.BenchmarkReport \
+	middleware-benchmarks/target/jmh-results.json middleware-benchmarks/README.md "$command"

@@ -1,0 +1,188 @@
+package dev.agentmiddleware.benchmarks.report;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Reads JMH's JSON results and writes, between the markers of the benchmarks README, a table of every benchmark
+ * with its allocation, and a table of each target with its ratio against its anchor.
+ * <pre>
+ * java -cp target/benchmarks.jar dev.agentmiddleware.benchmarks.report.BenchmarkReport results.json README.md "command"
+ * </pre>
+ */
+public final class BenchmarkReport {
+
+	static final String START = "<!-- results:start -->";
+
+	static final String END = "<!-- results:end -->";
+
+	private final Map<String, Result> results = new LinkedHashMap<>();
+
+	private final String jdk;
+
+	private BenchmarkReport(JsonNode root) {
+		String jdk = "unknown";
+		for (JsonNode run : root) {
+			Result result = Result.of(run);
+			this.results.put(result.key(), result);
+			jdk = run.path("vmName").asString() + " " + run.path("jdkVersion").asString();
+		}
+		this.jdk = jdk;
+	}
+
+	public static void main(String[] args) throws IOException {
+		if (args.length < 3) {
+			throw new IllegalArgumentException("usage: BenchmarkReport <jmh-results.json> <README.md> <command>");
+		}
+		BenchmarkReport report = new BenchmarkReport(new JsonMapper().readTree(Path.of(args[0]).toFile()));
+		Path readme = Path.of(args[1]);
+		String text = Files.readString(readme);
+		int start = text.indexOf(START);
+		int end = text.indexOf(END);
+		if (start < 0 || end < start) {
+			throw new IllegalStateException(readme + " lacks the markers " + START + " and " + END);
+		}
+		String updated = text.substring(0, start + START.length()) + "\n" + report.render(args[2]) + text.substring(end);
+		Files.writeString(readme, updated);
+		System.out.println(report.render(args[2]));
+	}
+
+	String render(String command) {
+		StringBuilder out = new StringBuilder();
+		out.append("Command: `").append(command).append("`  \n");
+		out.append("JDK: ").append(this.jdk).append("  \n");
+		out.append("Date: ").append(LocalDate.now()).append("  \n");
+		out.append("Machine: ").append(Runtime.getRuntime().availableProcessors())
+			.append(" cores, shared and noisy; one fork, so read the ratios, not the absolute values.\n\n");
+		out.append("### Targets\n\n");
+		out.append("| target | measured | anchor | ratio | goal | met |\n| --- | --- | --- | --- | --- | --- |\n");
+		targets(out);
+		out.append("\n### Every benchmark\n\n");
+		out.append("| benchmark | params | score | error | unit | allocation (B/op) |\n");
+		out.append("| --- | --- | ---: | ---: | --- | ---: |\n");
+		for (Result result : this.results.values()) {
+			out.append("| ").append(result.name()).append(" | ").append(result.params()).append(" | ")
+				.append(format(result.score())).append(" | ± ").append(format(result.error())).append(" | ")
+				.append(result.unit()).append(" | ").append(format(result.allocation())).append(" |\n");
+		}
+		return out.toString();
+	}
+
+	private void targets(StringBuilder out) {
+		Result direct = find("PipelineBenchmark.direct", "layers=0");
+		Result empty = find("PipelineBenchmark.pipeline", "layers=0");
+		ratio(out, "tool with no applicable middleware", empty, direct, 1.5, false);
+		for (String layers : List.of("1", "5", "10")) {
+			Result layered = find("PipelineBenchmark.pipeline", "layers=" + layers);
+			if (layered != null && empty != null) {
+				int count = Integer.parseInt(layers);
+				double perLayer = (layered.score() - empty.score()) / count;
+				double allocation = (layered.allocation() - empty.allocation()) / count;
+				boolean met = perLayer <= 2.0 && allocation < 1.0;
+				out.append("| each pass-through layer (").append(layers).append(" layers) | ")
+					.append(format(perLayer)).append(" ns, ").append(format(allocation)).append(" B/op per layer")
+					.append(" | pipeline, 0 layers | – | ≤ 2 ns and 0 B/op | ").append(met ? "yes" : "**no**")
+					.append(" |\n");
+			}
+		}
+		ratio(out, "Java path, no applicable middleware", find("JavaPathBenchmark.agentToolProxy", ""),
+				find("JavaPathBenchmark.springAopProxy", ""), 1.2, false);
+		for (String tool : List.of("echo", "plan_trip")) {
+			ratio(out, "JSON path, default stack, cache miss (" + tool + ")",
+					find("DefaultStackBenchmark.cacheMiss", "tool=" + tool),
+					find("DefaultStackBenchmark.springAiDistinctArguments", "tool=" + tool), 1.0, true);
+			ratio(out, "JSON path, cache hit (" + tool + ")", find("DefaultStackBenchmark.cacheHit", "tool=" + tool),
+					find("JsonPathBenchmark.springAiMethodToolCallback", "tool=" + tool), 0.2, false);
+			ratio(out, "JSON path, no middleware (" + tool + ")", find("JsonPathBenchmark.noMiddleware", "tool=" + tool),
+					find("JsonPathBenchmark.springAiMethodToolCallback", "tool=" + tool), Double.NaN, false);
+		}
+		Result one = find("DefaultStackThroughputBenchmark.oneThread", "");
+		Result two = find("DefaultStackThroughputBenchmark.twoThreads", "");
+		if (one != null && two != null) {
+			double scaling = two.score() / one.score();
+			out.append("| default stack, 2 threads vs 1 (throughput) | ").append(format(two.score())).append(' ')
+				.append(two.unit()).append(" | ").append(format(one.score())).append(' ').append(one.unit())
+				.append(" | ").append(format(scaling)).append("× | ≥ 1.8× | ")
+				.append((scaling >= 1.8) ? "yes" : "**no**").append(" |\n");
+		}
+	}
+
+	private void ratio(StringBuilder out, String target, @Nullable Result measured, @Nullable Result anchor,
+			double goal, boolean allocateLess) {
+		if (measured == null || anchor == null) {
+			return;
+		}
+		double ratio = measured.score() / anchor.score();
+		boolean met = Double.isNaN(goal) || ratio <= goal;
+		String goalText = Double.isNaN(goal) ? "(for reference)" : "≤ " + format(goal) + "×";
+		if (allocateLess) {
+			met &= measured.allocation() < anchor.allocation();
+			goalText += ", allocates less";
+		}
+		out.append("| ").append(target).append(" | ").append(format(measured.score())).append(" ns, ")
+			.append(format(measured.allocation())).append(" B/op | ").append(anchor.name()).append(": ")
+			.append(format(anchor.score())).append(" ns, ").append(format(anchor.allocation())).append(" B/op | ")
+			.append(format(ratio)).append("× | ").append(goalText).append(" | ")
+			.append(Double.isNaN(goal) ? "–" : (met ? "yes" : "**no**")).append(" |\n");
+	}
+
+	private @Nullable Result find(String name, String params) {
+		for (Result result : this.results.values()) {
+			if (result.name().equals(name) && (params.isEmpty() || result.params().equals(params)
+					|| result.params().isEmpty() && params.startsWith("layers"))) {
+				return result;
+			}
+		}
+		return null;
+	}
+
+	private static String format(double value) {
+		if (Double.isNaN(value)) {
+			return "–";
+		}
+		if (Math.abs(value) >= 100) {
+			return String.format(Locale.ROOT, "%,.0f", value);
+		}
+		return String.format(Locale.ROOT, "%.2f", value);
+	}
+
+	/**
+	 * One benchmark run, as JMH reports it.
+	 */
+	record Result(String name, String params, double score, double error, String unit, double allocation) {
+
+		static Result of(JsonNode run) {
+			String benchmark = run.path("benchmark").asString();
+			String[] parts = benchmark.split("\\.");
+			String name = parts[parts.length - 2] + "." + parts[parts.length - 1];
+			List<String> params = new ArrayList<>();
+			run.path("params").properties().forEach((entry) -> params.add(entry.getKey() + "=" + entry.getValue().asString()));
+			JsonNode primary = run.path("primaryMetric");
+			double allocation = Double.NaN;
+			for (Map.Entry<String, JsonNode> metric : run.path("secondaryMetrics").properties()) {
+				if (metric.getKey().endsWith("gc.alloc.rate.norm")) {
+					allocation = metric.getValue().path("score").asDouble();
+				}
+			}
+			return new Result(name, String.join(", ", params), primary.path("score").asDouble(),
+					primary.path("scoreError").asDouble(), primary.path("scoreUnit").asString(), allocation);
+		}
+
+		String key() {
+			return this.name + "(" + this.params + ")";
+		}
+
+	}
+
+}
