@@ -3,7 +3,6 @@ package dev.agentmiddleware.sample;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
@@ -12,13 +11,7 @@ import java.util.stream.Collectors;
 import dev.agentmiddleware.sample.counting.CallCountingMiddleware;
 import dev.agentmiddleware.sample.weather.Weather;
 import dev.agentmiddleware.sample.weather.WeatherTools;
-import io.modelcontextprotocol.client.McpClient;
-import io.modelcontextprotocol.client.McpSyncClient;
-import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
-import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
-import io.modelcontextprotocol.spec.McpSchema.InitializeResult;
-import io.modelcontextprotocol.spec.McpSchema.TextContent;
 import io.modelcontextprotocol.spec.McpSchema.Tool;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -54,9 +47,7 @@ class SampleAppMcpIntegrationTests {
 	@Autowired
 	CallCountingMiddleware callCounting;
 
-	private McpSyncClient client;
-
-	private InitializeResult initialized;
+	private McpSession session;
 
 	@DynamicPropertySource
 	static void workspaceInTempDir(DynamicPropertyRegistry registry) {
@@ -65,29 +56,24 @@ class SampleAppMcpIntegrationTests {
 
 	@BeforeEach
 	void connect() {
-		HttpClientStreamableHttpTransport transport = HttpClientStreamableHttpTransport
-			.builder("http://localhost:" + this.port)
-			.endpoint("/mcp")
-			.build();
-		this.client = McpClient.sync(transport).requestTimeout(Duration.ofSeconds(10)).build();
-		this.initialized = this.client.initialize();
+		// A new MCP session per test: each gets its own get_weather rate-limit budget (5 per minute per session).
+		this.session = McpSession.open(this.port);
 	}
 
 	@AfterEach
 	void disconnect() {
-		this.client.closeGracefully();
+		this.session.close();
 	}
 
 	@Test
 	void initializesAsToolServer() {
-		assertThat(this.initialized.serverInfo().name()).isEqualTo("agent-middleware-sample");
-		assertThat(this.initialized.capabilities().tools()).isNotNull();
+		assertThat(this.session.initialized().serverInfo().name()).isEqualTo("agent-middleware-sample");
+		assertThat(this.session.initialized().capabilities().tools()).isNotNull();
 	}
 
 	@Test
 	void listsEveryToolWithItsParameters() {
-		Map<String, Tool> tools = this.client.listTools()
-			.tools()
+		Map<String, Tool> tools = this.session.tools()
 			.stream()
 			.collect(Collectors.toMap(Tool::name, Function.identity()));
 		assertThat(tools).containsKeys("list_files", "read_file", "write_file", "delete_file", "get_weather");
@@ -166,12 +152,11 @@ class SampleAppMcpIntegrationTests {
 	}
 
 	private CallToolResult call(String tool, Map<String, Object> arguments) {
-		return this.client.callTool(new CallToolRequest(tool, arguments));
+		return this.session.call(tool, arguments);
 	}
 
 	private static String text(CallToolResult result) {
-		assertThat(result.content()).singleElement().isInstanceOf(TextContent.class);
-		return ((TextContent) result.content().get(0)).text();
+		return McpSession.text(result);
 	}
 
 	// One short line: no stack trace, no qualified class names, not the workspace's location.

@@ -1,0 +1,98 @@
+package dev.agentmiddleware.sample;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import io.modelcontextprotocol.client.McpClient;
+import io.modelcontextprotocol.client.McpSyncClient;
+import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
+import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
+import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
+import io.modelcontextprotocol.spec.McpSchema.InitializeResult;
+import io.modelcontextprotocol.spec.McpSchema.TextContent;
+import io.modelcontextprotocol.spec.McpSchema.Tool;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * One MCP session with the sample app, opened with the MCP Java SDK's client over Streamable HTTP. Each session
+ * has its own MCP session id, hence its own session-scoped cache entries and rate-limit budget.
+ */
+final class McpSession implements AutoCloseable {
+
+	private final McpSyncClient client;
+
+	private final InitializeResult initialized;
+
+	private McpSession(McpSyncClient client, InitializeResult initialized) {
+		this.client = client;
+		this.initialized = initialized;
+	}
+
+	/**
+	 * Connects to the app and initializes a new session.
+	 * @param port the app's port
+	 * @return the open session
+	 */
+	static McpSession open(int port) {
+		HttpClientStreamableHttpTransport transport = HttpClientStreamableHttpTransport
+			.builder("http://localhost:" + port)
+			.endpoint("/mcp")
+			.build();
+		McpSyncClient client = McpClient.sync(transport).requestTimeout(Duration.ofSeconds(10)).build();
+		return new McpSession(client, client.initialize());
+	}
+
+	InitializeResult initialized() {
+		return this.initialized;
+	}
+
+	List<Tool> tools() {
+		return this.client.listTools().tools();
+	}
+
+	List<String> toolNames() {
+		return tools().stream().map(Tool::name).toList();
+	}
+
+	CallToolResult call(String tool, Map<String, Object> arguments) {
+		return this.client.callTool(new CallToolRequest(tool, arguments));
+	}
+
+	/**
+	 * Calls a tool that must succeed.
+	 * @param tool the tool
+	 * @param arguments its arguments
+	 * @return the result's text
+	 */
+	String succeed(String tool, Map<String, Object> arguments) {
+		CallToolResult result = call(tool, arguments);
+		assertThat(result.isError()).as("%s %s failed: %s", tool, arguments, result.content())
+			.isNotEqualTo(Boolean.TRUE);
+		return text(result);
+	}
+
+	/**
+	 * Calls a tool that must fail.
+	 * @param tool the tool
+	 * @param arguments its arguments
+	 * @return the error result's text
+	 */
+	String fail(String tool, Map<String, Object> arguments) {
+		CallToolResult result = call(tool, arguments);
+		assertThat(result.isError()).as("%s %s succeeded: %s", tool, arguments, result.content()).isTrue();
+		return text(result);
+	}
+
+	static String text(CallToolResult result) {
+		assertThat(result.content()).singleElement().isInstanceOf(TextContent.class);
+		return ((TextContent) result.content().get(0)).text();
+	}
+
+	@Override
+	public void close() {
+		this.client.closeGracefully();
+	}
+
+}
