@@ -7,6 +7,7 @@ import java.util.concurrent.TimeUnit;
 import dev.agentmiddleware.chain.ToolMiddleware;
 import dev.agentmiddleware.chain.ToolPipeline;
 import dev.agentmiddleware.tool.SafetyLevel;
+import dev.agentmiddleware.tool.ToolArguments;
 import dev.agentmiddleware.tool.ToolDescriptor;
 import dev.agentmiddleware.tool.ToolHandler;
 import dev.agentmiddleware.tool.ToolInvocation;
@@ -21,8 +22,8 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 
 /**
- * The cost of the chain itself: the same small tool called directly and through a pipeline of 0, 1, 5 and 10
- * pass-through middleware. The tool's descriptor declares its {@code String} result, as an {@code @AgentTool}'s does.
+ * The cost of the chain itself: the small tool of {@link DirectCallBenchmark} through a pipeline of 0, 1, 5 and 10
+ * pass-through middleware, with the tool's result type declared (checked after each layer) or not.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -31,6 +32,10 @@ public class PipelineBenchmark {
 
 	@Param({ "0", "1", "5", "10" })
 	public int layers;
+
+	/** Whether the tool declares its {@code String} result, as an {@code @AgentTool} does: results are then checked. */
+	@Param({ "true", "false" })
+	public boolean typed;
 
 	private final BenchmarkTools tools = new BenchmarkTools();
 
@@ -45,21 +50,22 @@ public class PipelineBenchmark {
 		ToolDescriptor echo = ToolDescriptor.builder("echo")
 			.safety(SafetyLevel.SAFE)
 			.readOnly(true)
-			.resultType(String.class)
+			.resultType(this.typed ? String.class : Object.class)
 			.build();
 		List<ToolMiddleware> middleware = new ArrayList<>();
 		for (int i = 0; i < this.layers; i++) {
 			middleware.add(new PassThrough());
 		}
-		this.pipeline = ToolPipeline.builder(echo, (invocation) -> this.tools.echo((String) invocation.argument("text")))
-			.middleware(middleware)
-			.build();
-		this.invocation = ToolInvocation.builder(echo).argument("text", this.text).build();
+		this.pipeline = ToolPipeline.builder(echo, handler(this.tools)).middleware(middleware).build();
+		this.invocation = invocation(echo, this.text);
 	}
 
-	@Benchmark
-	public String direct() {
-		return this.tools.echo(this.text);
+	static ToolHandler handler(BenchmarkTools tools) {
+		return (invocation) -> tools.echo((String) invocation.argument("text"));
+	}
+
+	static ToolInvocation invocation(ToolDescriptor tool, String text) {
+		return ToolInvocation.builder(tool).arguments(ToolArguments.names("text").with(new Object[] { text })).build();
 	}
 
 	@Benchmark

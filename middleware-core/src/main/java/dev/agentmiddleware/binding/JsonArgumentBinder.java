@@ -25,6 +25,7 @@ import tools.jackson.core.exc.StreamReadException;
 import tools.jackson.core.exc.UnexpectedEndOfInputException;
 import tools.jackson.core.json.JsonFactory;
 import tools.jackson.core.json.JsonFactoryBuilder;
+import tools.jackson.core.util.JsonRecyclerPools;
 import tools.jackson.core.json.JsonReadFeature;
 import tools.jackson.databind.DatabindException;
 import tools.jackson.databind.DeserializationFeature;
@@ -151,7 +152,10 @@ public final class JsonArgumentBinder {
 			.rebuild()
 			.maxNestingDepth(limits.maxDepth())
 			.build();
-		JsonFactoryBuilder builder = factory.rebuild().streamReadConstraints(constraints);
+		// Buffers come from a per-thread pool: the default shared pool costs two contended updates per call.
+		JsonFactoryBuilder builder = factory.rebuild()
+			.streamReadConstraints(constraints)
+			.recyclerPool(JsonRecyclerPools.threadLocalPool());
 		// Parsers are created outside the mapper, so carry over the read features configured on it
 		for (StreamReadFeature feature : StreamReadFeature.values()) {
 			builder.configure(feature, mapper.isEnabled(feature));

@@ -39,10 +39,13 @@ public final class ToolPipeline {
 
 	private final List<String> layers;
 
-	private ToolPipeline(ToolDescriptor tool, ToolHandler head, List<String> layers) {
+	private final boolean bare;
+
+	private ToolPipeline(ToolDescriptor tool, ToolHandler head, List<String> layers, boolean bare) {
 		this.tool = tool;
 		this.head = head;
 		this.layers = layers;
+		this.bare = bare;
 	}
 
 	/**
@@ -109,6 +112,16 @@ public final class ToolPipeline {
 	 */
 	public List<String> layers() {
 		return this.layers;
+	}
+
+	/**
+	 * Whether no middleware applies to the tool and no observer watches it: the pipeline is then the tool's own
+	 * handler, and a caller that can reach the tool's code more directly (such as a proxy proceeding to the method)
+	 * may skip the pipeline without changing behaviour.
+	 * @return {@code true} when the pipeline adds nothing to the tool
+	 */
+	public boolean isBare() {
+		return this.bare;
 	}
 
 	/**
@@ -210,13 +223,14 @@ public final class ToolPipeline {
 					handler = checkResults ? new ResultContract(middleware.name(), wrapped) : wrapped;
 				}
 			}
-			if (layers.size() == 1 && observers == null) {
+			boolean bare = layers.size() == 1 && observers == null;
+			if (bare) {
 				handler = this.terminal;
 			}
 			if (observers != null) {
 				handler = observers.wrap(handler);
 			}
-			return new ToolPipeline(this.tool, handler, List.copyOf(layers));
+			return new ToolPipeline(this.tool, handler, List.copyOf(layers), bare);
 		}
 
 	}

@@ -29,7 +29,11 @@ public final class ToolInvocation {
 
 	private static final String CALL_ID_PREFIX = Long.toHexString(ThreadLocalRandom.current().nextLong() >>> 16);
 
-	private static final AtomicLong CALL_COUNTER = new AtomicLong();
+	private static final AtomicLong THREAD_NUMBERS = new AtomicLong();
+
+	// Per thread, so that numbering calls writes nothing shared: the thread's number is in the upper bits.
+	private static final ThreadLocal<long[]> CALL_COUNTER = ThreadLocal
+		.withInitial(() -> new long[] { THREAD_NUMBERS.incrementAndGet() << 40 });
 
 	private final ToolDescriptor tool;
 
@@ -382,7 +386,7 @@ public final class ToolInvocation {
 			else {
 				arguments = Collections.unmodifiableMap(new LinkedHashMap<>(this.arguments));
 			}
-			long callNumber = (this.callId != null) ? 0 : CALL_COUNTER.incrementAndGet();
+			long callNumber = (this.callId != null) ? 0 : ++CALL_COUNTER.get()[0];
 			return new ToolInvocation(this.tool, arguments, this.sessionId, this.principal, this.callId, callNumber,
 					this.source, attributes, null);
 		}

@@ -80,20 +80,25 @@ public final class BenchmarkReport {
 	}
 
 	private void targets(StringBuilder out) {
-		Result direct = find("PipelineBenchmark.direct", "layers=0");
-		Result empty = find("PipelineBenchmark.pipeline", "layers=0");
-		ratio(out, "tool with no applicable middleware", empty, direct, 1.5, false);
-		for (String layers : List.of("1", "5", "10")) {
-			Result layered = find("PipelineBenchmark.pipeline", "layers=" + layers);
-			if (layered != null && empty != null) {
-				int count = Integer.parseInt(layers);
-				double perLayer = (layered.score() - empty.score()) / count;
-				double allocation = (layered.allocation() - empty.allocation()) / count;
-				boolean met = perLayer <= 2.0 && allocation < 1.0;
-				out.append("| each pass-through layer (").append(layers).append(" layers) | ")
-					.append(format(perLayer)).append(" ns, ").append(format(allocation)).append(" B/op per layer")
-					.append(" | pipeline, 0 layers | – | ≤ 2 ns and 0 B/op | ").append(met ? "yes" : "**no**")
-					.append(" |\n");
+		for (String typed : List.of("true", "false")) {
+			String suffix = typed.equals("true") ? " (result type checked)" : " (result type Object)";
+			Result empty = find("PipelineBenchmark.pipeline", "layers=0, typed=" + typed);
+			ratio(out, "tool with no applicable middleware" + suffix, empty,
+					find("DirectCallBenchmark.direct", ""), 1.5, false);
+			ratio(out, "tool with no applicable middleware, vs its handler" + suffix, empty,
+					find("DirectCallBenchmark.handler", ""), Double.NaN, false);
+			for (String layers : List.of("1", "5", "10")) {
+				Result layered = find("PipelineBenchmark.pipeline", "layers=" + layers + ", typed=" + typed);
+				if (layered != null && empty != null) {
+					int count = Integer.parseInt(layers);
+					double perLayer = (layered.score() - empty.score()) / count;
+					double allocation = (layered.allocation() - empty.allocation()) / count;
+					boolean met = perLayer <= 2.0 && allocation < 1.0;
+					out.append("| each pass-through layer, ").append(layers).append(" layers").append(suffix)
+						.append(" | ").append(format(perLayer)).append(" ns, ").append(format(allocation))
+						.append(" B/op per layer | pipeline, 0 layers | – | ≤ 2 ns and 0 B/op | ")
+						.append(met ? "yes" : "**no**").append(" |\n");
+				}
 			}
 		}
 		ratio(out, "Java path, no applicable middleware", find("JavaPathBenchmark.agentToolProxy", ""),
@@ -139,8 +144,7 @@ public final class BenchmarkReport {
 
 	private @Nullable Result find(String name, String params) {
 		for (Result result : this.results.values()) {
-			if (result.name().equals(name) && (params.isEmpty() || result.params().equals(params)
-					|| result.params().isEmpty() && params.startsWith("layers"))) {
+			if (result.name().equals(name) && (params.isEmpty() || result.params().equals(params))) {
 				return result;
 			}
 		}

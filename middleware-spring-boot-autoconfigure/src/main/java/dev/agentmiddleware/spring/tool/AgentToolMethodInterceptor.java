@@ -2,6 +2,8 @@ package dev.agentmiddleware.spring.tool;
 
 import java.util.function.Supplier;
 
+import dev.agentmiddleware.chain.ToolPipeline;
+
 import org.aopalliance.intercept.MethodInterceptor;
 import org.aopalliance.intercept.MethodInvocation;
 import org.jspecify.annotations.Nullable;
@@ -26,7 +28,12 @@ final class AgentToolMethodInterceptor implements MethodInterceptor {
 		if (tool == null) {
 			return invocation.proceed();
 		}
-		return tool.pipeline().call(tool.javaInvocation(invocation.getArguments()));
+		ToolPipeline pipeline = tool.pipeline();
+		if (pipeline.isBare()) {
+			// Nothing applies to this tool: the pipeline is the method itself, so go straight to it.
+			return invocation.proceed();
+		}
+		return pipeline.call(tool.javaInvocation(invocation.getArguments()));
 	}
 
 }
