@@ -10,3 +10,4 @@ command="middleware-benchmarks/run-benchmarks.sh $*"
 java -jar middleware-benchmarks/target/benchmarks.jar "${jmh[@]}" "$@"
 java -cp middleware-benchmarks/target/benchmarks.jar dev.agentmiddleware.benchmarks.report.BenchmarkReport \
 	middleware-benchmarks/target/jmh-results.json middleware-benchmarks/README.md "$command"
+echo "Results written to middleware-benchmarks/README.md"

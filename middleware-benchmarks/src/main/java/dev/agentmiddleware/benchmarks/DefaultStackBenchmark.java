@@ -3,8 +3,6 @@ package dev.agentmiddleware.benchmarks;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
-import dev.agentmiddleware.cache.CacheMiddleware;
-import dev.agentmiddleware.cache.CacheStatistics;
 import dev.agentmiddleware.spring.ai.AgentToolCallback;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -58,10 +56,6 @@ public class DefaultStackBenchmark {
 
 	@TearDown
 	public void tearDown() {
-		CacheStatistics statistics = this.context.getBean(CacheMiddleware.class).statistics().get(this.tool);
-		if (statistics != null) {
-			System.out.println("cache of " + this.tool + ": " + statistics);
-		}
 		this.context.close();
 	}
 

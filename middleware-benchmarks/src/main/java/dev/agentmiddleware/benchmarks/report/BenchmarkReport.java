@@ -55,7 +55,6 @@ public final class BenchmarkReport {
 		}
 		String updated = text.substring(0, start + START.length()) + "\n" + report.render(args[2]) + text.substring(end);
 		Files.writeString(readme, updated);
-		System.out.println(report.render(args[2]));
 	}
 
 	String render(String command) {

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.Comparator;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -48,6 +49,9 @@ public final class AgentToolRegistry implements BeanFactoryAware, SmartInitializ
 	private final Map<String, RegisteredTool> tools = new ConcurrentHashMap<>();
 
 	private final Map<Method, RegisteredTool> toolsByMethod = new ConcurrentHashMap<>();
+
+	// Copied on write: read on every direct Java call, written once per Method instance.
+	private volatile Map<Method, RegisteredTool> toolsByMethodInstance = new IdentityHashMap<>();
 
 	private final ToolPipelineFactory pipelineFactory;
 
@@ -163,12 +167,20 @@ public final class AgentToolRegistry implements BeanFactoryAware, SmartInitializ
 	 * @return the tool, or {@code null} if the method is not a tool
 	 */
 	@Nullable RegisteredTool forMethod(Method method) {
-		RegisteredTool tool = this.toolsByMethod.get(method);
+		// Proxies pass the same Method instance on every call: an identity lookup avoids Method.equals.
+		RegisteredTool tool = this.toolsByMethodInstance.get(method);
+		if (tool != null) {
+			return tool;
+		}
+		tool = this.toolsByMethod.get(method);
 		if (tool == null) {
-			Method bridged = BridgeMethodResolver.findBridgedMethod(method);
-			tool = this.toolsByMethod.get(bridged);
-			if (tool != null) {
-				this.toolsByMethod.put(method, tool);
+			tool = this.toolsByMethod.get(BridgeMethodResolver.findBridgedMethod(method));
+		}
+		if (tool != null) {
+			synchronized (this.toolsByMethod) {
+				Map<Method, RegisteredTool> instances = new IdentityHashMap<>(this.toolsByMethodInstance);
+				instances.put(method, tool);
+				this.toolsByMethodInstance = instances;
 			}
 		}
 		return tool;

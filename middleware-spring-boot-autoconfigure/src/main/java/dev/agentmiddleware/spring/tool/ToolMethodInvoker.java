@@ -25,6 +25,10 @@ final class ToolMethodInvoker implements ToolHandler {
 
 	private static final ThreadLocal<@Nullable Method> PASS_THROUGH = new ThreadLocal<>();
 
+	// Whether any tool bean was already a proxy; until one is, no call can carry the mark, and checking for it
+	// (a thread-local read) is skipped.
+	private static volatile boolean passThroughInUse;
+
 	private final Object target;
 
 	private final Method method;
@@ -38,6 +42,9 @@ final class ToolMethodInvoker implements ToolHandler {
 		this.method = method;
 		this.parameterNames = parameterNames;
 		this.targetIsAdvised = targetIsAdvised;
+		if (targetIsAdvised) {
+			passThroughInUse = true;
+		}
 		ReflectionUtils.makeAccessible(method);
 	}
 
@@ -48,6 +55,9 @@ final class ToolMethodInvoker implements ToolHandler {
 	 * @return {@code true} to proceed without the chain
 	 */
 	static boolean consumePassThrough(Method method) {
+		if (!passThroughInUse) {
+			return false;
+		}
 		Method marked = PASS_THROUGH.get();
 		if (marked != null && marked.equals(method)) {
 			PASS_THROUGH.remove();
