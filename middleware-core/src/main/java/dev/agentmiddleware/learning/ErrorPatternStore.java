@@ -39,7 +39,7 @@ import org.jspecify.annotations.Nullable;
  * ToolCallObservers observers = ToolCallObservers.builder().observer(LearningObserverAdapter.of(errors)).build();
  * ...
  * for (ErrorPatternStatistics pattern : errors.topPatterns(10)) {
- *     System.out.println(pattern.tool() + ": " + pattern.pattern() + " x" + pattern.occurrences());
+ *     logger.info("{}: {} x{}", pattern.tool(), pattern.pattern(), pattern.occurrences());
  * }
  * }</pre>
  */

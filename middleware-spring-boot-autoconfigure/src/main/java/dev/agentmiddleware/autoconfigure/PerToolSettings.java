@@ -1,6 +1,7 @@
 package dev.agentmiddleware.autoconfigure;
 
 import java.util.Map;
+import java.util.function.Supplier;
 
 import dev.agentmiddleware.spring.tool.ToolNameReferences;
 import dev.agentmiddleware.spring.tool.ToolNames;
@@ -50,6 +51,44 @@ public final class PerToolSettings {
 	 */
 	public static ToolNameReferences references(String property, Map<String, ?> tools) {
 		return ToolNameReferences.of(property, tools.keySet());
+	}
+
+	/**
+	 * Builds a built-in's policy from settings, turning the policy's validation failure into a startup failure that
+	 * names the property.
+	 * <pre>{@code
+	 * CachePolicy policy = PerToolSettings.policy("agent.middleware.cache.tools.read-file",
+	 *         () -> new CachePolicy(settings.getTtl(), settings.getMaxSize(), settings.getScope()));
+	 * }</pre>
+	 * @param property the settings' property, such as {@code agent.middleware.cache.defaults}
+	 * @param factory builds the policy; throws {@link IllegalArgumentException} for invalid values
+	 * @param <P> the policy type
+	 * @return the policy
+	 * @throws IllegalStateException naming the property and what is wrong
+	 */
+	public static <P> P policy(String property, Supplier<P> factory) {
+		try {
+			return factory.get();
+		}
+		catch (IllegalArgumentException ex) {
+			// The message says it all; the cause would only hide the property name from failure analysis.
+			throw new IllegalStateException("Invalid " + property + ": " + ex.getMessage());
+		}
+	}
+
+	/**
+	 * A setting the policy cannot do without, inside {@link #policy}.
+	 * @param value the setting's value
+	 * @param key the setting's key, such as {@code max-attempts}
+	 * @param <T> the value type
+	 * @return the value
+	 * @throws IllegalArgumentException if the value is not set
+	 */
+	public static <T> T required(@Nullable T value, String key) {
+		if (value == null) {
+			throw new IllegalArgumentException(key + " must be set");
+		}
+		return value;
 	}
 
 	private static <V> @Nullable V find(Map<String, V> tools, String toolName) {

@@ -71,15 +71,10 @@ public final class CacheAutoConfiguration {
 	}
 
 	private static CachePolicy policy(CacheProperties.Settings settings, String property) {
-		try {
-			return new CachePolicy(Objects.requireNonNullElse(settings.getTtl(), CachePolicy.DEFAULT_TTL),
-					Objects.requireNonNullElse(settings.getMaxSize(), CachePolicy.DEFAULT_MAX_SIZE),
-					Objects.requireNonNullElse(settings.getScope(), CacheScope.SESSION));
-		}
-		catch (IllegalArgumentException ex) {
-			// The message says it all; the cause would only hide the property name from failure analysis.
-			throw new IllegalStateException("Invalid " + property + ": " + ex.getMessage());
-		}
+		return PerToolSettings.policy(property,
+				() -> new CachePolicy(Objects.requireNonNullElse(settings.getTtl(), CachePolicy.DEFAULT_TTL),
+						Objects.requireNonNullElse(settings.getMaxSize(), CachePolicy.DEFAULT_MAX_SIZE),
+						Objects.requireNonNullElse(settings.getScope(), CacheScope.SESSION)));
 	}
 
 	@Configuration(proxyBeanMethods = false)

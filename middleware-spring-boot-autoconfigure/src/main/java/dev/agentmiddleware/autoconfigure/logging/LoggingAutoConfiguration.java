@@ -63,15 +63,9 @@ public final class LoggingAutoConfiguration {
 	}
 
 	private static LoggingPolicy policy(LoggingProperties.Settings settings, String property) {
-		try {
-			return new LoggingPolicy(
-					Objects.requireNonNullElse(settings.getMaxValueLength(), LoggingPolicy.DEFAULT.maxValueLength()),
-					Objects.requireNonNullElse(settings.getLogResults(), LoggingPolicy.DEFAULT.logResults()));
-		}
-		catch (IllegalArgumentException ex) {
-			// The message says it all; the cause would only hide the property name from failure analysis.
-			throw new IllegalStateException("Invalid " + property + ": " + ex.getMessage());
-		}
+		return PerToolSettings.policy(property, () -> new LoggingPolicy(
+				Objects.requireNonNullElse(settings.getMaxValueLength(), LoggingPolicy.DEFAULT.maxValueLength()),
+				Objects.requireNonNullElse(settings.getLogResults(), LoggingPolicy.DEFAULT.logResults())));
 	}
 
 	@Configuration(proxyBeanMethods = false)

@@ -26,6 +26,8 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
+
+import static dev.agentmiddleware.autoconfigure.PerToolSettings.required;
 /**
  * Auto-configuration of {@link RateLimitMiddleware}: rate limits and session call budgets for the tools configured
  * under {@code agent.middleware.rate-limit.tools} (or for every tool when {@code defaults.enabled} is true).
@@ -75,24 +77,13 @@ public final class RateLimitAutoConfiguration {
 	}
 
 	private static RateLimitPolicy policy(RateLimitProperties.Settings settings, String property) {
-		try {
-			return new RateLimitPolicy(required(settings.getLimitForPeriod(), "limit-for-period"),
-					required(settings.getLimitRefreshPeriod(), "limit-refresh-period"),
-					required(settings.getMaxWait(), "max-wait"), required(settings.getKey(), "key"),
-					settings.getMaxCallsPerSession());
-		}
-		catch (IllegalArgumentException ex) {
-			// The message says it all; the cause would only hide the property name from failure analysis.
-			throw new IllegalStateException("Invalid " + property + ": " + ex.getMessage());
-		}
+		return PerToolSettings.policy(property,
+				() -> new RateLimitPolicy(required(settings.getLimitForPeriod(), "limit-for-period"),
+						required(settings.getLimitRefreshPeriod(), "limit-refresh-period"),
+						required(settings.getMaxWait(), "max-wait"), required(settings.getKey(), "key"),
+						settings.getMaxCallsPerSession()));
 	}
 
-	private static <T> T required(@Nullable T value, String property) {
-		if (value == null) {
-			throw new IllegalArgumentException(property + " must be set");
-		}
-		return value;
-	}
 
 	@Configuration(proxyBeanMethods = false)
 	@ConditionalOnClass(Endpoint.class)

@@ -25,6 +25,8 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
+
+import static dev.agentmiddleware.autoconfigure.PerToolSettings.required;
 /**
  * Auto-configuration of {@link RetryMiddleware}: retries of every idempotent or read-only tool, with per-tool
  * settings under {@code agent.middleware.retry.tools}. Configuring retries for a tool that is neither idempotent nor
@@ -87,26 +89,15 @@ public final class RetryAutoConfiguration {
 	}
 
 	private static RetryPolicy policy(RetryProperties.Settings settings, String property) {
-		try {
-			return new RetryPolicy(required(settings.getMaxAttempts(), "max-attempts"),
-					required(settings.getInitialBackoff(), "initial-backoff"),
-					required(settings.getMultiplier(), "multiplier"), required(settings.getJitter(), "jitter"),
-					required(settings.getMaxBackoff(), "max-backoff"),
-					required(settings.getRetryExceptions(), "retry-exceptions"),
-					required(settings.getIgnoreExceptions(), "ignore-exceptions"));
-		}
-		catch (IllegalArgumentException ex) {
-			// The message says it all; the cause would only hide the property name from failure analysis.
-			throw new IllegalStateException("Invalid " + property + ": " + ex.getMessage());
-		}
+		return PerToolSettings.policy(property,
+				() -> new RetryPolicy(required(settings.getMaxAttempts(), "max-attempts"),
+						required(settings.getInitialBackoff(), "initial-backoff"),
+						required(settings.getMultiplier(), "multiplier"), required(settings.getJitter(), "jitter"),
+						required(settings.getMaxBackoff(), "max-backoff"),
+						required(settings.getRetryExceptions(), "retry-exceptions"),
+						required(settings.getIgnoreExceptions(), "ignore-exceptions")));
 	}
 
-	private static <T> T required(@Nullable T value, String property) {
-		if (value == null) {
-			throw new IllegalArgumentException(property + " must be set");
-		}
-		return value;
-	}
 
 	@Configuration(proxyBeanMethods = false)
 	@ConditionalOnClass(Endpoint.class)
