@@ -1,17 +1,15 @@
 package dev.agentmiddleware.logging;
 
-import java.util.Collections;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
-import java.util.TreeMap;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentMap;
+
 import java.util.function.Function;
 import java.util.function.LongSupplier;
 
 import dev.agentmiddleware.chain.BuiltInOrder;
 import dev.agentmiddleware.chain.OrderedMiddleware;
+import dev.agentmiddleware.chain.ToolPolicies;
 import dev.agentmiddleware.redaction.SecretRedactor;
 import dev.agentmiddleware.tool.CallOutcome;
 import dev.agentmiddleware.tool.CallTrace;
@@ -61,18 +59,16 @@ public final class LoggingMiddleware implements OrderedMiddleware {
 
 	private final LogValueRenderer renderer;
 
-	private final Function<ToolDescriptor, @Nullable LoggingPolicy> policies;
+	private final ToolPolicies<LoggingPolicy> policies;
 
 	private final LongSupplier nanoTime;
 
 	private final int order;
 
-	private final ConcurrentMap<String, LoggingPolicy> appliedPolicies = new ConcurrentHashMap<>();
-
 	private LoggingMiddleware(Builder builder) {
 		this.logger = builder.logger;
 		this.renderer = new LogValueRenderer(builder.redactor);
-		this.policies = builder.policies;
+		this.policies = ToolPolicies.of(builder.policies);
 		this.nanoTime = builder.nanoTime;
 		this.order = builder.order;
 	}
@@ -98,12 +94,10 @@ public final class LoggingMiddleware implements OrderedMiddleware {
 
 	@Override
 	public ToolHandler wrap(ToolDescriptor tool, ToolHandler next) {
-		LoggingPolicy policy = this.policies.apply(tool);
+		LoggingPolicy policy = this.policies.resolve(tool);
 		if (policy == null) {
-			this.appliedPolicies.remove(tool.name());
 			return next;
 		}
-		this.appliedPolicies.put(tool.name(), policy);
 		return (invocation) -> this.logger.isInfoEnabled() ? log(invocation, next, policy) : next.handle(invocation);
 	}
 
@@ -112,7 +106,7 @@ public final class LoggingMiddleware implements OrderedMiddleware {
 	 * @return the policies by tool name, sorted by name
 	 */
 	public Map<String, LoggingPolicy> policies() {
-		return Collections.unmodifiableMap(new TreeMap<>(this.appliedPolicies));
+		return this.policies.applied();
 	}
 
 	private @Nullable Object log(ToolInvocation invocation, ToolHandler next, LoggingPolicy policy) throws Exception {

@@ -1,12 +1,10 @@
 package dev.agentmiddleware.ratelimit;
 
 import java.time.Duration;
-import java.util.Collections;
+
 import java.util.Map;
 import java.util.Objects;
-import java.util.TreeMap;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentMap;
+
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
@@ -16,6 +14,7 @@ import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.Ticker;
 import dev.agentmiddleware.chain.BuiltInOrder;
 import dev.agentmiddleware.chain.OrderedMiddleware;
+import dev.agentmiddleware.chain.ToolPolicies;
 import dev.agentmiddleware.metrics.MiddlewareEvent;
 import dev.agentmiddleware.metrics.MiddlewareMetrics;
 import dev.agentmiddleware.tool.ToolDescriptor;
@@ -56,7 +55,7 @@ public final class RateLimitMiddleware implements OrderedMiddleware {
 	/** The name of this middleware in chains and in {@code decidedBy}. */
 	public static final String NAME = "rate-limit";
 
-	private final Function<ToolDescriptor, @Nullable RateLimitPolicy> policies;
+	private final ToolPolicies<RateLimitPolicy> policies;
 
 	private final int order;
 
@@ -68,10 +67,8 @@ public final class RateLimitMiddleware implements OrderedMiddleware {
 
 	private final Duration sessionIdleTimeout;
 
-	private final ConcurrentMap<String, RateLimitPolicy> appliedPolicies = new ConcurrentHashMap<>();
-
 	private RateLimitMiddleware(Builder builder) {
-		this.policies = builder.policies;
+		this.policies = ToolPolicies.of(builder.policies);
 		this.order = builder.order;
 		this.ticker = builder.ticker;
 		this.metrics = builder.metrics;
@@ -91,12 +88,10 @@ public final class RateLimitMiddleware implements OrderedMiddleware {
 
 	@Override
 	public ToolHandler wrap(ToolDescriptor tool, ToolHandler next) {
-		RateLimitPolicy policy = this.policies.apply(tool);
+		RateLimitPolicy policy = this.policies.resolve(tool);
 		if (policy == null) {
-			this.appliedPolicies.remove(tool.name());
 			return next;
 		}
-		this.appliedPolicies.put(tool.name(), policy);
 		return new RateLimitedHandler(tool.name(), policy, next, this);
 	}
 
@@ -115,7 +110,7 @@ public final class RateLimitMiddleware implements OrderedMiddleware {
 	 * @return the policies by tool name, sorted by name
 	 */
 	public Map<String, RateLimitPolicy> policies() {
-		return Collections.unmodifiableMap(new TreeMap<>(this.appliedPolicies));
+		return this.policies.applied();
 	}
 
 	/**

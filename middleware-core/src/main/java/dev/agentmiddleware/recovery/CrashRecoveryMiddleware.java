@@ -1,15 +1,13 @@
 package dev.agentmiddleware.recovery;
 
-import java.util.Collections;
 import java.util.Map;
 import java.util.Objects;
-import java.util.TreeMap;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentMap;
+
 import java.util.function.Function;
 
 import dev.agentmiddleware.chain.BuiltInOrder;
 import dev.agentmiddleware.chain.OrderedMiddleware;
+import dev.agentmiddleware.chain.ToolPolicies;
 import dev.agentmiddleware.metrics.MiddlewareEvent;
 import dev.agentmiddleware.metrics.MiddlewareMetrics;
 import dev.agentmiddleware.tool.ToolDescriptor;
@@ -44,7 +42,7 @@ public final class CrashRecoveryMiddleware implements OrderedMiddleware {
 	/** The name of this middleware in chains and in {@code decidedBy}. */
 	public static final String NAME = "crash-recovery";
 
-	private final Function<ToolDescriptor, @Nullable CrashRecoveryPolicy> policies;
+	private final ToolPolicies<CrashRecoveryPolicy> policies;
 
 	private final @Nullable ToolSessionReset sessionReset;
 
@@ -52,10 +50,8 @@ public final class CrashRecoveryMiddleware implements OrderedMiddleware {
 
 	private final int order;
 
-	private final ConcurrentMap<String, CrashRecoveryPolicy> appliedPolicies = new ConcurrentHashMap<>();
-
 	private CrashRecoveryMiddleware(Builder builder) {
-		this.policies = builder.policies;
+		this.policies = ToolPolicies.of(builder.policies);
 		this.sessionReset = builder.sessionReset;
 		this.metrics = builder.metrics;
 		this.order = builder.order;
@@ -73,12 +69,10 @@ public final class CrashRecoveryMiddleware implements OrderedMiddleware {
 
 	@Override
 	public ToolHandler wrap(ToolDescriptor tool, ToolHandler next) {
-		CrashRecoveryPolicy policy = this.policies.apply(tool);
+		CrashRecoveryPolicy policy = this.policies.resolve(tool);
 		if (policy == null) {
-			this.appliedPolicies.remove(tool.name());
 			return next;
 		}
-		this.appliedPolicies.put(tool.name(), policy);
 		return new RecoveringHandler(tool.name(), policy, next);
 	}
 
@@ -87,7 +81,7 @@ public final class CrashRecoveryMiddleware implements OrderedMiddleware {
 	 * @return the policies by tool name, sorted by name
 	 */
 	public Map<String, CrashRecoveryPolicy> policies() {
-		return Collections.unmodifiableMap(new TreeMap<>(this.appliedPolicies));
+		return this.policies.applied();
 	}
 
 	/**

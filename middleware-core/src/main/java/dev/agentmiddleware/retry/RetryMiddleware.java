@@ -1,13 +1,11 @@
 package dev.agentmiddleware.retry;
 
 import java.time.Duration;
-import java.util.Collections;
+
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.TreeMap;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentMap;
+
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.DoubleSupplier;
 import java.util.function.Function;
@@ -15,6 +13,7 @@ import java.util.function.Predicate;
 
 import dev.agentmiddleware.chain.BuiltInOrder;
 import dev.agentmiddleware.chain.OrderedMiddleware;
+import dev.agentmiddleware.chain.ToolPolicies;
 import dev.agentmiddleware.metrics.MiddlewareEvent;
 import dev.agentmiddleware.metrics.MiddlewareMetrics;
 import dev.agentmiddleware.tool.InvalidToolArgumentsException;
@@ -64,7 +63,7 @@ public final class RetryMiddleware implements OrderedMiddleware {
 	/** The name of this middleware in chains. */
 	public static final String NAME = "retry";
 
-	private final Function<ToolDescriptor, @Nullable RetryPolicy> policies;
+	private final ToolPolicies<RetryPolicy> policies;
 
 	private final int order;
 
@@ -74,10 +73,13 @@ public final class RetryMiddleware implements OrderedMiddleware {
 
 	private final MiddlewareMetrics metrics;
 
-	private final ConcurrentMap<String, RetryPolicy> appliedPolicies = new ConcurrentHashMap<>();
-
 	private RetryMiddleware(Builder builder) {
-		this.policies = builder.policies;
+		Function<ToolDescriptor, @Nullable RetryPolicy> configured = builder.policies;
+		// Never re-run a side-effecting tool, and one attempt is no retry.
+		this.policies = ToolPolicies.of((tool) -> {
+			RetryPolicy policy = configured.apply(tool);
+			return (policy == null || policy.maxAttempts() < 2 || !isRetryable(tool)) ? null : policy;
+		});
 		this.order = builder.order;
 		this.sleeper = builder.sleeper;
 		this.random = builder.random;
@@ -105,12 +107,10 @@ public final class RetryMiddleware implements OrderedMiddleware {
 
 	@Override
 	public ToolHandler wrap(ToolDescriptor tool, ToolHandler next) {
-		RetryPolicy policy = this.policies.apply(tool);
-		if (policy == null || policy.maxAttempts() < 2 || !isRetryable(tool)) {
-			this.appliedPolicies.remove(tool.name());
+		RetryPolicy policy = this.policies.resolve(tool);
+		if (policy == null) {
 			return next;
 		}
-		this.appliedPolicies.put(tool.name(), policy);
 		return new RetryingHandler(tool.name(), next, config(policy), this.sleeper, this.metrics);
 	}
 
@@ -129,7 +129,7 @@ public final class RetryMiddleware implements OrderedMiddleware {
 	 * @return the policies by tool name, sorted by name
 	 */
 	public Map<String, RetryPolicy> policies() {
-		return Collections.unmodifiableMap(new TreeMap<>(this.appliedPolicies));
+		return this.policies.applied();
 	}
 
 	private RetryConfig config(RetryPolicy policy) {

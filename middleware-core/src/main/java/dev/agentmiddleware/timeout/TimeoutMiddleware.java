@@ -1,12 +1,10 @@
 package dev.agentmiddleware.timeout;
 
 import java.time.Duration;
-import java.util.Collections;
+
 import java.util.Map;
 import java.util.Objects;
-import java.util.TreeMap;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentMap;
+
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
@@ -17,6 +15,7 @@ import java.util.function.Function;
 
 import dev.agentmiddleware.chain.BuiltInOrder;
 import dev.agentmiddleware.chain.OrderedMiddleware;
+import dev.agentmiddleware.chain.ToolPolicies;
 import dev.agentmiddleware.tool.ToolDescriptor;
 import dev.agentmiddleware.tool.ToolHandler;
 import dev.agentmiddleware.tool.ToolInvocation;
@@ -61,7 +60,7 @@ public final class TimeoutMiddleware implements OrderedMiddleware, AutoCloseable
 	/** The default largest number of timed calls waiting for a thread. */
 	public static final int DEFAULT_QUEUE_CAPACITY = 64;
 
-	private final Function<ToolDescriptor, @Nullable TimeoutPolicy> policies;
+	private final ToolPolicies<TimeoutPolicy> policies;
 
 	private final int order;
 
@@ -71,10 +70,8 @@ public final class TimeoutMiddleware implements OrderedMiddleware, AutoCloseable
 
 	private final TimeoutExecutor executor;
 
-	private final ConcurrentMap<String, TimeoutPolicy> appliedPolicies = new ConcurrentHashMap<>();
-
 	private TimeoutMiddleware(Builder builder) {
-		this.policies = builder.policies;
+		this.policies = ToolPolicies.of(builder.policies);
 		this.order = builder.order;
 		this.maxThreads = builder.maxThreads;
 		this.queueCapacity = builder.queueCapacity;
@@ -92,12 +89,10 @@ public final class TimeoutMiddleware implements OrderedMiddleware, AutoCloseable
 
 	@Override
 	public ToolHandler wrap(ToolDescriptor tool, ToolHandler next) {
-		TimeoutPolicy policy = this.policies.apply(tool);
+		TimeoutPolicy policy = this.policies.resolve(tool);
 		if (policy == null) {
-			this.appliedPolicies.remove(tool.name());
 			return next;
 		}
-		this.appliedPolicies.put(tool.name(), policy);
 		return new TimedHandler(tool.name(), policy.timeout(), next);
 	}
 
@@ -106,7 +101,7 @@ public final class TimeoutMiddleware implements OrderedMiddleware, AutoCloseable
 	 * @return the policies by tool name, sorted by name
 	 */
 	public Map<String, TimeoutPolicy> policies() {
-		return Collections.unmodifiableMap(new TreeMap<>(this.appliedPolicies));
+		return this.policies.applied();
 	}
 
 	/**
