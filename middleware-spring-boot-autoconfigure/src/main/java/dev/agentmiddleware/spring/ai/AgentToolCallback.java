@@ -94,11 +94,8 @@ public final class AgentToolCallback implements ToolCallback {
 		ToolCaller caller = ToolCaller.of(toolContext);
 		try {
 			Map<String, @Nullable Object> arguments = this.tool.bind(toolInput);
-			ToolInvocation invocation = ToolInvocation.builder(this.tool.descriptor())
+			ToolInvocation invocation = caller.describe(ToolInvocation.builder(this.tool.descriptor()))
 				.arguments(arguments)
-				.sessionId(caller.sessionId())
-				.principal(caller.principal())
-				.source(caller.source())
 				.build();
 			return toText(this.tool.pipeline().call(invocation));
 		}

@@ -2,7 +2,9 @@ package dev.agentmiddleware.spring.ai;
 
 import java.util.Map;
 
+import dev.agentmiddleware.spring.mcp.McpInvocationAttributes;
 import dev.agentmiddleware.tool.InvocationSource;
+import dev.agentmiddleware.tool.ToolInvocation;
 import io.modelcontextprotocol.common.McpTransportContext;
 import io.modelcontextprotocol.server.McpSyncServerExchange;
 import org.jspecify.annotations.Nullable;
@@ -20,15 +22,17 @@ import org.springframework.util.ClassUtils;
  * @param source where the call came from
  * @param sessionId the session, or {@code null}
  * @param principal the principal name, or {@code null}
+ * @param mcpExchange the {@code McpSyncServerExchange} of an MCP call, or {@code null}
  */
-record ToolCaller(InvocationSource source, @Nullable String sessionId, @Nullable String principal) {
+record ToolCaller(InvocationSource source, @Nullable String sessionId, @Nullable String principal,
+		@Nullable Object mcpExchange) {
 
 	private static final boolean MCP_PRESENT = ClassUtils.isPresent(
 			"io.modelcontextprotocol.server.McpSyncServerExchange", ToolCaller.class.getClassLoader());
 
 	private static final String MCP_EXCHANGE_KEY = "exchange";
 
-	private static final ToolCaller SPRING_AI = new ToolCaller(InvocationSource.SPRING_AI, null, null);
+	private static final ToolCaller SPRING_AI = new ToolCaller(InvocationSource.SPRING_AI, null, null, null);
 
 	static ToolCaller of(@Nullable ToolContext toolContext) {
 		if (toolContext == null || toolContext.getContext().isEmpty()) {
@@ -47,7 +51,20 @@ record ToolCaller(InvocationSource source, @Nullable String sessionId, @Nullable
 		if (sessionId == null) {
 			sessionId = text(context.get(ChatMemory.CONVERSATION_ID));
 		}
-		return new ToolCaller(InvocationSource.SPRING_AI, sessionId, principal);
+		return new ToolCaller(InvocationSource.SPRING_AI, sessionId, principal, null);
+	}
+
+	/**
+	 * Adds what this caller carries beyond session and principal to an invocation being built.
+	 * @param builder the invocation builder
+	 * @return the builder
+	 */
+	ToolInvocation.Builder describe(ToolInvocation.Builder builder) {
+		builder.sessionId(this.sessionId).principal(this.principal).source(this.source);
+		if (this.mcpExchange != null) {
+			Mcp.attach(builder, this.mcpExchange);
+		}
+		return builder;
 	}
 
 	boolean isMcp() {
@@ -65,12 +82,16 @@ record ToolCaller(InvocationSource source, @Nullable String sessionId, @Nullable
 
 		static @Nullable ToolCaller caller(Object exchange, @Nullable String principal) {
 			if (exchange instanceof McpSyncServerExchange sync) {
-				return new ToolCaller(InvocationSource.MCP, sync.sessionId(), principal);
+				return new ToolCaller(InvocationSource.MCP, sync.sessionId(), principal, sync);
 			}
 			if (exchange instanceof McpTransportContext) {
-				return new ToolCaller(InvocationSource.MCP, null, principal);
+				return new ToolCaller(InvocationSource.MCP, null, principal, null);
 			}
 			return null;
+		}
+
+		static void attach(ToolInvocation.Builder builder, Object exchange) {
+			builder.attribute(McpInvocationAttributes.EXCHANGE, (McpSyncServerExchange) exchange);
 		}
 
 	}

@@ -1,0 +1,118 @@
+package dev.agentmiddleware.testsupport;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.util.Optional;
+
+/**
+ * A service that some tests need and that CI installs and starts ({@code .ci/run}): each knows how to tell whether
+ * it is reachable on this machine and why not.
+ */
+public enum TestService {
+
+	/**
+	 * A PostgreSQL server: {@code AGENT_MIDDLEWARE_TEST_POSTGRES_URL}, {@code _USER} and {@code _PASSWORD}, by default
+	 * {@code jdbc:postgresql://127.0.0.1:5432/agentmw} as {@code agentmw}/{@code agentmw} (what {@code .ci/run} sets
+	 * up).
+	 */
+	POSTGRES {
+		@Override
+		Optional<String> unavailableReason() {
+			try (Connection connection = DriverManager.getConnection(PostgresTestDatabase.baseUrl(),
+					PostgresTestDatabase.configuredUser(), PostgresTestDatabase.configuredPassword())) {
+				return Optional.empty();
+			}
+			catch (SQLException ex) {
+				return Optional.of("PostgreSQL is not reachable at " + PostgresTestDatabase.baseUrl() + " ("
+						+ ex.getMessage() + "); set AGENT_MIDDLEWARE_TEST_POSTGRES_URL/_USER/_PASSWORD or run .ci/run");
+			}
+		}
+	},
+
+	/**
+	 * Headless Chromium and its WebDriver: {@code AGENT_MIDDLEWARE_TEST_CHROMIUM} and
+	 * {@code AGENT_MIDDLEWARE_TEST_CHROMEDRIVER}, by default {@code /usr/bin/chromium} and
+	 * {@code /usr/bin/chromedriver} (Debian's {@code chromium} and {@code chromium-driver}).
+	 */
+	CHROMIUM {
+		@Override
+		Optional<String> unavailableReason() {
+			if (!Files.isExecutable(chromium()) || !Files.isExecutable(chromedriver())) {
+				return Optional.of("Chromium or ChromeDriver missing (" + chromium() + ", " + chromedriver()
+						+ "); apt-get install chromium chromium-driver or run .ci/run");
+			}
+			return Optional.empty();
+		}
+	},
+
+	/**
+	 * Node.js and npm on the {@code PATH} (for the TypeScript MCP client).
+	 */
+	NODE {
+		@Override
+		Optional<String> unavailableReason() {
+			for (String command : new String[] { "node", "npm" }) {
+				if (onPath(command).isEmpty()) {
+					return Optional.of(command + " is not on the PATH; apt-get install nodejs npm or run .ci/run");
+				}
+			}
+			return Optional.empty();
+		}
+	};
+
+	/** The environment variable that, set to {@code true}, makes a missing service fail its tests. */
+	public static final String REQUIRE_SERVICES_VARIABLE = "AGENT_MIDDLEWARE_REQUIRE_SERVICES";
+
+	/**
+	 * Why this service cannot be used here.
+	 * @return the reason, or empty when the service is available
+	 */
+	abstract Optional<String> unavailableReason();
+
+	/**
+	 * Whether CI asked for every service-dependent test to run (so a missing service is a failure, not a skip).
+	 * @return whether services are required
+	 */
+	public static boolean required() {
+		return Boolean.parseBoolean(System.getenv(REQUIRE_SERVICES_VARIABLE));
+	}
+
+	/**
+	 * The Chromium binary.
+	 * @return its path
+	 */
+	public static Path chromium() {
+		return Path.of(env("AGENT_MIDDLEWARE_TEST_CHROMIUM", "/usr/bin/chromium"));
+	}
+
+	/**
+	 * The ChromeDriver binary.
+	 * @return its path
+	 */
+	public static Path chromedriver() {
+		return Path.of(env("AGENT_MIDDLEWARE_TEST_CHROMEDRIVER", "/usr/bin/chromedriver"));
+	}
+
+	static String env(String name, String fallback) {
+		String value = System.getenv(name);
+		return (value != null && !value.isBlank()) ? value : fallback;
+	}
+
+	private static Optional<Path> onPath(String command) {
+		String path = System.getenv("PATH");
+		if (path == null) {
+			return Optional.empty();
+		}
+		for (String dir : path.split(java.io.File.pathSeparator)) {
+			Path candidate = Path.of(dir, command);
+			if (Files.isExecutable(candidate)) {
+				return Optional.of(candidate);
+			}
+		}
+		return Optional.empty();
+	}
+
+}
