@@ -2,22 +2,16 @@ package dev.agentmiddleware.autoconfigure.cache;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.Objects;
 import java.util.TreeMap;
 
 import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.agentmiddleware.autoconfigure.AgentMiddlewareAutoConfiguration;
-import dev.agentmiddleware.autoconfigure.PerToolSettings;
 import dev.agentmiddleware.autoconfigure.actuate.PolicyEndpointContributor;
 import dev.agentmiddleware.cache.CacheMiddleware;
-import dev.agentmiddleware.cache.CachePolicy;
-import dev.agentmiddleware.cache.CacheScope;
 import dev.agentmiddleware.cache.CacheStatistics;
 import dev.agentmiddleware.metrics.MiddlewareMetrics;
 import dev.agentmiddleware.spring.tool.AgentToolRegistry;
 import dev.agentmiddleware.spring.tool.ToolNameReferences;
-import dev.agentmiddleware.tool.ToolDescriptor;
-import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
@@ -31,9 +25,8 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
- * Auto-configuration of the {@link CacheMiddleware}: caches the results of read-only tools (and of the tools
- * configured with {@code enabled: true}) per session, with the time to live and size of
- * {@code agent.middleware.cache}.
+ * Auto-configuration of the {@link CacheMiddleware}: caches the results of read-only tools and of the tools listed
+ * under {@code agent.middleware.cache.tools}, per session, by the rule of {@link CacheProperties}.
  */
 @AutoConfiguration(after = AgentMiddlewareAutoConfiguration.class)
 @ConditionalOnClass(Caffeine.class)
@@ -45,13 +38,9 @@ public final class CacheAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	CacheMiddleware cacheMiddleware(CacheProperties properties, ObjectProvider<MiddlewareMetrics> metrics) {
-		// Invalid settings fail startup here, naming the property, rather than when a tool's pipeline is built.
-		policy(properties.getDefaults(), CacheProperties.PREFIX + ".defaults");
-		properties.getTools()
-			.forEach((name, settings) -> policy(settings.withDefaults(properties.getDefaults()),
-					CacheProperties.PREFIX + ".tools." + name));
+		properties.validate();
 		return CacheMiddleware.builder()
-			.policies((tool) -> policyOf(properties, tool))
+			.policies(properties::policyFor)
 			.order(properties.getOrder())
 			.metrics(metrics.getIfAvailable(() -> MiddlewareMetrics.NONE))
 			.build();
@@ -59,22 +48,7 @@ public final class CacheAutoConfiguration {
 
 	@Bean
 	ToolNameReferences cacheToolNameReferences(CacheProperties properties) {
-		return PerToolSettings.references(CacheProperties.PREFIX + ".tools", properties.getTools());
-	}
-
-	private static @Nullable CachePolicy policyOf(CacheProperties properties, ToolDescriptor tool) {
-		CacheProperties.Settings settings = PerToolSettings.resolve(properties.getDefaults(), properties.getTools(),
-				tool.name());
-		Boolean enabled = settings.getEnabled();
-		boolean cached = (enabled != null) ? enabled : tool.readOnly();
-		return cached ? policy(settings, CacheProperties.PREFIX + ".tools." + tool.name()) : null;
-	}
-
-	private static CachePolicy policy(CacheProperties.Settings settings, String property) {
-		return PerToolSettings.policy(property,
-				() -> new CachePolicy(Objects.requireNonNullElse(settings.getTtl(), CachePolicy.DEFAULT_TTL),
-						Objects.requireNonNullElse(settings.getMaxSize(), CachePolicy.DEFAULT_MAX_SIZE),
-						Objects.requireNonNullElse(settings.getScope(), CacheScope.SESSION)));
+		return properties.toolNameReferences();
 	}
 
 	@Configuration(proxyBeanMethods = false)

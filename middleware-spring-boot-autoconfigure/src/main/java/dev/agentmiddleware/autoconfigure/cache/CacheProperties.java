@@ -1,16 +1,18 @@
 package dev.agentmiddleware.autoconfigure.cache;
 
 import java.time.Duration;
-import java.util.LinkedHashMap;
-import java.util.Map;
 
+import dev.agentmiddleware.autoconfigure.ToolMiddlewareProperties;
 import dev.agentmiddleware.autoconfigure.ToolSettings;
 import dev.agentmiddleware.cache.CachePolicy;
 import dev.agentmiddleware.cache.CacheScope;
 import dev.agentmiddleware.chain.BuiltInOrder;
+import dev.agentmiddleware.tool.ToolDescriptor;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
+
+import static dev.agentmiddleware.autoconfigure.PerToolSettings.required;
 
 /**
  * Configuration of the cache of tool results.
@@ -26,55 +28,32 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  *           scope: global
  * }</pre>
  */
-@ConfigurationProperties(CacheProperties.PREFIX)
-public class CacheProperties {
+@ConfigurationProperties(prefix = CacheProperties.PREFIX, ignoreUnknownFields = false)
+public class CacheProperties extends ToolMiddlewareProperties<CacheProperties.Settings, CachePolicy> {
 
 	/** The prefix of the cache properties. */
 	public static final String PREFIX = "agent.middleware.cache";
 
-	/**
-	 * Whether tool results are cached.
-	 */
-	private boolean enabled = true;
-
-	/**
-	 * Position of the cache in each tool's chain; a lower order runs further out.
-	 */
-	private int order = BuiltInOrder.CACHE;
-
-	/**
-	 * Settings of every tool that has no override of its own.
-	 */
-	private final Settings defaults = new Settings(null, CachePolicy.DEFAULT_TTL, CachePolicy.DEFAULT_MAX_SIZE,
-			CacheScope.SESSION);
-
-	/**
-	 * Per-tool overrides by tool name; fields not set fall back to the defaults.
-	 */
-	private final Map<String, Settings> tools = new LinkedHashMap<>();
-
-	public boolean isEnabled() {
-		return this.enabled;
+	public CacheProperties() {
+		super(PREFIX, BuiltInOrder.CACHE, new Settings(null, CachePolicy.DEFAULT_TTL, CachePolicy.DEFAULT_MAX_SIZE,
+				CacheScope.SESSION));
 	}
 
-	public void setEnabled(boolean enabled) {
-		this.enabled = enabled;
+	@Override
+	protected boolean appliesByDefault(ToolDescriptor tool) {
+		return tool.readOnly();
 	}
 
-	public int getOrder() {
-		return this.order;
+	@Override
+	protected @Nullable String refusal(ToolDescriptor tool) {
+		return tool.readOnly() ? null
+				: "is not read-only: a cached result would answer a call without running its side effects";
 	}
 
-	public void setOrder(int order) {
-		this.order = order;
-	}
-
-	public Settings getDefaults() {
-		return this.defaults;
-	}
-
-	public Map<String, Settings> getTools() {
-		return this.tools;
+	@Override
+	protected CachePolicy createPolicy(Settings settings) {
+		return new CachePolicy(required(settings.getTtl(), "ttl"), required(settings.getMaxSize(), "maxSize"),
+				required(settings.getScope(), "scope"));
 	}
 
 	/**
@@ -83,7 +62,8 @@ public class CacheProperties {
 	public static class Settings implements ToolSettings<Settings> {
 
 		/**
-		 * Whether the tool's results are cached; when not set, only read-only tools are cached.
+		 * Whether results are cached: under 'defaults', of every read-only tool not listed (not set: read-only
+		 * tools); under 'tools', of that tool (not set: true, but a tool that is not read-only needs true).
 		 */
 		private @Nullable Boolean enabled;
 
@@ -113,6 +93,7 @@ public class CacheProperties {
 			this.scope = scope;
 		}
 
+		@Override
 		public @Nullable Boolean getEnabled() {
 			return this.enabled;
 		}

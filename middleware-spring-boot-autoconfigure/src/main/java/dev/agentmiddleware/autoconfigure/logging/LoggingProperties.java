@@ -1,15 +1,16 @@
 package dev.agentmiddleware.autoconfigure.logging;
 
-import java.util.LinkedHashMap;
-import java.util.Map;
-
+import dev.agentmiddleware.autoconfigure.ToolMiddlewareProperties;
 import dev.agentmiddleware.autoconfigure.ToolSettings;
 import dev.agentmiddleware.chain.BuiltInOrder;
 import dev.agentmiddleware.logging.LoggingMiddleware;
 import dev.agentmiddleware.logging.LoggingPolicy;
+import dev.agentmiddleware.tool.ToolDescriptor;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
+
+import static dev.agentmiddleware.autoconfigure.PerToolSettings.required;
 
 /**
  * Configuration of the logging of tool calls: one line per call at INFO to the logger
@@ -26,52 +27,20 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  *           enabled: false
  * }</pre>
  */
-@ConfigurationProperties(LoggingProperties.PREFIX)
-public class LoggingProperties {
+@ConfigurationProperties(prefix = LoggingProperties.PREFIX, ignoreUnknownFields = false)
+public class LoggingProperties extends ToolMiddlewareProperties<LoggingProperties.Settings, LoggingPolicy> {
 
 	/** The prefix of the logging properties. */
 	public static final String PREFIX = "agent.middleware.logging";
-
-	/**
-	 * Whether tool calls are logged.
-	 */
-	private boolean enabled = true;
-
-	/**
-	 * Position of the logging in each tool's chain; a lower order runs further out.
-	 */
-	private int order = BuiltInOrder.LOGGING;
 
 	/**
 	 * Name of the logger the lines go to; set its level to switch the logging at runtime.
 	 */
 	private String loggerName = LoggingMiddleware.DEFAULT_LOGGER_NAME;
 
-	/**
-	 * Settings of every tool that has no override of its own.
-	 */
-	private final Settings defaults = new Settings(true, LoggingPolicy.DEFAULT.maxValueLength(),
-			LoggingPolicy.DEFAULT.logResults());
-
-	/**
-	 * Per-tool overrides by tool name; fields not set fall back to the defaults.
-	 */
-	private final Map<String, Settings> tools = new LinkedHashMap<>();
-
-	public boolean isEnabled() {
-		return this.enabled;
-	}
-
-	public void setEnabled(boolean enabled) {
-		this.enabled = enabled;
-	}
-
-	public int getOrder() {
-		return this.order;
-	}
-
-	public void setOrder(int order) {
-		this.order = order;
+	public LoggingProperties() {
+		super(PREFIX, BuiltInOrder.LOGGING,
+				new Settings(null, LoggingPolicy.DEFAULT.maxValueLength(), LoggingPolicy.DEFAULT.logResults()));
 	}
 
 	public String getLoggerName() {
@@ -82,12 +51,15 @@ public class LoggingProperties {
 		this.loggerName = loggerName;
 	}
 
-	public Settings getDefaults() {
-		return this.defaults;
+	@Override
+	protected boolean appliesByDefault(ToolDescriptor tool) {
+		return true;
 	}
 
-	public Map<String, Settings> getTools() {
-		return this.tools;
+	@Override
+	protected LoggingPolicy createPolicy(Settings settings) {
+		return new LoggingPolicy(required(settings.getMaxValueLength(), "maxValueLength"),
+				required(settings.getLogResults(), "logResults"));
 	}
 
 	/**
@@ -96,7 +68,8 @@ public class LoggingProperties {
 	public static class Settings implements ToolSettings<Settings> {
 
 		/**
-		 * Whether the tool's calls are logged.
+		 * Whether calls are logged: under 'defaults', of every tool not listed (not set: all); under 'tools', of
+		 * that tool (not set: true).
 		 */
 		private @Nullable Boolean enabled;
 
@@ -119,6 +92,7 @@ public class LoggingProperties {
 			this.logResults = logResults;
 		}
 
+		@Override
 		public @Nullable Boolean getEnabled() {
 			return this.enabled;
 		}

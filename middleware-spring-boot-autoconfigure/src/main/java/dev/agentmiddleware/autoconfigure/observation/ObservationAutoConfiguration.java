@@ -4,7 +4,6 @@ import java.util.Map;
 
 import dev.agentmiddleware.autoconfigure.AgentMiddlewareAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.actuate.PolicyEndpointContributor;
-import dev.agentmiddleware.autoconfigure.PerToolSettings;
 import dev.agentmiddleware.metrics.MiddlewareEvent;
 import dev.agentmiddleware.metrics.MiddlewareMetrics;
 import dev.agentmiddleware.observation.MicrometerMiddlewareMetrics;
@@ -13,7 +12,6 @@ import dev.agentmiddleware.observation.ToolCallObservationConvention;
 import dev.agentmiddleware.observer.ToolCallObservers;
 import dev.agentmiddleware.spring.tool.AgentToolRegistry;
 import dev.agentmiddleware.spring.tool.ToolNameReferences;
-import dev.agentmiddleware.tool.ToolDescriptor;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
@@ -54,20 +52,14 @@ public final class ObservationAutoConfiguration {
 			ObjectProvider<ToolCallObservationConvention> convention) {
 		return ObservationMiddleware.builder(observationRegistry.getIfAvailable(() -> ObservationRegistry.NOOP))
 			.convention(convention.getIfUnique())
-			.tools((tool) -> isObserved(properties, tool))
+			.tools((tool) -> properties.policyFor(tool) != null)
 			.order(properties.getOrder())
 			.build();
 	}
 
 	@Bean
 	ToolNameReferences observationToolNameReferences(ObservationProperties properties) {
-		return PerToolSettings.references(ObservationProperties.PREFIX + ".tools", properties.getTools());
-	}
-
-	private static boolean isObserved(ObservationProperties properties, ToolDescriptor tool) {
-		Boolean enabled = PerToolSettings.resolve(properties.getDefaults(), properties.getTools(), tool.name())
-			.getEnabled();
-		return enabled == null || enabled;
+		return properties.toolNameReferences();
 	}
 
 	@Configuration(proxyBeanMethods = false)

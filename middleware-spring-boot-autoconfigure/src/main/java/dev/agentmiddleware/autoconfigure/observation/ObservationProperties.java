@@ -1,10 +1,9 @@
 package dev.agentmiddleware.autoconfigure.observation;
 
-import java.util.LinkedHashMap;
-import java.util.Map;
-
+import dev.agentmiddleware.autoconfigure.ToolMiddlewareProperties;
 import dev.agentmiddleware.autoconfigure.ToolSettings;
 import dev.agentmiddleware.chain.BuiltInOrder;
+import dev.agentmiddleware.tool.ToolDescriptor;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -20,54 +19,25 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  *           enabled: false
  * }</pre>
  */
-@ConfigurationProperties(ObservationProperties.PREFIX)
-public class ObservationProperties {
+@ConfigurationProperties(prefix = ObservationProperties.PREFIX, ignoreUnknownFields = false)
+public class ObservationProperties extends ToolMiddlewareProperties<ObservationProperties.Settings, Boolean> {
 
 	/** The prefix of the observation properties. */
 	public static final String PREFIX = "agent.middleware.observation";
 
-	/**
-	 * Whether tool calls are observed and the decisions of the built-in middleware counted.
-	 */
-	private boolean enabled = true;
-
-	/**
-	 * Position of the observation in each tool's chain; a lower order runs further out.
-	 */
-	private int order = BuiltInOrder.OBSERVATION;
-
-	/**
-	 * Settings of every tool that has no override of its own.
-	 */
-	private final Settings defaults = new Settings(true);
-
-	/**
-	 * Per-tool overrides by tool name; fields not set fall back to the defaults.
-	 */
-	private final Map<String, Settings> tools = new LinkedHashMap<>();
-
-	public boolean isEnabled() {
-		return this.enabled;
+	public ObservationProperties() {
+		super(PREFIX, BuiltInOrder.OBSERVATION, new Settings(null));
 	}
 
-	public void setEnabled(boolean enabled) {
-		this.enabled = enabled;
+	@Override
+	protected boolean appliesByDefault(ToolDescriptor tool) {
+		return true;
 	}
 
-	public int getOrder() {
-		return this.order;
-	}
-
-	public void setOrder(int order) {
-		this.order = order;
-	}
-
-	public Settings getDefaults() {
-		return this.defaults;
-	}
-
-	public Map<String, Settings> getTools() {
-		return this.tools;
+	// Being observed is the whole policy.
+	@Override
+	protected Boolean createPolicy(Settings settings) {
+		return Boolean.TRUE;
 	}
 
 	/**
@@ -76,7 +46,8 @@ public class ObservationProperties {
 	public static class Settings implements ToolSettings<Settings> {
 
 		/**
-		 * Whether the tool's calls are observed.
+		 * Whether calls are observed: under 'defaults', of every tool not listed (not set: all); under 'tools', of
+		 * that tool (not set: true).
 		 */
 		private @Nullable Boolean enabled;
 
@@ -87,6 +58,7 @@ public class ObservationProperties {
 			this.enabled = enabled;
 		}
 
+		@Override
 		public @Nullable Boolean getEnabled() {
 			return this.enabled;
 		}

@@ -1,19 +1,22 @@
 package dev.agentmiddleware.autoconfigure.ratelimit;
 
 import java.time.Duration;
-import java.util.LinkedHashMap;
-import java.util.Map;
 
+import dev.agentmiddleware.autoconfigure.ToolMiddlewareProperties;
 import dev.agentmiddleware.autoconfigure.ToolSettings;
 import dev.agentmiddleware.chain.BuiltInOrder;
 import dev.agentmiddleware.ratelimit.RateLimitKey;
+import dev.agentmiddleware.ratelimit.RateLimitPolicy;
+import dev.agentmiddleware.tool.ToolDescriptor;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
+import static dev.agentmiddleware.autoconfigure.PerToolSettings.required;
+
 /**
  * Configuration of tool rate limits. Only the tools listed under {@code tools} are limited, unless
- * {@code defaults.enabled} is set to limit every tool.
+ * {@code defaults.enabled} is true to limit every tool.
  * <pre>
  * agent:
  *   middleware:
@@ -26,21 +29,11 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  *           max-calls-per-session: 20
  * </pre>
  */
-@ConfigurationProperties(RateLimitProperties.PREFIX)
-public class RateLimitProperties {
+@ConfigurationProperties(prefix = RateLimitProperties.PREFIX, ignoreUnknownFields = false)
+public class RateLimitProperties extends ToolMiddlewareProperties<RateLimitProperties.Settings, RateLimitPolicy> {
 
 	/** The prefix of the rate-limit properties. */
 	public static final String PREFIX = "agent.middleware.rate-limit";
-
-	/**
-	 * Whether rate limits are enabled.
-	 */
-	private boolean enabled = true;
-
-	/**
-	 * Position of the rate limit in each tool's chain; a lower value runs further out.
-	 */
-	private int order = BuiltInOrder.RATE_LIMIT;
 
 	/**
 	 * Most limiters per session or principal, and session budgets, kept per tool; beyond it the least used are
@@ -53,30 +46,8 @@ public class RateLimitProperties {
 	 */
 	private Duration sessionIdleTimeout = Duration.ofHours(1);
 
-	/**
-	 * Settings of every tool, and the fallback of each setting a tool under 'tools' leaves out.
-	 */
-	private final Settings defaults = Settings.defaults();
-
-	/**
-	 * Settings per tool name; a listed tool is rate limited unless its 'enabled' is false.
-	 */
-	private final Map<String, Settings> tools = new LinkedHashMap<>();
-
-	public boolean isEnabled() {
-		return this.enabled;
-	}
-
-	public void setEnabled(boolean enabled) {
-		this.enabled = enabled;
-	}
-
-	public int getOrder() {
-		return this.order;
-	}
-
-	public void setOrder(int order) {
-		this.order = order;
+	public RateLimitProperties() {
+		super(PREFIX, BuiltInOrder.RATE_LIMIT, Settings.defaults());
 	}
 
 	public int getMaxTrackedKeys() {
@@ -95,12 +66,17 @@ public class RateLimitProperties {
 		this.sessionIdleTimeout = sessionIdleTimeout;
 	}
 
-	public Settings getDefaults() {
-		return this.defaults;
+	@Override
+	protected boolean appliesByDefault(ToolDescriptor tool) {
+		return false;
 	}
 
-	public Map<String, Settings> getTools() {
-		return this.tools;
+	@Override
+	protected RateLimitPolicy createPolicy(Settings settings) {
+		return new RateLimitPolicy(required(settings.getLimitForPeriod(), "limitForPeriod"),
+				required(settings.getLimitRefreshPeriod(), "limitRefreshPeriod"),
+				required(settings.getMaxWait(), "maxWait"), required(settings.getKey(), "key"),
+				settings.getMaxCallsPerSession());
 	}
 
 	/**
@@ -110,8 +86,8 @@ public class RateLimitProperties {
 	public static class Settings implements ToolSettings<Settings> {
 
 		/**
-		 * Whether the rate limit applies: under 'defaults', to every tool (default false); under 'tools', to that
-		 * tool (default true).
+		 * Whether the rate limit applies: under 'defaults', to every tool not listed (not set: none); under 'tools',
+		 * to that tool (not set: true).
 		 */
 		private @Nullable Boolean enabled;
 
@@ -143,7 +119,6 @@ public class RateLimitProperties {
 
 		static Settings defaults() {
 			Settings defaults = new Settings();
-			defaults.enabled = false;
 			defaults.limitForPeriod = 10;
 			defaults.limitRefreshPeriod = Duration.ofMinutes(1);
 			defaults.maxWait = Duration.ZERO;
@@ -165,6 +140,7 @@ public class RateLimitProperties {
 			return merged;
 		}
 
+		@Override
 		public @Nullable Boolean getEnabled() {
 			return this.enabled;
 		}

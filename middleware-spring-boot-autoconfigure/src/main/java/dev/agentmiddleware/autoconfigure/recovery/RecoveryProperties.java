@@ -1,35 +1,30 @@
 package dev.agentmiddleware.autoconfigure.recovery;
 
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
+import dev.agentmiddleware.autoconfigure.ToolMiddlewareProperties;
 import dev.agentmiddleware.autoconfigure.ToolSettings;
 import dev.agentmiddleware.chain.BuiltInOrder;
+import dev.agentmiddleware.recovery.CrashRecoveryPolicy;
+import dev.agentmiddleware.recovery.SessionToolMatcher;
+import dev.agentmiddleware.tool.ToolDescriptor;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.util.ClassUtils;
+
+import static dev.agentmiddleware.autoconfigure.PerToolSettings.required;
 
 /**
  * Configuration of crash recovery: which tools drive a session, and which of their failures mean the session
  * crashed.
  */
-@ConfigurationProperties(RecoveryProperties.PREFIX)
-public class RecoveryProperties {
+@ConfigurationProperties(prefix = RecoveryProperties.PREFIX, ignoreUnknownFields = false)
+public class RecoveryProperties extends ToolMiddlewareProperties<RecoveryProperties.Settings, CrashRecoveryPolicy> {
 
 	/** The prefix of the crash-recovery properties. */
 	public static final String PREFIX = "agent.middleware.recovery";
-
-	/**
-	 * Whether a crashed session of a session tool is reset and the call retried once.
-	 */
-	private boolean enabled = true;
-
-	/**
-	 * Position of the crash-recovery layer in every tool's chain; a lower order runs further out.
-	 */
-	private int order = BuiltInOrder.CRASH_RECOVERY;
 
 	/**
 	 * Tags that mark a tool as driving a session, compared ignoring case.
@@ -42,27 +37,8 @@ public class RecoveryProperties {
 	 */
 	private List<String> toolNamePatterns = new ArrayList<>();
 
-	private final Settings defaults = Settings.defaults();
-
-	/**
-	 * Per-tool overrides of the defaults, by tool name.
-	 */
-	private final Map<String, Settings> tools = new LinkedHashMap<>();
-
-	public boolean isEnabled() {
-		return this.enabled;
-	}
-
-	public void setEnabled(boolean enabled) {
-		this.enabled = enabled;
-	}
-
-	public int getOrder() {
-		return this.order;
-	}
-
-	public void setOrder(int order) {
-		this.order = order;
+	public RecoveryProperties() {
+		super(PREFIX, BuiltInOrder.CRASH_RECOVERY, Settings.defaults());
 	}
 
 	public List<String> getTags() {
@@ -81,12 +57,50 @@ public class RecoveryProperties {
 		this.toolNamePatterns = toolNamePatterns;
 	}
 
-	public Settings getDefaults() {
-		return this.defaults;
+	/**
+	 * The tools that drive a session, by {@link #getTags() tags} and {@link #getToolNamePatterns() name patterns}.
+	 * @return the matcher
+	 */
+	public SessionToolMatcher sessionTools() {
+		return SessionToolMatcher.of(this.tags, this.toolNamePatterns);
 	}
 
-	public Map<String, Settings> getTools() {
-		return this.tools;
+	@Override
+	public void validate() {
+		sessionTools();
+		super.validate();
+	}
+
+	@Override
+	protected boolean appliesByDefault(ToolDescriptor tool) {
+		return sessionTools().matches(tool);
+	}
+
+	@Override
+	protected CrashRecoveryPolicy createPolicy(Settings settings) {
+		List<String> names = required(settings.getCrashExceptions(), "crashExceptions");
+		List<Class<? extends Exception>> types = new ArrayList<>(names.size());
+		for (String name : names) {
+			types.add(exceptionType(name.strip()));
+		}
+		return new CrashRecoveryPolicy(types, required(settings.getAnyRuntimeExceptionIsCrash(),
+				"anyRuntimeExceptionIsCrash"));
+	}
+
+	private static Class<? extends Exception> exceptionType(String name) {
+		Class<?> type;
+		try {
+			type = ClassUtils.forName(name, null);
+		}
+		catch (ClassNotFoundException | LinkageError ex) {
+			throw new IllegalArgumentException("crashExceptions names the class '" + name
+					+ "', which cannot be loaded; use the fully qualified name of an exception type");
+		}
+		if (!Exception.class.isAssignableFrom(type)) {
+			throw new IllegalArgumentException("crashExceptions names the class '" + name
+					+ "', which is not an exception type");
+		}
+		return type.asSubclass(Exception.class);
 	}
 
 	/**
@@ -95,8 +109,8 @@ public class RecoveryProperties {
 	public static class Settings implements ToolSettings<Settings> {
 
 		/**
-		 * Whether crash recovery applies to the tool whatever its tags and name; unset means decided by the tags and
-		 * tool name patterns.
+		 * Whether crash recovery applies: under 'defaults', to every tool not listed (not set: the tools matched by
+		 * 'tags' and 'tool-name-patterns'); under 'tools', to that tool whatever its tags and name (not set: true).
 		 */
 		private @Nullable Boolean enabled;
 
@@ -119,6 +133,7 @@ public class RecoveryProperties {
 			return defaults;
 		}
 
+		@Override
 		public @Nullable Boolean getEnabled() {
 			return this.enabled;
 		}

@@ -2,21 +2,24 @@ package dev.agentmiddleware.autoconfigure.retry;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
+import dev.agentmiddleware.autoconfigure.ToolMiddlewareProperties;
 import dev.agentmiddleware.autoconfigure.ToolSettings;
 import dev.agentmiddleware.chain.BuiltInOrder;
+import dev.agentmiddleware.retry.RetryMiddleware;
 import dev.agentmiddleware.retry.RetryPolicy;
+import dev.agentmiddleware.tool.ToolDescriptor;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
+import static dev.agentmiddleware.autoconfigure.PerToolSettings.required;
+
 /**
  * Configuration of tool retries. Every idempotent or read-only tool is retried with the defaults unless
- * {@code defaults.enabled} is false; a tool that is neither can never be retried, and configuring it under
- * {@code tools} fails startup.
+ * {@code defaults.enabled} is false; a tool that is neither is retried only when listed under {@code tools} with
+ * {@code enabled: true}, and listing it without fails startup.
  * <pre>
  * agent:
  *   middleware:
@@ -29,55 +32,36 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  *           retry-exceptions: java.net.SocketTimeoutException
  * </pre>
  */
-@ConfigurationProperties(RetryProperties.PREFIX)
-public class RetryProperties {
+@ConfigurationProperties(prefix = RetryProperties.PREFIX, ignoreUnknownFields = false)
+public class RetryProperties extends ToolMiddlewareProperties<RetryProperties.Settings, RetryPolicy> {
 
 	/** The prefix of the retry properties. */
 	public static final String PREFIX = "agent.middleware.retry";
 
-	/**
-	 * Whether retries are enabled.
-	 */
-	private boolean enabled = true;
-
-	/**
-	 * Position of the retry in each tool's chain; a lower value runs further out.
-	 */
-	private int order = BuiltInOrder.RETRY;
-
-	/**
-	 * Settings of every idempotent or read-only tool, and the fallback of each setting a tool under 'tools' leaves
-	 * out.
-	 */
-	private final Settings defaults = Settings.defaults();
-
-	/**
-	 * Settings per tool name; only idempotent or read-only tools may be listed.
-	 */
-	private final Map<String, Settings> tools = new LinkedHashMap<>();
-
-	public boolean isEnabled() {
-		return this.enabled;
+	public RetryProperties() {
+		super(PREFIX, BuiltInOrder.RETRY, Settings.defaults());
 	}
 
-	public void setEnabled(boolean enabled) {
-		this.enabled = enabled;
+	@Override
+	protected boolean appliesByDefault(ToolDescriptor tool) {
+		return RetryMiddleware.isRetryable(tool);
 	}
 
-	public int getOrder() {
-		return this.order;
+	@Override
+	protected @Nullable String refusal(ToolDescriptor tool) {
+		return RetryMiddleware.isRetryable(tool) ? null
+				: "is neither idempotent nor read-only: a retry could repeat its side effects (declare "
+						+ "@AgentTool(idempotent = true) if running it twice is safe)";
 	}
 
-	public void setOrder(int order) {
-		this.order = order;
-	}
-
-	public Settings getDefaults() {
-		return this.defaults;
-	}
-
-	public Map<String, Settings> getTools() {
-		return this.tools;
+	@Override
+	protected RetryPolicy createPolicy(Settings settings) {
+		return new RetryPolicy(required(settings.getMaxAttempts(), "maxAttempts"),
+				required(settings.getInitialBackoff(), "initialBackoff"),
+				required(settings.getMultiplier(), "multiplier"), required(settings.getJitter(), "jitter"),
+				required(settings.getMaxBackoff(), "maxBackoff"),
+				required(settings.getRetryExceptions(), "retryExceptions"),
+				required(settings.getIgnoreExceptions(), "ignoreExceptions"));
 	}
 
 	/**
@@ -87,8 +71,9 @@ public class RetryProperties {
 	public static class Settings implements ToolSettings<Settings> {
 
 		/**
-		 * Whether failed calls are retried: under 'defaults', for every idempotent or read-only tool (default
-		 * true); under 'tools', for that tool (default true).
+		 * Whether failed calls are retried: under 'defaults', for every idempotent or read-only tool not listed
+		 * (not set: those tools); under 'tools', for that tool (not set: true, but a tool that is neither needs
+		 * true).
 		 */
 		private @Nullable Boolean enabled;
 
@@ -133,7 +118,6 @@ public class RetryProperties {
 		static Settings defaults() {
 			RetryPolicy policy = RetryPolicy.defaults();
 			Settings defaults = new Settings();
-			defaults.enabled = true;
 			defaults.maxAttempts = policy.maxAttempts();
 			defaults.initialBackoff = policy.initialBackoff();
 			defaults.multiplier = policy.multiplier();
@@ -159,6 +143,7 @@ public class RetryProperties {
 			return merged;
 		}
 
+		@Override
 		public @Nullable Boolean getEnabled() {
 			return this.enabled;
 		}

@@ -1,17 +1,13 @@
 package dev.agentmiddleware.autoconfigure.timeout;
 
-import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
 import dev.agentmiddleware.autoconfigure.AgentMiddlewareAutoConfiguration;
-import dev.agentmiddleware.autoconfigure.PerToolSettings;
 import dev.agentmiddleware.autoconfigure.actuate.PolicyEndpointContributor;
 import dev.agentmiddleware.spring.tool.AgentToolRegistry;
 import dev.agentmiddleware.spring.tool.ToolNameReferences;
 import dev.agentmiddleware.timeout.TimeoutMiddleware;
-import dev.agentmiddleware.timeout.TimeoutPolicy;
-import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -36,13 +32,9 @@ public final class TimeoutAutoConfiguration {
 	@Bean(destroyMethod = "close")
 	@ConditionalOnMissingBean
 	TimeoutMiddleware timeoutMiddleware(TimeoutProperties properties) {
-		check(TimeoutProperties.PREFIX + ".defaults", properties.getDefaults().getTimeout());
-		for (Map.Entry<String, TimeoutProperties.Settings> tool : properties.getTools().entrySet()) {
-			check(TimeoutProperties.PREFIX + ".tools." + tool.getKey(), tool.getValue().getTimeout());
-		}
+		properties.validate();
 		return TimeoutMiddleware.builder()
-			.policies((tool) -> policy(
-					PerToolSettings.resolve(properties.getDefaults(), properties.getTools(), tool.name()).getTimeout()))
+			.policies(properties::policyFor)
 			.order(properties.getOrder())
 			.maxThreads(properties.getMaxThreads())
 			.queueCapacity(properties.getQueueCapacity())
@@ -51,18 +43,7 @@ public final class TimeoutAutoConfiguration {
 
 	@Bean
 	ToolNameReferences timeoutToolNames(TimeoutProperties properties) {
-		return PerToolSettings.references(TimeoutProperties.PREFIX + ".tools", properties.getTools());
-	}
-
-	private static @Nullable TimeoutPolicy policy(@Nullable Duration timeout) {
-		return (timeout != null && !timeout.isZero()) ? TimeoutPolicy.of(timeout) : null;
-	}
-
-	private static void check(String property, @Nullable Duration timeout) {
-		if (timeout != null && timeout.isNegative()) {
-			throw new IllegalStateException("Property '" + property + ".timeout' must not be negative, was "
-					+ timeout + "; leave it unset for no timeout, or use 0 to exempt a tool from the default");
-		}
+		return properties.toolNameReferences();
 	}
 
 	@Configuration(proxyBeanMethods = false)

@@ -1,12 +1,13 @@
 package dev.agentmiddleware.autoconfigure.timeout;
 
 import java.time.Duration;
-import java.util.LinkedHashMap;
-import java.util.Map;
 
+import dev.agentmiddleware.autoconfigure.ToolMiddlewareProperties;
 import dev.agentmiddleware.autoconfigure.ToolSettings;
 import dev.agentmiddleware.chain.BuiltInOrder;
 import dev.agentmiddleware.timeout.TimeoutMiddleware;
+import dev.agentmiddleware.timeout.TimeoutPolicy;
+import dev.agentmiddleware.tool.ToolDescriptor;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -14,21 +15,11 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 /**
  * Configuration of per-tool timeouts.
  */
-@ConfigurationProperties(TimeoutProperties.PREFIX)
-public class TimeoutProperties {
+@ConfigurationProperties(prefix = TimeoutProperties.PREFIX, ignoreUnknownFields = false)
+public class TimeoutProperties extends ToolMiddlewareProperties<TimeoutProperties.Settings, TimeoutPolicy> {
 
 	/** The prefix of the timeout properties. */
 	public static final String PREFIX = "agent.middleware.timeout";
-
-	/**
-	 * Whether tools with a configured timeout are abandoned and interrupted when they take longer.
-	 */
-	private boolean enabled = true;
-
-	/**
-	 * Position of the timeout layer in every tool's chain; a lower order runs further out.
-	 */
-	private int order = BuiltInOrder.TIMEOUT;
 
 	/**
 	 * Largest number of timed tool attempts running at once.
@@ -40,27 +31,8 @@ public class TimeoutProperties {
 	 */
 	private int queueCapacity = TimeoutMiddleware.DEFAULT_QUEUE_CAPACITY;
 
-	private final Settings defaults = new Settings();
-
-	/**
-	 * Per-tool overrides of the defaults, by tool name.
-	 */
-	private final Map<String, Settings> tools = new LinkedHashMap<>();
-
-	public boolean isEnabled() {
-		return this.enabled;
-	}
-
-	public void setEnabled(boolean enabled) {
-		this.enabled = enabled;
-	}
-
-	public int getOrder() {
-		return this.order;
-	}
-
-	public void setOrder(int order) {
-		this.order = order;
+	public TimeoutProperties() {
+		super(PREFIX, BuiltInOrder.TIMEOUT, new Settings());
 	}
 
 	public int getMaxThreads() {
@@ -79,12 +51,20 @@ public class TimeoutProperties {
 		this.queueCapacity = queueCapacity;
 	}
 
-	public Settings getDefaults() {
-		return this.defaults;
+	// Every tool with a timeout gets one.
+	@Override
+	protected boolean appliesByDefault(ToolDescriptor tool) {
+		return true;
 	}
 
-	public Map<String, Settings> getTools() {
-		return this.tools;
+	@Override
+	protected @Nullable TimeoutPolicy createPolicy(Settings settings) {
+		Duration timeout = settings.getTimeout();
+		if (timeout != null && timeout.isNegative()) {
+			throw new IllegalArgumentException("timeout must not be negative, was " + timeout
+					+ "; leave it unset for no timeout, or use 0 to exempt a tool from the default");
+		}
+		return (timeout != null && !timeout.isZero()) ? TimeoutPolicy.of(timeout) : null;
 	}
 
 	/**
@@ -98,6 +78,21 @@ public class TimeoutProperties {
 		 */
 		private @Nullable Duration timeout;
 
+		/**
+		 * Whether the timeout applies: under 'defaults', to every tool not listed (not set: all); under 'tools', to
+		 * that tool (not set: true).
+		 */
+		private @Nullable Boolean enabled;
+
+		@Override
+		public @Nullable Boolean getEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(@Nullable Boolean enabled) {
+			this.enabled = enabled;
+		}
+
 		public @Nullable Duration getTimeout() {
 			return this.timeout;
 		}
@@ -110,6 +105,7 @@ public class TimeoutProperties {
 		public Settings withDefaults(Settings defaults) {
 			Settings merged = new Settings();
 			merged.setTimeout((this.timeout != null) ? this.timeout : defaults.getTimeout());
+			merged.setEnabled((this.enabled != null) ? this.enabled : defaults.getEnabled());
 			return merged;
 		}
 

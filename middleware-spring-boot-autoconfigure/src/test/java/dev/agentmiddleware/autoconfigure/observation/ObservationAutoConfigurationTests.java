@@ -121,7 +121,7 @@ class ObservationAutoConfigurationTests {
 	@Test
 	void aToolOverrideWithoutEnabledKeepsTheDefault() {
 		ObservationProperties properties = new ObservationProperties();
-		assertThat(new ObservationProperties.Settings().withDefaults(properties.getDefaults()).getEnabled()).isTrue();
+		assertThat(new ObservationProperties.Settings().withDefaults(properties.getDefaults()).getEnabled()).isNull();
 	}
 
 	@Test

@@ -130,8 +130,8 @@ class RecoveryAutoConfigurationTests {
 			.run((context) -> {
 				assertThat(context).hasFailed();
 				assertThat(context.getStartupFailure()).hasStackTraceContaining(
-						"Property 'agent.middleware.recovery.defaults.crash-exceptions' names the class "
-								+ "'com.example.Nope', which cannot be loaded");
+						"Invalid configuration property 'agent.middleware.recovery.defaults.crash-exceptions': "
+								+ "crashExceptions names the class 'com.example.Nope', which cannot be loaded");
 			});
 		this.contextRunner
 			.withPropertyValues("agent.middleware.recovery.tools.click_button.crash-exceptions=java.lang.String")

@@ -121,8 +121,9 @@ class RetryAutoConfigurationTests {
 			.run((context) -> {
 				assertThat(context).hasFailed();
 				assertThat(NestedExceptionUtils.getMostSpecificCause(context.getStartupFailure()))
-					.hasMessageContaining("Tool 'place_order' is configured for retries")
-					.hasMessageContaining("neither idempotent nor read-only");
+					.hasMessageContaining("agent.middleware.retry.tools.place_order")
+					.hasMessageContaining("tool 'place_order' is neither idempotent nor read-only")
+					.hasMessageContaining("Set 'agent.middleware.retry.tools.place_order.enabled' to true");
 			});
 	}
 
