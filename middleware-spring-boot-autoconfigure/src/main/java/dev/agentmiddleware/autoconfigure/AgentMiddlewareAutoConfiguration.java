@@ -14,6 +14,7 @@ import dev.agentmiddleware.spring.tool.ToolPipelineFactory;
 import jakarta.validation.Validator;
 import tools.jackson.databind.json.JsonMapper;
 
+import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -23,6 +24,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
 
 /**
  * Auto-configuration of {@code @AgentTool} beans: the post-processor that wraps them in the middleware chain, the
@@ -33,6 +35,12 @@ import org.springframework.context.annotation.Configuration;
 @ConditionalOnBooleanProperty(name = AgentMiddlewareProperties.PREFIX + ".enabled", matchIfMissing = true)
 @EnableConfigurationProperties(AgentMiddlewareProperties.class)
 public final class AgentMiddlewareAutoConfiguration {
+
+	@Bean
+	UnknownPropertiesCheck agentMiddlewareUnknownPropertiesCheck(Environment environment,
+			ListableBeanFactory beanFactory) {
+		return new UnknownPropertiesCheck(environment, beanFactory);
+	}
 
 	@Bean
 	static AgentToolBeanPostProcessor agentToolBeanPostProcessor(ObjectProvider<AgentToolRegistry> registry) {
