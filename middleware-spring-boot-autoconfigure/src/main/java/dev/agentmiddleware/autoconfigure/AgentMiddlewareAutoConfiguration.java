@@ -9,6 +9,7 @@ import dev.agentmiddleware.spring.tool.BeanValidationArgumentValidator;
 import dev.agentmiddleware.spring.tool.AgentToolRegistry;
 import dev.agentmiddleware.spring.tool.ChainBeans;
 import dev.agentmiddleware.spring.tool.ToolArgumentValidator;
+import dev.agentmiddleware.spring.tool.ToolCallSessionResolver;
 import dev.agentmiddleware.spring.tool.ToolNameReferences;
 import dev.agentmiddleware.spring.tool.ToolPipelineFactory;
 import jakarta.validation.Validator;
@@ -43,8 +44,16 @@ public final class AgentMiddlewareAutoConfiguration {
 	}
 
 	@Bean
-	static AgentToolBeanPostProcessor agentToolBeanPostProcessor(ObjectProvider<AgentToolRegistry> registry) {
-		return new AgentToolBeanPostProcessor(registry::getObject);
+	static AgentToolBeanPostProcessor agentToolBeanPostProcessor(ObjectProvider<AgentToolRegistry> registry,
+			ObjectProvider<ToolCallSessionResolver> sessionResolver) {
+		return new AgentToolBeanPostProcessor(registry::getObject,
+				() -> sessionResolver.getIfAvailable(ToolCallSessionResolver::standard));
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	ToolCallSessionResolver toolCallSessionResolver() {
+		return ToolCallSessionResolver.standard();
 	}
 
 	@Bean
