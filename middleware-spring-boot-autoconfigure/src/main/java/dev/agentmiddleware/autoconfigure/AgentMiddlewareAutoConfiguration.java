@@ -85,6 +85,11 @@ public final class AgentMiddlewareAutoConfiguration {
 				properties.isFailOnUnknownTool());
 	}
 
+	@Bean
+	AgentToolStartupReport agentToolStartupReport(AgentToolRegistry registry) {
+		return new AgentToolStartupReport(registry);
+	}
+
 	@Configuration(proxyBeanMethods = false)
 	@ConditionalOnClass(Validator.class)
 	static class BeanValidationConfiguration {

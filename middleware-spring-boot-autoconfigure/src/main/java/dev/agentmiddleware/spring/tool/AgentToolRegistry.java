@@ -40,8 +40,8 @@ import org.springframework.core.BridgeMethodResolver;
  * <p>Tools are registered by {@link AgentToolBeanPostProcessor} as their beans are created; a tool name used twice
  * fails startup naming both beans. Asking for {@link #tools()} before startup has finished first creates every bean
  * that declares tools, so integrations that collect tools early (such as the MCP server) see all of them. After
- * startup the registry builds every pipeline, logs it at DEBUG, and checks the tool names configuration refers to
- * ({@link ToolNameReferences}).
+ * startup the registry checks the tool names configuration refers to ({@link ToolNameReferences}), then builds
+ * every pipeline, so that settings a built-in refuses fail startup.
  */
 public final class AgentToolRegistry implements BeanFactoryAware, SmartInitializingSingleton {
 
@@ -193,8 +193,7 @@ public final class AgentToolRegistry implements BeanFactoryAware, SmartInitializ
 		checkToolNameReferences();
 		for (RegisteredTool tool : tools()) {
 			// Building each pipeline now makes a configuration a built-in refuses fail startup, not the first call.
-			String chain = tool.pipeline().describe();
-			logger.debug("Agent tool chain: {}", chain);
+			tool.pipeline();
 		}
 	}
 
