@@ -1,16 +1,25 @@
 package dev.agentmiddleware.autoconfigure;
 
+import java.beans.PropertyDescriptor;
+
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.beans.BeanUtils;
+import org.springframework.beans.BeanWrapper;
+import org.springframework.beans.BeanWrapperImpl;
+
 /**
- * The settings of one built-in middleware for one tool, as bound from {@code defaults} or {@code tools.<name>}.
- * Every field is {@code null} while not set, so that a tool's entry falls back to the defaults field by field.
+ * The settings of one built-in middleware for one tool, as bound from {@code defaults} or {@code tools.<name>}: a
+ * JavaBean with a public no-argument constructor whose every field is {@code null} while not set, so that a tool's
+ * entry falls back to the defaults field by field ({@link #withDefaults}).
  * <pre>{@code
- * public CacheSettings withDefaults(CacheSettings defaults) {
- *     CacheSettings merged = new CacheSettings();
- *     merged.setTtl((this.ttl != null) ? this.ttl : defaults.getTtl());
- *     ...
- *     return merged;
+ * public static class Settings implements ToolSettings<Settings> {
+ *
+ *     private @Nullable Boolean enabled;
+ *
+ *     private @Nullable Duration ttl;
+ *
+ *     // getters and setters
  * }
  * }</pre>
  *
@@ -29,10 +38,24 @@ public interface ToolSettings<S extends ToolSettings<S>> {
 	}
 
 	/**
-	 * These settings, with every field that is not set taken from {@code defaults}.
+	 * These settings, with every property that is not set taken from {@code defaults}.
 	 * @param defaults the defaults block
-	 * @return the merged settings; neither input is changed
+	 * @return the merged settings, a new instance; neither input is changed
 	 */
-	S withDefaults(S defaults);
+	@SuppressWarnings("unchecked")
+	default S withDefaults(S defaults) {
+		S merged = (S) BeanUtils.instantiateClass(getClass());
+		BeanWrapper own = new BeanWrapperImpl(this);
+		BeanWrapper fallback = new BeanWrapperImpl(defaults);
+		BeanWrapper target = new BeanWrapperImpl(merged);
+		for (PropertyDescriptor property : own.getPropertyDescriptors()) {
+			String name = property.getName();
+			if (property.getReadMethod() != null && property.getWriteMethod() != null) {
+				Object value = own.getPropertyValue(name);
+				target.setPropertyValue(name, (value != null) ? value : fallback.getPropertyValue(name));
+			}
+		}
+		return merged;
+	}
 
 }

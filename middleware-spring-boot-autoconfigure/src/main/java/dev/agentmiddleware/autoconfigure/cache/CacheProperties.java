@@ -126,14 +126,6 @@ public class CacheProperties extends ToolMiddlewareProperties<CacheProperties.Se
 			this.scope = scope;
 		}
 
-		@Override
-		public Settings withDefaults(Settings defaults) {
-			return new Settings((this.enabled != null) ? this.enabled : defaults.enabled,
-					(this.ttl != null) ? this.ttl : defaults.ttl,
-					(this.maxSize != null) ? this.maxSize : defaults.maxSize,
-					(this.scope != null) ? this.scope : defaults.scope);
-		}
-
 	}
 
 }

@@ -117,13 +117,6 @@ public class LoggingProperties extends ToolMiddlewareProperties<LoggingPropertie
 			this.logResults = logResults;
 		}
 
-		@Override
-		public Settings withDefaults(Settings defaults) {
-			return new Settings((this.enabled != null) ? this.enabled : defaults.enabled,
-					(this.maxValueLength != null) ? this.maxValueLength : defaults.maxValueLength,
-					(this.logResults != null) ? this.logResults : defaults.logResults);
-		}
-
 	}
 
 }

@@ -26,7 +26,7 @@ public class ObservationProperties extends ToolMiddlewareProperties<ObservationP
 	public static final String PREFIX = "agent.middleware.observation";
 
 	public ObservationProperties() {
-		super(PREFIX, BuiltInOrder.OBSERVATION, new Settings(null));
+		super(PREFIX, BuiltInOrder.OBSERVATION, new Settings());
 	}
 
 	@Override
@@ -51,13 +51,6 @@ public class ObservationProperties extends ToolMiddlewareProperties<ObservationP
 		 */
 		private @Nullable Boolean enabled;
 
-		public Settings() {
-		}
-
-		Settings(@Nullable Boolean enabled) {
-			this.enabled = enabled;
-		}
-
 		@Override
 		public @Nullable Boolean getEnabled() {
 			return this.enabled;
@@ -65,11 +58,6 @@ public class ObservationProperties extends ToolMiddlewareProperties<ObservationP
 
 		public void setEnabled(@Nullable Boolean enabled) {
 			this.enabled = enabled;
-		}
-
-		@Override
-		public Settings withDefaults(Settings defaults) {
-			return new Settings((this.enabled != null) ? this.enabled : defaults.enabled);
 		}
 
 	}

@@ -127,20 +127,6 @@ public class RateLimitProperties extends ToolMiddlewareProperties<RateLimitPrope
 		}
 
 		@Override
-		public Settings withDefaults(Settings defaults) {
-			Settings merged = new Settings();
-			merged.enabled = (this.enabled != null) ? this.enabled : defaults.enabled;
-			merged.limitForPeriod = (this.limitForPeriod != null) ? this.limitForPeriod : defaults.limitForPeriod;
-			merged.limitRefreshPeriod = (this.limitRefreshPeriod != null) ? this.limitRefreshPeriod
-					: defaults.limitRefreshPeriod;
-			merged.maxWait = (this.maxWait != null) ? this.maxWait : defaults.maxWait;
-			merged.key = (this.key != null) ? this.key : defaults.key;
-			merged.maxCallsPerSession = (this.maxCallsPerSession != null) ? this.maxCallsPerSession
-					: defaults.maxCallsPerSession;
-			return merged;
-		}
-
-		@Override
 		public @Nullable Boolean getEnabled() {
 			return this.enabled;
 		}

@@ -158,17 +158,6 @@ public class RecoveryProperties extends ToolMiddlewareProperties<RecoveryPropert
 			this.anyRuntimeExceptionIsCrash = anyRuntimeExceptionIsCrash;
 		}
 
-		@Override
-		public Settings withDefaults(Settings defaults) {
-			Settings merged = new Settings();
-			merged.setEnabled((this.enabled != null) ? this.enabled : defaults.getEnabled());
-			merged.setCrashExceptions((this.crashExceptions != null) ? this.crashExceptions
-					: defaults.getCrashExceptions());
-			merged.setAnyRuntimeExceptionIsCrash((this.anyRuntimeExceptionIsCrash != null)
-					? this.anyRuntimeExceptionIsCrash : defaults.getAnyRuntimeExceptionIsCrash());
-			return merged;
-		}
-
 	}
 
 }

@@ -129,21 +129,6 @@ public class RetryProperties extends ToolMiddlewareProperties<RetryProperties.Se
 		}
 
 		@Override
-		public Settings withDefaults(Settings defaults) {
-			Settings merged = new Settings();
-			merged.enabled = (this.enabled != null) ? this.enabled : defaults.enabled;
-			merged.maxAttempts = (this.maxAttempts != null) ? this.maxAttempts : defaults.maxAttempts;
-			merged.initialBackoff = (this.initialBackoff != null) ? this.initialBackoff : defaults.initialBackoff;
-			merged.multiplier = (this.multiplier != null) ? this.multiplier : defaults.multiplier;
-			merged.jitter = (this.jitter != null) ? this.jitter : defaults.jitter;
-			merged.maxBackoff = (this.maxBackoff != null) ? this.maxBackoff : defaults.maxBackoff;
-			merged.retryExceptions = (this.retryExceptions != null) ? this.retryExceptions : defaults.retryExceptions;
-			merged.ignoreExceptions = (this.ignoreExceptions != null) ? this.ignoreExceptions
-					: defaults.ignoreExceptions;
-			return merged;
-		}
-
-		@Override
 		public @Nullable Boolean getEnabled() {
 			return this.enabled;
 		}

@@ -101,14 +101,6 @@ public class TimeoutProperties extends ToolMiddlewareProperties<TimeoutPropertie
 			this.timeout = timeout;
 		}
 
-		@Override
-		public Settings withDefaults(Settings defaults) {
-			Settings merged = new Settings();
-			merged.setTimeout((this.timeout != null) ? this.timeout : defaults.getTimeout());
-			merged.setEnabled((this.enabled != null) ? this.enabled : defaults.getEnabled());
-			return merged;
-		}
-
 	}
 
 }
