@@ -35,10 +35,10 @@ import org.springframework.boot.context.properties.bind.DataObjectPropertyName;
  * <p>A new built-in adopts it by extending it, and its auto-configuration validates the settings once and hands
  * {@link #policyFor} to the middleware:
  * <pre>{@code
- * @ConfigurationProperties(prefix = CacheProperties.PREFIX, ignoreUnknownFields = false)
- * public class CacheProperties extends ToolMiddlewareProperties<CacheProperties.Settings, CachePolicy> {
+ * @ConfigurationProperties(prefix = ToolCacheProperties.PREFIX, ignoreUnknownFields = false)
+ * public class ToolCacheProperties extends ToolMiddlewareProperties<ToolCacheProperties.Settings, CachePolicy> {
  *
- *     public CacheProperties() {
+ *     public ToolCacheProperties() {
  *         super(PREFIX, BuiltInOrder.CACHE, Settings.defaults());
  *     }
  *

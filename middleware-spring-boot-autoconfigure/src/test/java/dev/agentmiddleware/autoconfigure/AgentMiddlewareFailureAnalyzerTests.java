@@ -1,7 +1,7 @@
 package dev.agentmiddleware.autoconfigure;
 
-import dev.agentmiddleware.autoconfigure.cache.CacheAutoConfiguration;
-import dev.agentmiddleware.autoconfigure.retry.RetryAutoConfiguration;
+import dev.agentmiddleware.autoconfigure.cache.ToolCacheAutoConfiguration;
+import dev.agentmiddleware.autoconfigure.retry.ToolRetryAutoConfiguration;
 import dev.agentmiddleware.spring.AgentTool;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -89,8 +89,8 @@ class AgentMiddlewareFailureAnalyzerTests {
 	}
 
 	@Configuration(proxyBeanMethods = false)
-	@ImportAutoConfiguration({ AgentMiddlewareAutoConfiguration.class, CacheAutoConfiguration.class,
-			RetryAutoConfiguration.class })
+	@ImportAutoConfiguration({ AgentMiddlewareAutoConfiguration.class, ToolCacheAutoConfiguration.class,
+			ToolRetryAutoConfiguration.class })
 	static class OrderToolsApplication {
 
 		@Bean

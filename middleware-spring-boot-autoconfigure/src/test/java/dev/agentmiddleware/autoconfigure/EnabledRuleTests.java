@@ -3,13 +3,13 @@ package dev.agentmiddleware.autoconfigure;
 import java.util.List;
 import java.util.stream.Stream;
 
-import dev.agentmiddleware.autoconfigure.cache.CacheAutoConfiguration;
-import dev.agentmiddleware.autoconfigure.logging.LoggingAutoConfiguration;
-import dev.agentmiddleware.autoconfigure.observation.ObservationAutoConfiguration;
-import dev.agentmiddleware.autoconfigure.ratelimit.RateLimitAutoConfiguration;
-import dev.agentmiddleware.autoconfigure.recovery.RecoveryAutoConfiguration;
-import dev.agentmiddleware.autoconfigure.retry.RetryAutoConfiguration;
-import dev.agentmiddleware.autoconfigure.timeout.TimeoutAutoConfiguration;
+import dev.agentmiddleware.autoconfigure.cache.ToolCacheAutoConfiguration;
+import dev.agentmiddleware.autoconfigure.logging.ToolLoggingAutoConfiguration;
+import dev.agentmiddleware.autoconfigure.observation.ToolObservationAutoConfiguration;
+import dev.agentmiddleware.autoconfigure.ratelimit.ToolRateLimitAutoConfiguration;
+import dev.agentmiddleware.autoconfigure.crashrecovery.CrashRecoveryAutoConfiguration;
+import dev.agentmiddleware.autoconfigure.retry.ToolRetryAutoConfiguration;
+import dev.agentmiddleware.autoconfigure.timeout.ToolTimeoutAutoConfiguration;
 import dev.agentmiddleware.spring.AgentTool;
 import dev.agentmiddleware.spring.tool.AgentToolRegistry;
 import dev.agentmiddleware.spring.tool.InvalidToolConfigurationException;
@@ -37,9 +37,9 @@ class EnabledRuleTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(AgentMiddlewareAutoConfiguration.class,
-				CacheAutoConfiguration.class, RetryAutoConfiguration.class, RateLimitAutoConfiguration.class,
-				TimeoutAutoConfiguration.class, LoggingAutoConfiguration.class, ObservationAutoConfiguration.class,
-				RecoveryAutoConfiguration.class))
+				ToolCacheAutoConfiguration.class, ToolRetryAutoConfiguration.class, ToolRateLimitAutoConfiguration.class,
+				ToolTimeoutAutoConfiguration.class, ToolLoggingAutoConfiguration.class, ToolObservationAutoConfiguration.class,
+				CrashRecoveryAutoConfiguration.class))
 		.withUserConfiguration(OrderToolsConfiguration.class);
 
 	/**
@@ -54,7 +54,7 @@ class EnabledRuleTests {
 						List.of("agent.middleware.timeout.defaults.timeout=10s"), true),
 				Arguments.of("logging", "agent.middleware.logging", "log-results=true", List.of(), true),
 				Arguments.of("observation", "agent.middleware.observation", "enabled=true", List.of(), true),
-				Arguments.of("crash-recovery", "agent.middleware.recovery", "any-runtime-exception-is-crash=true",
+				Arguments.of("crash-recovery", "agent.middleware.crash-recovery", "any-runtime-exception-is-crash=true",
 						List.of(), false));
 	}
 

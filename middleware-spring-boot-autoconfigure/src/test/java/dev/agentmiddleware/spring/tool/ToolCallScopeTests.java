@@ -3,7 +3,7 @@ package dev.agentmiddleware.spring.tool;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.agentmiddleware.autoconfigure.AgentMiddlewareAutoConfiguration;
-import dev.agentmiddleware.autoconfigure.cache.CacheAutoConfiguration;
+import dev.agentmiddleware.autoconfigure.cache.ToolCacheAutoConfiguration;
 import dev.agentmiddleware.spring.AgentTool;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -25,7 +25,7 @@ import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 class ToolCallScopeTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(AgentMiddlewareAutoConfiguration.class, CacheAutoConfiguration.class))
+		.withConfiguration(AutoConfigurations.of(AgentMiddlewareAutoConfiguration.class, ToolCacheAutoConfiguration.class))
 		.withUserConfiguration(StockToolsConfiguration.class);
 
 	@AfterEach

@@ -1,4 +1,4 @@
-package dev.agentmiddleware.autoconfigure.recovery;
+package dev.agentmiddleware.autoconfigure.crashrecovery;
 
 import java.util.Map;
 
@@ -23,18 +23,18 @@ import org.springframework.context.annotation.Configuration;
 
 /**
  * Auto-configuration of crash recovery: a {@link CrashRecoveryMiddleware} for the tools tagged or named as session
- * tools under {@code agent.middleware.recovery}, resetting sessions through the context's {@link ToolSessionReset}
+ * tools under {@code agent.middleware.crash-recovery}, resetting sessions through the context's {@link ToolSessionReset}
  * bean. Without such a bean a crash only becomes a clean error.
  */
 @AutoConfiguration(after = AgentMiddlewareAutoConfiguration.class)
 @ConditionalOnBean(AgentToolRegistry.class)
-@ConditionalOnBooleanProperty(name = RecoveryProperties.PREFIX + ".enabled", matchIfMissing = true)
-@EnableConfigurationProperties(RecoveryProperties.class)
-public final class RecoveryAutoConfiguration {
+@ConditionalOnBooleanProperty(name = CrashRecoveryProperties.PREFIX + ".enabled", matchIfMissing = true)
+@EnableConfigurationProperties(CrashRecoveryProperties.class)
+public final class CrashRecoveryAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	CrashRecoveryMiddleware crashRecoveryMiddleware(RecoveryProperties properties,
+	CrashRecoveryMiddleware crashRecoveryMiddleware(CrashRecoveryProperties properties,
 			ObjectProvider<ToolSessionReset> sessionReset, ObjectProvider<MiddlewareMetrics> metrics) {
 		properties.validate();
 		return CrashRecoveryMiddleware.builder()
@@ -46,7 +46,7 @@ public final class RecoveryAutoConfiguration {
 	}
 
 	@Bean
-	ToolNameReferences crashRecoveryToolNames(RecoveryProperties properties) {
+	ToolNameReferences crashRecoveryToolNames(CrashRecoveryProperties properties) {
 		return properties.toolNameReferences();
 	}
 

@@ -25,13 +25,13 @@ import org.springframework.context.annotation.Configuration;
  */
 @AutoConfiguration(after = AgentMiddlewareAutoConfiguration.class)
 @ConditionalOnBean(AgentToolRegistry.class)
-@ConditionalOnBooleanProperty(name = TimeoutProperties.PREFIX + ".enabled", matchIfMissing = true)
-@EnableConfigurationProperties(TimeoutProperties.class)
-public final class TimeoutAutoConfiguration {
+@ConditionalOnBooleanProperty(name = ToolTimeoutProperties.PREFIX + ".enabled", matchIfMissing = true)
+@EnableConfigurationProperties(ToolTimeoutProperties.class)
+public final class ToolTimeoutAutoConfiguration {
 
 	@Bean(destroyMethod = "close")
 	@ConditionalOnMissingBean
-	TimeoutMiddleware timeoutMiddleware(TimeoutProperties properties) {
+	TimeoutMiddleware timeoutMiddleware(ToolTimeoutProperties properties) {
 		properties.validate();
 		return TimeoutMiddleware.builder()
 			.policies(properties::policyFor)
@@ -42,7 +42,7 @@ public final class TimeoutAutoConfiguration {
 	}
 
 	@Bean
-	ToolNameReferences timeoutToolNames(TimeoutProperties properties) {
+	ToolNameReferences timeoutToolNames(ToolTimeoutProperties properties) {
 		return properties.toolNameReferences();
 	}
 

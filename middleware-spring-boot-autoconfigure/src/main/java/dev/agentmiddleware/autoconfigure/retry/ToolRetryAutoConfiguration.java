@@ -21,18 +21,18 @@ import org.springframework.context.annotation.Configuration;
 
 /**
  * Auto-configuration of {@link RetryMiddleware}: retries of every idempotent or read-only tool, with per-tool
- * settings under {@code agent.middleware.retry.tools}, by the rule of {@link RetryProperties}.
+ * settings under {@code agent.middleware.retry.tools}, by the rule of {@link ToolRetryProperties}.
  */
 @AutoConfiguration(after = AgentMiddlewareAutoConfiguration.class)
 @ConditionalOnClass(Retry.class)
 @ConditionalOnBean(AgentToolRegistry.class)
-@ConditionalOnBooleanProperty(name = RetryProperties.PREFIX + ".enabled", matchIfMissing = true)
-@EnableConfigurationProperties(RetryProperties.class)
-public final class RetryAutoConfiguration {
+@ConditionalOnBooleanProperty(name = ToolRetryProperties.PREFIX + ".enabled", matchIfMissing = true)
+@EnableConfigurationProperties(ToolRetryProperties.class)
+public final class ToolRetryAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	RetryMiddleware retryMiddleware(RetryProperties properties, ObjectProvider<MiddlewareMetrics> metrics) {
+	RetryMiddleware retryMiddleware(ToolRetryProperties properties, ObjectProvider<MiddlewareMetrics> metrics) {
 		properties.validate();
 		return RetryMiddleware.builder(properties::policyFor)
 			.sideEffectingTools(properties::isExplicitlyEnabled)
@@ -42,7 +42,7 @@ public final class RetryAutoConfiguration {
 	}
 
 	@Bean
-	ToolNameReferences retryToolNames(RetryProperties properties) {
+	ToolNameReferences retryToolNames(ToolRetryProperties properties) {
 		return properties.toolNameReferences();
 	}
 

@@ -1,4 +1,4 @@
-package dev.agentmiddleware.autoconfigure.recovery;
+package dev.agentmiddleware.autoconfigure.crashrecovery;
 
 import java.util.List;
 import java.util.Map;
@@ -7,7 +7,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.agentmiddleware.autoconfigure.AgentMiddlewareAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.AgentToolSpringAiAutoConfiguration;
-import dev.agentmiddleware.autoconfigure.timeout.TimeoutAutoConfiguration;
+import dev.agentmiddleware.autoconfigure.timeout.ToolTimeoutAutoConfiguration;
 import dev.agentmiddleware.chain.ToolMiddleware;
 import dev.agentmiddleware.metrics.MiddlewareMetrics;
 import dev.agentmiddleware.recovery.CrashRecoveryMiddleware;
@@ -31,11 +31,11 @@ import org.springframework.core.annotation.Order;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-class RecoveryAutoConfigurationTests {
+class CrashRecoveryAutoConfigurationTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(AgentMiddlewareAutoConfiguration.class,
-				AgentToolSpringAiAutoConfiguration.class, RecoveryAutoConfiguration.class))
+				AgentToolSpringAiAutoConfiguration.class, CrashRecoveryAutoConfiguration.class))
 		.withUserConfiguration(BrowserConfiguration.class);
 
 	@Test
@@ -83,8 +83,8 @@ class RecoveryAutoConfigurationTests {
 	@Test
 	void toolsAreAlsoChosenByNamePatternAndTagsCanBeChanged() {
 		this.contextRunner
-			.withPropertyValues("agent.middleware.recovery.tags=",
-					"agent.middleware.recovery.tool-name-patterns=read_*")
+			.withPropertyValues("agent.middleware.crash-recovery.tags=",
+					"agent.middleware.crash-recovery.tool-name-patterns=read_*")
 			.run((context) -> {
 				assertThat(layers(context, "click_button")).containsExactly("click_button");
 				assertThat(layers(context, "read_file")).containsExactly("crash-recovery", "read_file");
@@ -94,8 +94,8 @@ class RecoveryAutoConfigurationTests {
 	@Test
 	void perToolEnabledForcesRecoveryOnOrOff() {
 		this.contextRunner
-			.withPropertyValues("agent.middleware.recovery.tools.click_button.enabled=false",
-					"agent.middleware.recovery.tools.read-file.enabled=true")
+			.withPropertyValues("agent.middleware.crash-recovery.tools.click_button.enabled=false",
+					"agent.middleware.crash-recovery.tools.read-file.enabled=true")
 			.run((context) -> {
 				assertThat(layers(context, "click_button")).containsExactly("click_button");
 				assertThat(layers(context, "read_file")).containsExactly("crash-recovery", "read_file");
@@ -105,10 +105,10 @@ class RecoveryAutoConfigurationTests {
 	@Test
 	void perToolOverridesMergeWithTheDefaultsFieldByField() {
 		this.contextRunner.withUserConfiguration(ResetConfiguration.class)
-			.withPropertyValues("agent.middleware.recovery.defaults.any-runtime-exception-is-crash=true",
-					"agent.middleware.recovery.tools.read_file.enabled=true",
-					"agent.middleware.recovery.tools.click_button.any-runtime-exception-is-crash=false",
-					"agent.middleware.recovery.tools.click_button.crash-exceptions=java.io.UncheckedIOException")
+			.withPropertyValues("agent.middleware.crash-recovery.defaults.any-runtime-exception-is-crash=true",
+					"agent.middleware.crash-recovery.tools.read_file.enabled=true",
+					"agent.middleware.crash-recovery.tools.click_button.any-runtime-exception-is-crash=false",
+					"agent.middleware.crash-recovery.tools.click_button.crash-exceptions=java.io.UncheckedIOException")
 			.run((context) -> {
 				BrowserTools tools = context.getBean(BrowserTools.class);
 				tools.failReads(1);
@@ -126,30 +126,30 @@ class RecoveryAutoConfigurationTests {
 
 	@Test
 	void anUnknownCrashExceptionClassFailsStartupNamingTheProperty() {
-		this.contextRunner.withPropertyValues("agent.middleware.recovery.defaults.crash-exceptions=com.example.Nope")
+		this.contextRunner.withPropertyValues("agent.middleware.crash-recovery.defaults.crash-exceptions=com.example.Nope")
 			.run((context) -> {
 				assertThat(context).hasFailed();
 				assertThat(context.getStartupFailure()).hasStackTraceContaining(
-						"Invalid configuration property 'agent.middleware.recovery.defaults.crash-exceptions': "
+						"Invalid configuration property 'agent.middleware.crash-recovery.defaults.crash-exceptions': "
 								+ "crashExceptions names the class 'com.example.Nope', which cannot be loaded");
 			});
 		this.contextRunner
-			.withPropertyValues("agent.middleware.recovery.tools.click_button.crash-exceptions=java.lang.String")
+			.withPropertyValues("agent.middleware.crash-recovery.tools.click_button.crash-exceptions=java.lang.String")
 			.run((context) -> {
 				assertThat(context).hasFailed();
 				assertThat(NestedExceptionUtils.getMostSpecificCause(context.getStartupFailure()))
-					.hasMessageContaining("agent.middleware.recovery.tools.click_button.crash-exceptions")
+					.hasMessageContaining("agent.middleware.crash-recovery.tools.click_button.crash-exceptions")
 					.hasMessageContaining("not an exception type");
 			});
 	}
 
 	@Test
 	void anUnknownToolKeyFailsStartupNamingIt() {
-		this.contextRunner.withPropertyValues("agent.middleware.recovery.tools.click-buton.enabled=true")
+		this.contextRunner.withPropertyValues("agent.middleware.crash-recovery.tools.click-buton.enabled=true")
 			.run((context) -> {
 				assertThat(context).hasFailed();
 				assertThat(NestedExceptionUtils.getMostSpecificCause(context.getStartupFailure()))
-					.hasMessageContaining("agent.middleware.recovery.tools.click-buton");
+					.hasMessageContaining("agent.middleware.crash-recovery.tools.click-buton");
 			});
 	}
 
@@ -159,14 +159,14 @@ class RecoveryAutoConfigurationTests {
 			.run((context) -> assertThat(layers(context, "click_button")).containsExactly("crash-recovery", "probe",
 					"click_button"));
 		this.contextRunner.withUserConfiguration(ProbeConfiguration.class)
-			.withPropertyValues("agent.middleware.recovery.order=1000")
+			.withPropertyValues("agent.middleware.crash-recovery.order=1000")
 			.run((context) -> assertThat(layers(context, "click_button")).containsExactly("probe", "crash-recovery",
 					"click_button"));
 	}
 
 	@Test
 	void runsInsideTheTimeoutSoBothAttemptsShareOneTimeout() {
-		this.contextRunner.withConfiguration(AutoConfigurations.of(TimeoutAutoConfiguration.class))
+		this.contextRunner.withConfiguration(AutoConfigurations.of(ToolTimeoutAutoConfiguration.class))
 			.withUserConfiguration(ResetConfiguration.class)
 			.withPropertyValues("agent.middleware.timeout.tools.click_button.timeout=1m")
 			.run((context) -> {
@@ -179,7 +179,7 @@ class RecoveryAutoConfigurationTests {
 
 	@Test
 	void backsOffWhenDisabled() {
-		this.contextRunner.withPropertyValues("agent.middleware.recovery.enabled=false").run((context) -> {
+		this.contextRunner.withPropertyValues("agent.middleware.crash-recovery.enabled=false").run((context) -> {
 			assertThat(context).doesNotHaveBean(CrashRecoveryMiddleware.class);
 			assertThat(layers(context, "click_button")).containsExactly("click_button");
 		});

@@ -15,8 +15,8 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 /**
  * Configuration of per-tool timeouts.
  */
-@ConfigurationProperties(prefix = TimeoutProperties.PREFIX, ignoreUnknownFields = false)
-public class TimeoutProperties extends ToolMiddlewareProperties<TimeoutProperties.Settings, TimeoutPolicy> {
+@ConfigurationProperties(prefix = ToolTimeoutProperties.PREFIX, ignoreUnknownFields = false)
+public class ToolTimeoutProperties extends ToolMiddlewareProperties<ToolTimeoutProperties.Settings, TimeoutPolicy> {
 
 	/** The prefix of the timeout properties. */
 	public static final String PREFIX = "agent.middleware.timeout";
@@ -31,7 +31,7 @@ public class TimeoutProperties extends ToolMiddlewareProperties<TimeoutPropertie
 	 */
 	private int queueCapacity = TimeoutMiddleware.DEFAULT_QUEUE_CAPACITY;
 
-	public TimeoutProperties() {
+	public ToolTimeoutProperties() {
 		super(PREFIX, BuiltInOrder.TIMEOUT, new Settings());
 	}
 

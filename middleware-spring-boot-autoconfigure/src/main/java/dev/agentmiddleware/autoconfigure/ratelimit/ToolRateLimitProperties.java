@@ -29,8 +29,8 @@ import static dev.agentmiddleware.autoconfigure.PerToolSettings.required;
  *           max-calls-per-session: 20
  * </pre>
  */
-@ConfigurationProperties(prefix = RateLimitProperties.PREFIX, ignoreUnknownFields = false)
-public class RateLimitProperties extends ToolMiddlewareProperties<RateLimitProperties.Settings, RateLimitPolicy> {
+@ConfigurationProperties(prefix = ToolRateLimitProperties.PREFIX, ignoreUnknownFields = false)
+public class ToolRateLimitProperties extends ToolMiddlewareProperties<ToolRateLimitProperties.Settings, RateLimitPolicy> {
 
 	/** The prefix of the rate-limit properties. */
 	public static final String PREFIX = "agent.middleware.rate-limit";
@@ -46,7 +46,7 @@ public class RateLimitProperties extends ToolMiddlewareProperties<RateLimitPrope
 	 */
 	private Duration sessionIdleTimeout = Duration.ofHours(1);
 
-	public RateLimitProperties() {
+	public ToolRateLimitProperties() {
 		super(PREFIX, BuiltInOrder.RATE_LIMIT, Settings.defaults());
 	}
 

@@ -24,13 +24,13 @@ import org.springframework.context.annotation.Configuration;
  */
 @AutoConfiguration(after = AgentMiddlewareAutoConfiguration.class)
 @ConditionalOnBean(AgentToolRegistry.class)
-@ConditionalOnBooleanProperty(name = LoggingProperties.PREFIX + ".enabled", matchIfMissing = true)
-@EnableConfigurationProperties(LoggingProperties.class)
-public final class LoggingAutoConfiguration {
+@ConditionalOnBooleanProperty(name = ToolLoggingProperties.PREFIX + ".enabled", matchIfMissing = true)
+@EnableConfigurationProperties(ToolLoggingProperties.class)
+public final class ToolLoggingAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	LoggingMiddleware loggingMiddleware(LoggingProperties properties, ObjectProvider<SecretRedactor> redactor) {
+	LoggingMiddleware loggingMiddleware(ToolLoggingProperties properties, ObjectProvider<SecretRedactor> redactor) {
 		properties.validate();
 		return LoggingMiddleware.builder()
 			.logger(properties.getLoggerName())
@@ -41,7 +41,7 @@ public final class LoggingAutoConfiguration {
 	}
 
 	@Bean
-	ToolNameReferences loggingToolNameReferences(LoggingProperties properties) {
+	ToolNameReferences loggingToolNameReferences(ToolLoggingProperties properties) {
 		return properties.toolNameReferences();
 	}
 

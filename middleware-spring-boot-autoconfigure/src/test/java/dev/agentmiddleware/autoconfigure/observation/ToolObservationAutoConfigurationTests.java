@@ -38,11 +38,11 @@ import org.springframework.core.NestedExceptionUtils;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-class ObservationAutoConfigurationTests {
+class ToolObservationAutoConfigurationTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(AgentMiddlewareAutoConfiguration.class,
-				AgentToolSpringAiAutoConfiguration.class, ObservationAutoConfiguration.class,
+				AgentToolSpringAiAutoConfiguration.class, ToolObservationAutoConfiguration.class,
 				org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration.class))
 		.withUserConfiguration(WeatherConfiguration.class);
 
@@ -69,7 +69,7 @@ class ObservationAutoConfigurationTests {
 	void withoutAnObservationRegistryThePipelinesAreUntouched() {
 		new ApplicationContextRunner()
 			.withConfiguration(AutoConfigurations.of(AgentMiddlewareAutoConfiguration.class,
-					ObservationAutoConfiguration.class))
+					ToolObservationAutoConfiguration.class))
 			.withUserConfiguration(WeatherConfiguration.class)
 			.run((context) -> {
 				assertThat(context).hasSingleBean(ObservationMiddleware.class)
@@ -120,8 +120,8 @@ class ObservationAutoConfigurationTests {
 
 	@Test
 	void aToolOverrideWithoutEnabledKeepsTheDefault() {
-		ObservationProperties properties = new ObservationProperties();
-		assertThat(new ObservationProperties.Settings().withDefaults(properties.getDefaults()).getEnabled()).isNull();
+		ToolObservationProperties properties = new ToolObservationProperties();
+		assertThat(new ToolObservationProperties.Settings().withDefaults(properties.getDefaults()).getEnabled()).isNull();
 	}
 
 	@Test

@@ -31,11 +31,11 @@ import org.springframework.core.annotation.Order;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-class TimeoutAutoConfigurationTests {
+class ToolTimeoutAutoConfigurationTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(AgentMiddlewareAutoConfiguration.class,
-				AgentToolSpringAiAutoConfiguration.class, TimeoutAutoConfiguration.class))
+				AgentToolSpringAiAutoConfiguration.class, ToolTimeoutAutoConfiguration.class))
 		.withUserConfiguration(BrowserConfiguration.class);
 
 	private final ExecutorService callers = Executors.newCachedThreadPool();
@@ -83,7 +83,7 @@ class TimeoutAutoConfigurationTests {
 			.withPropertyValues("agent.middleware.timeout.defaults.timeout=1m",
 					"agent.middleware.timeout.tools.open_page.timeout=100ms")
 			.run((context) -> {
-				TimeoutProperties properties = context.getBean(TimeoutProperties.class);
+				ToolTimeoutProperties properties = context.getBean(ToolTimeoutProperties.class);
 				assertThat(properties.getTools().values()).singleElement()
 					.satisfies((settings) -> assertThat(settings.withDefaults(properties.getDefaults()).getTimeout())
 						.hasMillis(100));

@@ -27,8 +27,8 @@ import static dev.agentmiddleware.autoconfigure.PerToolSettings.required;
  *           enabled: false
  * }</pre>
  */
-@ConfigurationProperties(prefix = LoggingProperties.PREFIX, ignoreUnknownFields = false)
-public class LoggingProperties extends ToolMiddlewareProperties<LoggingProperties.Settings, LoggingPolicy> {
+@ConfigurationProperties(prefix = ToolLoggingProperties.PREFIX, ignoreUnknownFields = false)
+public class ToolLoggingProperties extends ToolMiddlewareProperties<ToolLoggingProperties.Settings, LoggingPolicy> {
 
 	/** The prefix of the logging properties. */
 	public static final String PREFIX = "agent.middleware.logging";
@@ -38,7 +38,7 @@ public class LoggingProperties extends ToolMiddlewareProperties<LoggingPropertie
 	 */
 	private String loggerName = LoggingMiddleware.DEFAULT_LOGGER_NAME;
 
-	public LoggingProperties() {
+	public ToolLoggingProperties() {
 		super(PREFIX, BuiltInOrder.LOGGING,
 				new Settings(null, LoggingPolicy.DEFAULT.maxValueLength(), LoggingPolicy.DEFAULT.logResults()));
 	}

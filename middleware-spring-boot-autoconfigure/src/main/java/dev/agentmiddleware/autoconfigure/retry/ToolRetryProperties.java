@@ -32,13 +32,13 @@ import static dev.agentmiddleware.autoconfigure.PerToolSettings.required;
  *           retry-exceptions: java.net.SocketTimeoutException
  * </pre>
  */
-@ConfigurationProperties(prefix = RetryProperties.PREFIX, ignoreUnknownFields = false)
-public class RetryProperties extends ToolMiddlewareProperties<RetryProperties.Settings, RetryPolicy> {
+@ConfigurationProperties(prefix = ToolRetryProperties.PREFIX, ignoreUnknownFields = false)
+public class ToolRetryProperties extends ToolMiddlewareProperties<ToolRetryProperties.Settings, RetryPolicy> {
 
 	/** The prefix of the retry properties. */
 	public static final String PREFIX = "agent.middleware.retry";
 
-	public RetryProperties() {
+	public ToolRetryProperties() {
 		super(PREFIX, BuiltInOrder.RETRY, Settings.defaults());
 	}
 

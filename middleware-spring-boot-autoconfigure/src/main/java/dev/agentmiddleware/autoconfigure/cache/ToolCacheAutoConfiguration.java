@@ -26,18 +26,18 @@ import org.springframework.context.annotation.Configuration;
 
 /**
  * Auto-configuration of the {@link CacheMiddleware}: caches the results of read-only tools and of the tools listed
- * under {@code agent.middleware.cache.tools}, per session, by the rule of {@link CacheProperties}.
+ * under {@code agent.middleware.cache.tools}, per session, by the rule of {@link ToolCacheProperties}.
  */
 @AutoConfiguration(after = AgentMiddlewareAutoConfiguration.class)
 @ConditionalOnClass(Caffeine.class)
 @ConditionalOnBean(AgentToolRegistry.class)
-@ConditionalOnBooleanProperty(name = CacheProperties.PREFIX + ".enabled", matchIfMissing = true)
-@EnableConfigurationProperties(CacheProperties.class)
-public final class CacheAutoConfiguration {
+@ConditionalOnBooleanProperty(name = ToolCacheProperties.PREFIX + ".enabled", matchIfMissing = true)
+@EnableConfigurationProperties(ToolCacheProperties.class)
+public final class ToolCacheAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	CacheMiddleware cacheMiddleware(CacheProperties properties, ObjectProvider<MiddlewareMetrics> metrics) {
+	CacheMiddleware cacheMiddleware(ToolCacheProperties properties, ObjectProvider<MiddlewareMetrics> metrics) {
 		properties.validate();
 		return CacheMiddleware.builder()
 			.policies(properties::policyFor)
@@ -47,7 +47,7 @@ public final class CacheAutoConfiguration {
 	}
 
 	@Bean
-	ToolNameReferences cacheToolNameReferences(CacheProperties properties) {
+	ToolNameReferences cacheToolNameReferences(ToolCacheProperties properties) {
 		return properties.toolNameReferences();
 	}
 

@@ -34,11 +34,11 @@ import org.springframework.core.NestedExceptionUtils;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-class LoggingAutoConfigurationTests {
+class ToolLoggingAutoConfigurationTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(AgentMiddlewareAutoConfiguration.class,
-				AgentToolSpringAiAutoConfiguration.class, LoggingAutoConfiguration.class))
+				AgentToolSpringAiAutoConfiguration.class, ToolLoggingAutoConfiguration.class))
 		.withUserConfiguration(AccountConfiguration.class);
 
 	private final Logger logger = (Logger) LoggerFactory.getLogger(LoggingMiddleware.DEFAULT_LOGGER_NAME);

@@ -1,4 +1,4 @@
-package dev.agentmiddleware.autoconfigure.recovery;
+package dev.agentmiddleware.autoconfigure.crashrecovery;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -20,11 +20,11 @@ import static dev.agentmiddleware.autoconfigure.PerToolSettings.required;
  * Configuration of crash recovery: which tools drive a session, and which of their failures mean the session
  * crashed.
  */
-@ConfigurationProperties(prefix = RecoveryProperties.PREFIX, ignoreUnknownFields = false)
-public class RecoveryProperties extends ToolMiddlewareProperties<RecoveryProperties.Settings, CrashRecoveryPolicy> {
+@ConfigurationProperties(prefix = CrashRecoveryProperties.PREFIX, ignoreUnknownFields = false)
+public class CrashRecoveryProperties extends ToolMiddlewareProperties<CrashRecoveryProperties.Settings, CrashRecoveryPolicy> {
 
 	/** The prefix of the crash-recovery properties. */
-	public static final String PREFIX = "agent.middleware.recovery";
+	public static final String PREFIX = "agent.middleware.crash-recovery";
 
 	/**
 	 * Tags that mark a tool as driving a session, compared ignoring case.
@@ -37,7 +37,7 @@ public class RecoveryProperties extends ToolMiddlewareProperties<RecoveryPropert
 	 */
 	private List<String> toolNamePatterns = new ArrayList<>();
 
-	public RecoveryProperties() {
+	public CrashRecoveryProperties() {
 		super(PREFIX, BuiltInOrder.CRASH_RECOVERY, Settings.defaults());
 	}
 

@@ -41,13 +41,13 @@ import org.springframework.context.annotation.Configuration;
 				"org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration" })
 @ConditionalOnClass(ObservationRegistry.class)
 @ConditionalOnBean(AgentToolRegistry.class)
-@ConditionalOnBooleanProperty(name = ObservationProperties.PREFIX + ".enabled", matchIfMissing = true)
-@EnableConfigurationProperties(ObservationProperties.class)
-public final class ObservationAutoConfiguration {
+@ConditionalOnBooleanProperty(name = ToolObservationProperties.PREFIX + ".enabled", matchIfMissing = true)
+@EnableConfigurationProperties(ToolObservationProperties.class)
+public final class ToolObservationAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	ObservationMiddleware observationMiddleware(ObservationProperties properties,
+	ObservationMiddleware observationMiddleware(ToolObservationProperties properties,
 			ObjectProvider<ObservationRegistry> observationRegistry,
 			ObjectProvider<ToolCallObservationConvention> convention) {
 		return ObservationMiddleware.builder(observationRegistry.getIfAvailable(() -> ObservationRegistry.NOOP))
@@ -58,7 +58,7 @@ public final class ObservationAutoConfiguration {
 	}
 
 	@Bean
-	ToolNameReferences observationToolNameReferences(ObservationProperties properties) {
+	ToolNameReferences observationToolNameReferences(ToolObservationProperties properties) {
 		return properties.toolNameReferences();
 	}
 

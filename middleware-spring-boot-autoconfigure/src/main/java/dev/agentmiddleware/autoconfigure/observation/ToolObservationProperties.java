@@ -19,13 +19,13 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  *           enabled: false
  * }</pre>
  */
-@ConfigurationProperties(prefix = ObservationProperties.PREFIX, ignoreUnknownFields = false)
-public class ObservationProperties extends ToolMiddlewareProperties<ObservationProperties.Settings, Boolean> {
+@ConfigurationProperties(prefix = ToolObservationProperties.PREFIX, ignoreUnknownFields = false)
+public class ToolObservationProperties extends ToolMiddlewareProperties<ToolObservationProperties.Settings, Boolean> {
 
 	/** The prefix of the observation properties. */
 	public static final String PREFIX = "agent.middleware.observation";
 
-	public ObservationProperties() {
+	public ToolObservationProperties() {
 		super(PREFIX, BuiltInOrder.OBSERVATION, new Settings());
 	}
 

@@ -28,13 +28,13 @@ import static dev.agentmiddleware.autoconfigure.PerToolSettings.required;
  *           scope: global
  * }</pre>
  */
-@ConfigurationProperties(prefix = CacheProperties.PREFIX, ignoreUnknownFields = false)
-public class CacheProperties extends ToolMiddlewareProperties<CacheProperties.Settings, CachePolicy> {
+@ConfigurationProperties(prefix = ToolCacheProperties.PREFIX, ignoreUnknownFields = false)
+public class ToolCacheProperties extends ToolMiddlewareProperties<ToolCacheProperties.Settings, CachePolicy> {
 
 	/** The prefix of the cache properties. */
 	public static final String PREFIX = "agent.middleware.cache";
 
-	public CacheProperties() {
+	public ToolCacheProperties() {
 		super(PREFIX, BuiltInOrder.CACHE, new Settings(null, CachePolicy.DEFAULT_TTL, CachePolicy.DEFAULT_MAX_SIZE,
 				CacheScope.SESSION));
 	}

@@ -27,13 +27,13 @@ import org.springframework.context.annotation.Configuration;
 @AutoConfiguration(after = AgentMiddlewareAutoConfiguration.class)
 @ConditionalOnClass({ RateLimiter.class, Caffeine.class })
 @ConditionalOnBean(AgentToolRegistry.class)
-@ConditionalOnBooleanProperty(name = RateLimitProperties.PREFIX + ".enabled", matchIfMissing = true)
-@EnableConfigurationProperties(RateLimitProperties.class)
-public final class RateLimitAutoConfiguration {
+@ConditionalOnBooleanProperty(name = ToolRateLimitProperties.PREFIX + ".enabled", matchIfMissing = true)
+@EnableConfigurationProperties(ToolRateLimitProperties.class)
+public final class ToolRateLimitAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	RateLimitMiddleware rateLimitMiddleware(RateLimitProperties properties, ObjectProvider<MiddlewareMetrics> metrics) {
+	RateLimitMiddleware rateLimitMiddleware(ToolRateLimitProperties properties, ObjectProvider<MiddlewareMetrics> metrics) {
 		properties.validate();
 		return RateLimitMiddleware.builder(properties::policyFor)
 			.order(properties.getOrder())
@@ -44,7 +44,7 @@ public final class RateLimitAutoConfiguration {
 	}
 
 	@Bean
-	ToolNameReferences rateLimitToolNames(RateLimitProperties properties) {
+	ToolNameReferences rateLimitToolNames(ToolRateLimitProperties properties) {
 		return properties.toolNameReferences();
 	}
 

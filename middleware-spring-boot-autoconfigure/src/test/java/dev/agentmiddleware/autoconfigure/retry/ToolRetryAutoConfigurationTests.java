@@ -6,7 +6,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.agentmiddleware.autoconfigure.AgentMiddlewareAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.AgentToolSpringAiAutoConfiguration;
-import dev.agentmiddleware.autoconfigure.ratelimit.RateLimitAutoConfiguration;
+import dev.agentmiddleware.autoconfigure.ratelimit.ToolRateLimitAutoConfiguration;
 import dev.agentmiddleware.metrics.MiddlewareEvent;
 import dev.agentmiddleware.metrics.MiddlewareMetrics;
 import dev.agentmiddleware.retry.RetryMiddleware;
@@ -29,11 +29,11 @@ import org.springframework.core.NestedExceptionUtils;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-class RetryAutoConfigurationTests {
+class ToolRetryAutoConfigurationTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(AgentMiddlewareAutoConfiguration.class,
-				AgentToolSpringAiAutoConfiguration.class, RetryAutoConfiguration.class))
+				AgentToolSpringAiAutoConfiguration.class, ToolRetryAutoConfiguration.class))
 		.withUserConfiguration(FlakyConfiguration.class)
 		.withPropertyValues("agent.middleware.retry.defaults.initial-backoff=1ms",
 				"agent.middleware.retry.defaults.max-backoff=1ms", "agent.middleware.retry.defaults.jitter=0");
@@ -164,7 +164,7 @@ class RetryAutoConfigurationTests {
 	@Test
 	void retryRunsOutsideTheRateLimitByDefaultAndTheOrderCanBeChanged() {
 		ApplicationContextRunner withRateLimit = this.contextRunner
-			.withConfiguration(AutoConfigurations.of(RateLimitAutoConfiguration.class))
+			.withConfiguration(AutoConfigurations.of(ToolRateLimitAutoConfiguration.class))
 			.withPropertyValues("agent.middleware.rate-limit.tools.fetch_quote.limit-for-period=5");
 		withRateLimit.run((context) -> assertThat(layers(context, "fetch_quote")).containsExactly("retry",
 				"rate-limit", "fetch_quote"));

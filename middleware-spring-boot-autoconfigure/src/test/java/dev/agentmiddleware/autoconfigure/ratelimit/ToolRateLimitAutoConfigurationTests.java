@@ -33,11 +33,11 @@ import org.springframework.core.NestedExceptionUtils;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-class RateLimitAutoConfigurationTests {
+class ToolRateLimitAutoConfigurationTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(AgentMiddlewareAutoConfiguration.class,
-				AgentToolSpringAiAutoConfiguration.class, RateLimitAutoConfiguration.class))
+				AgentToolSpringAiAutoConfiguration.class, ToolRateLimitAutoConfiguration.class))
 		.withUserConfiguration(SearchConfiguration.class);
 
 	@Test

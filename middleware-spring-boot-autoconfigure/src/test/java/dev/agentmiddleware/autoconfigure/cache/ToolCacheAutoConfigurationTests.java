@@ -40,11 +40,11 @@ import org.springframework.core.NestedExceptionUtils;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-class CacheAutoConfigurationTests {
+class ToolCacheAutoConfigurationTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(AgentMiddlewareAutoConfiguration.class,
-				AgentToolSpringAiAutoConfiguration.class, CacheAutoConfiguration.class))
+				AgentToolSpringAiAutoConfiguration.class, ToolCacheAutoConfiguration.class))
 		.withUserConfiguration(FileToolsConfiguration.class);
 
 	@Test
