@@ -133,8 +133,14 @@ class ConfigurationMetadataTests {
 	}
 
 	private static JsonNode readJson() {
-		try (InputStream in = ConfigurationMetadataTests.class
-			.getResourceAsStream("/META-INF/spring-configuration-metadata.json")) {
+		// The module's own metadata, next to its classes, whatever else the test class path holds.
+		try (InputStream in = ToolMiddlewareProperties.class.getProtectionDomain()
+			.getCodeSource()
+			.getLocation()
+			.toURI()
+			.resolve("META-INF/spring-configuration-metadata.json")
+			.toURL()
+			.openStream()) {
 			return JsonMapper.builder().build().readTree(in);
 		}
 		catch (Exception ex) {

@@ -9,6 +9,7 @@ import org.jspecify.annotations.Nullable;
  * canonical form ({@link ToolNames#canonical}), so {@code lookup-ordr} is close to {@code lookup_order}.
  * <pre>{@code
  * NameSuggestions.closest("cahce", List.of("cache", "retry", "timeout"));  // "cache"
+ * NameSuggestions.closest("recovery", List.of("cache", "crash-recovery")); // "crash-recovery"
  * NameSuggestions.closest("weather", List.of("cache", "retry"));          // null
  * }</pre>
  */
@@ -19,7 +20,8 @@ public final class NameSuggestions {
 
 	/**
 	 * The candidate closest to a name, if it is close enough to be a likely misspelling: at most a third of the
-	 * name's letters (and at least one) added, removed, changed or swapped.
+	 * name's letters (and at least one) added, removed, changed or swapped; failing that, the shortest candidate that
+	 * contains the whole name (at least four letters of it), such as {@code crash-recovery} for {@code recovery}.
 	 * @param name the name as written
 	 * @param candidates the known names
 	 * @return the closest candidate, or {@code null} when none is close
@@ -34,6 +36,14 @@ public final class NameSuggestions {
 			if (distance <= allowed && distance < bestDistance) {
 				best = candidate;
 				bestDistance = distance;
+			}
+		}
+		if (best == null && typed.length() >= 4) {
+			for (String candidate : candidates) {
+				String known = ToolNames.canonical(candidate);
+				if (known.contains(typed) && (best == null || known.length() < ToolNames.canonical(best).length())) {
+					best = candidate;
+				}
 			}
 		}
 		return best;
