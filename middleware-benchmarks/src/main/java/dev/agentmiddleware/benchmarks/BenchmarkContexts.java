@@ -6,11 +6,11 @@ import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.LoggerContext;
 import dev.agentmiddleware.autoconfigure.AgentMiddlewareAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.AgentToolSpringAiAutoConfiguration;
-import dev.agentmiddleware.autoconfigure.cache.CacheAutoConfiguration;
-import dev.agentmiddleware.autoconfigure.logging.LoggingAutoConfiguration;
-import dev.agentmiddleware.autoconfigure.observation.ObservationAutoConfiguration;
-import dev.agentmiddleware.autoconfigure.ratelimit.RateLimitAutoConfiguration;
-import dev.agentmiddleware.autoconfigure.retry.RetryAutoConfiguration;
+import dev.agentmiddleware.autoconfigure.cache.ToolCacheAutoConfiguration;
+import dev.agentmiddleware.autoconfigure.logging.ToolLoggingAutoConfiguration;
+import dev.agentmiddleware.autoconfigure.observation.ToolObservationAutoConfiguration;
+import dev.agentmiddleware.autoconfigure.ratelimit.ToolRateLimitAutoConfiguration;
+import dev.agentmiddleware.autoconfigure.retry.ToolRetryAutoConfiguration;
 import dev.agentmiddleware.logging.LoggingMiddleware;
 import dev.agentmiddleware.spring.ai.AgentToolCallbackProvider;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -89,8 +89,8 @@ final class BenchmarkContexts {
 
 	@Configuration(proxyBeanMethods = false)
 	@ImportAutoConfiguration({ AgentMiddlewareAutoConfiguration.class, AgentToolSpringAiAutoConfiguration.class,
-			ObservationAutoConfiguration.class, LoggingAutoConfiguration.class, CacheAutoConfiguration.class,
-			RetryAutoConfiguration.class, RateLimitAutoConfiguration.class })
+			ToolObservationAutoConfiguration.class, ToolLoggingAutoConfiguration.class, ToolCacheAutoConfiguration.class,
+			ToolRetryAutoConfiguration.class, ToolRateLimitAutoConfiguration.class })
 	static class DefaultStackConfiguration {
 
 		@Bean

@@ -36,7 +36,7 @@ import org.jspecify.annotations.Nullable;
  * <p>Applies only to tools that are {@link ToolDescriptor#idempotent() idempotent} or
  * {@link ToolDescriptor#readOnly() read-only} and that its policy function gives a {@link RetryPolicy} with more than
  * one attempt; every other tool is left unwrapped, whatever the policy says, so a side-effecting tool never runs
- * twice. Each attempt calls the rest of the chain again, so with the default order every attempt passes the rate
+ * twice unless the builder's {@link Builder#sideEffectingTools} names it explicitly. Each attempt calls the rest of the chain again, so with the default order every attempt passes the rate
  * limit and gets its own timeout. Each retry counts {@link MiddlewareEvent#RETRY}. When the attempts run out, or a
  * failure is not retried, the last failure propagates unchanged.
  *
@@ -78,7 +78,8 @@ public final class RetryMiddleware implements OrderedMiddleware {
 		// Never re-run a side-effecting tool, and one attempt is no retry.
 		this.policies = ToolPolicies.of((tool) -> {
 			RetryPolicy policy = configured.apply(tool);
-			return (policy == null || policy.maxAttempts() < 2 || !isRetryable(tool)) ? null : policy;
+			boolean allowed = isRetryable(tool) || builder.sideEffectingTools.test(tool);
+			return (policy == null || policy.maxAttempts() < 2 || !allowed) ? null : policy;
 		});
 		this.order = builder.order;
 		this.sleeper = builder.sleeper;
@@ -240,6 +241,8 @@ public final class RetryMiddleware implements OrderedMiddleware {
 
 		private MiddlewareMetrics metrics = MiddlewareMetrics.NONE;
 
+		private Predicate<ToolDescriptor> sideEffectingTools = (tool) -> false;
+
 		private Builder(Function<ToolDescriptor, @Nullable RetryPolicy> policies) {
 			this.policies = Objects.requireNonNull(policies, "policies");
 		}
@@ -251,6 +254,17 @@ public final class RetryMiddleware implements OrderedMiddleware {
 		 */
 		public Builder order(int order) {
 			this.order = order;
+			return this;
+		}
+
+		/**
+		 * Sets the tools that are neither idempotent nor read-only but retried all the same, because their owner
+		 * said so explicitly (default none).
+		 * @param sideEffectingTools whether a side-effecting tool may be retried
+		 * @return this builder
+		 */
+		public Builder sideEffectingTools(Predicate<ToolDescriptor> sideEffectingTools) {
+			this.sideEffectingTools = Objects.requireNonNull(sideEffectingTools, "sideEffectingTools");
 			return this;
 		}
 

@@ -9,11 +9,13 @@ import dev.agentmiddleware.spring.tool.BeanValidationArgumentValidator;
 import dev.agentmiddleware.spring.tool.AgentToolRegistry;
 import dev.agentmiddleware.spring.tool.ChainBeans;
 import dev.agentmiddleware.spring.tool.ToolArgumentValidator;
+import dev.agentmiddleware.spring.tool.ToolCallSessionResolver;
 import dev.agentmiddleware.spring.tool.ToolNameReferences;
 import dev.agentmiddleware.spring.tool.ToolPipelineFactory;
 import jakarta.validation.Validator;
 import tools.jackson.databind.json.JsonMapper;
 
+import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -23,6 +25,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
 
 /**
  * Auto-configuration of {@code @AgentTool} beans: the post-processor that wraps them in the middleware chain, the
@@ -35,8 +38,22 @@ import org.springframework.context.annotation.Configuration;
 public final class AgentMiddlewareAutoConfiguration {
 
 	@Bean
-	static AgentToolBeanPostProcessor agentToolBeanPostProcessor(ObjectProvider<AgentToolRegistry> registry) {
-		return new AgentToolBeanPostProcessor(registry::getObject);
+	UnknownPropertiesCheck agentMiddlewareUnknownPropertiesCheck(Environment environment,
+			ListableBeanFactory beanFactory) {
+		return new UnknownPropertiesCheck(environment, beanFactory);
+	}
+
+	@Bean
+	static AgentToolBeanPostProcessor agentToolBeanPostProcessor(ObjectProvider<AgentToolRegistry> registry,
+			ObjectProvider<ToolCallSessionResolver> sessionResolver) {
+		return new AgentToolBeanPostProcessor(registry::getObject,
+				() -> sessionResolver.getIfAvailable(ToolCallSessionResolver::standard));
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	ToolCallSessionResolver toolCallSessionResolver() {
+		return ToolCallSessionResolver.standard();
 	}
 
 	@Bean
@@ -66,6 +83,11 @@ public final class AgentMiddlewareAutoConfiguration {
 				new ArgumentLimits(arguments.getMaxPayloadChars(), arguments.getMaxDepth()),
 				argumentValidator::getIfAvailable, () -> nameReferences.orderedStream().toList(),
 				properties.isFailOnUnknownTool());
+	}
+
+	@Bean
+	AgentToolStartupReport agentToolStartupReport(AgentToolRegistry registry) {
+		return new AgentToolStartupReport(registry);
 	}
 
 	@Configuration(proxyBeanMethods = false)

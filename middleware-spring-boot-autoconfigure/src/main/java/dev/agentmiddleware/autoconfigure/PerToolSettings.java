@@ -3,12 +3,14 @@ package dev.agentmiddleware.autoconfigure;
 import java.util.Map;
 import java.util.function.Supplier;
 
+import dev.agentmiddleware.spring.tool.InvalidToolConfigurationException;
 import dev.agentmiddleware.spring.tool.ToolNameReferences;
 import dev.agentmiddleware.spring.tool.ToolNames;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Resolves a built-in's settings for one tool from its {@code defaults} block and its {@code tools} map. Tool keys
+ * Resolves a built-in's settings for one tool from its {@code defaults} block and its {@code tools} map: the
+ * lookup under {@link ToolMiddlewareProperties}, for a built-in whose properties cannot extend it. Tool keys
  * match in canonical form (lower case, letters and digits only), so {@code get-weather}, {@code get_weather} and
  * {@code GETWEATHER} from an environment variable all configure the tool {@code get_weather}.
  * <pre>{@code
@@ -64,15 +66,15 @@ public final class PerToolSettings {
 	 * @param factory builds the policy; throws {@link IllegalArgumentException} for invalid values
 	 * @param <P> the policy type
 	 * @return the policy
-	 * @throws IllegalStateException naming the property and what is wrong
+	 * @throws InvalidToolConfigurationException naming the property and what is wrong
 	 */
 	public static <P> P policy(String property, Supplier<P> factory) {
 		try {
 			return factory.get();
 		}
 		catch (IllegalArgumentException ex) {
-			// The message says it all; the cause would only hide the property name from failure analysis.
-			throw new IllegalStateException("Invalid " + property + ": " + ex.getMessage());
+			throw new InvalidToolConfigurationException(property, String.valueOf(ex.getMessage()),
+					"Correct the settings under '" + property + "'.");
 		}
 	}
 
@@ -91,18 +93,28 @@ public final class PerToolSettings {
 		return value;
 	}
 
-	private static <V> @Nullable V find(Map<String, V> tools, String toolName) {
-		V exact = tools.get(toolName);
-		if (exact != null) {
-			return exact;
+	/**
+	 * The key of {@code tools} that names the tool, as written in configuration.
+	 * @param tools the per-tool settings
+	 * @param toolName the tool
+	 * @return the key, or {@code null} when the tool is not listed
+	 */
+	public static @Nullable String keyOf(Map<String, ?> tools, String toolName) {
+		if (tools.containsKey(toolName)) {
+			return toolName;
 		}
 		String canonical = ToolNames.canonical(toolName);
-		for (Map.Entry<String, V> entry : tools.entrySet()) {
-			if (ToolNames.canonical(entry.getKey()).equals(canonical)) {
-				return entry.getValue();
+		for (String key : tools.keySet()) {
+			if (ToolNames.canonical(key).equals(canonical)) {
+				return key;
 			}
 		}
 		return null;
+	}
+
+	private static <V> @Nullable V find(Map<String, V> tools, String toolName) {
+		String key = keyOf(tools, toolName);
+		return (key != null) ? tools.get(key) : null;
 	}
 
 }

@@ -25,8 +25,21 @@ import dev.agentmiddleware.tool.SafetyLevel;
  *     }
  * }
  * }</pre>
+ *
+ * <p>It also works as a meta-annotation, so a team can name its kinds of tools; attributes of the composed
+ * annotation override {@code @AgentTool}'s through {@code @AliasFor}:
+ * <pre>{@code
+ * @Target(ElementType.METHOD)
+ * @Retention(RetentionPolicy.RUNTIME)
+ * @AgentTool(safety = SafetyLevel.SAFE, readOnly = true)
+ * public @interface LookupTool {
+ *
+ *     @AliasFor(annotation = AgentTool.class)
+ *     String description() default "";
+ * }
+ * }</pre>
  */
-@Target(ElementType.METHOD)
+@Target({ ElementType.METHOD, ElementType.ANNOTATION_TYPE })
 @Retention(RetentionPolicy.RUNTIME)
 @Documented
 public @interface AgentTool {

@@ -276,7 +276,7 @@ class AgentMiddlewareAutoConfigurationTests {
 	@Test
 	void theBeanPostProcessorIsDeclaredStaticWithOnlyObjectProviderParameters() throws Exception {
 		Method method = AgentMiddlewareAutoConfiguration.class.getDeclaredMethod("agentToolBeanPostProcessor",
-				ObjectProvider.class);
+				ObjectProvider.class, ObjectProvider.class);
 		assertThat(Modifier.isStatic(method.getModifiers())).isTrue();
 		assertThat(method.getParameterTypes()).containsOnly(ObjectProvider.class);
 	}

@@ -16,7 +16,7 @@ import org.jspecify.annotations.Nullable;
  * redacted text.
  * <pre>{@code
  * @Bean
- * AgentMiddlewareEndpointContributor cacheEndpointContributor(ToolCacheRegistry caches, CacheProperties properties) {
+ * AgentMiddlewareEndpointContributor cacheEndpointContributor(ToolCacheRegistry caches, ToolCacheProperties properties) {
  *     return new AgentMiddlewareEndpointContributor() {
  *
  *         public String name() {

@@ -30,17 +30,27 @@ public final class AgentToolBeanPostProcessor extends AbstractAdvisingBeanPostPr
 	private final Map<Class<?>, Boolean> declaresTools = new ConcurrentHashMap<>();
 
 	/**
-	 * Creates the post-processor.
+	 * Creates the post-processor whose Java calls take their session from {@link ToolCallSessionResolver#standard()}.
 	 * @param registry supplies the registry, resolved lazily
 	 */
 	public AgentToolBeanPostProcessor(Supplier<AgentToolRegistry> registry) {
+		this(registry, ToolCallSessionResolver::standard);
+	}
+
+	/**
+	 * Creates the post-processor.
+	 * @param registry supplies the registry, resolved lazily
+	 * @param sessionResolver supplies the resolver of a Java call's session, resolved lazily
+	 */
+	public AgentToolBeanPostProcessor(Supplier<AgentToolRegistry> registry,
+			Supplier<ToolCallSessionResolver> sessionResolver) {
 		this.registry = SingletonSupplier.of(registry);
 		setProxyTargetClass(true);
 		setBeforeExistingAdvisors(true);
 		setOrder(Ordered.LOWEST_PRECEDENCE);
 		DefaultPointcutAdvisor advisor = new DefaultPointcutAdvisor(
 				new AnnotationMatchingPointcut(null, AgentTool.class, true),
-				new AgentToolMethodInterceptor(this.registry));
+				new AgentToolMethodInterceptor(this.registry, SingletonSupplier.of(sessionResolver)));
 		advisor.setOrder(Ordered.HIGHEST_PRECEDENCE);
 		this.advisor = advisor;
 	}

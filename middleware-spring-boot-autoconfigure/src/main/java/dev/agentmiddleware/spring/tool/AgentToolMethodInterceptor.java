@@ -9,14 +9,18 @@ import org.aopalliance.intercept.MethodInvocation;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Runs a direct Java call of an {@code @AgentTool} method through the tool's pipeline.
+ * Runs a direct Java call of an {@code @AgentTool} method through the tool's pipeline, in the session and for the
+ * principal the {@link ToolCallSessionResolver} finds.
  */
 final class AgentToolMethodInterceptor implements MethodInterceptor {
 
 	private final Supplier<AgentToolRegistry> registry;
 
-	AgentToolMethodInterceptor(Supplier<AgentToolRegistry> registry) {
+	private final Supplier<ToolCallSessionResolver> sessionResolver;
+
+	AgentToolMethodInterceptor(Supplier<AgentToolRegistry> registry, Supplier<ToolCallSessionResolver> sessionResolver) {
 		this.registry = registry;
+		this.sessionResolver = sessionResolver;
 	}
 
 	@Override
@@ -33,7 +37,7 @@ final class AgentToolMethodInterceptor implements MethodInterceptor {
 			// Nothing applies to this tool: the pipeline is the method itself, so go straight to it.
 			return invocation.proceed();
 		}
-		return pipeline.call(tool.javaInvocation(invocation.getArguments()));
+		return pipeline.call(tool.javaInvocation(invocation.getArguments(), this.sessionResolver.get().resolve()));
 	}
 
 }

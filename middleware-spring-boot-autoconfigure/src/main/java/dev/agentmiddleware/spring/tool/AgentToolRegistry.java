@@ -2,14 +2,15 @@ package dev.agentmiddleware.spring.tool;
 
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.Comparator;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
@@ -39,8 +40,8 @@ import org.springframework.core.BridgeMethodResolver;
  * <p>Tools are registered by {@link AgentToolBeanPostProcessor} as their beans are created; a tool name used twice
  * fails startup naming both beans. Asking for {@link #tools()} before startup has finished first creates every bean
  * that declares tools, so integrations that collect tools early (such as the MCP server) see all of them. After
- * startup the registry builds every pipeline, logs it at DEBUG, and checks the tool names configuration refers to
- * ({@link ToolNameReferences}).
+ * startup the registry checks the tool names configuration refers to ({@link ToolNameReferences}), then builds
+ * every pipeline, so that settings a built-in refuses fail startup.
  */
 public final class AgentToolRegistry implements BeanFactoryAware, SmartInitializingSingleton {
 
@@ -189,28 +190,31 @@ public final class AgentToolRegistry implements BeanFactoryAware, SmartInitializ
 	@Override
 	public void afterSingletonsInstantiated() {
 		this.started = true;
-		List<String> unknown = new ArrayList<>();
-		Map<String, String> canonicalNames = new TreeMap<>();
-		this.tools.keySet().forEach((name) -> canonicalNames.put(ToolNames.canonical(name), name));
+		checkToolNameReferences();
+		for (RegisteredTool tool : tools()) {
+			// Building each pipeline now makes a configuration a built-in refuses fail startup, not the first call.
+			tool.pipeline();
+		}
+	}
+
+	private void checkToolNameReferences() {
+		List<String> registered = List.copyOf(new TreeMap<>(this.tools).keySet());
+		Set<String> canonicalNames = new HashSet<>();
+		registered.forEach((name) -> canonicalNames.add(ToolNames.canonical(name)));
 		for (ToolNameReferences references : this.nameReferences.get()) {
 			for (String name : references.toolNames()) {
-				if (!canonicalNames.containsKey(ToolNames.canonical(name))) {
-					unknown.add(references.property() + "." + name);
+				if (canonicalNames.contains(ToolNames.canonical(name))) {
+					continue;
 				}
+				String property = references.property() + "." + name;
+				String action = NameSuggestions.didYouMean(name, registered) + "Registered tools: "
+						+ (registered.isEmpty() ? "none" : String.join(", ", registered))
+						+ ". Correct the name, or set agent.middleware.fail-on-unknown-tool=false to only warn.";
+				if (this.failOnUnknownTool) {
+					throw new InvalidToolConfigurationException(property, "no tool is named '" + name + "'", action);
+				}
+				logger.warn("Configuration property '{}' names no tool. {}", property, action);
 			}
-		}
-		if (!unknown.isEmpty()) {
-			String message = "Configuration names tools that do not exist: " + String.join(", ", unknown)
-					+ "; registered tools: " + String.join(", ", new TreeMap<>(this.tools).keySet())
-					+ " (set agent.middleware.fail-on-unknown-tool=false to only warn)";
-			if (this.failOnUnknownTool) {
-				throw new IllegalStateException(message);
-			}
-			logger.warn(message);
-		}
-		for (RegisteredTool tool : tools()) {
-			String chain = tool.pipeline().describe();
-			logger.debug("Agent tool chain: {}", chain);
 		}
 	}
 

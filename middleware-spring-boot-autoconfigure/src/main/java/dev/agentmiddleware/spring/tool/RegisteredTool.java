@@ -122,10 +122,15 @@ public final class RegisteredTool {
 	/**
 	 * Builds the invocation of a direct Java call from the method's argument array.
 	 * @param values the argument values, in parameter order
+	 * @param session the caller's session and principal
 	 * @return the invocation, from {@link dev.agentmiddleware.tool.InvocationSource#JAVA}
 	 */
-	ToolInvocation javaInvocation(@Nullable Object[] values) {
-		return ToolInvocation.builder(descriptor()).arguments(this.argumentNames.with(values.clone())).build();
+	ToolInvocation javaInvocation(@Nullable Object[] values, ToolCallSession session) {
+		return ToolInvocation.builder(descriptor())
+			.arguments(this.argumentNames.with(values.clone()))
+			.sessionId(session.sessionId())
+			.principal(session.principal())
+			.build();
 	}
 
 	@Override

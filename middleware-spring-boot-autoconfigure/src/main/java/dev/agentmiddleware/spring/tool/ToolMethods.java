@@ -4,9 +4,12 @@ import java.lang.reflect.Method;
 import java.util.Map;
 
 import dev.agentmiddleware.spring.AgentTool;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.core.MethodIntrospector;
-import org.springframework.core.annotation.AnnotatedElementUtils;
+import org.springframework.core.annotation.MergedAnnotation;
+import org.springframework.core.annotation.MergedAnnotations;
+import org.springframework.core.annotation.MergedAnnotations.SearchStrategy;
 import org.springframework.util.ClassUtils;
 
 /**
@@ -20,8 +23,19 @@ final class ToolMethods {
 
 	static Map<Method, AgentTool> of(Class<?> type) {
 		return MethodIntrospector.selectMethods(ClassUtils.getUserClass(type),
-				(MethodIntrospector.MetadataLookup<AgentTool>) (method) -> AnnotatedElementUtils
-					.findMergedAnnotation(method, AgentTool.class));
+				(MethodIntrospector.MetadataLookup<AgentTool>) ToolMethods::find);
+	}
+
+	/**
+	 * The {@code @AgentTool} of a method, declared directly or through a composed annotation, on the method or on
+	 * a method it overrides or implements, with the composed annotation's {@code @AliasFor} overrides applied.
+	 * @param method the method
+	 * @return the merged annotation, or {@code null} when the method is no tool
+	 */
+	static @Nullable AgentTool find(Method method) {
+		MergedAnnotation<AgentTool> annotation = MergedAnnotations.from(method, SearchStrategy.TYPE_HIERARCHY)
+			.get(AgentTool.class);
+		return annotation.isPresent() ? annotation.synthesize() : null;
 	}
 
 }

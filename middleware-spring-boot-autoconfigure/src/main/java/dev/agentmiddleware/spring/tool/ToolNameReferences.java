@@ -10,7 +10,7 @@ import java.util.Collection;
  * variable matches {@code get_weather}.
  * <pre>{@code
  * @Bean
- * ToolNameReferences cacheToolNames(CacheProperties properties) {
+ * ToolNameReferences cacheToolNames(ToolCacheProperties properties) {
  *     return ToolNameReferences.of("agent.middleware.cache.tools", properties.getTools().keySet());
  * }
  * }</pre>

@@ -5,7 +5,6 @@ import java.util.Locale;
 
 import dev.agentmiddleware.spring.AgentTool;
 
-import org.springframework.core.annotation.AnnotatedElementUtils;
 
 /**
  * The names of {@link AgentTool} methods as tools: the name the annotation gives, or else the method name in
@@ -28,7 +27,7 @@ public final class ToolNames {
 	 * @return the tool name
 	 */
 	public static String of(Method method) {
-		AgentTool tool = AnnotatedElementUtils.findMergedAnnotation(method, AgentTool.class);
+		AgentTool tool = ToolMethods.find(method);
 		if (tool != null && !tool.name().isEmpty()) {
 			return tool.name();
 		}

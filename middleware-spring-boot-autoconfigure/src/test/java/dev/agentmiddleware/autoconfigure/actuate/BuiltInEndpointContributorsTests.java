@@ -10,14 +10,14 @@ import dev.agentmiddleware.autoconfigure.AgentMiddlewareAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.AgentToolSpringAiAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.actuate.AgentMiddlewareEndpoint.AgentMiddlewareDescriptor;
 import dev.agentmiddleware.autoconfigure.actuate.AgentMiddlewareEndpoint.AgentToolDescriptor;
-import dev.agentmiddleware.autoconfigure.cache.CacheAutoConfiguration;
+import dev.agentmiddleware.autoconfigure.cache.ToolCacheAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.learning.LearningAutoConfiguration;
-import dev.agentmiddleware.autoconfigure.logging.LoggingAutoConfiguration;
-import dev.agentmiddleware.autoconfigure.observation.ObservationAutoConfiguration;
-import dev.agentmiddleware.autoconfigure.ratelimit.RateLimitAutoConfiguration;
-import dev.agentmiddleware.autoconfigure.recovery.RecoveryAutoConfiguration;
-import dev.agentmiddleware.autoconfigure.retry.RetryAutoConfiguration;
-import dev.agentmiddleware.autoconfigure.timeout.TimeoutAutoConfiguration;
+import dev.agentmiddleware.autoconfigure.logging.ToolLoggingAutoConfiguration;
+import dev.agentmiddleware.autoconfigure.observation.ToolObservationAutoConfiguration;
+import dev.agentmiddleware.autoconfigure.ratelimit.ToolRateLimitAutoConfiguration;
+import dev.agentmiddleware.autoconfigure.crashrecovery.CrashRecoveryAutoConfiguration;
+import dev.agentmiddleware.autoconfigure.retry.ToolRetryAutoConfiguration;
+import dev.agentmiddleware.autoconfigure.timeout.ToolTimeoutAutoConfiguration;
 import dev.agentmiddleware.spring.AgentTool;
 import dev.agentmiddleware.spring.ai.AgentToolCallback;
 import dev.agentmiddleware.spring.ai.AgentToolCallbackProvider;
@@ -44,9 +44,9 @@ class BuiltInEndpointContributorsTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(AgentMiddlewareAutoConfiguration.class,
-				AgentToolSpringAiAutoConfiguration.class, ObservationAutoConfiguration.class,
-				LoggingAutoConfiguration.class, CacheAutoConfiguration.class, RetryAutoConfiguration.class,
-				RateLimitAutoConfiguration.class, TimeoutAutoConfiguration.class, RecoveryAutoConfiguration.class,
+				AgentToolSpringAiAutoConfiguration.class, ToolObservationAutoConfiguration.class,
+				ToolLoggingAutoConfiguration.class, ToolCacheAutoConfiguration.class, ToolRetryAutoConfiguration.class,
+				ToolRateLimitAutoConfiguration.class, ToolTimeoutAutoConfiguration.class, CrashRecoveryAutoConfiguration.class,
 				LearningAutoConfiguration.class, AgentMiddlewareEndpointAutoConfiguration.class))
 		.withPropertyValues("management.endpoints.web.exposure.include=agentmiddleware",
 				"agent.middleware.cache.defaults.ttl=10m", "agent.middleware.cache.defaults.max-size=50",

@@ -1,0 +1,246 @@
+package dev.agentmiddleware.autoconfigure;
+
+import java.beans.PropertyDescriptor;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+
+import dev.agentmiddleware.spring.tool.InvalidToolConfigurationException;
+import dev.agentmiddleware.spring.tool.ToolNameReferences;
+import dev.agentmiddleware.tool.ToolDescriptor;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.beans.BeanUtils;
+import org.springframework.beans.BeanWrapperImpl;
+import org.springframework.boot.context.properties.bind.DataObjectPropertyName;
+
+/**
+ * The configuration of one built-in middleware, shaped like resilience4j's {@code Common*ConfigurationProperties}:
+ * an on/off switch, the built-in's order, a typed {@code defaults} block and a {@code tools.<name>} map, and the one
+ * routine that turns them into the core policy of a tool. Auto-configurations only wire beans.
+ *
+ * <p><b>The one rule</b> deciding whether a tool gets the built-in:
+ * <ol>
+ * <li>a tool listed under {@code tools} gets it, unless its entry says {@code enabled: false};</li>
+ * <li>any other tool gets it when {@code defaults.enabled} says so, and that never includes a tool the built-in
+ * {@linkplain #refusal refuses} for safety;</li>
+ * <li>when {@code defaults.enabled} is not set, the built-in's {@linkplain #appliesByDefault own rule} decides
+ * (read-only tools for the cache, idempotent or read-only tools for retries, ...).</li>
+ * </ol>
+ * Listing a tool the built-in refuses (caching or retrying a side-effecting tool) fails startup unless its entry
+ * says {@code enabled: true} explicitly. A tool's entry falls back to {@code defaults} field by field; tool names
+ * match in canonical form ({@link PerToolSettings}). Invalid values fail startup through Boot's failure analysis,
+ * naming the property ({@link InvalidToolConfigurationException}).
+ *
+ * <p>A new built-in adopts it by extending it, and its auto-configuration validates the settings once and hands
+ * {@link #policyFor} to the middleware:
+ * <pre>{@code
+ * @ConfigurationProperties(prefix = ToolCacheProperties.PREFIX, ignoreUnknownFields = false)
+ * public class ToolCacheProperties extends ToolMiddlewareProperties<ToolCacheProperties.Settings, CachePolicy> {
+ *
+ *     public ToolCacheProperties() {
+ *         super(PREFIX, BuiltInOrder.CACHE, Settings.defaults());
+ *     }
+ *
+ *     protected boolean appliesByDefault(ToolDescriptor tool) {
+ *         return tool.readOnly();
+ *     }
+ *
+ *     protected String refusal(ToolDescriptor tool) {
+ *         return tool.readOnly() ? null : "is not read-only: a cached result would hide its side effects";
+ *     }
+ *
+ *     protected CachePolicy createPolicy(Settings settings) {
+ *         return new CachePolicy(settings.getTtl(), settings.getMaxSize(), settings.getScope());
+ *     }
+ * }
+ *
+ * // in the auto-configuration
+ * properties.validate();
+ * return CacheMiddleware.builder().policies(properties::policyFor).order(properties.getOrder()).build();
+ * }</pre>
+ *
+ * @param <S> the settings type of {@code defaults} and of each tool
+ * @param <P> the core policy type
+ */
+public abstract class ToolMiddlewareProperties<S extends ToolSettings<S>, P> {
+
+	private final String prefix;
+
+	/**
+	 * Whether the built-in is enabled at all.
+	 */
+	private boolean enabled = true;
+
+	/**
+	 * Position of the built-in in each tool's chain; a lower order runs further out.
+	 */
+	private int order;
+
+	/**
+	 * Settings of every tool not listed under 'tools', and the fallback of each setting a listed tool leaves out.
+	 */
+	private final S defaults;
+
+	/**
+	 * Settings per tool name; a listed tool gets the built-in unless its 'enabled' is false.
+	 */
+	private final Map<String, S> tools = new LinkedHashMap<>();
+
+	/**
+	 * Creates the properties.
+	 * @param prefix the properties' prefix, such as {@code agent.middleware.cache}
+	 * @param order the built-in's default order
+	 * @param defaults the defaults block with its default values
+	 */
+	protected ToolMiddlewareProperties(String prefix, int order, S defaults) {
+		this.prefix = prefix;
+		this.order = order;
+		this.defaults = defaults;
+	}
+
+	public boolean isEnabled() {
+		return this.enabled;
+	}
+
+	public void setEnabled(boolean enabled) {
+		this.enabled = enabled;
+	}
+
+	public int getOrder() {
+		return this.order;
+	}
+
+	public void setOrder(int order) {
+		this.order = order;
+	}
+
+	public S getDefaults() {
+		return this.defaults;
+	}
+
+	public Map<String, S> getTools() {
+		return this.tools;
+	}
+
+	/**
+	 * The built-in's rule for a tool that is not listed when {@code defaults.enabled} is not set.
+	 * @param tool the tool
+	 * @return whether the built-in applies to the tool
+	 */
+	protected abstract boolean appliesByDefault(ToolDescriptor tool);
+
+	/**
+	 * Why the built-in must not apply to a tool unless its entry says {@code enabled: true}.
+	 * @param tool the tool
+	 * @return the reason, completing "Tool 'x' ...", or {@code null} when the built-in may apply
+	 */
+	protected @Nullable String refusal(ToolDescriptor tool) {
+		return null;
+	}
+
+	/**
+	 * Builds the policy from merged settings.
+	 * @param settings a tool's entry merged over the defaults, or the defaults
+	 * @return the policy, or {@code null} when the settings ask for nothing (such as no timeout)
+	 * @throws IllegalArgumentException naming the invalid setting (in camel case) in its message
+	 */
+	protected abstract @Nullable P createPolicy(S settings);
+
+	/**
+	 * Checks the defaults and every tool's entry, so that an invalid value fails startup naming its property even
+	 * for a tool whose pipeline is not built yet.
+	 * @throws InvalidToolConfigurationException naming the property, the value and what was expected
+	 */
+	public void validate() {
+		policy(this.prefix + ".defaults", this.defaults, null);
+		this.tools.forEach((name, settings) -> policy(this.prefix + ".tools." + name, settings.withDefaults(this.defaults),
+				settings));
+	}
+
+	/**
+	 * The policy of a tool, by the one rule above.
+	 * @param tool the tool
+	 * @return the policy, or {@code null} when the built-in does not apply to the tool
+	 * @throws InvalidToolConfigurationException when the tool is listed but refused, or a setting is invalid
+	 */
+	public @Nullable P policyFor(ToolDescriptor tool) {
+		String key = PerToolSettings.keyOf(this.tools, tool.name());
+		S own = (key != null) ? this.tools.get(key) : null;
+		String refusal = refusal(tool);
+		if (own == null) {
+			Boolean byDefault = this.defaults.getEnabled();
+			boolean applies = (byDefault != null) ? byDefault && refusal == null : appliesByDefault(tool);
+			return applies ? policy(this.prefix + ".defaults", this.defaults, null) : null;
+		}
+		String property = this.prefix + ".tools." + key;
+		Boolean explicit = own.getEnabled();
+		if (Boolean.FALSE.equals(explicit)) {
+			return null;
+		}
+		if (refusal != null && explicit == null) {
+			throw new InvalidToolConfigurationException(property,
+					"tool '" + tool.name() + "' " + refusal + ", so listing it does not switch this on",
+					"Set '" + property + ".enabled' to true if that is really wanted, or remove the entry.");
+		}
+		return policy(property, own.withDefaults(this.defaults), own);
+	}
+
+	/**
+	 * Whether a tool's entry says {@code enabled: true} explicitly, which lets a built-in apply to a tool it would
+	 * otherwise refuse.
+	 * @param tool the tool
+	 * @return whether the tool is listed with {@code enabled: true}
+	 */
+	public boolean isExplicitlyEnabled(ToolDescriptor tool) {
+		String key = PerToolSettings.keyOf(this.tools, tool.name());
+		return key != null && Boolean.TRUE.equals(this.tools.get(key).getEnabled());
+	}
+
+	/**
+	 * The tool names under {@code tools}, for the registry's check of unknown names at startup.
+	 * @return the references
+	 */
+	public ToolNameReferences toolNameReferences() {
+		return PerToolSettings.references(this.prefix + ".tools", this.tools);
+	}
+
+	private @Nullable P policy(String property, S settings, @Nullable S own) {
+		try {
+			return createPolicy(settings);
+		}
+		catch (IllegalArgumentException ex) {
+			String message = String.valueOf(ex.getMessage());
+			String field = fieldNamed(message, settings);
+			if (field == null) {
+				throw new InvalidToolConfigurationException(property, message, "Correct the settings under '"
+						+ property + "'.");
+			}
+			// A field the tool's entry leaves out is the default's to correct.
+			boolean ownField = own != null && new BeanWrapperImpl(own).getPropertyValue(field) != null;
+			String fieldProperty = ((own == null || ownField) ? property : this.prefix + ".defaults") + "."
+					+ DataObjectPropertyName.toDashedForm(field);
+			throw new InvalidToolConfigurationException(fieldProperty,
+					new BeanWrapperImpl(settings).getPropertyValue(field), message,
+					"Update '" + fieldProperty + "' in your application's configuration.");
+		}
+	}
+
+	// The settings field a policy's message names first, such as "maxAttempts" in "maxAttempts must be at least 1".
+	private static @Nullable String fieldNamed(String message, Object settings) {
+		Map<String, String> fields = new LinkedHashMap<>();
+		for (PropertyDescriptor descriptor : BeanUtils.getPropertyDescriptors(settings.getClass())) {
+			if (descriptor.getWriteMethod() != null) {
+				fields.put(descriptor.getName().toLowerCase(Locale.ROOT), descriptor.getName());
+			}
+		}
+		for (String word : message.split("[^A-Za-z0-9]+")) {
+			String field = fields.get(word.toLowerCase(Locale.ROOT));
+			if (field != null) {
+				return field;
+			}
+		}
+		return null;
+	}
+
+}

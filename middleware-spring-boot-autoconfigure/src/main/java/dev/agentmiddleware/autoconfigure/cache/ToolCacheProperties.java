@@ -1,0 +1,131 @@
+package dev.agentmiddleware.autoconfigure.cache;
+
+import java.time.Duration;
+
+import dev.agentmiddleware.autoconfigure.ToolMiddlewareProperties;
+import dev.agentmiddleware.autoconfigure.ToolSettings;
+import dev.agentmiddleware.cache.CachePolicy;
+import dev.agentmiddleware.cache.CacheScope;
+import dev.agentmiddleware.chain.BuiltInOrder;
+import dev.agentmiddleware.tool.ToolDescriptor;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+import static dev.agentmiddleware.autoconfigure.PerToolSettings.required;
+
+/**
+ * Configuration of the cache of tool results.
+ * <pre>{@code
+ * agent:
+ *   middleware:
+ *     cache:
+ *       defaults:
+ *         ttl: 5m
+ *       tools:
+ *         search-docs:
+ *           enabled: true
+ *           scope: global
+ * }</pre>
+ */
+@ConfigurationProperties(prefix = ToolCacheProperties.PREFIX, ignoreUnknownFields = false)
+public class ToolCacheProperties extends ToolMiddlewareProperties<ToolCacheProperties.Settings, CachePolicy> {
+
+	/** The prefix of the cache properties. */
+	public static final String PREFIX = "agent.middleware.cache";
+
+	public ToolCacheProperties() {
+		super(PREFIX, BuiltInOrder.CACHE, new Settings(null, CachePolicy.DEFAULT_TTL, CachePolicy.DEFAULT_MAX_SIZE,
+				CacheScope.SESSION));
+	}
+
+	@Override
+	protected boolean appliesByDefault(ToolDescriptor tool) {
+		return tool.readOnly();
+	}
+
+	@Override
+	protected @Nullable String refusal(ToolDescriptor tool) {
+		return tool.readOnly() ? null
+				: "is not read-only: a cached result would answer a call without running its side effects";
+	}
+
+	@Override
+	protected CachePolicy createPolicy(Settings settings) {
+		return new CachePolicy(required(settings.getTtl(), "ttl"), required(settings.getMaxSize(), "maxSize"),
+				required(settings.getScope(), "scope"));
+	}
+
+	/**
+	 * How one tool's results are cached.
+	 */
+	public static class Settings implements ToolSettings<Settings> {
+
+		/**
+		 * Whether results are cached: under 'defaults', of every read-only tool not listed (not set: read-only
+		 * tools); under 'tools', of that tool (not set: true, but a tool that is not read-only needs true).
+		 */
+		private @Nullable Boolean enabled;
+
+		/**
+		 * How long a result is kept after it was computed.
+		 */
+		private @Nullable Duration ttl;
+
+		/**
+		 * Most results of the tool kept at once, across all sessions.
+		 */
+		private @Nullable Long maxSize;
+
+		/**
+		 * Who shares cached results: each session, each principal, or every caller (global).
+		 */
+		private @Nullable CacheScope scope;
+
+		public Settings() {
+		}
+
+		Settings(@Nullable Boolean enabled, @Nullable Duration ttl, @Nullable Long maxSize,
+				@Nullable CacheScope scope) {
+			this.enabled = enabled;
+			this.ttl = ttl;
+			this.maxSize = maxSize;
+			this.scope = scope;
+		}
+
+		@Override
+		public @Nullable Boolean getEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(@Nullable Boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		public @Nullable Duration getTtl() {
+			return this.ttl;
+		}
+
+		public void setTtl(@Nullable Duration ttl) {
+			this.ttl = ttl;
+		}
+
+		public @Nullable Long getMaxSize() {
+			return this.maxSize;
+		}
+
+		public void setMaxSize(@Nullable Long maxSize) {
+			this.maxSize = maxSize;
+		}
+
+		public @Nullable CacheScope getScope() {
+			return this.scope;
+		}
+
+		public void setScope(@Nullable CacheScope scope) {
+			this.scope = scope;
+		}
+
+	}
+
+}

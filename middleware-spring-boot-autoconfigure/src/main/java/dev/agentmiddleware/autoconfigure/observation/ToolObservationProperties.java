@@ -1,0 +1,65 @@
+package dev.agentmiddleware.autoconfigure.observation;
+
+import dev.agentmiddleware.autoconfigure.ToolMiddlewareProperties;
+import dev.agentmiddleware.autoconfigure.ToolSettings;
+import dev.agentmiddleware.chain.BuiltInOrder;
+import dev.agentmiddleware.tool.ToolDescriptor;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+/**
+ * Configuration of the observation of tool calls (a Micrometer timer, long-task timer and tracing span per call).
+ * <pre>{@code
+ * agent:
+ *   middleware:
+ *     observation:
+ *       tools:
+ *         heartbeat:
+ *           enabled: false
+ * }</pre>
+ */
+@ConfigurationProperties(prefix = ToolObservationProperties.PREFIX, ignoreUnknownFields = false)
+public class ToolObservationProperties extends ToolMiddlewareProperties<ToolObservationProperties.Settings, Boolean> {
+
+	/** The prefix of the observation properties. */
+	public static final String PREFIX = "agent.middleware.observation";
+
+	public ToolObservationProperties() {
+		super(PREFIX, BuiltInOrder.OBSERVATION, new Settings());
+	}
+
+	@Override
+	protected boolean appliesByDefault(ToolDescriptor tool) {
+		return true;
+	}
+
+	// Being observed is the whole policy.
+	@Override
+	protected Boolean createPolicy(Settings settings) {
+		return Boolean.TRUE;
+	}
+
+	/**
+	 * Whether one tool's calls are observed.
+	 */
+	public static class Settings implements ToolSettings<Settings> {
+
+		/**
+		 * Whether calls are observed: under 'defaults', of every tool not listed (not set: all); under 'tools', of
+		 * that tool (not set: true).
+		 */
+		private @Nullable Boolean enabled;
+
+		@Override
+		public @Nullable Boolean getEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(@Nullable Boolean enabled) {
+			this.enabled = enabled;
+		}
+
+	}
+
+}

@@ -1,0 +1,64 @@
+package dev.agentmiddleware.autoconfigure.ratelimit;
+
+import com.github.benmanes.caffeine.cache.Caffeine;
+import dev.agentmiddleware.autoconfigure.AgentMiddlewareAutoConfiguration;
+import dev.agentmiddleware.autoconfigure.actuate.PolicyEndpointContributor;
+import dev.agentmiddleware.metrics.MiddlewareMetrics;
+import dev.agentmiddleware.ratelimit.RateLimitMiddleware;
+import dev.agentmiddleware.spring.tool.AgentToolRegistry;
+import dev.agentmiddleware.spring.tool.ToolNameReferences;
+import io.github.resilience4j.ratelimiter.RateLimiter;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/**
+ * Auto-configuration of {@link RateLimitMiddleware}: rate limits and session call budgets for the tools configured
+ * under {@code agent.middleware.rate-limit.tools} (or for every tool when {@code defaults.enabled} is true).
+ */
+@AutoConfiguration(after = AgentMiddlewareAutoConfiguration.class)
+@ConditionalOnClass({ RateLimiter.class, Caffeine.class })
+@ConditionalOnBean(AgentToolRegistry.class)
+@ConditionalOnBooleanProperty(name = ToolRateLimitProperties.PREFIX + ".enabled", matchIfMissing = true)
+@EnableConfigurationProperties(ToolRateLimitProperties.class)
+public final class ToolRateLimitAutoConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean
+	RateLimitMiddleware rateLimitMiddleware(ToolRateLimitProperties properties, ObjectProvider<MiddlewareMetrics> metrics) {
+		properties.validate();
+		return RateLimitMiddleware.builder(properties::policyFor)
+			.order(properties.getOrder())
+			.maxTrackedKeys(properties.getMaxTrackedKeys())
+			.sessionIdleTimeout(properties.getSessionIdleTimeout())
+			.metrics(metrics.getIfAvailable(() -> MiddlewareMetrics.NONE))
+			.build();
+	}
+
+	@Bean
+	ToolNameReferences rateLimitToolNames(ToolRateLimitProperties properties) {
+		return properties.toolNameReferences();
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(Endpoint.class)
+	static class RateLimitEndpointConfiguration {
+
+		@Bean
+		@ConditionalOnMissingBean(name = "rateLimitEndpointContributor")
+		PolicyEndpointContributor rateLimitEndpointContributor(RateLimitMiddleware rateLimitMiddleware) {
+			return PolicyEndpointContributor.of(rateLimitMiddleware,
+					(tool) -> rateLimitMiddleware.policies().get(tool));
+		}
+
+	}
+
+}

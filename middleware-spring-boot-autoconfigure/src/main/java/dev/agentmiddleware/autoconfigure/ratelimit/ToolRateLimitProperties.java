@@ -1,0 +1,180 @@
+package dev.agentmiddleware.autoconfigure.ratelimit;
+
+import java.time.Duration;
+
+import dev.agentmiddleware.autoconfigure.ToolMiddlewareProperties;
+import dev.agentmiddleware.autoconfigure.ToolSettings;
+import dev.agentmiddleware.chain.BuiltInOrder;
+import dev.agentmiddleware.ratelimit.RateLimitKey;
+import dev.agentmiddleware.ratelimit.RateLimitPolicy;
+import dev.agentmiddleware.tool.ToolDescriptor;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+import static dev.agentmiddleware.autoconfigure.PerToolSettings.required;
+
+/**
+ * Configuration of tool rate limits. Only the tools listed under {@code tools} are limited, unless
+ * {@code defaults.enabled} is true to limit every tool.
+ * <pre>
+ * agent:
+ *   middleware:
+ *     rate-limit:
+ *       tools:
+ *         search:
+ *           limit-for-period: 5
+ *           limit-refresh-period: 1m
+ *           key: tool-and-session
+ *           max-calls-per-session: 20
+ * </pre>
+ */
+@ConfigurationProperties(prefix = ToolRateLimitProperties.PREFIX, ignoreUnknownFields = false)
+public class ToolRateLimitProperties extends ToolMiddlewareProperties<ToolRateLimitProperties.Settings, RateLimitPolicy> {
+
+	/** The prefix of the rate-limit properties. */
+	public static final String PREFIX = "agent.middleware.rate-limit";
+
+	/**
+	 * Most limiters per session or principal, and session budgets, kept per tool; beyond it the least used are
+	 * dropped.
+	 */
+	private int maxTrackedKeys = 10_000;
+
+	/**
+	 * How long a session may make no call of a tool before its call budget for that tool is forgotten.
+	 */
+	private Duration sessionIdleTimeout = Duration.ofHours(1);
+
+	public ToolRateLimitProperties() {
+		super(PREFIX, BuiltInOrder.RATE_LIMIT, Settings.defaults());
+	}
+
+	public int getMaxTrackedKeys() {
+		return this.maxTrackedKeys;
+	}
+
+	public void setMaxTrackedKeys(int maxTrackedKeys) {
+		this.maxTrackedKeys = maxTrackedKeys;
+	}
+
+	public Duration getSessionIdleTimeout() {
+		return this.sessionIdleTimeout;
+	}
+
+	public void setSessionIdleTimeout(Duration sessionIdleTimeout) {
+		this.sessionIdleTimeout = sessionIdleTimeout;
+	}
+
+	@Override
+	protected boolean appliesByDefault(ToolDescriptor tool) {
+		return false;
+	}
+
+	@Override
+	protected RateLimitPolicy createPolicy(Settings settings) {
+		return new RateLimitPolicy(required(settings.getLimitForPeriod(), "limitForPeriod"),
+				required(settings.getLimitRefreshPeriod(), "limitRefreshPeriod"),
+				required(settings.getMaxWait(), "maxWait"), required(settings.getKey(), "key"),
+				settings.getMaxCallsPerSession());
+	}
+
+	/**
+	 * The rate limit of one tool, or the defaults of all. A setting left out is {@code null} and falls back to the
+	 * defaults.
+	 */
+	public static class Settings implements ToolSettings<Settings> {
+
+		/**
+		 * Whether the rate limit applies: under 'defaults', to every tool not listed (not set: none); under 'tools',
+		 * to that tool (not set: true).
+		 */
+		private @Nullable Boolean enabled;
+
+		/**
+		 * How many calls each refresh period allows.
+		 */
+		private @Nullable Integer limitForPeriod;
+
+		/**
+		 * How often the permits refill.
+		 */
+		private @Nullable Duration limitRefreshPeriod;
+
+		/**
+		 * How long a call may wait for a permit before it is rejected; 0 rejects at once.
+		 */
+		private @Nullable Duration maxWait;
+
+		/**
+		 * What calls are counted per: the tool, the tool and session, or the tool and principal.
+		 */
+		private @Nullable RateLimitKey key;
+
+		/**
+		 * How many calls of the tool each session may make in all, never refilled while the session is active;
+		 * none when not set.
+		 */
+		private @Nullable Integer maxCallsPerSession;
+
+		static Settings defaults() {
+			Settings defaults = new Settings();
+			defaults.limitForPeriod = 10;
+			defaults.limitRefreshPeriod = Duration.ofMinutes(1);
+			defaults.maxWait = Duration.ZERO;
+			defaults.key = RateLimitKey.TOOL;
+			return defaults;
+		}
+
+		@Override
+		public @Nullable Boolean getEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(@Nullable Boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		public @Nullable Integer getLimitForPeriod() {
+			return this.limitForPeriod;
+		}
+
+		public void setLimitForPeriod(@Nullable Integer limitForPeriod) {
+			this.limitForPeriod = limitForPeriod;
+		}
+
+		public @Nullable Duration getLimitRefreshPeriod() {
+			return this.limitRefreshPeriod;
+		}
+
+		public void setLimitRefreshPeriod(@Nullable Duration limitRefreshPeriod) {
+			this.limitRefreshPeriod = limitRefreshPeriod;
+		}
+
+		public @Nullable Duration getMaxWait() {
+			return this.maxWait;
+		}
+
+		public void setMaxWait(@Nullable Duration maxWait) {
+			this.maxWait = maxWait;
+		}
+
+		public @Nullable RateLimitKey getKey() {
+			return this.key;
+		}
+
+		public void setKey(@Nullable RateLimitKey key) {
+			this.key = key;
+		}
+
+		public @Nullable Integer getMaxCallsPerSession() {
+			return this.maxCallsPerSession;
+		}
+
+		public void setMaxCallsPerSession(@Nullable Integer maxCallsPerSession) {
+			this.maxCallsPerSession = maxCallsPerSession;
+		}
+
+	}
+
+}

@@ -1,0 +1,106 @@
+package dev.agentmiddleware.autoconfigure.timeout;
+
+import java.time.Duration;
+
+import dev.agentmiddleware.autoconfigure.ToolMiddlewareProperties;
+import dev.agentmiddleware.autoconfigure.ToolSettings;
+import dev.agentmiddleware.chain.BuiltInOrder;
+import dev.agentmiddleware.timeout.TimeoutMiddleware;
+import dev.agentmiddleware.timeout.TimeoutPolicy;
+import dev.agentmiddleware.tool.ToolDescriptor;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+/**
+ * Configuration of per-tool timeouts.
+ */
+@ConfigurationProperties(prefix = ToolTimeoutProperties.PREFIX, ignoreUnknownFields = false)
+public class ToolTimeoutProperties extends ToolMiddlewareProperties<ToolTimeoutProperties.Settings, TimeoutPolicy> {
+
+	/** The prefix of the timeout properties. */
+	public static final String PREFIX = "agent.middleware.timeout";
+
+	/**
+	 * Largest number of timed tool attempts running at once.
+	 */
+	private int maxThreads = TimeoutMiddleware.DEFAULT_MAX_THREADS;
+
+	/**
+	 * Largest number of timed tool calls waiting for a thread; further calls are refused at once.
+	 */
+	private int queueCapacity = TimeoutMiddleware.DEFAULT_QUEUE_CAPACITY;
+
+	public ToolTimeoutProperties() {
+		super(PREFIX, BuiltInOrder.TIMEOUT, new Settings());
+	}
+
+	public int getMaxThreads() {
+		return this.maxThreads;
+	}
+
+	public void setMaxThreads(int maxThreads) {
+		this.maxThreads = maxThreads;
+	}
+
+	public int getQueueCapacity() {
+		return this.queueCapacity;
+	}
+
+	public void setQueueCapacity(int queueCapacity) {
+		this.queueCapacity = queueCapacity;
+	}
+
+	// Every tool with a timeout gets one.
+	@Override
+	protected boolean appliesByDefault(ToolDescriptor tool) {
+		return true;
+	}
+
+	@Override
+	protected @Nullable TimeoutPolicy createPolicy(Settings settings) {
+		Duration timeout = settings.getTimeout();
+		if (timeout != null && timeout.isNegative()) {
+			throw new IllegalArgumentException("timeout must not be negative, was " + timeout
+					+ "; leave it unset for no timeout, or use 0 to exempt a tool from the default");
+		}
+		return (timeout != null && !timeout.isZero()) ? TimeoutPolicy.of(timeout) : null;
+	}
+
+	/**
+	 * The timeout of a tool, or of every tool in {@code defaults}.
+	 */
+	public static class Settings implements ToolSettings<Settings> {
+
+		/**
+		 * Longest one attempt of the tool may take; unset means no timeout, and zero exempts a tool from the
+		 * default.
+		 */
+		private @Nullable Duration timeout;
+
+		/**
+		 * Whether the timeout applies: under 'defaults', to every tool not listed (not set: all); under 'tools', to
+		 * that tool (not set: true).
+		 */
+		private @Nullable Boolean enabled;
+
+		@Override
+		public @Nullable Boolean getEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(@Nullable Boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		public @Nullable Duration getTimeout() {
+			return this.timeout;
+		}
+
+		public void setTimeout(@Nullable Duration timeout) {
+			this.timeout = timeout;
+		}
+
+	}
+
+}

@@ -1,0 +1,81 @@
+package dev.agentmiddleware.spring.tool;
+
+import jakarta.servlet.http.HttpSession;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.security.authentication.AnonymousAuthenticationToken;
+import org.springframework.security.core.Authentication;
+import org.springframework.security.core.context.SecurityContextHolder;
+import org.springframework.util.ClassUtils;
+import org.springframework.web.context.request.RequestAttributes;
+import org.springframework.web.context.request.RequestContextHolder;
+import org.springframework.web.context.request.ServletRequestAttributes;
+
+/**
+ * {@link ToolCallSessionResolver#standard()}: the scope first, then the HTTP session and Spring Security, each only
+ * when its library is on the class path.
+ */
+final class StandardToolCallSessionResolver implements ToolCallSessionResolver {
+
+	static final StandardToolCallSessionResolver INSTANCE = new StandardToolCallSessionResolver();
+
+	private static final ClassLoader classLoader = StandardToolCallSessionResolver.class.getClassLoader();
+
+	private static final boolean SERVLET_PRESENT = ClassUtils
+		.isPresent("org.springframework.web.context.request.ServletRequestAttributes", classLoader)
+			&& ClassUtils.isPresent("jakarta.servlet.http.HttpServletRequest", classLoader);
+
+	private static final boolean SECURITY_PRESENT = ClassUtils
+		.isPresent("org.springframework.security.core.context.SecurityContextHolder", classLoader);
+
+	private StandardToolCallSessionResolver() {
+	}
+
+	@Override
+	public ToolCallSession resolve() {
+		ToolCallSession scoped = ToolCallScope.currentSession();
+		String sessionId = (scoped != null) ? scoped.sessionId() : null;
+		String principal = (scoped != null) ? scoped.principal() : null;
+		if (sessionId == null && SERVLET_PRESENT) {
+			sessionId = Servlet.sessionId();
+		}
+		if (principal == null && SECURITY_PRESENT) {
+			principal = Security.principal();
+		}
+		return (sessionId == null && principal == null) ? ToolCallSession.NONE
+				: new ToolCallSession(sessionId, principal);
+	}
+
+	/**
+	 * Kept apart so that the servlet classes load only when present.
+	 */
+	private static final class Servlet {
+
+		static @Nullable String sessionId() {
+			RequestAttributes attributes = RequestContextHolder.getRequestAttributes();
+			if (attributes instanceof ServletRequestAttributes servlet) {
+				HttpSession session = servlet.getRequest().getSession(false);
+				return (session != null) ? session.getId() : null;
+			}
+			return null;
+		}
+
+	}
+
+	/**
+	 * Kept apart so that the Spring Security classes load only when present.
+	 */
+	private static final class Security {
+
+		static @Nullable String principal() {
+			Authentication authentication = SecurityContextHolder.getContext().getAuthentication();
+			if (authentication == null || !authentication.isAuthenticated()
+					|| authentication instanceof AnonymousAuthenticationToken) {
+				return null;
+			}
+			return authentication.getName();
+		}
+
+	}
+
+}

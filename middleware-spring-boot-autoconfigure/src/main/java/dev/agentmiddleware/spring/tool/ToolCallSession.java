@@ -1,0 +1,17 @@
+package dev.agentmiddleware.spring.tool;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The session and principal a direct Java call of an {@code @AgentTool} method runs for: what a session-scoped
+ * cache, a per-session rate limit or a per-principal budget keys on.
+ *
+ * @param sessionId the session id, or {@code null} for none
+ * @param principal the principal name, or {@code null} for none
+ */
+public record ToolCallSession(@Nullable String sessionId, @Nullable String principal) {
+
+	/** No session and no principal. */
+	public static final ToolCallSession NONE = new ToolCallSession(null, null);
+
+}

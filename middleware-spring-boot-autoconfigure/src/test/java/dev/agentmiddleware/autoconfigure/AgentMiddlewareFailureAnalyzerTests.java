@@ -1,0 +1,122 @@
+package dev.agentmiddleware.autoconfigure;
+
+import dev.agentmiddleware.autoconfigure.cache.ToolCacheAutoConfiguration;
+import dev.agentmiddleware.autoconfigure.retry.ToolRetryAutoConfiguration;
+import dev.agentmiddleware.spring.AgentTool;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatException;
+
+/**
+ * The "APPLICATION FAILED TO START" report of bad configuration, as a user sees it: a real application started from
+ * a YAML file, its report read from the console.
+ */
+@ExtendWith(OutputCaptureExtension.class)
+class AgentMiddlewareFailureAnalyzerTests {
+
+	@Test
+	void anUnknownToolNameIsReportedWithItsOriginAndASuggestion(CapturedOutput output) {
+		String report = startAndReport("unknown-tool.yml", output);
+		assertThat(report).contains("Property: agent.middleware.cache.tools.lookup-ordr")
+			.contains("Value: \"2m\"")
+			.contains("Origin: class path resource [failure-analysis/unknown-tool.yml] - 8:16"
+					+ " (agent.middleware.cache.tools.lookup-ordr.ttl)")
+			.contains("Reason: no tool is named 'lookup-ordr'")
+			.contains("Action:")
+			.contains("Did you mean 'lookup_order'? Registered tools: list_orders, lookup_order, refund_order.");
+	}
+
+	@Test
+	void anUnknownFieldIsReportedWithItsOriginAndASuggestion(CapturedOutput output) {
+		String report = startAndReport("unknown-field.yml", output);
+		assertThat(report).contains("Property: agent.middleware.cache.tools.lookup-order.tll")
+			.contains("Value: \"1m\"")
+			.contains("Origin: class path resource [failure-analysis/unknown-field.yml] - 6:16")
+			.contains("Reason: 'tll' is not a setting here")
+			.contains("Did you mean 'ttl'? Settings of 'agent.middleware.cache.tools.lookup-order': enabled, "
+					+ "max-size, scope, ttl.");
+	}
+
+	@Test
+	void anUnknownBuiltInNameIsReportedWithItsOriginAndASuggestion(CapturedOutput output) {
+		String report = startAndReport("unknown-built-in.yml", output);
+		assertThat(report).contains("Property: agent.middleware.cahce")
+			.contains("Origin: class path resource [failure-analysis/unknown-built-in.yml] - 6:16"
+					+ " (agent.middleware.cahce.tools.lookup-order.ttl)")
+			.contains("Reason: 'cahce' is not a key of the agent tool middleware, so it would configure nothing")
+			.contains("Did you mean 'cache'? Keys under 'agent.middleware': ")
+			.contains("rate-limit");
+	}
+
+	@Test
+	void anInvalidValueIsReportedWithItsOrigin(CapturedOutput output) {
+		String report = startAndReport("invalid-value.yml", output);
+		assertThat(report).contains("Property: agent.middleware.retry.defaults.max-attempts")
+			.contains("Value: \"0\"")
+			.contains("Origin: class path resource [failure-analysis/invalid-value.yml] - 5:23")
+			.contains("Reason: maxAttempts must be at least 1, was 0")
+			.contains("Update 'agent.middleware.retry.defaults.max-attempts' in your application's configuration.");
+	}
+
+	@Test
+	void aRefusedToolIsReportedWithTheFix(CapturedOutput output) {
+		String report = startAndReport("refused-tool.yml", output);
+		assertThat(report).contains("Property: agent.middleware.cache.tools.refund-order")
+			.contains("Origin: class path resource [failure-analysis/refused-tool.yml] - 6:16")
+			.contains("Reason: tool 'refund_order' is not read-only")
+			.contains("Set 'agent.middleware.cache.tools.refund-order.enabled' to true if that is really wanted, "
+					+ "or remove the entry.");
+	}
+
+	private static String startAndReport(String file, CapturedOutput output) {
+		SpringApplicationBuilder application = new SpringApplicationBuilder(OrderToolsApplication.class)
+			.web(WebApplicationType.NONE)
+			.properties("spring.config.location=classpath:failure-analysis/" + file, "spring.main.banner-mode=off");
+		assertThatException().isThrownBy(application::run);
+		String text = output.getOut() + output.getErr();
+		assertThat(text).contains("APPLICATION FAILED TO START").contains("Invalid agent tool middleware configuration");
+		return text.substring(text.indexOf("APPLICATION FAILED TO START"));
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ImportAutoConfiguration({ AgentMiddlewareAutoConfiguration.class, ToolCacheAutoConfiguration.class,
+			ToolRetryAutoConfiguration.class })
+	static class OrderToolsApplication {
+
+		@Bean
+		OrderTools orderTools() {
+			return new OrderTools();
+		}
+
+	}
+
+	public static class OrderTools {
+
+		@AgentTool(readOnly = true)
+		public String lookupOrder(String id) {
+			return id;
+		}
+
+		@AgentTool(readOnly = true)
+		public String listOrders(String customer) {
+			return customer;
+		}
+
+		@AgentTool
+		public String refundOrder(String id) {
+			return id;
+		}
+
+	}
+
+}
