@@ -82,7 +82,7 @@ public final class RecoveryAutoConfiguration {
 		for (String name : names) {
 			types.add(exceptionType(property + ".crash-exceptions", name.strip()));
 		}
-		return new CrashRecoveryPolicy(types, Boolean.TRUE.equals(settings.getAnyRuntimeExceptionIsCrash()));
+		return new CrashRecoveryPolicy(types, !Boolean.FALSE.equals(settings.getAnyRuntimeExceptionIsCrash()));
 	}
 
 	private static Class<? extends Exception> exceptionType(String property, String name) {

@@ -115,7 +115,7 @@ class BuiltInEndpointContributorsTests {
 		this.contextRunner.run((context) -> {
 			AgentMiddlewareEndpoint endpoint = endpoint(context);
 			assertThat(endpoint.tool("open_page").settings()).containsEntry("crash-recovery",
-					Map.of("crashTypes", List.of(), "anyRuntimeExceptionIsCrash", false));
+					Map.of("crashTypes", List.of(), "anyRuntimeExceptionIsCrash", true));
 			assertThat(endpoint.agentMiddleware().sections()).containsEntry("crash-recovery",
 					Map.of("sessionReset", false));
 		});
