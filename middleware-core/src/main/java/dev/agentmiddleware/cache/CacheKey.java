@@ -24,6 +24,9 @@ import tools.jackson.databind.json.JsonMapper;
  * DTO, say) has no {@code equals}. Arguments Jackson cannot serialise fall back to comparing structurally (maps
  * regardless of key order, lists and arrays element by element, other values by their own {@code equals}).
  *
+ * Arguments that are all scalars need no JSON: for them equal values and equal JSON coincide (a parameter has one
+ * type), so they are compared as they are.
+ *
  * <p>Beside the JSON, the key keeps the arguments in structural form for the invalidation predicates: arguments
  * that are all scalars (strings, numbers, booleans, characters, enums, {@code null}) as they are, without a copy
  * (the invocation's argument map is unmodifiable); containers copied deeply into unmodifiable {@code HashMap}s,
@@ -55,8 +58,11 @@ final class CacheKey {
 	}
 
 	static CacheKey of(@Nullable String scope, Map<String, @Nullable Object> arguments) {
-		return new CacheKey(scope, canonicalJson(arguments),
-				allScalar(arguments) ? arguments : canonicalMap(arguments));
+		// Scalars serialise alike exactly when they are equal, so they skip the JSON (the hit path stays cheap)
+		if (allScalar(arguments)) {
+			return new CacheKey(scope, null, arguments);
+		}
+		return new CacheKey(scope, canonicalJson(arguments), canonicalMap(arguments));
 	}
 
 	/**
