@@ -218,7 +218,10 @@ public final class SecretRedactor {
 				changed = true;
 			}
 			else {
-				redacted.append(param);
+				// An ordinary parameter's value may still carry a secret (q=password:abc)
+				String shown = redactText(param);
+				changed |= !shown.equals(param);
+				redacted.append(shown);
 			}
 			i = paramEnd;
 		}
@@ -269,6 +272,10 @@ public final class SecretRedactor {
 		if (first == '"' || first == '\'') {
 			int contentEnd = closingQuote(text, valueStart + 1, first);
 			return quoted(text, valueStart + 1, contentEnd, authorization);
+		}
+		if (first == '[' || first == '{') {
+			// A JSON array or object under a secret key: all of it
+			return new Redaction(valueStart, closingBracket(text, valueStart), REDACTED);
 		}
 		if (authorization) {
 			int schemeEnd = schemeEnd(text, valueStart);
@@ -431,6 +438,24 @@ public final class SecretRedactor {
 			}
 			else if (c == quote) {
 				return i;
+			}
+		}
+		return text.length();
+	}
+
+	/** Just past the bracket that closes the one at {@code start}, skipping quoted strings; the end if none. */
+	private static int closingBracket(String text, int start) {
+		int depth = 0;
+		for (int i = start; i < text.length(); i++) {
+			char c = text.charAt(i);
+			if (c == '"') {
+				i = closingQuote(text, i + 1, '"');
+			}
+			else if (c == '[' || c == '{') {
+				depth++;
+			}
+			else if ((c == ']' || c == '}') && --depth == 0) {
+				return i + 1;
 			}
 		}
 		return text.length();

@@ -85,6 +85,12 @@ class SecretRedactorTableTests {
 				arguments("upstream said 401 for Bearer eyJhbGciOi.abc.def", "upstream said 401 for Bearer " + R),
 				arguments("sent Digest username=\"a\", response=\"b1\" twice", "sent Digest " + R + " twice"),
 				arguments("used token ghp_abc123DEF456", "used token " + R),
+				arguments("{\"tokens\": [\"t-1\", \"t-2\"], \"n\": 2}", "{\"tokens\": " + R + ", \"n\": 2}"),
+				arguments("credentials={user=ada, password=pw}; next", "credentials=" + R + "; next"),
+				arguments("https://h.example/search?q=password:abc123&page=1",
+						"https://h.example/search?q=password:" + R + "&page=1"),
+				arguments("Authorization:Bearer abc123", "Authorization:Bearer " + R),
+				arguments("/cb?authorization=Bearer%20abc&x=1", "/cb?authorization=" + R + "&x=1"),
 				// private keys
 				arguments("-----BEGIN RSA PRIVATE KEY-----\nMIIEow\n-----END RSA PRIVATE KEY-----",
 						"-----BEGIN RSA PRIVATE KEY-----" + R + "-----END RSA PRIVATE KEY-----"));
