@@ -20,6 +20,8 @@ import tools.jackson.core.ObjectReadContext;
 import tools.jackson.core.StreamReadConstraints;
 import tools.jackson.core.StreamReadFeature;
 import tools.jackson.core.TokenStreamLocation;
+import tools.jackson.core.TokenStreamContext;
+import tools.jackson.core.exc.InputCoercionException;
 import tools.jackson.core.exc.StreamConstraintsException;
 import tools.jackson.core.exc.StreamReadException;
 import tools.jackson.core.exc.UnexpectedEndOfInputException;
@@ -62,8 +64,11 @@ import tools.jackson.databind.json.JsonMapper;
  * <p>Values are read with the mapper's configuration (modules, coercions such as {@code "3"} to {@code 3}),
  * tightened where leniency would lose or invent data: {@code 2.5} is not an integer, {@code null} is not a
  * primitive, a number is not an enum constant, and an object with a property its type does not know is
- * rejected (the generated schema says {@code "additionalProperties": false}). Duplicate keys are rejected among
- * the top-level arguments; inside a value the mapper's duplicate handling applies.
+ * rejected (the generated schema says {@code "additionalProperties": false}). An integer too large or too small
+ * for its type ({@code 2147483648} for an {@code int}) is refused naming the parameter and the allowed range, not
+ * clamped or wrapped. Duplicate keys are refused at every depth, whatever the mapper's setting: a parameter
+ * given twice is {@code is given more than once}, a key repeated inside a value {@code contains a duplicate key};
+ * no path silently keeps the first or the last.
  * <pre>{@code
  * JsonArgumentBinder binder = new JsonArgumentBinder("get_weather",
  *         List.of(new ToolParameter("city", String.class, "City name", true),
@@ -160,6 +165,8 @@ public final class JsonArgumentBinder {
 		for (StreamReadFeature feature : StreamReadFeature.values()) {
 			builder.configure(feature, mapper.isEnabled(feature));
 		}
+		// A repeated key is refused at every depth, whatever the mapper's own setting (see the class javadoc)
+		builder.enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION);
 		for (JsonReadFeature feature : JsonReadFeature.values()) {
 			builder.configure(feature, mapper.isEnabled(feature));
 		}
@@ -241,6 +248,9 @@ public final class JsonArgumentBinder {
 		catch (StreamConstraintsException ex) {
 			throw overLimit(ex, current);
 		}
+		catch (InputCoercionException ex) {
+			throw outOfRange(ex.getTargetType(), where(parser.streamReadContext()), current);
+		}
 		catch (StreamReadException ex) {
 			throw malformed(ex, stage, current);
 		}
@@ -286,10 +296,50 @@ public final class JsonArgumentBinder {
 		return invalid(nameOf(current), "contains a number, string or property name longer than allowed");
 	}
 
+	private InvalidToolArgumentsException outOfRange(@Nullable Class<?> target, String where, int current) {
+		String range = integerRange(target);
+		return invalid(nameOf(current), where + "is out of range: expected "
+				+ ((range != null) ? "an integer from " + range : expectationOf(current)));
+	}
+
+	private static @Nullable String integerRange(@Nullable Class<?> type) {
+		if (type == Integer.class || type == int.class) {
+			return Integer.MIN_VALUE + " to " + Integer.MAX_VALUE;
+		}
+		if (type == Long.class || type == long.class) {
+			return Long.MIN_VALUE + " to " + Long.MAX_VALUE;
+		}
+		if (type == Short.class || type == short.class) {
+			return Short.MIN_VALUE + " to " + Short.MAX_VALUE;
+		}
+		if (type == Byte.class || type == byte.class) {
+			return Byte.MIN_VALUE + " to " + Byte.MAX_VALUE;
+		}
+		return null;
+	}
+
+	// Renders where inside a parameter's value the parser stood, such as "at 'origin.lat': ", from its contexts.
+	private static String where(@Nullable TokenStreamContext context) {
+		List<String> segments = new java.util.ArrayList<>();
+		for (TokenStreamContext each = context; each != null && each.getNestingDepth() > 1; each = each.getParent()) {
+			if (each.inArray()) {
+				segments.add(0, "[" + Math.max(0, each.getCurrentIndex()) + "]");
+			}
+			else if (each.currentName() != null) {
+				segments.add(0, "." + echoable(each.currentName()));
+			}
+		}
+		if (segments.isEmpty()) {
+			return "";
+		}
+		String path = String.join("", segments);
+		return "at '" + (path.startsWith(".") ? path.substring(1) : path) + "': ";
+	}
+
 	private InvalidToolArgumentsException malformed(StreamReadException ex, Stage stage, int current) {
 		String message = String.valueOf(ex.getOriginalMessage());
 		if (message.startsWith("Duplicate Object property")) {
-			return invalid(nameOf(current), "contains a duplicate key");
+			return duplicate(message, current);
 		}
 		String problem;
 		if (stage == Stage.BEFORE_ARGUMENTS) {
@@ -302,6 +352,20 @@ public final class JsonArgumentBinder {
 			problem = describeSyntaxError(ex, message);
 		}
 		return malformed(ex.getLocation(), problem);
+	}
+
+	// The parser refuses a repeated key at any depth; at the top level the key is a parameter given twice.
+	private InvalidToolArgumentsException duplicate(String message, int current) {
+		if (current >= 0) {
+			return invalid(this.names[current], "contains a duplicate key");
+		}
+		int open = message.indexOf('"');
+		int close = message.indexOf('"', open + 1);
+		String name = (open >= 0 && close > open) ? message.substring(open + 1, close) : "";
+		if (this.indexByName.containsKey(name)) {
+			return invalid(name, "is given more than once");
+		}
+		return invalid(echoable(name), "is not a parameter of this tool; " + this.knownNames);
 	}
 
 	// Says what was wrong in our own words: the parser's message may quote the input.
@@ -373,6 +437,10 @@ public final class JsonArgumentBinder {
 			}
 			if (mismatch.getCurrentToken() != null) {
 				token = mismatch.getCurrentToken();
+			}
+			if (token == JsonToken.VALUE_NUMBER_INT && integerRange(expected.getRawClass()) != null) {
+				// An integer given for an integer type is only refused when it does not fit
+				return outOfRange(expected.getRawClass(), prefix, current);
 			}
 		}
 		return invalid(this.names[current], prefix + JsonKinds.mismatch(expected, token));

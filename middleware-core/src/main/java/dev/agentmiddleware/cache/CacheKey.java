@@ -12,33 +12,78 @@ import java.util.Objects;
 import java.util.Set;
 
 import org.jspecify.annotations.Nullable;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.MapperFeature;
+import tools.jackson.databind.SerializationFeature;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The key of one cached result within a tool's cache: the scope value (session id, principal or none) and the
- * bound arguments in a structural form. Maps compare regardless of key order (at every depth), lists and arrays
- * element by element, other values by their own {@code equals}.
+ * canonical JSON of the bound arguments: map entries and object properties sorted by name at every depth, so that
+ * two calls whose arguments serialise to the same JSON share an entry even when an argument's class (a JavaBean
+ * DTO, say) has no {@code equals}. Arguments Jackson cannot serialise fall back to comparing structurally (maps
+ * regardless of key order, lists and arrays element by element, other values by their own {@code equals}).
  *
- * <p>Arguments that are all scalars (strings, numbers, booleans, characters, enums, {@code null}) are used as
- * they are, without a copy: the invocation's argument map is unmodifiable and compares structurally. Containers
- * are copied deeply into unmodifiable {@code HashMap}s, {@code HashSet}s and lists (arrays become lists), so that
- * a caller who later changes its own collection cannot corrupt the cache. The hash is computed once.
+ * Arguments that are all scalars need no JSON: for them equal values and equal JSON coincide (a parameter has one
+ * type), so they are compared as they are.
+ *
+ * <p>Beside the JSON, the key keeps the arguments in structural form for the invalidation predicates: arguments
+ * that are all scalars (strings, numbers, booleans, characters, enums, {@code null}) as they are, without a copy
+ * (the invocation's argument map is unmodifiable); containers copied deeply into unmodifiable {@code HashMap}s,
+ * {@code HashSet}s and lists (arrays become lists), so that a caller who later changes its own collection cannot
+ * corrupt the cache. The hash is computed once.
  */
 final class CacheKey {
 
+	private static final JsonMapper CANONICAL_JSON = JsonMapper.builder()
+		.enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS)
+		.enable(MapperFeature.SORT_PROPERTIES_ALPHABETICALLY)
+		.disable(MapperFeature.SORT_CREATOR_PROPERTIES_FIRST)
+		.disable(SerializationFeature.FAIL_ON_EMPTY_BEANS)
+		.build();
+
 	private final @Nullable String scope;
+
+	private final @Nullable String json;
 
 	private final Map<String, @Nullable Object> arguments;
 
 	private final int hash;
 
-	private CacheKey(@Nullable String scope, Map<String, @Nullable Object> arguments) {
+	private CacheKey(@Nullable String scope, @Nullable String json, Map<String, @Nullable Object> arguments) {
 		this.scope = scope;
+		this.json = json;
 		this.arguments = arguments;
-		this.hash = 31 * Objects.hashCode(scope) + arguments.hashCode();
+		this.hash = 31 * Objects.hashCode(scope) + ((json != null) ? json.hashCode() : arguments.hashCode());
 	}
 
 	static CacheKey of(@Nullable String scope, Map<String, @Nullable Object> arguments) {
-		return new CacheKey(scope, allScalar(arguments) ? arguments : canonicalMap(arguments));
+		// Scalars serialise alike exactly when they are equal, so they skip the JSON (the hit path stays cheap)
+		if (allScalar(arguments)) {
+			return new CacheKey(scope, null, arguments);
+		}
+		return new CacheKey(scope, canonicalJson(arguments), canonicalMap(arguments));
+	}
+
+	/**
+	 * The arguments as JSON with map entries and properties sorted by name at every depth.
+	 * @return the JSON, or {@code null} if the arguments cannot be serialised
+	 */
+	static @Nullable String canonicalJson(Map<String, ?> arguments) {
+		try {
+			return CANONICAL_JSON.writeValueAsString(arguments);
+		}
+		catch (JacksonException | IllegalArgumentException ex) {
+			return null;
+		}
+	}
+
+	/**
+	 * Whether this key holds the given arguments, in the forms {@link #canonicalJson} and
+	 * {@link #canonicalArguments} made of them.
+	 */
+	boolean hasArguments(@Nullable String json, Map<String, @Nullable Object> arguments) {
+		return (this.json != null && json != null) ? this.json.equals(json) : this.arguments.equals(arguments);
 	}
 
 	/**
@@ -115,7 +160,7 @@ final class CacheKey {
 			return true;
 		}
 		return other instanceof CacheKey key && this.hash == key.hash && Objects.equals(this.scope, key.scope)
-				&& this.arguments.equals(key.arguments);
+				&& key.hasArguments(this.json, this.arguments);
 	}
 
 	@Override

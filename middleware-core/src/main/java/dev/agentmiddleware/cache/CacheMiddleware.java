@@ -144,8 +144,8 @@ public final class CacheMiddleware implements OrderedMiddleware {
 	}
 
 	/**
-	 * Removes a tool's cached results for exactly these arguments, in every scope. Arguments compare structurally,
-	 * as in the key; all of the tool's arguments must be given.
+	 * Removes a tool's cached results for exactly these arguments, in every scope. Arguments compare by their
+	 * canonical JSON, as in the key; all of the tool's arguments must be given.
 	 * <pre>{@code
 	 * cache.invalidate("read_file", Map.of("path", "/tmp/notes.txt"));
 	 * }</pre>
@@ -153,8 +153,12 @@ public final class CacheMiddleware implements OrderedMiddleware {
 	 * @param arguments the arguments by parameter name
 	 */
 	public void invalidate(String toolName, Map<String, ?> arguments) {
+		String json = CacheKey.canonicalJson(arguments);
 		Map<String, @Nullable Object> canonical = CacheKey.canonicalArguments(arguments);
-		invalidate(toolName, canonical::equals);
+		ToolCache cache = this.caches.get(Objects.requireNonNull(toolName, "toolName"));
+		if (cache != null) {
+			cache.results.asMap().keySet().removeIf((key) -> key.hasArguments(json, canonical));
+		}
 	}
 
 	/**

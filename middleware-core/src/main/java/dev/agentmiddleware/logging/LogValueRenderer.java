@@ -20,6 +20,8 @@ final class LogValueRenderer {
 
 	private static final int MAX_DEPTH = 6;
 
+	private static final int REDACTION_LOOKAHEAD = 1024;
+
 	private final SecretRedactor redactor;
 
 	LogValueRenderer(SecretRedactor redactor) {
@@ -67,10 +69,14 @@ final class LogValueRenderer {
 	 * Appends text quoted, cut to {@code maxLength} and redacted; quotes, backslashes and line breaks are escaped.
 	 */
 	void appendText(StringBuilder line, String text, int maxLength) {
-		boolean cut = text.length() > maxLength;
-		// Cut before redacting so that redaction never scans more than maxLength characters; a cut value of a
-		// secret key is still recognised as one (key=partial-value).
-		String shown = this.redactor.redactText(cut ? text.substring(0, maxLength - 1) : text);
+		// Redact a bounded window, not the whole text, so that a huge value costs no more than a long one; the
+		// window reaches past the cut so that what makes a secret recognisable (the '@' ending a URL's user-info,
+		// a closing quote) is seen even when the cut falls inside the secret. The cut comes after redacting.
+		boolean windowed = text.length() > maxLength + REDACTION_LOOKAHEAD;
+		String redacted = this.redactor
+			.redactText(windowed ? text.substring(0, maxLength + REDACTION_LOOKAHEAD) : text);
+		boolean cut = windowed || redacted.length() > maxLength;
+		String shown = (redacted.length() > maxLength) ? redacted.substring(0, maxLength - 1) : redacted;
 		line.append('"');
 		appendEscaped(line, shown);
 		if (cut) {

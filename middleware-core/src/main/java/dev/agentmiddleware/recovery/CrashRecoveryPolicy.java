@@ -9,9 +9,10 @@ import dev.agentmiddleware.tool.ToolSessionCrashedException;
 /**
  * Which failures of a tool count as a crash of its session. A {@link ToolSessionCrashedException} always does; so
  * does an instance of one of the {@code crashTypes}, such as the exception a browser driver throws when its
- * browser died. With {@code anyRuntimeExceptionIsCrash}, every {@link RuntimeException} of the tool counts too
- * (Java's equivalent of a panic), except the chain's own {@link ToolMiddlewareException}s (denials, rate limits,
- * invalid arguments), which never do.
+ * browser died. With {@code anyRuntimeExceptionIsCrash} (the {@linkplain #DEFAULT default}), every
+ * {@link RuntimeException} of the tool counts too (Java's equivalent of a panic), except the chain's own
+ * {@link ToolMiddlewareException}s (denials, rate limits, invalid arguments), which never do. Checked exceptions
+ * (an {@code IOException} reading a page) are ordinary failures unless listed in {@code crashTypes}.
  * <pre>{@code
  * CrashRecoveryPolicy policy = new CrashRecoveryPolicy(List.of(TargetClosedError.class), false);
  * }</pre>
@@ -21,8 +22,8 @@ import dev.agentmiddleware.tool.ToolSessionCrashedException;
  */
 public record CrashRecoveryPolicy(List<Class<? extends Exception>> crashTypes, boolean anyRuntimeExceptionIsCrash) {
 
-	/** Only {@link ToolSessionCrashedException} is a crash. */
-	public static final CrashRecoveryPolicy DEFAULT = new CrashRecoveryPolicy(List.of(), false);
+	/** A {@link ToolSessionCrashedException} or any other unchecked exception of the tool is a crash. */
+	public static final CrashRecoveryPolicy DEFAULT = new CrashRecoveryPolicy(List.of(), true);
 
 	/**
 	 * Validates the policy.

@@ -284,6 +284,37 @@ class JsonArgumentBinderTests {
 	}
 
 	@Test
+	void anIntegerThatOverflowsItsParameterNamesTheParameterAndTheRange() {
+		assertInvalid(this.weather, "{\"city\":\"Lisbon\",\"days\":2147483648}", "days",
+				"is out of range: expected an integer from -2147483648 to 2147483647");
+		assertInvalid(this.weather, "{\"city\":\"Lisbon\",\"days\":-99999999999999999999999}", "days",
+				"is out of range: expected an integer from -2147483648 to 2147483647");
+		assertInvalid(binder("wait", required("millis", long.class)), "{\"millis\":9223372036854775808}", "millis",
+				"is out of range: expected an integer from -9223372036854775808 to 9223372036854775807");
+		assertInvalid(binder("wait", required("count", Short.class)), "{\"count\":40000}", "count",
+				"is out of range: expected an integer from -32768 to 32767");
+		assertInvalid(binder("wait", required("flags", byte.class)), "{\"flags\":300}", "flags",
+				"is out of range: expected an integer from -128 to 127");
+	}
+
+	@Test
+	void anIntegerThatOverflowsInsideAValueNamesWhere() {
+		assertInvalid(binder("forecast", required("range", Range.class)), "{\"range\":{\"from\":1,\"to\":2147483648}}",
+				"range", "at 'to': is out of range: expected an integer from -2147483648 to 2147483647");
+		assertInvalid(binder("sum", required("values", type(new TypeReference<List<Integer>>() {
+		}))), "{\"values\":[1,2,3000000000]}", "values",
+				"at '[2]': is out of range: expected an integer from -2147483648 to 2147483647");
+	}
+
+	@Test
+	void rejectsADuplicateKeyInsideAValueLikeAtTheTop() {
+		assertInvalid(binder("move", required("origin", Point.class)),
+				"{\"origin\":{\"lat\":1,\"lon\":2,\"lat\":3}}", "origin", "contains a duplicate key");
+		assertInvalid(binder("label", required("labels", type(new TypeReference<Map<String, String>>() {
+		}))), "{\"labels\":{\"a\":\"x\",\"a\":\"y\"}}", "labels", "contains a duplicate key");
+	}
+
+	@Test
 	void rejectsDuplicateParameter() {
 		assertInvalid(this.weather, "{\"city\":\"Lisbon\",\"days\":3,\"city\":\"Porto\"}", "city",
 				"is given more than once");

@@ -101,6 +101,24 @@ class CacheMiddlewareTests {
 	}
 
 	@Test
+	void argumentsThatSerialiseToTheSameJsonShareAnEntryEvenWithoutEquals() throws Exception {
+		CacheMiddleware cache = cache().build();
+		ToolPipeline pipeline = pipeline(cache, READ_FILE, counting());
+		Object first = pipeline.call(call(READ_FILE, "s1", Map.of("query", new Query("Lisbon", 3))));
+		Object second = pipeline.call(call(READ_FILE, "s1", Map.of("query", new Query("Lisbon", 3))));
+		assertThat(new Query("Lisbon", 3)).as("the DTO has no equals").isNotEqualTo(new Query("Lisbon", 3));
+		assertThat(second).isEqualTo(first);
+		assertThat(this.executions).hasValue(1);
+		pipeline.call(call(READ_FILE, "s1", Map.of("query", new Query("Lisbon", 4))));
+		assertThat(this.executions).as("different JSON, different entry").hasValue(2);
+		pipeline.call(call(READ_FILE, "s1", Map.of("query", ordered("days", 3, "city", "Lisbon"))));
+		assertThat(this.executions).as("a map with the same JSON is the same key").hasValue(2);
+		cache.invalidate("read_file", Map.of("query", new Query("Lisbon", 3)));
+		pipeline.call(call(READ_FILE, "s1", Map.of("query", new Query("Lisbon", 3))));
+		assertThat(this.executions).as("invalidated by an equal-JSON DTO").hasValue(3);
+	}
+
+	@Test
 	void changingTheCallersCollectionAfterTheCallDoesNotCorruptTheEntry() throws Exception {
 		ToolPipeline pipeline = pipeline(cache().build(), READ_FILE, counting());
 		List<String> paths = new ArrayList<>(List.of("/a", "/b"));
@@ -459,6 +477,28 @@ class CacheMiddlewareTests {
 			Thread.onSpinWait();
 		}
 		fail("the calling threads did not all start waiting");
+	}
+
+	/** A JavaBean DTO without equals and hashCode, as many applications have. */
+	public static final class Query {
+
+		private String city;
+
+		private int days;
+
+		public Query(String city, int days) {
+			this.city = city;
+			this.days = days;
+		}
+
+		public String getCity() {
+			return this.city;
+		}
+
+		public int getDays() {
+			return this.days;
+		}
+
 	}
 
 }

@@ -73,6 +73,15 @@ class ErrorPatternStoreTests {
 	}
 
 	@Test
+	void secretsInUrlsNeverReachAPatternButFileNamesDo() {
+		fail("fetch", new IllegalStateException("GET https://ada:pw-42@api.example.org/v1?api_key=k-99 failed"));
+		fail("read_file", new IllegalStateException("NoSuchFileException: my-secret-notes.txt: no such file"));
+		assertThat(this.store.patternsOf("fetch").get(0).pattern()).doesNotContain("pw-42", "k-99", "ada");
+		assertThat(this.store.patternsOf("read_file").get(0).pattern())
+			.isEqualTo("NoSuchFileException: my-secret-notes.txt: no such file");
+	}
+
+	@Test
 	void argumentValuesRepeatedInTheMessageNeverReachAPattern() {
 		this.store.onToolResult("s", "login", Map.of("user", "alice", "password", "swordfish", "options",
 				Map.of("hints", List.of("my cat's name"))), null,

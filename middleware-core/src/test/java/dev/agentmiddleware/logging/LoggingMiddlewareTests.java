@@ -147,6 +147,32 @@ class LoggingMiddlewareTests {
 	}
 
 	@Test
+	void aSecretCutByTheLengthLimitIsStillRecognised() throws Exception {
+		LoggingMiddleware logging = LoggingMiddleware.builder()
+			.policy((tool) -> new LoggingPolicy(20, true))
+			.nanoTime(this.nanoTime::get)
+			.build();
+		ToolInvocation call = ToolInvocation.builder(LOGIN)
+			.argument("url", "https://admin:hunter2-is-the-password@db.example.org/")
+			.build();
+		pipeline(logging, (invocation) -> "ok").call(call);
+		assertThat(line()).contains("url=\"https://[REDACTED]@…\"").doesNotContain("admin", "hunter2");
+	}
+
+	@Test
+	void secretsInUrlsAndAuthorizationValuesAreHiddenAndFileNamesKept() throws Exception {
+		ToolInvocation call = ToolInvocation.builder(LOGIN)
+			.argument("endpoint", "https://api.example.org/v1?api_key=sk-live-1&city=Lisbon")
+			.argument("header", "Authorization: Digest username=\"ada\", response=\"6629fae4\"")
+			.argument("path", "my-secret-notes.txt")
+			.build();
+		pipeline(logging(), (invocation) -> "ok").call(call);
+		assertThat(line()).contains("api_key=[REDACTED]&city=Lisbon", "Authorization: Digest [REDACTED]",
+				"path=\"my-secret-notes.txt\"")
+			.doesNotContain("sk-live-1", "6629fae4");
+	}
+
+	@Test
 	void resultsAreAbsentAtInfoAndLoggedTruncatedAtDebug() throws Exception {
 		LoggingMiddleware logging = LoggingMiddleware.builder()
 			.policy((tool) -> new LoggingPolicy(12, true))

@@ -66,7 +66,7 @@ class CrashRecoveryMiddlewareTests {
 
 	@Test
 	void aFailureThatIsNotACrashPropagatesUnchangedWithoutAReset() {
-		IllegalStateException failure = new IllegalStateException("element not found");
+		IOException failure = new IOException("element not found");
 		ToolPipeline pipeline = pipeline(recovery(this.reset), BROWSER, (invocation) -> {
 			this.attempts.incrementAndGet();
 			throw failure;
@@ -82,7 +82,7 @@ class CrashRecoveryMiddlewareTests {
 
 	@Test
 	void aRetryThatFailsWithoutCrashingPropagatesThatFailureUnchanged() {
-		IllegalStateException failure = new IllegalStateException("element not found");
+		IOException failure = new IOException("element not found");
 		ToolPipeline pipeline = pipeline(recovery(this.reset), BROWSER, (invocation) -> {
 			if (this.attempts.incrementAndGet() == 1) {
 				throw new ToolSessionCrashedException("browser died");
@@ -180,12 +180,27 @@ class CrashRecoveryMiddlewareTests {
 	}
 
 	@Test
-	void anyRuntimeExceptionCountsAsACrashOnlyWhenSwitchedOnAndNeverTheChainsOwnDecisions() {
-		CrashRecoveryPolicy policy = new CrashRecoveryPolicy(List.of(), true);
+	void anyRuntimeExceptionCountsAsACrashByDefaultButNeverTheChainsOwnDecisions() {
+		CrashRecoveryPolicy policy = CrashRecoveryPolicy.DEFAULT;
 		assertThat(policy.isCrash(new IllegalStateException("panic"))).isTrue();
+		assertThat(policy.isCrash(new NullPointerException())).isTrue();
 		assertThat(policy.isCrash(new IOException("checked"))).isFalse();
 		assertThat(policy.isCrash(new ToolDeniedException("open_page", "approval", "no"))).isFalse();
-		assertThat(CrashRecoveryPolicy.DEFAULT.isCrash(new IllegalStateException("panic"))).isFalse();
+		CrashRecoveryPolicy switchedOff = new CrashRecoveryPolicy(List.of(), false);
+		assertThat(switchedOff.isCrash(new IllegalStateException("panic"))).isFalse();
+		assertThat(switchedOff.isCrash(new ToolSessionCrashedException("still"))).isTrue();
+	}
+
+	@Test
+	void anUncheckedExceptionOfABrowserToolResetsTheSessionAndRetriesByDefault() throws Exception {
+		ToolPipeline pipeline = pipeline(recovery(this.reset), BROWSER, (invocation) -> {
+			if (this.attempts.incrementAndGet() == 1) {
+				throw new IllegalStateException("target closed");
+			}
+			return "opened";
+		});
+		assertThat(pipeline.call(call(BROWSER))).isEqualTo("opened");
+		assertThat(this.attempts).hasValue(2);
 	}
 
 	@Test

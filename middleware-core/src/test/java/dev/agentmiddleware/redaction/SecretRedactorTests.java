@@ -25,6 +25,20 @@ class SecretRedactorTests {
 	}
 
 	@Test
+	void keysThatMerelyContainASecretWordAreNotSecret() {
+		assertThat(this.redactor.isSecretKey("client_secret")).isTrue();
+		assertThat(this.redactor.isSecretKey("aws_secret_access_key")).isTrue();
+		assertThat(this.redactor.isSecretKey("spring.datasource.password")).isTrue();
+		assertThat(this.redactor.isSecretKey("passwordHash")).isTrue();
+		assertThat(this.redactor.isSecretKey("XAPIKey")).isTrue();
+		assertThat(this.redactor.isSecretKey("credentials")).isTrue();
+		assertThat(this.redactor.isSecretKey("my-secret-notes.txt")).isFalse();
+		assertThat(this.redactor.isSecretKey("secretariat")).isFalse();
+		assertThat(this.redactor.isSecretKey("token_count")).isFalse();
+		assertThat(this.redactor.isSecretKey("tokenizer")).isFalse();
+	}
+
+	@Test
 	void configuredKeysReplaceTheDefaults() {
 		SecretRedactor custom = SecretRedactor.of(List.of("pin-code"));
 		assertThat(custom.isSecretKey("PIN_CODE")).isTrue();
@@ -36,7 +50,7 @@ class SecretRedactorTests {
 		assertThat(this.redactor.redactText("login failed for user=ada password=hunter2, retry"))
 			.isEqualTo("login failed for user=ada password=[REDACTED], retry");
 		assertThat(this.redactor.redactText("config {\"apiKey\": \"sk-123\", \"region\": \"eu\"}"))
-			.isEqualTo("config {\"apiKey\": [REDACTED], \"region\": \"eu\"}");
+			.isEqualTo("config {\"apiKey\": \"[REDACTED]\", \"region\": \"eu\"}");
 		assertThat(this.redactor.redactText("X-Api-Key: abc123 rejected")).isEqualTo("X-Api-Key: [REDACTED] rejected");
 	}
 

@@ -146,7 +146,7 @@ public class AgentMiddlewareProperties {
 	public static class Redaction {
 
 		/**
-		 * Words that mark a key as secret, matched ignoring case and separators anywhere in the key.
+		 * Words that mark a key as secret when the key's words spell one, ignoring case and separators.
 		 */
 		private List<String> secretKeys = new ArrayList<>(SecretRedactor.DEFAULT_SECRET_KEYS);
 

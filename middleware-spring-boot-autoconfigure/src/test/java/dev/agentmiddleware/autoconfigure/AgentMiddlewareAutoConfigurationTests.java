@@ -283,17 +283,32 @@ class AgentMiddlewareAutoConfigurationTests {
 
 	@Test
 	void aThrowingObserverNeverBreaksACall() {
-		this.contextRunner.withBean(ToolCallObserver.class, () -> new ToolCallObserver() {
-			@Override
-			public void onToolCall(ToolCallRecord record) {
-				throw new IllegalStateException("observer bug");
-			}
+		// The observer's failure is logged with its stack trace: capture it here rather than print it in the build
+		ch.qos.logback.classic.Logger logger = (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory
+			.getLogger(dev.agentmiddleware.observer.ToolCallObservers.class);
+		ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> appender = new ch.qos.logback.core.read.ListAppender<>();
+		appender.start();
+		logger.addAppender(appender);
+		logger.setAdditive(false);
+		try {
+			this.contextRunner.withBean(ToolCallObserver.class, () -> new ToolCallObserver() {
+				@Override
+				public void onToolCall(ToolCallRecord record) {
+					throw new IllegalStateException("observer bug");
+				}
 
-			@Override
-			public boolean synchronous() {
-				return true;
-			}
-		}).run((context) -> assertThat(context.getBean(WeatherTools.class).getWeather("Oslo")).isEqualTo("Sunny in Oslo"));
+				@Override
+				public boolean synchronous() {
+					return true;
+				}
+			}).run((context) -> assertThat(context.getBean(WeatherTools.class).getWeather("Oslo")).isEqualTo("Sunny in Oslo"));
+		}
+		finally {
+			logger.detachAppender(appender);
+			logger.setAdditive(true);
+		}
+		assertThat(appender.list).singleElement()
+			.satisfies((event) -> assertThat(event.getFormattedMessage()).contains("failed on a call of tool 'get_weather'"));
 	}
 
 	private static ToolCallback callback(AgentToolCallbackProvider provider, String name) {

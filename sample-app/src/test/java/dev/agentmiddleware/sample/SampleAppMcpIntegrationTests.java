@@ -155,6 +155,13 @@ class SampleAppMcpIntegrationTests {
 		return this.session.call(tool, arguments);
 	}
 
+	@Test
+	void anIntegerTooLargeForItsParameterNamesTheParameterAndTheRange() {
+		assertThat(this.session.fail("generate_report", Map.of("topic", "sales", "seconds", 2147483648L)))
+			.isEqualTo("Invalid arguments for tool 'generate_report', parameter 'seconds': is out of range: expected "
+					+ "an integer from -2147483648 to 2147483647");
+	}
+
 	private static String text(CallToolResult result) {
 		return McpSession.text(result);
 	}

@@ -122,14 +122,14 @@ public class CrashRecoveryProperties extends ToolMiddlewareProperties<CrashRecov
 
 		/**
 		 * Whether any runtime exception of the tool (except the chain's own denials and limits) means its session
-		 * crashed.
+		 * crashed, as a panic would; on by default, turn it off to count only the crash exceptions.
 		 */
 		private @Nullable Boolean anyRuntimeExceptionIsCrash;
 
 		static Settings defaults() {
 			Settings defaults = new Settings();
 			defaults.setCrashExceptions(new ArrayList<>());
-			defaults.setAnyRuntimeExceptionIsCrash(false);
+			defaults.setAnyRuntimeExceptionIsCrash(true);
 			return defaults;
 		}
 

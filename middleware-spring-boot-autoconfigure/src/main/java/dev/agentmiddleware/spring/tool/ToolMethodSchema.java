@@ -20,6 +20,8 @@ import com.github.victools.jsonschema.generator.SchemaGeneratorConfigBuilder;
 import com.github.victools.jsonschema.generator.SchemaVersion;
 import com.github.victools.jsonschema.module.jackson.JacksonOption;
 import com.github.victools.jsonschema.module.jackson.JacksonSchemaModule;
+import com.github.victools.jsonschema.module.jakarta.validation.JakartaValidationModule;
+import com.github.victools.jsonschema.module.jakarta.validation.JakartaValidationOption;
 import dev.agentmiddleware.binding.JsonArgumentBinder;
 import dev.agentmiddleware.binding.ToolParameter;
 import dev.agentmiddleware.spring.AgentTool;
@@ -42,6 +44,13 @@ import org.springframework.util.ClassUtils;
  * {@code @AgentToolParam(required = false)} and those of an {@code Optional} type; primitives are always
  * required. It allows no additional properties, neither on the arguments object nor on the objects nested in
  * it, which is what the binder enforces. Types used more than once are shared under {@code $defs}.
+ *
+ * <p>When Bean Validation is on the class path, its constraints are part of the schema, so that clients and models
+ * see them before calling: on the method's parameters ({@code @Min(1) @Max(14) int days} gives
+ * {@code "minimum":1,"maximum":14}; {@code @Size}, {@code @NotBlank}, {@code @NotEmpty}, {@code @Pattern},
+ * {@code @DecimalMin}, {@code @DecimalMax}, {@code @Positive}, {@code @Negative} and their {@code OrZero} variants,
+ * {@code @Email} likewise) and, through victools' Jakarta validation module, on the fields of the types they take.
+ * A parameter or field marked {@code @NotNull}, {@code @NotBlank} or {@code @NotEmpty} is required.
  * <pre>{@code
  * ToolMethodSchema schema = ToolMethodSchema.of(WeatherTools.class.getMethod("getWeather", String.class, int.class));
  * schema.inputSchema();  // {"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object",
@@ -54,6 +63,9 @@ import org.springframework.util.ClassUtils;
  * @param parameters the method's parameters, in declaration order
  */
 public record ToolMethodSchema(String inputSchema, List<ToolParameter> parameters) {
+
+	private static final boolean BEAN_VALIDATION_PRESENT = ClassUtils
+		.isPresent("jakarta.validation.constraints.NotNull", ToolMethodSchema.class.getClassLoader());
 
 	private static final SchemaGenerator GENERATOR = createGenerator();
 
@@ -83,14 +95,15 @@ public record ToolMethodSchema(String inputSchema, List<ToolParameter> parameter
 			}
 			parameters.add(toolParameter(parameter));
 		}
-		return new ToolMethodSchema(inputSchema(parameters), parameters);
+		return new ToolMethodSchema(inputSchema(parameters, method.getParameters()), parameters);
 	}
 
 	private static ToolParameter toolParameter(Parameter parameter) {
 		MergedAnnotation<AgentToolParam> annotation = MergedAnnotations.from(parameter).get(AgentToolParam.class);
 		String description = annotation.isPresent() ? annotation.getString("description") : "";
 		boolean required = parameter.getType().isPrimitive() || (!isOptional(parameter.getType())
-				&& (!annotation.isPresent() || annotation.getBoolean("required")));
+				&& (!annotation.isPresent() || annotation.getBoolean("required")))
+				|| (BEAN_VALIDATION_PRESENT && ParameterConstraintSchema.isRequired(parameter));
 		return new ToolParameter(parameter.getName(), parameter.getParameterizedType(), description, required);
 	}
 
@@ -99,7 +112,7 @@ public record ToolMethodSchema(String inputSchema, List<ToolParameter> parameter
 				|| type == OptionalDouble.class;
 	}
 
-	private static String inputSchema(List<ToolParameter> parameters) {
+	private static String inputSchema(List<ToolParameter> parameters, Parameter[] declared) {
 		// A SchemaGenerator is not documented as thread-safe; this runs once per tool, at startup
 		synchronized (GENERATOR) {
 			ObjectNode schema = GENERATOR.getConfig().createObjectNode();
@@ -120,9 +133,14 @@ public record ToolMethodSchema(String inputSchema, List<ToolParameter> parameter
 			if (!definitions.isEmpty()) {
 				schema.set("$defs", definitions);
 			}
-			for (ToolParameter parameter : parameters) {
+			for (int i = 0; i < parameters.size(); i++) {
+				ToolParameter parameter = parameters.get(i);
+				ObjectNode property = (ObjectNode) properties.get(parameter.name());
 				if (!parameter.description().isEmpty()) {
-					((ObjectNode) properties.get(parameter.name())).put("description", parameter.description());
+					property.put("description", parameter.description());
+				}
+				if (BEAN_VALIDATION_PRESENT) {
+					ParameterConstraintSchema.apply(declared[i], erasure(valueType(parameter.type())), property);
 				}
 			}
 			return schema.toString();
@@ -146,6 +164,16 @@ public record ToolMethodSchema(String inputSchema, List<ToolParameter> parameter
 		return type;
 	}
 
+	private static Class<?> erasure(Type type) {
+		if (type instanceof Class<?> raw) {
+			return raw;
+		}
+		if (type instanceof ParameterizedType parameterized && parameterized.getRawType() instanceof Class<?> raw) {
+			return raw;
+		}
+		return Object.class;
+	}
+
 	private static SchemaGenerator createGenerator() {
 		SchemaGeneratorConfigBuilder config = new SchemaGeneratorConfigBuilder(SchemaVersion.DRAFT_2020_12,
 				OptionPreset.PLAIN_JSON)
@@ -153,6 +181,10 @@ public record ToolMethodSchema(String inputSchema, List<ToolParameter> parameter
 					JacksonOption.RESPECT_JSONPROPERTY_ORDER))
 			.with(Option.FLATTENED_OPTIONALS, Option.FORBIDDEN_ADDITIONAL_PROPERTIES_BY_DEFAULT,
 					Option.PLAIN_DEFINITION_KEYS);
+		if (BEAN_VALIDATION_PRESENT) {
+			config.with(new JakartaValidationModule(JakartaValidationOption.INCLUDE_PATTERN_EXPRESSIONS,
+					JakartaValidationOption.NOT_NULLABLE_FIELD_IS_REQUIRED));
+		}
 		// Properties in declaration order, as Jackson binds records, rather than alphabetically
 		config.forTypesInGeneral().withPropertySorter((first, second) -> 0);
 		// The binder rejects an object that leaves out a primitive field rather than inventing 0 or false

@@ -115,7 +115,7 @@ class BuiltInEndpointContributorsTests {
 		this.contextRunner.run((context) -> {
 			AgentMiddlewareEndpoint endpoint = endpoint(context);
 			assertThat(endpoint.tool("open_page").settings()).containsEntry("crash-recovery",
-					Map.of("crashTypes", List.of(), "anyRuntimeExceptionIsCrash", false));
+					Map.of("crashTypes", List.of(), "anyRuntimeExceptionIsCrash", true));
 			assertThat(endpoint.agentMiddleware().sections()).containsEntry("crash-recovery",
 					Map.of("sessionReset", false));
 		});
@@ -131,8 +131,14 @@ class BuiltInEndpointContributorsTests {
 			Map<String, Object> sections = endpoint(context).agentMiddleware().sections();
 			assertThat(sections).containsEntry("cache", Map.of("lookup_price",
 					Map.of("hits", 1L, "misses", 1L, "evictions", 0L, "size", 1L, "hitRate", 0.5)));
-			assertThat(sections).containsEntry("timeout",
-					Map.of("maxThreads", 16, "queueCapacity", 64, "activeThreads", 0, "queuedCalls", 0));
+			// The pool counts its thread as active until just after the call's result was handed over, so a
+			// finished call may still show as one active thread: assert the configuration and that nothing queues.
+			assertThat(sections).extractingByKey("timeout")
+				.asInstanceOf(org.assertj.core.api.InstanceOfAssertFactories.MAP)
+				.containsEntry("maxThreads", 16)
+				.containsEntry("queueCapacity", 64)
+				.containsEntry("queuedCalls", 0)
+				.hasEntrySatisfying("activeThreads", (active) -> assertThat((Integer) active).isBetween(0, 1));
 		});
 	}
 

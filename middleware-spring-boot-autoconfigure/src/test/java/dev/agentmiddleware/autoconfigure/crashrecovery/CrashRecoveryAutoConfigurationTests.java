@@ -71,6 +71,23 @@ class CrashRecoveryAutoConfigurationTests {
 	}
 
 	@Test
+	void anUncheckedExceptionOfABrowserToolIsACrashByDefault() {
+		this.contextRunner.withUserConfiguration(ResetConfiguration.class).run((context) -> {
+			context.getBean(BrowserTools.class).crashTimes(1, new IllegalStateException("target closed"));
+			assertThat(clickButton(context)).isEqualTo("clicked #buy");
+			assertThat(context.getBean(ResetConfiguration.class).resets).hasSize(1);
+		});
+		this.contextRunner.withUserConfiguration(ResetConfiguration.class)
+			.withPropertyValues("agent.middleware.recovery.defaults.any-runtime-exception-is-crash=false")
+			.run((context) -> {
+				context.getBean(BrowserTools.class).crashTimes(1, new IllegalStateException("target closed"));
+				assertThat(clickButton(context))
+					.isEqualTo("Tool 'click_button' failed: IllegalStateException: target closed");
+				assertThat(context.getBean(ResetConfiguration.class).resets).isEmpty();
+			});
+	}
+
+	@Test
 	void withoutAResetBeanACrashBecomesACleanError() {
 		this.contextRunner.run((context) -> {
 			context.getBean(BrowserTools.class).crashTimes(1);

@@ -52,6 +52,23 @@ class DefaultToolErrorFormatterTests {
 	}
 
 	@Test
+	void secretsInUrlsAndAuthorizationValuesAreRedacted() {
+		assertThat(this.formatter.format("call_api",
+				new IllegalStateException("GET https://ada:pw-42@api.example.org/v1?api_key=k-99")))
+			.isEqualTo("Tool 'call_api' failed: IllegalStateException: GET https://[REDACTED]@api.example.org/v1"
+					+ "?api_key=[REDACTED]");
+		assertThat(this.formatter.format("call_api", new IllegalStateException("Authorization: Token t-77")))
+			.isEqualTo("Tool 'call_api' failed: IllegalStateException: Authorization: Token [REDACTED]");
+	}
+
+	@Test
+	void aFileNameContainingASecretWordIsKept() {
+		assertThat(this.formatter.format("read_file",
+				new java.nio.file.NoSuchFileException("my-secret-notes.txt: no such file")))
+			.isEqualTo("Tool 'read_file' failed: NoSuchFileException: my-secret-notes.txt: no such file");
+	}
+
+	@Test
 	void longTextIsCutAtTheLimit() {
 		String text = this.formatter.format("read_file", new IllegalStateException("x".repeat(500)));
 		assertThat(text).hasSize(120).endsWith("…");

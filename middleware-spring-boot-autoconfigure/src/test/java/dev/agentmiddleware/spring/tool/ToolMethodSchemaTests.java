@@ -149,6 +149,35 @@ class ToolMethodSchemaTests {
 		}
 	}
 
+	@Test
+	void beanValidationConstraintsOnParametersAppearInTheSchema() throws Exception {
+		JsonNode schema = schemaOf("book");
+		JsonNode properties = schema.get("properties");
+		assertThat(properties.get("days").get("minimum").asInt()).isEqualTo(1);
+		assertThat(properties.get("days").get("maximum").asInt()).isEqualTo(14);
+		assertThat(properties.get("city").get("minLength").asInt()).isEqualTo(2);
+		assertThat(properties.get("city").get("maxLength").asInt()).isEqualTo(80);
+		assertThat(properties.get("code").get("pattern").asString()).isEqualTo("[A-Z]{3}");
+		assertThat(properties.get("name").get("minLength").asInt()).isEqualTo(1);
+		assertThat(properties.get("guests").get("minItems").asInt()).isEqualTo(1);
+		assertThat(properties.get("guests").get("maxItems").asInt()).isEqualTo(4);
+		assertThat(properties.get("price").get("exclusiveMinimum").decimalValue()).isEqualByComparingTo("0");
+		assertThat(properties.get("price").get("maximum").decimalValue()).isEqualByComparingTo("999.99");
+		assertThat(properties.get("rooms").get("exclusiveMinimum").asInt()).isZero();
+		assertThat(properties.get("contact").get("format").asString()).isEqualTo("email");
+		assertThat(properties.get("limit").get("minimum").asInt()).isEqualTo(1);
+		assertThat(schema.get("required").valueStream().map(JsonNode::asString)).contains("name", "code");
+	}
+
+	@Test
+	void beanValidationConstraintsOnFieldsOfParameterTypesAppearInTheSchema() throws Exception {
+		JsonNode stay = schemaOf("stay").get("properties").get("stay");
+		assertThat(stay.get("properties").get("nights").get("minimum").asInt()).isEqualTo(1);
+		assertThat(stay.get("properties").get("nights").get("maximum").asInt()).isEqualTo(30);
+		assertThat(stay.get("properties").get("hotel").get("minLength").asInt()).isEqualTo(1);
+		assertThat(stay.get("required").valueStream().map(JsonNode::asString)).contains("hotel");
+	}
+
 	private static String location(Class<?> type) throws Exception {
 		return Path.of(type.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
 	}
@@ -175,6 +204,10 @@ class ToolMethodSchemaTests {
 	record Point(double lat, double lon, String label) {
 	}
 
+	record Stay(@jakarta.validation.constraints.NotBlank String hotel,
+			@jakarta.validation.constraints.Min(1) @jakarta.validation.constraints.Max(30) int nights) {
+	}
+
 	static class SampleTools {
 
 		@AgentTool
@@ -197,6 +230,24 @@ class ToolMethodSchemaTests {
 
 		@AgentTool
 		String route(@AgentToolParam(description = "Start") Point from, @AgentToolParam(description = "End") Point to) {
+			return "";
+		}
+
+		@AgentTool
+		String book(@jakarta.validation.constraints.Min(1) @jakarta.validation.constraints.Max(14) int days,
+				@jakarta.validation.constraints.Size(min = 2, max = 80) String city,
+				@jakarta.validation.constraints.NotNull @jakarta.validation.constraints.Pattern(regexp = "[A-Z]{3}") String code,
+				@AgentToolParam(required = false) @jakarta.validation.constraints.NotBlank String name,
+				@jakarta.validation.constraints.NotEmpty @jakarta.validation.constraints.Size(max = 4) List<String> guests,
+				@jakarta.validation.constraints.Positive @jakarta.validation.constraints.DecimalMax("999.99") java.math.BigDecimal price,
+				@jakarta.validation.constraints.Positive int rooms,
+				@jakarta.validation.constraints.Email String contact,
+				@jakarta.validation.constraints.Min(1) Optional<Integer> limit) {
+			return "";
+		}
+
+		@AgentTool
+		String stay(Stay stay) {
 			return "";
 		}
 

@@ -1,16 +1,20 @@
 package dev.agentmiddleware.sample.workspace;
 
+import java.io.IOException;
 import java.nio.file.Path;
 
 import dev.agentmiddleware.cache.CacheMiddleware;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.stereotype.Component;
 
 /**
  * Keeps the cache of the read-only file tools honest: when {@code write_file} or {@code delete_file} changes a file,
- * the cached {@code read_file} results for that file (whatever path spelling they were read with, in every session)
- * and every cached {@code list_files} result are dropped. Shows how an application invalidates cached tool results.
+ * the cached {@code read_file} results for that file (whatever path spelling they were read with, through an
+ * in-workspace symbolic link too, in every session) and every cached {@code list_files} result are dropped. Paths
+ * compare as real paths; a cached path that no longer resolves is dropped as well. Shows how an application
+ * invalidates cached tool results.
  */
 @Component
 class CachedReadsInvalidator implements WorkspaceChangeListener {
@@ -26,18 +30,40 @@ class CachedReadsInvalidator implements WorkspaceChangeListener {
 
 	@Override
 	public void changed(Path file) {
+		Path changed = realPath(file);
 		this.cache.ifAvailable((cache) -> {
-			cache.invalidate("read_file", (arguments) -> refersTo(arguments.get("path"), file));
+			cache.invalidate("read_file", (arguments) -> refersTo(arguments.get("path"), changed));
 			cache.invalidate("list_files");
 		});
 	}
 
-	private boolean refersTo(Object path, Path file) {
+	private boolean refersTo(@Nullable Object path, @Nullable Path changed) {
+		if (!(path instanceof String relative)) {
+			return false;
+		}
+		Path read;
 		try {
-			return (path instanceof String relative) && this.workspace.resolve(relative).equals(file);
+			read = realPath(this.workspace.resolve(relative));
 		}
 		catch (RuntimeException ex) {
-			return false;
+			// No longer resolves (a link whose target went away): drop it rather than keep a stale read
+			return true;
+		}
+		return changed == null || read == null || read.equals(changed);
+	}
+
+	// The file's real path, or for a file that no longer exists its real directory's entry; null if neither exists.
+	private static @Nullable Path realPath(Path file) {
+		try {
+			return file.toRealPath();
+		}
+		catch (IOException ex) {
+			try {
+				return file.getParent().toRealPath().resolve(file.getFileName());
+			}
+			catch (IOException | RuntimeException gone) {
+				return null;
+			}
 		}
 	}
 

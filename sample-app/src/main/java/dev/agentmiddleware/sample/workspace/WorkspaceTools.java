@@ -1,9 +1,12 @@
 package dev.agentmiddleware.sample.workspace;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
+import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystemException;
@@ -12,6 +15,9 @@ import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.List;
 import java.util.stream.Stream;
 
@@ -31,6 +37,11 @@ import org.springframework.stereotype.Component;
  * gave it, never the workspace's location on disk: a path that leaves the workspace is an
  * {@link IllegalArgumentException}, a file that is missing or of the wrong kind a {@link FileSystemException}
  * such as {@code notes.txt: no such file in the workspace}.
+ *
+ * <p>Only regular files with a single hard link are read or written (a FIFO would block a read forever; a planted
+ * hard link can reach outside the workspace). A write goes to a temporary file in the same directory that is then
+ * moved into place atomically, so readers never see an empty or half-written file and of concurrent writers the
+ * last one wins whole.
  */
 @Component
 public class WorkspaceTools {
@@ -74,15 +85,17 @@ public class WorkspaceTools {
 			throws IOException {
 		Path file = this.workspace.resolve(path);
 		try {
-			if (Files.isDirectory(file)) {
+			Path real = file.toRealPath();
+			if (Files.isDirectory(real)) {
 				throw new FileSystemException(path, null, "is a directory; use list_files to see what it holds");
 			}
-			long size = Files.size(file);
+			checkOrdinaryFile(path, real);
+			long size = Files.size(real);
 			if (size > MAX_FILE_BYTES) {
 				throw new FileSystemException(path, null,
 						"is " + size + " bytes; read_file reads at most " + MAX_FILE_BYTES + " bytes");
 			}
-			return Files.readString(file);
+			return Files.readString(real);
 		}
 		catch (CharacterCodingException ex) {
 			throw new FileSystemException(path, null, "is not UTF-8 text");
@@ -103,17 +116,23 @@ public class WorkspaceTools {
 			throw new IllegalArgumentException("Content is " + bytes.length + " bytes; write_file writes at most "
 					+ MAX_FILE_BYTES + " bytes");
 		}
+		Path target;
 		try {
 			if (Files.isDirectory(file)) {
 				throw new FileSystemException(path, null, "is a directory");
 			}
 			Files.createDirectories(file.getParent());
-			Files.write(file, bytes);
+			// Write through an in-workspace link to the file it names, never over the link itself
+			target = Files.exists(file) ? file.toRealPath() : file.getParent().toRealPath().resolve(file.getFileName());
+			if (Files.exists(target, LinkOption.NOFOLLOW_LINKS)) {
+				checkOrdinaryFile(path, target);
+			}
+			replaceAtomically(target, bytes);
 		}
 		catch (FileSystemException ex) {
 			throw shownAs(path, ex);
 		}
-		this.changes.changed(file);
+		this.changes.changed(target);
 		return "Wrote " + bytes.length + " bytes to " + this.workspace.relativePath(file);
 	}
 
@@ -133,6 +152,60 @@ public class WorkspaceTools {
 		}
 		this.changes.changed(file);
 		return "Deleted " + this.workspace.relativePath(file);
+	}
+
+	/**
+	 * Refuses what is not an ordinary file of the workspace: a FIFO, socket or device (reading a FIFO would block
+	 * forever) and a file with more than one hard link (a link planted in the workspace can name a file outside
+	 * it, and no path check can tell).
+	 */
+	private static void checkOrdinaryFile(String path, Path real) throws IOException {
+		BasicFileAttributes attributes = Files.readAttributes(real, BasicFileAttributes.class,
+				LinkOption.NOFOLLOW_LINKS);
+		if (!attributes.isRegularFile()) {
+			throw new FileSystemException(path, null,
+					"is not a regular file (a FIFO, socket or device); the file tools handle regular files only");
+		}
+		if (hardLinks(real) > 1) {
+			throw new FileSystemException(path, null,
+					"has more than one hard link; refused, as a hard link can reach a file outside the workspace");
+		}
+	}
+
+	private static int hardLinks(Path file) throws IOException {
+		try {
+			return ((Number) Files.getAttribute(file, "unix:nlink", LinkOption.NOFOLLOW_LINKS)).intValue();
+		}
+		catch (UnsupportedOperationException | IllegalArgumentException ex) {
+			// Not a POSIX file system: no hard links to check
+			return 1;
+		}
+	}
+
+	/**
+	 * Writes to a temporary file next to the target, then moves it into place atomically: a concurrent reader sees
+	 * the whole old or the whole new content, and of concurrent writers the last one to move wins.
+	 */
+	private static void replaceAtomically(Path target, byte[] bytes) throws IOException {
+		Path temporary = Files.createTempFile(target.getParent(), "." + target.getFileName() + ".", ".tmp");
+		try {
+			try (FileChannel channel = FileChannel.open(temporary, StandardOpenOption.WRITE)) {
+				ByteBuffer buffer = ByteBuffer.wrap(bytes);
+				while (buffer.hasRemaining()) {
+					channel.write(buffer);
+				}
+				channel.force(true);
+			}
+			try {
+				Files.move(temporary, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+			}
+			catch (AtomicMoveNotSupportedException ex) {
+				Files.move(temporary, target, StandardCopyOption.REPLACE_EXISTING);
+			}
+		}
+		finally {
+			Files.deleteIfExists(temporary);
+		}
 	}
 
 	private String listed(Path entry) {
