@@ -78,7 +78,7 @@ class CrashRecoveryAutoConfigurationTests {
 			assertThat(context.getBean(ResetConfiguration.class).resets).hasSize(1);
 		});
 		this.contextRunner.withUserConfiguration(ResetConfiguration.class)
-			.withPropertyValues("agent.middleware.recovery.defaults.any-runtime-exception-is-crash=false")
+			.withPropertyValues("agent.middleware.crash-recovery.defaults.any-runtime-exception-is-crash=false")
 			.run((context) -> {
 				context.getBean(BrowserTools.class).crashTimes(1, new IllegalStateException("target closed"));
 				assertThat(clickButton(context))
