@@ -71,6 +71,8 @@ public final class AgentToolRegistry implements BeanFactoryAware, SmartInitializ
 
 	private boolean creatingToolBeans;
 
+	private volatile boolean contributed;
+
 	/**
 	 * Creates the registry.
 	 * @param pipelineFactory builds each tool's pipeline
@@ -104,6 +106,7 @@ public final class AgentToolRegistry implements BeanFactoryAware, SmartInitializ
 	 */
 	public Collection<RegisteredTool> tools() {
 		createToolBeans();
+		contributeTools();
 		return Collections.unmodifiableCollection(new TreeMap<>(this.tools).values());
 	}
 
@@ -114,6 +117,7 @@ public final class AgentToolRegistry implements BeanFactoryAware, SmartInitializ
 	 */
 	public Optional<RegisteredTool> find(String name) {
 		createToolBeans();
+		contributeTools();
 		return Optional.ofNullable(this.tools.get(name));
 	}
 
@@ -235,6 +239,7 @@ public final class AgentToolRegistry implements BeanFactoryAware, SmartInitializ
 
 	@Override
 	public void afterSingletonsInstantiated() {
+		contributeTools();
 		this.started = true;
 		List<String> unknown = new ArrayList<>();
 		Map<String, String> canonicalNames = new TreeMap<>();
@@ -258,6 +263,22 @@ public final class AgentToolRegistry implements BeanFactoryAware, SmartInitializ
 		for (RegisteredTool tool : tools()) {
 			String chain = tool.pipeline().describe();
 			logger.debug("Agent tool chain: {}", chain);
+		}
+	}
+
+	private void contributeTools() {
+		ConfigurableListableBeanFactory beanFactory = this.beanFactory;
+		if (this.contributed || beanFactory == null) {
+			return;
+		}
+		synchronized (this) {
+			if (this.contributed) {
+				return;
+			}
+			this.contributed = true;
+			beanFactory.getBeanProvider(AgentToolContributor.class)
+				.orderedStream()
+				.forEach((contributor) -> contributor.contribute(this));
 		}
 	}
 
