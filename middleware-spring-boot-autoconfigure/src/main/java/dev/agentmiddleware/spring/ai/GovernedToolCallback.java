@@ -18,6 +18,7 @@ import tools.jackson.databind.json.JsonMapper;
 import org.springframework.ai.chat.model.ToolContext;
 import org.springframework.ai.tool.ToolCallback;
 import org.springframework.ai.tool.definition.ToolDefinition;
+import org.springframework.ai.tool.execution.ToolExecutionException;
 import org.springframework.ai.tool.metadata.ToolMetadata;
 
 /**
@@ -117,11 +118,21 @@ public final class GovernedToolCallback implements ToolCallback {
 			.build();
 	}
 
-	private static @Nullable Object callDelegate(ToolInvocation invocation, ToolCallback fallback) {
+	// Spring AI wraps a tool's own exception in a ToolExecutionException: unwrap it, so that the chain (retry
+	// policies, observers, error recovery) sees the tool's exception unchanged, as for an @AgentTool.
+	private static @Nullable Object callDelegate(ToolInvocation invocation, ToolCallback fallback) throws Exception {
 		ToolCallback delegate = invocation.attribute(DELEGATE);
 		ToolContext toolContext = invocation.attribute(TOOL_CONTEXT);
 		String input = JsonMapper.shared().writeValueAsString(invocation.arguments());
-		return (delegate != null ? delegate : fallback).call(input, toolContext);
+		try {
+			return (delegate != null ? delegate : fallback).call(input, toolContext);
+		}
+		catch (ToolExecutionException ex) {
+			if (ex.getCause() instanceof Exception cause) {
+				throw cause;
+			}
+			throw ex;
+		}
 	}
 
 	/**

@@ -2,27 +2,29 @@ package dev.agentmiddleware.autoconfigure.thread;
 
 import javax.sql.DataSource;
 
+import com.zaxxer.hikari.HikariDataSource;
 import dev.agentmiddleware.testsupport.PostgresTestDatabase;
 import dev.agentmiddleware.testsupport.RequiresService;
 import dev.agentmiddleware.testsupport.TestService;
 import org.junit.jupiter.api.AfterEach;
-import org.postgresql.ds.PGSimpleDataSource;
 
 @RequiresService(TestService.POSTGRES)
 class PostgresJdbcThreadStoreTests extends JdbcThreadStoreContract {
 
 	private final PostgresTestDatabase database = PostgresTestDatabase.createSchema();
 
-	private final PGSimpleDataSource dataSource = new PGSimpleDataSource();
+	private final HikariDataSource dataSource = new HikariDataSource();
 
 	PostgresJdbcThreadStoreTests() {
-		this.dataSource.setURL(this.database.jdbcUrl());
-		this.dataSource.setUser(this.database.username());
+		this.dataSource.setJdbcUrl(this.database.jdbcUrl());
+		this.dataSource.setUsername(this.database.username());
 		this.dataSource.setPassword(this.database.password());
+		this.dataSource.setMaximumPoolSize(8);
 	}
 
 	@AfterEach
 	void dropSchema() {
+		this.dataSource.close();
 		this.database.close();
 	}
 
