@@ -285,13 +285,12 @@ public class AgentToolCallingAdvisor extends ToolCallingAdvisor {
 
 		private final AgentRuns runs;
 
+		/**
+		 * Creates a builder; use {@link AgentToolCallingAdvisor#builder(AgentRuns)}.
+		 * @param runs starts agent runs
+		 */
 		protected Builder(AgentRuns runs) {
 			this.runs = Objects.requireNonNull(runs, "runs");
-		}
-
-		@Override
-		public ToolCallingAdvisor.Builder<?> copy() {
-			return super.copy();
 		}
 
 		@Override
