@@ -6,6 +6,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.agentmiddleware.agent.AgentMiddleware;
+import dev.agentmiddleware.agent.AgentRuns;
 import dev.agentmiddleware.agent.ErrorRecoveryMiddleware;
 import dev.agentmiddleware.agent.IterationContext;
 import dev.agentmiddleware.agent.IterationResult;
@@ -13,11 +14,14 @@ import dev.agentmiddleware.autoconfigure.AgentMiddlewareAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.AgentToolSpringAiAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.thread.ThreadStoreAutoConfiguration;
 import dev.agentmiddleware.chain.ToolMiddleware;
+import dev.agentmiddleware.spring.ai.AgentToolCallbackProvider;
 import dev.agentmiddleware.spring.ai.AgentToolCallingAdvisor;
 import dev.agentmiddleware.spring.ai.GoverningToolCallingManager;
+import dev.agentmiddleware.spring.ai.ToolErrorFormatter;
 import dev.agentmiddleware.spring.tool.AgentToolRegistry;
 import dev.agentmiddleware.thread.ThreadStore;
 import dev.agentmiddleware.tool.ToolInvocation;
+import io.micrometer.observation.ObservationRegistry;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.ai.chat.client.ChatClient;
@@ -174,6 +178,43 @@ class AgentChatClientTests {
 					.doesNotHaveBean(ErrorRecoveryMiddleware.class);
 				assertThat(context.getBean(AgentToolRegistry.class).find("write_todos")).isEmpty();
 			});
+	}
+
+	@Test
+	void switchingTheDecoratorOffLeavesToolBeansOutsideTheChain() {
+		ScriptedChatModel model = new ScriptedChatModel(toolCalls(call("c1", "current_time", "{}")), text("done"));
+		this.contextRunner.withBean(ScriptedChatModel.class, () -> model)
+			.withPropertyValues("agent.middleware.spring-ai.tool-calling-manager.enabled=false")
+			.run((context) -> {
+				assertThat(context.getBean(ToolCallingManager.class))
+					.isNotInstanceOf(GoverningToolCallingManager.class);
+				chatClient(context).prompt("time").tools(context.getBean(ClockTools.class)).call().content();
+				assertThat(context.getBean(ClockTools.class).calls).hasValue(1);
+				assertThat(context.getBean(ChainRecorder.class).calls).isEmpty();
+				assertThat(context.getBean(AgentToolRegistry.class).find("current_time")).isEmpty();
+			});
+	}
+
+	@Test
+	void aHandBuiltClientGetsTheSameThroughTheAdvisorsBuilder() {
+		ScriptedChatModel model = new ScriptedChatModel(toolCalls(call("c1", "write_todos", TODOS)),
+				toolCalls(call("c2", "current_time", "{}")), text("done"));
+		this.contextRunner.run((context) -> {
+			ChatClient client = ChatClient
+				.builder(model, ObservationRegistry.NOOP, null, null,
+						AgentToolCallingAdvisor.builder(context.getBean(AgentRuns.class))
+							.toolCallingManager(new GoverningToolCallingManager(ToolCallingManager.builder().build(),
+									context.getBean(AgentToolRegistry.class),
+									context.getBean(ToolErrorFormatter.class))))
+				.defaultToolCallbacks(context.getBean(AgentToolCallbackProvider.class))
+				.build();
+			client.prompt("plan")
+				.tools(context.getBean(ClockTools.class))
+				.advisors((advisors) -> advisors.param(ChatMemory.CONVERSATION_ID, "hand-built"))
+				.call()
+				.content();
+			assertHooksAndTodos(context, "hand-built");
+		});
 	}
 
 	private static ChatClient chatClient(AssertableApplicationContext context) {
