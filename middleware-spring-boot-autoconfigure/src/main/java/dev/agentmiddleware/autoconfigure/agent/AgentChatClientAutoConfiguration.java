@@ -64,6 +64,8 @@ public final class AgentChatClientAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean(ToolCallingAdvisor.Builder.class)
+	@ConditionalOnBooleanProperty(name = AgentSpringAiProperties.PREFIX + ".chat-client.enabled",
+			matchIfMissing = true)
 	AgentToolCallingAdvisor.Builder agentToolCallingAdvisorBuilder(AgentRuns agentRuns,
 			ObjectProvider<ToolCallingManager> toolCallingManager, AgentToolRegistry registry,
 			ToolErrorFormatter errorFormatter, AgentSpringAiProperties properties) {

@@ -28,7 +28,7 @@ public class AgentSpringAiProperties {
 	 */
 	public static class ChatClient {
 
-		/** Whether to attach every agent tool, the contributed tools and the agent tool-calling advisor. */
+		/** Whether the auto-configured ChatClient.Builder gets every agent tool and the agent tool-calling advisor. */
 		private boolean enabled = true;
 
 		public boolean isEnabled() {

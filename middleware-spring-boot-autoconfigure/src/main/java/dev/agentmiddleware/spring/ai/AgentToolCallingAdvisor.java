@@ -75,7 +75,7 @@ public class AgentToolCallingAdvisor extends ToolCallingAdvisor {
 	 * @param runs starts agent runs
 	 * @param loops the running loops, shared with the tool-calling manager
 	 */
-	protected AgentToolCallingAdvisor(ToolCallingManager toolCallingManager,
+	AgentToolCallingAdvisor(ToolCallingManager toolCallingManager,
 			ToolExecutionEligibilityChecker eligibilityChecker, int order, boolean conversationHistoryEnabled,
 			AgentRuns runs, Map<String, AgentLoopState> loops) {
 		super(toolCallingManager, eligibilityChecker, order, conversationHistoryEnabled);

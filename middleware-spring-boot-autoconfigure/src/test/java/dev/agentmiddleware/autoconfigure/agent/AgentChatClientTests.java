@@ -30,6 +30,7 @@ import org.springframework.ai.chat.messages.Message;
 import org.springframework.ai.chat.messages.ToolResponseMessage;
 import org.springframework.ai.chat.prompt.Prompt;
 import org.springframework.ai.model.chat.client.autoconfigure.ChatClientAutoConfiguration;
+import org.springframework.ai.model.tool.ToolCallingChatOptions;
 import org.springframework.ai.model.tool.ToolCallingManager;
 import org.springframework.ai.model.tool.autoconfigure.ToolCallingAutoConfiguration;
 import org.springframework.ai.tool.annotation.Tool;
@@ -192,6 +193,20 @@ class AgentChatClientTests {
 				assertThat(context.getBean(ClockTools.class).calls).hasValue(1);
 				assertThat(context.getBean(ChainRecorder.class).calls).isEmpty();
 				assertThat(context.getBean(AgentToolRegistry.class).find("current_time")).isEmpty();
+			});
+	}
+
+	@Test
+	void switchingTheChatClientIntegrationOffLeavesTheAutoConfiguredBuilderAlone() {
+		ScriptedChatModel model = new ScriptedChatModel(text("plain"));
+		this.contextRunner.withBean(ScriptedChatModel.class, () -> model)
+			.withPropertyValues("agent.middleware.spring-ai.chat-client.enabled=false")
+			.run((context) -> {
+				assertThat(context).doesNotHaveBean(AgentToolCallingAdvisor.Builder.class);
+				assertThat(chatClient(context).prompt("hi").call().content()).isEqualTo("plain");
+				assertThat(context.getBean(HookRecorder.class).hooks).isEmpty();
+				ToolCallingChatOptions options = (ToolCallingChatOptions) model.prompts.get(0).getOptions();
+				assertThat(options.getToolCallbacks()).isNullOrEmpty();
 			});
 	}
 
