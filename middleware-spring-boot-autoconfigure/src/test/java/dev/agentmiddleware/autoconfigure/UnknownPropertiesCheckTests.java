@@ -44,10 +44,10 @@ class UnknownPropertiesCheckTests {
 
 	@Test
 	void theKeyOfAnotherFeaturesPropertiesBeanIsKnown() {
-		this.contextRunner.withPropertyValues("agent.middleware.todo.max-items=3")
-			.run((context) -> assertThat(failure(context).getProperty()).isEqualTo("agent.middleware.todo"));
-		this.contextRunner.withUserConfiguration(TodoConfiguration.class)
-			.withPropertyValues("agent.middleware.todo.max-items=3")
+		this.contextRunner.withPropertyValues("agent.middleware.widget.max-items=3")
+			.run((context) -> assertThat(failure(context).getProperty()).isEqualTo("agent.middleware.widget"));
+		this.contextRunner.withUserConfiguration(WidgetConfiguration.class)
+			.withPropertyValues("agent.middleware.widget.max-items=3")
 			.run((context) -> assertThat(context).hasNotFailed());
 	}
 
@@ -76,13 +76,13 @@ class UnknownPropertiesCheckTests {
 	}
 
 	@Configuration(proxyBeanMethods = false)
-	@EnableConfigurationProperties(TodoProperties.class)
-	static class TodoConfiguration {
+	@EnableConfigurationProperties(WidgetProperties.class)
+	static class WidgetConfiguration {
 
 	}
 
-	@ConfigurationProperties("agent.middleware.todo")
-	static class TodoProperties {
+	@ConfigurationProperties("agent.middleware.widget")
+	static class WidgetProperties {
 
 		private int maxItems = 10;
 

@@ -32,7 +32,7 @@ class SampleStartupLogTests {
 			assertThat(lines).filteredOn((line) -> line.contains(" WARN ") || line.contains(" ERROR ")).isEmpty();
 			assertThat(lines).filteredOn((line) -> line.contains("Agent tool middleware: "))
 				.singleElement(org.assertj.core.api.InstanceOfAssertFactories.STRING)
-				.contains("9 tools registered (")
+				.contains("12 tools registered (")
 				.contains("get_weather")
 				.endsWith("chains at /actuator/agentmiddleware");
 		}

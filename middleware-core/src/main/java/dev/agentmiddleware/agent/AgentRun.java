@@ -1,0 +1,185 @@
+package dev.agentmiddleware.agent;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+
+import dev.agentmiddleware.thread.ThreadStore;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One run of an agent loop (one user turn, all its iterations), driving the composed middleware and the loop guard.
+ * An integration with a loop (such as Spring AI's tool-calling advisor) calls, per iteration:
+ * {@link #beginIteration} before the model call, {@link #decide} for the tool calls the model asked for, and
+ * {@link #endIteration} once the tool calls are answered (or the model replied without any); the
+ * {@link #takeNextInput() notes} for the next iteration's input go after the tool answers.
+ *
+ * <p>Iterations of a run are sequential, but may run on different threads (reactive streams); the run is
+ * thread-safe for that.
+ * <pre>{@code
+ * AgentRun run = AgentRun.start("conversation-42", middleware, threadStore, guard);
+ * run.beginIteration(messages);
+ * List<ToolCallDecision> decisions = run.decide(reply.toolCalls());
+ * // run the calls that decisions say to run, answer the others with decision.answer()
+ * run.endIteration(new IterationResult(reply, events));
+ * }</pre>
+ */
+public final class AgentRun {
+
+	private final String threadId;
+
+	private final ComposedAgentMiddleware middleware;
+
+	private final ThreadStore threadStore;
+
+	private final LoopGuard guard;
+
+	private final LoopGuard.Counters counters = new LoopGuard.Counters();
+
+	private final Map<String, Object> attributes = new ConcurrentHashMap<>();
+
+	private final List<String> nextInput = new ArrayList<>();
+
+	private int iteration;
+
+	private @Nullable IterationContext current;
+
+	private boolean ended;
+
+	private AgentRun(String threadId, ComposedAgentMiddleware middleware, ThreadStore threadStore, LoopGuard guard) {
+		this.threadId = Objects.requireNonNull(threadId, "threadId");
+		this.middleware = Objects.requireNonNull(middleware, "middleware");
+		this.threadStore = Objects.requireNonNull(threadStore, "threadStore");
+		this.guard = Objects.requireNonNull(guard, "guard");
+	}
+
+	/**
+	 * Starts a run.
+	 * @param threadId the thread (conversation or session) the run belongs to
+	 * @param middleware the composed middleware
+	 * @param threadStore the thread metadata
+	 * @param guard the loop guard
+	 * @return the run, before its first iteration
+	 */
+	public static AgentRun start(String threadId, ComposedAgentMiddleware middleware, ThreadStore threadStore,
+			LoopGuard guard) {
+		return new AgentRun(threadId, middleware, threadStore, guard);
+	}
+
+	/**
+	 * The thread the run belongs to.
+	 * @return the thread id
+	 */
+	public String threadId() {
+		return this.threadId;
+	}
+
+	/**
+	 * The number of the current iteration, from 1; 0 before the first.
+	 * @return the iteration number
+	 */
+	public synchronized int iteration() {
+		return this.iteration;
+	}
+
+	/**
+	 * Whether the current iteration has begun and not yet ended.
+	 * @return {@code true} while an iteration is open
+	 */
+	public synchronized boolean iterationOpen() {
+		return this.current != null;
+	}
+
+	/**
+	 * Begins the next iteration and runs every {@code beforeIteration} hook.
+	 * @param input the messages the model gets
+	 * @return the iteration's context
+	 * @throws AgentMiddlewareException if a hook fails
+	 * @throws IllegalStateException if the previous iteration was not ended
+	 */
+	public IterationContext beginIteration(List<AgentMessage> input) {
+		IterationContext context;
+		synchronized (this) {
+			if (this.current != null) {
+				throw new IllegalStateException("Iteration " + this.iteration + " of thread '" + this.threadId
+						+ "' has not ended");
+			}
+			this.iteration++;
+			context = new IterationContext(this.threadId, this.iteration, input, this.threadStore, this.attributes,
+					this.nextInput);
+			this.current = context;
+		}
+		this.middleware.beforeIteration(context);
+		return context;
+	}
+
+	/**
+	 * Decides, for each tool call of the current iteration's reply, whether it runs or what answers it instead.
+	 * Every call gets a decision, in order; calls are counted against the limits as they are allowed.
+	 * @param calls the tool calls of the model's reply
+	 * @return one decision per call, in the same order
+	 */
+	public List<ToolCallDecision> decide(List<ToolCallRequest> calls) {
+		int iteration = iteration();
+		boolean last = this.guard.isLastIteration(iteration);
+		List<ToolCallDecision> decisions = new ArrayList<>(calls.size());
+		for (ToolCallRequest call : calls) {
+			if (last) {
+				decisions.add(new ToolCallDecision(call, this.guard.iterationLimitAnswer(call.name()), true));
+			}
+			else {
+				decisions.add(new ToolCallDecision(call, this.guard.check(this.counters, this.threadId, call), false));
+			}
+		}
+		return decisions;
+	}
+
+	/**
+	 * Ends the current iteration and runs every {@code afterIteration} hook.
+	 * @param result what the iteration produced
+	 * @throws AgentMiddlewareException if a hook fails
+	 * @throws IllegalStateException if no iteration is open
+	 */
+	public void endIteration(IterationResult result) {
+		IterationContext context;
+		synchronized (this) {
+			context = this.current;
+			if (context == null) {
+				throw new IllegalStateException("No iteration of thread '" + this.threadId + "' is open");
+			}
+			this.current = null;
+		}
+		this.middleware.afterIteration(context, result);
+	}
+
+	/**
+	 * Takes the texts hooks added for the next iteration's input.
+	 * @return the texts, in the order they were added; the run forgets them
+	 */
+	public List<String> takeNextInput() {
+		synchronized (this.nextInput) {
+			List<String> texts = List.copyOf(this.nextInput);
+			this.nextInput.clear();
+			return texts;
+		}
+	}
+
+	/**
+	 * Marks the run as ended; returns whether this call ended it, so an integration with several exit paths ends
+	 * it once.
+	 * @return {@code true} the first time
+	 */
+	public synchronized boolean end() {
+		boolean first = !this.ended;
+		this.ended = true;
+		return first;
+	}
+
+	@Override
+	public String toString() {
+		return "AgentRun[thread=" + this.threadId + ", iteration=" + iteration() + "]";
+	}
+
+}

@@ -1,0 +1,146 @@
+package dev.agentmiddleware.agent;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+import dev.agentmiddleware.cache.CanonicalArguments;
+import dev.agentmiddleware.thread.ThreadStore;
+import org.jspecify.annotations.Nullable;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Stops runaway agent loops: a maximum number of iterations per run, tool-call limits per run and per thread, and
+ * repeated-call detection (the same tool with the same canonical arguments called too often in one run). A call a
+ * limit stops is not run: it is answered with a text the model can act on, so every tool call of a turn gets an
+ * answer. Thread-safe; per-run counts live in the {@link AgentRun}, per-thread counts in the {@link ThreadStore}
+ * under {@value #THREAD_TOOL_CALLS_KEY}, so they hold across runs and instances.
+ * <pre>{@code
+ * LoopGuard guard = new LoopGuard(new LoopGuardPolicy(10, 30, 0, 3), threadStore);
+ * }</pre>
+ */
+public final class LoopGuard {
+
+	/** The thread-metadata key of the per-thread tool-call count. */
+	public static final String THREAD_TOOL_CALLS_KEY = "toolCalls";
+
+	private final LoopGuardPolicy policy;
+
+	private final ThreadStore threadStore;
+
+	/**
+	 * Creates the guard.
+	 * @param policy the limits
+	 * @param threadStore keeps the per-thread count
+	 */
+	public LoopGuard(LoopGuardPolicy policy, ThreadStore threadStore) {
+		this.policy = Objects.requireNonNull(policy, "policy");
+		this.threadStore = Objects.requireNonNull(threadStore, "threadStore");
+	}
+
+	/**
+	 * The limits.
+	 * @return the policy
+	 */
+	public LoopGuardPolicy policy() {
+		return this.policy;
+	}
+
+	boolean isLastIteration(int iteration) {
+		return this.policy.maxIterations() > 0 && iteration >= this.policy.maxIterations();
+	}
+
+	String iterationLimitAnswer(String toolName) {
+		return "Not run: the agent reached its limit of " + this.policy.maxIterations()
+				+ " iterations, so the tool '" + toolName + "' was not called. Answer the user with what you have.";
+	}
+
+	/**
+	 * Decides one tool call of a run.
+	 * @param run the run's counters
+	 * @param threadId the thread
+	 * @param call the call
+	 * @return {@code null} to run the call, otherwise the answer the model gets instead
+	 */
+	@Nullable String check(Counters run, String threadId, ToolCallRequest call) {
+		Object key = List.of(call.name(), canonical(call.arguments()));
+		synchronized (run) {
+			int repeated = run.calls.getOrDefault(key, 0) + 1;
+			if (this.policy.maxRepeatedCalls() > 0 && repeated >= this.policy.maxRepeatedCalls()) {
+				run.calls.put(key, repeated);
+				return "Not run: you called '" + call.name() + "' with the same arguments " + repeated
+						+ " times in this run. Use the result you already have or try a different approach.";
+			}
+			if (this.policy.maxToolCallsPerRun() > 0 && run.total >= this.policy.maxToolCallsPerRun()) {
+				return "Not run: this run reached its limit of " + this.policy.maxToolCallsPerRun()
+						+ " tool calls, so '" + call.name() + "' was not called. Answer with what you have.";
+			}
+			if (this.policy.maxToolCallsPerThread() > 0 && !countInThread(threadId)) {
+				return "Not run: this conversation reached its limit of " + this.policy.maxToolCallsPerThread()
+						+ " tool calls, so '" + call.name() + "' was not called. Answer with what you have.";
+			}
+			run.calls.put(key, repeated);
+			run.total++;
+			return null;
+		}
+	}
+
+	private boolean countInThread(String threadId) {
+		int limit = this.policy.maxToolCallsPerThread();
+		if (count(this.threadStore.load(threadId).get(THREAD_TOOL_CALLS_KEY)) >= limit) {
+			return false;
+		}
+		try {
+			this.threadStore.update(threadId, (metadata) -> {
+				long count = count(metadata.get(THREAD_TOOL_CALLS_KEY));
+				if (count >= limit) {
+					throw new LimitReached();
+				}
+				Map<String, @Nullable Object> changed = new LinkedHashMap<>(metadata);
+				changed.put(THREAD_TOOL_CALLS_KEY, count + 1);
+				return changed;
+			});
+			return true;
+		}
+		catch (LimitReached ex) {
+			return false;
+		}
+	}
+
+	private static long count(@Nullable Object value) {
+		return (value instanceof Number number) ? number.longValue() : 0;
+	}
+
+	private static Object canonical(String arguments) {
+		try {
+			@SuppressWarnings("unchecked")
+			Map<String, Object> parsed = JsonMapper.shared().readValue(arguments, Map.class);
+			return (parsed != null) ? CanonicalArguments.of(parsed) : Map.of();
+		}
+		catch (JacksonException ex) {
+			return arguments.strip();
+		}
+	}
+
+	/**
+	 * The per-run counts of one run.
+	 */
+	static final class Counters {
+
+		private final Map<Object, Integer> calls = new java.util.HashMap<>();
+
+		private int total;
+
+	}
+
+	private static final class LimitReached extends RuntimeException {
+
+		LimitReached() {
+			super(null, null, false, false);
+		}
+
+	}
+
+}

@@ -1,0 +1,96 @@
+package dev.agentmiddleware.autoconfigure.agent;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import dev.agentmiddleware.agent.AgentMiddleware;
+import dev.agentmiddleware.agent.AgentRuns;
+import dev.agentmiddleware.agent.ComposedAgentMiddleware;
+import dev.agentmiddleware.agent.ErrorRecoveryMiddleware;
+import dev.agentmiddleware.agent.LoopGuard;
+import dev.agentmiddleware.agent.LoopGuardPolicy;
+import dev.agentmiddleware.autoconfigure.AgentMiddlewareAutoConfiguration;
+import dev.agentmiddleware.autoconfigure.AgentMiddlewareProperties;
+import dev.agentmiddleware.autoconfigure.thread.ThreadStoreAutoConfiguration;
+import dev.agentmiddleware.redaction.SecretRedactor;
+import dev.agentmiddleware.spring.tool.AgentToolContributor;
+import dev.agentmiddleware.thread.ThreadStore;
+import dev.agentmiddleware.todo.TodoLimits;
+import dev.agentmiddleware.todo.TodoMiddleware;
+import dev.agentmiddleware.tool.ExecutableTool;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+
+/**
+ * Agent-level middleware: the built-in todo and error-recovery middleware (each switched off with its
+ * {@code enabled} property), the loop guard, and their composition with every other {@code AgentMiddleware} bean,
+ * which joins after the built-ins in {@code @Order}. The tools the middleware contribute join the tool registry, so
+ * they pass the middleware chain and show in the MCP tool list and the actuator endpoint.
+ */
+@AutoConfiguration(after = { AgentMiddlewareAutoConfiguration.class, ThreadStoreAutoConfiguration.class })
+@ConditionalOnBooleanProperty(name = AgentMiddlewareProperties.PREFIX + ".enabled", matchIfMissing = true)
+@EnableConfigurationProperties({ TodoProperties.class, ErrorRecoveryProperties.class, LoopGuardProperties.class })
+public final class AgentAutoConfiguration {
+
+	/** The owner the registry shows for the tools of an agent middleware, followed by its name. */
+	static final String TOOL_OWNER_PREFIX = "agent-middleware:";
+
+	@Bean
+	@ConditionalOnMissingBean
+	@ConditionalOnBooleanProperty(name = TodoProperties.PREFIX + ".enabled", matchIfMissing = true)
+	TodoMiddleware todoMiddleware(ThreadStore threadStore, TodoProperties properties) {
+		return new TodoMiddleware(threadStore, new TodoLimits(properties.getMaxItems(), properties.getMaxTextLength()));
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	@ConditionalOnBooleanProperty(name = ErrorRecoveryProperties.PREFIX + ".enabled", matchIfMissing = true)
+	ErrorRecoveryMiddleware errorRecoveryMiddleware(SecretRedactor secretRedactor) {
+		return new ErrorRecoveryMiddleware(secretRedactor);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	LoopGuard loopGuard(ThreadStore threadStore, LoopGuardProperties properties) {
+		LoopGuardPolicy policy = properties.isEnabled()
+				? new LoopGuardPolicy(properties.getMaxIterations(), properties.getMaxToolCallsPerRun(),
+						properties.getMaxToolCallsPerThread(), properties.getMaxRepeatedCalls())
+				: LoopGuardPolicy.UNLIMITED;
+		return new LoopGuard(policy, threadStore);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	AgentRuns agentRuns(ObjectProvider<TodoMiddleware> todo, ObjectProvider<ErrorRecoveryMiddleware> errorRecovery,
+			ObjectProvider<AgentMiddleware> middleware, ThreadStore threadStore, LoopGuard loopGuard) {
+		List<AgentMiddleware> composition = new ArrayList<>();
+		todo.ifAvailable(composition::add);
+		errorRecovery.ifAvailable(composition::add);
+		List<AgentMiddleware> builtIns = List.copyOf(composition);
+		middleware.orderedStream()
+			.filter((each) -> !builtIns.contains(each) && !(each instanceof ComposedAgentMiddleware))
+			.forEach(composition::add);
+		return new AgentRuns(AgentMiddleware.compose(composition), threadStore, loopGuard);
+	}
+
+	@Bean
+	AgentToolContributor agentMiddlewareToolContributor(ObjectProvider<AgentRuns> agentRuns) {
+		return (registry) -> {
+			ComposedAgentMiddleware composed = agentRuns.getObject().middleware();
+			for (AgentMiddleware middleware : composed.middleware()) {
+				for (ExecutableTool tool : middleware.tools()) {
+					// Of two tools with one name, only the one the composition kept is registered.
+					if (composed.tools().contains(tool)) {
+						registry.register(tool, TOOL_OWNER_PREFIX + middleware.name());
+					}
+				}
+			}
+		};
+	}
+
+}

@@ -1,0 +1,47 @@
+package dev.agentmiddleware.autoconfigure.agent;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+/**
+ * Configuration of the todo middleware, under {@code agent.middleware.todo}.
+ */
+@ConfigurationProperties(TodoProperties.PREFIX)
+public class TodoProperties {
+
+	/** The prefix of these properties. */
+	public static final String PREFIX = "agent.middleware.todo";
+
+	/** Whether to contribute the write_todos, read_todos and update_todo tools. */
+	private boolean enabled = true;
+
+	/** The most items a todo list may hold. */
+	private int maxItems = 100;
+
+	/** The most characters of a todo item's text or id. */
+	private int maxTextLength = 1000;
+
+	public boolean isEnabled() {
+		return this.enabled;
+	}
+
+	public void setEnabled(boolean enabled) {
+		this.enabled = enabled;
+	}
+
+	public int getMaxItems() {
+		return this.maxItems;
+	}
+
+	public void setMaxItems(int maxItems) {
+		this.maxItems = maxItems;
+	}
+
+	public int getMaxTextLength() {
+		return this.maxTextLength;
+	}
+
+	public void setMaxTextLength(int maxTextLength) {
+		this.maxTextLength = maxTextLength;
+	}
+
+}

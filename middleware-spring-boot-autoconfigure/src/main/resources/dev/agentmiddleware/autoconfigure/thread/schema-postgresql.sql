@@ -1,0 +1,6 @@
+CREATE TABLE IF NOT EXISTS agent_thread_metadata (
+	thread_id VARCHAR(255) NOT NULL PRIMARY KEY,
+	metadata TEXT NOT NULL,
+	version BIGINT NOT NULL,
+	updated_at TIMESTAMP WITH TIME ZONE NOT NULL
+);
