@@ -16,6 +16,7 @@ import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.Ticker;
 import dev.agentmiddleware.chain.BuiltInOrder;
 import dev.agentmiddleware.chain.OrderedMiddleware;
+import dev.agentmiddleware.chain.ToolCall;
 import dev.agentmiddleware.metrics.MiddlewareEvent;
 import dev.agentmiddleware.metrics.MiddlewareMetrics;
 import dev.agentmiddleware.tool.CallOutcome;
@@ -40,7 +41,7 @@ import org.jspecify.annotations.Nullable;
  * with anyone else; it counts neither as a hit nor as a miss.
  *
  * <p><b>Hits and misses:</b> a hit returns the cached value (shared: tools should return immutable values),
- * {@linkplain ToolInvocation#reportDecision reports} {@link CallOutcome#CACHED} so observers see it, and counts
+ * {@linkplain ToolCall#decide reports} {@link CallOutcome#CACHED} so observers see it, and counts
  * {@link MiddlewareEvent#CACHE_HIT}; a miss runs the tool and counts {@link MiddlewareEvent#CACHE_MISS}; an entry
  * removed by the size limit or the time to live counts {@link MiddlewareEvent#CACHE_EVICTION}. {@code null} results
  * are cached too. Failures are never cached.
@@ -334,7 +335,7 @@ public final class CacheMiddleware implements OrderedMiddleware {
 			}
 			this.cache.hits.increment();
 			this.metrics.count(MiddlewareEvent.CACHE_HIT, invocation.toolName());
-			invocation.reportDecision(CallOutcome.CACHED, NAME);
+			ToolCall.current().decide(CallOutcome.CACHED, NAME);
 			return (value != NULL_RESULT) ? value : null;
 		}
 

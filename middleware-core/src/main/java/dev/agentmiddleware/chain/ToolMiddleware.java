@@ -15,9 +15,10 @@ import dev.agentmiddleware.tool.ToolHandler;
  * <li>call it with a changed invocation ({@link dev.agentmiddleware.tool.ToolInvocation#withArgument}), so the
  * layers inside see rewritten arguments or attributes;</li>
  * <li>not call it at all: answer with its own result (report it with
- * {@link dev.agentmiddleware.tool.ToolInvocation#reportDecision}) or refuse by throwing a
- * {@link dev.agentmiddleware.tool.ToolMiddlewareException}.</li>
+ * {@code ToolCall.current().decide(CallOutcome.SHORT_CIRCUITED, name())}) or refuse by throwing a
+ * {@link dev.agentmiddleware.tool.ToolMiddlewareException} that names it.</li>
  * </ul>
+ * Per-call state lives on the running {@link ToolCall}, never on the invocation, which is an immutable value.
  *
  * <p><b>Ordering:</b> a lower order value runs further out. The first middleware given to
  * {@link ToolPipeline#chain} is the outermost: its code before {@code next} runs first, its code after

@@ -95,7 +95,7 @@ public final class ToolPipeline {
 			throw new IllegalArgumentException("Invocation of tool '" + invocation.toolName()
 					+ "' passed to the pipeline of tool '" + this.tool.name() + "'");
 		}
-		return this.head.handle(invocation);
+		return this.bare ? this.head.handle(invocation) : ToolCall.detached(invocation, this.head);
 	}
 
 	/**
@@ -204,9 +204,9 @@ public final class ToolPipeline {
 		public ToolPipeline build() {
 			ToolCallObservers observers = (this.observers != null && !this.observers.isEmpty()) ? this.observers
 					: null;
-			// Layers and observers learn whether the tool itself ran through the call's trace; with neither, the
+			// Layers and observers learn whether the tool itself ran from the running ToolCall; with neither, the
 			// pipeline is the bare terminal handler.
-			ToolHandler handler = ToolCallObservers.markingExecution(this.terminal);
+			ToolHandler handler = ToolCall.markingExecution(this.terminal);
 			boolean checkResults = ResultContract.restricts(this.tool);
 			List<String> layers = new ArrayList<>();
 			layers.add(this.tool.name());
@@ -228,7 +228,7 @@ public final class ToolPipeline {
 				handler = this.terminal;
 			}
 			if (observers != null) {
-				handler = observers.wrap(handler);
+				handler = new ObservedHandler(handler, observers);
 			}
 			return new ToolPipeline(this.tool, handler, List.copyOf(layers), bare);
 		}

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 
+import dev.agentmiddleware.chain.ToolCall;
 import dev.agentmiddleware.chain.ToolMiddleware;
 import dev.agentmiddleware.chain.ToolPipeline;
 import dev.agentmiddleware.observer.ToolCallObserver;
@@ -97,7 +98,7 @@ class ObservationMiddlewareTests {
 	@Test
 	void aResultReportedAsCachedByAnInnerLayerIsCached() throws Exception {
 		ToolMiddleware cache = ToolMiddleware.named("cache", (tool, next) -> (invocation) -> {
-			invocation.reportDecision(CallOutcome.CACHED, "cache");
+			ToolCall.current().decide(CallOutcome.CACHED, "cache");
 			return "Sunny (cached)";
 		});
 		ToolPipeline pipeline = pipeline(ObservationMiddleware.of(this.registry), cache, (invocation) -> "Sunny");
@@ -143,7 +144,7 @@ class ObservationMiddlewareTests {
 			}
 		};
 		ToolMiddleware cache = ToolMiddleware.named("cache", (tool, next) -> (invocation) -> {
-			invocation.reportDecision(CallOutcome.CACHED, "cache");
+			ToolCall.current().decide(CallOutcome.CACHED, "cache");
 			return "cached";
 		});
 		try (ToolCallObservers observers = ToolCallObservers.builder().observer(observer).build()) {

@@ -1,18 +1,19 @@
-package dev.agentmiddleware.observer;
+package dev.agentmiddleware.chain;
 
 import java.time.Duration;
 import java.time.Instant;
 
 import dev.agentmiddleware.tool.CallOutcome;
-import dev.agentmiddleware.tool.CallTrace;
+import dev.agentmiddleware.observer.ToolCallObservers;
+import dev.agentmiddleware.observer.ToolCallRecord;
 import dev.agentmiddleware.tool.ToolHandler;
 import dev.agentmiddleware.tool.ToolInvocation;
 
 import org.jspecify.annotations.Nullable;
 
 /**
- * The outermost handler of an observed pipeline: attaches a {@link CallTrace}, times the call and dispatches
- * one record, whatever happened inside.
+ * The outermost handler of an observed pipeline: times the call and dispatches one record, whatever happened
+ * inside, with the outcome its {@link ToolCall} derived.
  */
 final class ObservedHandler implements ToolHandler {
 
@@ -29,18 +30,8 @@ final class ObservedHandler implements ToolHandler {
 	public @Nullable Object handle(ToolInvocation invocation) throws Exception {
 		Instant startedAt = this.observers.clock().instant();
 		long start = System.nanoTime();
-		CallTrace trace = new CallTrace();
-		Object result;
-		try {
-			result = this.delegate.handle(invocation.withTrace(trace));
-		}
-		catch (Exception | Error ex) {
-			record(invocation, CallOutcome.ofFailure(ex), null, ex, startedAt, start, trace.failedDecidedBy(ex));
-			throw ex;
-		}
-		CallOutcome outcome = trace.returnedOutcome();
-		record(invocation, outcome, result, null, startedAt, start, trace.returnedDecidedBy());
-		return result;
+		return ToolCall.observe(invocation, this.delegate, (outcome, decidedBy, result, error) -> record(invocation,
+				outcome, result, error, startedAt, start, decidedBy));
 	}
 
 	private void record(ToolInvocation invocation, CallOutcome outcome, @Nullable Object result,
