@@ -13,6 +13,7 @@ import dev.agentmiddleware.cache.CacheMiddleware;
 import dev.agentmiddleware.cache.CachePolicy;
 import dev.agentmiddleware.cache.CacheScope;
 import dev.agentmiddleware.cache.CacheStatistics;
+import dev.agentmiddleware.cache.ToolResultCache;
 import dev.agentmiddleware.metrics.MiddlewareMetrics;
 import dev.agentmiddleware.spring.tool.AgentToolRegistry;
 import dev.agentmiddleware.spring.tool.ToolNameReferences;
@@ -31,7 +32,8 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
- * Auto-configuration of the {@link CacheMiddleware}: caches the results of read-only tools (and of the tools
+ * Auto-configuration of the {@link CacheMiddleware} and the {@link ToolResultCache} it stores results in (inject
+ * the latter to invalidate results or read statistics): caches the results of read-only tools (and of the tools
  * configured with {@code enabled: true}) per session, with the time to live and size of
  * {@code agent.middleware.cache}.
  */
@@ -44,7 +46,13 @@ public final class CacheAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	CacheMiddleware cacheMiddleware(CacheProperties properties, ObjectProvider<MiddlewareMetrics> metrics) {
+	ToolResultCache toolResultCache(ObjectProvider<MiddlewareMetrics> metrics) {
+		return ToolResultCache.builder().metrics(metrics.getIfAvailable(() -> MiddlewareMetrics.NONE)).build();
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	CacheMiddleware cacheMiddleware(CacheProperties properties, ToolResultCache toolResultCache) {
 		// Invalid settings fail startup here, naming the property, rather than when a tool's pipeline is built.
 		policy(properties.getDefaults(), CacheProperties.PREFIX + ".defaults");
 		properties.getTools()
@@ -53,7 +61,7 @@ public final class CacheAutoConfiguration {
 		return CacheMiddleware.builder()
 			.policies((tool) -> policyOf(properties, tool))
 			.order(properties.getOrder())
-			.metrics(metrics.getIfAvailable(() -> MiddlewareMetrics.NONE))
+			.cache(toolResultCache)
 			.build();
 	}
 
@@ -83,15 +91,16 @@ public final class CacheAutoConfiguration {
 
 		@Bean
 		@ConditionalOnMissingBean(name = "cacheEndpointContributor")
-		PolicyEndpointContributor cacheEndpointContributor(CacheMiddleware cacheMiddleware) {
+		PolicyEndpointContributor cacheEndpointContributor(CacheMiddleware cacheMiddleware,
+				ToolResultCache toolResultCache) {
 			return PolicyEndpointContributor.of(cacheMiddleware, (tool) -> cacheMiddleware.policies().get(tool))
-				.withSection(() -> statistics(cacheMiddleware));
+				.withSection(() -> statistics(toolResultCache));
 		}
 
 		// Tool name to hits, misses, evictions, size and hit rate, sorted by tool name.
-		private static Map<String, Map<String, Object>> statistics(CacheMiddleware cacheMiddleware) {
+		private static Map<String, Map<String, Object>> statistics(ToolResultCache toolResultCache) {
 			Map<String, Map<String, Object>> statistics = new TreeMap<>();
-			cacheMiddleware.statistics().forEach((tool, counts) -> statistics.put(tool, describe(counts)));
+			toolResultCache.statistics().forEach((tool, counts) -> statistics.put(tool, describe(counts)));
 			return statistics;
 		}
 

@@ -2,7 +2,7 @@ package dev.agentmiddleware.sample.workspace;
 
 import java.nio.file.Path;
 
-import dev.agentmiddleware.cache.CacheMiddleware;
+import dev.agentmiddleware.cache.ToolResultCache;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.stereotype.Component;
@@ -17,9 +17,9 @@ class CachedReadsInvalidator implements WorkspaceChangeListener {
 
 	private final Workspace workspace;
 
-	private final ObjectProvider<CacheMiddleware> cache;
+	private final ObjectProvider<ToolResultCache> cache;
 
-	CachedReadsInvalidator(Workspace workspace, ObjectProvider<CacheMiddleware> cache) {
+	CachedReadsInvalidator(Workspace workspace, ObjectProvider<ToolResultCache> cache) {
 		this.workspace = workspace;
 		this.cache = cache;
 	}
