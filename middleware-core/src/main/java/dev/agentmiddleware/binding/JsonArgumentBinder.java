@@ -10,7 +10,7 @@ import java.util.OptionalInt;
 import java.util.OptionalLong;
 import java.util.stream.Collectors;
 
-import dev.agentmiddleware.tool.InvalidToolArgumentsException;
+import dev.agentmiddleware.binding.InvalidToolArgumentsException;
 import dev.agentmiddleware.tool.ToolArguments;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JacksonException;

@@ -1,6 +1,6 @@
 package dev.agentmiddleware.chain;
 
-import dev.agentmiddleware.tool.ToolContractViolationException;
+import dev.agentmiddleware.chain.ToolContractViolationException;
 import dev.agentmiddleware.tool.ToolDescriptor;
 import dev.agentmiddleware.tool.ToolHandler;
 import dev.agentmiddleware.tool.ToolInvocation;

@@ -27,7 +27,7 @@ import dev.agentmiddleware.tool.ToolHandler;
  * <p><b>Threading:</b> the returned handler is called concurrently and must keep no per-call state in fields.
  * <b>Results:</b> the value returned must be one the tool's callers accept (see
  * {@link ToolDescriptor#acceptsResult}); otherwise the call fails with a
- * {@link dev.agentmiddleware.tool.ToolContractViolationException} naming this middleware.
+ * {@link dev.agentmiddleware.chain.ToolContractViolationException} naming this middleware.
  * <pre>{@code
  * ToolMiddleware audit = ToolMiddleware.named("audit", (tool, next) -> tool.readOnly() ? next : invocation -> {
  *     auditLog.record(invocation.toolName(), invocation.sessionId());

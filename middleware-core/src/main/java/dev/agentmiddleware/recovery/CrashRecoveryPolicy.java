@@ -5,13 +5,15 @@ import java.util.Objects;
 
 import dev.agentmiddleware.tool.ToolMiddlewareException;
 import dev.agentmiddleware.tool.ToolSessionCrashedException;
+import dev.agentmiddleware.tool.TransientToolException;
 
 /**
  * Which failures of a tool count as a crash of its session. A {@link ToolSessionCrashedException} always does; so
  * does an instance of one of the {@code crashTypes}, such as the exception a browser driver throws when its
  * browser died. With {@code anyRuntimeExceptionIsCrash}, every {@link RuntimeException} of the tool counts too
  * (Java's equivalent of a panic), except the chain's own {@link ToolMiddlewareException}s (denials, rate limits,
- * invalid arguments), which never do.
+ * invalid arguments) and a {@link TransientToolException} (a signal asking for a retry, not a reset), which never
+ * do.
  * <pre>{@code
  * CrashRecoveryPolicy policy = new CrashRecoveryPolicy(List.of(TargetClosedError.class), false);
  * }</pre>
@@ -46,7 +48,7 @@ public record CrashRecoveryPolicy(List<Class<? extends Exception>> crashTypes, b
 			}
 		}
 		return this.anyRuntimeExceptionIsCrash && failure instanceof RuntimeException
-				&& !(failure instanceof ToolMiddlewareException);
+				&& !(failure instanceof ToolMiddlewareException) && !(failure instanceof TransientToolException);
 	}
 
 }

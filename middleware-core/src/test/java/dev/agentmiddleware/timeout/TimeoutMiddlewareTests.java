@@ -20,7 +20,7 @@ import dev.agentmiddleware.tool.CallOutcome;
 import dev.agentmiddleware.tool.ToolDescriptor;
 import dev.agentmiddleware.tool.ToolHandler;
 import dev.agentmiddleware.tool.ToolInvocation;
-import dev.agentmiddleware.tool.ToolTimeoutException;
+import dev.agentmiddleware.timeout.ToolTimeoutException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
