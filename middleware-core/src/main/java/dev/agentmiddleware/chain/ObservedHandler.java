@@ -4,8 +4,8 @@ import java.time.Duration;
 import java.time.Instant;
 
 import dev.agentmiddleware.tool.CallOutcome;
-import dev.agentmiddleware.observer.ToolCallObservers;
-import dev.agentmiddleware.observer.ToolCallRecord;
+import dev.agentmiddleware.callrecord.ToolCallObservers;
+import dev.agentmiddleware.callrecord.ToolCallRecord;
 import dev.agentmiddleware.tool.ToolHandler;
 import dev.agentmiddleware.tool.ToolInvocation;
 

@@ -1,8 +1,8 @@
 package dev.agentmiddleware.autoconfigure;
 
 import dev.agentmiddleware.binding.ArgumentLimits;
-import dev.agentmiddleware.observer.ToolCallObserver;
-import dev.agentmiddleware.observer.ToolCallObservers;
+import dev.agentmiddleware.callrecord.ToolCallObserver;
+import dev.agentmiddleware.callrecord.ToolCallObservers;
 import dev.agentmiddleware.redaction.SecretRedactor;
 import dev.agentmiddleware.spring.tool.AgentToolBeanPostProcessor;
 import dev.agentmiddleware.spring.tool.BeanValidationArgumentValidator;

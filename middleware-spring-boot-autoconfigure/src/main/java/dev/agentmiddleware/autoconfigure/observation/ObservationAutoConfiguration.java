@@ -10,7 +10,7 @@ import dev.agentmiddleware.metrics.MiddlewareMetrics;
 import dev.agentmiddleware.observation.MicrometerMiddlewareMetrics;
 import dev.agentmiddleware.observation.ObservationMiddleware;
 import dev.agentmiddleware.observation.ToolCallObservationConvention;
-import dev.agentmiddleware.observer.ToolCallObservers;
+import dev.agentmiddleware.callrecord.ToolCallObservers;
 import dev.agentmiddleware.spring.tool.AgentToolRegistry;
 import dev.agentmiddleware.spring.tool.ToolNameReferences;
 import dev.agentmiddleware.tool.ToolDescriptor;

@@ -5,7 +5,7 @@ import java.util.function.Supplier;
 
 import dev.agentmiddleware.chain.ToolMiddleware;
 import dev.agentmiddleware.chain.ToolPipeline;
-import dev.agentmiddleware.observer.ToolCallObservers;
+import dev.agentmiddleware.callrecord.ToolCallObservers;
 import dev.agentmiddleware.tool.ExecutableTool;
 import org.jspecify.annotations.Nullable;
 

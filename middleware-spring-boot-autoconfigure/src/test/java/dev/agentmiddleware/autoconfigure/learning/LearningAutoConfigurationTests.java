@@ -12,7 +12,7 @@ import dev.agentmiddleware.learning.ErrorPatternStore;
 import dev.agentmiddleware.learning.LearningObserver;
 import dev.agentmiddleware.learning.LearningObserverAdapter;
 import dev.agentmiddleware.learning.ToolFailureStatistics;
-import dev.agentmiddleware.observer.ToolCallObservers;
+import dev.agentmiddleware.callrecord.ToolCallObservers;
 import dev.agentmiddleware.spring.AgentTool;
 import dev.agentmiddleware.spring.ai.AgentToolCallback;
 import dev.agentmiddleware.spring.ai.AgentToolCallbackProvider;

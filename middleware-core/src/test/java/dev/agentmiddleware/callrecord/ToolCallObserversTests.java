@@ -1,4 +1,4 @@
-package dev.agentmiddleware.observer;
+package dev.agentmiddleware.callrecord;
 
 import java.io.IOException;
 import java.time.Clock;
