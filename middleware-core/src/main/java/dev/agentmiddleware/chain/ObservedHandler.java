@@ -21,6 +21,8 @@ final class ObservedHandler implements ToolHandler {
 
 	private final ToolCallObservers observers;
 
+	private final ToolCall.Listener<Started> recorder = this::record;
+
 	ObservedHandler(ToolHandler delegate, ToolCallObservers observers) {
 		this.delegate = delegate;
 		this.observers = observers;
@@ -28,16 +30,18 @@ final class ObservedHandler implements ToolHandler {
 
 	@Override
 	public @Nullable Object handle(ToolInvocation invocation) throws Exception {
-		Instant startedAt = this.observers.clock().instant();
-		long start = System.nanoTime();
-		return ToolCall.observe(invocation, this.delegate, (outcome, decidedBy, result, error) -> record(invocation,
-				outcome, result, error, startedAt, start, decidedBy));
+		return ToolCall.observe(invocation, this.delegate, this.recorder,
+				new Started(this.observers.clock().instant(), System.nanoTime()));
 	}
 
-	private void record(ToolInvocation invocation, CallOutcome outcome, @Nullable Object result,
-			@Nullable Throwable error, Instant startedAt, long start, @Nullable String decidedBy) {
-		Duration duration = Duration.ofNanos(System.nanoTime() - start);
-		this.observers.dispatch(new ToolCallRecord(invocation, outcome, result, error, startedAt, duration, decidedBy));
+	private void record(Started started, ToolInvocation invocation, CallOutcome outcome, @Nullable String decidedBy,
+			@Nullable Object result, @Nullable Throwable error) {
+		Duration duration = Duration.ofNanos(System.nanoTime() - started.nanos());
+		this.observers.dispatch(
+				new ToolCallRecord(invocation, outcome, result, error, started.at(), duration, decidedBy));
+	}
+
+	private record Started(Instant at, long nanos) {
 	}
 
 }

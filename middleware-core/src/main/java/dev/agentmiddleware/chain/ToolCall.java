@@ -33,11 +33,16 @@ import org.jspecify.annotations.Nullable;
  * reporting.
  *
  * <p><b>Reading the outcome</b>: a layer that reports how a call ended proceeds through
- * {@link #observe(ToolInvocation, ToolHandler, Listener)}, the one place where the call is created when no layer
- * further out created it and where the outcome is derived:
+ * {@link #observe(ToolInvocation, ToolHandler, Listener, Object)}, the one place where the call is created when no
+ * layer further out created it and where the outcome is derived. The listener is built once per tool; what it needs
+ * of one call travels as the attachment, so that observing allocates nothing of its own:
  * <pre>{@code
- * return ToolCall.observe(invocation, next, (outcome, decidedBy, result, error) ->
- *         log(invocation, outcome, decidedBy, error));
+ * private static final ToolCall.Listener<Observation> ENDED = (observation, invocation, outcome, decidedBy,
+ *         result, error) -> {
+ *     ...
+ * };
+ *
+ * return ToolCall.observe(invocation, next, ENDED, observation);
  * }</pre>
  *
  * <p><b>Lifecycle and threads:</b> the outermost layer that reads outcomes creates the call, once per call, and binds
@@ -156,36 +161,38 @@ public final class ToolCall {
 	 * @param invocation the call's invocation
 	 * @param next the rest of the chain
 	 * @param listener told how the call ended, before the result or exception is passed on
+	 * @param attachment what the listener needs of this call, passed back to it as it is
+	 * @param <A> the type of the attachment
 	 * @return what the rest of the chain returned
 	 * @throws Exception what the rest of the chain threw, unchanged
 	 */
-	public static @Nullable Object observe(ToolInvocation invocation, ToolHandler next, Listener listener)
-			throws Exception {
+	public static <A> @Nullable Object observe(ToolInvocation invocation, ToolHandler next, Listener<A> listener,
+			A attachment) throws Exception {
 		ToolCall call = CURRENT.get();
 		if (call != null) {
-			return call.proceed(invocation, next, listener);
+			return call.proceed(invocation, next, listener, attachment);
 		}
 		call = new ToolCall(true);
 		CURRENT.set(call);
 		try {
-			return call.proceed(invocation, next, listener);
+			return call.proceed(invocation, next, listener, attachment);
 		}
 		finally {
 			CURRENT.remove();
 		}
 	}
 
-	private @Nullable Object proceed(ToolInvocation invocation, ToolHandler next, Listener listener)
-			throws Exception {
+	private <A> @Nullable Object proceed(ToolInvocation invocation, ToolHandler next, Listener<A> listener,
+			A attachment) throws Exception {
 		Object result;
 		try {
 			result = next.handle(invocation);
 		}
 		catch (Exception | Error ex) {
-			listener.callEnded(CallOutcome.ofFailure(ex), failedDecidedBy(ex), null, ex);
+			listener.callEnded(attachment, invocation, CallOutcome.ofFailure(ex), failedDecidedBy(ex), null, ex);
 			throw ex;
 		}
-		listener.callEnded(returnedOutcome(), returnedDecidedBy(), result, null);
+		listener.callEnded(attachment, invocation, returnedOutcome(), returnedDecidedBy(), result, null);
 		return result;
 	}
 
@@ -287,20 +294,23 @@ public final class ToolCall {
 	}
 
 	/**
-	 * Told how a call ended, by {@link ToolCall#observe(ToolInvocation, ToolHandler, Listener)}.
+	 * Told how a call ended, by {@link ToolCall#observe(ToolInvocation, ToolHandler, Listener, Object)}.
+	 * @param <A> the type of the attachment
 	 */
 	@FunctionalInterface
-	public interface Listener {
+	public interface Listener<A> {
 
 		/**
 		 * The call ended.
-		 * @param outcome how it ended
+		 * @param attachment the attachment given to {@code observe}
+		 * @param invocation the invocation given to {@code observe}
+		 * @param outcome how the call ended
 		 * @param decidedBy the middleware that decided the outcome, or {@code null} when the tool's own run did
 		 * @param result what the call returned ({@code null} when it threw)
 		 * @param error what the call threw, or {@code null} when it returned
 		 */
-		void callEnded(CallOutcome outcome, @Nullable String decidedBy, @Nullable Object result,
-				@Nullable Throwable error);
+		void callEnded(A attachment, ToolInvocation invocation, CallOutcome outcome, @Nullable String decidedBy,
+				@Nullable Object result, @Nullable Throwable error);
 
 	}
 

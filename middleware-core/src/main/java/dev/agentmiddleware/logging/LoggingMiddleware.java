@@ -98,7 +98,13 @@ public final class LoggingMiddleware implements OrderedMiddleware {
 		if (policy == null) {
 			return next;
 		}
-		return (invocation) -> this.logger.isInfoEnabled() ? log(invocation, next, policy) : next.handle(invocation);
+		ToolCall.Listener<Long> logLine = (start, invocation, outcome, decidedBy, result, error) -> {
+			logCall(invocation, outcome, decidedBy, start, error, policy);
+			if (error == null && policy.logResults() && this.logger.isDebugEnabled()) {
+				logResult(invocation, result, policy);
+			}
+		};
+		return (invocation) -> this.logger.isInfoEnabled() ? log(invocation, next, logLine) : next.handle(invocation);
 	}
 
 	/**
@@ -109,19 +115,14 @@ public final class LoggingMiddleware implements OrderedMiddleware {
 		return this.policies.applied();
 	}
 
-	private @Nullable Object log(ToolInvocation invocation, ToolHandler next, LoggingPolicy policy) throws Exception {
+	private @Nullable Object log(ToolInvocation invocation, ToolHandler next, ToolCall.Listener<Long> logLine)
+			throws Exception {
 		String previousTool = MDC.get(MDC_TOOL);
 		String previousSession = MDC.get(MDC_SESSION);
 		MDC.put(MDC_TOOL, invocation.toolName());
 		putOrRemove(MDC_SESSION, invocation.sessionId());
-		long start = this.nanoTime.getAsLong();
 		try {
-			return ToolCall.observe(invocation, next, (outcome, decidedBy, result, error) -> {
-				logCall(invocation, outcome, decidedBy, start, error, policy);
-				if (error == null && policy.logResults() && this.logger.isDebugEnabled()) {
-					logResult(invocation, result, policy);
-				}
-			});
+			return ToolCall.observe(invocation, next, logLine, this.nanoTime.getAsLong());
 		}
 		finally {
 			putOrRemove(MDC_TOOL, previousTool);

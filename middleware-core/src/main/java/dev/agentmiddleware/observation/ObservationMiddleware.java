@@ -37,6 +37,16 @@ public final class ObservationMiddleware implements OrderedMiddleware {
 
 	private static final ToolCallObservationConvention DEFAULT_CONVENTION = new DefaultToolCallObservationConvention();
 
+	private static final ToolCall.Listener<Observation> ENDED = (observation, invocation, outcome, decidedBy, result,
+			error) -> {
+		if (observation.getContext() instanceof ToolCallObservationContext context) {
+			context.setOutcome(outcome);
+		}
+		if (error != null) {
+			observation.error(error);
+		}
+	};
+
 	private final ObservationRegistry registry;
 
 	private final @Nullable ToolCallObservationConvention convention;
@@ -95,12 +105,7 @@ public final class ObservationMiddleware implements OrderedMiddleware {
 			.parentObservation(this.registry.getCurrentObservation())
 			.start();
 		try (Observation.Scope scope = observation.openScope()) {
-			return ToolCall.observe(invocation, next, (outcome, decidedBy, result, error) -> {
-				context.setOutcome(outcome);
-				if (error != null) {
-					observation.error(error);
-				}
-			});
+			return ToolCall.observe(invocation, next, ENDED, observation);
 		}
 		finally {
 			observation.stop();

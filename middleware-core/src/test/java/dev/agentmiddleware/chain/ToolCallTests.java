@@ -92,7 +92,7 @@ class ToolCallTests {
 			seen.add(ToolCall.current());
 			ToolCall.current().decide(CallOutcome.CACHED, "cache");
 			return "cached";
-		}, (outcome, decidedBy, result, error) -> this.ended.add(new Ended(outcome, decidedBy, result, error))));
+		}, this::ended, "inner"));
 		assertThat(seen).singleElement().satisfies((call) -> assertThat(call.isRecording()).isTrue());
 		assertThat(this.ended).hasSize(2).allSatisfy((each) -> assertThat(each.outcome()).isEqualTo(CallOutcome.CACHED));
 		assertThat(ToolCall.current().isRecording()).isFalse();
@@ -122,8 +122,8 @@ class ToolCallTests {
 		ToolPipeline innerPipeline = ToolPipeline.builder(inner, (invocation) -> "inner result")
 			.middleware(ToolMiddleware.named("inner-cache", (tool, next) -> (invocation) -> {
 				ToolCall.current().decide(CallOutcome.CACHED, "inner-cache");
-				return ToolCall.observe(invocation, next, (outcome, decidedBy, result, error) -> {
-				});
+				return ToolCall.observe(invocation, next, (attachment, call, outcome, decidedBy, result, error) -> {
+				}, "ignored");
 			}))
 			.build();
 		observe(ToolCall.markingExecution(
@@ -154,9 +154,24 @@ class ToolCallTests {
 			.doesNotContain("trace", "withTrace", "reportDecision");
 	}
 
+	@Test
+	void theListenerGetsItsAttachmentAndTheInvocationBack() throws Exception {
+		ToolInvocation invocation = ToolInvocation.builder(ECHO).build();
+		List<Object> seen = new ArrayList<>();
+		ToolCall.observe(invocation, (inner) -> "done", (attachment, observed, outcome, decidedBy, result, error) -> {
+			seen.add(attachment);
+			seen.add(observed);
+		}, "attachment");
+		assertThat(seen).containsExactly("attachment", invocation);
+	}
+
 	private void observe(ToolHandler next) throws Exception {
-		ToolCall.observe(ToolInvocation.builder(ECHO).build(), next,
-				(outcome, decidedBy, result, error) -> this.ended.add(new Ended(outcome, decidedBy, result, error)));
+		ToolCall.observe(ToolInvocation.builder(ECHO).build(), next, this::ended, "outer");
+	}
+
+	private void ended(String attachment, ToolInvocation invocation, CallOutcome outcome, @Nullable String decidedBy,
+			@Nullable Object result, @Nullable Throwable error) {
+		this.ended.add(new Ended(outcome, decidedBy, result, error));
 	}
 
 	private record Ended(CallOutcome outcome, @Nullable String decidedBy, @Nullable Object result,
