@@ -54,7 +54,9 @@ import org.jspecify.annotations.Nullable;
  */
 public final class ToolCall {
 
-	private static final ThreadLocal<ToolCall> CURRENT = new ThreadLocal<>();
+	// Unbound by setting null, not by remove(): the thread's map entry stays, so binding the next call allocates
+	// nothing.
+	private static final ThreadLocal<@Nullable ToolCall> CURRENT = new ThreadLocal<>();
 
 	private static final ToolCall INERT = new ToolCall(false);
 
@@ -178,7 +180,7 @@ public final class ToolCall {
 			return call.proceed(invocation, next, listener, attachment);
 		}
 		finally {
-			CURRENT.remove();
+			CURRENT.set(null);
 		}
 	}
 
@@ -209,7 +211,7 @@ public final class ToolCall {
 			return next.handle(invocation);
 		}
 		finally {
-			CURRENT.remove();
+			CURRENT.set(null);
 		}
 	}
 
@@ -235,7 +237,7 @@ public final class ToolCall {
 		if (outer == null) {
 			return head.handle(invocation);
 		}
-		CURRENT.remove();
+		CURRENT.set(null);
 		try {
 			return head.handle(invocation);
 		}
@@ -245,12 +247,7 @@ public final class ToolCall {
 	}
 
 	private static void restore(@Nullable ToolCall previous) {
-		if (previous != null) {
-			CURRENT.set(previous);
-		}
-		else {
-			CURRENT.remove();
-		}
+		CURRENT.set(previous);
 	}
 
 	/**
