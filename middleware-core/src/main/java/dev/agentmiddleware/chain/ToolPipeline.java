@@ -22,6 +22,11 @@ import org.jspecify.annotations.Nullable;
  * tool are left out, so with no applicable middleware the pipeline <em>is</em> the tool's handler. When observers
  * are given, an observer tier outside every middleware reports one record per call.
  *
+ * <p><b>Per-call state:</b> the invocation passes through the layers unchanged unless a layer rewrites it; what
+ * happens to one call (which layer decided it, whether the tool ran) lives on its {@link ToolCall}, which the
+ * pipeline's outermost layer that reads outcomes (the observer tier, when there is one) creates once per call. A
+ * pipeline in which nothing reads outcomes creates none.
+ *
  * <p><b>Ordering:</b> a lower order runs further out; the first middleware given is the outermost.
  * {@code chain(tool, a, b)} runs a-before, b-before, the tool, b-after, a-after.
  * <pre>{@code
