@@ -45,6 +45,7 @@ import io.micrometer.observation.ObservationRegistry;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.slf4j.LoggerFactory;
@@ -179,6 +180,30 @@ class DecisionReportingTests {
 				+ ((decision.decidedBy() != null) ? " decided_by=" + decision.decidedBy() + " " : " duration_ms");
 		assertThat(this.log.list).filteredOn((event) -> event.getFormattedMessage().contains(logged)).hasSize(1);
 		assertThat(this.observed).filteredOn(decision.outcome().tagValue()::equals).hasSize(1);
+	}
+
+	@Test
+	void theToolGetsTheCallersInvocationItselfThroughEveryReaderOfOutcomes() throws Exception {
+		List<ToolInvocation> received = new ArrayList<>();
+		ToolInterceptor audit = new ToolInterceptor() {
+		};
+		try (ToolCallObservers observers = ToolCallObservers.builder().observer(synchronous(this.records)).build()) {
+			ToolPipeline pipeline = ToolPipeline.builder(TOOL, (invocation) -> {
+				received.add(invocation);
+				return "page";
+			})
+				.middleware(List.of(ObservationMiddleware.of(this.registry), LoggingMiddleware.builder().build(),
+						audit.asMiddleware()))
+				.observers(observers)
+				.build();
+			ToolInvocation invocation = ToolInvocation.builder(TOOL).argument("url", "https://example.org").build();
+			pipeline.call(invocation);
+			assertThat(received).singleElement().isSameAs(invocation);
+		}
+		assertThat(this.records).singleElement().satisfies((record) -> {
+			assertThat(record.outcome()).isEqualTo(CallOutcome.SUCCEEDED);
+			assertThat(record.decidedBy()).isNull();
+		});
 	}
 
 	private static ToolCallObserver synchronous(List<ToolCallRecord> records) {
