@@ -1,7 +1,6 @@
 package dev.agentmiddleware.chain;
 
 import dev.agentmiddleware.tool.CallOutcome;
-import dev.agentmiddleware.chain.ToolContractViolationException;
 import dev.agentmiddleware.tool.ToolDescriptor;
 import dev.agentmiddleware.tool.ToolHandler;
 import dev.agentmiddleware.tool.ToolInvocation;

@@ -7,9 +7,9 @@ import java.util.concurrent.TimeoutException;
 import java.util.regex.Pattern;
 
 import dev.agentmiddleware.binding.InvalidToolArgumentsException;
-import dev.agentmiddleware.tool.ToolDeniedException;
 import dev.agentmiddleware.ratelimit.ToolRateLimitedException;
 import dev.agentmiddleware.timeout.ToolTimeoutException;
+import dev.agentmiddleware.tool.ToolDeniedException;
 
 import org.jspecify.annotations.Nullable;
 

@@ -20,7 +20,6 @@ import dev.agentmiddleware.chain.ToolPolicies;
 import dev.agentmiddleware.tool.ToolDescriptor;
 import dev.agentmiddleware.tool.ToolHandler;
 import dev.agentmiddleware.tool.ToolInvocation;
-import dev.agentmiddleware.timeout.ToolTimeoutException;
 
 import org.jspecify.annotations.Nullable;
 

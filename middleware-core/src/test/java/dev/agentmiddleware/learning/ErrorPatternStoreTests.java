@@ -20,9 +20,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 import dev.agentmiddleware.binding.InvalidToolArgumentsException;
-import dev.agentmiddleware.tool.ToolDeniedException;
 import dev.agentmiddleware.ratelimit.ToolRateLimitedException;
 import dev.agentmiddleware.timeout.ToolTimeoutException;
+import dev.agentmiddleware.tool.ToolDeniedException;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 

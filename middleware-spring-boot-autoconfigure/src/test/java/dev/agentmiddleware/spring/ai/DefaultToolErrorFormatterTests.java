@@ -3,12 +3,12 @@ package dev.agentmiddleware.spring.ai;
 import java.io.IOException;
 import java.time.Duration;
 
-import dev.agentmiddleware.redaction.SecretRedactor;
 import dev.agentmiddleware.binding.InvalidToolArgumentsException;
+import dev.agentmiddleware.ratelimit.ToolRateLimitedException;
+import dev.agentmiddleware.redaction.SecretRedactor;
 import dev.agentmiddleware.tool.ToolDeniedException;
 import dev.agentmiddleware.tool.ToolSessionCrashedException;
 import dev.agentmiddleware.tool.TransientToolException;
-import dev.agentmiddleware.ratelimit.ToolRateLimitedException;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
