@@ -121,7 +121,7 @@ public final class TimeoutMiddleware implements OrderedMiddleware, AutoCloseable
 	}
 
 	/**
-	 * How many timed attempts are running now (approximately, as the pool counts them).
+	 * How many timed attempts are running now; an attempt whose caller has its result no longer counts.
 	 * @return the number of busy threads
 	 */
 	public int activeThreads() {

@@ -146,6 +146,15 @@ class TimeoutMiddlewareTests {
 	}
 
 	@Test
+	void aCallerThatHasItsResultSeesNoAttemptRunning() throws Exception {
+		ToolPipeline pipeline = pipeline(SLOW, (invocation) -> "done");
+		for (int i = 0; i < 200; i++) {
+			assertThat(pipeline.call(call(SLOW))).isEqualTo("done");
+			assertThat(this.middleware.activeThreads()).isZero();
+		}
+	}
+
+	@Test
 	void reportsItsPoliciesAndHowBusyItsPoolIs() throws Exception {
 		this.middleware.close();
 		this.middleware = browserTimeout(Duration.ofMinutes(1)).maxThreads(1).queueCapacity(2).build();
