@@ -24,7 +24,7 @@ class ArchitectureTests {
 		.resideInAPackage("dev.agentmiddleware.tool..")
 		.should()
 		.dependOnClassesThat()
-		.resideInAnyPackage("dev.agentmiddleware.chain..", "dev.agentmiddleware.observer..")
+		.resideInAnyPackage("dev.agentmiddleware.chain..", "dev.agentmiddleware.callrecord..")
 		.because("the tool model is what the chain and the observers are built on");
 
 	@ArchTest

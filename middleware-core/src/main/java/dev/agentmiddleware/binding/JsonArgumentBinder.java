@@ -10,7 +10,6 @@ import java.util.OptionalInt;
 import java.util.OptionalLong;
 import java.util.stream.Collectors;
 
-import dev.agentmiddleware.tool.InvalidToolArgumentsException;
 import dev.agentmiddleware.tool.ToolArguments;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JacksonException;
@@ -27,8 +26,8 @@ import tools.jackson.core.exc.StreamReadException;
 import tools.jackson.core.exc.UnexpectedEndOfInputException;
 import tools.jackson.core.json.JsonFactory;
 import tools.jackson.core.json.JsonFactoryBuilder;
-import tools.jackson.core.util.JsonRecyclerPools;
 import tools.jackson.core.json.JsonReadFeature;
+import tools.jackson.core.util.JsonRecyclerPools;
 import tools.jackson.databind.DatabindException;
 import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.JavaType;

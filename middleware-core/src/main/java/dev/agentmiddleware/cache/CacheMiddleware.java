@@ -1,23 +1,15 @@
 package dev.agentmiddleware.cache;
 
-import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
-import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Function;
-import java.util.function.Predicate;
 
-import com.github.benmanes.caffeine.cache.AsyncCache;
-import com.github.benmanes.caffeine.cache.Caffeine;
-import com.github.benmanes.caffeine.cache.Ticker;
 import dev.agentmiddleware.chain.BuiltInOrder;
 import dev.agentmiddleware.chain.OrderedMiddleware;
+import dev.agentmiddleware.chain.ToolCall;
 import dev.agentmiddleware.metrics.MiddlewareEvent;
-import dev.agentmiddleware.metrics.MiddlewareMetrics;
 import dev.agentmiddleware.tool.CallOutcome;
 import dev.agentmiddleware.tool.ToolDescriptor;
 import dev.agentmiddleware.tool.ToolHandler;
@@ -26,10 +18,12 @@ import dev.agentmiddleware.tool.ToolInvocation;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Answers repeated calls of a tool with the same arguments from a cache, without running the tool again. Each tool
- * the policy function gives a {@link CachePolicy} gets its own Caffeine cache, created when its pipeline is built,
- * with that policy's time to live and size; by default only {@linkplain ToolDescriptor#readOnly() read-only} tools
- * are cached, with {@link CachePolicy#DEFAULT}. Named {@code cache}; default order {@link BuiltInOrder#CACHE}.
+ * Answers repeated calls of a tool with the same arguments from a {@link ToolResultCache}, without running the tool
+ * again: this class is the per-call side (key, lookup, single flight), the {@link ToolResultCache} the storage
+ * (entries, invalidation, statistics). Each tool the policy function gives a {@link CachePolicy} gets its own
+ * storage, created when its pipeline is built, with that policy's time to live and size; by default only
+ * {@linkplain ToolDescriptor#readOnly() read-only} tools are cached, with {@link CachePolicy#DEFAULT}. Named
+ * {@code cache}; default order {@link BuiltInOrder#CACHE}.
  *
  * <p><b>Key:</b> the bound arguments in structural form (the order of arguments and of keys in nested maps does
  * not matter; lists and arrays compare element by element; other values by their own {@code equals}, so argument
@@ -40,7 +34,7 @@ import org.jspecify.annotations.Nullable;
  * with anyone else; it counts neither as a hit nor as a miss.
  *
  * <p><b>Hits and misses:</b> a hit returns the cached value (shared: tools should return immutable values),
- * {@linkplain ToolInvocation#reportDecision reports} {@link CallOutcome#CACHED} so observers see it, and counts
+ * {@linkplain ToolCall#decide reports} {@link CallOutcome#CACHED} so observers see it, and counts
  * {@link MiddlewareEvent#CACHE_HIT}; a miss runs the tool and counts {@link MiddlewareEvent#CACHE_MISS}; an entry
  * removed by the size limit or the time to live counts {@link MiddlewareEvent#CACHE_EVICTION}. {@code null} results
  * are cached too. Failures are never cached.
@@ -52,10 +46,8 @@ import org.jspecify.annotations.Nullable;
  * {@link InterruptedException}. A tool must not call itself with the same arguments in the same scope: that call
  * would wait for itself.
  *
- * <p><b>Invalidation:</b> {@link #invalidate(String)}, {@link #invalidate(String, Map)} and
- * {@link #invalidate(String, Predicate)} remove entries, for example after a tool that writes what another one
- * reads. An identical call still in flight when its entry is invalidated returns its result to its callers but
- * does not store it. Thread-safe.
+ * <p><b>Invalidation</b> and statistics belong to the storage: inject the {@link ToolResultCache} and call its
+ * {@code invalidate} methods, for example after a tool that writes what another one reads. Thread-safe.
  * <pre>{@code
  * CacheMiddleware cache = CacheMiddleware.builder()
  *     .policies(tool -> switch (tool.name()) {
@@ -63,11 +55,11 @@ import org.jspecify.annotations.Nullable;
  *         case "read_file" -> CachePolicy.DEFAULT;
  *         default -> null;
  *     })
- *     .metrics(metrics)
+ *     .cache(results)
  *     .build();
  * ToolPipeline pipeline = ToolPipeline.chain(readFileTool, cache);
  * // after writing a file:
- * cache.invalidate("read_file", Map.of("path", path));
+ * results.invalidate("read_file", Map.of("path", path));
  * }</pre>
  */
 public final class CacheMiddleware implements OrderedMiddleware {
@@ -82,17 +74,12 @@ public final class CacheMiddleware implements OrderedMiddleware {
 
 	private final int order;
 
-	private final Ticker ticker;
-
-	private final MiddlewareMetrics metrics;
-
-	private final ConcurrentMap<String, ToolCache> caches = new ConcurrentHashMap<>();
+	private final ToolResultCache cache;
 
 	private CacheMiddleware(Builder builder) {
 		this.policies = builder.policies;
 		this.order = builder.order;
-		this.ticker = builder.ticker;
-		this.metrics = builder.metrics;
+		this.cache = (builder.cache != null) ? builder.cache : ToolResultCache.create();
 	}
 
 	/**
@@ -126,75 +113,7 @@ public final class CacheMiddleware implements OrderedMiddleware {
 		if (policy == null) {
 			return next;
 		}
-		ToolCache cache = this.caches.compute(tool.name(),
-				(name, existing) -> (existing != null && existing.policy.equals(policy)) ? existing
-						: new ToolCache(name, policy, this.ticker, this.metrics));
-		return new CachingHandler(cache, next, this.metrics);
-	}
-
-	/**
-	 * Removes every cached result of a tool, in every scope.
-	 * @param toolName the tool; a tool without a cache is ignored
-	 */
-	public void invalidate(String toolName) {
-		ToolCache cache = this.caches.get(Objects.requireNonNull(toolName, "toolName"));
-		if (cache != null) {
-			cache.results.synchronous().invalidateAll();
-		}
-	}
-
-	/**
-	 * Removes a tool's cached results for exactly these arguments, in every scope. Arguments compare by their
-	 * canonical JSON, as in the key; all of the tool's arguments must be given.
-	 * <pre>{@code
-	 * cache.invalidate("read_file", Map.of("path", "/tmp/notes.txt"));
-	 * }</pre>
-	 * @param toolName the tool; a tool without a cache is ignored
-	 * @param arguments the arguments by parameter name
-	 */
-	public void invalidate(String toolName, Map<String, ?> arguments) {
-		String json = CacheKey.canonicalJson(arguments);
-		Map<String, @Nullable Object> canonical = CacheKey.canonicalArguments(arguments);
-		ToolCache cache = this.caches.get(Objects.requireNonNull(toolName, "toolName"));
-		if (cache != null) {
-			cache.results.asMap().keySet().removeIf((key) -> key.hasArguments(json, canonical));
-		}
-	}
-
-	/**
-	 * Removes a tool's cached results whose arguments match, in every scope.
-	 * <pre>{@code
-	 * cache.invalidate("read_file", (arguments) -> path.equals(arguments.get("path")));
-	 * }</pre>
-	 * @param toolName the tool; a tool without a cache is ignored
-	 * @param argumentsMatch tests the arguments of an entry (unmodifiable, in structural form: arrays and other
-	 * collections appear as lists, sets and maps)
-	 */
-	public void invalidate(String toolName, Predicate<? super Map<String, @Nullable Object>> argumentsMatch) {
-		Objects.requireNonNull(argumentsMatch, "argumentsMatch");
-		ToolCache cache = this.caches.get(Objects.requireNonNull(toolName, "toolName"));
-		if (cache != null) {
-			cache.results.asMap().keySet().removeIf((key) -> argumentsMatch.test(key.arguments()));
-		}
-	}
-
-	/**
-	 * Removes every cached result of every tool.
-	 */
-	public void invalidateAll() {
-		for (ToolCache cache : this.caches.values()) {
-			cache.results.synchronous().invalidateAll();
-		}
-	}
-
-	/**
-	 * The statistics of each cached tool, after pending expirations and evictions have been carried out.
-	 * @return an unmodifiable map from tool name to its statistics, in no particular order
-	 */
-	public Map<String, CacheStatistics> statistics() {
-		Map<String, CacheStatistics> statistics = new LinkedHashMap<>();
-		this.caches.forEach((name, cache) -> statistics.put(name, cache.statistics()));
-		return Collections.unmodifiableMap(statistics);
+		return new CachingHandler(this.cache.forTool(tool.name(), policy), next);
 	}
 
 	/**
@@ -202,14 +121,12 @@ public final class CacheMiddleware implements OrderedMiddleware {
 	 * @return an unmodifiable map from tool name to its policy, in no particular order
 	 */
 	public Map<String, CachePolicy> policies() {
-		Map<String, CachePolicy> policies = new LinkedHashMap<>();
-		this.caches.forEach((name, cache) -> policies.put(name, cache.policy));
-		return Collections.unmodifiableMap(policies);
+		return this.cache.policies();
 	}
 
 	@Override
 	public String toString() {
-		return "CacheMiddleware[order=" + this.order + ", tools=" + this.caches.keySet() + "]";
+		return "CacheMiddleware[order=" + this.order + ", cache=" + this.cache + "]";
 	}
 
 	/**
@@ -226,66 +143,22 @@ public final class CacheMiddleware implements OrderedMiddleware {
 	}
 
 	/**
-	 * One tool's cache and counters.
-	 */
-	private static final class ToolCache {
-
-		private final CachePolicy policy;
-
-		private final AsyncCache<CacheKey, Object> results;
-
-		private final LongAdder hits = new LongAdder();
-
-		private final LongAdder misses = new LongAdder();
-
-		private final LongAdder evictions = new LongAdder();
-
-		ToolCache(String toolName, CachePolicy policy, Ticker ticker, MiddlewareMetrics metrics) {
-			this.policy = policy;
-			this.results = Caffeine.newBuilder()
-				.expireAfterWrite(policy.ttl())
-				.maximumSize(policy.maxSize())
-				.ticker(ticker)
-				// Maintenance (and so the eviction listener) runs on the calling thread: no pool hops, and
-				// deterministic statistics.
-				.executor(Runnable::run)
-				.<CacheKey, Object>evictionListener((key, value, cause) -> {
-					if (cause.wasEvicted()) {
-						this.evictions.increment();
-						metrics.count(MiddlewareEvent.CACHE_EVICTION, toolName);
-					}
-				})
-				.buildAsync();
-		}
-
-		CacheStatistics statistics() {
-			this.results.synchronous().cleanUp();
-			return new CacheStatistics(this.hits.sum(), this.misses.sum(), this.evictions.sum(),
-					this.results.synchronous().estimatedSize());
-		}
-
-	}
-
-	/**
 	 * The per-call side: looks the key up, leads a flight on a miss, or waits for the flight in progress.
 	 */
 	private static final class CachingHandler implements ToolHandler {
 
-		private final ToolCache cache;
+		private final ToolResultCache.ToolCache cache;
 
 		private final ConcurrentMap<CacheKey, CompletableFuture<Object>> results;
 
 		private final ToolHandler next;
 
-		private final MiddlewareMetrics metrics;
-
 		private final CacheScope scope;
 
-		CachingHandler(ToolCache cache, ToolHandler next, MiddlewareMetrics metrics) {
+		CachingHandler(ToolResultCache.ToolCache cache, ToolHandler next) {
 			this.cache = cache;
 			this.results = cache.results.asMap();
 			this.next = next;
-			this.metrics = metrics;
 			this.scope = cache.policy.scope();
 		}
 
@@ -313,8 +186,7 @@ public final class CacheMiddleware implements OrderedMiddleware {
 
 		private @Nullable Object lead(ToolInvocation invocation, CacheKey key, CompletableFuture<Object> flight)
 				throws Exception {
-			this.cache.misses.increment();
-			this.metrics.count(MiddlewareEvent.CACHE_MISS, invocation.toolName());
+			this.cache.miss();
 			Object result;
 			try {
 				result = this.next.handle(invocation);
@@ -336,9 +208,8 @@ public final class CacheMiddleware implements OrderedMiddleware {
 			if (value instanceof Failure failure) {
 				throw rethrow(failure.error());
 			}
-			this.cache.hits.increment();
-			this.metrics.count(MiddlewareEvent.CACHE_HIT, invocation.toolName());
-			invocation.reportDecision(CallOutcome.CACHED, NAME);
+			this.cache.hit();
+			ToolCall.current().decide(CallOutcome.CACHED, NAME);
 			return (value != NULL_RESULT) ? value : null;
 		}
 
@@ -353,9 +224,7 @@ public final class CacheMiddleware implements OrderedMiddleware {
 
 		private int order = BuiltInOrder.CACHE;
 
-		private Ticker ticker = Ticker.systemTicker();
-
-		private MiddlewareMetrics metrics = MiddlewareMetrics.NONE;
+		private @Nullable ToolResultCache cache;
 
 		private Builder() {
 		}
@@ -393,27 +262,18 @@ public final class CacheMiddleware implements OrderedMiddleware {
 		}
 
 		/**
-		 * Sets the time source of the time to live (default: {@link Ticker#systemTicker()}); tests pass a fake.
-		 * @param ticker the ticker, in nanoseconds
+		 * Sets the storage the results go to (default: a {@link ToolResultCache#create() new one} of this
+		 * middleware's own). Pass the one the application injects to invalidate results or read statistics.
+		 * @param cache the storage
 		 * @return this builder
 		 */
-		public Builder ticker(Ticker ticker) {
-			this.ticker = Objects.requireNonNull(ticker, "ticker");
+		public Builder cache(ToolResultCache cache) {
+			this.cache = Objects.requireNonNull(cache, "cache");
 			return this;
 		}
 
 		/**
-		 * Sets where hits, misses and evictions are counted (default {@link MiddlewareMetrics#NONE}).
-		 * @param metrics the metrics
-		 * @return this builder
-		 */
-		public Builder metrics(MiddlewareMetrics metrics) {
-			this.metrics = Objects.requireNonNull(metrics, "metrics");
-			return this;
-		}
-
-		/**
-		 * Builds the middleware; caches are created later, one per tool, as pipelines are built.
+		 * Builds the middleware; each tool's storage is created later, as its pipeline is built.
 		 * @return the middleware
 		 */
 		public CacheMiddleware build() {

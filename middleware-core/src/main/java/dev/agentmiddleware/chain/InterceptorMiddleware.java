@@ -1,8 +1,6 @@
 package dev.agentmiddleware.chain;
 
 import dev.agentmiddleware.tool.CallOutcome;
-import dev.agentmiddleware.tool.InvocationAttribute;
-import dev.agentmiddleware.tool.ToolContractViolationException;
 import dev.agentmiddleware.tool.ToolDescriptor;
 import dev.agentmiddleware.tool.ToolHandler;
 import dev.agentmiddleware.tool.ToolInvocation;
@@ -37,10 +35,31 @@ final class InterceptorMiddleware implements ToolMiddleware {
 		return this.name;
 	}
 
-	private record Layer(ToolInterceptor interceptor, String name, ToolHandler next) implements ToolHandler {
+	private static final class Layer implements ToolHandler {
 
+		private final ToolInterceptor interceptor;
+
+		private final String name;
+
+		private final ToolHandler next;
+
+		private final ToolHandler bound = this::handleBound;
+
+		Layer(ToolInterceptor interceptor, String name, ToolHandler next) {
+			this.interceptor = interceptor;
+			this.name = name;
+			this.next = next;
+		}
+
+		// An interceptor reads what the layers inside did (a skip further in), so the outermost one creates the
+		// running call when no layer outside did.
 		@Override
 		public @Nullable Object handle(ToolInvocation invocation) throws Exception {
+			return ToolCall.withCall(invocation, this.bound);
+		}
+
+		private @Nullable Object handleBound(ToolInvocation invocation) throws Exception {
+			ToolCall call = ToolCall.current();
 			BeforeDecision decision;
 			try {
 				decision = this.interceptor.beforeInvocation(invocation);
@@ -55,26 +74,16 @@ final class InterceptorMiddleware implements ToolMiddleware {
 			ToolInvocation inner = decision.invocationOr(invocation);
 			ToolCallResult result;
 			if (decision.isSkip()) {
-				invocation.reportDecision(decision.skipOutcome(), this.name);
-				SkipMarker marker = invocation.attribute(SKIP_MARKER);
-				if (marker != null) {
-					marker.skipped = true;
-				}
+				call.decide(decision.skipOutcome(), this.name);
+				call.skipped = true;
 				result = ToolCallResult.skipped(decision.result());
 			}
 			else {
-				// Lets the after-hooks of this and every outer interceptor see a skip further in; the outermost
-				// interceptor layer attaches the marker, the inner ones share it.
-				SkipMarker marker = inner.attribute(SKIP_MARKER);
-				ToolInvocation passed = inner;
-				if (marker == null) {
-					marker = new SkipMarker();
-					passed = inner.withAttribute(SKIP_MARKER, marker);
-				}
-				marker.skipped = false;
+				// The after-hooks of this and every outer interceptor see a skip further in through the running call.
+				call.skipped = false;
 				try {
-					Object value = this.next.handle(passed);
-					result = marker.skipped ? ToolCallResult.skipped(value) : ToolCallResult.success(value);
+					Object value = this.next.handle(inner);
+					result = call.skipped ? ToolCallResult.skipped(value) : ToolCallResult.success(value);
 				}
 				catch (Exception ex) {
 					result = ToolCallResult.failure(ex);
@@ -95,7 +104,7 @@ final class InterceptorMiddleware implements ToolMiddleware {
 		}
 
 		private Exception named(Exception ex, ToolInvocation invocation, String phase) {
-			invocation.reportDecision(CallOutcome.FAILED, this.name);
+			ToolCall.current().decide(CallOutcome.FAILED, this.name);
 			String message = "Raised by interceptor '" + this.name + "' in " + phase + " of tool '"
 					+ invocation.toolName() + "'";
 			for (Throwable suppressed : ex.getSuppressed()) {
@@ -107,18 +116,6 @@ final class InterceptorMiddleware implements ToolMiddleware {
 			ex.addSuppressed(new InterceptorFailure(message));
 			return ex;
 		}
-
-	}
-
-	private static final InvocationAttribute<SkipMarker> SKIP_MARKER = InvocationAttribute.of("interceptor-skip",
-			SkipMarker.class);
-
-	/**
-	 * Set by an interceptor that skips, read by the interceptors outside it once the layers inside return.
-	 */
-	static final class SkipMarker {
-
-		volatile boolean skipped;
 
 	}
 

@@ -1,6 +1,5 @@
 package dev.agentmiddleware.chain;
 
-import dev.agentmiddleware.tool.ToolContractViolationException;
 import dev.agentmiddleware.tool.ToolDescriptor;
 import dev.agentmiddleware.tool.ToolHandler;
 import dev.agentmiddleware.tool.ToolInvocation;

@@ -15,9 +15,10 @@ import dev.agentmiddleware.tool.ToolHandler;
  * <li>call it with a changed invocation ({@link dev.agentmiddleware.tool.ToolInvocation#withArgument}), so the
  * layers inside see rewritten arguments or attributes;</li>
  * <li>not call it at all: answer with its own result (report it with
- * {@link dev.agentmiddleware.tool.ToolInvocation#reportDecision}) or refuse by throwing a
- * {@link dev.agentmiddleware.tool.ToolMiddlewareException}.</li>
+ * {@code ToolCall.current().decide(CallOutcome.SHORT_CIRCUITED, name())}) or refuse by throwing a
+ * {@link dev.agentmiddleware.tool.ToolMiddlewareException} that names it.</li>
  * </ul>
+ * Per-call state lives on the running {@link ToolCall}, never on the invocation, which is an immutable value.
  *
  * <p><b>Ordering:</b> a lower order value runs further out. The first middleware given to
  * {@link ToolPipeline#chain} is the outermost: its code before {@code next} runs first, its code after
@@ -26,7 +27,7 @@ import dev.agentmiddleware.tool.ToolHandler;
  * <p><b>Threading:</b> the returned handler is called concurrently and must keep no per-call state in fields.
  * <b>Results:</b> the value returned must be one the tool's callers accept (see
  * {@link ToolDescriptor#acceptsResult}); otherwise the call fails with a
- * {@link dev.agentmiddleware.tool.ToolContractViolationException} naming this middleware.
+ * {@link dev.agentmiddleware.chain.ToolContractViolationException} naming this middleware.
  * <pre>{@code
  * ToolMiddleware audit = ToolMiddleware.named("audit", (tool, next) -> tool.readOnly() ? next : invocation -> {
  *     auditLog.record(invocation.toolName(), invocation.sessionId());

@@ -6,7 +6,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
 
-import dev.agentmiddleware.observer.ToolCallObservers;
+import dev.agentmiddleware.callrecord.ToolCallObservers;
 import dev.agentmiddleware.tool.ExecutableTool;
 import dev.agentmiddleware.tool.ToolDescriptor;
 import dev.agentmiddleware.tool.ToolHandler;
@@ -21,6 +21,11 @@ import org.jspecify.annotations.Nullable;
  * <p>Each middleware's {@link ToolMiddleware#wrap wrap} is called once, here; middleware that do not apply to the
  * tool are left out, so with no applicable middleware the pipeline <em>is</em> the tool's handler. When observers
  * are given, an observer tier outside every middleware reports one record per call.
+ *
+ * <p><b>Per-call state:</b> the invocation passes through the layers unchanged unless a layer rewrites it; what
+ * happens to one call (which layer decided it, whether the tool ran) lives on its {@link ToolCall}, which the
+ * pipeline's outermost layer that reads outcomes (the observer tier, when there is one) creates once per call. A
+ * pipeline in which nothing reads outcomes creates none.
  *
  * <p><b>Ordering:</b> a lower order runs further out; the first middleware given is the outermost.
  * {@code chain(tool, a, b)} runs a-before, b-before, the tool, b-after, a-after.
@@ -95,7 +100,7 @@ public final class ToolPipeline {
 			throw new IllegalArgumentException("Invocation of tool '" + invocation.toolName()
 					+ "' passed to the pipeline of tool '" + this.tool.name() + "'");
 		}
-		return this.head.handle(invocation);
+		return this.bare ? this.head.handle(invocation) : ToolCall.detached(invocation, this.head);
 	}
 
 	/**
@@ -204,9 +209,9 @@ public final class ToolPipeline {
 		public ToolPipeline build() {
 			ToolCallObservers observers = (this.observers != null && !this.observers.isEmpty()) ? this.observers
 					: null;
-			// Layers and observers learn whether the tool itself ran through the call's trace; with neither, the
+			// Layers and observers learn whether the tool itself ran from the running ToolCall; with neither, the
 			// pipeline is the bare terminal handler.
-			ToolHandler handler = ToolCallObservers.markingExecution(this.terminal);
+			ToolHandler handler = ToolCall.markingExecution(this.terminal);
 			boolean checkResults = ResultContract.restricts(this.tool);
 			List<String> layers = new ArrayList<>();
 			layers.add(this.tool.name());
@@ -228,7 +233,7 @@ public final class ToolPipeline {
 				handler = this.terminal;
 			}
 			if (observers != null) {
-				handler = observers.wrap(handler);
+				handler = new ObservedHandler(handler, observers);
 			}
 			return new ToolPipeline(this.tool, handler, List.copyOf(layers), bare);
 		}

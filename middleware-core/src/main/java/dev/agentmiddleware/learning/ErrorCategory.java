@@ -6,10 +6,10 @@ import java.util.Locale;
 import java.util.concurrent.TimeoutException;
 import java.util.regex.Pattern;
 
-import dev.agentmiddleware.tool.InvalidToolArgumentsException;
+import dev.agentmiddleware.binding.InvalidToolArgumentsException;
+import dev.agentmiddleware.ratelimit.ToolRateLimitedException;
+import dev.agentmiddleware.timeout.ToolTimeoutException;
 import dev.agentmiddleware.tool.ToolDeniedException;
-import dev.agentmiddleware.tool.ToolRateLimitedException;
-import dev.agentmiddleware.tool.ToolTimeoutException;
 
 import org.jspecify.annotations.Nullable;
 

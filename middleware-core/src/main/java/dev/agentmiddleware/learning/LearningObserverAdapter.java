@@ -3,8 +3,8 @@ package dev.agentmiddleware.learning;
 import java.util.List;
 import java.util.Objects;
 
-import dev.agentmiddleware.observer.ToolCallObserver;
-import dev.agentmiddleware.observer.ToolCallRecord;
+import dev.agentmiddleware.callrecord.ToolCallObserver;
+import dev.agentmiddleware.callrecord.ToolCallRecord;
 import dev.agentmiddleware.tool.ToolInvocation;
 
 import org.jspecify.annotations.Nullable;

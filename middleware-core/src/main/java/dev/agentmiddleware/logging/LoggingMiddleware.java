@@ -9,10 +9,10 @@ import java.util.function.LongSupplier;
 
 import dev.agentmiddleware.chain.BuiltInOrder;
 import dev.agentmiddleware.chain.OrderedMiddleware;
+import dev.agentmiddleware.chain.ToolCall;
 import dev.agentmiddleware.chain.ToolPolicies;
 import dev.agentmiddleware.redaction.SecretRedactor;
 import dev.agentmiddleware.tool.CallOutcome;
-import dev.agentmiddleware.tool.CallTrace;
 import dev.agentmiddleware.tool.ToolDescriptor;
 import dev.agentmiddleware.tool.ToolHandler;
 import dev.agentmiddleware.tool.ToolInvocation;
@@ -98,7 +98,13 @@ public final class LoggingMiddleware implements OrderedMiddleware {
 		if (policy == null) {
 			return next;
 		}
-		return (invocation) -> this.logger.isInfoEnabled() ? log(invocation, next, policy) : next.handle(invocation);
+		ToolCall.Listener<Long> logLine = (start, invocation, outcome, decidedBy, result, error) -> {
+			logCall(invocation, outcome, decidedBy, start, error, policy);
+			if (error == null && policy.logResults() && this.logger.isDebugEnabled()) {
+				logResult(invocation, result, policy);
+			}
+		};
+		return (invocation) -> this.logger.isInfoEnabled() ? log(invocation, next, logLine) : next.handle(invocation);
 	}
 
 	/**
@@ -109,33 +115,14 @@ public final class LoggingMiddleware implements OrderedMiddleware {
 		return this.policies.applied();
 	}
 
-	private @Nullable Object log(ToolInvocation invocation, ToolHandler next, LoggingPolicy policy) throws Exception {
-		CallTrace trace = invocation.trace();
-		ToolInvocation inner = invocation;
-		if (trace == null) {
-			trace = new CallTrace();
-			inner = invocation.withTrace(trace);
-		}
+	private @Nullable Object log(ToolInvocation invocation, ToolHandler next, ToolCall.Listener<Long> logLine)
+			throws Exception {
 		String previousTool = MDC.get(MDC_TOOL);
 		String previousSession = MDC.get(MDC_SESSION);
 		MDC.put(MDC_TOOL, invocation.toolName());
 		putOrRemove(MDC_SESSION, invocation.sessionId());
-		long start = this.nanoTime.getAsLong();
 		try {
-			Object result;
-			try {
-				result = next.handle(inner);
-			}
-			catch (Exception | Error ex) {
-				logCall(invocation, CallOutcome.ofFailure(ex), trace.failedDecidedBy(ex), start, ex, policy);
-				throw ex;
-			}
-			CallOutcome outcome = trace.returnedOutcome();
-			logCall(invocation, outcome, trace.returnedDecidedBy(), start, null, policy);
-			if (policy.logResults() && this.logger.isDebugEnabled()) {
-				logResult(invocation, result, policy);
-			}
-			return result;
+			return ToolCall.observe(invocation, next, logLine, this.nanoTime.getAsLong());
 		}
 		finally {
 			putOrRemove(MDC_TOOL, previousTool);

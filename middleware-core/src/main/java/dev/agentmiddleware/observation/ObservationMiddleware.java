@@ -5,8 +5,7 @@ import java.util.function.Predicate;
 
 import dev.agentmiddleware.chain.BuiltInOrder;
 import dev.agentmiddleware.chain.OrderedMiddleware;
-import dev.agentmiddleware.tool.CallOutcome;
-import dev.agentmiddleware.tool.CallTrace;
+import dev.agentmiddleware.chain.ToolCall;
 import dev.agentmiddleware.tool.ToolDescriptor;
 import dev.agentmiddleware.tool.ToolHandler;
 import dev.agentmiddleware.tool.ToolInvocation;
@@ -37,6 +36,16 @@ import org.jspecify.annotations.Nullable;
 public final class ObservationMiddleware implements OrderedMiddleware {
 
 	private static final ToolCallObservationConvention DEFAULT_CONVENTION = new DefaultToolCallObservationConvention();
+
+	private static final ToolCall.Listener<Observation> ENDED = (observation, invocation, outcome, decidedBy, result,
+			error) -> {
+		if (observation.getContext() instanceof ToolCallObservationContext context) {
+			context.setOutcome(outcome);
+		}
+		if (error != null) {
+			observation.error(error);
+		}
+	};
 
 	private final ObservationRegistry registry;
 
@@ -90,26 +99,13 @@ public final class ObservationMiddleware implements OrderedMiddleware {
 	}
 
 	private @Nullable Object observe(ToolInvocation invocation, ToolHandler next) throws Exception {
-		CallTrace trace = invocation.trace();
-		ToolInvocation inner = invocation;
-		if (trace == null) {
-			trace = new CallTrace();
-			inner = invocation.withTrace(trace);
-		}
 		ToolCallObservationContext context = new ToolCallObservationContext(invocation);
 		Observation observation = ToolCallObservationDocumentation.TOOL_CALL
 			.observation(this.convention, DEFAULT_CONVENTION, () -> context, this.registry)
 			.parentObservation(this.registry.getCurrentObservation())
 			.start();
 		try (Observation.Scope scope = observation.openScope()) {
-			Object result = next.handle(inner);
-			context.setOutcome(trace.returnedOutcome());
-			return result;
-		}
-		catch (Exception | Error ex) {
-			context.setOutcome(CallOutcome.ofFailure(ex));
-			observation.error(ex);
-			throw ex;
+			return ToolCall.observe(invocation, next, ENDED, observation);
 		}
 		finally {
 			observation.stop();

@@ -20,7 +20,6 @@ import dev.agentmiddleware.metrics.MiddlewareMetrics;
 import dev.agentmiddleware.tool.ToolDescriptor;
 import dev.agentmiddleware.tool.ToolHandler;
 import dev.agentmiddleware.tool.ToolInvocation;
-import dev.agentmiddleware.tool.ToolRateLimitedException;
 import io.github.resilience4j.ratelimiter.RateLimiterConfig;
 import io.github.resilience4j.ratelimiter.internal.AtomicRateLimiter;
 import org.jspecify.annotations.Nullable;

@@ -5,14 +5,16 @@ import java.util.Objects;
 
 import dev.agentmiddleware.tool.ToolMiddlewareException;
 import dev.agentmiddleware.tool.ToolSessionCrashedException;
+import dev.agentmiddleware.tool.TransientToolException;
 
 /**
  * Which failures of a tool count as a crash of its session. A {@link ToolSessionCrashedException} always does; so
  * does an instance of one of the {@code crashTypes}, such as the exception a browser driver throws when its
  * browser died. With {@code anyRuntimeExceptionIsCrash} (the {@linkplain #DEFAULT default}), every
  * {@link RuntimeException} of the tool counts too (Java's equivalent of a panic), except the chain's own
- * {@link ToolMiddlewareException}s (denials, rate limits, invalid arguments), which never do. Checked exceptions
- * (an {@code IOException} reading a page) are ordinary failures unless listed in {@code crashTypes}.
+ * {@link ToolMiddlewareException}s (denials, rate limits, invalid arguments) and a {@link TransientToolException} (a
+ * signal asking for a retry, not a reset), which never do. Checked exceptions (an {@code IOException} reading a page)
+ * are ordinary failures unless listed in {@code crashTypes}.
  * <pre>{@code
  * CrashRecoveryPolicy policy = new CrashRecoveryPolicy(List.of(TargetClosedError.class), false);
  * }</pre>
@@ -47,7 +49,7 @@ public record CrashRecoveryPolicy(List<Class<? extends Exception>> crashTypes, b
 			}
 		}
 		return this.anyRuntimeExceptionIsCrash && failure instanceof RuntimeException
-				&& !(failure instanceof ToolMiddlewareException);
+				&& !(failure instanceof ToolMiddlewareException) && !(failure instanceof TransientToolException);
 	}
 
 }

@@ -7,7 +7,7 @@ import org.jspecify.annotations.Nullable;
 /**
  * A timed call failed for a reason of the timeout layer's own, other than the timeout itself: its threads were
  * all busy, it was shut down, or the caller was interrupted while waiting. A timeout is reported with
- * {@link dev.agentmiddleware.tool.ToolTimeoutException}.
+ * {@link dev.agentmiddleware.timeout.ToolTimeoutException}.
  * <pre>{@code
  * catch (TimedCallException ex) {
  *     if (ex.reason() == TimedCallException.Reason.SATURATED) {

@@ -22,6 +22,10 @@ final class TimeoutExecutor implements AutoCloseable {
 
 	private final ThreadPoolExecutor pool;
 
+	// Counted by the task itself, so a caller that has its result already sees the attempt as finished; the pool's
+	// own active count drops only after the result is handed over.
+	private final AtomicInteger running = new AtomicInteger();
+
 	TimeoutExecutor(int maxThreads, int queueCapacity) {
 		BlockingQueue<Runnable> queue = (queueCapacity > 0) ? new ArrayBlockingQueue<>(queueCapacity)
 				: new SynchronousQueue<>();
@@ -32,11 +36,19 @@ final class TimeoutExecutor implements AutoCloseable {
 	}
 
 	<T> Future<T> submit(Callable<T> task) {
-		return this.pool.submit(task);
+		return this.pool.submit(() -> {
+			this.running.incrementAndGet();
+			try {
+				return task.call();
+			}
+			finally {
+				this.running.decrementAndGet();
+			}
+		});
 	}
 
 	int activeCount() {
-		return this.pool.getActiveCount();
+		return this.running.get();
 	}
 
 	int queuedCount() {

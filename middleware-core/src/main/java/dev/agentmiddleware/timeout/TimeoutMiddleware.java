@@ -15,11 +15,11 @@ import java.util.function.Function;
 
 import dev.agentmiddleware.chain.BuiltInOrder;
 import dev.agentmiddleware.chain.OrderedMiddleware;
+import dev.agentmiddleware.chain.ToolCall;
 import dev.agentmiddleware.chain.ToolPolicies;
 import dev.agentmiddleware.tool.ToolDescriptor;
 import dev.agentmiddleware.tool.ToolHandler;
 import dev.agentmiddleware.tool.ToolInvocation;
-import dev.agentmiddleware.tool.ToolTimeoutException;
 
 import org.jspecify.annotations.Nullable;
 
@@ -34,8 +34,8 @@ import org.jspecify.annotations.Nullable;
  * waiting; an interrupted caller cancels the attempt, keeps its interrupt flag and gets a
  * {@link TimedCallException} ({@code INTERRUPTED}).
  *
- * <p><b>Threading:</b> the invocation, with its {@link dev.agentmiddleware.tool.CallTrace}, reaches the layers
- * inside on the pool's thread, so those layers must not rely on thread-locals of the caller. An interrupted tool
+ * <p><b>Threading:</b> the invocation reaches the layers inside on the pool's thread, with the running
+ * {@link ToolCall} carried along; those layers must not rely on other thread-locals of the caller. An interrupted tool
  * should stop promptly: a tool that ignores interruption keeps its thread busy after its caller has given up.
  *
  * <p><b>Lifecycle:</b> the middleware owns its threads; {@link #close()} interrupts running attempts and fails
@@ -121,7 +121,7 @@ public final class TimeoutMiddleware implements OrderedMiddleware, AutoCloseable
 	}
 
 	/**
-	 * How many timed attempts are running now (approximately, as the pool counts them).
+	 * How many timed attempts are running now; an attempt whose caller has its result no longer counts.
 	 * @return the number of busy threads
 	 */
 	public int activeThreads() {
@@ -210,7 +210,7 @@ public final class TimeoutMiddleware implements OrderedMiddleware, AutoCloseable
 		private Future<@Nullable Object> submit(ToolInvocation invocation) {
 			ToolHandler next = this.next;
 			try {
-				return TimeoutMiddleware.this.executor.submit(() -> next.handle(invocation));
+				return TimeoutMiddleware.this.executor.submit(ToolCall.current().wrap(() -> next.handle(invocation)));
 			}
 			catch (RejectedExecutionException ex) {
 				if (TimeoutMiddleware.this.executor.isShutdown()) {

@@ -11,7 +11,7 @@ import java.util.Set;
 import dev.agentmiddleware.agent.AgentMiddleware;
 import dev.agentmiddleware.thread.ThreadStore;
 import dev.agentmiddleware.tool.ExecutableTool;
-import dev.agentmiddleware.tool.InvalidToolArgumentsException;
+import dev.agentmiddleware.binding.InvalidToolArgumentsException;
 import dev.agentmiddleware.tool.SafetyLevel;
 import dev.agentmiddleware.tool.ToolDescriptor;
 import dev.agentmiddleware.tool.ToolInvocation;

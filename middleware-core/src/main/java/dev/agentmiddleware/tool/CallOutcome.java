@@ -29,7 +29,7 @@ public enum CallOutcome {
 	/**
 	 * The outcome of a call that ended with an exception: the {@link ToolMiddlewareException#outcome() outcome}
 	 * of the chain's own failures (denied, rate limited, timed out), {@link #FAILED} for anything else. For a
-	 * call that returned, use {@link CallTrace#returnedOutcome()}.
+	 * call that returned, use the outcome the running {@code dev.agentmiddleware.chain.ToolCall} derives.
 	 * @param error what the call threw
 	 * @return the outcome
 	 */

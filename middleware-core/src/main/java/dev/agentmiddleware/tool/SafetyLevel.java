@@ -1,7 +1,10 @@
 package dev.agentmiddleware.tool;
 
 /**
- * How much harm a tool can do, used by approval policies.
+ * How much harm a tool can do, as the tool declares it ({@link ToolDescriptor#safety()},
+ * {@code @AgentTool(safety = ...)}). It is part of the tool's description, shown by the actuator endpoint; a policy
+ * middleware (an approval step, an allow list) can decide by it, through the descriptor it gets when its pipeline is
+ * built.
  *
  * <p>A tool that declares no safety level counts as {@link #DANGEROUS}: the fail-safe default.
  */
@@ -13,7 +16,7 @@ public enum SafetyLevel {
 	/** Changes state that can be restored (writes a file, updates a record). */
 	MODERATE,
 
-	/** Destroys data, spends money or reaches the outside world; needs a human's approval by default. */
+	/** Destroys data, spends money or reaches the outside world. */
 	DANGEROUS
 
 }

@@ -51,11 +51,9 @@ public final class ToolInvocation {
 
 	private final Map<InvocationAttribute<?>, Object> attributes;
 
-	private final @Nullable CallTrace trace;
-
 	private ToolInvocation(ToolDescriptor tool, Map<String, @Nullable Object> arguments, @Nullable String sessionId,
 			@Nullable String principal, @Nullable String callId, long callNumber, InvocationSource source,
-			Map<InvocationAttribute<?>, Object> attributes, @Nullable CallTrace trace) {
+			Map<InvocationAttribute<?>, Object> attributes) {
 		this.tool = tool;
 		this.arguments = arguments;
 		this.sessionId = sessionId;
@@ -64,7 +62,6 @@ public final class ToolInvocation {
 		this.callNumber = callNumber;
 		this.source = source;
 		this.attributes = attributes;
-		this.trace = trace;
 	}
 
 	/**
@@ -159,34 +156,13 @@ public final class ToolInvocation {
 	}
 
 	/**
-	 * The trace the observer tier attached to this call.
-	 * @return the trace, or {@code null} when no observer watches the call
-	 */
-	public @Nullable CallTrace trace() {
-		return this.trace;
-	}
-
-	/**
-	 * Reports that a middleware decided the outcome of this call without running the tool, for example a cache
-	 * hit. Observers then see this outcome and middleware name. Costs nothing when the call is not observed.
-	 * @param outcome the outcome the middleware decided
-	 * @param middleware the name of the middleware
-	 */
-	public void reportDecision(CallOutcome outcome, String middleware) {
-		CallTrace trace = this.trace;
-		if (trace != null) {
-			trace.decide(outcome, middleware);
-		}
-	}
-
-	/**
 	 * A copy with all arguments replaced.
 	 * @param arguments the new arguments by parameter name
 	 * @return the changed copy
 	 */
 	public ToolInvocation withArguments(Map<String, ? extends @Nullable Object> arguments) {
 		return new ToolInvocation(this.tool, copy(arguments), this.sessionId, this.principal, this.callId,
-				this.callNumber, this.source, this.attributes, this.trace);
+				this.callNumber, this.source, this.attributes);
 	}
 
 	/**
@@ -199,7 +175,7 @@ public final class ToolInvocation {
 		Map<String, @Nullable Object> changed = new LinkedHashMap<>(this.arguments);
 		changed.put(Objects.requireNonNull(name, "name"), value);
 		return new ToolInvocation(this.tool, Collections.unmodifiableMap(changed), this.sessionId, this.principal,
-				this.callId, this.callNumber, this.source, this.attributes, this.trace);
+				this.callId, this.callNumber, this.source, this.attributes);
 	}
 
 	/**
@@ -213,7 +189,7 @@ public final class ToolInvocation {
 		Map<InvocationAttribute<?>, Object> changed = new HashMap<>(this.attributes);
 		changed.put(Objects.requireNonNull(key, "key"), key.type().cast(Objects.requireNonNull(value, "value")));
 		return new ToolInvocation(this.tool, this.arguments, this.sessionId, this.principal, this.callId,
-				this.callNumber, this.source, Collections.unmodifiableMap(changed), this.trace);
+				this.callNumber, this.source, Collections.unmodifiableMap(changed));
 	}
 
 	/**
@@ -223,17 +199,7 @@ public final class ToolInvocation {
 	 */
 	public ToolInvocation withSessionId(@Nullable String sessionId) {
 		return new ToolInvocation(this.tool, this.arguments, sessionId, this.principal, this.callId, this.callNumber,
-				this.source, this.attributes, this.trace);
-	}
-
-	/**
-	 * A copy carrying the given trace; used by the observer tier.
-	 * @param trace the trace of this call
-	 * @return the changed copy
-	 */
-	public ToolInvocation withTrace(CallTrace trace) {
-		return new ToolInvocation(this.tool, this.arguments, this.sessionId, this.principal, this.callId,
-				this.callNumber, this.source, this.attributes, Objects.requireNonNull(trace, "trace"));
+				this.source, this.attributes);
 	}
 
 	@Override
@@ -388,7 +354,7 @@ public final class ToolInvocation {
 			}
 			long callNumber = (this.callId != null) ? 0 : ++CALL_COUNTER.get()[0];
 			return new ToolInvocation(this.tool, arguments, this.sessionId, this.principal, this.callId, callNumber,
-					this.source, attributes, null);
+					this.source, attributes);
 		}
 
 	}

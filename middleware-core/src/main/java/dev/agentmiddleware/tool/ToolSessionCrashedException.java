@@ -11,7 +11,7 @@ import org.jspecify.annotations.Nullable;
  * }
  * }</pre>
  */
-public class ToolSessionCrashedException extends ToolMiddlewareException {
+public class ToolSessionCrashedException extends ToolSignalException {
 
 	/**
 	 * Creates the exception.
@@ -27,7 +27,7 @@ public class ToolSessionCrashedException extends ToolMiddlewareException {
 	 * @param cause the underlying failure, or {@code null}
 	 */
 	public ToolSessionCrashedException(String message, @Nullable Throwable cause) {
-		super(null, null, message, cause, true);
+		super(message, cause);
 	}
 
 }

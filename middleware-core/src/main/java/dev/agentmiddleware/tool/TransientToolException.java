@@ -11,7 +11,7 @@ import org.jspecify.annotations.Nullable;
  * }
  * }</pre>
  */
-public class TransientToolException extends ToolMiddlewareException {
+public class TransientToolException extends ToolSignalException {
 
 	/**
 	 * Creates the exception.
@@ -27,7 +27,7 @@ public class TransientToolException extends ToolMiddlewareException {
 	 * @param cause the underlying failure, or {@code null}
 	 */
 	public TransientToolException(String message, @Nullable Throwable cause) {
-		super(null, null, message, cause, true);
+		super(message, cause);
 	}
 
 }

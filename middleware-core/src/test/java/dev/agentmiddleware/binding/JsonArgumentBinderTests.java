@@ -5,7 +5,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
-import dev.agentmiddleware.tool.InvalidToolArgumentsException;
 import org.junit.jupiter.api.Test;
 import tools.jackson.core.json.JsonReadFeature;
 import tools.jackson.core.type.TypeReference;

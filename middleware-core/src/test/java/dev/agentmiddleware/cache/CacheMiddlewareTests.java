@@ -17,13 +17,13 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 import com.github.benmanes.caffeine.cache.Ticker;
+import dev.agentmiddleware.callrecord.ToolCallObserver;
+import dev.agentmiddleware.callrecord.ToolCallObservers;
+import dev.agentmiddleware.callrecord.ToolCallRecord;
 import dev.agentmiddleware.chain.BuiltInOrder;
 import dev.agentmiddleware.chain.ToolPipeline;
 import dev.agentmiddleware.metrics.MiddlewareEvent;
 import dev.agentmiddleware.metrics.MiddlewareMetrics;
-import dev.agentmiddleware.observer.ToolCallObserver;
-import dev.agentmiddleware.observer.ToolCallObservers;
-import dev.agentmiddleware.observer.ToolCallRecord;
 import dev.agentmiddleware.tool.CallOutcome;
 import dev.agentmiddleware.tool.ToolDescriptor;
 import dev.agentmiddleware.tool.ToolHandler;
@@ -50,6 +50,8 @@ class CacheMiddlewareTests {
 	private final List<String> events = new CopyOnWriteArrayList<>();
 
 	private final MiddlewareMetrics metrics = (event, toolName) -> this.events.add(event + ":" + toolName);
+
+	private final ToolResultCache results = ToolResultCache.builder().ticker(this.ticker).metrics(this.metrics).build();
 
 	private final AtomicInteger executions = new AtomicInteger();
 
@@ -95,7 +97,7 @@ class CacheMiddlewareTests {
 		second.put("lines", new int[] { 2, 1 });
 		pipeline.call(call(READ_FILE, "s1", second));
 		assertThat(this.executions).as("list and array order does matter").hasValue(2);
-		CacheStatistics statistics = cache.statistics().get("read_file");
+		CacheStatistics statistics = this.results.statistics().get("read_file");
 		assertThat(statistics).isEqualTo(new CacheStatistics(1, 2, 0, 2));
 		assertThat(statistics.hitRate()).isEqualTo(1 / 3.0);
 	}
@@ -113,7 +115,7 @@ class CacheMiddlewareTests {
 		assertThat(this.executions).as("different JSON, different entry").hasValue(2);
 		pipeline.call(call(READ_FILE, "s1", Map.of("query", ordered("days", 3, "city", "Lisbon"))));
 		assertThat(this.executions).as("a map with the same JSON is the same key").hasValue(2);
-		cache.invalidate("read_file", Map.of("query", new Query("Lisbon", 3)));
+		this.results.invalidate("read_file", Map.of("query", new Query("Lisbon", 3)));
 		pipeline.call(call(READ_FILE, "s1", Map.of("query", new Query("Lisbon", 3))));
 		assertThat(this.executions).as("invalidated by an equal-JSON DTO").hasValue(3);
 	}
@@ -146,7 +148,7 @@ class CacheMiddlewareTests {
 		pipeline.call(call(READ_FILE, null, Map.of("path", "/a")));
 		pipeline.call(call(READ_FILE, null, Map.of("path", "/a")));
 		assertThat(this.executions).hasValue(2);
-		assertThat(cache.statistics().get("read_file")).isEqualTo(new CacheStatistics(0, 0, 0, 0));
+		assertThat(this.results.statistics().get("read_file")).isEqualTo(new CacheStatistics(0, 0, 0, 0));
 		assertThat(this.events).isEmpty();
 	}
 
@@ -185,7 +187,7 @@ class CacheMiddlewareTests {
 		this.nanos.addAndGet(Duration.ofSeconds(1).toNanos());
 		assertThat(pipeline.call(call(READ_FILE, "s1", Map.of("path", "/a")))).isEqualTo("content of /a #2");
 		assertThat(this.executions).hasValue(2);
-		assertThat(cache.statistics().get("read_file")).isEqualTo(new CacheStatistics(1, 2, 1, 1));
+		assertThat(this.results.statistics().get("read_file")).isEqualTo(new CacheStatistics(1, 2, 1, 1));
 		assertThat(this.events).containsOnlyOnce("CACHE_EVICTION:read_file");
 	}
 
@@ -197,7 +199,7 @@ class CacheMiddlewareTests {
 		for (String path : List.of("/a", "/b", "/c", "/d")) {
 			pipeline.call(call(READ_FILE, "s1", Map.of("path", path)));
 		}
-		CacheStatistics statistics = cache.statistics().get("read_file");
+		CacheStatistics statistics = this.results.statistics().get("read_file");
 		assertThat(statistics.size()).isEqualTo(2);
 		assertThat(statistics.evictions()).isEqualTo(2);
 		assertThat(this.events).filteredOn("CACHE_EVICTION:read_file"::equals).hasSize(2);
@@ -253,7 +255,7 @@ class CacheMiddlewareTests {
 			assertThat(result.get(10, TimeUnit.SECONDS)).isEqualTo("content of /slow #2");
 		}
 		assertThat(this.executions).hasValue(2);
-		assertThat(cache.statistics().get("read_file")).isEqualTo(new CacheStatistics(7, 2, 0, 2));
+		assertThat(this.results.statistics().get("read_file")).isEqualTo(new CacheStatistics(7, 2, 0, 2));
 	}
 
 	@Test
@@ -294,7 +296,7 @@ class CacheMiddlewareTests {
 		pipeline.call(call(WRITE_FILE, "s1", Map.of("path", "/a")));
 		pipeline.call(call(WRITE_FILE, "s1", Map.of("path", "/a")));
 		assertThat(this.executions).hasValue(2);
-		assertThat(cache.statistics()).isEmpty();
+		assertThat(this.results.statistics()).isEmpty();
 	}
 
 	@Test
@@ -353,12 +355,12 @@ class CacheMiddlewareTests {
 		ToolPipeline pipeline = pipeline(cache, READ_FILE, counting());
 		pipeline.call(call(READ_FILE, "s1", Map.of("path", "/a")));
 		pipeline.call(call(READ_FILE, "s2", Map.of("path", "/b")));
-		cache.invalidate("read_file");
-		cache.invalidate("unknown_tool");
-		assertThat(cache.statistics().get("read_file").size()).isZero();
+		this.results.invalidate("read_file");
+		this.results.invalidate("unknown_tool");
+		assertThat(this.results.statistics().get("read_file").size()).isZero();
 		pipeline.call(call(READ_FILE, "s1", Map.of("path", "/a")));
 		assertThat(this.executions).hasValue(3);
-		assertThat(cache.statistics().get("read_file").evictions()).as("invalidation is no eviction").isZero();
+		assertThat(this.results.statistics().get("read_file").evictions()).as("invalidation is no eviction").isZero();
 	}
 
 	@Test
@@ -368,8 +370,8 @@ class CacheMiddlewareTests {
 		pipeline.call(call(READ_FILE, "s1", ordered("path", "/a", "encoding", "utf-8")));
 		pipeline.call(call(READ_FILE, "s2", ordered("path", "/a", "encoding", "utf-8")));
 		pipeline.call(call(READ_FILE, "s1", ordered("path", "/b", "encoding", "utf-8")));
-		cache.invalidate("read_file", ordered("encoding", "utf-8", "path", "/a"));
-		assertThat(cache.statistics().get("read_file").size()).isEqualTo(1);
+		this.results.invalidate("read_file", ordered("encoding", "utf-8", "path", "/a"));
+		assertThat(this.results.statistics().get("read_file").size()).isEqualTo(1);
 		pipeline.call(call(READ_FILE, "s1", ordered("path", "/b", "encoding", "utf-8")));
 		assertThat(this.executions).hasValue(3);
 		pipeline.call(call(READ_FILE, "s2", ordered("path", "/a", "encoding", "utf-8")));
@@ -383,10 +385,10 @@ class CacheMiddlewareTests {
 		pipeline.call(call(READ_FILE, "s1", ordered("path", "/a", "encoding", "utf-8")));
 		pipeline.call(call(READ_FILE, "s1", ordered("path", "/a", "encoding", "latin-1")));
 		pipeline.call(call(READ_FILE, "s1", ordered("path", "/b", "encoding", "utf-8")));
-		cache.invalidate("read_file", (arguments) -> "/a".equals(arguments.get("path")));
-		assertThat(cache.statistics().get("read_file").size()).isEqualTo(1);
-		cache.invalidateAll();
-		assertThat(cache.statistics().get("read_file").size()).isZero();
+		this.results.invalidate("read_file", (arguments) -> "/a".equals(arguments.get("path")));
+		assertThat(this.results.statistics().get("read_file").size()).isEqualTo(1);
+		this.results.invalidateAll();
+		assertThat(this.results.statistics().get("read_file").size()).isZero();
 	}
 
 	@Test
@@ -404,7 +406,7 @@ class CacheMiddlewareTests {
 		});
 		List<Future<Object>> results = callConcurrently(1, pipeline, call(READ_FILE, "s1", Map.of("path", "/a")));
 		assertThat(entered.await(10, TimeUnit.SECONDS)).isTrue();
-		cache.invalidate("read_file", Map.of("path", "/a"));
+		this.results.invalidate("read_file", Map.of("path", "/a"));
 		release.countDown();
 		assertThat(results.get(0).get(10, TimeUnit.SECONDS)).isEqualTo("stale");
 		assertThat(pipeline.call(call(READ_FILE, "s1", Map.of("path", "/a")))).isEqualTo("fresh");
@@ -428,7 +430,7 @@ class CacheMiddlewareTests {
 	}
 
 	private CacheMiddleware.Builder cache() {
-		return CacheMiddleware.builder().ticker(this.ticker).metrics(this.metrics);
+		return CacheMiddleware.builder().cache(this.results);
 	}
 
 	private ToolHandler counting() {

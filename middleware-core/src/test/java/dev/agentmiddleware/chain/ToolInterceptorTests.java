@@ -7,7 +7,6 @@ import java.util.function.BiFunction;
 import java.util.function.Function;
 
 import dev.agentmiddleware.chain.InterceptorMiddleware.InterceptorFailure;
-import dev.agentmiddleware.tool.ToolContractViolationException;
 import dev.agentmiddleware.tool.ToolDescriptor;
 import dev.agentmiddleware.tool.ToolHandler;
 import dev.agentmiddleware.tool.ToolInvocation;

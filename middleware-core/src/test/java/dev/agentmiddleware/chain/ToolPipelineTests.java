@@ -14,7 +14,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.agentmiddleware.tool.CallOutcome;
 import dev.agentmiddleware.tool.ExecutableTool;
-import dev.agentmiddleware.tool.ToolContractViolationException;
 import dev.agentmiddleware.tool.ToolDescriptor;
 import dev.agentmiddleware.tool.ToolHandler;
 import dev.agentmiddleware.tool.ToolInvocation;

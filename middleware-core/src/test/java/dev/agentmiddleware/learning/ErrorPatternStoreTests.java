@@ -19,10 +19,10 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
-import dev.agentmiddleware.tool.InvalidToolArgumentsException;
+import dev.agentmiddleware.binding.InvalidToolArgumentsException;
+import dev.agentmiddleware.ratelimit.ToolRateLimitedException;
+import dev.agentmiddleware.timeout.ToolTimeoutException;
 import dev.agentmiddleware.tool.ToolDeniedException;
-import dev.agentmiddleware.tool.ToolRateLimitedException;
-import dev.agentmiddleware.tool.ToolTimeoutException;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 

@@ -7,8 +7,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
+import dev.agentmiddleware.callrecord.ToolCallObservers;
 import dev.agentmiddleware.chain.ToolPipeline;
-import dev.agentmiddleware.observer.ToolCallObservers;
 import dev.agentmiddleware.tool.ToolDeniedException;
 import dev.agentmiddleware.tool.ToolDescriptor;
 import dev.agentmiddleware.tool.ToolInvocation;

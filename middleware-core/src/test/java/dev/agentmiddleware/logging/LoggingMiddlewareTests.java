@@ -11,6 +11,7 @@ import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
+import dev.agentmiddleware.chain.ToolCall;
 import dev.agentmiddleware.chain.ToolMiddleware;
 import dev.agentmiddleware.chain.ToolPipeline;
 import dev.agentmiddleware.redaction.SecretRedactor;
@@ -250,7 +251,7 @@ class LoggingMiddlewareTests {
 	@Test
 	void aDecisionOfAnInnerLayerIsTheOutcomeWithTheDecidingMiddleware() throws Exception {
 		ToolMiddleware cache = ToolMiddleware.named("cache", (tool, next) -> (invocation) -> {
-			invocation.reportDecision(CallOutcome.CACHED, "cache");
+			ToolCall.current().decide(CallOutcome.CACHED, "cache");
 			return "cached";
 		});
 		ToolMiddleware policy = ToolMiddleware.named("policy", (tool, next) -> (invocation) -> {

@@ -5,22 +5,23 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 
+import dev.agentmiddleware.callrecord.ToolCallObserver;
+import dev.agentmiddleware.callrecord.ToolCallObservers;
+import dev.agentmiddleware.callrecord.ToolCallRecord;
+import dev.agentmiddleware.chain.ToolCall;
 import dev.agentmiddleware.chain.ToolMiddleware;
 import dev.agentmiddleware.chain.ToolPipeline;
-import dev.agentmiddleware.observer.ToolCallObserver;
-import dev.agentmiddleware.observer.ToolCallObservers;
-import dev.agentmiddleware.observer.ToolCallRecord;
+import dev.agentmiddleware.ratelimit.ToolRateLimitedException;
+import dev.agentmiddleware.timeout.ToolTimeoutException;
 import dev.agentmiddleware.tool.CallOutcome;
 import dev.agentmiddleware.tool.InvocationSource;
 import dev.agentmiddleware.tool.ToolDeniedException;
 import dev.agentmiddleware.tool.ToolDescriptor;
 import dev.agentmiddleware.tool.ToolHandler;
 import dev.agentmiddleware.tool.ToolInvocation;
-import dev.agentmiddleware.tool.ToolRateLimitedException;
-import dev.agentmiddleware.tool.ToolTimeoutException;
 import io.micrometer.common.KeyValues;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micrometer.core.instrument.observation.DefaultMeterObservationHandler;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
 import io.micrometer.observation.tck.TestObservationRegistry;
@@ -97,7 +98,7 @@ class ObservationMiddlewareTests {
 	@Test
 	void aResultReportedAsCachedByAnInnerLayerIsCached() throws Exception {
 		ToolMiddleware cache = ToolMiddleware.named("cache", (tool, next) -> (invocation) -> {
-			invocation.reportDecision(CallOutcome.CACHED, "cache");
+			ToolCall.current().decide(CallOutcome.CACHED, "cache");
 			return "Sunny (cached)";
 		});
 		ToolPipeline pipeline = pipeline(ObservationMiddleware.of(this.registry), cache, (invocation) -> "Sunny");
@@ -143,7 +144,7 @@ class ObservationMiddlewareTests {
 			}
 		};
 		ToolMiddleware cache = ToolMiddleware.named("cache", (tool, next) -> (invocation) -> {
-			invocation.reportDecision(CallOutcome.CACHED, "cache");
+			ToolCall.current().decide(CallOutcome.CACHED, "cache");
 			return "cached";
 		});
 		try (ToolCallObservers observers = ToolCallObservers.builder().observer(observer).build()) {

@@ -22,7 +22,6 @@ import dev.agentmiddleware.tool.ExecutableTool;
 import dev.agentmiddleware.tool.ToolDescriptor;
 import dev.agentmiddleware.tool.ToolHandler;
 import dev.agentmiddleware.tool.ToolInvocation;
-import dev.agentmiddleware.tool.ToolRateLimitedException;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 

@@ -14,20 +14,20 @@ import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.DoubleSupplier;
 
+import dev.agentmiddleware.binding.InvalidToolArgumentsException;
 import dev.agentmiddleware.chain.BuiltInOrder;
+import dev.agentmiddleware.chain.ToolContractViolationException;
 import dev.agentmiddleware.chain.ToolMiddleware;
 import dev.agentmiddleware.chain.ToolPipeline;
 import dev.agentmiddleware.metrics.MiddlewareEvent;
 import dev.agentmiddleware.metrics.MiddlewareMetrics;
+import dev.agentmiddleware.ratelimit.ToolRateLimitedException;
+import dev.agentmiddleware.timeout.ToolTimeoutException;
 import dev.agentmiddleware.tool.ExecutableTool;
-import dev.agentmiddleware.tool.InvalidToolArgumentsException;
-import dev.agentmiddleware.tool.ToolContractViolationException;
 import dev.agentmiddleware.tool.ToolDeniedException;
 import dev.agentmiddleware.tool.ToolDescriptor;
 import dev.agentmiddleware.tool.ToolHandler;
 import dev.agentmiddleware.tool.ToolInvocation;
-import dev.agentmiddleware.tool.ToolRateLimitedException;
-import dev.agentmiddleware.tool.ToolTimeoutException;
 import dev.agentmiddleware.tool.TransientToolException;
 import org.junit.jupiter.api.Test;
 

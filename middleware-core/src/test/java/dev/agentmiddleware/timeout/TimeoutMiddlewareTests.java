@@ -11,16 +11,15 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 
+import dev.agentmiddleware.callrecord.ToolCallObserver;
+import dev.agentmiddleware.callrecord.ToolCallObservers;
+import dev.agentmiddleware.callrecord.ToolCallRecord;
 import dev.agentmiddleware.chain.BuiltInOrder;
 import dev.agentmiddleware.chain.ToolPipeline;
-import dev.agentmiddleware.observer.ToolCallObserver;
-import dev.agentmiddleware.observer.ToolCallObservers;
-import dev.agentmiddleware.observer.ToolCallRecord;
 import dev.agentmiddleware.tool.CallOutcome;
 import dev.agentmiddleware.tool.ToolDescriptor;
 import dev.agentmiddleware.tool.ToolHandler;
 import dev.agentmiddleware.tool.ToolInvocation;
-import dev.agentmiddleware.tool.ToolTimeoutException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -144,6 +143,15 @@ class TimeoutMiddlewareTests {
 		this.release.countDown();
 		assertThat(first.get(5, TimeUnit.SECONDS)).isEqualTo("released");
 		assertThat(second.get(5, TimeUnit.SECONDS)).isEqualTo("released");
+	}
+
+	@Test
+	void aCallerThatHasItsResultSeesNoAttemptRunning() throws Exception {
+		ToolPipeline pipeline = pipeline(SLOW, (invocation) -> "done");
+		for (int i = 0; i < 200; i++) {
+			assertThat(pipeline.call(call(SLOW))).isEqualTo("done");
+			assertThat(this.middleware.activeThreads()).isZero();
+		}
 	}
 
 	@Test

@@ -19,12 +19,11 @@ class ToolInvocationTests {
 	private static final InvocationAttribute<String> TENANT = InvocationAttribute.of("tenant", String.class);
 
 	@Test
-	void builderDefaultsToJavaSourceWithoutSessionPrincipalOrTrace() {
+	void builderDefaultsToJavaSourceWithoutSessionOrPrincipal() {
 		ToolInvocation invocation = ToolInvocation.builder(WEATHER).build();
 		assertThat(invocation.source()).isEqualTo(InvocationSource.JAVA);
 		assertThat(invocation.sessionId()).isNull();
 		assertThat(invocation.principal()).isNull();
-		assertThat(invocation.trace()).isNull();
 		assertThat(invocation.arguments()).isEmpty();
 		assertThat(invocation.toolName()).isEqualTo("get_weather");
 	}
@@ -115,24 +114,6 @@ class ToolInvocationTests {
 		}
 		assertThat(ids).hasSize(1000);
 		assertThat(ToolInvocation.builder(WEATHER).callId("call-7").build().callId()).isEqualTo("call-7");
-	}
-
-	@Test
-	void reportDecisionWithoutTraceDoesNothing() {
-		ToolInvocation invocation = ToolInvocation.builder(WEATHER).build();
-		invocation.reportDecision(CallOutcome.CACHED, "cache");
-		assertThat(invocation.trace()).isNull();
-	}
-
-	@Test
-	void reportDecisionReachesTheTraceAndTheFirstReportWins() {
-		CallTrace trace = new CallTrace();
-		ToolInvocation invocation = ToolInvocation.builder(WEATHER).build().withTrace(trace);
-		invocation.withArgument("city", "Porto").reportDecision(CallOutcome.CACHED, "cache");
-		invocation.reportDecision(CallOutcome.SHORT_CIRCUITED, "outer");
-		assertThat(trace.decidedOutcome()).isEqualTo(CallOutcome.CACHED);
-		assertThat(trace.decidedBy()).isEqualTo("cache");
-		assertThat(trace.toolExecuted()).isFalse();
 	}
 
 	@Test

@@ -3,6 +3,12 @@ package dev.agentmiddleware.tool;
 import java.time.Duration;
 import java.util.List;
 
+import dev.agentmiddleware.binding.InvalidToolArgumentsException;
+import dev.agentmiddleware.chain.ToolContractViolationException;
+import dev.agentmiddleware.ratelimit.ToolRateLimitedException;
+import dev.agentmiddleware.recovery.CrashRecoveryPolicy;
+import dev.agentmiddleware.timeout.ToolTimeoutException;
+
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -79,6 +85,23 @@ class ToolMiddlewareExceptionTests {
 	@Test
 	void outcomeTagValueIsLowerCase() {
 		assertThat(CallOutcome.RATE_LIMITED.tagValue()).isEqualTo("rate_limited");
+	}
+
+	@Test
+	void signalsAToolThrowsAreNotChainFailures() {
+		for (ToolSignalException signal : List.of(new TransientToolException("busy"),
+				new ToolSessionCrashedException("browser died"))) {
+			assertThat(signal).isNotInstanceOf(ToolMiddlewareException.class);
+			assertThat(CallOutcome.ofFailure(signal)).isEqualTo(CallOutcome.FAILED);
+		}
+	}
+
+	@Test
+	void aTransientSignalIsNoCrashEvenWhenEveryRuntimeExceptionIs() {
+		CrashRecoveryPolicy everything = new CrashRecoveryPolicy(List.of(), true);
+		assertThat(everything.isCrash(new TransientToolException("busy"))).isFalse();
+		assertThat(everything.isCrash(new ToolSessionCrashedException("gone"))).isTrue();
+		assertThat(everything.isCrash(new IllegalStateException("panic"))).isTrue();
 	}
 
 }

@@ -1,12 +1,12 @@
 package dev.agentmiddleware.autoconfigure;
 
 import dev.agentmiddleware.binding.ArgumentLimits;
-import dev.agentmiddleware.observer.ToolCallObserver;
-import dev.agentmiddleware.observer.ToolCallObservers;
+import dev.agentmiddleware.callrecord.ToolCallObserver;
+import dev.agentmiddleware.callrecord.ToolCallObservers;
 import dev.agentmiddleware.redaction.SecretRedactor;
 import dev.agentmiddleware.spring.tool.AgentToolBeanPostProcessor;
-import dev.agentmiddleware.spring.tool.BeanValidationArgumentValidator;
 import dev.agentmiddleware.spring.tool.AgentToolRegistry;
+import dev.agentmiddleware.spring.tool.BeanValidationArgumentValidator;
 import dev.agentmiddleware.spring.tool.ChainBeans;
 import dev.agentmiddleware.spring.tool.ToolArgumentValidator;
 import dev.agentmiddleware.spring.tool.ToolCallSessionResolver;

@@ -17,10 +17,10 @@ import dev.agentmiddleware.tool.SafetyLevel;
  * neither the method nor its class final.
  * <pre>{@code
  * @Component
- * class WeatherTools {
+ * public class WeatherTools {
  *
  *     @AgentTool(description = "Current weather for a city", safety = SafetyLevel.SAFE, readOnly = true)
- *     Weather getWeather(@AgentToolParam(description = "City name, e.g. Lisbon") String city) {
+ *     public Weather getWeather(@AgentToolParam(description = "City name, e.g. Lisbon") String city) {
  *         ...
  *     }
  * }

@@ -10,7 +10,7 @@ import java.lang.annotation.Target;
  * Describes a parameter of an {@link AgentTool} method in the tool's JSON schema.
  * <pre>{@code
  * @AgentTool(description = "Reads a file of the workspace", safety = SafetyLevel.SAFE, readOnly = true)
- * String readFile(@AgentToolParam(description = "Path relative to the workspace root") String path,
+ * public String readFile(@AgentToolParam(description = "Path relative to the workspace root") String path,
  *         @AgentToolParam(description = "Largest number of characters to return", required = false) Integer limit) {
  *     ...
  * }

@@ -7,12 +7,12 @@ import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import dev.agentmiddleware.callrecord.ToolCallObserver;
+import dev.agentmiddleware.callrecord.ToolCallRecord;
 import dev.agentmiddleware.chain.BeforeDecision;
 import dev.agentmiddleware.chain.OrderedMiddleware;
 import dev.agentmiddleware.chain.ToolInterceptor;
 import dev.agentmiddleware.chain.ToolMiddleware;
-import dev.agentmiddleware.observer.ToolCallObserver;
-import dev.agentmiddleware.observer.ToolCallRecord;
 import dev.agentmiddleware.spring.AgentTool;
 import dev.agentmiddleware.spring.AgentToolParam;
 import dev.agentmiddleware.spring.ai.AgentToolCallback;
@@ -35,11 +35,11 @@ import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
+import org.springframework.ai.chat.model.ToolContext;
+import org.springframework.ai.tool.ToolCallback;
 import org.springframework.aop.framework.Advised;
 import org.springframework.aop.framework.ProxyFactory;
 import org.springframework.aop.support.AopUtils;
-import org.springframework.ai.chat.model.ToolContext;
-import org.springframework.ai.tool.ToolCallback;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -285,7 +285,7 @@ class AgentMiddlewareAutoConfigurationTests {
 	void aThrowingObserverNeverBreaksACall() {
 		// The observer's failure is logged with its stack trace: capture it here rather than print it in the build
 		ch.qos.logback.classic.Logger logger = (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory
-			.getLogger(dev.agentmiddleware.observer.ToolCallObservers.class);
+			.getLogger(dev.agentmiddleware.callrecord.ToolCallObservers.class);
 		ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> appender = new ch.qos.logback.core.read.ListAppender<>();
 		appender.start();
 		logger.addAppender(appender);

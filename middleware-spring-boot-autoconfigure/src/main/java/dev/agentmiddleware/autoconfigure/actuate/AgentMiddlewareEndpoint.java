@@ -6,8 +6,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
+import dev.agentmiddleware.callrecord.ToolCallObservers;
 import dev.agentmiddleware.chain.ToolPipeline;
-import dev.agentmiddleware.observer.ToolCallObservers;
 import dev.agentmiddleware.spring.tool.AgentToolRegistry;
 import dev.agentmiddleware.spring.tool.RegisteredTool;
 import dev.agentmiddleware.tool.SafetyLevel;

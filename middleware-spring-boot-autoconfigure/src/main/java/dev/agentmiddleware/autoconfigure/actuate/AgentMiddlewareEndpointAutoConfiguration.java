@@ -1,7 +1,7 @@
 package dev.agentmiddleware.autoconfigure.actuate;
 
 import dev.agentmiddleware.autoconfigure.AgentMiddlewareAutoConfiguration;
-import dev.agentmiddleware.observer.ToolCallObservers;
+import dev.agentmiddleware.callrecord.ToolCallObservers;
 import dev.agentmiddleware.spring.tool.AgentToolRegistry;
 
 import org.springframework.beans.factory.ObjectProvider;

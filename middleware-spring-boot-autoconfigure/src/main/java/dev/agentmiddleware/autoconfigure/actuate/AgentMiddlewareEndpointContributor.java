@@ -16,20 +16,22 @@ import org.jspecify.annotations.Nullable;
  * redacted text.
  * <pre>{@code
  * @Bean
- * AgentMiddlewareEndpointContributor cacheEndpointContributor(ToolCacheRegistry caches, ToolCacheProperties properties) {
+ * AgentMiddlewareEndpointContributor cacheEndpointContributor(ToolResultCache results, CacheMiddleware cache) {
  *     return new AgentMiddlewareEndpointContributor() {
  *
+ *         @Override
  *         public String name() {
  *             return "cache";
  *         }
  *
+ *         @Override
  *         public Object describe() {
- *             return caches.statistics(); // hits, misses, evictions per tool
+ *             return results.statistics(); // hits, misses, evictions and size per tool
  *         }
  *
- *         public Object describeTool(RegisteredTool tool) {
- *             return caches.applies(tool.descriptor())
- *                     ? PerToolSettings.resolve(properties.getDefaults(), properties.getTools(), tool.name()) : null;
+ *         @Override
+ *         public @Nullable Object describeTool(RegisteredTool tool) {
+ *             return cache.policies().get(tool.name()); // null for a tool that is not cached
  *         }
  *
  *     };

@@ -9,6 +9,7 @@ import dev.agentmiddleware.autoconfigure.AgentMiddlewareAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.actuate.PolicyEndpointContributor;
 import dev.agentmiddleware.cache.CacheMiddleware;
 import dev.agentmiddleware.cache.CacheStatistics;
+import dev.agentmiddleware.cache.ToolResultCache;
 import dev.agentmiddleware.metrics.MiddlewareMetrics;
 import dev.agentmiddleware.spring.tool.AgentToolRegistry;
 import dev.agentmiddleware.spring.tool.ToolNameReferences;
@@ -25,8 +26,10 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
- * Auto-configuration of the {@link CacheMiddleware}: caches the results of read-only tools and of the tools listed
- * under {@code agent.middleware.cache.tools}, per session, by the rule of {@link ToolCacheProperties}.
+ * Auto-configuration of the {@link CacheMiddleware} and the {@link ToolResultCache} it stores results in (inject
+ * the latter to invalidate results or read statistics): caches the results of read-only tools (and of the tools
+ * configured with {@code enabled: true}) per session, with the time to live and size of
+ * {@code agent.middleware.cache}.
  */
 @AutoConfiguration(after = AgentMiddlewareAutoConfiguration.class)
 @ConditionalOnClass(Caffeine.class)
@@ -37,12 +40,18 @@ public final class ToolCacheAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	CacheMiddleware cacheMiddleware(ToolCacheProperties properties, ObjectProvider<MiddlewareMetrics> metrics) {
+	ToolResultCache toolResultCache(ObjectProvider<MiddlewareMetrics> metrics) {
+		return ToolResultCache.builder().metrics(metrics.getIfAvailable(() -> MiddlewareMetrics.NONE)).build();
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	CacheMiddleware cacheMiddleware(ToolCacheProperties properties, ToolResultCache toolResultCache) {
 		properties.validate();
 		return CacheMiddleware.builder()
 			.policies(properties::policyFor)
 			.order(properties.getOrder())
-			.metrics(metrics.getIfAvailable(() -> MiddlewareMetrics.NONE))
+			.cache(toolResultCache)
 			.build();
 	}
 
@@ -57,15 +66,16 @@ public final class ToolCacheAutoConfiguration {
 
 		@Bean
 		@ConditionalOnMissingBean(name = "cacheEndpointContributor")
-		PolicyEndpointContributor cacheEndpointContributor(CacheMiddleware cacheMiddleware) {
+		PolicyEndpointContributor cacheEndpointContributor(CacheMiddleware cacheMiddleware,
+				ToolResultCache toolResultCache) {
 			return PolicyEndpointContributor.of(cacheMiddleware, (tool) -> cacheMiddleware.policies().get(tool))
-				.withSection(() -> statistics(cacheMiddleware));
+				.withSection(() -> statistics(toolResultCache));
 		}
 
 		// Tool name to hits, misses, evictions, size and hit rate, sorted by tool name.
-		private static Map<String, Map<String, Object>> statistics(CacheMiddleware cacheMiddleware) {
+		private static Map<String, Map<String, Object>> statistics(ToolResultCache toolResultCache) {
 			Map<String, Map<String, Object>> statistics = new TreeMap<>();
-			cacheMiddleware.statistics().forEach((tool, counts) -> statistics.put(tool, describe(counts)));
+			toolResultCache.statistics().forEach((tool, counts) -> statistics.put(tool, describe(counts)));
 			return statistics;
 		}
 

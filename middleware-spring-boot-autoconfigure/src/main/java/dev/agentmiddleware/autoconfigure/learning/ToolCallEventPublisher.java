@@ -1,7 +1,7 @@
 package dev.agentmiddleware.autoconfigure.learning;
 
-import dev.agentmiddleware.observer.ToolCallObserver;
-import dev.agentmiddleware.observer.ToolCallRecord;
+import dev.agentmiddleware.callrecord.ToolCallObserver;
+import dev.agentmiddleware.callrecord.ToolCallRecord;
 
 import org.springframework.context.ApplicationEventPublisher;
 

@@ -4,12 +4,12 @@ import java.util.Map;
 
 import dev.agentmiddleware.autoconfigure.AgentMiddlewareAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.actuate.PolicyEndpointContributor;
+import dev.agentmiddleware.callrecord.ToolCallObservers;
 import dev.agentmiddleware.metrics.MiddlewareEvent;
 import dev.agentmiddleware.metrics.MiddlewareMetrics;
 import dev.agentmiddleware.observation.MicrometerMiddlewareMetrics;
 import dev.agentmiddleware.observation.ObservationMiddleware;
 import dev.agentmiddleware.observation.ToolCallObservationConvention;
-import dev.agentmiddleware.observer.ToolCallObservers;
 import dev.agentmiddleware.spring.tool.AgentToolRegistry;
 import dev.agentmiddleware.spring.tool.ToolNameReferences;
 import io.micrometer.core.instrument.FunctionCounter;

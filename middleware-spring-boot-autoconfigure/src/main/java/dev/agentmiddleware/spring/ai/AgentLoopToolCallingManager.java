@@ -8,7 +8,7 @@ import java.util.Map;
 import dev.agentmiddleware.agent.AgentEvent;
 import dev.agentmiddleware.agent.IterationResult;
 import dev.agentmiddleware.agent.ToolCallDecision;
-import dev.agentmiddleware.observer.ToolCallRecord;
+import dev.agentmiddleware.callrecord.ToolCallRecord;
 import dev.agentmiddleware.tool.CallOutcome;
 import org.jspecify.annotations.Nullable;
 

@@ -5,8 +5,10 @@ import dev.agentmiddleware.tool.ToolDeniedException;
 import dev.agentmiddleware.tool.ToolMiddlewareException;
 
 /**
- * The default {@link ToolErrorFormatter}: the chain's own failures keep their actionable message; a tool's own
- * exception becomes {@code Tool 'x' failed: ExceptionType: first line of the message}. Secrets are redacted, only
+ * The default {@link ToolErrorFormatter}, deciding by type: the chain's own failures
+ * ({@link ToolMiddlewareException}) keep their actionable message; anything else is the tool's own failure,
+ * including the {@link dev.agentmiddleware.tool.ToolSignalException}s a tool throws, and becomes
+ * {@code Tool 'x' failed: ExceptionType: first line of the message}. Secrets are redacted, only
  * the first line is kept, and the text is cut at a maximum length. A denial adds that the model should not retry
  * unless the user asks.
  */
@@ -38,7 +40,7 @@ public final class DefaultToolErrorFormatter implements ToolErrorFormatter {
 		if (error instanceof ToolDeniedException) {
 			text = firstLine(error.getMessage()) + " " + DENIAL_HINT;
 		}
-		else if (error instanceof ToolMiddlewareException middlewareException && middlewareException.toolName() != null) {
+		else if (error instanceof ToolMiddlewareException) {
 			text = firstLine(error.getMessage());
 		}
 		else {

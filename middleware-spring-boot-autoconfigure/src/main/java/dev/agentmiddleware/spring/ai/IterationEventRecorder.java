@@ -4,8 +4,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
 
-import dev.agentmiddleware.observer.ToolCallObserver;
-import dev.agentmiddleware.observer.ToolCallRecord;
+import dev.agentmiddleware.callrecord.ToolCallObserver;
+import dev.agentmiddleware.callrecord.ToolCallRecord;
 
 /**
  * Tells the agent loop how each tool call of an iteration ended (with the exception when it failed), which the

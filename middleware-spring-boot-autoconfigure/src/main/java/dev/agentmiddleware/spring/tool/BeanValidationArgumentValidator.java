@@ -5,7 +5,7 @@ import java.util.Comparator;
 import java.util.Map;
 import java.util.Set;
 
-import dev.agentmiddleware.tool.InvalidToolArgumentsException;
+import dev.agentmiddleware.binding.InvalidToolArgumentsException;
 import jakarta.validation.ConstraintViolation;
 import jakarta.validation.ElementKind;
 import jakarta.validation.Path;

@@ -109,7 +109,7 @@ public final class RegisteredTool {
 	 * call enters the chain.
 	 * @param json the arguments object as JSON, {@code null} or blank for none
 	 * @return the arguments by parameter name, in declaration order
-	 * @throws dev.agentmiddleware.tool.InvalidToolArgumentsException naming the tool, the parameter and what was
+	 * @throws dev.agentmiddleware.binding.InvalidToolArgumentsException naming the tool, the parameter and what was
 	 * expected
 	 */
 	public Map<String, @Nullable Object> bind(@Nullable String json) {

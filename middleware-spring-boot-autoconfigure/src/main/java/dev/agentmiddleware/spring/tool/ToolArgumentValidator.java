@@ -16,7 +16,7 @@ public interface ToolArgumentValidator {
 	 * @param tool the tool being called
 	 * @param target the bean the method is called on
 	 * @param arguments the bound arguments by parameter name, in declaration order
-	 * @throws dev.agentmiddleware.tool.InvalidToolArgumentsException naming the parameter and the constraint
+	 * @throws dev.agentmiddleware.binding.InvalidToolArgumentsException naming the parameter and the constraint
 	 */
 	void validate(RegisteredTool tool, Object target, Map<String, @Nullable Object> arguments);
 

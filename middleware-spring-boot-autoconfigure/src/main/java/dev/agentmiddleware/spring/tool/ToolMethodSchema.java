@@ -62,7 +62,7 @@ import org.springframework.util.ClassUtils;
  * @param inputSchema the JSON schema of the arguments object, as compact JSON text
  * @param parameters the method's parameters, in declaration order
  */
-public record ToolMethodSchema(String inputSchema, List<ToolParameter> parameters) {
+record ToolMethodSchema(String inputSchema, List<ToolParameter> parameters) {
 
 	private static final boolean BEAN_VALIDATION_PRESENT = ClassUtils
 		.isPresent("jakarta.validation.constraints.NotNull", ToolMethodSchema.class.getClassLoader());

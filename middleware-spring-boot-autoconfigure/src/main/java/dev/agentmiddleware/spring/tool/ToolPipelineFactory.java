@@ -3,9 +3,9 @@ package dev.agentmiddleware.spring.tool;
 import java.util.List;
 import java.util.function.Supplier;
 
+import dev.agentmiddleware.callrecord.ToolCallObservers;
 import dev.agentmiddleware.chain.ToolMiddleware;
 import dev.agentmiddleware.chain.ToolPipeline;
-import dev.agentmiddleware.observer.ToolCallObservers;
 import dev.agentmiddleware.tool.ExecutableTool;
 import org.jspecify.annotations.Nullable;
 

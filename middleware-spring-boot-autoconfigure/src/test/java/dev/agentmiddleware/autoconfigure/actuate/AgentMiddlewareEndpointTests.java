@@ -9,9 +9,9 @@ import dev.agentmiddleware.autoconfigure.actuate.AgentMiddlewareEndpoint.AgentMi
 import dev.agentmiddleware.autoconfigure.actuate.AgentMiddlewareEndpoint.AgentToolDescriptor;
 import dev.agentmiddleware.autoconfigure.learning.LearningAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.learning.LearningEndpointContributor.LearningDescriptor;
+import dev.agentmiddleware.callrecord.ToolCallObservers;
 import dev.agentmiddleware.chain.ToolMiddleware;
 import dev.agentmiddleware.learning.ErrorCategory;
-import dev.agentmiddleware.observer.ToolCallObservers;
 import dev.agentmiddleware.spring.AgentTool;
 import dev.agentmiddleware.spring.tool.AgentToolRegistry;
 import dev.agentmiddleware.spring.tool.RegisteredTool;

@@ -13,11 +13,12 @@ import dev.agentmiddleware.cache.CacheMiddleware;
 import dev.agentmiddleware.cache.CachePolicy;
 import dev.agentmiddleware.cache.CacheScope;
 import dev.agentmiddleware.cache.CacheStatistics;
+import dev.agentmiddleware.cache.ToolResultCache;
+import dev.agentmiddleware.callrecord.ToolCallObserver;
+import dev.agentmiddleware.callrecord.ToolCallRecord;
 import dev.agentmiddleware.chain.OrderedMiddleware;
 import dev.agentmiddleware.metrics.MiddlewareEvent;
 import dev.agentmiddleware.metrics.MiddlewareMetrics;
-import dev.agentmiddleware.observer.ToolCallObserver;
-import dev.agentmiddleware.observer.ToolCallRecord;
 import dev.agentmiddleware.spring.AgentTool;
 import dev.agentmiddleware.spring.ai.AgentToolCallback;
 import dev.agentmiddleware.spring.ai.AgentToolCallbackProvider;
@@ -142,6 +143,29 @@ class ToolCacheAutoConfigurationTests {
 	}
 
 	@Test
+	void exposesTheToolResultCacheTheMiddlewareStoresIn() {
+		this.contextRunner.run((context) -> {
+			assertThat(context).hasSingleBean(ToolResultCache.class);
+			ToolCallbacks tools = new ToolCallbacks(context.getBean(AgentToolCallbackProvider.class));
+			tools.call("read_file", "{\"path\":\"/a\"}");
+			ToolResultCache results = context.getBean(ToolResultCache.class);
+			assertThat(results.statistics().get("read_file")).isEqualTo(new CacheStatistics(0, 1, 0, 1));
+			results.invalidate("read_file");
+			assertThat(results.statistics().get("read_file").size()).isZero();
+		});
+	}
+
+	@Test
+	void backsOffWhenUserDefinesToolResultCache() {
+		ToolResultCache own = ToolResultCache.create();
+		this.contextRunner.withBean(ToolResultCache.class, () -> own).run((context) -> {
+			assertThat(context).hasSingleBean(ToolResultCache.class);
+			new ToolCallbacks(context.getBean(AgentToolCallbackProvider.class)).call("read_file", "{\"path\":\"/a\"}");
+			assertThat(own.statistics()).containsOnlyKeys("read_file");
+		});
+	}
+
+	@Test
 	void backsOffWhenUserDefinesCacheMiddleware() {
 		this.contextRunner.withUserConfiguration(UserCacheConfiguration.class).run((context) -> {
 			assertThat(context).hasSingleBean(CacheMiddleware.class);
@@ -183,7 +207,7 @@ class ToolCacheAutoConfigurationTests {
 						CallOutcome.SUCCEEDED);
 			assertThat(context.getBean(RecordingMetrics.class).events).containsExactly(
 					MiddlewareEvent.CACHE_MISS, MiddlewareEvent.CACHE_HIT, MiddlewareEvent.CACHE_MISS);
-			assertThat(context.getBean(CacheMiddleware.class).statistics().get("read_file"))
+			assertThat(context.getBean(ToolResultCache.class).statistics().get("read_file"))
 				.isEqualTo(new CacheStatistics(1, 2, 0, 2));
 		});
 	}
@@ -223,9 +247,9 @@ class ToolCacheAutoConfigurationTests {
 
 		private final AtomicInteger reads = new AtomicInteger();
 
-		private final CacheMiddleware cache;
+		private final ToolResultCache cache;
 
-		public FileTools(CacheMiddleware cache) {
+		public FileTools(ToolResultCache cache) {
 			this.cache = cache;
 		}
 
@@ -255,8 +279,8 @@ class ToolCacheAutoConfigurationTests {
 	static class FileToolsConfiguration {
 
 		@Bean
-		FileTools fileTools(ObjectProvider<CacheMiddleware> cache) {
-			return new FileTools(cache.getIfAvailable(() -> CacheMiddleware.builder().build()));
+		FileTools fileTools(ObjectProvider<ToolResultCache> cache) {
+			return new FileTools(cache.getIfAvailable(ToolResultCache::create));
 		}
 
 	}

@@ -7,12 +7,12 @@ import java.util.concurrent.CopyOnWriteArrayList;
 
 import dev.agentmiddleware.autoconfigure.AgentMiddlewareAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.AgentToolSpringAiAutoConfiguration;
+import dev.agentmiddleware.callrecord.ToolCallObservers;
 import dev.agentmiddleware.learning.ErrorCategory;
 import dev.agentmiddleware.learning.ErrorPatternStore;
 import dev.agentmiddleware.learning.LearningObserver;
 import dev.agentmiddleware.learning.LearningObserverAdapter;
 import dev.agentmiddleware.learning.ToolFailureStatistics;
-import dev.agentmiddleware.observer.ToolCallObservers;
 import dev.agentmiddleware.spring.AgentTool;
 import dev.agentmiddleware.spring.ai.AgentToolCallback;
 import dev.agentmiddleware.spring.ai.AgentToolCallbackProvider;

@@ -3,10 +3,12 @@ package dev.agentmiddleware.spring.ai;
 import java.io.IOException;
 import java.time.Duration;
 
+import dev.agentmiddleware.binding.InvalidToolArgumentsException;
+import dev.agentmiddleware.ratelimit.ToolRateLimitedException;
 import dev.agentmiddleware.redaction.SecretRedactor;
-import dev.agentmiddleware.tool.InvalidToolArgumentsException;
 import dev.agentmiddleware.tool.ToolDeniedException;
-import dev.agentmiddleware.tool.ToolRateLimitedException;
+import dev.agentmiddleware.tool.ToolSessionCrashedException;
+import dev.agentmiddleware.tool.TransientToolException;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -37,6 +39,14 @@ class DefaultToolErrorFormatterTests {
 		assertThat(this.formatter.format("get_weather",
 				new InvalidToolArgumentsException("get_weather", "city", "is required: expected a string")))
 			.isEqualTo("Invalid arguments for tool 'get_weather', parameter 'city': is required: expected a string");
+	}
+
+	@Test
+	void signalsAToolThrowsAreTheToolsOwnFailures() {
+		assertThat(this.formatter.format("get_rate", new TransientToolException("exchange-rate service busy")))
+			.isEqualTo("Tool 'get_rate' failed: TransientToolException: exchange-rate service busy");
+		assertThat(this.formatter.format("open_page", new ToolSessionCrashedException("browser process is gone")))
+			.isEqualTo("Tool 'open_page' failed: ToolSessionCrashedException: browser process is gone");
 	}
 
 	@Test

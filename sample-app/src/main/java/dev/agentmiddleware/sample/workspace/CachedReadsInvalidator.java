@@ -3,7 +3,7 @@ package dev.agentmiddleware.sample.workspace;
 import java.io.IOException;
 import java.nio.file.Path;
 
-import dev.agentmiddleware.cache.CacheMiddleware;
+import dev.agentmiddleware.cache.ToolResultCache;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -21,9 +21,9 @@ class CachedReadsInvalidator implements WorkspaceChangeListener {
 
 	private final Workspace workspace;
 
-	private final ObjectProvider<CacheMiddleware> cache;
+	private final ObjectProvider<ToolResultCache> cache;
 
-	CachedReadsInvalidator(Workspace workspace, ObjectProvider<CacheMiddleware> cache) {
+	CachedReadsInvalidator(Workspace workspace, ObjectProvider<ToolResultCache> cache) {
 		this.workspace = workspace;
 		this.cache = cache;
 	}

@@ -20,6 +20,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 import dev.agentmiddleware.cache.CacheMiddleware;
 import dev.agentmiddleware.cache.CachePolicy;
+import dev.agentmiddleware.cache.ToolResultCache;
 import dev.agentmiddleware.chain.ToolPipeline;
 import dev.agentmiddleware.tool.ToolDescriptor;
 import dev.agentmiddleware.tool.ToolInvocation;
@@ -156,10 +157,11 @@ class WorkspaceFileSafetyTests {
 	void aWriteInvalidatesACachedReadThroughASymbolicLinkAlias() throws Exception {
 		this.tools.writeFile("docs/real.txt", "version 1");
 		Files.createSymbolicLink(this.workspace.root().resolve("alias.txt"), Path.of("docs/real.txt"));
-		CacheMiddleware cache = CacheMiddleware.builder().defaultPolicy(CachePolicy.DEFAULT).build();
-		StaticListableBeanFactory beans = new StaticListableBeanFactory(Map.of("cache", cache));
+		ToolResultCache results = ToolResultCache.builder().build();
+		CacheMiddleware cache = CacheMiddleware.builder().defaultPolicy(CachePolicy.DEFAULT).cache(results).build();
+		StaticListableBeanFactory beans = new StaticListableBeanFactory(Map.of("results", results));
 		WorkspaceTools tools = new WorkspaceTools(this.workspace,
-				new CachedReadsInvalidator(this.workspace, beans.getBeanProvider(CacheMiddleware.class)));
+				new CachedReadsInvalidator(this.workspace, beans.getBeanProvider(ToolResultCache.class)));
 		ToolDescriptor readFile = ToolDescriptor.builder("read_file").readOnly(true).build();
 		ToolPipeline reads = ToolPipeline
 			.builder(readFile, (invocation) -> tools.readFile((String) invocation.arguments().get("path")))

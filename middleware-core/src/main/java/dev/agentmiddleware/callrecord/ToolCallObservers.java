@@ -1,4 +1,4 @@
-package dev.agentmiddleware.observer;
+package dev.agentmiddleware.callrecord;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -11,8 +11,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 
 import dev.agentmiddleware.tool.CallOutcome;
-import dev.agentmiddleware.tool.CallTrace;
-import dev.agentmiddleware.tool.ToolHandler;
 import dev.agentmiddleware.tool.ToolInvocation;
 
 import org.jspecify.annotations.Nullable;
@@ -97,30 +95,6 @@ public final class ToolCallObservers implements AutoCloseable {
 	}
 
 	/**
-	 * Wraps a tool's own handler so that the observer tier knows it ran.
-	 * @param terminal the tool's own handler
-	 * @return the marking handler
-	 */
-	public static ToolHandler markingExecution(ToolHandler terminal) {
-		return invocation -> {
-			CallTrace trace = invocation.trace();
-			if (trace != null) {
-				trace.markToolExecuted();
-			}
-			return terminal.handle(invocation);
-		};
-	}
-
-	/**
-	 * Wraps a pipeline's outermost handler so that each call produces a record for these observers.
-	 * @param pipeline the outermost handler
-	 * @return the observed handler
-	 */
-	public ToolHandler wrap(ToolHandler pipeline) {
-		return new ObservedHandler(pipeline, this);
-	}
-
-	/**
 	 * Delivers a record to every observer: synchronous ones now, asynchronous ones through the queue.
 	 * @param record the record
 	 */
@@ -150,7 +124,11 @@ public final class ToolCallObservers implements AutoCloseable {
 		return this.observerFailures.sum();
 	}
 
-	Clock clock() {
+	/**
+	 * The clock that stamps {@link ToolCallRecord#startedAt()}.
+	 * @return the clock
+	 */
+	public Clock clock() {
 		return this.clock;
 	}
 

@@ -1,4 +1,4 @@
-package dev.agentmiddleware.observer;
+package dev.agentmiddleware.callrecord;
 
 /**
  * Receives one {@link ToolCallRecord} after every call of every tool it watches, including calls a middleware

@@ -1,4 +1,6 @@
-package dev.agentmiddleware.tool;
+package dev.agentmiddleware.binding;
+
+import dev.agentmiddleware.tool.ToolMiddlewareException;
 
 import org.jspecify.annotations.Nullable;
 

@@ -1,6 +1,11 @@
-package dev.agentmiddleware.tool;
+package dev.agentmiddleware.ratelimit;
 
 import java.time.Duration;
+
+import dev.agentmiddleware.tool.CallOutcome;
+import dev.agentmiddleware.tool.DurationText;
+import dev.agentmiddleware.tool.ToolMiddlewareException;
+
 
 /**
  * A rate limit or call budget rejected the call; the tool did not run. Never retried by the chain.

@@ -1,4 +1,6 @@
-package dev.agentmiddleware.tool;
+package dev.agentmiddleware.chain;
+
+import dev.agentmiddleware.tool.ToolMiddlewareException;
 
 /**
  * A middleware broke the chain's contract, for example by answering with a result the tool's callers cannot

@@ -1,4 +1,4 @@
-package dev.agentmiddleware.observer;
+package dev.agentmiddleware.callrecord;
 
 import java.io.IOException;
 import java.time.Clock;
@@ -14,17 +14,17 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
 import dev.agentmiddleware.chain.BeforeDecision;
+import dev.agentmiddleware.chain.ToolCall;
 import dev.agentmiddleware.chain.ToolInterceptor;
 import dev.agentmiddleware.chain.ToolMiddleware;
 import dev.agentmiddleware.chain.ToolPipeline;
+import dev.agentmiddleware.ratelimit.ToolRateLimitedException;
+import dev.agentmiddleware.timeout.ToolTimeoutException;
 import dev.agentmiddleware.tool.CallOutcome;
-import dev.agentmiddleware.tool.CallTrace;
 import dev.agentmiddleware.tool.ToolDeniedException;
 import dev.agentmiddleware.tool.ToolDescriptor;
 import dev.agentmiddleware.tool.ToolHandler;
 import dev.agentmiddleware.tool.ToolInvocation;
-import dev.agentmiddleware.tool.ToolRateLimitedException;
-import dev.agentmiddleware.tool.ToolTimeoutException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -172,7 +172,7 @@ class ToolCallObserversTests {
 	@Test
 	void middlewareThatReportsItsDecisionIsRecordedWithIt() throws Exception {
 		ToolMiddleware cache = ToolMiddleware.named("cache", (descriptor, next) -> (invocation) -> {
-			invocation.reportDecision(CallOutcome.CACHED, "cache");
+			ToolCall.current().decide(CallOutcome.CACHED, "cache");
 			return "cached value";
 		});
 		ToolPipeline pipeline = pipeline(observers(this.recorder), cache);
@@ -302,32 +302,32 @@ class ToolCallObserversTests {
 	@Test
 	void emptyObserversAddNoTier() throws Exception {
 		ToolMiddleware passThrough = ToolMiddleware.named("pass-through", (descriptor, next) -> next::handle);
-		List<CallTrace> traces = new ArrayList<>();
-		ToolHandler traceRecording = (invocation) -> {
-			traces.add(invocation.trace());
+		List<ToolCall> calls = new ArrayList<>();
+		ToolHandler callRecording = (invocation) -> {
+			calls.add(ToolCall.current());
 			return "done";
 		};
 		ToolCallObservers empty = ToolCallObservers.builder().build();
 		assertThat(empty.isEmpty()).isTrue();
-		ToolPipeline unobserved = ToolPipeline.builder(ECHO, traceRecording).middleware(passThrough).build();
-		ToolPipeline withEmpty = ToolPipeline.builder(ECHO, traceRecording)
+		ToolPipeline unobserved = ToolPipeline.builder(ECHO, callRecording).middleware(passThrough).build();
+		ToolPipeline withEmpty = ToolPipeline.builder(ECHO, callRecording)
 			.middleware(passThrough)
 			.observers(empty)
 			.build();
 		withEmpty.call(call());
-		assertThat(traces).containsExactly((CallTrace) null);
+		assertThat(calls).singleElement().satisfies((call) -> assertThat(call.isRecording()).isFalse());
 		assertThat(withEmpty.layers()).isEqualTo(unobserved.layers()).containsExactly("pass-through", "echo");
 	}
 
 	@Test
-	void observedToolSeesATraceButTheTierIsNotALayer() throws Exception {
-		List<CallTrace> traces = new ArrayList<>();
+	void observedToolRunsInARecordingCallButTheTierIsNotALayer() throws Exception {
+		List<ToolCall> calls = new ArrayList<>();
 		ToolPipeline observed = ToolPipeline.builder(ECHO, (invocation) -> {
-			traces.add(invocation.trace());
+			calls.add(ToolCall.current());
 			return "done";
 		}).observers(observers(this.recorder)).build();
 		observed.call(call());
-		assertThat(traces).singleElement().satisfies((trace) -> assertThat(trace.toolExecuted()).isTrue());
+		assertThat(calls).singleElement().satisfies((call) -> assertThat(call.toolExecuted()).isTrue());
 		assertThat(observed.layers()).containsExactly("echo");
 	}
 

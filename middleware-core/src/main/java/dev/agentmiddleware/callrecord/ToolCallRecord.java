@@ -1,4 +1,4 @@
-package dev.agentmiddleware.observer;
+package dev.agentmiddleware.callrecord;
 
 import java.time.Duration;
 import java.time.Instant;

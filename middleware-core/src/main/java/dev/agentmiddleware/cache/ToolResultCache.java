@@ -1,0 +1,256 @@
+package dev.agentmiddleware.cache;
+
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Predicate;
+
+import com.github.benmanes.caffeine.cache.AsyncCache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import com.github.benmanes.caffeine.cache.Ticker;
+import dev.agentmiddleware.metrics.MiddlewareEvent;
+import dev.agentmiddleware.metrics.MiddlewareMetrics;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The storage of cached tool results: one Caffeine cache per tool, with its entries, invalidation and statistics.
+ * The {@link CacheMiddleware} looks calls up in it; applications inject it to drop results that a write made stale,
+ * and to read its statistics. A tool's cache is created when the first pipeline of the tool is built with a cache
+ * middleware that caches it, with that middleware's {@link CachePolicy} (time to live and size); building again with
+ * the same policy keeps the entries, with another policy replaces them.
+ *
+ * <p>An entry removed by the size limit or the time to live counts as an eviction
+ * ({@link MiddlewareEvent#CACHE_EVICTION}); invalidation does not. An identical call still in flight when its entry
+ * is invalidated returns its result to its callers but does not store it. Thread-safe.
+ * <pre>{@code
+ * ToolResultCache results = ToolResultCache.builder().metrics(metrics).build();
+ * CacheMiddleware cache = CacheMiddleware.builder().cache(results).build();
+ * ToolPipeline pipeline = ToolPipeline.chain(readFileTool, cache);
+ * // after writing a file:
+ * results.invalidate("read_file", Map.of("path", path));
+ * double hitRate = results.statistics().get("read_file").hitRate();
+ * }</pre>
+ */
+public final class ToolResultCache {
+
+	private final Ticker ticker;
+
+	private final MiddlewareMetrics metrics;
+
+	private final ConcurrentMap<String, ToolCache> caches = new ConcurrentHashMap<>();
+
+	private ToolResultCache(Builder builder) {
+		this.ticker = builder.ticker;
+		this.metrics = builder.metrics;
+	}
+
+	/**
+	 * Creates an empty cache with the system ticker that counts nothing.
+	 * @return the cache
+	 */
+	public static ToolResultCache create() {
+		return builder().build();
+	}
+
+	/**
+	 * Starts a cache.
+	 * @return a builder
+	 */
+	public static Builder builder() {
+		return new Builder();
+	}
+
+	/**
+	 * The cache of a tool under a policy: the existing one when its policy is the same, else a new one.
+	 */
+	ToolCache forTool(String toolName, CachePolicy policy) {
+		return this.caches.compute(toolName,
+				(name, existing) -> (existing != null && existing.policy.equals(policy)) ? existing
+						: new ToolCache(name, policy, this.ticker, this.metrics));
+	}
+
+	/**
+	 * Removes every cached result of a tool, in every scope.
+	 * @param toolName the tool; a tool without a cache is ignored
+	 */
+	public void invalidate(String toolName) {
+		ToolCache cache = this.caches.get(Objects.requireNonNull(toolName, "toolName"));
+		if (cache != null) {
+			cache.results.synchronous().invalidateAll();
+		}
+	}
+
+	/**
+	 * Removes a tool's cached results for exactly these arguments, in every scope. Arguments compare structurally,
+	 * as in the key; all of the tool's arguments must be given.
+	 * <pre>{@code
+	 * results.invalidate("read_file", Map.of("path", "/tmp/notes.txt"));
+	 * }</pre>
+	 * @param toolName the tool; a tool without a cache is ignored
+	 * @param arguments the arguments by parameter name
+	 */
+	public void invalidate(String toolName, Map<String, ?> arguments) {
+		String json = CacheKey.canonicalJson(arguments);
+		Map<String, @Nullable Object> canonical = CacheKey.canonicalArguments(arguments);
+		ToolCache cache = this.caches.get(Objects.requireNonNull(toolName, "toolName"));
+		if (cache != null) {
+			cache.results.asMap().keySet().removeIf((key) -> key.hasArguments(json, canonical));
+		}
+	}
+
+	/**
+	 * Removes a tool's cached results whose arguments match, in every scope.
+	 * <pre>{@code
+	 * results.invalidate("read_file", (arguments) -> path.equals(arguments.get("path")));
+	 * }</pre>
+	 * @param toolName the tool; a tool without a cache is ignored
+	 * @param argumentsMatch tests the arguments of an entry (unmodifiable, in structural form: arrays and other
+	 * collections appear as lists, sets and maps)
+	 */
+	public void invalidate(String toolName, Predicate<? super Map<String, @Nullable Object>> argumentsMatch) {
+		Objects.requireNonNull(argumentsMatch, "argumentsMatch");
+		ToolCache cache = this.caches.get(Objects.requireNonNull(toolName, "toolName"));
+		if (cache != null) {
+			cache.results.asMap().keySet().removeIf((key) -> argumentsMatch.test(key.arguments()));
+		}
+	}
+
+	/**
+	 * Removes every cached result of every tool.
+	 */
+	public void invalidateAll() {
+		for (ToolCache cache : this.caches.values()) {
+			cache.results.synchronous().invalidateAll();
+		}
+	}
+
+	/**
+	 * The statistics of each cached tool, after pending expirations and evictions have been carried out.
+	 * @return an unmodifiable map from tool name to its statistics, in no particular order
+	 */
+	public Map<String, CacheStatistics> statistics() {
+		Map<String, CacheStatistics> statistics = new LinkedHashMap<>();
+		this.caches.forEach((name, cache) -> statistics.put(name, cache.statistics()));
+		return Collections.unmodifiableMap(statistics);
+	}
+
+	/**
+	 * The policy each cached tool was given.
+	 * @return an unmodifiable map from tool name to its policy, in no particular order
+	 */
+	public Map<String, CachePolicy> policies() {
+		Map<String, CachePolicy> policies = new LinkedHashMap<>();
+		this.caches.forEach((name, cache) -> policies.put(name, cache.policy));
+		return Collections.unmodifiableMap(policies);
+	}
+
+	@Override
+	public String toString() {
+		return "ToolResultCache[tools=" + this.caches.keySet() + "]";
+	}
+
+	/**
+	 * One tool's entries and counters.
+	 */
+	static final class ToolCache {
+
+		final CachePolicy policy;
+
+		final AsyncCache<CacheKey, Object> results;
+
+		final LongAdder hits = new LongAdder();
+
+		final LongAdder misses = new LongAdder();
+
+		final LongAdder evictions = new LongAdder();
+
+		private final String toolName;
+
+		private final MiddlewareMetrics metrics;
+
+		ToolCache(String toolName, CachePolicy policy, Ticker ticker, MiddlewareMetrics metrics) {
+			this.toolName = toolName;
+			this.metrics = metrics;
+			this.policy = policy;
+			this.results = Caffeine.newBuilder()
+				.expireAfterWrite(policy.ttl())
+				.maximumSize(policy.maxSize())
+				.ticker(ticker)
+				// Maintenance (and so the eviction listener) runs on the calling thread: no pool hops, and
+				// deterministic statistics.
+				.executor(Runnable::run)
+				.<CacheKey, Object>evictionListener((key, value, cause) -> {
+					if (cause.wasEvicted()) {
+						this.evictions.increment();
+						metrics.count(MiddlewareEvent.CACHE_EVICTION, toolName);
+					}
+				})
+				.buildAsync();
+		}
+
+		void hit() {
+			this.hits.increment();
+			this.metrics.count(MiddlewareEvent.CACHE_HIT, this.toolName);
+		}
+
+		void miss() {
+			this.misses.increment();
+			this.metrics.count(MiddlewareEvent.CACHE_MISS, this.toolName);
+		}
+
+		CacheStatistics statistics() {
+			this.results.synchronous().cleanUp();
+			return new CacheStatistics(this.hits.sum(), this.misses.sum(), this.evictions.sum(),
+					this.results.synchronous().estimatedSize());
+		}
+
+	}
+
+	/**
+	 * Builds a {@link ToolResultCache}.
+	 */
+	public static final class Builder {
+
+		private Ticker ticker = Ticker.systemTicker();
+
+		private MiddlewareMetrics metrics = MiddlewareMetrics.NONE;
+
+		private Builder() {
+		}
+
+		/**
+		 * Sets the time source of the time to live (default: {@link Ticker#systemTicker()}); tests pass a fake.
+		 * @param ticker the ticker, in nanoseconds
+		 * @return this builder
+		 */
+		public Builder ticker(Ticker ticker) {
+			this.ticker = Objects.requireNonNull(ticker, "ticker");
+			return this;
+		}
+
+		/**
+		 * Sets where hits, misses and evictions are counted (default {@link MiddlewareMetrics#NONE}).
+		 * @param metrics the metrics
+		 * @return this builder
+		 */
+		public Builder metrics(MiddlewareMetrics metrics) {
+			this.metrics = Objects.requireNonNull(metrics, "metrics");
+			return this;
+		}
+
+		/**
+		 * Builds the cache; each tool's storage is created later, as pipelines are built.
+		 * @return the cache
+		 */
+		public ToolResultCache build() {
+			return new ToolResultCache(this);
+		}
+
+	}
+
+}

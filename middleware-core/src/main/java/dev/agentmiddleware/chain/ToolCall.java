@@ -1,0 +1,314 @@
+package dev.agentmiddleware.chain;
+
+import java.util.concurrent.Callable;
+
+import dev.agentmiddleware.tool.CallOutcome;
+import dev.agentmiddleware.tool.ToolHandler;
+import dev.agentmiddleware.tool.ToolInvocation;
+import dev.agentmiddleware.tool.ToolMiddlewareException;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One running call of a tool: the per-call state of a pipeline, kept apart from the {@link ToolInvocation}, which
+ * stays an immutable value. Layers report what they decided to the call, and the layers and observers that read
+ * outcomes (the observer tier, logging, observation, interceptors) learn from it how the call ended.
+ *
+ * <p><b>Reporting a decision</b> is the one way a middleware tells the rest of the chain that it settled the call
+ * without the tool, or refused it; it costs nothing when nothing reads outcomes:
+ * <pre>{@code
+ * ToolHandler wrap(ToolDescriptor tool, ToolHandler next) {
+ *     return (invocation) -> {
+ *         Object cached = lookUp(invocation);
+ *         if (cached != null) {
+ *             ToolCall.current().decide(CallOutcome.CACHED, name());
+ *             return cached;
+ *         }
+ *         return next.handle(invocation);
+ *     };
+ * }
+ * }</pre>
+ * A middleware that refuses a call throws a {@link ToolMiddlewareException} naming itself
+ * ({@code new ToolDeniedException(tool, "approval", reason)}); the exception is the decision, nothing else needs
+ * reporting.
+ *
+ * <p><b>Reading the outcome</b>: a layer that reports how a call ended proceeds through
+ * {@link #observe(ToolInvocation, ToolHandler, Listener, Object)}, the one place where the call is created when no
+ * layer further out created it and where the outcome is derived. The listener is built once per tool; what it needs
+ * of one call travels as the attachment, so that observing allocates nothing of its own:
+ * <pre>{@code
+ * private static final ToolCall.Listener<Observation> ENDED = (observation, invocation, outcome, decidedBy,
+ *         result, error) -> {
+ *     ...
+ * };
+ *
+ * return ToolCall.observe(invocation, next, ENDED, observation);
+ * }</pre>
+ *
+ * <p><b>Lifecycle and threads:</b> the outermost layer that reads outcomes creates the call, once per call, and binds
+ * it to the calling thread until the call ends (as gRPC binds its {@code Context}); pipelines with no such layer
+ * create none and {@link #current()} is then an inert call that records nothing. A layer that moves the rest of the
+ * chain to another thread carries the call along with {@link #wrap(Callable)}. The tool's own code runs with the
+ * call bound; a pipeline entered from inside it (a tool calling another tool) gets a call of its own. Decisions may
+ * come from several threads (a timed-out attempt still running); the first one wins.
+ */
+public final class ToolCall {
+
+	// Unbound by setting null, not by remove(): the thread's map entry stays, so binding the next call allocates
+	// nothing.
+	private static final ThreadLocal<@Nullable ToolCall> CURRENT = new ThreadLocal<>();
+
+	private static final ToolCall INERT = new ToolCall(false);
+
+	private final boolean recording;
+
+	private volatile @Nullable CallOutcome decidedOutcome;
+
+	private volatile @Nullable String decidedBy;
+
+	private volatile boolean toolExecuted;
+
+	// Set by an interceptor that skips, read by the interceptors outside it; reset before each proceed.
+	volatile boolean skipped;
+
+	private ToolCall(boolean recording) {
+		this.recording = recording;
+	}
+
+	/**
+	 * The call running on this thread.
+	 * @return the call; an inert call that records nothing when no layer of the running pipeline reads outcomes, or
+	 * outside a pipeline
+	 */
+	public static ToolCall current() {
+		ToolCall call = CURRENT.get();
+		return (call != null) ? call : INERT;
+	}
+
+	/**
+	 * Reports that a middleware decided the outcome of this call: {@link CallOutcome#CACHED} or
+	 * {@link CallOutcome#SHORT_CIRCUITED} for a call it answered itself, or the outcome of a refusal it is about to
+	 * throw. The first report wins, so an outer layer cannot overwrite what an inner one decided.
+	 * @param outcome the outcome
+	 * @param middleware the name of the deciding middleware
+	 */
+	public void decide(CallOutcome outcome, String middleware) {
+		if (this.recording && this.decidedOutcome == null) {
+			this.decidedBy = middleware;
+			this.decidedOutcome = outcome;
+		}
+	}
+
+	/**
+	 * The outcome a middleware decided, if any.
+	 * @return the decided outcome, or {@code null}
+	 */
+	public @Nullable CallOutcome decidedOutcome() {
+		return this.decidedOutcome;
+	}
+
+	/**
+	 * The middleware that decided the outcome, if any.
+	 * @return the middleware name, or {@code null}
+	 */
+	public @Nullable String decidedBy() {
+		return this.decidedBy;
+	}
+
+	/**
+	 * Whether the tool's own code ran (at least once).
+	 * @return {@code true} once the pipeline reached the tool
+	 */
+	public boolean toolExecuted() {
+		return this.toolExecuted;
+	}
+
+	/**
+	 * Whether this call records decisions: {@code false} for the inert call of pipelines where nothing reads them.
+	 * @return {@code true} for a call created by a layer that reads outcomes
+	 */
+	public boolean isRecording() {
+		return this.recording;
+	}
+
+	/**
+	 * Wraps a task so that it runs with this call bound to its thread, for a layer that runs the rest of the chain
+	 * on another thread.
+	 * <pre>{@code
+	 * executor.submit(ToolCall.current().wrap(() -> next.handle(invocation)));
+	 * }</pre>
+	 * @param task the task
+	 * @param <T> the result type
+	 * @return the wrapped task; the task itself for the inert call
+	 */
+	public <T> Callable<T> wrap(Callable<T> task) {
+		if (!this.recording) {
+			return task;
+		}
+		return () -> {
+			ToolCall previous = CURRENT.get();
+			CURRENT.set(this);
+			try {
+				return task.call();
+			}
+			finally {
+				restore(previous);
+			}
+		};
+	}
+
+	/**
+	 * Runs the rest of the chain and tells the listener how the call ended, once: on the call running on this thread,
+	 * or, when no layer further out reads outcomes, on a call created here and bound for the rest of the chain.
+	 * @param invocation the call's invocation
+	 * @param next the rest of the chain
+	 * @param listener told how the call ended, before the result or exception is passed on
+	 * @param attachment what the listener needs of this call, passed back to it as it is
+	 * @param <A> the type of the attachment
+	 * @return what the rest of the chain returned
+	 * @throws Exception what the rest of the chain threw, unchanged
+	 */
+	public static <A> @Nullable Object observe(ToolInvocation invocation, ToolHandler next, Listener<A> listener,
+			A attachment) throws Exception {
+		ToolCall call = CURRENT.get();
+		if (call != null) {
+			return call.proceed(invocation, next, listener, attachment);
+		}
+		call = new ToolCall(true);
+		CURRENT.set(call);
+		try {
+			return call.proceed(invocation, next, listener, attachment);
+		}
+		finally {
+			CURRENT.set(null);
+		}
+	}
+
+	private <A> @Nullable Object proceed(ToolInvocation invocation, ToolHandler next, Listener<A> listener,
+			A attachment) throws Exception {
+		Object result;
+		try {
+			result = next.handle(invocation);
+		}
+		catch (Exception | Error ex) {
+			listener.callEnded(attachment, invocation, CallOutcome.ofFailure(ex), failedDecidedBy(ex), null, ex);
+			throw ex;
+		}
+		listener.callEnded(attachment, invocation, returnedOutcome(), returnedDecidedBy(), result, null);
+		return result;
+	}
+
+	/**
+	 * The call running on this thread, creating and binding one for the rest of the chain when none is; for the
+	 * layers of this package that read what layers further in did.
+	 */
+	static @Nullable Object withCall(ToolInvocation invocation, ToolHandler next) throws Exception {
+		if (CURRENT.get() != null) {
+			return next.handle(invocation);
+		}
+		CURRENT.set(new ToolCall(true));
+		try {
+			return next.handle(invocation);
+		}
+		finally {
+			CURRENT.set(null);
+		}
+	}
+
+	/**
+	 * Wraps the tool's own handler: marks the running call as executed.
+	 */
+	static ToolHandler markingExecution(ToolHandler terminal) {
+		return (invocation) -> {
+			ToolCall call = CURRENT.get();
+			if (call != null) {
+				call.toolExecuted = true;
+			}
+			return terminal.handle(invocation);
+		};
+	}
+
+	/**
+	 * Runs a pipeline's head with no call bound, so that a pipeline entered from a tool's code (or a middleware)
+	 * gets calls of its own.
+	 */
+	static @Nullable Object detached(ToolInvocation invocation, ToolHandler head) throws Exception {
+		ToolCall outer = CURRENT.get();
+		if (outer == null) {
+			return head.handle(invocation);
+		}
+		CURRENT.set(null);
+		try {
+			return head.handle(invocation);
+		}
+		finally {
+			CURRENT.set(outer);
+		}
+	}
+
+	private static void restore(@Nullable ToolCall previous) {
+		CURRENT.set(previous);
+	}
+
+	/**
+	 * The outcome of a call that returned normally: the outcome a middleware decided (such as
+	 * {@link CallOutcome#CACHED}), else {@link CallOutcome#SUCCEEDED} if the tool ran, else
+	 * {@link CallOutcome#SHORT_CIRCUITED}. A decided {@link CallOutcome#FAILED} does not count: a hook that failed
+	 * and was then recovered from by an outer layer does not decide a returned call.
+	 */
+	CallOutcome returnedOutcome() {
+		CallOutcome decided = this.decidedOutcome;
+		if (decided != null && decided != CallOutcome.FAILED) {
+			return decided;
+		}
+		return this.toolExecuted ? CallOutcome.SUCCEEDED : CallOutcome.SHORT_CIRCUITED;
+	}
+
+	/**
+	 * The middleware that decided the {@link #returnedOutcome()}, or {@code null} when the tool's own run did.
+	 */
+	@Nullable String returnedDecidedBy() {
+		CallOutcome decided = this.decidedOutcome;
+		boolean decides = decided != null && decided != CallOutcome.FAILED;
+		return (decides || !this.toolExecuted) ? this.decidedBy : null;
+	}
+
+	/**
+	 * The middleware that decided the outcome of a call that threw: the one named by a
+	 * {@link ToolMiddlewareException}, else the one that reported a decision.
+	 */
+	@Nullable String failedDecidedBy(Throwable error) {
+		if (error instanceof ToolMiddlewareException middlewareException && middlewareException.decidedBy() != null) {
+			return middlewareException.decidedBy();
+		}
+		return this.decidedBy;
+	}
+
+	@Override
+	public String toString() {
+		return this.recording ? "ToolCall[decided=" + this.decidedOutcome + ", by=" + this.decidedBy
+				+ ", toolExecuted=" + this.toolExecuted + "]" : "ToolCall[inert]";
+	}
+
+	/**
+	 * Told how a call ended, by {@link ToolCall#observe(ToolInvocation, ToolHandler, Listener, Object)}.
+	 * @param <A> the type of the attachment
+	 */
+	@FunctionalInterface
+	public interface Listener<A> {
+
+		/**
+		 * The call ended.
+		 * @param attachment the attachment given to {@code observe}
+		 * @param invocation the invocation given to {@code observe}
+		 * @param outcome how the call ended
+		 * @param decidedBy the middleware that decided the outcome, or {@code null} when the tool's own run did
+		 * @param result what the call returned ({@code null} when it threw)
+		 * @param error what the call threw, or {@code null} when it returned
+		 */
+		void callEnded(A attachment, ToolInvocation invocation, CallOutcome outcome, @Nullable String decidedBy,
+				@Nullable Object result, @Nullable Throwable error);
+
+	}
+
+}
