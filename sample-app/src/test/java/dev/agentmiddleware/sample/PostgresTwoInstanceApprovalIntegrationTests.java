@@ -12,7 +12,7 @@ import org.springframework.jdbc.datasource.SimpleDriverDataSource;
 
 /**
  * Two sample instances on one real PostgreSQL server, in a fresh schema. Waiting calls poll only once a minute, so
- * a release within seconds proves the LISTEN/NOTIFY wake-up.
+ * a release within the test's 20 seconds proves the LISTEN/NOTIFY wake-up.
  */
 @RequiresService(TestService.POSTGRES)
 class PostgresTwoInstanceApprovalIntegrationTests extends TwoInstanceApprovalTests {
@@ -41,6 +41,12 @@ class PostgresTwoInstanceApprovalIntegrationTests extends TwoInstanceApprovalTes
 	@Override
 	protected String pollInterval() {
 		return "1m";
+	}
+
+	@Override
+	protected String abandonAfter() {
+		// Long enough that waiting calls do not wake for their heartbeat either during the test.
+		return "10m";
 	}
 
 }

@@ -47,6 +47,14 @@ abstract class TwoInstanceApprovalTests {
 	 */
 	protected abstract String pollInterval();
 
+	/**
+	 * How long a pending request may go without a heartbeat; waiting calls beat at least three times as often.
+	 * @return a duration property value
+	 */
+	protected String abandonAfter() {
+		return "30s";
+	}
+
 	@AfterEach
 	void stopInstances() {
 		if (this.instanceA != null) {
@@ -64,6 +72,7 @@ abstract class TwoInstanceApprovalTests {
 				"--spring.jmx.enabled=false", "--sample.workspace.root=" + this.workspace,
 				"--sample.approver.username=alice", "--sample.approver.password=alice-secret",
 				"--agent.middleware.approval.store.poll-interval=" + pollInterval(),
+				"--agent.middleware.approval.store.abandon-after=" + abandonAfter(),
 				"--agent.middleware.approval.store.instance-id=" + name);
 	}
 

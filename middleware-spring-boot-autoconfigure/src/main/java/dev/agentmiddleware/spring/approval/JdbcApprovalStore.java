@@ -80,6 +80,9 @@ public final class JdbcApprovalStore implements ApprovalStore, AutoCloseable {
 
 	private final boolean postgres;
 
+	// Waiting calls wake at least this often: to poll, and to beat their heartbeat well within abandonAfter.
+	private final long maxWaitMillis;
+
 	private final Object signal = new Object();
 
 	private long signals;
@@ -103,6 +106,7 @@ public final class JdbcApprovalStore implements ApprovalStore, AutoCloseable {
 		this.abandonAfter = positive("abandonAfter", abandonAfter);
 		this.instanceId = Objects.requireNonNull(instanceId, "instanceId");
 		this.postgres = "postgresql".equals(databaseName(dataSource));
+		this.maxWaitMillis = Math.max(1, Math.min(this.pollInterval.toMillis(), this.abandonAfter.toMillis() / 3));
 	}
 
 	/**
@@ -224,7 +228,7 @@ public final class JdbcApprovalStore implements ApprovalStore, AutoCloseable {
 				.update();
 			synchronized (this.signal) {
 				if (this.signals == seen) {
-					this.signal.wait(Math.max(1, Math.min(remaining, this.pollInterval.toMillis())));
+					this.signal.wait(Math.max(1, Math.min(remaining, this.maxWaitMillis)));
 				}
 			}
 		}
