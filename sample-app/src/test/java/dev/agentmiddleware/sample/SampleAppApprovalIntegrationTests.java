@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -14,6 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.JsonNode;
 
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
@@ -39,6 +41,9 @@ class SampleAppApprovalIntegrationTests {
 	private McpSession session;
 
 	private ApprovalApi approver;
+
+	@Autowired
+	MeterRegistry meterRegistry;
 
 	@DynamicPropertySource
 	static void workspaceInTempDir(DynamicPropertyRegistry registry) {
@@ -230,6 +235,57 @@ class SampleAppApprovalIntegrationTests {
 			assertThat(eliciting.fail("delete_file", Map.of("path", "decline-me.txt"))).contains("the user declined");
 		}
 		assertThat(file).exists();
+	}
+
+	@Test
+	void deniedCallIsObservedAsDeniedAndTheActuatorShowsPendingRequestsAndTheAuditTrail() throws Exception {
+		file("actuator-watch.txt");
+		CompletableFuture<CallToolResult> call = deleteAsync(this.session, "actuator-watch.txt");
+		JsonNode request = this.approver.awaitPendingFor("delete_file", "actuator-watch.txt");
+		String id = request.get("id").asString();
+		String pendingView = actuator();
+		JsonNode approval = tools.jackson.databind.json.JsonMapper.shared()
+			.readTree(pendingView)
+			.path("sections")
+			.path("approval");
+		assertThat(approval.path("policy").asString()).isEqualTo("dangerous");
+		assertThat(approval.path("pending").valueStream().map((pending) -> pending.path("id").asString()))
+			.contains(id);
+		assertThat(pendingView).doesNotContain("actuator-watch.txt");
+
+		this.approver.deny(id, "watched");
+		assertThat(call.get(10, TimeUnit.SECONDS).isError()).isTrue();
+		String decidedView = actuator();
+		JsonNode audit = tools.jackson.databind.json.JsonMapper.shared()
+			.readTree(decidedView)
+			.path("sections")
+			.path("approval")
+			.path("audit");
+		assertThat(audit.valueStream()).anySatisfy((record) -> {
+			assertThat(record.path("requestId").asString()).isEqualTo(id);
+			assertThat(record.path("outcome").asString()).isEqualTo("denied");
+			assertThat(record.path("decidedBy").asString()).isEqualTo("alice");
+		});
+		assertThat(decidedView).doesNotContain("actuator-watch.txt");
+		assertThat(this.meterRegistry.get("agent.tool.call")
+			.tag("agent.tool.name", "delete_file")
+			.tag("agent.tool.outcome", "denied")
+			.timer()
+			.count()).isPositive();
+		assertThat(this.meterRegistry.get("agent.tool.approvals")
+			.tag("outcome", "denied")
+			.tag("agent.tool.name", "delete_file")
+			.counter()
+			.count()).isPositive();
+	}
+
+	private String actuator() throws Exception {
+		java.net.http.HttpResponse<String> response = java.net.http.HttpClient.newHttpClient()
+			.send(java.net.http.HttpRequest.newBuilder(
+					java.net.URI.create("http://localhost:" + this.port + "/actuator/agentmiddleware")).build(),
+					java.net.http.HttpResponse.BodyHandlers.ofString());
+		assertThat(response.statusCode()).isEqualTo(200);
+		return response.body();
 	}
 
 }
