@@ -441,4 +441,40 @@ class ApprovalMiddlewareTests {
 		assertThat(Set.of(composite.providers().get(0).name())).containsExactly("mcp-only");
 	}
 
+	@Test
+	void providerThatAnswersWithoutADecisionDenies() {
+		ApprovalProvider empty = new FixedProvider((request) -> CompletableFuture.completedFuture(null));
+		ToolPipeline pipeline = pipeline(middleware().provider(empty).build());
+		assertThatExceptionOfType(ApprovalDeniedException.class).isThrownBy(() -> pipeline.call(call("a", "s1")))
+			.satisfies((ex) -> assertThat(ex.approvalOutcome()).isEqualTo(ApprovalOutcome.PROVIDER_FAILED));
+		assertThat(this.runs).hasValue(0);
+	}
+
+	@Test
+	void interruptedWaitingCallIsDeniedAndItsRequestCannotBeApprovedLater() throws Exception {
+		ToolPipeline pipeline = pipeline(middleware().build());
+		Future<Object> waiting = callAsync(pipeline, call("a.txt", "s1"));
+		ApprovalRequest request = this.provider.next();
+		waiting.cancel(true);
+		this.callers.shutdown();
+		assertThat(this.callers.awaitTermination(5, TimeUnit.SECONDS)).as("the interrupted call ends").isTrue();
+		assertThat(this.store.auditTrail(1).get(0).outcome()).isEqualTo(ApprovalOutcome.ABANDONED);
+		assertThat(this.store.decide(request.id(), ApprovalDecision.approve("alice"), this.clock.instant()))
+			.isEqualTo(ApprovalStore.DecideResult.ALREADY_DECIDED);
+		assertThat(this.runs).hasValue(0);
+	}
+
+	@Test
+	void changedArgumentsAreRefusedWhenTheyCannotBeChecked() throws Exception {
+		ToolPipeline pipeline = pipeline(middleware().argumentsBinder(ArgumentsBinder.NONE).build());
+		Future<Object> result = callAsync(pipeline, call("a.txt", "s1"));
+		this.store.decide(this.provider.next().id(),
+				ApprovalDecision.approveWithArguments("alice", "{\"path\":\"b.txt\"}"), this.clock.instant());
+		assertThatExceptionOfType(java.util.concurrent.ExecutionException.class)
+			.isThrownBy(() -> result.get(5, TimeUnit.SECONDS))
+			.havingCause()
+			.withMessageContaining("changed arguments cannot be checked");
+		assertThat(this.runs).hasValue(0);
+	}
+
 }

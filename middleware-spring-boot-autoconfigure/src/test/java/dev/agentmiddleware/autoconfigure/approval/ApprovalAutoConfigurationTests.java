@@ -174,6 +174,14 @@ class ApprovalAutoConfigurationTests {
 	}
 
 	@Test
+	void jdbcStoreWithoutADataSourceFailsStartupNamingTheProperty() {
+		this.contextRunner.withPropertyValues("agent.middleware.approval.store.type=jdbc")
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.hasStackTraceContaining("Property 'agent.middleware.approval.store.type' is jdbc"));
+	}
+
+	@Test
 	void backsOffWhenDisabled() {
 		this.contextRunner.withPropertyValues("agent.middleware.approval.enabled=false")
 			.run((context) -> assertThat(context).doesNotHaveBean(ApprovalMiddleware.class));
