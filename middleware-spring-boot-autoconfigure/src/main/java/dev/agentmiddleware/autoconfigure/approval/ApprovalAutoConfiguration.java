@@ -7,9 +7,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import javax.sql.DataSource;
 
@@ -103,15 +100,9 @@ public final class ApprovalAutoConfiguration {
 		return ToolNameReferences.of(ApprovalProperties.PREFIX + ".sensitive-tools", properties.getSensitiveTools());
 	}
 
-	@Bean(destroyMethod = "shutdownNow")
-	@ConditionalOnMissingBean(name = "approvalExecutor")
-	ExecutorService approvalExecutor() {
-		AtomicInteger threads = new AtomicInteger();
-		return Executors.newCachedThreadPool((task) -> {
-			Thread thread = new Thread(task, "agent-approval-" + threads.incrementAndGet());
-			thread.setDaemon(true);
-			return thread;
-		});
+	@Bean(destroyMethod = "close")
+	ApprovalThreads approvalThreads() {
+		return new ApprovalThreads();
 	}
 
 	@Bean
@@ -123,8 +114,8 @@ public final class ApprovalAutoConfiguration {
 	@Bean
 	@ConditionalOnBean(ApprovalCallback.class)
 	@ConditionalOnMissingBean(CallbackApprovalProvider.class)
-	CallbackApprovalProvider callbackApprovalProvider(ApprovalCallback callback, ExecutorService approvalExecutor) {
-		return new CallbackApprovalProvider(callback, approvalExecutor);
+	CallbackApprovalProvider callbackApprovalProvider(ApprovalCallback callback, ApprovalThreads approvalThreads) {
+		return new CallbackApprovalProvider(callback, approvalThreads.executor());
 	}
 
 	@Bean
@@ -294,8 +285,8 @@ public final class ApprovalAutoConfiguration {
 
 		@Bean
 		@ConditionalOnMissingBean
-		McpElicitationApprovalProvider mcpElicitationApprovalProvider(ExecutorService approvalExecutor) {
-			return new McpElicitationApprovalProvider(approvalExecutor);
+		McpElicitationApprovalProvider mcpElicitationApprovalProvider(ApprovalThreads approvalThreads) {
+			return new McpElicitationApprovalProvider(approvalThreads.executor());
 		}
 
 	}
