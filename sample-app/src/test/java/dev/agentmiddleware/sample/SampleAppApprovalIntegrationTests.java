@@ -20,6 +20,8 @@ import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.security.core.userdetails.User;
+import org.springframework.security.provisioning.InMemoryUserDetailsManager;
 import org.springframework.test.context.DynamicPropertySource;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -44,6 +46,9 @@ class SampleAppApprovalIntegrationTests {
 
 	@Autowired
 	MeterRegistry meterRegistry;
+
+	@Autowired
+	InMemoryUserDetailsManager users;
 
 	@DynamicPropertySource
 	static void workspaceInTempDir(DynamicPropertyRegistry registry) {
@@ -205,6 +210,14 @@ class SampleAppApprovalIntegrationTests {
 		assertThat(anonymous.console().status()).isEqualTo(401);
 		assertThat(anonymous.post("/any/approve", Map.of()).status()).isEqualTo(401);
 		assertThat(new ApprovalApi(this.port, "alice", "wrong").get("").status()).isEqualTo(401);
+		// Logged in, but without the approver role.
+		if (!this.users.userExists("bob")) {
+			this.users.createUser(User.withUsername("bob").password("{noop}bob-secret").roles("VIEWER").build());
+		}
+		ApprovalApi bob = new ApprovalApi(this.port, "bob", "bob-secret");
+		assertThat(bob.get("").status()).isEqualTo(403);
+		assertThat(bob.console().status()).isEqualTo(403);
+		assertThat(bob.post("/any/approve", Map.of()).status()).isEqualTo(403);
 		assertThat(this.approver.console().body()).contains("Tool call approvals").contains("/agent/approvals");
 		assertThat(List.of(this.session.toolNames())).isNotEmpty();
 	}

@@ -8,7 +8,6 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
 import org.springframework.security.config.annotation.web.configurers.AbstractHttpConfigurer;
 import org.springframework.security.core.userdetails.User;
-import org.springframework.security.core.userdetails.UserDetailsService;
 import org.springframework.security.crypto.factory.PasswordEncoderFactories;
 import org.springframework.security.provisioning.InMemoryUserDetailsManager;
 import org.springframework.security.web.SecurityFilterChain;
@@ -31,7 +30,7 @@ class ApprovalSecurityConfiguration {
 	}
 
 	@Bean
-	UserDetailsService approverUsers(ApproverProperties approver, ApprovalProperties approval) {
+	InMemoryUserDetailsManager approverUsers(ApproverProperties approver, ApprovalProperties approval) {
 		return new InMemoryUserDetailsManager(User.withUsername(approver.username())
 			.password(PasswordEncoderFactories.createDelegatingPasswordEncoder().encode(approver.password()))
 			.roles(approval.getWeb().getRole())
