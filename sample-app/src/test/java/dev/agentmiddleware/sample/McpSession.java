@@ -44,6 +44,26 @@ final class McpSession implements AutoCloseable {
 		return new McpSession(client, client.initialize());
 	}
 
+	/**
+	 * Connects to the app as a client that supports form elicitation, answering with the given handler.
+	 * @param port the app's port
+	 * @param elicitation answers the server's questions
+	 * @return the open session
+	 */
+	static McpSession openWithElicitation(int port,
+			java.util.function.Function<io.modelcontextprotocol.spec.McpSchema.ElicitFormRequest, io.modelcontextprotocol.spec.McpSchema.ElicitResult> elicitation) {
+		HttpClientStreamableHttpTransport transport = HttpClientStreamableHttpTransport
+			.builder("http://localhost:" + port)
+			.endpoint("/mcp")
+			.build();
+		McpSyncClient client = McpClient.sync(transport)
+			.requestTimeout(Duration.ofSeconds(30))
+			.capabilities(io.modelcontextprotocol.spec.McpSchema.ClientCapabilities.builder().elicitation().build())
+			.elicitation(elicitation)
+			.build();
+		return new McpSession(client, client.initialize());
+	}
+
 	InitializeResult initialized() {
 		return this.initialized;
 	}

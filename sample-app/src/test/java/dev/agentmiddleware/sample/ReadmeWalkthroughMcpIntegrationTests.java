@@ -113,7 +113,7 @@ class ReadmeWalkthroughMcpIntegrationTests {
 		JsonNode overview = JsonMapper.shared().readTree(get("/actuator/agentmiddleware"));
 		Map<String, String> pipelines = Map.of("browse", "[observation, logging, crash-recovery, call-counting, browse]",
 				"crash_browser", "[observation, logging, call-counting, crash_browser]", "delete_file",
-				"[observation, logging, call-counting, delete_file]", "generate_report",
+				"[observation, logging, approval, call-counting, delete_file]", "generate_report",
 				"[observation, logging, timeout, call-counting, generate_report]", "get_exchange_rate",
 				"[observation, logging, retry, call-counting, get_exchange_rate]", "get_weather",
 				"[observation, logging, cache, retry, rate-limit, call-counting, get_weather]", "list_files",

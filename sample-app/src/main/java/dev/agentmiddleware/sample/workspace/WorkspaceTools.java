@@ -30,8 +30,11 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.stereotype.Component;
 
 /**
- * File tools confined to the {@link Workspace}: list, read and write are ordinary tools, delete is dangerous and
- * so, by default, needs a human's approval.
+ * File tools confined to the {@link Workspace}: list and read are safe and run at once; write is moderate (it needs
+ * approval only in the {@code approve-writes} profile, which lists it under
+ * {@code agent.middleware.approval.sensitive-tools}); delete is dangerous, so under the default approval policy
+ * each call waits until a person approves it in the approval console, through the REST API under
+ * {@code /agent/approvals}, or in an MCP client that supports elicitation, and is denied after two minutes.
  *
  * <p>Paths are relative to the workspace root. Failures are exceptions whose messages name the path as the model
  * gave it, never the workspace's location on disk: a path that leaves the workspace is an

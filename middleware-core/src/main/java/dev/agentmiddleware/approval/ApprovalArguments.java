@@ -1,0 +1,124 @@
+package dev.agentmiddleware.approval;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.Map;
+import java.util.Objects;
+
+import dev.agentmiddleware.redaction.SecretRedactor;
+import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.MapperFeature;
+import tools.jackson.databind.SerializationFeature;
+import tools.jackson.databind.cfg.JsonNodeFeature;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * What an approval shows of a call's arguments and what it binds a decision to: the arguments as JSON with secret
+ * values hidden (by the {@link SecretRedactor}: values under secret keys, and bearer tokens or {@code key=value}
+ * secrets inside strings), and the SHA-256 of their canonical JSON (object keys sorted at every depth, no
+ * whitespace), so that two calls with the same arguments in any key order have the same hash. Thread-safe.
+ * <pre>{@code
+ * ApprovalArguments arguments = new ApprovalArguments(SecretRedactor.withDefaults());
+ * arguments.redactedJson(Map.of("path", "a.txt", "token", "s3cr3t")); // {"path":"a.txt","token":"[REDACTED]"}
+ * }</pre>
+ */
+public final class ApprovalArguments {
+
+	private final SecretRedactor redactor;
+
+	private final JsonMapper mapper;
+
+	/**
+	 * Creates the arguments view.
+	 * @param redactor hides secrets
+	 */
+	public ApprovalArguments(SecretRedactor redactor) {
+		this.redactor = Objects.requireNonNull(redactor, "redactor");
+		this.mapper = JsonMapper.builder()
+			.enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS)
+			.enable(MapperFeature.SORT_PROPERTIES_ALPHABETICALLY)
+			.enable(JsonNodeFeature.WRITE_PROPERTIES_SORTED)
+			.build();
+	}
+
+	/**
+	 * The canonical JSON of arguments: keys sorted at every depth.
+	 * @param arguments the bound arguments
+	 * @return the JSON text
+	 */
+	public String canonicalJson(Map<String, ? extends @Nullable Object> arguments) {
+		return this.mapper.writeValueAsString(tree(arguments));
+	}
+
+	/**
+	 * The hash a decision is bound to.
+	 * @param arguments the bound arguments
+	 * @return the SHA-256 of their canonical JSON, in lower-case hex
+	 */
+	public String hash(Map<String, ? extends @Nullable Object> arguments) {
+		try {
+			MessageDigest digest = MessageDigest.getInstance("SHA-256");
+			return HexFormat.of().formatHex(digest.digest(canonicalJson(arguments).getBytes(StandardCharsets.UTF_8)));
+		}
+		catch (NoSuchAlgorithmException ex) {
+			throw new IllegalStateException("SHA-256 is not available", ex);
+		}
+	}
+
+	/**
+	 * The arguments as canonical JSON with secrets hidden, fit to show to a person.
+	 * @param arguments the bound arguments
+	 * @return the redacted JSON text
+	 */
+	public String redactedJson(Map<String, ? extends @Nullable Object> arguments) {
+		JsonNode tree = tree(arguments);
+		redact(tree);
+		return this.mapper.writeValueAsString(tree);
+	}
+
+	private JsonNode tree(Map<String, ? extends @Nullable Object> arguments) {
+		try {
+			return this.mapper.valueToTree(arguments);
+		}
+		catch (RuntimeException ex) {
+			// A value Jackson cannot write: fall back to its text, so that the call is still gated.
+			ObjectNode fallback = this.mapper.createObjectNode();
+			arguments.forEach((name, value) -> fallback.put(name, String.valueOf(value)));
+			return fallback;
+		}
+	}
+
+	private void redact(JsonNode node) {
+		if (node instanceof ObjectNode object) {
+			for (String name : object.propertyNames()) {
+				JsonNode value = object.get(name);
+				if (this.redactor.isSecretKey(name)) {
+					object.put(name, SecretRedactor.REDACTED);
+				}
+				else if (value.isString()) {
+					object.put(name, this.redactor.redactText(value.asString()));
+				}
+				else {
+					redact(value);
+				}
+			}
+		}
+		else if (node instanceof ArrayNode array) {
+			for (int i = 0; i < array.size(); i++) {
+				JsonNode element = array.get(i);
+				if (element.isString()) {
+					array.set(i, array.stringNode(this.redactor.redactText(element.asString())));
+				}
+				else {
+					redact(element);
+				}
+			}
+		}
+	}
+
+}

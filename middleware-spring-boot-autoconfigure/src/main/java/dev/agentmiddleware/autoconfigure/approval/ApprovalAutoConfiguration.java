@@ -1,0 +1,327 @@
+package dev.agentmiddleware.autoconfigure.approval;
+
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+
+import javax.sql.DataSource;
+
+import dev.agentmiddleware.approval.ApprovalAuditListener;
+import dev.agentmiddleware.approval.ApprovalCallback;
+import dev.agentmiddleware.approval.ApprovalMiddleware;
+import dev.agentmiddleware.approval.ApprovalProvider;
+import dev.agentmiddleware.approval.ApprovalQueueProvider;
+import dev.agentmiddleware.approval.ApprovalRules;
+import dev.agentmiddleware.approval.ApprovalStore;
+import dev.agentmiddleware.approval.ArgumentsBinder;
+import dev.agentmiddleware.approval.CallbackApprovalProvider;
+import dev.agentmiddleware.approval.CompositeApprovalProvider;
+import dev.agentmiddleware.approval.InMemoryApprovalStore;
+import dev.agentmiddleware.autoconfigure.AgentMiddlewareAutoConfiguration;
+import dev.agentmiddleware.autoconfigure.actuate.AgentMiddlewareEndpointContributor;
+import dev.agentmiddleware.autoconfigure.actuate.PolicyEndpointContributor;
+import dev.agentmiddleware.metrics.MiddlewareMetrics;
+import dev.agentmiddleware.observation.MicrometerMiddlewareMetrics;
+import dev.agentmiddleware.redaction.SecretRedactor;
+import dev.agentmiddleware.spring.approval.ApprovalController;
+import dev.agentmiddleware.spring.approval.JdbcApprovalStore;
+import dev.agentmiddleware.spring.approval.McpElicitationApprovalProvider;
+import dev.agentmiddleware.spring.tool.AgentToolRegistry;
+import dev.agentmiddleware.spring.tool.RegisteredTool;
+import dev.agentmiddleware.spring.tool.ToolNameReferences;
+import dev.agentmiddleware.spring.tool.ToolNames;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.modelcontextprotocol.server.McpSyncServerExchange;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.SmartInitializingSingleton;
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnExpression;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.annotation.Order;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.security.config.annotation.web.builders.HttpSecurity;
+import org.springframework.security.web.SecurityFilterChain;
+import org.springframework.web.servlet.DispatcherServlet;
+
+/**
+ * Auto-configuration of human approval: an {@link ApprovalMiddleware} gating the tools that
+ * {@code agent.middleware.approval.policy}, {@code exempt-tools} and {@code sensitive-tools} select; its providers
+ * in the order of {@code agent.middleware.approval.providers} (MCP elicitation, a user's {@link ApprovalCallback}
+ * bean, the in-app queue with its REST API and console); its store (JDBC when a {@link DataSource} exists, else in
+ * memory); and, with Spring Security, a filter chain that lets only the approver role see and decide approvals.
+ */
+@AutoConfiguration(after = AgentMiddlewareAutoConfiguration.class,
+		afterName = { "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration",
+				"org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration",
+				"org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration",
+				"org.springframework.boot.security.autoconfigure.web.servlet.ServletWebSecurityAutoConfiguration",
+				"org.springframework.boot.security.autoconfigure.actuate.web.servlet.ManagementWebSecurityAutoConfiguration" })
+@ConditionalOnBean(AgentToolRegistry.class)
+@ConditionalOnBooleanProperty(name = ApprovalProperties.PREFIX + ".enabled", matchIfMissing = true)
+@EnableConfigurationProperties(ApprovalProperties.class)
+public final class ApprovalAutoConfiguration {
+
+	private static final Logger logger = LoggerFactory.getLogger(ApprovalAutoConfiguration.class);
+
+	private static final Set<String> BUILT_IN_PROVIDERS = Set.of(McpElicitationApprovalProvider.NAME, "callback",
+			"queue");
+
+	@Bean
+	@ConditionalOnMissingBean
+	ApprovalRules approvalRules(ApprovalProperties properties) {
+		return ApprovalRules.of(properties.getPolicy(), properties.getExemptTools(), properties.getSensitiveTools())
+			.withNameForm(ToolNames::canonical);
+	}
+
+	@Bean
+	ToolNameReferences approvalExemptToolNames(ApprovalProperties properties) {
+		return ToolNameReferences.of(ApprovalProperties.PREFIX + ".exempt-tools", properties.getExemptTools());
+	}
+
+	@Bean
+	ToolNameReferences approvalSensitiveToolNames(ApprovalProperties properties) {
+		return ToolNameReferences.of(ApprovalProperties.PREFIX + ".sensitive-tools", properties.getSensitiveTools());
+	}
+
+	@Bean(destroyMethod = "close")
+	ApprovalThreads approvalThreads() {
+		return new ApprovalThreads();
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	ApprovalStore approvalStore(ApprovalProperties properties) {
+		return new InMemoryApprovalStore(properties.getStore().getMaxAuditRecords());
+	}
+
+	@Bean
+	@ConditionalOnBean(ApprovalCallback.class)
+	@ConditionalOnMissingBean(CallbackApprovalProvider.class)
+	CallbackApprovalProvider callbackApprovalProvider(ApprovalCallback callback, ApprovalThreads approvalThreads) {
+		return new CallbackApprovalProvider(callback, approvalThreads.executor());
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	ArgumentsBinder approvalArgumentsBinder(ObjectProvider<AgentToolRegistry> registry) {
+		return (tool, json) -> registry.getObject().get(tool.name()).bind(json);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	ApprovalMiddleware approvalMiddleware(ApprovalProperties properties, ApprovalRules rules,
+			ObjectProvider<ApprovalProvider> providers, ApprovalStore store, ArgumentsBinder approvalArgumentsBinder,
+			ObjectProvider<SecretRedactor> redactor, ObjectProvider<MiddlewareMetrics> metrics,
+			ObjectProvider<ApprovalAuditListener> listeners, ObjectProvider<Clock> clock) {
+		ApprovalMiddleware.Builder builder = ApprovalMiddleware.builder()
+			.rules(rules)
+			.provider(new CompositeApprovalProvider(ordered(providers.orderedStream().toList(), properties)))
+			.store(store)
+			.argumentsBinder(approvalArgumentsBinder)
+			.redactor(redactor.getIfAvailable(SecretRedactor::withDefaults))
+			.metrics(metrics.getIfAvailable(() -> MiddlewareMetrics.NONE))
+			.clock(clock.getIfAvailable(Clock::systemUTC))
+			.timeout(properties.getTimeout())
+			.grantTtl(properties.getGrantTtl())
+			.denyRepeatWindow(properties.getDenyRepeatWindow())
+			.order(properties.getOrder());
+		listeners.orderedStream().forEach(builder::auditListener);
+		return builder.build();
+	}
+
+	@Bean
+	SmartInitializingSingleton approvalStartupReport(ObjectProvider<AgentToolRegistry> registry, ApprovalRules rules,
+			ApprovalMiddleware approvalMiddleware) {
+		return () -> {
+			List<String> gated = new ArrayList<>();
+			for (RegisteredTool tool : registry.getObject().tools()) {
+				if (rules.requiresApproval(tool.descriptor())) {
+					gated.add(tool.name());
+				}
+			}
+			gated.sort(null);
+			logger.info("Tools that need a human's approval (policy {}, timeout {}): {}",
+					rules.policy().name().toLowerCase(java.util.Locale.ROOT),
+					PolicyEndpointContributor.text(approvalMiddleware.timeout()),
+					gated.isEmpty() ? "none" : String.join(", ", gated));
+		};
+	}
+
+	/**
+	 * The providers in configured order: the listed ones first, in the listed order, then providers of the
+	 * application that are not built in. A built-in provider that is not listed is not used.
+	 */
+	static List<ApprovalProvider> ordered(List<ApprovalProvider> available, ApprovalProperties properties) {
+		Map<String, ApprovalProvider> byName = new LinkedHashMap<>();
+		for (ApprovalProvider provider : available) {
+			if (!(provider instanceof CompositeApprovalProvider)) {
+				byName.putIfAbsent(provider.name(), provider);
+			}
+		}
+		List<ApprovalProvider> ordered = new ArrayList<>();
+		for (String name : properties.getProviders()) {
+			ApprovalProvider provider = byName.remove(name);
+			if (provider != null) {
+				ordered.add(provider);
+			}
+			else if (!BUILT_IN_PROVIDERS.contains(name)) {
+				throw new IllegalStateException("Property '" + ApprovalProperties.PREFIX + ".providers' names provider '"
+						+ name + "', which does not exist; available: " + String.join(", ", BUILT_IN_PROVIDERS)
+						+ " and the names of your ApprovalProvider beans");
+			}
+		}
+		byName.values().stream().filter((provider) -> !BUILT_IN_PROVIDERS.contains(provider.name())).forEach(ordered::add);
+		return ordered;
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass({ JdbcClient.class, DataSource.class })
+	@ConditionalOnBean(DataSource.class)
+	@ConditionalOnExpression("'${agent.middleware.approval.store.type:auto}'.toLowerCase() != 'memory'")
+	static class JdbcStoreConfiguration {
+
+		@Bean(destroyMethod = "close")
+		@ConditionalOnMissingBean(ApprovalStore.class)
+		JdbcApprovalStore approvalStore(DataSource dataSource, ApprovalProperties properties,
+				ObjectProvider<Clock> clock) {
+			ApprovalProperties.Store store = properties.getStore();
+			String instanceId = (store.getInstanceId() != null) ? store.getInstanceId() : UUID.randomUUID().toString();
+			JdbcApprovalStore jdbc = new JdbcApprovalStore(dataSource, clock.getIfAvailable(Clock::systemUTC),
+					store.getPollInterval(), store.getAbandonAfter(), instanceId);
+			if (store.isInitializeSchema()) {
+				jdbc.initializeSchema();
+			}
+			jdbc.start();
+			return jdbc;
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnExpression("'${agent.middleware.approval.store.type:auto}'.toLowerCase() == 'jdbc'")
+	@ConditionalOnMissingBean(DataSource.class)
+	static class MissingDataSourceConfiguration {
+
+		MissingDataSourceConfiguration() {
+			throw new IllegalStateException("Property '" + ApprovalProperties.PREFIX
+					+ ".store.type' is jdbc, but the application has no DataSource (and spring-jdbc)");
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
+	@ConditionalOnClass(DispatcherServlet.class)
+	@ConditionalOnBooleanProperty(name = ApprovalProperties.PREFIX + ".web.enabled", matchIfMissing = true)
+	static class WebConfiguration {
+
+		@Bean
+		@ConditionalOnMissingBean
+		ApprovalQueueProvider approvalQueueProvider() {
+			return new ApprovalQueueProvider();
+		}
+
+		@Bean
+		@ConditionalOnMissingBean
+		ApprovalController approvalController(ApprovalStore store, ArgumentsBinder approvalArgumentsBinder,
+				ObjectProvider<AgentToolRegistry> registry, ApprovalProperties properties, ObjectProvider<Clock> clock) {
+			return new ApprovalController(store, approvalArgumentsBinder,
+					(name) -> registry.getObject().find(name).map(RegisteredTool::descriptor),
+					clock.getIfAvailable(Clock::systemUTC), properties.getWeb().getPath(),
+					properties.getWeb().getRefreshInterval());
+		}
+
+		@Configuration(proxyBeanMethods = false)
+		@ConditionalOnMissingClass("org.springframework.security.web.SecurityFilterChain")
+		static class UnprotectedWarning {
+
+			UnprotectedWarning(ApprovalProperties properties) {
+				logger.warn("The approval console and REST API at {} are open to anyone who can reach this "
+						+ "application: add Spring Security to let only the '{}' role decide",
+						properties.getWeb().getPath(), properties.getWeb().getRole());
+			}
+
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
+	@ConditionalOnClass({ SecurityFilterChain.class, HttpSecurity.class, DispatcherServlet.class })
+	@ConditionalOnBean(HttpSecurity.class)
+	@ConditionalOnBooleanProperty(name = ApprovalProperties.PREFIX + ".web.enabled", matchIfMissing = true)
+	static class SecurityConfiguration {
+
+		@Bean
+		@Order(ApprovalSecurity.ORDER)
+		@ConditionalOnMissingBean(name = "approvalSecurityFilterChain")
+		SecurityFilterChain approvalSecurityFilterChain(HttpSecurity http, ApprovalProperties properties)
+				throws Exception {
+			return ApprovalSecurity.filterChain(http, properties.getWeb());
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(McpSyncServerExchange.class)
+	static class McpElicitationConfiguration {
+
+		@Bean
+		@ConditionalOnMissingBean
+		McpElicitationApprovalProvider mcpElicitationApprovalProvider(ApprovalThreads approvalThreads) {
+			return new McpElicitationApprovalProvider(approvalThreads.executor());
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(MeterRegistry.class)
+	@ConditionalOnBean(MeterRegistry.class)
+	static class MetricsConfiguration {
+
+		@Bean
+		@ConditionalOnMissingBean(name = "approvalOutcomeMetrics")
+		ApprovalAuditListener approvalOutcomeMetrics(MeterRegistry meterRegistry) {
+			Map<String, Counter> counters = new java.util.concurrent.ConcurrentHashMap<>();
+			return (record) -> counters.computeIfAbsent(record.outcome().tagValue() + "\u0000" + record.toolName(),
+					(key) -> Counter.builder("agent.tool.approvals")
+						.description("Approval outcomes of tool calls, by outcome")
+						.tag("outcome", record.outcome().tagValue())
+						.tag(MicrometerMiddlewareMetrics.TOOL_NAME_TAG, record.toolName())
+						.register(meterRegistry))
+				.increment();
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(Endpoint.class)
+	static class ApprovalEndpointConfiguration {
+
+		@Bean
+		@ConditionalOnMissingBean(name = "approvalEndpointContributor")
+		AgentMiddlewareEndpointContributor approvalEndpointContributor(ApprovalMiddleware approvalMiddleware,
+				ApprovalProperties properties, ObjectProvider<Clock> clock) {
+			return new ApprovalEndpointContributor(approvalMiddleware, properties, clock.getIfAvailable(Clock::systemUTC));
+		}
+
+	}
+
+}

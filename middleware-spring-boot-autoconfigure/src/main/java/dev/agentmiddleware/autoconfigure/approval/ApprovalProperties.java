@@ -1,0 +1,316 @@
+package dev.agentmiddleware.autoconfigure.approval;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import dev.agentmiddleware.approval.ApprovalMiddleware;
+import dev.agentmiddleware.approval.ApprovalPolicy;
+import dev.agentmiddleware.approval.InMemoryApprovalStore;
+import dev.agentmiddleware.chain.BuiltInOrder;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+/**
+ * Configuration of human approval of tool calls.
+ */
+@ConfigurationProperties(ApprovalProperties.PREFIX)
+public class ApprovalProperties {
+
+	/** The prefix of the approval properties. */
+	public static final String PREFIX = "agent.middleware.approval";
+
+	/**
+	 * Whether calls of gated tools wait for a human's approval.
+	 */
+	private boolean enabled = true;
+
+	/**
+	 * Position of the approval layer in every tool's chain; a lower order runs further out.
+	 */
+	private int order = BuiltInOrder.APPROVAL;
+
+	/**
+	 * Which tools need approval by their safety level: none, dangerous, all, or configured (only the sensitive
+	 * tools).
+	 */
+	private ApprovalPolicy policy = ApprovalPolicy.DANGEROUS;
+
+	/**
+	 * Tools that never need approval, whatever the policy.
+	 */
+	private List<String> exemptTools = new ArrayList<>();
+
+	/**
+	 * Tools that always need approval unless exempt.
+	 */
+	private List<String> sensitiveTools = new ArrayList<>();
+
+	/**
+	 * Longest time a call waits for a decision before it is denied; keep it below the MCP client's request timeout.
+	 */
+	private Duration timeout = ApprovalMiddleware.DEFAULT_TIMEOUT;
+
+	/**
+	 * How long an approval for the session lets the same calls through.
+	 */
+	private Duration grantTtl = ApprovalMiddleware.DEFAULT_GRANT_TTL;
+
+	/**
+	 * How long a call denied by a person is denied again at once when repeated in the same session; 0 turns this
+	 * off.
+	 */
+	private Duration denyRepeatWindow = ApprovalMiddleware.DEFAULT_DENY_REPEAT_WINDOW;
+
+	/**
+	 * Approval providers to try, first choice first, among mcp-elicitation, callback and queue; the first that can
+	 * handle a call asks.
+	 */
+	private List<String> providers = new ArrayList<>(List.of("mcp-elicitation", "callback", "queue"));
+
+	private final Web web = new Web();
+
+	private final Store store = new Store();
+
+	public boolean isEnabled() {
+		return this.enabled;
+	}
+
+	public void setEnabled(boolean enabled) {
+		this.enabled = enabled;
+	}
+
+	public int getOrder() {
+		return this.order;
+	}
+
+	public void setOrder(int order) {
+		this.order = order;
+	}
+
+	public ApprovalPolicy getPolicy() {
+		return this.policy;
+	}
+
+	public void setPolicy(ApprovalPolicy policy) {
+		this.policy = policy;
+	}
+
+	public List<String> getExemptTools() {
+		return this.exemptTools;
+	}
+
+	public void setExemptTools(List<String> exemptTools) {
+		this.exemptTools = exemptTools;
+	}
+
+	public List<String> getSensitiveTools() {
+		return this.sensitiveTools;
+	}
+
+	public void setSensitiveTools(List<String> sensitiveTools) {
+		this.sensitiveTools = sensitiveTools;
+	}
+
+	public Duration getTimeout() {
+		return this.timeout;
+	}
+
+	public void setTimeout(Duration timeout) {
+		this.timeout = timeout;
+	}
+
+	public Duration getGrantTtl() {
+		return this.grantTtl;
+	}
+
+	public void setGrantTtl(Duration grantTtl) {
+		this.grantTtl = grantTtl;
+	}
+
+	public Duration getDenyRepeatWindow() {
+		return this.denyRepeatWindow;
+	}
+
+	public void setDenyRepeatWindow(Duration denyRepeatWindow) {
+		this.denyRepeatWindow = denyRepeatWindow;
+	}
+
+	public List<String> getProviders() {
+		return this.providers;
+	}
+
+	public void setProviders(List<String> providers) {
+		this.providers = providers;
+	}
+
+	public Web getWeb() {
+		return this.web;
+	}
+
+	public Store getStore() {
+		return this.store;
+	}
+
+	/**
+	 * The approval queue's REST API and web console.
+	 */
+	public static class Web {
+
+		/**
+		 * Whether the REST API and console of the approval queue are served (in a servlet web application).
+		 */
+		private boolean enabled = true;
+
+		/**
+		 * Base path of the REST API; the console is at {path}/console.
+		 */
+		private String path = "/agent/approvals";
+
+		/**
+		 * Role a user needs to see and decide approvals when Spring Security is present.
+		 */
+		private String role = "APPROVER";
+
+		/**
+		 * How often the console refreshes, when the browser cannot be told at once.
+		 */
+		private Duration refreshInterval = Duration.ofSeconds(1);
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		public String getPath() {
+			return this.path;
+		}
+
+		public void setPath(String path) {
+			this.path = path;
+		}
+
+		public String getRole() {
+			return this.role;
+		}
+
+		public void setRole(String role) {
+			this.role = role;
+		}
+
+		public Duration getRefreshInterval() {
+			return this.refreshInterval;
+		}
+
+		public void setRefreshInterval(Duration refreshInterval) {
+			this.refreshInterval = refreshInterval;
+		}
+
+	}
+
+	/**
+	 * Where pending requests, grants and the audit trail live.
+	 */
+	public static class Store {
+
+		/**
+		 * Which store to use: auto (JDBC when a DataSource exists, else memory), memory or jdbc.
+		 */
+		private StoreType type = StoreType.AUTO;
+
+		/**
+		 * How often a waiting call checks a shared store for a decision made on another instance.
+		 */
+		private Duration pollInterval = Duration.ofMillis(500);
+
+		/**
+		 * How long a pending request may go without a heartbeat from its waiting call before it is marked abandoned.
+		 */
+		private Duration abandonAfter = Duration.ofSeconds(30);
+
+		/**
+		 * Stable name of this application instance; pending requests it owned are marked abandoned when it restarts.
+		 */
+		private @Nullable String instanceId;
+
+		/**
+		 * Whether the JDBC store creates its tables when they are missing.
+		 */
+		private boolean initializeSchema = true;
+
+		/**
+		 * How many audit records the in-memory store keeps.
+		 */
+		private int maxAuditRecords = InMemoryApprovalStore.DEFAULT_MAX_AUDIT_RECORDS;
+
+		public StoreType getType() {
+			return this.type;
+		}
+
+		public void setType(StoreType type) {
+			this.type = type;
+		}
+
+		public Duration getPollInterval() {
+			return this.pollInterval;
+		}
+
+		public void setPollInterval(Duration pollInterval) {
+			this.pollInterval = pollInterval;
+		}
+
+		public Duration getAbandonAfter() {
+			return this.abandonAfter;
+		}
+
+		public void setAbandonAfter(Duration abandonAfter) {
+			this.abandonAfter = abandonAfter;
+		}
+
+		public @Nullable String getInstanceId() {
+			return this.instanceId;
+		}
+
+		public void setInstanceId(@Nullable String instanceId) {
+			this.instanceId = instanceId;
+		}
+
+		public boolean isInitializeSchema() {
+			return this.initializeSchema;
+		}
+
+		public void setInitializeSchema(boolean initializeSchema) {
+			this.initializeSchema = initializeSchema;
+		}
+
+		public int getMaxAuditRecords() {
+			return this.maxAuditRecords;
+		}
+
+		public void setMaxAuditRecords(int maxAuditRecords) {
+			this.maxAuditRecords = maxAuditRecords;
+		}
+
+	}
+
+	/**
+	 * The kinds of approval store.
+	 */
+	public enum StoreType {
+
+		/** JDBC when a {@code DataSource} exists, else memory. */
+		AUTO,
+
+		/** In this JVM's memory. */
+		MEMORY,
+
+		/** In the application's database. */
+		JDBC
+
+	}
+
+}

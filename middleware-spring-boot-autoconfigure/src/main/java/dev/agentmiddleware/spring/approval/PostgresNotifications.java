@@ -1,0 +1,93 @@
+package dev.agentmiddleware.spring.approval;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+
+import javax.sql.DataSource;
+
+import org.jspecify.annotations.Nullable;
+import org.postgresql.PGConnection;
+import org.postgresql.PGNotification;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Listens on a PostgreSQL channel with a connection of its own, on a daemon thread, and runs a callback on every
+ * notification; reconnects after a failure. Kept apart so that the PostgreSQL driver is loaded only on PostgreSQL.
+ */
+final class PostgresNotifications implements AutoCloseable, Runnable {
+
+	private static final Logger logger = LoggerFactory.getLogger(PostgresNotifications.class);
+
+	private static final int WAIT_MILLIS = 1000;
+
+	private final DataSource dataSource;
+
+	private final String channel;
+
+	private final Runnable onNotification;
+
+	private final Thread thread;
+
+	private volatile boolean running = true;
+
+	private volatile @Nullable Connection connection;
+
+	private PostgresNotifications(DataSource dataSource, String channel, Runnable onNotification) {
+		this.dataSource = dataSource;
+		this.channel = channel;
+		this.onNotification = onNotification;
+		this.thread = new Thread(this, "agent-approval-listen");
+		this.thread.setDaemon(true);
+	}
+
+	static PostgresNotifications listen(DataSource dataSource, String channel, Runnable onNotification) {
+		PostgresNotifications notifications = new PostgresNotifications(dataSource, channel, onNotification);
+		notifications.thread.start();
+		return notifications;
+	}
+
+	@Override
+	public void run() {
+		while (this.running) {
+			try (Connection connection = this.dataSource.getConnection()) {
+				this.connection = connection;
+				try (Statement statement = connection.createStatement()) {
+					statement.execute("LISTEN " + this.channel);
+				}
+				PGConnection pg = connection.unwrap(PGConnection.class);
+				while (this.running) {
+					PGNotification[] received = pg.getNotifications(WAIT_MILLIS);
+					if (received != null && received.length > 0) {
+						this.onNotification.run();
+					}
+				}
+			}
+			catch (SQLException ex) {
+				if (this.running) {
+					logger.warn("Listening for approval decisions on PostgreSQL failed ({}); polling until reconnected",
+							ex.getMessage());
+					pause();
+				}
+			}
+		}
+	}
+
+	private void pause() {
+		try {
+			Thread.sleep(WAIT_MILLIS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			this.running = false;
+		}
+	}
+
+	@Override
+	public void close() {
+		this.running = false;
+		this.thread.interrupt();
+	}
+
+}

@@ -1,0 +1,40 @@
+package dev.agentmiddleware.sample.approval;
+
+import dev.agentmiddleware.autoconfigure.approval.ApprovalProperties;
+
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.security.config.annotation.web.builders.HttpSecurity;
+import org.springframework.security.config.annotation.web.configurers.AbstractHttpConfigurer;
+import org.springframework.security.core.userdetails.User;
+import org.springframework.security.crypto.factory.PasswordEncoderFactories;
+import org.springframework.security.provisioning.InMemoryUserDetailsManager;
+import org.springframework.security.web.SecurityFilterChain;
+
+/**
+ * Security of the sample: the starter's own filter chain protects the approval console and REST API (only users
+ * with the approver role, {@code agent.middleware.approval.web.role}); this chain lets every other request through
+ * as before, so MCP clients and Actuator need no login. In a real deployment, protect those too.
+ */
+@Configuration(proxyBeanMethods = false)
+@EnableConfigurationProperties(ApproverProperties.class)
+class ApprovalSecurityConfiguration {
+
+	@Bean
+	SecurityFilterChain sampleSecurityFilterChain(HttpSecurity http) throws Exception {
+		// MCP clients POST JSON-RPC without CSRF tokens; nothing here is protected by a browser session.
+		return http.authorizeHttpRequests((requests) -> requests.anyRequest().permitAll())
+			.csrf(AbstractHttpConfigurer::disable)
+			.build();
+	}
+
+	@Bean
+	InMemoryUserDetailsManager approverUsers(ApproverProperties approver, ApprovalProperties approval) {
+		return new InMemoryUserDetailsManager(User.withUsername(approver.username())
+			.password(PasswordEncoderFactories.createDelegatingPasswordEncoder().encode(approver.password()))
+			.roles(approval.getWeb().getRole())
+			.build());
+	}
+
+}
