@@ -210,8 +210,15 @@ public final class ToolPipeline {
 			boolean checkResults = ResultContract.restricts(this.tool);
 			List<String> layers = new ArrayList<>();
 			layers.add(this.tool.name());
+			boolean binds = false;
 			for (int i = this.middleware.size() - 1; i >= 0; i--) {
 				ToolMiddleware middleware = this.middleware.get(i);
+				if (middleware instanceof ArgumentBindingMiddleware) {
+					// An intrinsic step rather than a layer: not listed, and a tool with nothing else stays bare
+					handler = ArgumentBindingMiddleware.binding(handler);
+					binds = true;
+					continue;
+				}
 				ToolHandler wrapped = middleware.wrap(this.tool, handler);
 				if (wrapped == null) {
 					throw new IllegalStateException("Middleware '" + middleware.name() + "' ("
@@ -225,7 +232,10 @@ public final class ToolPipeline {
 			}
 			boolean bare = layers.size() == 1 && observers == null;
 			if (bare) {
-				handler = this.terminal;
+				handler = ArgumentBindingMiddleware.binding(this.terminal);
+			}
+			else if (!binds) {
+				handler = ArgumentBindingMiddleware.binding(handler);
 			}
 			if (observers != null) {
 				handler = observers.wrap(handler);
