@@ -154,11 +154,58 @@ public final class AgentToolRegistry implements BeanFactoryAware, SmartInitializ
 				parameterNames, binder, this.argumentValidator.get(), this.pipelineFactory::create);
 		RegisteredTool existing = this.tools.putIfAbsent(descriptor.name(), registered);
 		if (existing != null) {
-			throw new IllegalStateException("Duplicate tool name '" + descriptor.name() + "': declared by bean '"
-					+ existing.beanName() + "' (" + describe(existing.method()) + ") and by bean '" + beanName + "' ("
-					+ describe(method) + "); give one of them another @AgentTool(name = ...)");
+			throw new IllegalStateException("Duplicate tool name '" + descriptor.name() + "': declared by "
+					+ describe(existing) + " and by bean '" + beanName + "' (" + describe(method)
+					+ "); give one of them another @AgentTool(name = ...)");
 		}
 		this.toolsByMethod.put(method, registered);
+	}
+
+	/**
+	 * Registers a tool that is not an {@code @AgentTool} method, such as a tool an agent middleware contributes or a
+	 * Spring AI {@code ToolCallback} put under governance. The tool gets a pipeline from the same chain as every
+	 * other tool and shows in {@link #tools()}, the MCP tool list and the actuator endpoint.
+	 *
+	 * <p>Its JSON arguments are bound against the properties of its input schema: each property is a parameter
+	 * read as a plain JSON value (maps, lists, strings, numbers, booleans), those listed under {@code required}
+	 * must be given, and a property the schema does not declare is refused with a clear error.
+	 *
+	 * <p>Registering the same owner's tool again with an equal descriptor returns the tool already registered, so
+	 * integrations may register lazily, once per call.
+	 * <pre>{@code
+	 * RegisteredTool todos = registry.register(readTodosTool, "agent-middleware:todo");
+	 * }</pre>
+	 * @param tool the tool and its own code
+	 * @param owner what declares the tool, shown instead of a bean name, such as {@code agent-middleware:todo}
+	 * @return the registered tool
+	 * @throws IllegalStateException if another tool already has the name, naming both owners
+	 */
+	public RegisteredTool register(ExecutableTool tool, String owner) {
+		ToolDescriptor descriptor = tool.descriptor();
+		RegisteredTool existing = this.tools.get(descriptor.name());
+		if (existing != null && existing.method() == null && existing.beanName().equals(owner)
+				&& existing.descriptor().equals(descriptor)) {
+			return existing;
+		}
+		JsonArgumentBinder binder = new JsonArgumentBinder(descriptor.name(),
+				SchemaParameters.of(descriptor.name(), descriptor.inputSchema(), this.jsonMapper.get()),
+				this.jsonMapper.get(), this.argumentLimits);
+		RegisteredTool registered = new RegisteredTool(tool, owner, binder, this.pipelineFactory::create);
+		existing = this.tools.putIfAbsent(descriptor.name(), registered);
+		if (existing != null) {
+			if (existing.method() == null && existing.beanName().equals(owner)
+					&& existing.descriptor().equals(descriptor)) {
+				return existing;
+			}
+			throw new IllegalStateException("Duplicate tool name '" + descriptor.name() + "': declared by "
+					+ describe(existing) + " and by " + owner + "; rename one of them");
+		}
+		return registered;
+	}
+
+	private static String describe(RegisteredTool tool) {
+		Method method = tool.method();
+		return (method != null) ? "bean '" + tool.beanName() + "' (" + describe(method) + ")" : tool.beanName();
 	}
 
 	/**

@@ -1,5 +1,6 @@
 package dev.agentmiddleware.spring.tool;
 
+import java.lang.reflect.Method;
 import java.util.Comparator;
 import java.util.Map;
 import java.util.Set;
@@ -34,9 +35,13 @@ public final class BeanValidationArgumentValidator implements ToolArgumentValida
 
 	@Override
 	public void validate(RegisteredTool tool, Object target, Map<String, @Nullable Object> arguments) {
+		Method method = tool.method();
+		if (method == null) {
+			return;
+		}
 		Object[] values = arguments.values().toArray();
 		Set<ConstraintViolation<Object>> violations = this.validator.forExecutables()
-			.validateParameters(target, tool.method(), values);
+			.validateParameters(target, method, values);
 		if (violations.isEmpty()) {
 			return;
 		}

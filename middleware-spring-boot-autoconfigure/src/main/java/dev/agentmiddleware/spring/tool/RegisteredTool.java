@@ -15,8 +15,8 @@ import dev.agentmiddleware.tool.ToolInvocation;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One registered tool: its descriptor, the bean and method behind it, the binder of its JSON arguments, and its
- * pipeline, built once on first use.
+ * One registered tool: its descriptor, what declares it (an {@code @AgentTool} bean method, an agent middleware or
+ * a Spring AI {@code ToolCallback}), the binder of its JSON arguments, and its pipeline, built once on first use.
  */
 public final class RegisteredTool {
 
@@ -24,15 +24,13 @@ public final class RegisteredTool {
 
 	private final String beanName;
 
-	private final Method method;
-
-	private final String[] parameterNames;
+	private final @Nullable Method method;
 
 	private final ToolArguments.Names argumentNames;
 
 	private final JsonArgumentBinder binder;
 
-	private final Object target;
+	private final @Nullable Object target;
 
 	private final @Nullable ToolArgumentValidator validator;
 
@@ -46,7 +44,6 @@ public final class RegisteredTool {
 		this.tool = tool;
 		this.beanName = beanName;
 		this.method = method;
-		this.parameterNames = parameterNames;
 		this.argumentNames = ToolArguments.names(parameterNames);
 		this.binder = binder;
 		this.target = target;
@@ -70,9 +67,23 @@ public final class RegisteredTool {
 		return this.tool.descriptor().name();
 	}
 
+	RegisteredTool(ExecutableTool tool, String owner, JsonArgumentBinder binder,
+			Function<ExecutableTool, ToolPipeline> pipelineFactory) {
+		this.tool = tool;
+		this.beanName = owner;
+		this.method = null;
+		this.argumentNames = ToolArguments.names();
+		this.binder = binder;
+		this.target = null;
+		this.validator = null;
+		this.pipelineFactory = pipelineFactory;
+	}
+
 	/**
-	 * The bean that declares the tool.
-	 * @return the bean name
+	 * What declares the tool: the name of the bean of an {@code @AgentTool} method, otherwise the owner given at
+	 * {@linkplain AgentToolRegistry#register(ExecutableTool, String) registration}, such as
+	 * {@code agent-middleware:todo}.
+	 * @return the bean name or owner
 	 */
 	public String beanName() {
 		return this.beanName;
@@ -80,10 +91,18 @@ public final class RegisteredTool {
 
 	/**
 	 * The {@code @AgentTool} method.
-	 * @return the method
+	 * @return the method, or {@code null} for a tool that is not an {@code @AgentTool} method
 	 */
-	public Method method() {
+	public @Nullable Method method() {
 		return this.method;
+	}
+
+	/**
+	 * The tool's own code, before any middleware.
+	 * @return the executable tool
+	 */
+	public ExecutableTool executable() {
+		return this.tool;
 	}
 
 	/**
@@ -96,7 +115,7 @@ public final class RegisteredTool {
 	 */
 	public Map<String, @Nullable Object> bind(@Nullable String json) {
 		Map<String, @Nullable Object> arguments = this.binder.bind(json);
-		if (this.validator != null) {
+		if (this.validator != null && this.target != null) {
 			this.validator.validate(this, this.target, arguments);
 		}
 		return arguments;
@@ -169,6 +188,9 @@ public final class RegisteredTool {
 
 	@Override
 	public String toString() {
+		if (this.method == null) {
+			return name() + " (" + this.beanName + ")";
+		}
 		return name() + " (bean '" + this.beanName + "', " + this.method.getDeclaringClass().getSimpleName() + "."
 				+ this.method.getName() + ")";
 	}
