@@ -9,6 +9,7 @@ import java.util.Set;
 
 import dev.agentmiddleware.autoconfigure.AgentToolSpringAiAutoConfiguration;
 import dev.agentmiddleware.spring.ai.AgentToolCallbackProvider;
+import dev.agentmiddleware.spring.ai.GovernedToolCallback;
 import dev.agentmiddleware.spring.ai.ToolErrorFormatter;
 import dev.agentmiddleware.spring.mcp.HardenedStreamableHttpTransport;
 import dev.agentmiddleware.spring.mcp.McpToolHandler;
@@ -88,33 +89,37 @@ public final class AgentMcpServerAutoConfiguration {
 			McpServerProperties serverProperties, ObjectProvider<ToolCallback> toolCallbacks,
 			ObjectProvider<List<ToolCallback>> toolCallbackLists, ObjectProvider<ToolCallbackProvider> providers) {
 		JsonMapper mapper = jsonMapper.getIfAvailable(JsonMapper::new);
+		List<ToolCallback> springAiTools = springAiTools(serverProperties, toolCallbacks, toolCallbackLists, providers);
+		List<McpServerFeatures.SyncToolSpecification> ungoverned = new ArrayList<>();
+		for (ToolCallback callback : springAiTools) {
+			if (properties.isGovernSpringAiTools()) {
+				// Registers the tool, with its own pipeline, beside the @AgentTools; a name clash fails startup
+				GovernedToolCallback.govern(callback, registry, errorFormatter);
+			}
+			else if (!GovernedToolCallback.isGoverned(callback)) {
+				String mimeType = serverProperties.getToolResponseMimeType().get(callback.getToolDefinition().name());
+				ungoverned.add(McpToolUtils.toSyncToolSpecification(callback,
+						(mimeType != null) ? MimeType.valueOf(mimeType) : null));
+			}
+		}
 		Map<String, McpServerFeatures.SyncToolSpecification> specifications = new LinkedHashMap<>();
 		for (RegisteredTool tool : registry.tools()) {
 			specifications.put(tool.name(), new McpToolHandler(tool, errorFormatter, mapper).specification());
 		}
-		List<ToolCallback> springAiTools = springAiTools(serverProperties, toolCallbacks, toolCallbackLists, providers);
-		Set<String> ungoverned = new LinkedHashSet<>();
-		for (ToolCallback callback : springAiTools) {
-			String name = callback.getToolDefinition().name();
-			if (specifications.containsKey(name)) {
-				logger.warn("Spring AI tool '{}' is not published over MCP: an @AgentTool has the same name", name);
-				continue;
-			}
-			ToolCallback published = callback;
-			if (properties.isGovernSpringAiTools()) {
-				published = SpringAiToolGovernance.govern(registry, callback);
+		Set<String> ungovernedNames = new LinkedHashSet<>();
+		for (McpServerFeatures.SyncToolSpecification specification : ungoverned) {
+			String name = specification.tool().name();
+			if (specifications.putIfAbsent(name, specification) == null) {
+				ungovernedNames.add(name);
 			}
 			else {
-				ungoverned.add(name);
+				logger.warn("Spring AI tool '{}' is not published over MCP: a governed tool has the same name", name);
 			}
-			String mimeType = serverProperties.getToolResponseMimeType().get(name);
-			specifications.put(name, McpToolUtils.toSyncToolSpecification(published,
-					(mimeType != null) ? MimeType.valueOf(mimeType) : null));
 		}
-		if (!ungoverned.isEmpty()) {
+		if (!ungovernedNames.isEmpty()) {
 			logger.warn("MCP tools published without the middleware chain ({}=false): {}. Their calls are not "
-					+ "observed, logged, approved, cached or rate limited.", McpProperties.PREFIX
-					+ ".govern-spring-ai-tools", String.join(", ", ungoverned));
+					+ "observed, logged, approved, cached or rate limited.",
+					McpProperties.PREFIX + ".govern-spring-ai-tools", String.join(", ", ungovernedNames));
 		}
 		return List.copyOf(specifications.values());
 	}

@@ -1,9 +1,12 @@
 package dev.agentmiddleware.spring.mcp;
 
+import java.lang.reflect.Method;
+import java.lang.reflect.Type;
 import java.util.List;
 import java.util.Map;
 import java.util.function.BiFunction;
 
+import dev.agentmiddleware.spring.ai.GovernedToolCallback;
 import dev.agentmiddleware.spring.ai.ToolErrorFormatter;
 import dev.agentmiddleware.spring.ai.ToolResultText;
 import dev.agentmiddleware.spring.tool.RegisteredTool;
@@ -20,8 +23,11 @@ import org.slf4j.LoggerFactory;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
+import org.springframework.ai.chat.model.ToolContext;
+
 /**
- * Runs MCP {@code tools/call} requests of one {@code @AgentTool} through its pipeline, and describes the tool as an
+ * Runs MCP {@code tools/call} requests of one registered tool (an {@code @AgentTool}, or a Spring AI tool put under
+ * governance) through its pipeline, and describes the tool as an
  * MCP tool: name, {@code title}, description, input schema, {@code outputSchema} for results that are JSON objects,
  * and the annotations {@code readOnlyHint}, {@code destructiveHint} (a dangerous tool that does not only read),
  * {@code idempotentHint} and {@code openWorldHint} taken from its declaration.
@@ -41,6 +47,9 @@ public final class McpToolHandler
 
 	/** The key of the principal name in the MCP transport context. */
 	public static final String PRINCIPAL_KEY = "agent.principal";
+
+	// Where Spring AI's MCP server puts the exchange in a tool context
+	private static final String EXCHANGE_KEY = "exchange";
 
 	private static final Logger logger = LoggerFactory.getLogger(McpToolHandler.class);
 
@@ -65,7 +74,9 @@ public final class McpToolHandler
 		this.errorFormatter = errorFormatter;
 		this.jsonMapper = jsonMapper;
 		ToolDescriptor descriptor = tool.descriptor();
-		Map<String, Object> outputSchema = ToolOutputSchema.of(tool.method().getGenericReturnType(), jsonMapper);
+		Method method = tool.method();
+		Type resultType = (method != null) ? method.getGenericReturnType() : descriptor.resultType();
+		Map<String, Object> outputSchema = ToolOutputSchema.of(resultType, jsonMapper);
 		this.structured = outputSchema != null;
 		this.definition = definition(descriptor, jsonMapper, outputSchema);
 	}
@@ -103,13 +114,16 @@ public final class McpToolHandler
 	@Override
 	public McpSchema.CallToolResult apply(McpSyncServerExchange exchange, McpSchema.CallToolRequest request) {
 		try {
-			ToolInvocation invocation = this.tool.unboundInvocation(request.arguments())
+			ToolInvocation.Builder invocation = this.tool.unboundInvocation(request.arguments())
 				.source(InvocationSource.MCP)
 				.sessionId(exchange.sessionId())
 				.principal(principal(exchange))
-				.attribute(McpInvocationAttributes.EXCHANGE, exchange)
-				.build();
-			return success(this.tool.pipeline().call(invocation));
+				.attribute(McpInvocationAttributes.EXCHANGE, exchange);
+			if (this.tool.method() == null) {
+				// A governed Spring AI tool gets the tool context Spring AI's own MCP server would give it
+				invocation.attribute(GovernedToolCallback.TOOL_CONTEXT, new ToolContext(Map.of(EXCHANGE_KEY, exchange)));
+			}
+			return success(this.tool.pipeline().call(invocation.build()));
 		}
 		catch (Exception ex) {
 			String text = this.errorFormatter.format(this.tool.name(), ex);

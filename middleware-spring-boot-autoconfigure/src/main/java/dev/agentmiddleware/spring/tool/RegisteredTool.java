@@ -131,7 +131,7 @@ public final class RegisteredTool {
 	 */
 	public Map<String, @Nullable Object> bindValues(@Nullable Map<String, ? extends @Nullable Object> arguments) {
 		Map<String, @Nullable Object> bound = this.binder.bindValues(arguments);
-		if (this.validator != null) {
+		if (this.validator != null && this.target != null) {
 			this.validator.validate(this, this.target, bound);
 		}
 		return bound;
