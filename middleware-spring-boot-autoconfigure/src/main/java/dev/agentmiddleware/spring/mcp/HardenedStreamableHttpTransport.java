@@ -429,6 +429,8 @@ public final class HardenedStreamableHttpTransport implements McpStreamableServe
 				McpStreamableServerSession.McpStreamableServerSessionStream listening = live.session()
 					.listeningStream(stream);
 				stream.onCompleted(listening::close);
+				// Commits the response, so the client sees the stream open before the first message
+				stream.open();
 			}
 		}, Duration.ZERO);
 	}
@@ -720,6 +722,22 @@ public final class HardenedStreamableHttpTransport implements McpStreamableServe
 					this.lock.unlock();
 				}
 			});
+		}
+
+		void open() {
+			this.lock.lock();
+			try {
+				if (!this.closed) {
+					this.sse.comment("stream open").send();
+				}
+			}
+			catch (IOException | RuntimeException ex) {
+				logger.debug("MCP client disconnected before its stream opened: {}", ex.getClass().getSimpleName());
+				closeQuietly();
+			}
+			finally {
+				this.lock.unlock();
+			}
 		}
 
 		@Override
