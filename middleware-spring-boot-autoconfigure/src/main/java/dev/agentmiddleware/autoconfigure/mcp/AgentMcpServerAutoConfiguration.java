@@ -70,7 +70,7 @@ import org.springframework.web.servlet.function.ServerResponse;
 @ConditionalOnClass({ McpSchema.class, McpServerAutoConfiguration.class, McpToolUtils.class })
 @ConditionalOnProperty(prefix = McpServerProperties.CONFIG_PREFIX, name = "enabled", havingValue = "true",
 		matchIfMissing = true)
-@EnableConfigurationProperties(McpProperties.class)
+@EnableConfigurationProperties({ McpProperties.class, McpServerProperties.class })
 public final class AgentMcpServerAutoConfiguration {
 
 	private static final Logger logger = LoggerFactory.getLogger(AgentMcpServerAutoConfiguration.class);

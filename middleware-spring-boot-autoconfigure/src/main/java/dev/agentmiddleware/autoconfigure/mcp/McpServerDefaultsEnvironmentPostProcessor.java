@@ -1,5 +1,6 @@
 package dev.agentmiddleware.autoconfigure.mcp;
 
+import java.util.LinkedHashMap;
 import java.util.Map;
 
 import org.springframework.boot.EnvironmentPostProcessor;
@@ -22,16 +23,21 @@ public final class McpServerDefaultsEnvironmentPostProcessor implements Environm
 
 	private static final String MCP_SERVER_AUTO_CONFIGURATION = "org.springframework.ai.mcp.server.common.autoconfigure.McpServerAutoConfiguration";
 
-	private static final Map<String, Object> DEFAULTS = Map.of("spring.ai.mcp.server.protocol", "STREAMABLE",
-			"spring.ai.mcp.server.tool-callback-converter", "false");
-
 	@Override
 	public void postProcessEnvironment(ConfigurableEnvironment environment, SpringApplication application) {
 		if (!ClassUtils.isPresent(MCP_SERVER_AUTO_CONFIGURATION, application.getClassLoader())
 				|| environment.getPropertySources().contains(PROPERTY_SOURCE_NAME)) {
 			return;
 		}
-		environment.getPropertySources().addLast(new MapPropertySource(PROPERTY_SOURCE_NAME, DEFAULTS));
+		Map<String, Object> defaults = new LinkedHashMap<>();
+		defaults.put("spring.ai.mcp.server.protocol", "STREAMABLE");
+		// Our tool specifications serve the synchronous, stateful servers; others keep Spring AI's converter
+		String protocol = environment.getProperty("spring.ai.mcp.server.protocol", "STREAMABLE");
+		String type = environment.getProperty("spring.ai.mcp.server.type", "SYNC");
+		if (!"STATELESS".equalsIgnoreCase(protocol) && "SYNC".equalsIgnoreCase(type)) {
+			defaults.put("spring.ai.mcp.server.tool-callback-converter", "false");
+		}
+		environment.getPropertySources().addLast(new MapPropertySource(PROPERTY_SOURCE_NAME, defaults));
 	}
 
 	@Override
