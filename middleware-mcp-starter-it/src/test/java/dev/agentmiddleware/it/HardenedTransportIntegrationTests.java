@@ -38,7 +38,30 @@ class HardenedTransportIntegrationTests {
 		HttpResponse<String> response = mcp().post("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"x\",\"token\":\"s3cr3t-t0ken\"");
 		assertThat(response.statusCode()).isEqualTo(400);
 		assertThat(RawMcpHttp.error(response).get("code").asInt()).isEqualTo(-32700);
-		assertThat(output).doesNotContain("s3cr3t-t0ken").doesNotContain("ERROR");
+		assertThat(output).doesNotContain("s3cr3t-t0ken").doesNotContain("ERROR").doesNotContain("\tat ");
+		assertThat(output.getOut().lines().filter((line) -> line.contains("HardenedStreamableHttpTransport"))).singleElement()
+			.asString()
+			.contains("WARN")
+			.contains("MCP message refused: not valid JSON");
+	}
+
+	@Test
+	void clientThatDisconnectsLeavesNoErrorInTheLog(CapturedOutput output) throws Exception {
+		String session = mcp().initialize();
+		try (java.net.Socket socket = new java.net.Socket("127.0.0.1", this.port)) {
+			socket.getOutputStream()
+				.write(("GET /mcp HTTP/1.1\r\nHost: localhost:" + this.port + "\r\nAccept: text/event-stream\r\n"
+						+ "Mcp-Session-Id: " + session + "\r\n\r\n")
+					.getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+			byte[] head = new byte[12];
+			assertThat(socket.getInputStream().readNBytes(head, 0, head.length)).isEqualTo(12);
+			assertThat(new String(head, java.nio.charset.StandardCharsets.US_ASCII)).isEqualTo("HTTP/1.1 200");
+		}
+		// The server completes the stream of the client that went away
+		assertThat(mcp().send("DELETE", Map.of("Mcp-Session-Id", session), HttpRequest.BodyPublishers.noBody())
+			.statusCode()).isEqualTo(200);
+		assertThat(mcp().post(RawMcpHttp.INITIALIZE).statusCode()).isEqualTo(200);
+		assertThat(output).doesNotContain("ERROR").doesNotContain("\tat ").doesNotContain("Exception");
 	}
 
 	@Test

@@ -261,15 +261,17 @@ public final class HardenedStreamableHttpTransport implements McpStreamableServe
 			parsed = this.jsonMapper.readValue(body, Object.class);
 		}
 		catch (IOException | RuntimeException ex) {
-			logger.debug("MCP client sent malformed JSON ({} bytes)", body.length);
+			logger.warn("MCP message refused: not valid JSON ({} bytes)", body.length);
 			return error(HttpStatus.BAD_REQUEST, PARSE_ERROR, "Parse error: the body is not valid JSON");
 		}
 		if (!(parsed instanceof Map<?, ?> fields)) {
+			logger.warn("MCP message refused: not a JSON-RPC message object");
 			return error(HttpStatus.BAD_REQUEST, INVALID_REQUEST,
 					"Invalid Request: expected one JSON-RPC 2.0 message object");
 		}
 		McpSchema.JSONRPCMessage message = toMessage(fields);
 		if (message == null) {
+			logger.warn("MCP message refused: not a valid JSON-RPC 2.0 message");
 			return error(HttpStatus.BAD_REQUEST, INVALID_REQUEST, "Invalid Request: not a JSON-RPC 2.0 message");
 		}
 		try {
