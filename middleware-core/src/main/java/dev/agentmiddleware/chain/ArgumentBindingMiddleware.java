@@ -2,9 +2,10 @@ package dev.agentmiddleware.chain;
 
 import dev.agentmiddleware.tool.ToolDescriptor;
 import dev.agentmiddleware.tool.ToolHandler;
+import dev.agentmiddleware.tool.ToolInvocation;
 
 /**
- * The step of every pipeline that binds the {@link UnboundArguments} of a call coming from a model or an MCP
+ * The step of every pipeline that binds the {@link dev.agentmiddleware.tool.UnboundArguments} of a call coming from a model or an MCP
  * client, at order {@link BuiltInOrder#ARGUMENT_BINDING}: inside observation and logging, which therefore see a
  * refused call with its own outcome ({@code invalid_arguments}), and outside approval, cache and the rest, which
  * see only bound arguments. A call that is already bound (a direct Java call) passes through untouched.
@@ -37,10 +38,12 @@ public final class ArgumentBindingMiddleware implements OrderedMiddleware {
 	}
 
 	static ToolHandler binding(ToolHandler next) {
-		return (invocation) -> {
-			UnboundArguments unbound = invocation.attribute(UnboundArguments.ATTRIBUTE);
-			return (unbound != null) ? next.handle(invocation.withArguments(unbound.bind())) : next.handle(invocation);
-		};
+		return (invocation) -> next.handle(bound(invocation));
+	}
+
+	// The call with its arguments bound, or the call itself when it carries none to bind
+	static ToolInvocation bound(ToolInvocation invocation) {
+		return invocation.withBoundArguments();
 	}
 
 }

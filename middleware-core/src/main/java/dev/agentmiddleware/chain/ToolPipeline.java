@@ -95,7 +95,7 @@ public final class ToolPipeline {
 			throw new IllegalArgumentException("Invocation of tool '" + invocation.toolName()
 					+ "' passed to the pipeline of tool '" + this.tool.name() + "'");
 		}
-		return this.head.handle(invocation);
+		return this.head.handle(this.bare ? ArgumentBindingMiddleware.bound(invocation) : invocation);
 	}
 
 	/**
@@ -232,7 +232,8 @@ public final class ToolPipeline {
 			}
 			boolean bare = layers.size() == 1 && observers == null;
 			if (bare) {
-				handler = ArgumentBindingMiddleware.binding(this.terminal);
+				// The pipeline is the tool's handler itself; call() binds an unbound call first
+				handler = this.terminal;
 			}
 			else if (!binds) {
 				handler = ArgumentBindingMiddleware.binding(handler);

@@ -15,6 +15,7 @@ import dev.agentmiddleware.tool.SafetyLevel;
 import dev.agentmiddleware.tool.ToolDescriptor;
 import dev.agentmiddleware.tool.ToolHandler;
 import dev.agentmiddleware.tool.ToolInvocation;
+import dev.agentmiddleware.tool.UnboundArguments;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -50,13 +51,27 @@ class ArgumentBindingMiddlewareTests {
 	}
 
 	@Test
+	void observersAndOuterLayersSeeTheBoundArgumentsOnceBound() throws Exception {
+		List<ToolCallRecord> records = new ArrayList<>();
+		try (ToolCallObservers observers = ToolCallObservers.builder().observer(synchronous(records)).build()) {
+			ToolPipeline pipeline = ToolPipeline.builder(this.descriptor, this.echo.handler())
+				.middleware(List.of(ArgumentBindingMiddleware.INSTANCE))
+				.observers(observers)
+				.build();
+			assertThat(pipeline.call(unbound(() -> Map.of("text", "bound")))).isEqualTo("bound");
+			assertThat(records).singleElement()
+				.satisfies((record) -> assertThat(record.invocation().arguments()).containsEntry("text", "bound"));
+		}
+	}
+
+	@Test
 	void bindsAtItsOrderSoOuterLayersSeeTheCallAsSentAndInnerOnesBound() throws Exception {
 		List<String> seen = new ArrayList<>();
 		ToolPipeline pipeline = ToolPipeline.chain(this.echo, recording("outer", seen),
 				ArgumentBindingMiddleware.INSTANCE, recording("inner", seen));
 		Object result = pipeline.call(ToolInvocation.builder(this.descriptor)
 			.arguments(Map.of("text", 42))
-			.attribute(UnboundArguments.ATTRIBUTE, () -> Map.of("text", "42"))
+			.attribute(UnboundArguments.ATTRIBUTE, new UnboundArguments(() -> Map.of("text", "42")))
 			.build());
 		assertThat(result).isEqualTo("42");
 		assertThat(seen).containsExactly("outer:42(Integer)", "inner:42(String)");
@@ -86,8 +101,10 @@ class ArgumentBindingMiddlewareTests {
 			.isEqualTo("java");
 	}
 
-	private ToolInvocation unbound(UnboundArguments arguments) {
-		return ToolInvocation.builder(this.descriptor).attribute(UnboundArguments.ATTRIBUTE, arguments).build();
+	private ToolInvocation unbound(java.util.function.Supplier<Map<String, Object>> binder) {
+		return ToolInvocation.builder(this.descriptor)
+			.attribute(UnboundArguments.ATTRIBUTE, new UnboundArguments(binder::get))
+			.build();
 	}
 
 	private static ToolMiddleware recording(String name, List<String> seen) {

@@ -87,7 +87,8 @@ class McpEdgeIntegrationTests {
 			assertThat(response.statusCode()).isEqualTo(200);
 			assertThat(response.body()).contains("-32601");
 		}
-		assertThat(activeRequests()).isEqualTo(baseline);
+		// An event stream another test's client left may close meanwhile, never one of these 200 stay open
+		assertThat(activeRequests()).isLessThanOrEqualTo(baseline);
 	}
 
 	private HttpRequest post(String session, String body) {

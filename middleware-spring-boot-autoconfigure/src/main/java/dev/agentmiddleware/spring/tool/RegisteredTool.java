@@ -6,11 +6,11 @@ import java.util.function.Function;
 
 import dev.agentmiddleware.binding.JsonArgumentBinder;
 import dev.agentmiddleware.chain.ToolPipeline;
-import dev.agentmiddleware.chain.UnboundArguments;
 import dev.agentmiddleware.tool.ExecutableTool;
 import dev.agentmiddleware.tool.ToolArguments;
 import dev.agentmiddleware.tool.ToolDescriptor;
 import dev.agentmiddleware.tool.ToolInvocation;
+import dev.agentmiddleware.tool.UnboundArguments;
 
 import org.jspecify.annotations.Nullable;
 
@@ -144,7 +144,8 @@ public final class RegisteredTool {
 	 * @return an invocation builder carrying the unbound arguments
 	 */
 	public ToolInvocation.Builder unboundInvocation(@Nullable String json) {
-		return ToolInvocation.builder(descriptor()).attribute(UnboundArguments.ATTRIBUTE, () -> bind(json));
+		return ToolInvocation.builder(descriptor()).attribute(UnboundArguments.ATTRIBUTE,
+				new UnboundArguments(() -> bind(json)));
 	}
 
 	/**
@@ -155,7 +156,7 @@ public final class RegisteredTool {
 	 */
 	public ToolInvocation.Builder unboundInvocation(@Nullable Map<String, ? extends @Nullable Object> arguments) {
 		ToolInvocation.Builder builder = ToolInvocation.builder(descriptor())
-			.attribute(UnboundArguments.ATTRIBUTE, () -> bindValues(arguments));
+			.attribute(UnboundArguments.ATTRIBUTE, new UnboundArguments(() -> bindValues(arguments)));
 		return (arguments != null) ? builder.arguments(arguments) : builder;
 	}
 
