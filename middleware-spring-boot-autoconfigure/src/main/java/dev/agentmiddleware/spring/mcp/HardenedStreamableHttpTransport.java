@@ -198,6 +198,7 @@ public final class HardenedStreamableHttpTransport implements McpStreamableServe
 
 	@Override
 	public void start() {
+		this.closing = false;
 		this.running = true;
 	}
 
