@@ -34,7 +34,9 @@ import org.springframework.ai.mcp.server.common.autoconfigure.properties.McpServ
 import org.springframework.ai.mcp.server.common.autoconfigure.properties.McpServerStreamableHttpProperties;
 import org.springframework.ai.tool.ToolCallback;
 import org.springframework.ai.tool.ToolCallbackProvider;
+import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -47,6 +49,7 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.ResolvableType;
 import org.springframework.util.MimeType;
 import org.springframework.web.servlet.function.RouterFunction;
 import org.springframework.web.servlet.function.ServerResponse;
@@ -122,6 +125,32 @@ public final class AgentMcpServerAutoConfiguration {
 					McpProperties.PREFIX + ".govern-spring-ai-tools", String.join(", ", ungovernedNames));
 		}
 		return List.copyOf(specifications.values());
+	}
+
+	@Bean
+	@ConditionalOnBean(AgentToolRegistry.class)
+	static SmartInitializingSingleton agentMcpUngovernedToolSpecificationsReporter(
+			ObjectProvider<ListableBeanFactory> beanFactory) {
+		return () -> reportUngovernedToolSpecifications(beanFactory.getObject());
+	}
+
+	// Tool specifications published by other means (Spring AI's @McpTool annotation scanner, a user's own list)
+	// reach the MCP server without our chain: say so, naming them.
+	private static void reportUngovernedToolSpecifications(ListableBeanFactory beanFactory) {
+		ResolvableType type = ResolvableType.forClassWithGenerics(List.class,
+				McpServerFeatures.SyncToolSpecification.class);
+		Set<String> ungoverned = new LinkedHashSet<>();
+		for (String name : beanFactory.getBeanNamesForType(type, false, false)) {
+			if (!"agentMcpToolSpecifications".equals(name)) {
+				for (Object specification : beanFactory.getBean(name, List.class)) {
+					ungoverned.add(((McpServerFeatures.SyncToolSpecification) specification).tool().name());
+				}
+			}
+		}
+		if (!ungoverned.isEmpty()) {
+			logger.warn("MCP tools published without the middleware chain (MCP tool specifications not built from "
+					+ "@AgentTool or ToolCallback beans): {}", String.join(", ", ungoverned));
+		}
 	}
 
 	private static List<ToolCallback> springAiTools(McpServerProperties serverProperties,

@@ -28,6 +28,17 @@ import org.jspecify.annotations.Nullable;
  */
 public record McpRequestGuard(List<String> allowedOrigins, List<String> allowedHosts, List<String> protocolVersions) {
 
+	/**
+	 * The default allowed origins: pages served from this machine.
+	 */
+	public static final List<String> LOCAL_ORIGINS = List.of("http://localhost:*", "https://localhost:*",
+			"http://127.0.0.1:*", "https://127.0.0.1:*", "http://[::1]:*", "https://[::1]:*");
+
+	/**
+	 * The default allowed hosts: this machine's loopback names.
+	 */
+	public static final List<String> LOCAL_HOSTS = List.of("localhost", "127.0.0.1", "[::1]");
+
 	private static final String ANY = "*";
 
 	private static final String ANY_PORT = ":*";
@@ -109,16 +120,5 @@ public record McpRequestGuard(List<String> allowedOrigins, List<String> allowedH
 		}
 		return true;
 	}
-
-	/**
-	 * The default allowed origins: pages served from this machine.
-	 */
-	public static final List<String> LOCAL_ORIGINS = List.of("http://localhost:*", "https://localhost:*",
-			"http://127.0.0.1:*", "https://127.0.0.1:*", "http://[::1]:*", "https://[::1]:*");
-
-	/**
-	 * The default allowed hosts: this machine's loopback names.
-	 */
-	public static final List<String> LOCAL_HOSTS = List.of("localhost", "127.0.0.1", "[::1]");
 
 }

@@ -71,6 +71,13 @@ class AgentMcpServerAutoConfigurationTests {
 	}
 
 	@Test
+	void warnsNamingToolSpecificationsPublishedOutsideTheChain(CapturedOutput output) {
+		this.contextRunner.withUserConfiguration(HandMadeToolsConfiguration.class)
+			.run((context) -> assertThat(output).contains("MCP tools published without the middleware chain")
+				.contains("raw"));
+	}
+
+	@Test
 	void servletAppGetsTheHardenedTransport() {
 		this.webContextRunner.run((context) -> {
 			assertThat(context).hasSingleBean(HardenedStreamableHttpTransport.class);
@@ -115,6 +122,19 @@ class AgentMcpServerAutoConfigurationTests {
 		@Bean
 		ToolCallbackProvider shoutTools() {
 			return MethodToolCallbackProvider.builder().toolObjects(new ShoutTools()).build();
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class HandMadeToolsConfiguration {
+
+		@Bean
+		List<SyncToolSpecification> handMadeTools() {
+			return List.of(SyncToolSpecification.builder()
+				.tool(McpSchema.Tool.builder().name("raw").inputSchema(Map.of("type", "object")).build())
+				.callHandler((exchange, request) -> McpSchema.CallToolResult.builder().build())
+				.build());
 		}
 
 	}
