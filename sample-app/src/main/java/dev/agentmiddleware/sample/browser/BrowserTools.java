@@ -20,13 +20,15 @@ public class BrowserTools {
 		this.session = session;
 	}
 
-	@AgentTool(description = "Opens a web page in the (simulated) browser and returns its title",
+	@AgentTool(title = "Browse a web page",
+			description = "Opens a web page in the (simulated) browser and returns its title",
 			safety = SafetyLevel.SAFE, tags = "browser")
 	public String browse(@AgentToolParam(description = "The page's URL") String url) {
 		return this.session.render(url);
 	}
 
-	@AgentTool(description = "Crashes the browser process, to demonstrate crash recovery", safety = SafetyLevel.MODERATE)
+	@AgentTool(title = "Crash the browser",
+			description = "Crashes the browser process, to demonstrate crash recovery", safety = SafetyLevel.MODERATE)
 	public String crashBrowser() {
 		this.session.crash();
 		return "The browser process crashed; the next browse call recovers it";

@@ -14,7 +14,8 @@ import org.springframework.context.annotation.Configuration;
 
 /**
  * The scripted model, used unless {@code sample.chat.model} is {@code real} (set by the {@code openai} profile,
- * where Spring AI's OpenAI starter provides the model), and the file it reads.
+ * where Spring AI's OpenAI starter provides the model), the stand-in approver that denies its deletion, and the file
+ * it reads.
  */
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnProperty(name = "sample.chat.model", havingValue = "scripted", matchIfMissing = true)
@@ -23,6 +24,11 @@ class ChatConfiguration {
 	@Bean
 	ScriptedChatModel scriptedChatModel() {
 		return new ScriptedChatModel();
+	}
+
+	@Bean
+	ScriptedChatApprover scriptedChatApprover() {
+		return new ScriptedChatApprover();
 	}
 
 	@Bean

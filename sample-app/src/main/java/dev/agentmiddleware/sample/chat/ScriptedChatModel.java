@@ -26,6 +26,8 @@ import org.springframework.ai.model.tool.ToolCallingChatOptions;
  * <li>reads it again and asks for the weather in Lisbon, in one turn: the read is answered from the cache;</li>
  * <li>asks for the weather in Lisbon twice in one turn: the second call is the third identical one of the run, so
  * the loop guard refuses it without running the tool;</li>
+ * <li>asks to delete {@code notes.txt} ({@code delete_file}, a dangerous tool): approval asks the demo's stand-in
+ * approver ({@link ScriptedChatApprover}), which denies it, and the file stays;</li>
  * <li>reads a file that does not exist: the tool fails, and the error-recovery middleware adds the error and a hint
  * to the next input;</li>
  * <li>recovers by listing the files instead ({@code list_files});</li>
@@ -48,6 +50,7 @@ public final class ScriptedChatModel implements ChatModel {
 			List.of(call("read_file", READ_NOTES)),
 			List.of(call("read_file", READ_NOTES), call("get_weather", WEATHER)),
 			List.of(call("get_weather", WEATHER), call("get_weather", WEATHER)),
+			List.of(call("delete_file", READ_NOTES)),
 			List.of(call("read_file", "{\"path\":\"missing-report.txt\"}")),
 			List.of(call("list_files", "{}")),
 			List.of(call("update_todo", "{\"id\":\"1\",\"status\":\"done\"}"),
@@ -55,7 +58,7 @@ public final class ScriptedChatModel implements ChatModel {
 
 	private static final String ANSWER = "I wrote a plan, read notes.txt (the second read came from the cache), "
 			+ "checked the weather in Lisbon (a third identical weather call was stopped by the loop guard), "
-			+ "recovered from a missing file by listing the workspace, and ticked my todos off. (This is the "
+			+ "was refused the deletion of notes.txt by the approver, recovered from a missing file by listing the workspace, and ticked my todos off. (This is the "
 			+ "scripted model: configure a real model to get real answers.)";
 
 	@Override

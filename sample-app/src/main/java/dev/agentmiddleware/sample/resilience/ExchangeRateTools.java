@@ -21,7 +21,8 @@ public class ExchangeRateTools {
 
 	private final AtomicLong requests = new AtomicLong();
 
-	@AgentTool(description = "Exchange rate between two currencies, from a service that often fails for a moment",
+	@AgentTool(title = "Exchange rate",
+			description = "Exchange rate between two currencies, from a service that often fails for a moment",
 			safety = SafetyLevel.SAFE, idempotent = true)
 	public String getExchangeRate(@AgentToolParam(description = "ISO code of the currency to convert from") String from,
 			@AgentToolParam(description = "ISO code of the currency to convert to") String to) {

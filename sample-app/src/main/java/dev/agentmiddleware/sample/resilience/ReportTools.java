@@ -18,7 +18,8 @@ public class ReportTools {
 	/** The longest a report may be asked to take. */
 	public static final int MAX_SECONDS = 30;
 
-	@AgentTool(description = "Generates a report on a topic; it takes the given number of seconds",
+	@AgentTool(title = "Generate a report",
+			description = "Generates a report on a topic; it takes the given number of seconds",
 			safety = SafetyLevel.SAFE)
 	public String generateReport(@AgentToolParam(description = "What the report is about") String topic,
 			@AgentToolParam(description = "How long the generation takes, 0 to 30 seconds") int seconds)

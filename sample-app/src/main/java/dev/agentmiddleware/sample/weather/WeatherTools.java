@@ -21,7 +21,8 @@ public class WeatherTools {
 	private static final List<String> CONDITIONS = List.of("sunny", "partly cloudy", "cloudy", "fog", "light rain",
 			"heavy rain", "thunderstorms");
 
-	@AgentTool(description = "Current weather for a city: temperature, sky and humidity", safety = SafetyLevel.SAFE,
+	@AgentTool(title = "Current weather",
+			description = "Current weather for a city: temperature, sky and humidity", safety = SafetyLevel.SAFE,
 			readOnly = true, idempotent = true)
 	public Weather getWeather(@AgentToolParam(description = "City name, for example Lisbon") String city) {
 		if (city.isBlank()) {

@@ -66,7 +66,8 @@ public class WorkspaceTools {
 		this.changes = changes;
 	}
 
-	@AgentTool(description = "Lists the files and directories directly inside a directory of the workspace, "
+	@AgentTool(title = "List workspace files",
+			description = "Lists the files and directories directly inside a directory of the workspace, "
 			+ "as paths relative to the workspace root; directory paths end with '/'", safety = SafetyLevel.SAFE,
 			readOnly = true)
 	public List<String> listFiles(@AgentToolParam(description = "Directory relative to the workspace root; "
@@ -82,7 +83,8 @@ public class WorkspaceTools {
 		}
 	}
 
-	@AgentTool(description = "Reads a UTF-8 text file of the workspace, up to 1 MiB", safety = SafetyLevel.SAFE,
+	@AgentTool(title = "Read a file",
+			description = "Reads a UTF-8 text file of the workspace, up to 1 MiB", safety = SafetyLevel.SAFE,
 			readOnly = true)
 	public String readFile(@AgentToolParam(description = "File path relative to the workspace root") String path)
 			throws IOException {
@@ -108,7 +110,8 @@ public class WorkspaceTools {
 		}
 	}
 
-	@AgentTool(description = "Writes UTF-8 text to a file of the workspace, replacing what it held and creating "
+	@AgentTool(title = "Write a file",
+			description = "Writes UTF-8 text to a file of the workspace, replacing what it held and creating "
 			+ "missing parent directories", safety = SafetyLevel.MODERATE)
 	public String writeFile(@AgentToolParam(description = "File path relative to the workspace root") String path,
 			@AgentToolParam(description = "The complete new content of the file") String content)
@@ -139,7 +142,7 @@ public class WorkspaceTools {
 		return "Wrote " + bytes.length + " bytes to " + this.workspace.relativePath(file);
 	}
 
-	@AgentTool(description = "Deletes a file of the workspace; directories are not deleted",
+	@AgentTool(title = "Delete a file", description = "Deletes a file of the workspace; directories are not deleted",
 			safety = SafetyLevel.DANGEROUS)
 	public String deleteFile(@AgentToolParam(description = "File path relative to the workspace root") String path)
 			throws IOException {

@@ -55,16 +55,20 @@ class ChatEndpointIntegrationTests {
 		assertThat(reply.get("conversationId").asString()).isEqualTo("trip-1");
 		assertThat(reply.get("answer").asString()).startsWith("I wrote a plan");
 		List<String> trace = reply.get("trace").valueStream().map(JsonNode::asString).toList();
-		assertThat(trace).hasSize(16);
+		assertThat(trace).hasSize(18);
 		assertThat(trace.get(0)).isEqualTo("iteration 1 before: the model gets 1 messages");
 		assertThat(trace.get(1)).startsWith("iteration 1 after: asked for write_todos -> write_todos tool_result");
 		assertThat(trace.get(5)).startsWith("iteration 3 after: asked for read_file, get_weather -> read_file "
 				+ "tool_result: Trip notes");
 		assertThat(trace.get(7)).contains("get_weather tool_result").contains("get_weather guarded: Not run");
-		assertThat(trace.get(9)).contains("read_file tool_error");
+		assertThat(trace.get(9)).as("a person (the demo's stand-in approver) said no")
+			.startsWith("iteration 5 after: asked for delete_file -> delete_file tool_error: Call of tool "
+					+ "'delete_file' was denied by approval");
+		assertThat(this.workspaceFile("notes.txt")).as("the denied deletion never ran").exists();
 		assertThat(trace.get(10)).as("the recovery hint is an extra input message")
 			.isEqualTo("iteration 6 before: the model gets 12 messages");
-		assertThat(trace.get(15)).isEqualTo("iteration 8 after: answered");
+		assertThat(trace.get(11)).contains("read_file tool_error");
+		assertThat(trace.get(17)).isEqualTo("iteration 9 after: answered");
 		assertThat(reply.get("todos").valueStream().map((todo) -> todo.get("status").asString()).toList())
 			.containsExactly("done", "done", "pending");
 		assertThat(this.threadStore.load("trip-1").get("todos")).isInstanceOf(List.class);
@@ -77,6 +81,10 @@ class ChatEndpointIntegrationTests {
 		chat("trip-2", "hello");
 		assertThat(this.threadStore.load("trip-3").get("todos")).isNull();
 		assertThat(this.threadStore.load("trip-2").get("todos")).asList().hasSize(3);
+	}
+
+	private Path workspaceFile(String name) {
+		return workspace.resolve(name);
 	}
 
 	private JsonNode chat(String conversationId, String message) throws Exception {
