@@ -8,8 +8,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 
 import dev.agentmiddleware.chain.BuiltInOrder;
 import dev.agentmiddleware.chain.OrderedMiddleware;
@@ -94,6 +96,9 @@ public final class ApprovalMiddleware implements OrderedMiddleware {
 	private final List<ApprovalAuditListener> listeners;
 
 	private final int order;
+
+	// The requests calls of this instance are waiting on, so that stopping the application can end the waits
+	private final Set<String> waiting = ConcurrentHashMap.newKeySet();
 
 	private ApprovalMiddleware(Builder builder) {
 		this.rules = builder.rules;
@@ -211,6 +216,38 @@ public final class ApprovalMiddleware implements OrderedMiddleware {
 
 	private ApprovalDecision await(ApprovalRequest request, ToolInvocation invocation) {
 		this.store.add(request);
+		this.waiting.add(request.id());
+		try {
+			return awaitAdded(request, invocation);
+		}
+		finally {
+			this.waiting.remove(request.id());
+		}
+	}
+
+	/**
+	 * Ends the wait of every call of this instance that is waiting for a decision: each is denied as
+	 * {@linkplain ApprovalOutcome#ABANDONED abandoned}, with the reason given, recorded in the audit trail like any
+	 * other decision. Fail-closed: no waiting call is ever approved this way. Call it when the application stops, so
+	 * that no call waiting for a person holds the shutdown up (the Spring auto-configuration does).
+	 * <pre>{@code
+	 * approvalMiddleware.abandonWaiting("the application is shutting down");
+	 * }</pre>
+	 * @param reason why the calls stop waiting, for the model and the audit trail
+	 * @return how many waiting calls were ended
+	 */
+	public int abandonWaiting(String reason) {
+		Objects.requireNonNull(reason, "reason");
+		Instant now = this.clock.instant();
+		int ended = 0;
+		for (String id : List.copyOf(this.waiting)) {
+			this.store.decide(id, ApprovalDecision.system(ApprovalOutcome.ABANDONED, reason), now);
+			ended++;
+		}
+		return ended;
+	}
+
+	private ApprovalDecision awaitAdded(ApprovalRequest request, ToolInvocation invocation) {
 		this.metrics.count(MiddlewareEvent.APPROVAL_REQUESTED, request.toolName());
 		ApprovalProvider chosen = (this.provider instanceof CompositeApprovalProvider composite)
 				? composite.select(invocation)
@@ -319,6 +356,11 @@ public final class ApprovalMiddleware implements OrderedMiddleware {
 				record(request, decision, null);
 				throw deny(invocation, ApprovalOutcome.PROVIDER_FAILED,
 						"the approval provider '" + decision.decidedBy() + "' failed, so it was not approved");
+			}
+			case ABANDONED -> {
+				record(request, decision, reason);
+				throw deny(invocation, ApprovalOutcome.ABANDONED, "it was still waiting for approval when "
+						+ ((reason != null) ? reason : "the wait was abandoned") + ", so it was not approved");
 			}
 			default -> {
 				record(request, decision, reason);

@@ -165,6 +165,30 @@ class ApprovalMiddlewareTests {
 	}
 
 	@Test
+	void stoppingTheApplicationEndsEveryWaitWithADenialAndTheToolNeverRuns() throws Exception {
+		ApprovalMiddleware middleware = middleware().build();
+		ToolPipeline pipeline = pipeline(middleware);
+		Future<Object> first = callAsync(pipeline, call("a.txt", "s1"));
+		Future<Object> second = callAsync(pipeline, call("b.txt", "s2"));
+		this.provider.next();
+		this.provider.next();
+		assertThat(middleware.abandonWaiting("the application is shutting down")).isEqualTo(2);
+		for (Future<Object> result : List.of(first, second)) {
+			assertThatExceptionOfType(java.util.concurrent.ExecutionException.class)
+				.isThrownBy(() -> result.get(5, TimeUnit.SECONDS))
+				.havingCause()
+				.isInstanceOf(ApprovalDeniedException.class)
+				.withMessageContaining("was still waiting for approval when the application is shutting down")
+				.satisfies((ex) -> assertThat(((ApprovalDeniedException) ex).approvalOutcome())
+					.isEqualTo(ApprovalOutcome.ABANDONED));
+		}
+		assertThat(this.runs).hasValue(0);
+		assertThat(this.store.auditTrail(10)).extracting(ApprovalAuditRecord::outcome)
+			.containsOnly(ApprovalOutcome.ABANDONED);
+		assertThat(middleware.abandonWaiting("again")).as("nothing is waiting any more").isZero();
+	}
+
+	@Test
 	void withoutAnyProviderTheCallIsDeniedBecauseNoApproverIsConfigured() {
 		ToolPipeline pipeline = pipeline(middleware().provider(new CompositeApprovalProvider(List.of())).build());
 		assertThatExceptionOfType(ApprovalDeniedException.class).isThrownBy(() -> pipeline.call(call("a", "s1")))

@@ -147,6 +147,11 @@ public final class ApprovalAutoConfiguration {
 	}
 
 	@Bean
+	ApprovalShutdown approvalShutdown(ApprovalMiddleware approvalMiddleware) {
+		return new ApprovalShutdown(approvalMiddleware);
+	}
+
+	@Bean
 	SmartInitializingSingleton approvalStartupReport(ObjectProvider<AgentToolRegistry> registry, ApprovalRules rules,
 			ApprovalMiddleware approvalMiddleware) {
 		return () -> {

@@ -2,6 +2,14 @@ package dev.agentmiddleware.autoconfigure.approval;
 
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import javax.sql.DataSource;
@@ -11,6 +19,8 @@ import dev.agentmiddleware.approval.ApprovalDecision;
 import dev.agentmiddleware.approval.ApprovalDeniedException;
 import dev.agentmiddleware.approval.ApprovalMiddleware;
 import dev.agentmiddleware.approval.ApprovalOutcome;
+import dev.agentmiddleware.approval.ApprovalProvider;
+import dev.agentmiddleware.approval.ApprovalRequest;
 import dev.agentmiddleware.approval.ApprovalStore;
 import dev.agentmiddleware.approval.CompositeApprovalProvider;
 import dev.agentmiddleware.approval.InMemoryApprovalStore;
@@ -20,6 +30,7 @@ import dev.agentmiddleware.spring.AgentTool;
 import dev.agentmiddleware.spring.approval.JdbcApprovalStore;
 import dev.agentmiddleware.spring.tool.AgentToolRegistry;
 import dev.agentmiddleware.tool.SafetyLevel;
+import dev.agentmiddleware.tool.ToolInvocation;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
@@ -51,6 +62,29 @@ class ApprovalAutoConfigurationTests {
 			assertThat(registry.get("delete_file").pipeline().layers()).containsExactly("approval", "delete_file");
 			assertThat(registry.get("write_file").pipeline().layers()).containsExactly("write_file");
 			assertThat(registry.get("read_file").pipeline().layers()).containsExactly("read_file");
+		});
+	}
+
+	@Test
+	void stoppingTheApplicationDeniesTheCallsStillWaitingInsteadOfHoldingTheShutdownUp() throws Exception {
+		this.contextRunner.withUserConfiguration(SilentApproverConfiguration.class).run((context) -> {
+			FileTools tools = context.getBean(FileTools.class);
+			ExecutorService caller = Executors.newSingleThreadExecutor();
+			try {
+				Future<String> waiting = caller.submit(() -> tools.deleteFile("a.txt"));
+				assertThat(context.getBean(SilentApprover.class).asked.await(5, TimeUnit.SECONDS)).isTrue();
+				context.close();
+				assertThatExceptionOfType(ExecutionException.class).isThrownBy(() -> waiting.get(5, TimeUnit.SECONDS))
+					.havingCause()
+					.isInstanceOf(ApprovalDeniedException.class)
+					.withMessageContaining("still waiting for approval when the application shut down")
+					.satisfies((ex) -> assertThat(((ApprovalDeniedException) ex).approvalOutcome())
+						.isEqualTo(ApprovalOutcome.ABANDONED));
+				assertThat(tools.deletes()).isZero();
+			}
+			finally {
+				caller.shutdownNow();
+			}
 		});
 	}
 
@@ -225,6 +259,36 @@ class ApprovalAutoConfigurationTests {
 		@Bean
 		FileTools fileTools() {
 			return new FileTools();
+		}
+
+	}
+
+	/**
+	 * An approver that is asked but never answers, like a person who is away.
+	 */
+	static final class SilentApprover implements ApprovalProvider {
+
+		final CountDownLatch asked = new CountDownLatch(1);
+
+		@Override
+		public String name() {
+			return "silent";
+		}
+
+		@Override
+		public CompletionStage<ApprovalDecision> requestApproval(ApprovalRequest request, ToolInvocation invocation) {
+			this.asked.countDown();
+			return new CompletableFuture<>();
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class SilentApproverConfiguration {
+
+		@Bean
+		SilentApprover silentApprover() {
+			return new SilentApprover();
 		}
 
 	}
