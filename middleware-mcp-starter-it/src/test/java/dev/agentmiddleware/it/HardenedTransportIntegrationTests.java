@@ -138,6 +138,22 @@ class HardenedTransportIntegrationTests {
 	}
 
 	@Test
+	void repeatedArgumentKeyIsRefusedAsOnEveryOtherPathNotResolvedToTheLastValue(CapturedOutput output)
+			throws Exception {
+		String session = mcp().initialize();
+		String body = "{\"jsonrpc\":\"2.0\",\"id\":11,\"method\":\"tools/call\",\"params\":{\"name\":\"forecast\","
+				+ "\"arguments\":{\"city\":\"Lisbon\",\"city\":\"Porto\",\"days\":2}}}";
+		HttpResponse<String> response = mcp().post(mcp().sessionHeaders(session), body);
+		assertThat(response.statusCode()).isEqualTo(200);
+		JsonNode json = tools.jackson.databind.json.JsonMapper.shared().readTree(response.body());
+		assertThat(json.get("id").asInt()).isEqualTo(11);
+		JsonNode error = RawMcpHttp.errorOf(response.body());
+		assertThat(error.get("code").asInt()).isEqualTo(-32602);
+		assertThat(error.get("message").asString()).contains("repeats a key").doesNotContain("Porto");
+		assertThat(output).doesNotContain("ERROR").doesNotContain("\tat ");
+	}
+
+	@Test
 	void bodyOverTheLimitIsRefusedBeforeItIsRead() throws Exception {
 		String session = mcp().initialize();
 		String huge = "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/call\",\"params\":{\"name\":\"convert\","

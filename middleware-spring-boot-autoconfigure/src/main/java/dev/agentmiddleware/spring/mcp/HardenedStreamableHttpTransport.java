@@ -27,6 +27,9 @@ import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Mono;
+import tools.jackson.core.StreamReadFeature;
+import tools.jackson.core.exc.StreamReadException;
+import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.context.SmartLifecycle;
 import org.springframework.http.HttpHeaders;
@@ -72,6 +75,11 @@ public final class HardenedStreamableHttpTransport implements McpStreamableServe
 
 	/** The JSON-RPC code of invalid method parameters. */
 	public static final int INVALID_PARAMS = -32602;
+
+	// Parses incoming messages; refuses repeated keys, which a lenient parser would resolve silently to the last one
+	private static final JsonMapper STRICT_JSON = JsonMapper.builder()
+		.enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+		.build();
 
 	/** The JSON-RPC code of a refusal by the transport (origin, host, limits, headers). */
 	public static final int SERVER_ERROR = -32000;
@@ -259,9 +267,20 @@ public final class HardenedStreamableHttpTransport implements McpStreamableServe
 		}
 		Object parsed;
 		try {
-			parsed = this.jsonMapper.readValue(body, Object.class);
+			parsed = STRICT_JSON.readValue(body, Object.class);
 		}
-		catch (IOException | RuntimeException ex) {
+		catch (StreamReadException ex) {
+			if (isDuplicateKey(ex)) {
+				// A repeated key is refused as on every other path (the binder refuses it in a JSON string), rather
+				// than silently keeping the last value as a lenient parser would
+				logger.warn("MCP message refused: it repeats a key ({} bytes)", body.length);
+				return error(HttpStatus.OK, idOf(body), INVALID_PARAMS,
+						"Invalid params: the message repeats a key; each key may appear only once in an object");
+			}
+			logger.warn("MCP message refused: not valid JSON ({} bytes)", body.length);
+			return error(HttpStatus.BAD_REQUEST, PARSE_ERROR, "Parse error: the body is not valid JSON");
+		}
+		catch (RuntimeException ex) {
 			logger.warn("MCP message refused: not valid JSON ({} bytes)", body.length);
 			return error(HttpStatus.BAD_REQUEST, PARSE_ERROR, "Parse error: the body is not valid JSON");
 		}
@@ -597,6 +616,22 @@ public final class HardenedStreamableHttpTransport implements McpStreamableServe
 
 	private ServerResponse unavailable() {
 		return error(HttpStatus.SERVICE_UNAVAILABLE, SERVER_ERROR, "Service Unavailable: the server is shutting down");
+	}
+
+	private static boolean isDuplicateKey(StreamReadException ex) {
+		String message = ex.getOriginalMessage();
+		return message != null && message.startsWith("Duplicate Object property");
+	}
+
+	// The id of a message refused for a repeated key, read leniently, so that the client can match the error
+	private @Nullable Object idOf(byte[] body) {
+		try {
+			Object lenient = this.jsonMapper.readValue(body, Object.class);
+			return (lenient instanceof Map<?, ?> fields) ? fields.get("id") : null;
+		}
+		catch (IOException | RuntimeException ex) {
+			return null;
+		}
 	}
 
 	private ServerResponse error(HttpStatus status, int code, String message) {
