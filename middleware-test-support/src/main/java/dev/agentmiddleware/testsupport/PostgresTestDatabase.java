@@ -75,15 +75,15 @@ public final class PostgresTestDatabase implements AutoCloseable {
 	}
 
 	static String baseUrl() {
-		return TestService.env("AGENT_MIDDLEWARE_TEST_POSTGRES_URL", "jdbc:postgresql://127.0.0.1:5432/agentmw");
+		return TestService.env("AGENTMW_TEST_POSTGRES_URL", "jdbc:postgresql://127.0.0.1:5432/agentmw");
 	}
 
 	static String configuredUser() {
-		return TestService.env("AGENT_MIDDLEWARE_TEST_POSTGRES_USER", "agentmw");
+		return TestService.env("AGENTMW_TEST_POSTGRES_USER", "agentmw");
 	}
 
 	static String configuredPassword() {
-		return TestService.env("AGENT_MIDDLEWARE_TEST_POSTGRES_PASSWORD", "agentmw");
+		return TestService.env("AGENTMW_TEST_POSTGRES_PASSWORD", "agentmw");
 	}
 
 	private static void execute(String sql) {

@@ -10,7 +10,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Runs a test class or method only where the named services are available: elsewhere it is skipped with a message
- * saying what is missing and how to get it, and when {@code AGENT_MIDDLEWARE_REQUIRE_SERVICES=true} (set by
+ * saying what is missing and how to get it, and when {@code AGENTMW_TEST_REQUIRE_SERVICES=true} (set by
  * {@code .ci/run}) it fails instead, so CI never passes by skipping.
  * <pre>{@code
  * @RequiresService(TestService.POSTGRES)

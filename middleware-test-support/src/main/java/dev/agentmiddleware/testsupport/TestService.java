@@ -14,7 +14,7 @@ import java.util.Optional;
 public enum TestService {
 
 	/**
-	 * A PostgreSQL server: {@code AGENT_MIDDLEWARE_TEST_POSTGRES_URL}, {@code _USER} and {@code _PASSWORD}, by default
+	 * A PostgreSQL server: {@code AGENTMW_TEST_POSTGRES_URL}, {@code _USER} and {@code _PASSWORD}, by default
 	 * {@code jdbc:postgresql://127.0.0.1:5432/agentmw} as {@code agentmw}/{@code agentmw} (what {@code .ci/run} sets
 	 * up).
 	 */
@@ -27,14 +27,14 @@ public enum TestService {
 			}
 			catch (SQLException ex) {
 				return Optional.of("PostgreSQL is not reachable at " + PostgresTestDatabase.baseUrl() + " ("
-						+ ex.getMessage() + "); set AGENT_MIDDLEWARE_TEST_POSTGRES_URL/_USER/_PASSWORD or run .ci/run");
+						+ ex.getMessage() + "); set AGENTMW_TEST_POSTGRES_URL/_USER/_PASSWORD or run .ci/run");
 			}
 		}
 	},
 
 	/**
-	 * Headless Chromium and its WebDriver: {@code AGENT_MIDDLEWARE_TEST_CHROMIUM} and
-	 * {@code AGENT_MIDDLEWARE_TEST_CHROMEDRIVER}, by default {@code /usr/bin/chromium} and
+	 * Headless Chromium and its WebDriver: {@code AGENTMW_TEST_CHROMIUM} and
+	 * {@code AGENTMW_TEST_CHROMEDRIVER}, by default {@code /usr/bin/chromium} and
 	 * {@code /usr/bin/chromedriver} (Debian's {@code chromium} and {@code chromium-driver}).
 	 */
 	CHROMIUM {
@@ -64,7 +64,7 @@ public enum TestService {
 	};
 
 	/** The environment variable that, set to {@code true}, makes a missing service fail its tests. */
-	public static final String REQUIRE_SERVICES_VARIABLE = "AGENT_MIDDLEWARE_REQUIRE_SERVICES";
+	public static final String REQUIRE_SERVICES_VARIABLE = "AGENTMW_TEST_REQUIRE_SERVICES";
 
 	/**
 	 * Why this service cannot be used here.
@@ -85,7 +85,7 @@ public enum TestService {
 	 * @return its path
 	 */
 	public static Path chromium() {
-		return Path.of(env("AGENT_MIDDLEWARE_TEST_CHROMIUM", "/usr/bin/chromium"));
+		return Path.of(env("AGENTMW_TEST_CHROMIUM", "/usr/bin/chromium"));
 	}
 
 	/**
@@ -93,7 +93,7 @@ public enum TestService {
 	 * @return its path
 	 */
 	public static Path chromedriver() {
-		return Path.of(env("AGENT_MIDDLEWARE_TEST_CHROMEDRIVER", "/usr/bin/chromedriver"));
+		return Path.of(env("AGENTMW_TEST_CHROMEDRIVER", "/usr/bin/chromedriver"));
 	}
 
 	static String env(String name, String fallback) {
