@@ -40,7 +40,9 @@ final class McpSession implements AutoCloseable {
 			.builder("http://localhost:" + port)
 			.endpoint("/mcp")
 			.build();
-		McpSyncClient client = McpClient.sync(transport).requestTimeout(Duration.ofSeconds(10)).build();
+		// Calls that wait for a person (approval tests) may take a while on a loaded machine: the ceiling is
+		// generous, and a test that works finishes long before it
+		McpSyncClient client = McpClient.sync(transport).requestTimeout(Duration.ofSeconds(30)).build();
 		return new McpSession(client, client.initialize());
 	}
 

@@ -89,7 +89,7 @@ class SampleAppApprovalIntegrationTests {
 
 		ApprovalApi.Response approved = this.approver.approve(request.get("id").asString());
 		assertThat(approved.status()).isEqualTo(200);
-		assertThat(McpSession.text(call.get(10, TimeUnit.SECONDS))).isEqualTo("Deleted approve-me.txt");
+		assertThat(McpSession.text(call.get(30, TimeUnit.SECONDS))).isEqualTo("Deleted approve-me.txt");
 		assertThat(file).doesNotExist();
 
 		assertThat(this.approver.approve(request.get("id").asString()).status()).isEqualTo(409);
@@ -107,7 +107,7 @@ class SampleAppApprovalIntegrationTests {
 		CompletableFuture<CallToolResult> call = deleteAsync(this.session, "deny-me.txt");
 		JsonNode request = this.approver.awaitPendingFor("delete_file", "deny-me.txt");
 		assertThat(this.approver.deny(request.get("id").asString(), "keep the notes").status()).isEqualTo(200);
-		CallToolResult result = call.get(10, TimeUnit.SECONDS);
+		CallToolResult result = call.get(30, TimeUnit.SECONDS);
 		assertThat(result.isError()).isTrue();
 		assertThat(McpSession.text(result)).contains("alice denied it: keep the notes")
 			.contains("Do not retry this call unless the user asks you to.")
@@ -129,7 +129,7 @@ class SampleAppApprovalIntegrationTests {
 		CompletableFuture<CallToolResult> first = deleteAsync(this.session, "session-a.txt");
 		JsonNode request = this.approver.awaitPendingFor("delete_file", "session-a.txt");
 		assertThat(this.approver.approveForSession(request.get("id").asString()).status()).isEqualTo(200);
-		assertThat(McpSession.text(first.get(10, TimeUnit.SECONDS))).isEqualTo("Deleted session-a.txt");
+		assertThat(McpSession.text(first.get(30, TimeUnit.SECONDS))).isEqualTo("Deleted session-a.txt");
 
 		// The identical call runs without asking (the file is gone, so the tool itself now fails).
 		file("session-a.txt");
@@ -141,7 +141,7 @@ class SampleAppApprovalIntegrationTests {
 		CompletableFuture<CallToolResult> other = deleteAsync(this.session, "session-b.txt");
 		JsonNode otherRequest = this.approver.awaitPendingFor("delete_file", "session-b.txt");
 		this.approver.deny(otherRequest.get("id").asString(), "not that one");
-		assertThat(other.get(10, TimeUnit.SECONDS).isError()).isTrue();
+		assertThat(other.get(30, TimeUnit.SECONDS).isError()).isTrue();
 
 		// The same arguments from another session ask again.
 		file("session-a.txt");
@@ -150,7 +150,7 @@ class SampleAppApprovalIntegrationTests {
 			JsonNode elsewhereRequest = this.approver.awaitPendingFor("delete_file", "session-a.txt");
 			assertThat(elsewhereRequest.get("session").asString()).isNotEqualTo(request.get("session").asString());
 			this.approver.deny(elsewhereRequest.get("id").asString(), "other session");
-			assertThat(elsewhere.get(10, TimeUnit.SECONDS).isError()).isTrue();
+			assertThat(elsewhere.get(30, TimeUnit.SECONDS).isError()).isTrue();
 		}
 		assertThat(workspace.resolve("session-a.txt")).exists();
 		assertThat(workspace.resolve("session-b.txt")).exists();
@@ -170,7 +170,7 @@ class SampleAppApprovalIntegrationTests {
 		assertThat(call).isNotDone();
 
 		assertThat(this.approver.approveWithArguments(id, Map.of("path", "scratch.txt")).status()).isEqualTo(200);
-		assertThat(McpSession.text(call.get(10, TimeUnit.SECONDS))).isEqualTo("Deleted scratch.txt");
+		assertThat(McpSession.text(call.get(30, TimeUnit.SECONDS))).isEqualTo("Deleted scratch.txt");
 		assertThat(scratch).doesNotExist();
 		assertThat(important).exists();
 		assertThat(this.approver.audit().get(0).get("outcome").asString()).isEqualTo("approved-with-changes");
@@ -185,12 +185,12 @@ class SampleAppApprovalIntegrationTests {
 		JsonNode firstRequest = this.approver.awaitPendingFor("delete_file", "parallel-one.txt");
 		JsonNode secondRequest = this.approver.awaitPendingFor("delete_file", "parallel-two.txt");
 		this.approver.deny(firstRequest.get("id").asString(), "not this one");
-		assertThat(McpSession.text(first.get(10, TimeUnit.SECONDS))).contains("not this one");
+		assertThat(McpSession.text(first.get(30, TimeUnit.SECONDS))).contains("not this one");
 		assertThat(second).isNotDone();
 		assertThat(this.approver.pending()).extracting((pending) -> pending.get("id").asString())
 			.contains(secondRequest.get("id").asString());
 		this.approver.approve(secondRequest.get("id").asString());
-		assertThat(McpSession.text(second.get(10, TimeUnit.SECONDS))).isEqualTo("Deleted parallel-two.txt");
+		assertThat(McpSession.text(second.get(30, TimeUnit.SECONDS))).isEqualTo("Deleted parallel-two.txt");
 		assertThat(one).exists();
 		assertThat(two).doesNotExist();
 	}
@@ -267,7 +267,7 @@ class SampleAppApprovalIntegrationTests {
 		assertThat(pendingView).doesNotContain("actuator-watch.txt");
 
 		this.approver.deny(id, "watched");
-		assertThat(call.get(10, TimeUnit.SECONDS).isError()).isTrue();
+		assertThat(call.get(30, TimeUnit.SECONDS).isError()).isTrue();
 		String decidedView = actuator();
 		JsonNode audit = tools.jackson.databind.json.JsonMapper.shared()
 			.readTree(decidedView)
