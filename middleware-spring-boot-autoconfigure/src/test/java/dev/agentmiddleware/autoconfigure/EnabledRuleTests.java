@@ -11,6 +11,7 @@ import dev.agentmiddleware.autoconfigure.crashrecovery.CrashRecoveryAutoConfigur
 import dev.agentmiddleware.autoconfigure.retry.ToolRetryAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.timeout.ToolTimeoutAutoConfiguration;
 import dev.agentmiddleware.spring.AgentTool;
+import dev.agentmiddleware.spring.tool.AgentToolAutoConfiguration;
 import dev.agentmiddleware.spring.tool.AgentToolRegistry;
 import dev.agentmiddleware.spring.tool.InvalidToolConfigurationException;
 import io.micrometer.observation.tck.TestObservationRegistry;
@@ -36,7 +37,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class EnabledRuleTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(AgentMiddlewareAutoConfiguration.class,
+		.withConfiguration(AutoConfigurations.of(AgentMiddlewareAutoConfiguration.class, AgentToolAutoConfiguration.class,
 				ToolCacheAutoConfiguration.class, ToolRetryAutoConfiguration.class, ToolRateLimitAutoConfiguration.class,
 				ToolTimeoutAutoConfiguration.class, ToolLoggingAutoConfiguration.class, ToolObservationAutoConfiguration.class,
 				CrashRecoveryAutoConfiguration.class))

@@ -11,11 +11,12 @@ import dev.agentmiddleware.agent.ErrorRecoveryMiddleware;
 import dev.agentmiddleware.agent.LoopGuard;
 import dev.agentmiddleware.agent.LoopGuardPolicy;
 import dev.agentmiddleware.autoconfigure.AgentMiddlewareAutoConfiguration;
-import dev.agentmiddleware.autoconfigure.AgentToolSpringAiAutoConfiguration;
+import dev.agentmiddleware.spring.ai.AgentToolSpringAiAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.thread.JdbcThreadStore;
 import dev.agentmiddleware.autoconfigure.thread.ThreadStoreAutoConfiguration;
 import dev.agentmiddleware.spring.ai.AgentToolCallback;
 import dev.agentmiddleware.spring.ai.AgentToolCallbackProvider;
+import dev.agentmiddleware.spring.tool.AgentToolAutoConfiguration;
 import dev.agentmiddleware.spring.tool.AgentToolRegistry;
 import dev.agentmiddleware.spring.tool.RegisteredTool;
 import dev.agentmiddleware.spring.tool.ToolNameReferences;
@@ -40,7 +41,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class AgentAutoConfigurationTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(AgentMiddlewareAutoConfiguration.class,
+		.withConfiguration(AutoConfigurations.of(AgentMiddlewareAutoConfiguration.class, AgentToolAutoConfiguration.class,
 				AgentToolSpringAiAutoConfiguration.class, ThreadStoreAutoConfiguration.class,
 				AgentAutoConfiguration.class));
 

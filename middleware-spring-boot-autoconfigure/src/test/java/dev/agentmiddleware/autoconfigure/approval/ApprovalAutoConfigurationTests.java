@@ -18,6 +18,7 @@ import dev.agentmiddleware.autoconfigure.AgentMiddlewareAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.actuate.AgentMiddlewareEndpointContributor;
 import dev.agentmiddleware.spring.AgentTool;
 import dev.agentmiddleware.spring.approval.JdbcApprovalStore;
+import dev.agentmiddleware.spring.tool.AgentToolAutoConfiguration;
 import dev.agentmiddleware.spring.tool.AgentToolRegistry;
 import dev.agentmiddleware.tool.SafetyLevel;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -40,7 +41,7 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 class ApprovalAutoConfigurationTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(AgentMiddlewareAutoConfiguration.class, ApprovalAutoConfiguration.class))
+		.withConfiguration(AutoConfigurations.of(AgentMiddlewareAutoConfiguration.class, AgentToolAutoConfiguration.class, ApprovalAutoConfiguration.class))
 		.withUserConfiguration(FileToolsConfiguration.class);
 
 	@Test
