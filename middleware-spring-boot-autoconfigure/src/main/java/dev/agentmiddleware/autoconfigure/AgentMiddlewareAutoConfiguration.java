@@ -3,6 +3,7 @@ package dev.agentmiddleware.autoconfigure;
 import dev.agentmiddleware.callrecord.ToolCallObserver;
 import dev.agentmiddleware.callrecord.ToolCallObservers;
 import dev.agentmiddleware.redaction.SecretRedactor;
+import dev.agentmiddleware.spring.tool.AgentMiddlewareProperties;
 import dev.agentmiddleware.spring.tool.AgentToolAutoConfiguration;
 
 import org.springframework.beans.factory.ListableBeanFactory;

@@ -1,10 +1,12 @@
 /**
- * Auto-configuration of the agent tool middleware, and what every part of it shares: the {@code agent.middleware}
- * properties ({@link dev.agentmiddleware.autoconfigure.AgentMiddlewareProperties}), the check of their keys, the
- * failure analysis of bad settings, the secret redactor and the observers
+ * Auto-configuration of the agent tool middleware, and what every part of it shares: the check of the
+ * {@code agent.middleware} keys, the failure analysis of bad settings, the secret redactor and the observers
  * ({@link dev.agentmiddleware.autoconfigure.AgentMiddlewareAutoConfiguration}), and the one settings path of the
  * built-ins ({@link dev.agentmiddleware.autoconfigure.ToolMiddlewareProperties},
  * {@link dev.agentmiddleware.autoconfigure.ToolSettings}, {@link dev.agentmiddleware.autoconfigure.PerToolSettings}).
+ * The root properties, {@link dev.agentmiddleware.spring.tool.AgentMiddlewareProperties}, live in
+ * {@code spring.tool}, the layer every other part builds on, so that packages depend one way only: here and
+ * {@code spring.ai}, {@code spring.mcp} on {@code spring.tool}, never back.
  * <p>
  * <b>Where an auto-configuration lives.</b> As in Spring Boot 4, where each module keeps its
  * {@code …autoconfigure} classes beside its own code, an auto-configuration and its properties live with the code

@@ -1,7 +1,7 @@
 package dev.agentmiddleware.spring.ai;
 
 import dev.agentmiddleware.autoconfigure.AgentMiddlewareAutoConfiguration;
-import dev.agentmiddleware.autoconfigure.AgentMiddlewareProperties;
+import dev.agentmiddleware.spring.tool.AgentMiddlewareProperties;
 import dev.agentmiddleware.redaction.SecretRedactor;
 import dev.agentmiddleware.spring.tool.AgentToolRegistry;
 import tools.jackson.databind.json.JsonMapper;

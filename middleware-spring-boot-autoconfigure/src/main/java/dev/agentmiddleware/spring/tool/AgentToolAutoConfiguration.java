@@ -1,6 +1,5 @@
 package dev.agentmiddleware.spring.tool;
 
-import dev.agentmiddleware.autoconfigure.AgentMiddlewareProperties;
 import dev.agentmiddleware.binding.ArgumentLimits;
 import dev.agentmiddleware.callrecord.ToolCallObservers;
 import jakarta.validation.Validator;

@@ -6,7 +6,9 @@
  * What users name (public):
  * <ul>
  * <li>{@link dev.agentmiddleware.spring.tool.AgentToolAutoConfiguration}: the auto-configuration of tool
- * registration (to exclude it, or to order one's own after it).</li>
+ * registration (to exclude it, or to order one's own after it), and
+ * {@link dev.agentmiddleware.spring.tool.AgentMiddlewareProperties}, the root {@code agent.middleware} settings
+ * (kept here, in the lowest Spring layer, so that every other package can read them without a cycle).</li>
  * <li>{@link dev.agentmiddleware.spring.tool.AgentToolRegistry}: every tool of the context by name, each a
  * {@link dev.agentmiddleware.spring.tool.RegisteredTool} (descriptor, owner, argument binder, pipeline);
  * {@link dev.agentmiddleware.spring.tool.AgentToolContributor} registers tools that are not {@code @AgentTool}
