@@ -83,13 +83,15 @@ final class BenchmarkContexts {
 	}
 
 	@Configuration(proxyBeanMethods = false)
-	@ImportAutoConfiguration({ AgentMiddlewareAutoConfiguration.class, AgentToolAutoConfiguration.class, AgentToolSpringAiAutoConfiguration.class })
+	@ImportAutoConfiguration({ AgentMiddlewareAutoConfiguration.class,
+			AgentToolAutoConfiguration.class, AgentToolSpringAiAutoConfiguration.class })
 	static class BareConfiguration {
 
 	}
 
 	@Configuration(proxyBeanMethods = false)
-	@ImportAutoConfiguration({ AgentMiddlewareAutoConfiguration.class, AgentToolAutoConfiguration.class, AgentToolSpringAiAutoConfiguration.class,
+	@ImportAutoConfiguration({ AgentMiddlewareAutoConfiguration.class,
+			AgentToolAutoConfiguration.class, AgentToolSpringAiAutoConfiguration.class,
 			ToolObservationAutoConfiguration.class, ToolLoggingAutoConfiguration.class, ToolCacheAutoConfiguration.class,
 			ToolRetryAutoConfiguration.class, ToolRateLimitAutoConfiguration.class })
 	static class DefaultStackConfiguration {

@@ -90,7 +90,8 @@ class AgentMiddlewareFailureAnalyzerTests {
 	}
 
 	@Configuration(proxyBeanMethods = false)
-	@ImportAutoConfiguration({ AgentMiddlewareAutoConfiguration.class, AgentToolAutoConfiguration.class, ToolCacheAutoConfiguration.class,
+	@ImportAutoConfiguration({ AgentMiddlewareAutoConfiguration.class,
+			AgentToolAutoConfiguration.class, ToolCacheAutoConfiguration.class,
 			ToolRetryAutoConfiguration.class })
 	static class OrderToolsApplication {
 

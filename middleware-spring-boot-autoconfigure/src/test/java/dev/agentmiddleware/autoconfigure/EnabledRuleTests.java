@@ -37,7 +37,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 class EnabledRuleTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(AgentMiddlewareAutoConfiguration.class, AgentToolAutoConfiguration.class,
+		.withConfiguration(AutoConfigurations.of(AgentMiddlewareAutoConfiguration.class,
+				AgentToolAutoConfiguration.class,
 				ToolCacheAutoConfiguration.class, ToolRetryAutoConfiguration.class, ToolRateLimitAutoConfiguration.class,
 				ToolTimeoutAutoConfiguration.class, ToolLoggingAutoConfiguration.class, ToolObservationAutoConfiguration.class,
 				CrashRecoveryAutoConfiguration.class))

@@ -35,7 +35,8 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 class AgentMiddlewareEndpointTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(AgentMiddlewareAutoConfiguration.class, AgentToolAutoConfiguration.class,
+		.withConfiguration(AutoConfigurations.of(AgentMiddlewareAutoConfiguration.class,
+				AgentToolAutoConfiguration.class,
 				LearningAutoConfiguration.class, AgentMiddlewareEndpointAutoConfiguration.class))
 		.withPropertyValues("management.endpoints.web.exposure.include=agentmiddleware")
 		.withUserConfiguration(AccountConfiguration.class);

@@ -44,7 +44,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 class BuiltInEndpointContributorsTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(AgentMiddlewareAutoConfiguration.class, AgentToolAutoConfiguration.class,
+		.withConfiguration(AutoConfigurations.of(AgentMiddlewareAutoConfiguration.class,
+				AgentToolAutoConfiguration.class,
 				AgentToolSpringAiAutoConfiguration.class, ToolObservationAutoConfiguration.class,
 				ToolLoggingAutoConfiguration.class, ToolCacheAutoConfiguration.class, ToolRetryAutoConfiguration.class,
 				ToolRateLimitAutoConfiguration.class, ToolTimeoutAutoConfiguration.class, CrashRecoveryAutoConfiguration.class,

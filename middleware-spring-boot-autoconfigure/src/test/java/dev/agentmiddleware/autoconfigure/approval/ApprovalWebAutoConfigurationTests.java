@@ -18,7 +18,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ApprovalWebAutoConfigurationTests {
 
 	private final WebApplicationContextRunner contextRunner = new WebApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(AgentMiddlewareAutoConfiguration.class, AgentToolAutoConfiguration.class, ApprovalAutoConfiguration.class,
+		.withConfiguration(AutoConfigurations.of(AgentMiddlewareAutoConfiguration.class,
+				AgentToolAutoConfiguration.class, ApprovalAutoConfiguration.class,
 				SecurityAutoConfiguration.class, ServletWebSecurityAutoConfiguration.class))
 		.withUserConfiguration(ApprovalAutoConfigurationTests.FileToolsConfiguration.class);
 

@@ -45,7 +45,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ToolCacheAutoConfigurationTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(AgentMiddlewareAutoConfiguration.class, AgentToolAutoConfiguration.class,
+		.withConfiguration(AutoConfigurations.of(AgentMiddlewareAutoConfiguration.class,
+				AgentToolAutoConfiguration.class,
 				AgentToolSpringAiAutoConfiguration.class, ToolCacheAutoConfiguration.class))
 		.withUserConfiguration(FileToolsConfiguration.class);
 

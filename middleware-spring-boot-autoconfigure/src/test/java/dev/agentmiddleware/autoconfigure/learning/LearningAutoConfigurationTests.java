@@ -36,7 +36,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 class LearningAutoConfigurationTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(AgentMiddlewareAutoConfiguration.class, AgentToolAutoConfiguration.class,
+		.withConfiguration(AutoConfigurations.of(AgentMiddlewareAutoConfiguration.class,
+				AgentToolAutoConfiguration.class,
 				AgentToolSpringAiAutoConfiguration.class, LearningAutoConfiguration.class))
 		.withUserConfiguration(FetchConfiguration.class);
 

@@ -38,7 +38,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ToolLoggingAutoConfigurationTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(AgentMiddlewareAutoConfiguration.class, AgentToolAutoConfiguration.class,
+		.withConfiguration(AutoConfigurations.of(AgentMiddlewareAutoConfiguration.class,
+				AgentToolAutoConfiguration.class,
 				AgentToolSpringAiAutoConfiguration.class, ToolLoggingAutoConfiguration.class))
 		.withUserConfiguration(AccountConfiguration.class);
 

@@ -42,7 +42,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ToolObservationAutoConfigurationTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(AgentMiddlewareAutoConfiguration.class, AgentToolAutoConfiguration.class,
+		.withConfiguration(AutoConfigurations.of(AgentMiddlewareAutoConfiguration.class,
+				AgentToolAutoConfiguration.class,
 				AgentToolSpringAiAutoConfiguration.class, ToolObservationAutoConfiguration.class,
 				org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration.class))
 		.withUserConfiguration(WeatherConfiguration.class);
@@ -69,7 +70,8 @@ class ToolObservationAutoConfigurationTests {
 	@Test
 	void withoutAnObservationRegistryThePipelinesAreUntouched() {
 		new ApplicationContextRunner()
-			.withConfiguration(AutoConfigurations.of(AgentMiddlewareAutoConfiguration.class, AgentToolAutoConfiguration.class,
+			.withConfiguration(AutoConfigurations.of(AgentMiddlewareAutoConfiguration.class,
+					AgentToolAutoConfiguration.class,
 					ToolObservationAutoConfiguration.class))
 			.withUserConfiguration(WeatherConfiguration.class)
 			.run((context) -> {

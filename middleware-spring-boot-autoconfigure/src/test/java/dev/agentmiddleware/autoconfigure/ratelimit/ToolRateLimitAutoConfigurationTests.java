@@ -37,7 +37,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ToolRateLimitAutoConfigurationTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(AgentMiddlewareAutoConfiguration.class, AgentToolAutoConfiguration.class,
+		.withConfiguration(AutoConfigurations.of(AgentMiddlewareAutoConfiguration.class,
+				AgentToolAutoConfiguration.class,
 				AgentToolSpringAiAutoConfiguration.class, ToolRateLimitAutoConfiguration.class))
 		.withUserConfiguration(SearchConfiguration.class);
 

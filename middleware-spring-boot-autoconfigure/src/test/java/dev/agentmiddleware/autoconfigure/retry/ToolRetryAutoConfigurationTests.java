@@ -33,7 +33,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ToolRetryAutoConfigurationTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(AgentMiddlewareAutoConfiguration.class, AgentToolAutoConfiguration.class,
+		.withConfiguration(AutoConfigurations.of(AgentMiddlewareAutoConfiguration.class,
+				AgentToolAutoConfiguration.class,
 				AgentToolSpringAiAutoConfiguration.class, ToolRetryAutoConfiguration.class))
 		.withUserConfiguration(FlakyConfiguration.class)
 		.withPropertyValues("agent.middleware.retry.defaults.initial-backoff=1ms",

@@ -35,7 +35,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ToolTimeoutAutoConfigurationTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(AgentMiddlewareAutoConfiguration.class, AgentToolAutoConfiguration.class,
+		.withConfiguration(AutoConfigurations.of(AgentMiddlewareAutoConfiguration.class,
+				AgentToolAutoConfiguration.class,
 				AgentToolSpringAiAutoConfiguration.class, ToolTimeoutAutoConfiguration.class))
 		.withUserConfiguration(BrowserConfiguration.class);
 

@@ -34,7 +34,8 @@ import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 class GovernedToolCallbackTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(AgentMiddlewareAutoConfiguration.class, AgentToolAutoConfiguration.class,
+		.withConfiguration(AutoConfigurations.of(AgentMiddlewareAutoConfiguration.class,
+				AgentToolAutoConfiguration.class,
 				AgentToolSpringAiAutoConfiguration.class))
 		.withUserConfiguration(RecordingConfiguration.class);
 

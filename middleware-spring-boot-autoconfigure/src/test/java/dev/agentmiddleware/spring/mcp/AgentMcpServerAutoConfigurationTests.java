@@ -32,13 +32,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 class AgentMcpServerAutoConfigurationTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(AgentMiddlewareAutoConfiguration.class, AgentToolAutoConfiguration.class,
+		.withConfiguration(AutoConfigurations.of(AgentMiddlewareAutoConfiguration.class,
+				AgentToolAutoConfiguration.class,
 				AgentToolSpringAiAutoConfiguration.class, McpServerJsonMapperAutoConfiguration.class,
 				AgentMcpServerAutoConfiguration.class))
 		.withUserConfiguration(ToolsConfiguration.class);
 
 	private final WebApplicationContextRunner webContextRunner = new WebApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(AgentMiddlewareAutoConfiguration.class, AgentToolAutoConfiguration.class,
+		.withConfiguration(AutoConfigurations.of(AgentMiddlewareAutoConfiguration.class,
+				AgentToolAutoConfiguration.class,
 				AgentToolSpringAiAutoConfiguration.class, McpServerJsonMapperAutoConfiguration.class,
 				AgentMcpServerAutoConfiguration.class))
 		.withPropertyValues("spring.ai.mcp.server.protocol=STREAMABLE");

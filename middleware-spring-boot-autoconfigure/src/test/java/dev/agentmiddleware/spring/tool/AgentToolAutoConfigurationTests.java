@@ -55,7 +55,8 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 class AgentMiddlewareAutoConfigurationTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(AgentMiddlewareAutoConfiguration.class, AgentToolAutoConfiguration.class,
+		.withConfiguration(AutoConfigurations.of(AgentMiddlewareAutoConfiguration.class,
+				AgentToolAutoConfiguration.class,
 				AgentToolSpringAiAutoConfiguration.class))
 		.withUserConfiguration(WeatherConfiguration.class);
 
