@@ -19,13 +19,10 @@
  * <li>Code of {@code middleware-core} cannot hold Spring, so each core package is configured from the package of the
  * same name here: {@code autoconfigure.cache} configures core {@code cache}, {@code autoconfigure.retry} core
  * {@code retry}, and so on ({@code agent}, {@code approval}, {@code crashrecovery}, {@code learning},
- * {@code logging}, {@code observation}, {@code ratelimit}, {@code thread}, {@code timeout}), with the Spring code
- * that exists only for that built-in (its actuator contributor, events, JDBC store). {@code autoconfigure.actuate}
+ * {@code logging}, {@code observation}, {@code ratelimit}, {@code thread}, {@code timeout}), together with the
+ * Spring code that exists only for that built-in: its actuator contributor, its events, its JDBC store, and for
+ * approval the REST API and console, the JDBC store and the MCP elicitation provider. {@code autoconfigure.actuate}
  * holds the actuator endpoint and its auto-configuration.</li>
- * <li>Approval is the one built-in with a Spring side of its own ({@code spring.approval}: REST API, console, JDBC
- * store, MCP elicitation). Its auto-configuration stays in {@code autoconfigure.approval}, because the middleware,
- * its providers and its stores are one set of mutually conditional beans ordered by one auto-configuration;
- * the Spring classes it creates are public API that users also create or replace.</li>
  * </ul>
  * No class here reuses a Spring Boot simple name: built-ins are {@code Tool…AutoConfiguration} /
  * {@code Tool…Properties}.

@@ -17,7 +17,6 @@ import dev.agentmiddleware.approval.InMemoryApprovalStore;
 import dev.agentmiddleware.autoconfigure.AgentMiddlewareAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.actuate.AgentMiddlewareEndpointContributor;
 import dev.agentmiddleware.spring.AgentTool;
-import dev.agentmiddleware.spring.approval.JdbcApprovalStore;
 import dev.agentmiddleware.spring.tool.AgentToolAutoConfiguration;
 import dev.agentmiddleware.spring.tool.AgentToolRegistry;
 import dev.agentmiddleware.tool.SafetyLevel;

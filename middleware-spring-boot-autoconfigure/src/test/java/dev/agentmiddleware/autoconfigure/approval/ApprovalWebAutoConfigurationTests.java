@@ -2,7 +2,6 @@ package dev.agentmiddleware.autoconfigure.approval;
 
 import dev.agentmiddleware.approval.ApprovalQueueProvider;
 import dev.agentmiddleware.autoconfigure.AgentMiddlewareAutoConfiguration;
-import dev.agentmiddleware.spring.approval.ApprovalController;
 import dev.agentmiddleware.spring.tool.AgentToolAutoConfiguration;
 import org.junit.jupiter.api.Test;
 
