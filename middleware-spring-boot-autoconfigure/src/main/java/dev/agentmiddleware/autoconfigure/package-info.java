@@ -18,8 +18,9 @@
  * (Spring AI), {@code spring.mcp.AgentMcpServerAutoConfiguration} (the MCP server).</li>
  * <li>Code of {@code middleware-core} cannot hold Spring, so each core package is configured from the package of the
  * same name here: {@code autoconfigure.cache} configures core {@code cache}, {@code autoconfigure.retry} core
- * {@code retry}, and so on ({@code agent}, {@code approval}, {@code crashrecovery}, {@code learning},
- * {@code logging}, {@code observation}, {@code ratelimit}, {@code thread}, {@code timeout}), together with the
+ * {@code retry}, and so on ({@code agent} also for core {@code todo}, {@code approval}, {@code crashrecovery} for
+ * core {@code recovery}, {@code learning}, {@code logging}, {@code observation}, {@code ratelimit}, {@code thread},
+ * {@code timeout}), together with the
  * Spring code that exists only for that built-in: its actuator contributor, its events, its JDBC store, and for
  * approval the REST API and console, the JDBC store and the MCP elicitation provider. {@code autoconfigure.actuate}
  * holds the actuator endpoint and its auto-configuration.</li>
