@@ -5,7 +5,7 @@ import java.util.Map;
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.LoggerContext;
 import dev.agentmiddleware.autoconfigure.AgentMiddlewareAutoConfiguration;
-import dev.agentmiddleware.autoconfigure.AgentToolSpringAiAutoConfiguration;
+import dev.agentmiddleware.spring.ai.AgentToolSpringAiAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.cache.ToolCacheAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.logging.ToolLoggingAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.observation.ToolObservationAutoConfiguration;
@@ -13,6 +13,7 @@ import dev.agentmiddleware.autoconfigure.ratelimit.ToolRateLimitAutoConfiguratio
 import dev.agentmiddleware.autoconfigure.retry.ToolRetryAutoConfiguration;
 import dev.agentmiddleware.logging.LoggingMiddleware;
 import dev.agentmiddleware.spring.ai.AgentToolCallbackProvider;
+import dev.agentmiddleware.spring.tool.AgentToolAutoConfiguration;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.observation.DefaultMeterObservationHandler;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -82,13 +83,15 @@ final class BenchmarkContexts {
 	}
 
 	@Configuration(proxyBeanMethods = false)
-	@ImportAutoConfiguration({ AgentMiddlewareAutoConfiguration.class, AgentToolSpringAiAutoConfiguration.class })
+	@ImportAutoConfiguration({ AgentMiddlewareAutoConfiguration.class,
+			AgentToolAutoConfiguration.class, AgentToolSpringAiAutoConfiguration.class })
 	static class BareConfiguration {
 
 	}
 
 	@Configuration(proxyBeanMethods = false)
-	@ImportAutoConfiguration({ AgentMiddlewareAutoConfiguration.class, AgentToolSpringAiAutoConfiguration.class,
+	@ImportAutoConfiguration({ AgentMiddlewareAutoConfiguration.class,
+			AgentToolAutoConfiguration.class, AgentToolSpringAiAutoConfiguration.class,
 			ToolObservationAutoConfiguration.class, ToolLoggingAutoConfiguration.class, ToolCacheAutoConfiguration.class,
 			ToolRetryAutoConfiguration.class, ToolRateLimitAutoConfiguration.class })
 	static class DefaultStackConfiguration {

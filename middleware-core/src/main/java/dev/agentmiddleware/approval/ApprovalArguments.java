@@ -27,7 +27,7 @@ import tools.jackson.databind.node.ObjectNode;
  * arguments.redactedJson(Map.of("path", "a.txt", "token", "s3cr3t")); // {"path":"a.txt","token":"[REDACTED]"}
  * }</pre>
  */
-public final class ApprovalArguments {
+final class ApprovalArguments {
 
 	private final SecretRedactor redactor;
 
@@ -37,7 +37,7 @@ public final class ApprovalArguments {
 	 * Creates the arguments view.
 	 * @param redactor hides secrets
 	 */
-	public ApprovalArguments(SecretRedactor redactor) {
+	ApprovalArguments(SecretRedactor redactor) {
 		this.redactor = Objects.requireNonNull(redactor, "redactor");
 		this.mapper = JsonMapper.builder()
 			.enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS)

@@ -171,7 +171,7 @@ public final class ApprovalMiddleware implements OrderedMiddleware {
 	 * The shape of arguments that approvals show and bind to.
 	 * @return the arguments view
 	 */
-	public ApprovalArguments arguments() {
+	ApprovalArguments arguments() {
 		return this.arguments;
 	}
 

@@ -27,7 +27,8 @@ public final class CompositeApprovalProvider implements ApprovalProvider {
 	/**
 	 * The provider that handles a call.
 	 * @param invocation the call
-	 * @return the first provider that supports it, or {@link NoApproverProvider#INSTANCE}
+	 * @return the first provider that supports it, or the provider that denies every call because no approver is
+	 * configured
 	 */
 	public ApprovalProvider select(ToolInvocation invocation) {
 		for (ApprovalProvider provider : this.providers) {

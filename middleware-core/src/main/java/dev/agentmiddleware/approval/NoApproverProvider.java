@@ -9,7 +9,7 @@ import dev.agentmiddleware.tool.ToolInvocation;
  * The provider used when no other is configured: it denies every call with "no approver is configured", so that
  * a gated tool never runs unapproved.
  */
-public final class NoApproverProvider implements ApprovalProvider {
+final class NoApproverProvider implements ApprovalProvider {
 
 	/** The one instance. */
 	public static final NoApproverProvider INSTANCE = new NoApproverProvider();

@@ -1,38 +1,29 @@
 package dev.agentmiddleware.autoconfigure;
 
-import dev.agentmiddleware.binding.ArgumentLimits;
 import dev.agentmiddleware.callrecord.ToolCallObserver;
 import dev.agentmiddleware.callrecord.ToolCallObservers;
 import dev.agentmiddleware.redaction.SecretRedactor;
-import dev.agentmiddleware.spring.tool.AgentToolBeanPostProcessor;
-import dev.agentmiddleware.spring.tool.AgentToolRegistry;
-import dev.agentmiddleware.spring.tool.BeanValidationArgumentValidator;
-import dev.agentmiddleware.spring.tool.ChainBeans;
-import dev.agentmiddleware.spring.tool.ToolArgumentValidator;
-import dev.agentmiddleware.spring.tool.ToolCallSessionResolver;
-import dev.agentmiddleware.spring.tool.ToolNameReferences;
-import dev.agentmiddleware.spring.tool.ToolPipelineFactory;
-import jakarta.validation.Validator;
-import tools.jackson.databind.json.JsonMapper;
+import dev.agentmiddleware.spring.tool.AgentMiddlewareProperties;
+import dev.agentmiddleware.spring.tool.AgentToolAutoConfiguration;
 
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
-import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
 
 /**
- * Auto-configuration of {@code @AgentTool} beans: the post-processor that wraps them in the middleware chain, the
- * tool registry, and the chain itself, made of every {@code ToolMiddleware}, {@code ToolInterceptor} and
- * {@code ToolCallObserver} bean of the context.
+ * Auto-configuration of what every part of the middleware shares: the {@code agent.middleware} properties and the
+ * check of their keys, the {@link SecretRedactor}, and the {@link ToolCallObservers} that deliver each finished
+ * call to every {@code ToolCallObserver} bean.
+ * <p>
+ * It runs after {@link AgentToolAutoConfiguration} (tool registration), so that every built-in auto-configuration,
+ * ordered after this one, finds the tool registry its conditions look for.
  */
-@AutoConfiguration
+@AutoConfiguration(after = AgentToolAutoConfiguration.class)
 @ConditionalOnBooleanProperty(name = AgentMiddlewareProperties.PREFIX + ".enabled", matchIfMissing = true)
 @EnableConfigurationProperties(AgentMiddlewareProperties.class)
 public final class AgentMiddlewareAutoConfiguration {
@@ -44,19 +35,6 @@ public final class AgentMiddlewareAutoConfiguration {
 	}
 
 	@Bean
-	static AgentToolBeanPostProcessor agentToolBeanPostProcessor(ObjectProvider<AgentToolRegistry> registry,
-			ObjectProvider<ToolCallSessionResolver> sessionResolver) {
-		return new AgentToolBeanPostProcessor(registry::getObject,
-				() -> sessionResolver.getIfAvailable(ToolCallSessionResolver::standard));
-	}
-
-	@Bean
-	@ConditionalOnMissingBean
-	ToolCallSessionResolver toolCallSessionResolver() {
-		return ToolCallSessionResolver.standard();
-	}
-
-	@Bean
 	@ConditionalOnMissingBean
 	ToolCallObservers toolCallObservers(ObjectProvider<ToolCallObserver> observers,
 			AgentMiddlewareProperties properties) {
@@ -64,44 +42,6 @@ public final class AgentMiddlewareAutoConfiguration {
 			.observers(observers.orderedStream().toList())
 			.queueCapacity(properties.getObservers().getQueueCapacity())
 			.build();
-	}
-
-	@Bean
-	@ConditionalOnMissingBean
-	ToolPipelineFactory toolPipelineFactory(ConfigurableListableBeanFactory beanFactory,
-			ObjectProvider<ToolCallObservers> observers) {
-		return new ToolPipelineFactory(() -> ChainBeans.ordered(beanFactory), observers::getIfAvailable);
-	}
-
-	@Bean
-	@ConditionalOnMissingBean
-	AgentToolRegistry agentToolRegistry(ToolPipelineFactory pipelineFactory, ObjectProvider<JsonMapper> jsonMapper,
-			ObjectProvider<ToolArgumentValidator> argumentValidator, ObjectProvider<ToolNameReferences> nameReferences,
-			AgentMiddlewareProperties properties) {
-		AgentMiddlewareProperties.Arguments arguments = properties.getArguments();
-		return new AgentToolRegistry(pipelineFactory, () -> jsonMapper.getIfAvailable(JsonMapper::new),
-				new ArgumentLimits(arguments.getMaxPayloadChars(), arguments.getMaxDepth()),
-				argumentValidator::getIfAvailable, () -> nameReferences.orderedStream().toList(),
-				properties.isFailOnUnknownTool());
-	}
-
-	@Bean
-	AgentToolStartupReport agentToolStartupReport(AgentToolRegistry registry) {
-		return new AgentToolStartupReport(registry);
-	}
-
-	@Configuration(proxyBeanMethods = false)
-	@ConditionalOnClass(Validator.class)
-	static class BeanValidationConfiguration {
-
-		@Bean
-		@ConditionalOnMissingBean
-		ToolArgumentValidator toolArgumentValidator(ObjectProvider<Validator> validator) {
-			Validator available = validator.getIfAvailable();
-			return (available != null) ? new BeanValidationArgumentValidator(available) : (tool, target, arguments) -> {
-			};
-		}
-
 	}
 
 	@Bean

@@ -8,6 +8,7 @@ import java.util.Enumeration;
 import java.util.Set;
 import java.util.TreeSet;
 
+import dev.agentmiddleware.spring.tool.AgentMiddlewareProperties;
 import dev.agentmiddleware.spring.tool.InvalidToolConfigurationException;
 import dev.agentmiddleware.spring.tool.NameSuggestions;
 import dev.agentmiddleware.spring.tool.ToolNames;

@@ -3,6 +3,7 @@ package dev.agentmiddleware.autoconfigure;
 import dev.agentmiddleware.autoconfigure.cache.ToolCacheAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.retry.ToolRetryAutoConfiguration;
 import dev.agentmiddleware.spring.AgentTool;
+import dev.agentmiddleware.spring.tool.AgentToolAutoConfiguration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -89,7 +90,8 @@ class AgentMiddlewareFailureAnalyzerTests {
 	}
 
 	@Configuration(proxyBeanMethods = false)
-	@ImportAutoConfiguration({ AgentMiddlewareAutoConfiguration.class, ToolCacheAutoConfiguration.class,
+	@ImportAutoConfiguration({ AgentMiddlewareAutoConfiguration.class,
+			AgentToolAutoConfiguration.class, ToolCacheAutoConfiguration.class,
 			ToolRetryAutoConfiguration.class })
 	static class OrderToolsApplication {
 

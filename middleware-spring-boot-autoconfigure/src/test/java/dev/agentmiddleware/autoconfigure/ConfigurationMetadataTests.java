@@ -8,6 +8,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import dev.agentmiddleware.spring.tool.AgentMiddlewareProperties;
+
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
@@ -81,7 +83,10 @@ class ConfigurationMetadataTests {
 	// A nested group: a class of ours that is not an enum, a map or a list.
 	private static boolean isGroup(ResolvableType type, Class<?> owner) {
 		Class<?> raw = type.resolve(Object.class);
-		return raw.getName().startsWith("dev.agentmiddleware.autoconfigure") && !raw.isEnum()
+		// Properties classes live in autoconfigure and beside the Spring integrations they configure
+		boolean ours = raw.getName().startsWith("dev.agentmiddleware.autoconfigure")
+				|| raw.getName().startsWith("dev.agentmiddleware.spring");
+		return ours && !raw.isEnum()
 				&& !Map.class.isAssignableFrom(raw) && !Collection.class.isAssignableFrom(raw);
 	}
 

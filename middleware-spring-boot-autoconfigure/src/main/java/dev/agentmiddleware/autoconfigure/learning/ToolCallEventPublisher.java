@@ -8,7 +8,7 @@ import org.springframework.context.ApplicationEventPublisher;
 /**
  * The observer that publishes a {@link ToolCallEvent} per call, asynchronously, through the observer tier.
  */
-public final class ToolCallEventPublisher implements ToolCallObserver {
+final class ToolCallEventPublisher implements ToolCallObserver {
 
 	private final ApplicationEventPublisher publisher;
 

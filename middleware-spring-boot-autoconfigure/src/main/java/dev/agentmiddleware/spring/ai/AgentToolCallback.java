@@ -94,12 +94,7 @@ public final class AgentToolCallback implements ToolCallback {
 			return ToolResultText.of(this.tool.descriptor(), this.tool.pipeline().call(invocation), this.jsonMapper);
 		}
 		catch (Exception ex) {
-			String text = this.errorFormatter.format(this.tool.name(), ex);
-			logger.debug("Tool '{}' failed; the caller gets: {}", this.tool.name(), text, ex);
-			if (caller.isMcp()) {
-				throw new ToolCallFailedException(text);
-			}
-			return text;
+			return caller.failed(this.tool.name(), ex, this.errorFormatter, logger);
 		}
 	}
 

@@ -179,12 +179,7 @@ public final class GovernedToolCallback implements ToolCallback {
 			return (result != null) ? result.toString() : "";
 		}
 		catch (Exception ex) {
-			String text = this.errorFormatter.format(this.tool.name(), ex);
-			logger.debug("Tool '{}' failed; the caller gets: {}", this.tool.name(), text, ex);
-			if (caller.isMcp()) {
-				throw new ToolCallFailedException(text);
-			}
-			return text;
+			return caller.failed(this.tool.name(), ex, this.errorFormatter, logger);
 		}
 	}
 

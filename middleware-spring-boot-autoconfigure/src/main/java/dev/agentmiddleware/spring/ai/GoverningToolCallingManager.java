@@ -25,7 +25,7 @@ import org.springframework.ai.tool.definition.ToolDefinition;
  *         errorFormatter);
  * }</pre>
  */
-public final class GoverningToolCallingManager implements ToolCallingManager {
+final class GoverningToolCallingManager implements ToolCallingManager {
 
 	private final ToolCallingManager delegate;
 
@@ -39,7 +39,7 @@ public final class GoverningToolCallingManager implements ToolCallingManager {
 	 * @param registry the registry governed tools join
 	 * @param errorFormatter turns failures into text for the model
 	 */
-	public GoverningToolCallingManager(ToolCallingManager delegate, AgentToolRegistry registry,
+	GoverningToolCallingManager(ToolCallingManager delegate, AgentToolRegistry registry,
 			ToolErrorFormatter errorFormatter) {
 		this.delegate = Objects.requireNonNull(delegate, "delegate");
 		this.registry = Objects.requireNonNull(registry, "registry");

@@ -13,7 +13,7 @@ import dev.agentmiddleware.callrecord.ToolCallRecord;
  * iteration on the current thread, the records of the calls made on that thread are collected; outside it, it
  * does nothing.
  */
-public final class IterationEventRecorder implements ToolCallObserver {
+final class IterationEventRecorder implements ToolCallObserver {
 
 	private static final ThreadLocal<List<ToolCallRecord>> RECORDS = new ThreadLocal<>();
 

@@ -8,6 +8,7 @@ import dev.agentmiddleware.tool.ToolInvocation;
 import io.modelcontextprotocol.common.McpTransportContext;
 import io.modelcontextprotocol.server.McpSyncServerExchange;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
 
 import org.springframework.ai.chat.memory.ChatMemory;
 import org.springframework.ai.chat.model.ToolContext;
@@ -69,6 +70,25 @@ record ToolCaller(InvocationSource source, @Nullable String sessionId, @Nullable
 
 	boolean isMcp() {
 		return this.source == InvocationSource.MCP;
+	}
+
+	/**
+	 * What this caller gets for a failed call: the formatted text, which an MCP client receives as an error result
+	 * (thrown as {@link ToolCallFailedException}) and a {@code ChatClient} turn as the tool's answer.
+	 * @param toolName the tool that failed
+	 * @param failure the failure
+	 * @param errorFormatter formats the failure for the model
+	 * @param logger the logger of the calling callback, which logs the failure at DEBUG
+	 * @return the text for a {@code ChatClient} turn
+	 * @throws ToolCallFailedException for an MCP caller
+	 */
+	String failed(String toolName, Exception failure, ToolErrorFormatter errorFormatter, Logger logger) {
+		String text = errorFormatter.format(toolName, failure);
+		logger.debug("Tool '{}' failed; the caller gets: {}", toolName, text, failure);
+		if (isMcp()) {
+			throw new ToolCallFailedException(text);
+		}
+		return text;
 	}
 
 	private static @Nullable String text(@Nullable Object value) {

@@ -26,7 +26,7 @@ import org.jspecify.annotations.Nullable;
  * @param allowedHosts the host names or addresses the server answers to
  * @param protocolVersions the {@code MCP-Protocol-Version} values the server accepts
  */
-public record McpRequestGuard(List<String> allowedOrigins, List<String> allowedHosts, List<String> protocolVersions) {
+record McpRequestGuard(List<String> allowedOrigins, List<String> allowedHosts, List<String> protocolVersions) {
 
 	/**
 	 * The default allowed origins: pages served from this machine.
@@ -46,7 +46,7 @@ public record McpRequestGuard(List<String> allowedOrigins, List<String> allowedH
 	/**
 	 * Copies the lists, normalising case.
 	 */
-	public McpRequestGuard {
+	McpRequestGuard {
 		allowedOrigins = allowedOrigins.stream().map((origin) -> origin.trim().toLowerCase(Locale.ROOT)).toList();
 		allowedHosts = allowedHosts.stream().map((host) -> host.trim().toLowerCase(Locale.ROOT)).toList();
 		protocolVersions = List.copyOf(protocolVersions);

@@ -1,5 +1,17 @@
 /**
- * The MCP side of the Spring layer: what an MCP call carries into the chain.
+ * The MCP server side, with its auto-configuration
+ * ({@link dev.agentmiddleware.spring.mcp.AgentMcpServerAutoConfiguration}, settings
+ * {@link dev.agentmiddleware.spring.mcp.McpProperties}): every registered tool published as an MCP tool
+ * whose handler ({@link dev.agentmiddleware.spring.mcp.McpToolHandler}) binds arguments inside the chain; what an MCP
+ * call carries into the chain ({@link dev.agentmiddleware.spring.mcp.McpInvocationAttributes}); and the hardened
+ * Streamable HTTP transport ({@link dev.agentmiddleware.spring.mcp.HardenedStreamableHttpTransport}, its clock
+ * {@link dev.agentmiddleware.spring.mcp.McpTransportClock}) that replaces Spring AI's.
+ * <p>
+ * Internals (package-private): {@code McpTransportAutoConfigurationFilter} leaves out Spring AI's Streamable HTTP
+ * auto-configuration when ours replaces it and {@code McpServerDefaultsEnvironmentPostProcessor} sets the defaults a
+ * new user expects (both loaded from {@code spring.factories}); {@code McpRequestGuard} checks Origin, Host and
+ * protocol version; {@code ToolOutputSchema} derives a tool's output schema;
+ * {@code McpSyncServerCustomizerPostProcessor} switches the SDK's own argument check off.
  */
 @NullMarked
 package dev.agentmiddleware.spring.mcp;

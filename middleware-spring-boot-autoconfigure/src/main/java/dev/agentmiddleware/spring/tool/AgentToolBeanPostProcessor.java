@@ -23,7 +23,7 @@ import org.springframework.util.function.SingletonSupplier;
  * {@link AgentToolRegistry}, which calls the bean itself, so the chain runs exactly once per call whatever the path.
  * The registry is resolved on the first bean that declares tools, never earlier.
  */
-public final class AgentToolBeanPostProcessor extends AbstractAdvisingBeanPostProcessor {
+final class AgentToolBeanPostProcessor extends AbstractAdvisingBeanPostProcessor {
 
 	private final Supplier<AgentToolRegistry> registry;
 
@@ -33,7 +33,7 @@ public final class AgentToolBeanPostProcessor extends AbstractAdvisingBeanPostPr
 	 * Creates the post-processor whose Java calls take their session from {@link ToolCallSessionResolver#standard()}.
 	 * @param registry supplies the registry, resolved lazily
 	 */
-	public AgentToolBeanPostProcessor(Supplier<AgentToolRegistry> registry) {
+	AgentToolBeanPostProcessor(Supplier<AgentToolRegistry> registry) {
 		this(registry, ToolCallSessionResolver::standard);
 	}
 
@@ -42,7 +42,7 @@ public final class AgentToolBeanPostProcessor extends AbstractAdvisingBeanPostPr
 	 * @param registry supplies the registry, resolved lazily
 	 * @param sessionResolver supplies the resolver of a Java call's session, resolved lazily
 	 */
-	public AgentToolBeanPostProcessor(Supplier<AgentToolRegistry> registry,
+	AgentToolBeanPostProcessor(Supplier<AgentToolRegistry> registry,
 			Supplier<ToolCallSessionResolver> sessionResolver) {
 		this.registry = SingletonSupplier.of(registry);
 		setProxyTargetClass(true);

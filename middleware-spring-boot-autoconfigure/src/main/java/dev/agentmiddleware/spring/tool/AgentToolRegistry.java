@@ -37,7 +37,7 @@ import org.springframework.core.BridgeMethodResolver;
 /**
  * Every {@code @AgentTool} method of the context, by tool name, with its descriptor and pipeline.
  *
- * <p>Tools are registered by {@link AgentToolBeanPostProcessor} as their beans are created; a tool name used twice
+ * <p>Tools are registered by the tool bean post-processor as their beans are created; a tool name used twice
  * fails startup naming both beans. Asking for {@link #tools()} before startup has finished first creates every bean
  * that declares tools, so integrations that collect tools early (such as the MCP server) see all of them. After
  * startup the registry checks the tool names configuration refers to ({@link ToolNameReferences}), then builds
@@ -83,7 +83,7 @@ public final class AgentToolRegistry implements BeanFactoryAware, SmartInitializ
 	 * @param nameReferences the tool names configuration refers to
 	 * @param failOnUnknownTool whether a name that matches no tool fails startup (otherwise a warning)
 	 */
-	public AgentToolRegistry(ToolPipelineFactory pipelineFactory, Supplier<JsonMapper> jsonMapper,
+	AgentToolRegistry(ToolPipelineFactory pipelineFactory, Supplier<JsonMapper> jsonMapper,
 			ArgumentLimits argumentLimits, Supplier<@Nullable ToolArgumentValidator> argumentValidator,
 			Supplier<List<ToolNameReferences>> nameReferences, boolean failOnUnknownTool) {
 		this.pipelineFactory = pipelineFactory;

@@ -21,7 +21,7 @@ import org.jspecify.annotations.Nullable;
  * public Weather getWeather(@NotBlank @Size(max = 80) String city) { ... }
  * }</pre>
  */
-public final class BeanValidationArgumentValidator implements ToolArgumentValidator {
+final class BeanValidationArgumentValidator implements ToolArgumentValidator {
 
 	private final Validator validator;
 
@@ -29,7 +29,7 @@ public final class BeanValidationArgumentValidator implements ToolArgumentValida
 	 * Creates the validator.
 	 * @param validator the Bean Validation validator of the context
 	 */
-	public BeanValidationArgumentValidator(Validator validator) {
+	BeanValidationArgumentValidator(Validator validator) {
 		this.validator = validator;
 	}
 

@@ -27,7 +27,7 @@ import org.springframework.core.annotation.OrderUtils;
  * built-ins, whose order is configurable), {@code Ordered} or {@code @Order} on the class (a lower order runs further
  * out); beans without an order run innermost, after the built-ins, in registration order.
  */
-public final class ChainBeans {
+final class ChainBeans {
 
 	private ChainBeans() {
 	}
@@ -37,7 +37,7 @@ public final class ChainBeans {
 	 * @param beanFactory the context's bean factory
 	 * @return the middleware, interceptors adapted, outermost first
 	 */
-	public static List<ToolMiddleware> ordered(ConfigurableListableBeanFactory beanFactory) {
+	static List<ToolMiddleware> ordered(ConfigurableListableBeanFactory beanFactory) {
 		Map<String, Object> beans = new LinkedHashMap<>(beanFactory.getBeansOfType(ToolMiddleware.class));
 		beanFactory.getBeansOfType(ToolInterceptor.class).forEach(beans::putIfAbsent);
 		if (beans.values().stream().noneMatch(ArgumentBindingMiddleware.class::isInstance)) {

@@ -15,7 +15,7 @@ import org.springframework.util.function.SingletonSupplier;
  * Builds the pipeline of each tool from one ordered chain of middleware (resolved once, on first use) and the
  * observer tier.
  */
-public final class ToolPipelineFactory {
+final class ToolPipelineFactory {
 
 	private final Supplier<List<ToolMiddleware>> chain;
 
@@ -26,7 +26,7 @@ public final class ToolPipelineFactory {
 	 * @param chain supplies the middleware, outermost first; called once
 	 * @param observers supplies the observer tier, or {@code null} for none
 	 */
-	public ToolPipelineFactory(Supplier<List<ToolMiddleware>> chain, Supplier<@Nullable ToolCallObservers> observers) {
+	ToolPipelineFactory(Supplier<List<ToolMiddleware>> chain, Supplier<@Nullable ToolCallObservers> observers) {
 		this.chain = SingletonSupplier.of(chain);
 		this.observers = SingletonSupplier.ofNullable(observers);
 	}

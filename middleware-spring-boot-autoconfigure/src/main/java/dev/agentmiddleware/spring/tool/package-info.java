@@ -1,27 +1,39 @@
 /**
  * The Spring side of {@link dev.agentmiddleware.spring.AgentTool @AgentTool} methods: finding them, making tools of
- * them, proxying their beans so that every call runs the tool's chain, and building those chains from the context's
- * middleware beans.
+ * them, proxying their beans so that every call runs the tool's chain, building those chains from the context's
+ * middleware beans, and the auto-configuration that wires all of it.
+ * <p>
+ * What users name (public):
  * <ul>
- * <li><b>Reading a method</b> (package-private): {@code ToolMethods} finds the annotated methods of a class (also
- * inherited ones and those annotated on an interface); {@code ToolMethod} is what one declares, its descriptor and
- * parameters; {@code ToolMethodSchema} generates the JSON schema of its arguments and the parameters they bind to;
- * {@link dev.agentmiddleware.spring.tool.ToolNames} gives tool names (snake case by default) and their canonical
- * form.</li>
- * <li><b>Registering and calling</b>: {@link dev.agentmiddleware.spring.tool.AgentToolBeanPostProcessor} proxies
- * each bean with tools and registers them in the {@link dev.agentmiddleware.spring.tool.AgentToolRegistry}, which
- * holds one {@link dev.agentmiddleware.spring.tool.RegisteredTool} per tool (descriptor, argument binder, pipeline);
- * the package-private {@code AgentToolMethodInterceptor} runs a direct Java call through the pipeline, whose end,
- * {@code ToolMethodInvoker}, calls the real method.</li>
- * <li><b>Checking arguments</b>: a {@link dev.agentmiddleware.spring.tool.ToolArgumentValidator} checks bound JSON
- * arguments before the chain, {@link dev.agentmiddleware.spring.tool.BeanValidationArgumentValidator} with Bean
- * Validation constraints.</li>
- * <li><b>Building chains</b>: {@link dev.agentmiddleware.spring.tool.ChainBeans} orders the middleware and
- * interceptor beans into one chain, and {@link dev.agentmiddleware.spring.tool.ToolPipelineFactory} builds each
- * tool's pipeline from it and the observer tier.</li>
- * <li><b>Checking configuration</b>: {@link dev.agentmiddleware.spring.tool.ToolNameReferences} are the tool names
- * configuration refers to, checked against the registered tools at startup.</li>
+ * <li>{@link dev.agentmiddleware.spring.tool.AgentToolAutoConfiguration}: the auto-configuration of tool
+ * registration (to exclude it, or to order one's own after it), and
+ * {@link dev.agentmiddleware.spring.tool.AgentMiddlewareProperties}, the root {@code agent.middleware} settings
+ * (kept here, in the lowest Spring layer, so that every other package can read them without a cycle).</li>
+ * <li>{@link dev.agentmiddleware.spring.tool.AgentToolRegistry}: every tool of the context by name, each a
+ * {@link dev.agentmiddleware.spring.tool.RegisteredTool} (descriptor, owner, argument binder, pipeline);
+ * {@link dev.agentmiddleware.spring.tool.AgentToolContributor} registers tools that are not {@code @AgentTool}
+ * methods.</li>
+ * <li>{@link dev.agentmiddleware.spring.tool.ToolCallScope}, {@link dev.agentmiddleware.spring.tool.ToolCallSession}
+ * and {@link dev.agentmiddleware.spring.tool.ToolCallSessionResolver}: the session and principal of direct Java
+ * calls.</li>
+ * <li>{@link dev.agentmiddleware.spring.tool.ToolArgumentValidator}: checks bound JSON arguments before the chain
+ * (the default uses Bean Validation when it is present).</li>
+ * <li>{@link dev.agentmiddleware.spring.tool.ToolNameReferences}: tool names that configuration refers to, checked
+ * against the registered tools at startup; a bad one fails with
+ * {@link dev.agentmiddleware.spring.tool.InvalidToolConfigurationException}. Names compare as
+ * {@link dev.agentmiddleware.spring.tool.ToolNames} canonicalizes them, and
+ * {@link dev.agentmiddleware.spring.tool.NameSuggestions} gives the "did you mean …?"; both are public because the
+ * settings checks of the auto-configurations use the same rule.</li>
  * </ul>
+ * Internals (package-private): {@code ToolMethods} finds the annotated methods of a class, {@code ToolMethod} is
+ * what one declares, {@code ToolMethodSchema} (with {@code SchemaParameters} and
+ * {@code ParameterConstraintSchema}) generates the JSON schema of its arguments; {@code AgentToolBeanPostProcessor}
+ * proxies each bean with tools and registers them, {@code AgentToolMethodInterceptor} runs a direct Java call
+ * through the pipeline, whose end, {@code ToolMethodInvoker}, calls the real method;
+ * {@code BeanValidationArgumentValidator} is the Bean Validation argument check; {@code ChainBeans} orders the
+ * middleware and interceptor beans into one chain and {@code ToolPipelineFactory} builds each tool's pipeline from
+ * it and the observer tier; {@code StandardToolCallSessionResolver} is the default session resolver and
+ * {@code AgentToolStartupReport} the startup line naming every tool.
  */
 @NullMarked
 package dev.agentmiddleware.spring.tool;

@@ -13,6 +13,7 @@ import dev.agentmiddleware.callrecord.ToolCallObservers;
 import dev.agentmiddleware.chain.ToolMiddleware;
 import dev.agentmiddleware.learning.ErrorCategory;
 import dev.agentmiddleware.spring.AgentTool;
+import dev.agentmiddleware.spring.tool.AgentToolAutoConfiguration;
 import dev.agentmiddleware.spring.tool.AgentToolRegistry;
 import dev.agentmiddleware.spring.tool.RegisteredTool;
 import dev.agentmiddleware.tool.SafetyLevel;
@@ -35,6 +36,7 @@ class AgentMiddlewareEndpointTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(AgentMiddlewareAutoConfiguration.class,
+				AgentToolAutoConfiguration.class,
 				LearningAutoConfiguration.class, AgentMiddlewareEndpointAutoConfiguration.class))
 		.withPropertyValues("management.endpoints.web.exposure.include=agentmiddleware")
 		.withUserConfiguration(AccountConfiguration.class);

@@ -2,7 +2,7 @@ package dev.agentmiddleware.autoconfigure.approval;
 
 import dev.agentmiddleware.approval.ApprovalQueueProvider;
 import dev.agentmiddleware.autoconfigure.AgentMiddlewareAutoConfiguration;
-import dev.agentmiddleware.spring.approval.ApprovalController;
+import dev.agentmiddleware.spring.tool.AgentToolAutoConfiguration;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -17,7 +17,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ApprovalWebAutoConfigurationTests {
 
 	private final WebApplicationContextRunner contextRunner = new WebApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(AgentMiddlewareAutoConfiguration.class, ApprovalAutoConfiguration.class,
+		.withConfiguration(AutoConfigurations.of(AgentMiddlewareAutoConfiguration.class,
+				AgentToolAutoConfiguration.class, ApprovalAutoConfiguration.class,
 				SecurityAutoConfiguration.class, ServletWebSecurityAutoConfiguration.class))
 		.withUserConfiguration(ApprovalAutoConfigurationTests.FileToolsConfiguration.class);
 

@@ -6,7 +6,7 @@ import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import dev.agentmiddleware.autoconfigure.AgentMiddlewareAutoConfiguration;
-import dev.agentmiddleware.autoconfigure.AgentToolSpringAiAutoConfiguration;
+import dev.agentmiddleware.spring.ai.AgentToolSpringAiAutoConfiguration;
 import dev.agentmiddleware.callrecord.ToolCallObservers;
 import dev.agentmiddleware.learning.ErrorCategory;
 import dev.agentmiddleware.learning.ErrorPatternStore;
@@ -16,6 +16,7 @@ import dev.agentmiddleware.learning.ToolFailureStatistics;
 import dev.agentmiddleware.spring.AgentTool;
 import dev.agentmiddleware.spring.ai.AgentToolCallback;
 import dev.agentmiddleware.spring.ai.AgentToolCallbackProvider;
+import dev.agentmiddleware.spring.tool.AgentToolAutoConfiguration;
 import dev.agentmiddleware.tool.CallOutcome;
 import dev.agentmiddleware.tool.SafetyLevel;
 import org.jspecify.annotations.Nullable;
@@ -36,6 +37,7 @@ class LearningAutoConfigurationTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(AgentMiddlewareAutoConfiguration.class,
+				AgentToolAutoConfiguration.class,
 				AgentToolSpringAiAutoConfiguration.class, LearningAutoConfiguration.class))
 		.withUserConfiguration(FetchConfiguration.class);
 

@@ -3,7 +3,7 @@ package dev.agentmiddleware.autoconfigure.observation;
 import java.util.Map;
 
 import dev.agentmiddleware.autoconfigure.AgentMiddlewareAutoConfiguration;
-import dev.agentmiddleware.autoconfigure.AgentToolSpringAiAutoConfiguration;
+import dev.agentmiddleware.spring.ai.AgentToolSpringAiAutoConfiguration;
 import dev.agentmiddleware.chain.OrderedMiddleware;
 import dev.agentmiddleware.metrics.MiddlewareEvent;
 import dev.agentmiddleware.metrics.MiddlewareMetrics;
@@ -14,6 +14,7 @@ import dev.agentmiddleware.observation.ToolCallObservationConvention;
 import dev.agentmiddleware.spring.AgentTool;
 import dev.agentmiddleware.spring.ai.AgentToolCallback;
 import dev.agentmiddleware.spring.ai.AgentToolCallbackProvider;
+import dev.agentmiddleware.spring.tool.AgentToolAutoConfiguration;
 import dev.agentmiddleware.spring.tool.AgentToolRegistry;
 import dev.agentmiddleware.tool.SafetyLevel;
 import dev.agentmiddleware.tool.ToolDescriptor;
@@ -42,6 +43,7 @@ class ToolObservationAutoConfigurationTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(AgentMiddlewareAutoConfiguration.class,
+				AgentToolAutoConfiguration.class,
 				AgentToolSpringAiAutoConfiguration.class, ToolObservationAutoConfiguration.class,
 				org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration.class))
 		.withUserConfiguration(WeatherConfiguration.class);
@@ -69,6 +71,7 @@ class ToolObservationAutoConfigurationTests {
 	void withoutAnObservationRegistryThePipelinesAreUntouched() {
 		new ApplicationContextRunner()
 			.withConfiguration(AutoConfigurations.of(AgentMiddlewareAutoConfiguration.class,
+					AgentToolAutoConfiguration.class,
 					ToolObservationAutoConfiguration.class))
 			.withUserConfiguration(WeatherConfiguration.class)
 			.run((context) -> {

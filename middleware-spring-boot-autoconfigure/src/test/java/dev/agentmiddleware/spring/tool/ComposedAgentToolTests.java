@@ -23,7 +23,8 @@ class ComposedAgentToolTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
 		.withConfiguration(
-				AutoConfigurations.of(AgentMiddlewareAutoConfiguration.class, ToolCacheAutoConfiguration.class))
+				AutoConfigurations.of(AgentMiddlewareAutoConfiguration.class,
+						AgentToolAutoConfiguration.class, ToolCacheAutoConfiguration.class))
 		.withBean(OrderTools.class);
 
 	@Test

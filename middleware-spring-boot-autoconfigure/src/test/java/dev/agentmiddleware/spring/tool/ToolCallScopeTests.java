@@ -25,7 +25,8 @@ import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 class ToolCallScopeTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(AgentMiddlewareAutoConfiguration.class, ToolCacheAutoConfiguration.class))
+		.withConfiguration(AutoConfigurations.of(AgentMiddlewareAutoConfiguration.class,
+				AgentToolAutoConfiguration.class, ToolCacheAutoConfiguration.class))
 		.withUserConfiguration(StockToolsConfiguration.class);
 
 	@AfterEach

@@ -1,4 +1,4 @@
-package dev.agentmiddleware.autoconfigure.agent;
+package dev.agentmiddleware.spring.ai;
 
 import java.util.List;
 import java.util.Map;

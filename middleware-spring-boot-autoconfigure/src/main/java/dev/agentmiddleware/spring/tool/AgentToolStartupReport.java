@@ -1,10 +1,8 @@
-package dev.agentmiddleware.autoconfigure;
+package dev.agentmiddleware.spring.tool;
 
 import java.util.Collection;
 import java.util.stream.Collectors;
 
-import dev.agentmiddleware.spring.tool.AgentToolRegistry;
-import dev.agentmiddleware.spring.tool.RegisteredTool;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

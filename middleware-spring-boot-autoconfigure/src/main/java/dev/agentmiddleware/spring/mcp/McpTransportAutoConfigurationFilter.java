@@ -1,4 +1,4 @@
-package dev.agentmiddleware.autoconfigure.mcp;
+package dev.agentmiddleware.spring.mcp;
 
 import org.springframework.boot.autoconfigure.AutoConfigurationImportFilter;
 import org.springframework.boot.autoconfigure.AutoConfigurationMetadata;
@@ -10,7 +10,7 @@ import org.springframework.core.env.Environment;
  * ({@code agent.middleware.mcp.transport.enabled}, on by default), so that exactly one transport serves the
  * endpoint. Both are active under the same conditions.
  */
-public final class McpTransportAutoConfigurationFilter implements AutoConfigurationImportFilter, EnvironmentAware {
+final class McpTransportAutoConfigurationFilter implements AutoConfigurationImportFilter, EnvironmentAware {
 
 	static final String SPRING_AI_TRANSPORT = "org.springframework.ai.mcp.server.webmvc.autoconfigure.McpServerStreamableHttpWebMvcAutoConfiguration";
 

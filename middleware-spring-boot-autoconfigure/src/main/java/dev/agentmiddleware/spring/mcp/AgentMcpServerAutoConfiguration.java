@@ -1,4 +1,4 @@
-package dev.agentmiddleware.autoconfigure.mcp;
+package dev.agentmiddleware.spring.mcp;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -7,12 +7,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-import dev.agentmiddleware.autoconfigure.AgentToolSpringAiAutoConfiguration;
+import dev.agentmiddleware.spring.ai.AgentToolSpringAiAutoConfiguration;
 import dev.agentmiddleware.spring.ai.AgentToolCallbackProvider;
 import dev.agentmiddleware.spring.ai.GovernedToolCallback;
 import dev.agentmiddleware.spring.ai.ToolErrorFormatter;
-import dev.agentmiddleware.spring.mcp.HardenedStreamableHttpTransport;
-import dev.agentmiddleware.spring.mcp.McpToolHandler;
 import dev.agentmiddleware.spring.tool.AgentToolRegistry;
 import dev.agentmiddleware.spring.tool.RegisteredTool;
 import io.modelcontextprotocol.json.jackson3.JacksonMcpJsonMapper;

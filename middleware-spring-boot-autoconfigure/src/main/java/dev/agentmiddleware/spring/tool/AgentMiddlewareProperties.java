@@ -1,4 +1,4 @@
-package dev.agentmiddleware.autoconfigure;
+package dev.agentmiddleware.spring.tool;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -1,9 +1,8 @@
-package dev.agentmiddleware.autoconfigure;
+package dev.agentmiddleware.spring.ai;
 
+import dev.agentmiddleware.autoconfigure.AgentMiddlewareAutoConfiguration;
+import dev.agentmiddleware.spring.tool.AgentMiddlewareProperties;
 import dev.agentmiddleware.redaction.SecretRedactor;
-import dev.agentmiddleware.spring.ai.AgentToolCallbackProvider;
-import dev.agentmiddleware.spring.ai.DefaultToolErrorFormatter;
-import dev.agentmiddleware.spring.ai.ToolErrorFormatter;
 import dev.agentmiddleware.spring.tool.AgentToolRegistry;
 import tools.jackson.databind.json.JsonMapper;
 

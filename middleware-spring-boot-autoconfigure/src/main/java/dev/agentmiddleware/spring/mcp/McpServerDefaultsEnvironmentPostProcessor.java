@@ -1,4 +1,4 @@
-package dev.agentmiddleware.autoconfigure.mcp;
+package dev.agentmiddleware.spring.mcp;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -16,7 +16,7 @@ import org.springframework.util.ClassUtils;
  * too) rather than by Spring AI's tool-callback converter. Added as the last property source, so that any setting
  * of the application wins.
  */
-public final class McpServerDefaultsEnvironmentPostProcessor implements EnvironmentPostProcessor, Ordered {
+final class McpServerDefaultsEnvironmentPostProcessor implements EnvironmentPostProcessor, Ordered {
 
 	/** The name of the property source holding the defaults. */
 	public static final String PROPERTY_SOURCE_NAME = "agentMiddlewareMcpDefaults";

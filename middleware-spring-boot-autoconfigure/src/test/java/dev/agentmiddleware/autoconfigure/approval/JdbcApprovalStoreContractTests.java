@@ -1,4 +1,4 @@
-package dev.agentmiddleware.spring.approval;
+package dev.agentmiddleware.autoconfigure.approval;
 
 import java.time.Duration;
 import java.time.Instant;

@@ -1,4 +1,4 @@
-package dev.agentmiddleware.autoconfigure;
+package dev.agentmiddleware.spring.tool;
 
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import dev.agentmiddleware.autoconfigure.AgentMiddlewareAutoConfiguration;
 import dev.agentmiddleware.callrecord.ToolCallObserver;
 import dev.agentmiddleware.callrecord.ToolCallRecord;
 import dev.agentmiddleware.chain.BeforeDecision;
@@ -17,10 +18,7 @@ import dev.agentmiddleware.spring.AgentTool;
 import dev.agentmiddleware.spring.AgentToolParam;
 import dev.agentmiddleware.spring.ai.AgentToolCallback;
 import dev.agentmiddleware.spring.ai.AgentToolCallbackProvider;
-import dev.agentmiddleware.spring.tool.AgentToolBeanPostProcessor;
-import dev.agentmiddleware.spring.tool.AgentToolRegistry;
-import dev.agentmiddleware.spring.tool.RegisteredTool;
-import dev.agentmiddleware.spring.tool.ToolNameReferences;
+import dev.agentmiddleware.spring.ai.AgentToolSpringAiAutoConfiguration;
 import dev.agentmiddleware.tool.CallOutcome;
 import dev.agentmiddleware.tool.InvocationSource;
 import dev.agentmiddleware.tool.SafetyLevel;
@@ -58,6 +56,7 @@ class AgentMiddlewareAutoConfigurationTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(AgentMiddlewareAutoConfiguration.class,
+				AgentToolAutoConfiguration.class,
 				AgentToolSpringAiAutoConfiguration.class))
 		.withUserConfiguration(WeatherConfiguration.class);
 
@@ -275,7 +274,7 @@ class AgentMiddlewareAutoConfigurationTests {
 
 	@Test
 	void theBeanPostProcessorIsDeclaredStaticWithOnlyObjectProviderParameters() throws Exception {
-		Method method = AgentMiddlewareAutoConfiguration.class.getDeclaredMethod("agentToolBeanPostProcessor",
+		Method method = AgentToolAutoConfiguration.class.getDeclaredMethod("agentToolBeanPostProcessor",
 				ObjectProvider.class, ObjectProvider.class);
 		assertThat(Modifier.isStatic(method.getModifiers())).isTrue();
 		assertThat(method.getParameterTypes()).containsOnly(ObjectProvider.class);

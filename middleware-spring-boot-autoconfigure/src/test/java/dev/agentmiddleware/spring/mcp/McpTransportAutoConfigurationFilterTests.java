@@ -1,4 +1,4 @@
-package dev.agentmiddleware.autoconfigure.mcp;
+package dev.agentmiddleware.spring.mcp;
 
 import org.junit.jupiter.api.Test;
 

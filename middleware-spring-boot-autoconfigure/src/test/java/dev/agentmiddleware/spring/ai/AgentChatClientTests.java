@@ -1,4 +1,4 @@
-package dev.agentmiddleware.autoconfigure.agent;
+package dev.agentmiddleware.spring.ai;
 
 import java.util.List;
 import java.util.Map;
@@ -11,13 +11,10 @@ import dev.agentmiddleware.agent.ErrorRecoveryMiddleware;
 import dev.agentmiddleware.agent.IterationContext;
 import dev.agentmiddleware.agent.IterationResult;
 import dev.agentmiddleware.autoconfigure.AgentMiddlewareAutoConfiguration;
-import dev.agentmiddleware.autoconfigure.AgentToolSpringAiAutoConfiguration;
+import dev.agentmiddleware.autoconfigure.agent.AgentAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.thread.ThreadStoreAutoConfiguration;
 import dev.agentmiddleware.chain.ToolMiddleware;
-import dev.agentmiddleware.spring.ai.AgentToolCallbackProvider;
-import dev.agentmiddleware.spring.ai.AgentToolCallingAdvisor;
-import dev.agentmiddleware.spring.ai.GoverningToolCallingManager;
-import dev.agentmiddleware.spring.ai.ToolErrorFormatter;
+import dev.agentmiddleware.spring.tool.AgentToolAutoConfiguration;
 import dev.agentmiddleware.spring.tool.AgentToolRegistry;
 import dev.agentmiddleware.thread.ThreadStore;
 import dev.agentmiddleware.tool.ToolInvocation;
@@ -41,9 +38,9 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
-import static dev.agentmiddleware.autoconfigure.agent.ScriptedChatModel.call;
-import static dev.agentmiddleware.autoconfigure.agent.ScriptedChatModel.text;
-import static dev.agentmiddleware.autoconfigure.agent.ScriptedChatModel.toolCalls;
+import static dev.agentmiddleware.spring.ai.ScriptedChatModel.call;
+import static dev.agentmiddleware.spring.ai.ScriptedChatModel.text;
+import static dev.agentmiddleware.spring.ai.ScriptedChatModel.toolCalls;
 import static org.assertj.core.api.Assertions.assertThat;
 
 class AgentChatClientTests {
@@ -53,6 +50,7 @@ class AgentChatClientTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(AgentMiddlewareAutoConfiguration.class,
+				AgentToolAutoConfiguration.class,
 				AgentToolSpringAiAutoConfiguration.class, ThreadStoreAutoConfiguration.class,
 				AgentAutoConfiguration.class, AgentChatClientAutoConfiguration.class, ToolCallingAutoConfiguration.class,
 				ChatClientAutoConfiguration.class))

@@ -1,4 +1,4 @@
-package dev.agentmiddleware.autoconfigure.mcp;
+package dev.agentmiddleware.spring.mcp;
 
 import org.springframework.ai.mcp.customizer.McpSyncServerCustomizer;
 import org.springframework.beans.factory.config.BeanPostProcessor;

@@ -1,12 +1,7 @@
-package dev.agentmiddleware.autoconfigure.agent;
+package dev.agentmiddleware.spring.ai;
 
 import dev.agentmiddleware.agent.AgentRuns;
-import dev.agentmiddleware.autoconfigure.AgentToolSpringAiAutoConfiguration;
-import dev.agentmiddleware.spring.ai.AgentToolCallbackProvider;
-import dev.agentmiddleware.spring.ai.AgentToolCallingAdvisor;
-import dev.agentmiddleware.spring.ai.GoverningToolCallingManager;
-import dev.agentmiddleware.spring.ai.IterationEventRecorder;
-import dev.agentmiddleware.spring.ai.ToolErrorFormatter;
+import dev.agentmiddleware.autoconfigure.agent.AgentAutoConfiguration;
 import dev.agentmiddleware.spring.tool.AgentToolRegistry;
 
 import org.springframework.ai.chat.client.ChatClient;

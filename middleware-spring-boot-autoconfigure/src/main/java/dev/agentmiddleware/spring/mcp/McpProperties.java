@@ -1,10 +1,9 @@
-package dev.agentmiddleware.autoconfigure.mcp;
+package dev.agentmiddleware.spring.mcp;
 
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
-import dev.agentmiddleware.spring.mcp.McpRequestGuard;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.util.unit.DataSize;

@@ -1,4 +1,4 @@
-package dev.agentmiddleware.spring.approval;
+package dev.agentmiddleware.autoconfigure.approval;
 
 import java.util.LinkedHashMap;
 import java.util.List;

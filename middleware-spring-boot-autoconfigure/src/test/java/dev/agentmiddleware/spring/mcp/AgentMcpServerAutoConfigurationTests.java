@@ -1,12 +1,12 @@
-package dev.agentmiddleware.autoconfigure.mcp;
+package dev.agentmiddleware.spring.mcp;
 
 import java.util.List;
 import java.util.Map;
 
 import dev.agentmiddleware.autoconfigure.AgentMiddlewareAutoConfiguration;
-import dev.agentmiddleware.autoconfigure.AgentToolSpringAiAutoConfiguration;
+import dev.agentmiddleware.spring.ai.AgentToolSpringAiAutoConfiguration;
 import dev.agentmiddleware.spring.AgentTool;
-import dev.agentmiddleware.spring.mcp.HardenedStreamableHttpTransport;
+import dev.agentmiddleware.spring.tool.AgentToolAutoConfiguration;
 import dev.agentmiddleware.spring.tool.AgentToolRegistry;
 import dev.agentmiddleware.tool.SafetyLevel;
 import io.modelcontextprotocol.server.McpServerFeatures.SyncToolSpecification;
@@ -33,12 +33,14 @@ class AgentMcpServerAutoConfigurationTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(AgentMiddlewareAutoConfiguration.class,
+				AgentToolAutoConfiguration.class,
 				AgentToolSpringAiAutoConfiguration.class, McpServerJsonMapperAutoConfiguration.class,
 				AgentMcpServerAutoConfiguration.class))
 		.withUserConfiguration(ToolsConfiguration.class);
 
 	private final WebApplicationContextRunner webContextRunner = new WebApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(AgentMiddlewareAutoConfiguration.class,
+				AgentToolAutoConfiguration.class,
 				AgentToolSpringAiAutoConfiguration.class, McpServerJsonMapperAutoConfiguration.class,
 				AgentMcpServerAutoConfiguration.class))
 		.withPropertyValues("spring.ai.mcp.server.protocol=STREAMABLE");
