@@ -19,6 +19,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
+import dev.agentmiddleware.testsupport.MutableClock;
 import dev.agentmiddleware.binding.InvalidToolArgumentsException;
 import dev.agentmiddleware.ratelimit.ToolRateLimitedException;
 import dev.agentmiddleware.timeout.ToolTimeoutException;
@@ -289,35 +290,6 @@ class ErrorPatternStoreTests {
 		}
 		while (rest > 0);
 		return text.toString();
-	}
-
-	static final class MutableClock extends Clock {
-
-		private volatile Instant now;
-
-		MutableClock(Instant now) {
-			this.now = now;
-		}
-
-		void advance(Duration duration) {
-			this.now = this.now.plus(duration);
-		}
-
-		@Override
-		public ZoneId getZone() {
-			return ZoneOffset.UTC;
-		}
-
-		@Override
-		public Clock withZone(@Nullable ZoneId zone) {
-			return this;
-		}
-
-		@Override
-		public Instant instant() {
-			return this.now;
-		}
-
 	}
 
 }

@@ -15,6 +15,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import javax.sql.DataSource;
 
+import dev.agentmiddleware.testsupport.MutableClock;
 import dev.agentmiddleware.approval.ApprovalDecision;
 import dev.agentmiddleware.approval.ApprovalDeniedException;
 import dev.agentmiddleware.approval.ApprovalMiddleware;
