@@ -50,6 +50,11 @@ class McpShutdownIntegrationTests {
 			catch (java.io.IOException ex) {
 				return new byte[0];
 			}
+		}, (task) -> {
+			// A thread of its own: the common pool may have a single, busy worker on a 2-core machine
+			Thread reader = new Thread(task, "stream-reader");
+			reader.setDaemon(true);
+			reader.start();
 		});
 
 		long start = System.nanoTime();

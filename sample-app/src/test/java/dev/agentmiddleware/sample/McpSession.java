@@ -3,6 +3,7 @@ package dev.agentmiddleware.sample;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 
 import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;
@@ -80,6 +81,21 @@ final class McpSession implements AutoCloseable {
 
 	CallToolResult call(String tool, Map<String, Object> arguments) {
 		return this.client.callTool(new CallToolRequest(tool, arguments));
+	}
+
+	/**
+	 * Calls a tool on a thread of its own, for calls that wait (for an approver, say). Not the common pool: on a
+	 * 2-core machine its single worker would run two waiting calls one after the other, never side by side.
+	 * @param tool the tool
+	 * @param arguments its arguments
+	 * @return the result, when the call completes
+	 */
+	CompletableFuture<CallToolResult> callAsync(String tool, Map<String, Object> arguments) {
+		return CompletableFuture.supplyAsync(() -> call(tool, arguments), (task) -> {
+			Thread caller = new Thread(task, "mcp-test-call-" + tool);
+			caller.setDaemon(true);
+			caller.start();
+		});
 	}
 
 	/**

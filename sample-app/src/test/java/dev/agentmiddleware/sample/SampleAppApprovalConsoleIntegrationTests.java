@@ -105,8 +105,7 @@ class SampleAppApprovalConsoleIntegrationTests {
 		((JavascriptExecutor) this.browser).executeScript("window.notReloaded = true;");
 
 		try (McpSession session = McpSession.open(this.port)) {
-			CompletableFuture<CallToolResult> call = CompletableFuture
-				.supplyAsync(() -> session.call("delete_file", Map.of("path", "old-report.txt")));
+			CompletableFuture<CallToolResult> call = session.callAsync("delete_file", Map.of("path", "old-report.txt"));
 			WebElement row = wait.until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("tr.pending")));
 			assertThat(row.getText()).contains("delete_file").contains("old-report.txt");
 			assertThat(((JavascriptExecutor) this.browser).executeScript("return window.notReloaded === true;"))

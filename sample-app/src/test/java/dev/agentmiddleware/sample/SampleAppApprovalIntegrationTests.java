@@ -73,7 +73,7 @@ class SampleAppApprovalIntegrationTests {
 	}
 
 	private CompletableFuture<CallToolResult> deleteAsync(McpSession session, String path) {
-		return CompletableFuture.supplyAsync(() -> session.call("delete_file", Map.of("path", path)));
+		return session.callAsync("delete_file", Map.of("path", path));
 	}
 
 	@Test

@@ -46,8 +46,8 @@ class SampleAppApproveWritesProfileIntegrationTests {
 		ApprovalApi approver = new ApprovalApi(this.port, "alice", "alice-secret");
 		try (McpSession session = McpSession.open(this.port)) {
 			assertThat(session.succeed("read_file", Map.of("path", "notes.txt"))).isEqualTo("old");
-			CompletableFuture<CallToolResult> write = CompletableFuture.supplyAsync(
-					() -> session.call("write_file", Map.of("path", "notes.txt", "content", "new")));
+			CompletableFuture<CallToolResult> write = session.callAsync("write_file",
+					Map.of("path", "notes.txt", "content", "new"));
 			JsonNode request = approver.awaitPendingFor("write_file", "notes.txt");
 			assertThat(request.get("safety").asString()).isEqualTo("MODERATE");
 			assertThat(Files.readString(workspace.resolve("notes.txt"))).isEqualTo("old");

@@ -88,8 +88,7 @@ abstract class TwoInstanceApprovalTests {
 		Files.writeString(file, "keep me");
 		ApprovalApi approverOnB = new ApprovalApi(port(this.instanceB), "alice", "alice-secret");
 		try (McpSession sessionOnA = McpSession.open(port(this.instanceA))) {
-			CompletableFuture<CallToolResult> call = CompletableFuture
-				.supplyAsync(() -> sessionOnA.call("delete_file", Map.of("path", "shared.txt")));
+			CompletableFuture<CallToolResult> call = sessionOnA.callAsync("delete_file", Map.of("path", "shared.txt"));
 			JsonNode request = approverOnB.awaitPendingFor("delete_file", "shared.txt");
 			assertThat(call).isNotDone();
 			assertThat(approverOnB.approve(request.get("id").asString()).status()).isEqualTo(200);
