@@ -68,6 +68,8 @@ public final class ToolCall {
 
 	private volatile boolean toolExecuted;
 
+	private volatile @Nullable ToolExecution aroundTool;
+
 	// Set by an interceptor that skips, read by the interceptors outside it; reset before each proceed.
 	volatile boolean skipped;
 
@@ -121,6 +123,30 @@ public final class ToolCall {
 	 */
 	public boolean toolExecuted() {
 		return this.toolExecuted;
+	}
+
+	/**
+	 * Runs {@code around} around every run of the tool's own code in this call (each attempt of a retried call), on
+	 * the thread that runs it: for a layer that does something only for calls that reach the tool, such as starting
+	 * an observation. Layers that register earlier (further out) run further out. Does nothing on the inert call.
+	 * <pre>{@code
+	 * ToolCall.current().aroundTool((invocation, tool) -> {
+	 *     try (Observation.Scope scope = observation().openScope()) {
+	 *         return tool.handle(invocation);
+	 *     }
+	 * });
+	 * }</pre>
+	 * @param around what runs around the tool; must call {@code tool} to run it
+	 */
+	public void aroundTool(ToolExecution around) {
+		if (!this.recording) {
+			return;
+		}
+		synchronized (this) {
+			ToolExecution outer = this.aroundTool;
+			this.aroundTool = (outer != null)
+					? (invocation, tool) -> outer.run(invocation, (inner) -> around.run(inner, tool)) : around;
+		}
 	}
 
 	/**
@@ -223,6 +249,10 @@ public final class ToolCall {
 			ToolCall call = CURRENT.get();
 			if (call != null) {
 				call.toolExecuted = true;
+				ToolExecution around = call.aroundTool;
+				if (around != null) {
+					return around.run(invocation, terminal);
+				}
 			}
 			return terminal.handle(invocation);
 		};
@@ -308,6 +338,23 @@ public final class ToolCall {
 		 */
 		void callEnded(A attachment, ToolInvocation invocation, CallOutcome outcome, @Nullable String decidedBy,
 				@Nullable Object result, @Nullable Throwable error);
+
+	}
+
+	/**
+	 * Runs around the tool's own code, registered with {@link ToolCall#aroundTool(ToolExecution)}.
+	 */
+	@FunctionalInterface
+	public interface ToolExecution {
+
+		/**
+		 * Runs the tool, once.
+		 * @param invocation the invocation the tool gets
+		 * @param tool the tool's own handler
+		 * @return what the tool returned
+		 * @throws Exception what the tool threw, unchanged
+		 */
+		@Nullable Object run(ToolInvocation invocation, ToolHandler tool) throws Exception;
 
 	}
 
