@@ -1,13 +1,16 @@
 package dev.agentmiddleware.binding;
 
+import dev.agentmiddleware.tool.CallOutcome;
 import dev.agentmiddleware.tool.ToolMiddlewareException;
 
 import org.jspecify.annotations.Nullable;
 
 /**
  * The arguments of a call could not be bound to the tool's parameters: malformed JSON, a missing required
- * parameter, a wrong type, an unknown parameter, or a payload over the size or depth limits. Raised before the
- * chain runs, so neither middleware nor the tool ever see such a call. Never retried.
+ * parameter, a wrong type, an unknown parameter, or a payload over the size or depth limits. Raised by the
+ * pipeline's argument-binding step, inside observation and logging (which report it as
+ * {@link CallOutcome#INVALID_ARGUMENTS}) and outside every other middleware and the tool, which never see such a
+ * call. Never retried.
  * <pre>{@code
  * Invalid arguments for tool 'get_weather', parameter 'days': expected an integer but got "three"
  * }</pre>
@@ -45,6 +48,11 @@ public class InvalidToolArgumentsException extends ToolMiddlewareException {
 	 */
 	public String problem() {
 		return this.problem;
+	}
+
+	@Override
+	public CallOutcome outcome() {
+		return CallOutcome.INVALID_ARGUMENTS;
 	}
 
 }

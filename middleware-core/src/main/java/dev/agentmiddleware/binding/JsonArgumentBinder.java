@@ -104,6 +104,8 @@ public final class JsonArgumentBinder {
 
 	private final JsonFactory parserFactory;
 
+	private final JsonMapper mapper;
+
 	/**
 	 * Creates a binder for one tool.
 	 * @param toolName the tool, named in every error
@@ -148,6 +150,7 @@ public final class JsonArgumentBinder {
 		this.knownNames = (count > 0) ? "expected one of: " + String.join(", ", this.names)
 				: "this tool takes no arguments";
 		this.parserFactory = parserFactory(mapper, limits);
+		this.mapper = mapper;
 	}
 
 	private static JsonFactory parserFactory(JsonMapper mapper, ArgumentLimits limits) {
@@ -209,6 +212,67 @@ public final class JsonArgumentBinder {
 			}
 		}
 		return complete(values, given);
+	}
+
+	/**
+	 * Binds the arguments of one call given as a map of JSON values (strings, numbers, booleans, lists and maps),
+	 * as an MCP client's {@code tools/call} request carries them. Accepts and refuses exactly what
+	 * {@link #bind(String)} accepts and refuses for the same JSON, with the same messages; the values are converted
+	 * without writing and re-reading JSON text.
+	 * @param arguments the arguments by name; {@code null} or empty for none
+	 * @return the bound values by parameter name, in parameter declaration order, unmodifiable
+	 * @throws InvalidToolArgumentsException if the arguments cannot be bound, naming the parameter at fault
+	 */
+	public Map<String, @Nullable Object> bindValues(@Nullable Map<String, ? extends @Nullable Object> arguments) {
+		@Nullable Object[] values = new Object[this.names.length];
+		boolean[] given = new boolean[this.names.length];
+		if (arguments != null) {
+			for (Map.Entry<String, ? extends @Nullable Object> argument : arguments.entrySet()) {
+				int index = indexOf(argument.getKey(), given);
+				Object value = argument.getValue();
+				if (value == null) {
+					if (this.required[index]) {
+						throw invalid(this.names[index],
+								"is required and must not be null: expected " + this.expectations[index]);
+					}
+					values[index] = this.absentValues[index];
+				}
+				else {
+					values[index] = convert(index, value);
+				}
+				given[index] = true;
+			}
+		}
+		return complete(values, given);
+	}
+
+	private @Nullable Object convert(int index, Object value) {
+		Class<?> target = this.types[index].getRawClass();
+		// Values that already have the parameter's exact type need no conversion
+		if (target == value.getClass() && (value instanceof String || value instanceof Boolean
+				|| value instanceof Integer || value instanceof Long)) {
+			return value;
+		}
+		JsonParser parser = this.mapper.valueToTree(value).traverse(ObjectReadContext.empty());
+		try {
+			parser.nextToken();
+			return this.readers[index].readValue(parser);
+		}
+		catch (StreamConstraintsException ex) {
+			throw overLimit(ex, index);
+		}
+		catch (InputCoercionException ex) {
+			throw outOfRange(ex.getTargetType(), where(parser.streamReadContext()), index);
+		}
+		catch (DatabindException ex) {
+			throw mismatch(ex, parser, index);
+		}
+		catch (JacksonException ex) {
+			throw invalid(this.names[index], "could not be read: expected " + this.expectations[index]);
+		}
+		finally {
+			parser.close();
+		}
 	}
 
 	private void read(String json, @Nullable Object[] values, boolean[] given) {

@@ -9,6 +9,8 @@ package dev.agentmiddleware.chain;
  * <tr><th>order</th><th>middleware</th><th>why here</th></tr>
  * <tr><td>100</td><td>observation</td><td>sees every call, including denials and cache hits</td></tr>
  * <tr><td>200</td><td>logging</td><td>one structured line per call with the outcome</td></tr>
+ * <tr><td>250</td><td>argument binding</td><td>a refused call is still observed and logged; everything inside
+ * sees bound arguments</td></tr>
  * <tr><td>300</td><td>(your policy middleware)</td><td>allow and deny lists</td></tr>
  * <tr><td>400</td><td>approval</td><td>a human decides before anything spends resources; never bypassed by a
  * cache</td></tr>
@@ -26,6 +28,9 @@ public final class BuiltInOrder {
 
 	/** Logging: one structured line per call. */
 	public static final int LOGGING = 200;
+
+	/** Binding of the arguments a model or an MCP client sent, inside observation and logging. */
+	public static final int ARGUMENT_BINDING = 250;
 
 	/** Free for user policy middleware such as allow and deny lists. */
 	public static final int POLICY = 300;

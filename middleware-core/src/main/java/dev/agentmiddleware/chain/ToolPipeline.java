@@ -100,7 +100,8 @@ public final class ToolPipeline {
 			throw new IllegalArgumentException("Invocation of tool '" + invocation.toolName()
 					+ "' passed to the pipeline of tool '" + this.tool.name() + "'");
 		}
-		return this.bare ? this.head.handle(invocation) : ToolCall.detached(invocation, this.head);
+		return this.bare ? this.head.handle(ArgumentBindingMiddleware.bound(invocation))
+				: ToolCall.detached(invocation, this.head);
 	}
 
 	/**
@@ -215,8 +216,15 @@ public final class ToolPipeline {
 			boolean checkResults = ResultContract.restricts(this.tool);
 			List<String> layers = new ArrayList<>();
 			layers.add(this.tool.name());
+			boolean binds = false;
 			for (int i = this.middleware.size() - 1; i >= 0; i--) {
 				ToolMiddleware middleware = this.middleware.get(i);
+				if (middleware instanceof ArgumentBindingMiddleware) {
+					// An intrinsic step rather than a layer: not listed, and a tool with nothing else stays bare
+					handler = ArgumentBindingMiddleware.binding(handler);
+					binds = true;
+					continue;
+				}
 				ToolHandler wrapped = middleware.wrap(this.tool, handler);
 				if (wrapped == null) {
 					throw new IllegalStateException("Middleware '" + middleware.name() + "' ("
@@ -230,7 +238,11 @@ public final class ToolPipeline {
 			}
 			boolean bare = layers.size() == 1 && observers == null;
 			if (bare) {
+				// The pipeline is the tool's handler itself; call() binds an unbound call first
 				handler = this.terminal;
+			}
+			else if (!binds) {
+				handler = ArgumentBindingMiddleware.binding(handler);
 			}
 			if (observers != null) {
 				handler = new ObservedHandler(handler, observers);

@@ -24,7 +24,10 @@ public enum CallOutcome {
 	CACHED,
 
 	/** A middleware answered with its own result; the tool did not run. */
-	SHORT_CIRCUITED;
+	SHORT_CIRCUITED,
+
+	/** The arguments could not be bound to the tool's parameters; the tool did not run. */
+	INVALID_ARGUMENTS;
 
 	/**
 	 * The outcome of a call that ended with an exception: the {@link ToolMiddlewareException#outcome() outcome}

@@ -33,9 +33,13 @@ import org.jspecify.annotations.Nullable;
  * @param returnDirect whether the result goes straight to the user instead of back to the model
  * @param resultType the Java type the tool returns ({@code Object} when unknown, {@code void} for none); a
  * middleware that answers with a value of another type breaks the tool's contract
+ * @param title a short human-readable name for user interfaces (MCP's {@code title}), or {@code null} for none
+ * @param openWorld whether the tool reaches beyond the application, such as the web or another system (MCP's
+ * {@code openWorldHint}); the fail-safe default is {@code true}
  */
 public record ToolDescriptor(String name, String description, String inputSchema, SafetyLevel safety,
-		boolean readOnly, boolean idempotent, Set<String> tags, boolean returnDirect, Class<?> resultType) {
+		boolean readOnly, boolean idempotent, Set<String> tags, boolean returnDirect, Class<?> resultType,
+		@Nullable String title, boolean openWorld) {
 
 	private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_-]{1,64}");
 
@@ -56,6 +60,24 @@ public record ToolDescriptor(String name, String description, String inputSchema
 		Objects.requireNonNull(safety, "safety");
 		tags = Set.copyOf(tags);
 		Objects.requireNonNull(resultType, "resultType");
+	}
+
+	/**
+	 * Creates a descriptor without a title that counts as reaching an open world.
+	 * @param name the unique tool name
+	 * @param description what the tool does
+	 * @param inputSchema the JSON schema of the arguments object
+	 * @param safety how much harm the tool can do
+	 * @param readOnly whether the tool only reads
+	 * @param idempotent whether repeating a call is safe
+	 * @param tags free-form labels
+	 * @param returnDirect whether the result goes straight to the user
+	 * @param resultType the Java type the tool returns
+	 */
+	public ToolDescriptor(String name, String description, String inputSchema, SafetyLevel safety, boolean readOnly,
+			boolean idempotent, Set<String> tags, boolean returnDirect, Class<?> resultType) {
+		this(name, description, inputSchema, safety, readOnly, idempotent, tags, returnDirect, resultType, null,
+				true);
 	}
 
 	/**
@@ -149,6 +171,10 @@ public record ToolDescriptor(String name, String description, String inputSchema
 
 		private Class<?> resultType = Object.class;
 
+		private @Nullable String title;
+
+		private boolean openWorld = true;
+
 		private Builder(String name) {
 			this.name = name;
 		}
@@ -234,13 +260,33 @@ public record ToolDescriptor(String name, String description, String inputSchema
 		}
 
 		/**
+		 * Sets the short human-readable name shown in user interfaces.
+		 * @param title the title, or {@code null} or empty for none
+		 * @return this builder
+		 */
+		public Builder title(@Nullable String title) {
+			this.title = (title != null && !title.isEmpty()) ? title : null;
+			return this;
+		}
+
+		/**
+		 * Sets whether the tool reaches beyond the application (default {@code true}).
+		 * @param openWorld whether the tool interacts with an open world
+		 * @return this builder
+		 */
+		public Builder openWorld(boolean openWorld) {
+			this.openWorld = openWorld;
+			return this;
+		}
+
+		/**
 		 * Builds the descriptor.
 		 * @return the immutable descriptor
 		 * @throws IllegalArgumentException if the name is not a valid tool name
 		 */
 		public ToolDescriptor build() {
 			return new ToolDescriptor(this.name, this.description, this.inputSchema, this.safety, this.readOnly,
-					this.idempotent, this.tags, this.returnDirect, this.resultType);
+					this.idempotent, this.tags, this.returnDirect, this.resultType, this.title, this.openWorld);
 		}
 
 	}

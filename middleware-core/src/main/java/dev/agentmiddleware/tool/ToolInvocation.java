@@ -51,6 +51,8 @@ public final class ToolInvocation {
 
 	private final Map<InvocationAttribute<?>, Object> attributes;
 
+	private final @Nullable UnboundArguments unbound;
+
 	private ToolInvocation(ToolDescriptor tool, Map<String, @Nullable Object> arguments, @Nullable String sessionId,
 			@Nullable String principal, @Nullable String callId, long callNumber, InvocationSource source,
 			Map<InvocationAttribute<?>, Object> attributes) {
@@ -62,6 +64,7 @@ public final class ToolInvocation {
 		this.callNumber = callNumber;
 		this.source = source;
 		this.attributes = attributes;
+		this.unbound = attributes.isEmpty() ? null : (UnboundArguments) attributes.get(UnboundArguments.ATTRIBUTE);
 	}
 
 	/**
@@ -94,6 +97,13 @@ public final class ToolInvocation {
 	 * @return an unmodifiable map; values may be {@code null}
 	 */
 	public Map<String, @Nullable Object> arguments() {
+		UnboundArguments unbound = this.unbound;
+		if (unbound != null) {
+			Map<String, @Nullable Object> bound = unbound.bound();
+			if (bound != null) {
+				return bound;
+			}
+		}
 		return this.arguments;
 	}
 
@@ -103,7 +113,7 @@ public final class ToolInvocation {
 	 * @return its value, or {@code null} if absent or null
 	 */
 	public @Nullable Object argument(String name) {
-		return this.arguments.get(name);
+		return arguments().get(name);
 	}
 
 	/**
@@ -166,13 +176,31 @@ public final class ToolInvocation {
 	}
 
 	/**
+	 * The copy of a call that carries {@link UnboundArguments}, with the arguments they bound to and without them;
+	 * used by the pipeline's argument-binding step. The call itself then shows the bound arguments too.
+	 * @return the bound copy, or this call when it carries no unbound arguments
+	 * @throws dev.agentmiddleware.binding.InvalidToolArgumentsException if the arguments cannot be bound
+	 */
+	public ToolInvocation withBoundArguments() {
+		UnboundArguments unbound = this.unbound;
+		if (unbound == null) {
+			return this;
+		}
+		Map<String, @Nullable Object> bound = unbound.bind();
+		Map<InvocationAttribute<?>, Object> attributes = new HashMap<>(this.attributes);
+		attributes.remove(UnboundArguments.ATTRIBUTE);
+		return new ToolInvocation(this.tool, copy(bound), this.sessionId, this.principal, this.callId, this.callNumber,
+				this.source, attributes.isEmpty() ? Map.of() : Collections.unmodifiableMap(attributes));
+	}
+
+	/**
 	 * A copy with one argument set or replaced.
 	 * @param name the parameter name
 	 * @param value the new value
 	 * @return the changed copy
 	 */
 	public ToolInvocation withArgument(String name, @Nullable Object value) {
-		Map<String, @Nullable Object> changed = new LinkedHashMap<>(this.arguments);
+		Map<String, @Nullable Object> changed = new LinkedHashMap<>(arguments());
 		changed.put(Objects.requireNonNull(name, "name"), value);
 		return new ToolInvocation(this.tool, Collections.unmodifiableMap(changed), this.sessionId, this.principal,
 				this.callId, this.callNumber, this.source, this.attributes);
@@ -205,7 +233,7 @@ public final class ToolInvocation {
 	@Override
 	public String toString() {
 		return "ToolInvocation[tool=" + this.tool.name() + ", callId=" + this.callId + ", source=" + this.source
-				+ ", session=" + this.sessionId + ", arguments=" + this.arguments.keySet() + "]";
+				+ ", session=" + this.sessionId + ", arguments=" + arguments().keySet() + "]";
 	}
 
 	@SuppressWarnings("unchecked")

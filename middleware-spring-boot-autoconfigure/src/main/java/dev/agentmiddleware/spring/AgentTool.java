@@ -86,4 +86,18 @@ public @interface AgentTool {
 	 */
 	boolean returnDirect() default false;
 
+	/**
+	 * A short human-readable name for user interfaces, such as {@code Weather forecast}; published as the MCP
+	 * tool's {@code title}.
+	 * @return the title, or empty for none
+	 */
+	String title() default "";
+
+	/**
+	 * Whether the tool reaches beyond the application: the web, other systems, the outside world. Published as
+	 * MCP's {@code openWorldHint}; a tool that works only on the application's own data says {@code false}.
+	 * @return whether the tool interacts with an open world
+	 */
+	boolean openWorld() default true;
+
 }

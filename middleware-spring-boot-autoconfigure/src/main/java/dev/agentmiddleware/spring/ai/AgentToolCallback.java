@@ -1,7 +1,5 @@
 package dev.agentmiddleware.spring.ai;
 
-import java.util.Map;
-
 import dev.agentmiddleware.spring.tool.RegisteredTool;
 import dev.agentmiddleware.tool.ToolDescriptor;
 import dev.agentmiddleware.tool.ToolInvocation;
@@ -42,8 +40,6 @@ public final class AgentToolCallback implements ToolCallback {
 	public static final String PRINCIPAL_KEY = "agent.principal";
 
 	private static final Logger logger = LoggerFactory.getLogger(AgentToolCallback.class);
-
-	private static final String VOID_RESULT = "Done";
 
 	private final RegisteredTool tool;
 
@@ -93,11 +89,9 @@ public final class AgentToolCallback implements ToolCallback {
 	public String call(String toolInput, @Nullable ToolContext toolContext) {
 		ToolCaller caller = ToolCaller.of(toolContext);
 		try {
-			Map<String, @Nullable Object> arguments = this.tool.bind(toolInput);
-			ToolInvocation invocation = caller.describe(ToolInvocation.builder(this.tool.descriptor()))
-				.arguments(arguments)
-				.build();
-			return toText(this.tool.pipeline().call(invocation));
+			// Bound inside the pipeline, so that a call refused for its arguments is observed and counted too
+			ToolInvocation invocation = caller.describe(this.tool.unboundInvocation(toolInput)).build();
+			return ToolResultText.of(this.tool.descriptor(), this.tool.pipeline().call(invocation), this.jsonMapper);
 		}
 		catch (Exception ex) {
 			String text = this.errorFormatter.format(this.tool.name(), ex);
@@ -107,16 +101,6 @@ public final class AgentToolCallback implements ToolCallback {
 			}
 			return text;
 		}
-	}
-
-	private String toText(@Nullable Object result) {
-		if (result == null) {
-			return (this.tool.descriptor().resultType() == void.class) ? VOID_RESULT : "null";
-		}
-		if (result instanceof CharSequence text) {
-			return text.toString();
-		}
-		return this.jsonMapper.writeValueAsString(result);
 	}
 
 	@Override

@@ -1,6 +1,5 @@
 package dev.agentmiddleware.spring.ai;
 
-import java.util.Map;
 import java.util.Objects;
 
 import dev.agentmiddleware.spring.tool.AgentToolRegistry;
@@ -170,9 +169,8 @@ public final class GovernedToolCallback implements ToolCallback {
 	public String call(String toolInput, @Nullable ToolContext toolContext) {
 		ToolCaller caller = ToolCaller.of(toolContext);
 		try {
-			Map<String, @Nullable Object> arguments = this.tool.bind(toolInput);
-			ToolInvocation.Builder builder = caller.describe(ToolInvocation.builder(this.tool.descriptor()))
-				.arguments(arguments)
+			// Bound inside the pipeline, so that a call refused for its arguments is observed and counted too
+			ToolInvocation.Builder builder = caller.describe(this.tool.unboundInvocation(toolInput))
 				.attribute(DELEGATE, this.delegate);
 			if (toolContext != null) {
 				builder.attribute(TOOL_CONTEXT, toolContext);

@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import dev.agentmiddleware.chain.ArgumentBindingMiddleware;
 import dev.agentmiddleware.chain.OrderedMiddleware;
 import dev.agentmiddleware.chain.ToolInterceptor;
 import dev.agentmiddleware.chain.ToolMiddleware;
@@ -39,6 +40,10 @@ public final class ChainBeans {
 	public static List<ToolMiddleware> ordered(ConfigurableListableBeanFactory beanFactory) {
 		Map<String, Object> beans = new LinkedHashMap<>(beanFactory.getBeansOfType(ToolMiddleware.class));
 		beanFactory.getBeansOfType(ToolInterceptor.class).forEach(beans::putIfAbsent);
+		if (beans.values().stream().noneMatch(ArgumentBindingMiddleware.class::isInstance)) {
+			// Always in the chain, at its order, so that observation and logging see calls refused for bad arguments
+			beans.put("argumentBindingMiddleware", ArgumentBindingMiddleware.INSTANCE);
+		}
 		Map<Object, Object> orderSources = new IdentityHashMap<>();
 		beans.forEach((name, bean) -> {
 			Method factoryMethod = factoryMethod(beanFactory, name);

@@ -10,6 +10,7 @@ import dev.agentmiddleware.tool.ExecutableTool;
 import dev.agentmiddleware.tool.ToolArguments;
 import dev.agentmiddleware.tool.ToolDescriptor;
 import dev.agentmiddleware.tool.ToolInvocation;
+import dev.agentmiddleware.tool.UnboundArguments;
 
 import org.jspecify.annotations.Nullable;
 
@@ -118,6 +119,45 @@ public final class RegisteredTool {
 			this.validator.validate(this, this.target, arguments);
 		}
 		return arguments;
+	}
+
+	/**
+	 * Binds arguments given as a map of JSON values, as an MCP client sends them, and checks their constraints.
+	 * Accepts and refuses exactly what {@link #bind(String)} does for the same JSON.
+	 * @param arguments the arguments by name, {@code null} or empty for none
+	 * @return the arguments by parameter name, in declaration order
+	 * @throws dev.agentmiddleware.binding.InvalidToolArgumentsException naming the tool, the parameter and what was
+	 * expected
+	 */
+	public Map<String, @Nullable Object> bindValues(@Nullable Map<String, ? extends @Nullable Object> arguments) {
+		Map<String, @Nullable Object> bound = this.binder.bindValues(arguments);
+		if (this.validator != null && this.target != null) {
+			this.validator.validate(this, this.target, bound);
+		}
+		return bound;
+	}
+
+	/**
+	 * Starts a call whose JSON arguments the pipeline binds, inside its observer tier, so that a call refused for
+	 * its arguments is observed, counted and logged like any other.
+	 * @param json the arguments object as JSON, {@code null} or blank for none
+	 * @return an invocation builder carrying the unbound arguments
+	 */
+	public ToolInvocation.Builder unboundInvocation(@Nullable String json) {
+		return ToolInvocation.builder(descriptor()).attribute(UnboundArguments.ATTRIBUTE,
+				new UnboundArguments(() -> bind(json)));
+	}
+
+	/**
+	 * Starts a call whose arguments, a map of JSON values as an MCP client sends them, the pipeline binds inside
+	 * its observer tier. Until bound, the invocation's arguments are the values as sent.
+	 * @param arguments the arguments by name, {@code null} for none
+	 * @return an invocation builder carrying the unbound arguments
+	 */
+	public ToolInvocation.Builder unboundInvocation(@Nullable Map<String, ? extends @Nullable Object> arguments) {
+		ToolInvocation.Builder builder = ToolInvocation.builder(descriptor())
+			.attribute(UnboundArguments.ATTRIBUTE, new UnboundArguments(() -> bindValues(arguments)));
+		return (arguments != null) ? builder.arguments(arguments) : builder;
 	}
 
 	/**

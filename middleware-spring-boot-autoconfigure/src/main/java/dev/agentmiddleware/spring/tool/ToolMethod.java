@@ -29,6 +29,8 @@ record ToolMethod(ToolDescriptor descriptor, List<ToolParameter> parameters) {
 			.tags(annotation.tags())
 			.returnDirect(annotation.returnDirect())
 			.resultType(method.getReturnType())
+			.title(annotation.title())
+			.openWorld(annotation.openWorld())
 			.build();
 		return new ToolMethod(descriptor, schema.parameters());
 	}

@@ -1,0 +1,141 @@
+package dev.agentmiddleware.autoconfigure.mcp;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import dev.agentmiddleware.spring.mcp.McpRequestGuard;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.util.unit.DataSize;
+
+/**
+ * Configuration of the MCP server side: which tools are governed and how the Streamable HTTP endpoint protects
+ * itself.
+ * <pre>{@code
+ * agent:
+ *   middleware:
+ *     mcp:
+ *       allowed-origins: https://inspector.example.com
+ *       allowed-hosts: mcp.example.com
+ *       max-request-size: 2MB
+ *       session-idle-timeout: 10m
+ *       max-sessions: 200
+ * }</pre>
+ */
+@ConfigurationProperties(McpProperties.PREFIX)
+public class McpProperties {
+
+	/** The prefix of the MCP properties. */
+	public static final String PREFIX = "agent.middleware.mcp";
+
+	/**
+	 * Whether Spring AI tool callbacks published on the MCP server (such as a ToolCallbackProvider of @Tool beans)
+	 * run through the middleware chain; when off, startup warns naming each ungoverned tool.
+	 */
+	private boolean governSpringAiTools = true;
+
+	/**
+	 * Hardened Streamable HTTP transport settings.
+	 */
+	private final Transport transport = new Transport();
+
+	public boolean isGovernSpringAiTools() {
+		return this.governSpringAiTools;
+	}
+
+	public void setGovernSpringAiTools(boolean governSpringAiTools) {
+		this.governSpringAiTools = governSpringAiTools;
+	}
+
+	public Transport getTransport() {
+		return this.transport;
+	}
+
+	/**
+	 * Settings of the hardened Streamable HTTP transport.
+	 */
+	public static class Transport {
+
+		/**
+		 * Whether the hardened transport replaces Spring AI's Streamable HTTP transport for Spring MVC.
+		 */
+		private boolean enabled = true;
+
+		/**
+		 * Largest accepted message body; a larger one is answered with 413 before it is parsed.
+		 */
+		private DataSize maxRequestSize = DataSize.ofMegabytes(4);
+
+		/**
+		 * Origins a browser page may call the endpoint from ("*" for any, ":*" for any port); requests without an
+		 * Origin header (non-browser clients) are always allowed.
+		 */
+		private List<String> allowedOrigins = new ArrayList<>(McpRequestGuard.LOCAL_ORIGINS);
+
+		/**
+		 * Host names or addresses the endpoint answers to, as the Host header names them ("*" for any).
+		 */
+		private List<String> allowedHosts = new ArrayList<>(McpRequestGuard.LOCAL_HOSTS);
+
+		/**
+		 * How long a session may stay unused before it expires.
+		 */
+		private Duration sessionIdleTimeout = Duration.ofMinutes(30);
+
+		/**
+		 * Number of live sessions at most; further clients are refused with 503 until a session ends or expires.
+		 */
+		private int maxSessions = 1000;
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		public DataSize getMaxRequestSize() {
+			return this.maxRequestSize;
+		}
+
+		public void setMaxRequestSize(DataSize maxRequestSize) {
+			this.maxRequestSize = maxRequestSize;
+		}
+
+		public List<String> getAllowedOrigins() {
+			return this.allowedOrigins;
+		}
+
+		public void setAllowedOrigins(List<String> allowedOrigins) {
+			this.allowedOrigins = allowedOrigins;
+		}
+
+		public List<String> getAllowedHosts() {
+			return this.allowedHosts;
+		}
+
+		public void setAllowedHosts(List<String> allowedHosts) {
+			this.allowedHosts = allowedHosts;
+		}
+
+		public Duration getSessionIdleTimeout() {
+			return this.sessionIdleTimeout;
+		}
+
+		public void setSessionIdleTimeout(Duration sessionIdleTimeout) {
+			this.sessionIdleTimeout = sessionIdleTimeout;
+		}
+
+		public int getMaxSessions() {
+			return this.maxSessions;
+		}
+
+		public void setMaxSessions(int maxSessions) {
+			this.maxSessions = maxSessions;
+		}
+
+	}
+
+}
