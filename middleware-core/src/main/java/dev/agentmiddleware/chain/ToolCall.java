@@ -70,6 +70,12 @@ public final class ToolCall {
 
 	private volatile @Nullable ToolExecution aroundTool;
 
+	// What the tool's own code last returned, for the diagnosis of a broken result contract; plain fields, read by
+	// the thread the call returns on.
+	private boolean toolReturned;
+
+	private @Nullable Object toolResult;
+
 	// Set by an interceptor that skips, read by the interceptors outside it; reset before each proceed.
 	volatile boolean skipped;
 
@@ -250,12 +256,27 @@ public final class ToolCall {
 			if (call != null) {
 				call.toolExecuted = true;
 				ToolExecution around = call.aroundTool;
-				if (around != null) {
-					return around.run(invocation, terminal);
-				}
+				Object result = (around != null) ? around.run(invocation, terminal) : terminal.handle(invocation);
+				call.toolResult = result;
+				call.toolReturned = true;
+				return result;
 			}
 			return terminal.handle(invocation);
 		};
+	}
+
+	/**
+	 * Whether the tool's own code returned (its last run, if it ran several times); {@code false} on the inert call.
+	 */
+	boolean toolReturned() {
+		return this.toolReturned;
+	}
+
+	/**
+	 * What the tool's own code last returned, when {@link #toolReturned()}.
+	 */
+	@Nullable Object toolResult() {
+		return this.toolResult;
 	}
 
 	/**

@@ -213,8 +213,9 @@ public final class ToolPipeline {
 			// Layers and observers learn whether the tool itself ran from the running ToolCall; with neither, the
 			// pipeline is the bare terminal handler.
 			ToolHandler handler = ToolCall.markingExecution(this.terminal);
-			boolean checkResults = ResultContract.restricts(this.tool);
 			List<String> layers = new ArrayList<>();
+			// The layers and the binding step, outermost first, for the diagnosis of a broken result contract.
+			List<ToolMiddleware> steps = new ArrayList<>();
 			layers.add(this.tool.name());
 			boolean binds = false;
 			for (int i = this.middleware.size() - 1; i >= 0; i--) {
@@ -222,6 +223,7 @@ public final class ToolPipeline {
 				if (middleware instanceof ArgumentBindingMiddleware) {
 					// An intrinsic step rather than a layer: not listed, and a tool with nothing else stays bare
 					handler = ArgumentBindingMiddleware.binding(handler);
+					steps.add(0, middleware);
 					binds = true;
 					continue;
 				}
@@ -233,7 +235,8 @@ public final class ToolPipeline {
 				}
 				if (wrapped != handler) {
 					layers.add(0, middleware.name());
-					handler = checkResults ? new ResultContract(middleware.name(), wrapped) : wrapped;
+					steps.add(0, middleware);
+					handler = wrapped;
 				}
 			}
 			boolean bare = layers.size() == 1 && observers == null;
@@ -243,6 +246,12 @@ public final class ToolPipeline {
 			}
 			else if (!binds) {
 				handler = ArgumentBindingMiddleware.binding(handler);
+				steps.add(0, ArgumentBindingMiddleware.INSTANCE);
+			}
+			// One check of the result for the whole chain instead of one per layer, inside the observer tier so that
+			// observers see a broken contract as the failure it is.
+			if (layers.size() > 1 && ResultContract.restricts(this.tool)) {
+				handler = new ResultContract(this.tool, steps, handler);
 			}
 			if (observers != null) {
 				handler = new ObservedHandler(handler, observers);
