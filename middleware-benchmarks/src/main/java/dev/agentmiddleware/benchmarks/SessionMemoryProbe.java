@@ -1,11 +1,15 @@
 package dev.agentmiddleware.benchmarks;
 
+import java.io.Writer;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Properties;
 import java.util.concurrent.atomic.AtomicLong;
 
 import com.github.benmanes.caffeine.cache.Ticker;
@@ -32,7 +36,7 @@ import dev.agentmiddleware.tool.ToolInvocation;
  * sessions (every cap still above them), with 100,000, and after the sessions have been idle past every timeout
  * (time moved by an injected ticker and clock). Not a JMH benchmark: retained heap is a state, not a rate.
  * <pre>
- * java -cp middleware-benchmarks/target/benchmarks.jar dev.agentmiddleware.benchmarks.SessionMemoryProbe
+ * java -cp middleware-benchmarks/target/benchmarks.jar dev.agentmiddleware.benchmarks.SessionMemoryProbe [figures.properties]
  * </pre>
  */
 public final class SessionMemoryProbe {
@@ -81,11 +85,21 @@ public final class SessionMemoryProbe {
 			.build();
 	}
 
+	/**
+	 * Runs the probe.
+	 * @param args optionally, a file to write the figures to as properties, for {@code BenchmarkReport}
+	 * @throws Exception if a call fails
+	 */
 	public static void main(String[] args) throws Exception {
-		new SessionMemoryProbe().run();
+		Properties figures = new SessionMemoryProbe().run();
+		if (args.length > 0) {
+			try (Writer out = Files.newBufferedWriter(Path.of(args[0]))) {
+				figures.store(out, "SessionMemoryProbe: retained heap in bytes");
+			}
+		}
 	}
 
-	private void run() throws Exception {
+	private Properties run() throws Exception {
 		System.out.println("Chain: " + this.pipeline.describe());
 		long baseline = retainedHeap();
 		openSessions(0, CAP);
@@ -111,6 +125,14 @@ public final class SessionMemoryProbe {
 				SESSIONS, all, all - baseline, perSession * SESSIONS);
 		System.out.printf(Locale.ROOT, "after every session idled 2 h:     %,12d B (+%,d B)%n", afterEviction,
 				afterEviction - baseline);
+		Properties figures = new Properties();
+		figures.setProperty("sessions", Integer.toString(SESSIONS));
+		figures.setProperty("cap", Integer.toString(CAP));
+		figures.setProperty("retained.cap", Long.toString(atCap - baseline));
+		figures.setProperty("retained.all", Long.toString(all - baseline));
+		figures.setProperty("retained.idle", Long.toString(afterEviction - baseline));
+		figures.setProperty("retained.idle.threads", Integer.toString(this.threads.size()));
+		return figures;
 	}
 
 	private void openSessions(int from, int to) throws Exception {
