@@ -54,9 +54,9 @@ import org.jspecify.annotations.Nullable;
  */
 public final class ToolCall {
 
-	// Unbound by setting null, not by remove(): the thread's map entry stays, so binding the next call allocates
-	// nothing.
-	private static final ThreadLocal<@Nullable ToolCall> CURRENT = new ThreadLocal<>();
+	// One holder per thread whose field binds and unbinds calls: a call costs thread-local look-ups but no
+	// ThreadLocal.set, which probes the thread's map and clears stale entries it meets; binding allocates nothing.
+	private static final ThreadLocal<Binding> CURRENT = ThreadLocal.withInitial(Binding::new);
 
 	private static final ToolCall INERT = new ToolCall(false);
 
@@ -89,7 +89,7 @@ public final class ToolCall {
 	 * outside a pipeline
 	 */
 	public static ToolCall current() {
-		ToolCall call = CURRENT.get();
+		ToolCall call = CURRENT.get().call;
 		return (call != null) ? call : INERT;
 	}
 
@@ -178,13 +178,14 @@ public final class ToolCall {
 			return task;
 		}
 		return () -> {
-			ToolCall previous = CURRENT.get();
-			CURRENT.set(this);
+			Binding binding = CURRENT.get();
+			ToolCall previous = binding.call;
+			binding.call = this;
 			try {
 				return task.call();
 			}
 			finally {
-				restore(previous);
+				binding.call = previous;
 			}
 		};
 	}
@@ -202,17 +203,18 @@ public final class ToolCall {
 	 */
 	public static <A> @Nullable Object observe(ToolInvocation invocation, ToolHandler next, Listener<A> listener,
 			A attachment) throws Exception {
-		ToolCall call = CURRENT.get();
+		Binding binding = CURRENT.get();
+		ToolCall call = binding.call;
 		if (call != null) {
 			return call.proceed(invocation, next, listener, attachment);
 		}
 		call = new ToolCall(true);
-		CURRENT.set(call);
+		binding.call = call;
 		try {
 			return call.proceed(invocation, next, listener, attachment);
 		}
 		finally {
-			CURRENT.set(null);
+			binding.call = null;
 		}
 	}
 
@@ -235,15 +237,16 @@ public final class ToolCall {
 	 * layers of this package that read what layers further in did.
 	 */
 	static @Nullable Object withCall(ToolInvocation invocation, ToolHandler next) throws Exception {
-		if (CURRENT.get() != null) {
+		Binding binding = CURRENT.get();
+		if (binding.call != null) {
 			return next.handle(invocation);
 		}
-		CURRENT.set(new ToolCall(true));
+		binding.call = new ToolCall(true);
 		try {
 			return next.handle(invocation);
 		}
 		finally {
-			CURRENT.set(null);
+			binding.call = null;
 		}
 	}
 
@@ -252,7 +255,7 @@ public final class ToolCall {
 	 */
 	static ToolHandler markingExecution(ToolHandler terminal) {
 		return (invocation) -> {
-			ToolCall call = CURRENT.get();
+			ToolCall call = CURRENT.get().call;
 			if (call != null) {
 				call.toolExecuted = true;
 				ToolExecution around = call.aroundTool;
@@ -284,21 +287,18 @@ public final class ToolCall {
 	 * gets calls of its own.
 	 */
 	static @Nullable Object detached(ToolInvocation invocation, ToolHandler head) throws Exception {
-		ToolCall outer = CURRENT.get();
+		Binding binding = CURRENT.get();
+		ToolCall outer = binding.call;
 		if (outer == null) {
 			return head.handle(invocation);
 		}
-		CURRENT.set(null);
+		binding.call = null;
 		try {
 			return head.handle(invocation);
 		}
 		finally {
-			CURRENT.set(outer);
+			binding.call = outer;
 		}
-	}
-
-	private static void restore(@Nullable ToolCall previous) {
-		CURRENT.set(previous);
 	}
 
 	/**
@@ -359,6 +359,15 @@ public final class ToolCall {
 		 */
 		void callEnded(A attachment, ToolInvocation invocation, CallOutcome outcome, @Nullable String decidedBy,
 				@Nullable Object result, @Nullable Throwable error);
+
+	}
+
+	/**
+	 * The call bound to one thread; only that thread reads or writes it.
+	 */
+	private static final class Binding {
+
+		@Nullable ToolCall call;
 
 	}
 
