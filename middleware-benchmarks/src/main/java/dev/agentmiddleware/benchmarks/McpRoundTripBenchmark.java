@@ -17,6 +17,7 @@ import io.modelcontextprotocol.server.McpServerFeatures;
 import io.modelcontextprotocol.spec.McpSchema;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Scope;
@@ -48,6 +49,8 @@ import org.springframework.util.ReflectionUtils;
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.SampleTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
+// A fixed heap, the same for both: the tail should show the calls, not the heap growing under one of them.
+@Fork(jvmArgsAppend = { "-Xms768m", "-Xmx768m" })
 public class McpRoundTripBenchmark {
 
 	static final String UNGOVERNED = "echo_ungoverned";
