@@ -16,13 +16,13 @@ import io.micrometer.observation.ObservationRegistry;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Observes every tool call with one Micrometer {@link Observation}, documented by
- * {@link ToolCallObservationDocumentation#TOOL_CALL}: the registry's handlers turn it into a timer, a long-task
- * timer and a tracing span, tagged with the tool, the outcome and the error type.
+ * Observes tool calls with Micrometer {@link Observation}s, documented by
+ * {@link ToolCallObservationDocumentation#TOOL_CALL}: the registry's handlers turn one into a timer, a tracing span
+ * and, where the meter handler adds one, a long-task timer, tagged with the tool, the outcome and the error type.
  *
  * <p>The observation starts as a child of the current observation, so that a call made from Spring AI's
- * {@code ChatClient} nests under its {@code spring.ai.tool} observation, and the layers inside and the tool run in
- * its scope, so that their own observations nest under it. The outcome is what the layers inside reported (a cache
+ * {@code ChatClient} nests under its {@code spring.ai.tool} observation, and the tool (without a meter registry, also
+ * the layers inside) runs in its scope, so that their own observations nest under it. The outcome is what the layers inside reported (a cache
  * hit is {@code cached}), or comes from the exception ({@code denied}, {@code rate_limited}, {@code timed_out},
  * {@code failed}).
  *
