@@ -47,7 +47,17 @@ final class ResultContract implements ToolHandler {
 
 	@Override
 	public @Nullable Object handle(ToolInvocation invocation) throws Exception {
-		Object result = this.head.handle(invocation);
+		return check(invocation, this.head.handle(invocation));
+	}
+
+	/**
+	 * The chain's result, if the tool's callers accept it.
+	 * @param invocation the call as it entered the chain
+	 * @param result what the chain returned
+	 * @return the result
+	 * @throws ToolContractViolationException naming the middleware that broke the contract
+	 */
+	@Nullable Object check(ToolInvocation invocation, @Nullable Object result) {
 		if (!this.tool.acceptsResult(result)) {
 			throw findOffender(invocation, result);
 		}
