@@ -132,6 +132,8 @@ public final class BenchmarkReport {
 		scaling(out, "default stack, 2 threads vs 1 (throughput)", two, one, 1.8);
 		scaling(out, "default stack, 4 threads vs 1 (throughput, " + Runtime.getRuntime().availableProcessors()
 				+ " cores)", four, one, Double.NaN);
+		scaling(out, "our own layers (observer tier, call context, logging, retry, binding, result check), 2 threads vs 1",
+				find("OwnChainScalingBenchmark.twoThreads", ""), find("OwnChainScalingBenchmark.oneThread", ""), 1.8);
 		Result governed = find("McpRoundTripBenchmark.governed", "");
 		Result ungoverned = find("McpRoundTripBenchmark.ungoverned", "");
 		if (governed != null && ungoverned != null) {
