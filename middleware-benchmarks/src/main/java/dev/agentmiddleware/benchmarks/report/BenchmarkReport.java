@@ -239,14 +239,20 @@ public final class BenchmarkReport {
 			double allocation = Double.NaN;
 			for (Map.Entry<String, JsonNode> metric : run.path("secondaryMetrics").properties()) {
 				if (metric.getKey().endsWith("gc.alloc.rate.norm")) {
-					allocation = metric.getValue().path("score").asDouble();
+					allocation = number(metric.getValue().path("score"));
 				}
 			}
 			JsonNode percentiles = primary.path("scorePercentiles");
-			double p50 = percentiles.has("50.0") ? percentiles.path("50.0").asDouble() : Double.NaN;
-			double p99 = percentiles.has("99.0") ? percentiles.path("99.0").asDouble() : Double.NaN;
-			return new Result(name, String.join(", ", params), primary.path("score").asDouble(),
-					primary.path("scoreError").asDouble(), primary.path("scoreUnit").asString(), allocation, p50, p99);
+			boolean sampled = "sample".equals(run.path("mode").asString());
+			double p50 = sampled && percentiles.has("50.0") ? number(percentiles.path("50.0")) : Double.NaN;
+			double p99 = sampled && percentiles.has("99.0") ? number(percentiles.path("99.0")) : Double.NaN;
+			return new Result(name, String.join(", ", params), number(primary.path("score")),
+					number(primary.path("scoreError")), primary.path("scoreUnit").asString(), allocation, p50, p99);
+		}
+
+		// JMH writes "NaN" as a string where it has no value (an error bar from a single iteration).
+		private static double number(JsonNode node) {
+			return node.isNumber() ? node.asDouble() : Double.NaN;
 		}
 
 		String key() {
