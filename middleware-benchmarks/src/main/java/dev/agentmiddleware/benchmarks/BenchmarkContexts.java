@@ -12,11 +12,13 @@ import dev.agentmiddleware.autoconfigure.observation.ToolObservationAutoConfigur
 import dev.agentmiddleware.autoconfigure.ratelimit.ToolRateLimitAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.retry.ToolRetryAutoConfiguration;
 import dev.agentmiddleware.logging.LoggingMiddleware;
+import dev.agentmiddleware.observation.ToolCallMeterObservationHandler;
 import dev.agentmiddleware.spring.ai.AgentToolCallbackProvider;
 import dev.agentmiddleware.spring.tool.AgentToolAutoConfiguration;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.observation.DefaultMeterObservationHandler;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micrometer.observation.ObservationHandler;
 import io.micrometer.observation.ObservationRegistry;
 import org.slf4j.LoggerFactory;
 
@@ -101,10 +103,16 @@ final class BenchmarkContexts {
 			return new SimpleMeterRegistry();
 		}
 
+		// The meter handlers as Spring Boot's metrics auto-configuration groups them (the first that supports a
+		// context handles it), with the one our observation auto-configuration adds by default: tool calls get a
+		// timer without the long-task timer.
 		@Bean
 		ObservationRegistry observationRegistry(MeterRegistry meterRegistry) {
 			ObservationRegistry registry = ObservationRegistry.create();
-			registry.observationConfig().observationHandler(new DefaultMeterObservationHandler(meterRegistry));
+			registry.observationConfig()
+				.observationHandler(new ObservationHandler.FirstMatchingCompositeObservationHandler(
+						new ToolCallMeterObservationHandler(meterRegistry),
+						new DefaultMeterObservationHandler(meterRegistry)));
 			return registry;
 		}
 

@@ -54,9 +54,9 @@ import org.jspecify.annotations.Nullable;
  */
 public final class ToolCall {
 
-	// Unbound by setting null, not by remove(): the thread's map entry stays, so binding the next call allocates
-	// nothing.
-	private static final ThreadLocal<@Nullable ToolCall> CURRENT = new ThreadLocal<>();
+	// One holder per thread whose field binds and unbinds calls: a call costs thread-local look-ups but no
+	// ThreadLocal.set, which probes the thread's map and clears stale entries it meets; binding allocates nothing.
+	private static final ThreadLocal<Binding> CURRENT = ThreadLocal.withInitial(Binding::new);
 
 	private static final ToolCall INERT = new ToolCall(false);
 
@@ -67,6 +67,14 @@ public final class ToolCall {
 	private volatile @Nullable String decidedBy;
 
 	private volatile boolean toolExecuted;
+
+	private volatile @Nullable ToolExecution aroundTool;
+
+	// What the tool's own code last returned, for the diagnosis of a broken result contract; plain fields, read by
+	// the thread the call returns on.
+	private boolean toolReturned;
+
+	private @Nullable Object toolResult;
 
 	// Set by an interceptor that skips, read by the interceptors outside it; reset before each proceed.
 	volatile boolean skipped;
@@ -81,7 +89,7 @@ public final class ToolCall {
 	 * outside a pipeline
 	 */
 	public static ToolCall current() {
-		ToolCall call = CURRENT.get();
+		ToolCall call = CURRENT.get().call;
 		return (call != null) ? call : INERT;
 	}
 
@@ -124,6 +132,30 @@ public final class ToolCall {
 	}
 
 	/**
+	 * Runs {@code around} around every run of the tool's own code in this call (each attempt of a retried call), on
+	 * the thread that runs it: for a layer that does something only for calls that reach the tool, such as starting
+	 * an observation. Layers that register earlier (further out) run further out. Does nothing on the inert call.
+	 * <pre>{@code
+	 * ToolCall.current().aroundTool((invocation, tool) -> {
+	 *     try (Observation.Scope scope = observation().openScope()) {
+	 *         return tool.handle(invocation);
+	 *     }
+	 * });
+	 * }</pre>
+	 * @param around what runs around the tool; must call {@code tool} to run it
+	 */
+	public void aroundTool(ToolExecution around) {
+		if (!this.recording) {
+			return;
+		}
+		synchronized (this) {
+			ToolExecution outer = this.aroundTool;
+			this.aroundTool = (outer != null)
+					? (invocation, tool) -> outer.run(invocation, (inner) -> around.run(inner, tool)) : around;
+		}
+	}
+
+	/**
 	 * Whether this call records decisions: {@code false} for the inert call of pipelines where nothing reads them.
 	 * @return {@code true} for a call created by a layer that reads outcomes
 	 */
@@ -146,13 +178,14 @@ public final class ToolCall {
 			return task;
 		}
 		return () -> {
-			ToolCall previous = CURRENT.get();
-			CURRENT.set(this);
+			Binding binding = CURRENT.get();
+			ToolCall previous = binding.call;
+			binding.call = this;
 			try {
 				return task.call();
 			}
 			finally {
-				restore(previous);
+				binding.call = previous;
 			}
 		};
 	}
@@ -170,17 +203,18 @@ public final class ToolCall {
 	 */
 	public static <A> @Nullable Object observe(ToolInvocation invocation, ToolHandler next, Listener<A> listener,
 			A attachment) throws Exception {
-		ToolCall call = CURRENT.get();
+		Binding binding = CURRENT.get();
+		ToolCall call = binding.call;
 		if (call != null) {
 			return call.proceed(invocation, next, listener, attachment);
 		}
 		call = new ToolCall(true);
-		CURRENT.set(call);
+		binding.call = call;
 		try {
 			return call.proceed(invocation, next, listener, attachment);
 		}
 		finally {
-			CURRENT.set(null);
+			binding.call = null;
 		}
 	}
 
@@ -203,15 +237,16 @@ public final class ToolCall {
 	 * layers of this package that read what layers further in did.
 	 */
 	static @Nullable Object withCall(ToolInvocation invocation, ToolHandler next) throws Exception {
-		if (CURRENT.get() != null) {
+		Binding binding = CURRENT.get();
+		if (binding.call != null) {
 			return next.handle(invocation);
 		}
-		CURRENT.set(new ToolCall(true));
+		binding.call = new ToolCall(true);
 		try {
 			return next.handle(invocation);
 		}
 		finally {
-			CURRENT.set(null);
+			binding.call = null;
 		}
 	}
 
@@ -220,12 +255,31 @@ public final class ToolCall {
 	 */
 	static ToolHandler markingExecution(ToolHandler terminal) {
 		return (invocation) -> {
-			ToolCall call = CURRENT.get();
+			ToolCall call = CURRENT.get().call;
 			if (call != null) {
 				call.toolExecuted = true;
+				ToolExecution around = call.aroundTool;
+				Object result = (around != null) ? around.run(invocation, terminal) : terminal.handle(invocation);
+				call.toolResult = result;
+				call.toolReturned = true;
+				return result;
 			}
 			return terminal.handle(invocation);
 		};
+	}
+
+	/**
+	 * Whether the tool's own code returned (its last run, if it ran several times); {@code false} on the inert call.
+	 */
+	boolean toolReturned() {
+		return this.toolReturned;
+	}
+
+	/**
+	 * What the tool's own code last returned, when {@link #toolReturned()}.
+	 */
+	@Nullable Object toolResult() {
+		return this.toolResult;
 	}
 
 	/**
@@ -233,21 +287,18 @@ public final class ToolCall {
 	 * gets calls of its own.
 	 */
 	static @Nullable Object detached(ToolInvocation invocation, ToolHandler head) throws Exception {
-		ToolCall outer = CURRENT.get();
+		Binding binding = CURRENT.get();
+		ToolCall outer = binding.call;
 		if (outer == null) {
 			return head.handle(invocation);
 		}
-		CURRENT.set(null);
+		binding.call = null;
 		try {
 			return head.handle(invocation);
 		}
 		finally {
-			CURRENT.set(outer);
+			binding.call = outer;
 		}
-	}
-
-	private static void restore(@Nullable ToolCall previous) {
-		CURRENT.set(previous);
 	}
 
 	/**
@@ -308,6 +359,32 @@ public final class ToolCall {
 		 */
 		void callEnded(A attachment, ToolInvocation invocation, CallOutcome outcome, @Nullable String decidedBy,
 				@Nullable Object result, @Nullable Throwable error);
+
+	}
+
+	/**
+	 * The call bound to one thread; only that thread reads or writes it.
+	 */
+	private static final class Binding {
+
+		@Nullable ToolCall call;
+
+	}
+
+	/**
+	 * Runs around the tool's own code, registered with {@link ToolCall#aroundTool(ToolExecution)}.
+	 */
+	@FunctionalInterface
+	public interface ToolExecution {
+
+		/**
+		 * Runs the tool, once.
+		 * @param invocation the invocation the tool gets
+		 * @param tool the tool's own handler
+		 * @return what the tool returned
+		 * @throws Exception what the tool threw, unchanged
+		 */
+		@Nullable Object run(ToolInvocation invocation, ToolHandler tool) throws Exception;
 
 	}
 

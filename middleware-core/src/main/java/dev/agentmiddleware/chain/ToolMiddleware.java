@@ -27,7 +27,10 @@ import dev.agentmiddleware.tool.ToolHandler;
  * <p><b>Threading:</b> the returned handler is called concurrently and must keep no per-call state in fields.
  * <b>Results:</b> the value returned must be one the tool's callers accept (see
  * {@link ToolDescriptor#acceptsResult}); otherwise the call fails with a
- * {@link dev.agentmiddleware.chain.ToolContractViolationException} naming this middleware.
+ * {@link dev.agentmiddleware.chain.ToolContractViolationException} naming this middleware. The chain's result is
+ * checked once, outside every layer; only when that check fails is the chain walked again, without the tool, with a
+ * check after each layer to find the offender, so the layers outside it run twice for that call.
+ * {@code wrap} may then be called once more for the tool.
  * <pre>{@code
  * ToolMiddleware audit = ToolMiddleware.named("audit", (tool, next) -> tool.readOnly() ? next : invocation -> {
  *     auditLog.record(invocation.toolName(), invocation.sessionId());

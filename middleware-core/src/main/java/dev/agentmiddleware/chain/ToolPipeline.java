@@ -46,11 +46,19 @@ public final class ToolPipeline {
 
 	private final boolean bare;
 
-	private ToolPipeline(ToolDescriptor tool, ToolHandler head, List<String> layers, boolean bare) {
+	// Without an observer tier, call() itself binds the arguments and checks the chain's result: two frames fewer.
+	private final boolean bindsAndChecks;
+
+	private final @Nullable ResultContract contract;
+
+	private ToolPipeline(ToolDescriptor tool, ToolHandler head, List<String> layers, boolean bare,
+			boolean bindsAndChecks, @Nullable ResultContract contract) {
 		this.tool = tool;
 		this.head = head;
 		this.layers = layers;
 		this.bare = bare;
+		this.bindsAndChecks = bindsAndChecks;
+		this.contract = contract;
 	}
 
 	/**
@@ -100,8 +108,15 @@ public final class ToolPipeline {
 			throw new IllegalArgumentException("Invocation of tool '" + invocation.toolName()
 					+ "' passed to the pipeline of tool '" + this.tool.name() + "'");
 		}
-		return this.bare ? this.head.handle(ArgumentBindingMiddleware.bound(invocation))
-				: ToolCall.detached(invocation, this.head);
+		if (this.bare) {
+			return this.head.handle(ArgumentBindingMiddleware.bound(invocation));
+		}
+		if (!this.bindsAndChecks) {
+			return ToolCall.detached(invocation, this.head);
+		}
+		Object result = ToolCall.detached(ArgumentBindingMiddleware.bound(invocation), this.head);
+		ResultContract contract = this.contract;
+		return (contract != null) ? contract.check(invocation, result) : result;
 	}
 
 	/**
@@ -213,8 +228,9 @@ public final class ToolPipeline {
 			// Layers and observers learn whether the tool itself ran from the running ToolCall; with neither, the
 			// pipeline is the bare terminal handler.
 			ToolHandler handler = ToolCall.markingExecution(this.terminal);
-			boolean checkResults = ResultContract.restricts(this.tool);
 			List<String> layers = new ArrayList<>();
+			// The layers and the binding step, outermost first, for the diagnosis of a broken result contract.
+			List<ToolMiddleware> steps = new ArrayList<>();
 			layers.add(this.tool.name());
 			boolean binds = false;
 			for (int i = this.middleware.size() - 1; i >= 0; i--) {
@@ -222,6 +238,7 @@ public final class ToolPipeline {
 				if (middleware instanceof ArgumentBindingMiddleware) {
 					// An intrinsic step rather than a layer: not listed, and a tool with nothing else stays bare
 					handler = ArgumentBindingMiddleware.binding(handler);
+					steps.add(0, middleware);
 					binds = true;
 					continue;
 				}
@@ -233,21 +250,37 @@ public final class ToolPipeline {
 				}
 				if (wrapped != handler) {
 					layers.add(0, middleware.name());
-					handler = checkResults ? new ResultContract(middleware.name(), wrapped) : wrapped;
+					steps.add(0, middleware);
+					handler = wrapped;
 				}
 			}
 			boolean bare = layers.size() == 1 && observers == null;
+			boolean bindsAndChecks = false;
 			if (bare) {
 				// The pipeline is the tool's handler itself; call() binds an unbound call first
 				handler = this.terminal;
 			}
 			else if (!binds) {
-				handler = ArgumentBindingMiddleware.binding(handler);
+				steps.add(0, ArgumentBindingMiddleware.INSTANCE);
+				if (observers != null) {
+					handler = ArgumentBindingMiddleware.binding(handler);
+				}
+				else {
+					bindsAndChecks = true;
+				}
+			}
+			// One check of the result for the whole chain instead of one per layer; with observers, inside their tier
+			// so that they see a broken contract as the failure it is.
+			ResultContract contract = (layers.size() > 1 && ResultContract.restricts(this.tool))
+					? new ResultContract(this.tool, steps, handler) : null;
+			if (contract != null && !bindsAndChecks) {
+				handler = contract;
 			}
 			if (observers != null) {
 				handler = new ObservedHandler(handler, observers);
 			}
-			return new ToolPipeline(this.tool, handler, List.copyOf(layers), bare);
+			return new ToolPipeline(this.tool, handler, List.copyOf(layers), bare, bindsAndChecks,
+					bindsAndChecks ? contract : null);
 		}
 
 	}

@@ -1,6 +1,8 @@
 package dev.agentmiddleware.observation;
 
 import java.util.Locale;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
 
 import dev.agentmiddleware.observation.ToolCallObservationDocumentation.HighCardinalityKeyNames;
 import dev.agentmiddleware.observation.ToolCallObservationDocumentation.LowCardinalityKeyNames;
@@ -9,6 +11,7 @@ import dev.agentmiddleware.tool.InvocationSource;
 import dev.agentmiddleware.tool.ToolInvocation;
 import io.micrometer.common.KeyValue;
 import io.micrometer.common.KeyValues;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The default names and keys of a tool call's observation, as listed in
@@ -32,6 +35,15 @@ public class DefaultToolCallObservationConvention implements ToolCallObservation
 
 	private final String name;
 
+	// Key values of calls without an error, by tool, then by outcome (none while running) and source; only for this
+	// class itself, since a subclass may compute its keys from anything. Unsynchronized slots: a race builds the same
+	// immutable key values twice.
+	private final ConcurrentMap<String, @Nullable KeyValues[]> keyValuesByTool = new ConcurrentHashMap<>();
+
+	private final ConcurrentMap<String, String> contextualNames = new ConcurrentHashMap<>();
+
+	private final boolean cachesKeyValues = getClass() == DefaultToolCallObservationConvention.class;
+
 	/**
 	 * Creates the convention with the name {@value #NAME}.
 	 */
@@ -54,11 +66,31 @@ public class DefaultToolCallObservationConvention implements ToolCallObservation
 
 	@Override
 	public String getContextualName(ToolCallObservationContext context) {
-		return "execute_tool " + context.getInvocation().toolName();
+		return this.contextualNames.computeIfAbsent(context.getInvocation().toolName(),
+				(tool) -> "execute_tool " + tool);
 	}
 
 	@Override
 	public KeyValues getLowCardinalityKeyValues(ToolCallObservationContext context) {
+		ToolInvocation invocation = context.getInvocation();
+		if (context.getError() != null || !this.cachesKeyValues) {
+			return lowCardinalityKeyValues(context);
+		}
+		// Without an error the keys depend only on the tool, the outcome and the source: built once, since
+		// sorting them for every start and stop of every call is a good part of an observation's cost.
+		KeyValues[] byOutcomeAndSource = this.keyValuesByTool.computeIfAbsent(invocation.toolName(),
+				(tool) -> new KeyValues[(CallOutcome.values().length + 1) * SOURCES.length]);
+		CallOutcome outcome = context.getOutcome();
+		int index = ((outcome != null) ? outcome.ordinal() + 1 : 0) * SOURCES.length + invocation.source().ordinal();
+		KeyValues keyValues = byOutcomeAndSource[index];
+		if (keyValues == null) {
+			keyValues = lowCardinalityKeyValues(context);
+			byOutcomeAndSource[index] = keyValues;
+		}
+		return keyValues;
+	}
+
+	private KeyValues lowCardinalityKeyValues(ToolCallObservationContext context) {
 		ToolInvocation invocation = context.getInvocation();
 		return KeyValues.of(LowCardinalityKeyNames.TOOL_NAME.withValue(invocation.toolName()), outcome(context),
 				error(context), SOURCES[invocation.source().ordinal()]);

@@ -1,22 +1,54 @@
 package dev.agentmiddleware.thread;
 
+import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentMap;
 
 import org.jspecify.annotations.Nullable;
 
 /**
  * A {@link ThreadStore} in this JVM's memory: the default when no database is configured. Metadata is lost when the
- * application stops.
+ * application stops, and the store holds at most {@code maxThreads} threads: beyond it, the thread used least
+ * recently is forgotten (its next load is empty, as for a new thread). Use a JDBC store for threads that must
+ * last. Thread-safe.
+ * <pre>{@code
+ * ThreadStore threads = new InMemoryThreadStore(10_000);
+ * }</pre>
  */
 public final class InMemoryThreadStore implements ThreadStore {
 
-	private final ConcurrentMap<String, ThreadMetadata> threads = new ConcurrentHashMap<>();
+	/** How many threads are kept by default. */
+	public static final int DEFAULT_MAX_THREADS = 10_000;
+
+	// In access order, so that the eldest entry is the thread used least recently.
+	private final LinkedHashMap<String, ThreadMetadata> threads = new LinkedHashMap<>(16, 0.75f, true);
+
+	private final int maxThreads;
+
+	/**
+	 * Creates a store keeping at most {@value #DEFAULT_MAX_THREADS} threads.
+	 */
+	public InMemoryThreadStore() {
+		this(DEFAULT_MAX_THREADS);
+	}
+
+	/**
+	 * Creates a store.
+	 * @param maxThreads how many threads to keep at most
+	 */
+	public InMemoryThreadStore(int maxThreads) {
+		if (maxThreads < 1) {
+			throw new IllegalArgumentException("maxThreads must be at least 1, was " + maxThreads);
+		}
+		this.maxThreads = maxThreads;
+	}
 
 	@Override
 	public ThreadMetadata load(String threadId) {
-		ThreadMetadata metadata = this.threads.get(threadId);
+		ThreadMetadata metadata;
+		synchronized (this.threads) {
+			metadata = this.threads.get(threadId);
+		}
 		return (metadata != null) ? metadata : ThreadMetadata.empty(threadId);
 	}
 
@@ -24,18 +56,30 @@ public final class InMemoryThreadStore implements ThreadStore {
 	public boolean compareAndSet(ThreadMetadata current, Map<String, ? extends @Nullable Object> values) {
 		ThreadMetadata next = new ThreadMetadata(current.threadId(), JsonValues.copyOf(values),
 				current.version() + 1);
-		if (current.version() == 0) {
-			return this.threads.putIfAbsent(current.threadId(), next) == null;
-		}
-		boolean[] written = new boolean[1];
-		this.threads.computeIfPresent(current.threadId(), (id, stored) -> {
-			if (stored.version() != current.version()) {
-				return stored;
+		synchronized (this.threads) {
+			ThreadMetadata stored = this.threads.get(current.threadId());
+			long storedVersion = (stored != null) ? stored.version() : 0;
+			if (storedVersion != current.version()) {
+				return false;
 			}
-			written[0] = true;
-			return next;
-		});
-		return written[0];
+			this.threads.put(current.threadId(), next);
+			if (this.threads.size() > this.maxThreads) {
+				Iterator<String> leastRecentlyUsed = this.threads.keySet().iterator();
+				leastRecentlyUsed.next();
+				leastRecentlyUsed.remove();
+			}
+			return true;
+		}
+	}
+
+	/**
+	 * How many threads the store holds.
+	 * @return the number of threads
+	 */
+	public int size() {
+		synchronized (this.threads) {
+			return this.threads.size();
+		}
 	}
 
 }

@@ -187,10 +187,8 @@ public final class ToolInvocation {
 			return this;
 		}
 		Map<String, @Nullable Object> bound = unbound.bind();
-		Map<InvocationAttribute<?>, Object> attributes = new HashMap<>(this.attributes);
-		attributes.remove(UnboundArguments.ATTRIBUTE);
 		return new ToolInvocation(this.tool, copy(bound), this.sessionId, this.principal, this.callId, this.callNumber,
-				this.source, attributes.isEmpty() ? Map.of() : Collections.unmodifiableMap(attributes));
+				this.source, without(this.attributes, UnboundArguments.ATTRIBUTE));
 	}
 
 	/**
@@ -242,6 +240,28 @@ public final class ToolInvocation {
 			return immutable;
 		}
 		return Collections.unmodifiableMap(new LinkedHashMap<>(Objects.requireNonNull(arguments, "arguments")));
+	}
+
+	// The attributes without one key; most calls carry one or two attributes, so the small cases avoid a HashMap.
+	private static Map<InvocationAttribute<?>, Object> without(Map<InvocationAttribute<?>, Object> attributes,
+			InvocationAttribute<?> key) {
+		if (attributes.size() == 1 && attributes.containsKey(key)) {
+			return Map.of();
+		}
+		Map<InvocationAttribute<?>, Object> copy = new HashMap<>(attributes);
+		copy.remove(key);
+		return frozen(copy);
+	}
+
+	private static Map<InvocationAttribute<?>, Object> frozen(@Nullable Map<InvocationAttribute<?>, Object> attributes) {
+		if (attributes == null || attributes.isEmpty()) {
+			return Map.of();
+		}
+		if (attributes.size() == 1) {
+			Map.Entry<InvocationAttribute<?>, Object> only = attributes.entrySet().iterator().next();
+			return Map.of(only.getKey(), only.getValue());
+		}
+		return Collections.unmodifiableMap(new HashMap<>(attributes));
 	}
 
 	/**
@@ -357,7 +377,7 @@ public final class ToolInvocation {
 		 */
 		public <T> Builder attribute(InvocationAttribute<T> key, T value) {
 			if (this.attributes == null) {
-				this.attributes = new HashMap<>();
+				this.attributes = new HashMap<>(4);
 			}
 			this.attributes.put(Objects.requireNonNull(key, "key"), key.type().cast(Objects.requireNonNull(value)));
 			return this;
@@ -368,8 +388,7 @@ public final class ToolInvocation {
 		 * @return the immutable invocation
 		 */
 		public ToolInvocation build() {
-			Map<InvocationAttribute<?>, Object> attributes = (this.attributes == null) ? Map.of()
-					: Collections.unmodifiableMap(new HashMap<>(this.attributes));
+			Map<InvocationAttribute<?>, Object> attributes = frozen(this.attributes);
 			Map<String, @Nullable Object> arguments;
 			if (this.adopted != null) {
 				arguments = this.adopted;

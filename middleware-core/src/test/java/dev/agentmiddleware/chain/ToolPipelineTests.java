@@ -12,6 +12,9 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import dev.agentmiddleware.callrecord.ToolCallObserver;
+import dev.agentmiddleware.callrecord.ToolCallObservers;
+import dev.agentmiddleware.callrecord.ToolCallRecord;
 import dev.agentmiddleware.tool.CallOutcome;
 import dev.agentmiddleware.tool.ExecutableTool;
 import dev.agentmiddleware.tool.ToolDescriptor;
@@ -210,6 +213,67 @@ class ToolPipelineTests {
 			.withMessageNotContaining("'outer'")
 			.satisfies((ex) -> assertThat(ex.decidedBy()).isEqualTo("liar"))
 			.satisfies((ex) -> assertThat(ex.outcome()).isEqualTo(CallOutcome.FAILED));
+	}
+
+	@Test
+	void middlewareThatChangesTheToolsResultToTheWrongTypeIsNamedWithoutRunningTheToolAgain() throws Exception {
+		AtomicInteger runs = new AtomicInteger();
+		ExecutableTool tool = new ExecutableTool(ToolDescriptor.builder("count").resultType(Integer.class).build(),
+				(invocation) -> runs.incrementAndGet());
+		ToolMiddleware stringify = ToolMiddleware.named("stringify",
+				(descriptor, next) -> (invocation) -> String.valueOf(next.handle(invocation)));
+		List<ToolCallRecord> records = new ArrayList<>();
+		ToolCallObserver observer = new ToolCallObserver() {
+			@Override
+			public void onToolCall(ToolCallRecord record) {
+				records.add(record);
+			}
+
+			@Override
+			public boolean synchronous() {
+				return true;
+			}
+		};
+		try (ToolCallObservers observers = ToolCallObservers.builder().observer(observer).build()) {
+			ToolPipeline pipeline = ToolPipeline.builder(tool.descriptor(), tool.handler())
+				.middleware(List.of(recording("outer"), stringify, recording("inner")))
+				.observers(observers)
+				.build();
+			assertThatExceptionOfType(ToolContractViolationException.class).isThrownBy(() -> pipeline.call(call(tool)))
+				.withMessageContaining("'stringify'")
+				.withMessageContaining("java.lang.String")
+				.satisfies((ex) -> assertThat(ex.decidedBy()).isEqualTo("stringify"));
+		}
+		assertThat(runs).hasValue(1);
+		assertThat(records).singleElement().satisfies((record) -> {
+			assertThat(record.outcome()).isEqualTo(CallOutcome.FAILED);
+			assertThat(record.decidedBy()).isEqualTo("stringify");
+		});
+	}
+
+	@Test
+	void withoutARecordedToolResultTheViolationNamesEveryLayerThatCouldHaveChangedIt() {
+		AtomicInteger runs = new AtomicInteger();
+		ExecutableTool tool = new ExecutableTool(ToolDescriptor.builder("count").resultType(Integer.class).build(),
+				(invocation) -> runs.incrementAndGet());
+		ToolMiddleware stringify = ToolMiddleware.named("stringify",
+				(descriptor, next) -> (invocation) -> String.valueOf(next.handle(invocation)));
+		ToolPipeline pipeline = ToolPipeline.chain(tool, recording("outer"), stringify);
+		assertThatExceptionOfType(ToolContractViolationException.class).isThrownBy(() -> pipeline.call(call(tool)))
+			.withMessageContaining("one of [outer, stringify]")
+			.withMessageContaining("java.lang.String");
+		assertThat(runs).hasValue(1);
+	}
+
+	@Test
+	void theResultIsCheckedOnceForTheWholeChainSoAnOuterLayerMayRepairAnInnerOne() throws Exception {
+		ExecutableTool tool = new ExecutableTool(ToolDescriptor.builder("count").resultType(Integer.class).build(),
+				(invocation) -> 42);
+		ToolMiddleware stringify = ToolMiddleware.named("stringify",
+				(descriptor, next) -> (invocation) -> String.valueOf(next.handle(invocation)));
+		ToolMiddleware parse = ToolMiddleware.named("parse",
+				(descriptor, next) -> (invocation) -> Integer.valueOf((String) next.handle(invocation)));
+		assertThat(ToolPipeline.chain(tool, parse, stringify).call(call(tool))).isEqualTo(42);
 	}
 
 	@Test

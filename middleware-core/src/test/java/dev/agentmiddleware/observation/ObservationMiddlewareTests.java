@@ -251,6 +251,114 @@ class ObservationMiddlewareTests {
 	}
 
 	@Test
+	void withAMeterRegistryACacheHitIsACachedTimerAndNoObservation() throws Exception {
+		SimpleMeterRegistry meters = new SimpleMeterRegistry();
+		ToolMiddleware cache = ToolMiddleware.named("cache", (tool, next) -> (invocation) -> {
+			ToolCall.current().decide(CallOutcome.CACHED, "cache");
+			return "Sunny (cached)";
+		});
+		ToolPipeline pipeline = pipeline(ObservationMiddleware.builder(this.registry).meterRegistry(meters).build(),
+				cache, (invocation) -> "Sunny");
+		for (int i = 0; i < 3; i++) {
+			assertThat(pipeline.call(call())).isEqualTo("Sunny (cached)");
+		}
+		TestObservationRegistryAssert.assertThat(this.registry).doesNotHaveAnyObservation();
+		assertThat(meters.get("agent.tool.call")
+			.tag("agent.tool.name", "get_weather")
+			.tag("agent.tool.outcome", "cached")
+			.tag("error", "none")
+			.tag("agent.tool.source", "java")
+			.timers()).singleElement().satisfies((timer) -> assertThat(timer.count()).isEqualTo(3));
+		assertThat(meters.find("agent.tool.call.active").longTaskTimer()).isNull();
+	}
+
+	@Test
+	void withAMeterRegistryADenialIsATimerTaggedWithTheErrorAndNoObservation() {
+		SimpleMeterRegistry meters = new SimpleMeterRegistry();
+		ToolDeniedException denial = new ToolDeniedException("get_weather", "policy", "not on the allow list");
+		ToolMiddleware deciding = ToolMiddleware.named("deciding", (tool, next) -> (invocation) -> {
+			throw denial;
+		});
+		ToolPipeline pipeline = pipeline(ObservationMiddleware.builder(this.registry).meterRegistry(meters).build(),
+				deciding, (invocation) -> "Sunny");
+		assertThatExceptionOfType(ToolDeniedException.class).isThrownBy(() -> pipeline.call(call())).isSameAs(denial);
+		TestObservationRegistryAssert.assertThat(this.registry).doesNotHaveAnyObservation();
+		assertThat(meters.get("agent.tool.call")
+			.tag("agent.tool.outcome", "denied")
+			.tag("error", "ToolDeniedException")
+			.timer()
+			.count()).isOne();
+	}
+
+	@Test
+	void withAMeterRegistryACallThatReachesTheToolIsOneObservationNestedAndScopedAsBefore() throws Exception {
+		SimpleMeterRegistry meters = new SimpleMeterRegistry();
+		AtomicReference<Observation> seenByTool = new AtomicReference<>();
+		ToolPipeline pipeline = pipeline(ObservationMiddleware.builder(this.registry).meterRegistry(meters).build(),
+				ToolMiddleware.named("pass", (tool, next) -> next::handle), (invocation) -> {
+					seenByTool.set(this.registry.getCurrentObservation());
+					return "Sunny";
+				});
+		Observation parent = Observation.start("agent.run", this.registry);
+		try (Observation.Scope scope = parent.openScope()) {
+			assertThat(pipeline.call(call())).isEqualTo("Sunny");
+		}
+		parent.stop();
+		TestObservationRegistryAssert.assertThat(this.registry)
+			.hasNumberOfObservationsWithNameEqualTo("agent.tool.call", 1)
+			.hasObservationWithNameEqualTo("agent.tool.call")
+			.that()
+			.hasBeenStopped()
+			.hasParentObservationEqualTo(parent)
+			.hasLowCardinalityKeyValue("agent.tool.outcome", "succeeded");
+		assertThat(seenByTool.get()).isNotNull().isNotSameAs(parent);
+		assertThat(seenByTool.get().getContext()).isInstanceOf(ToolCallObservationContext.class);
+		assertThat(meters.find("agent.tool.call").timers()).isEmpty();
+	}
+
+	@Test
+	void withAMeterRegistryARetriedToolIsStillOneObservationThatSeesTheLastError() {
+		SimpleMeterRegistry meters = new SimpleMeterRegistry();
+		IllegalStateException failure = new IllegalStateException("service down");
+		ToolMiddleware twice = ToolMiddleware.named("twice", (tool, next) -> (invocation) -> {
+			try {
+				return next.handle(invocation);
+			}
+			catch (IllegalStateException ex) {
+				return next.handle(invocation);
+			}
+		});
+		ToolPipeline pipeline = pipeline(ObservationMiddleware.builder(this.registry).meterRegistry(meters).build(),
+				twice, (invocation) -> {
+					throw failure;
+				});
+		assertThatIllegalStateException().isThrownBy(() -> pipeline.call(call())).isSameAs(failure);
+		TestObservationRegistryAssert.assertThat(this.registry)
+			.hasSingleObservationThat()
+			.hasBeenStopped()
+			.hasError(failure)
+			.hasLowCardinalityKeyValue("agent.tool.outcome", "failed");
+	}
+
+	@Test
+	void theToolCallMeterHandlerTimesToolCallsWithoutALongTaskTimerAndLeavesOtherObservationsToTheDefault()
+			throws Exception {
+		SimpleMeterRegistry meters = new SimpleMeterRegistry();
+		ObservationRegistry observations = ObservationRegistry.create();
+		observations.observationConfig()
+			.observationHandler(new io.micrometer.observation.ObservationHandler.FirstMatchingCompositeObservationHandler(
+					new ToolCallMeterObservationHandler(meters), new DefaultMeterObservationHandler(meters)));
+		ToolPipeline pipeline = pipeline(ObservationMiddleware.builder(observations).meterRegistry(meters).build(),
+				(invocation) -> "Sunny");
+		pipeline.call(call());
+		Observation.start("other.work", observations).stop();
+		assertThat(meters.get("agent.tool.call").tag("agent.tool.outcome", "succeeded").timer().count()).isOne();
+		assertThat(meters.find("agent.tool.call.active").longTaskTimer()).isNull();
+		assertThat(meters.get("other.work").timer().count()).isOne();
+		assertThat(meters.get("other.work.active").longTaskTimer()).isNotNull();
+	}
+
+	@Test
 	void nameAndOrder() {
 		ObservationMiddleware observation = ObservationMiddleware.builder(this.registry).order(42).build();
 		assertThat(observation.name()).isEqualTo("observation");

@@ -37,6 +37,34 @@ class InMemoryThreadStoreTests {
 	}
 
 	@Test
+	void beyondMaxThreadsTheThreadUsedLeastRecentlyIsForgotten() {
+		InMemoryThreadStore bounded = new InMemoryThreadStore(2);
+		bounded.update("t1", (values) -> Map.of("note", "one"));
+		bounded.update("t2", (values) -> Map.of("note", "two"));
+		assertThat(bounded.load("t1").values()).containsEntry("note", "one");
+		bounded.update("t3", (values) -> Map.of("note", "three"));
+		assertThat(bounded.size()).isEqualTo(2);
+		assertThat(bounded.load("t2").version()).isZero();
+		assertThat(bounded.load("t1").values()).containsEntry("note", "one");
+		assertThat(bounded.load("t3").values()).containsEntry("note", "three");
+	}
+
+	@Test
+	void aForgottenThreadStartsAgainFromEmpty() {
+		InMemoryThreadStore bounded = new InMemoryThreadStore(1);
+		ThreadMetadata first = bounded.update("t1", (values) -> Map.of("note", "one"));
+		bounded.update("t2", (values) -> Map.of("note", "two"));
+		assertThat(bounded.compareAndSet(first, Map.of("note", "stale"))).isFalse();
+		assertThat(bounded.update("t1", (values) -> with(values, "note", "again")).version()).isEqualTo(1);
+	}
+
+	@Test
+	void maxThreadsMustBePositive() {
+		assertThatIllegalArgumentException().isThrownBy(() -> new InMemoryThreadStore(0))
+			.withMessageContaining("maxThreads");
+	}
+
+	@Test
 	void aStaleCompareAndSetWritesNothing() {
 		ThreadMetadata stale = this.store.load("t1");
 		this.store.update("t1", (values) -> with(values, "a", 1));

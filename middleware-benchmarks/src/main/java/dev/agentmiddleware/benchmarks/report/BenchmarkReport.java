@@ -1,6 +1,7 @@
 package dev.agentmiddleware.benchmarks.report;
 
 import java.io.IOException;
+import java.io.Reader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDate;
@@ -9,6 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Properties;
 
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
@@ -31,6 +33,8 @@ public final class BenchmarkReport {
 
 	private final String jdk;
 
+	private final Properties memory = new Properties();
+
 	private BenchmarkReport(JsonNode root) {
 		String jdk = "unknown";
 		for (JsonNode run : root) {
@@ -43,9 +47,15 @@ public final class BenchmarkReport {
 
 	public static void main(String[] args) throws IOException {
 		if (args.length < 3) {
-			throw new IllegalArgumentException("usage: BenchmarkReport <jmh-results.json> <README.md> <command>");
+			throw new IllegalArgumentException(
+					"usage: BenchmarkReport <jmh-results.json> <README.md> <command> [session-memory.properties]");
 		}
 		BenchmarkReport report = new BenchmarkReport(new JsonMapper().readTree(Path.of(args[0]).toFile()));
+		if (args.length > 3 && Files.exists(Path.of(args[3]))) {
+			try (Reader in = Files.newBufferedReader(Path.of(args[3]))) {
+				report.memory.load(in);
+			}
+		}
 		Path readme = Path.of(args[1]);
 		String text = Files.readString(readme);
 		int start = text.indexOf(START);
@@ -71,7 +81,12 @@ public final class BenchmarkReport {
 		out.append("| benchmark | params | score | error | unit | allocation (B/op) |\n");
 		out.append("| --- | --- | ---: | ---: | --- | ---: |\n");
 		for (Result result : this.results.values()) {
-			out.append("| ").append(result.name()).append(" | ").append(result.params()).append(" | ")
+			String params = result.params();
+			if (!Double.isNaN(result.p50())) {
+				params = (params.isEmpty() ? "" : params + ", ") + "p50 " + format(result.p50()) + ", p99 "
+						+ format(result.p99());
+			}
+			out.append("| ").append(result.name()).append(" | ").append(params).append(" | ")
 				.append(format(result.score())).append(" | ± ").append(format(result.error())).append(" | ")
 				.append(result.unit()).append(" | ").append(format(result.allocation())).append(" |\n");
 		}
@@ -84,8 +99,8 @@ public final class BenchmarkReport {
 			Result empty = find("PipelineBenchmark.pipeline", "layers=0, typed=" + typed);
 			ratio(out, "tool with no applicable middleware" + suffix, empty,
 					find("DirectCallBenchmark.direct", ""), 1.5, false);
-			ratio(out, "tool with no applicable middleware, vs its handler" + suffix, empty,
-					find("DirectCallBenchmark.handler", ""), Double.NaN, false);
+			ratio(out, "empty pipeline, vs the tool's own handler" + suffix, empty,
+					find("DirectCallBenchmark.handler", ""), 1.1, false);
 			for (String layers : List.of("1", "5", "10")) {
 				Result layered = find("PipelineBenchmark.pipeline", "layers=" + layers + ", typed=" + typed);
 				if (layered != null && empty != null) {
@@ -113,13 +128,61 @@ public final class BenchmarkReport {
 		}
 		Result one = find("DefaultStackThroughputBenchmark.oneThread", "");
 		Result two = find("DefaultStackThroughputBenchmark.twoThreads", "");
-		if (one != null && two != null) {
-			double scaling = two.score() / one.score();
-			out.append("| default stack, 2 threads vs 1 (throughput) | ").append(format(two.score())).append(' ')
-				.append(two.unit()).append(" | ").append(format(one.score())).append(' ').append(one.unit())
-				.append(" | ").append(format(scaling)).append("× | ≥ 1.8× | ")
-				.append((scaling >= 1.8) ? "yes" : "**no**").append(" |\n");
+		Result four = find("DefaultStackThroughputBenchmark.fourThreads", "");
+		scaling(out, "default stack, 2 threads vs 1 (throughput)", two, one, 1.8);
+		scaling(out, "default stack, 4 threads vs 1 (throughput, " + Runtime.getRuntime().availableProcessors()
+				+ " cores)", four, one, Double.NaN);
+		scaling(out, "our own layers (observer tier, call context, logging, retry, binding, result check), 2 threads vs 1",
+				find("OwnChainScalingBenchmark.twoThreads", ""), find("OwnChainScalingBenchmark.oneThread", ""), 1.8);
+		Result governed = find("McpRoundTripBenchmark.governed", "");
+		Result ungoverned = find("McpRoundTripBenchmark.ungoverned", "");
+		if (governed != null && ungoverned != null) {
+			percentile(out, "MCP tools/call round trip over loopback HTTP, p50", governed.p50(), ungoverned.p50(),
+					governed.unit());
+			percentile(out, "MCP tools/call round trip over loopback HTTP, p99", governed.p99(), ungoverned.p99(),
+					governed.unit());
 		}
+		if (!this.memory.isEmpty()) {
+			long sessions = Long.parseLong(this.memory.getProperty("sessions"));
+			long cap = Long.parseLong(this.memory.getProperty("cap"));
+			double atCap = Double.parseDouble(this.memory.getProperty("retained.cap"));
+			double all = Double.parseDouble(this.memory.getProperty("retained.all"));
+			double idle = Double.parseDouble(this.memory.getProperty("retained.idle"));
+			double unbounded = atCap / cap * sessions;
+			out.append("| memory per session: heap retained by ").append(String.format(Locale.ROOT, "%,d", sessions))
+				.append(" sessions (SessionMemoryProbe) | ").append(format(all / 1024)).append(" KiB | unbounded: ")
+				.append(format(unbounded / 1024)).append(" KiB (").append(format(atCap / cap))
+				.append(" B per session × ").append(String.format(Locale.ROOT, "%,d", sessions)).append(") | ")
+				.append(format(all / unbounded)).append("× | bounded: ≤ ").append(format(cap * 1.2 / sessions))
+				.append("× | ").append((all <= atCap * 1.2) ? "yes" : "**no**").append(" |\n");
+			out.append("| memory per session: heap retained after every session idled 2 h | ")
+				.append(format(idle / 1024)).append(" KiB (").append(this.memory.getProperty("retained.idle.threads"))
+				.append(" in-memory threads kept) | after ").append(String.format(Locale.ROOT, "%,d", sessions))
+				.append(" sessions: ").append(format(all / 1024)).append(" KiB | ").append(format(idle / all))
+				.append("× | (for reference) | – |\n");
+		}
+	}
+
+	private static void scaling(StringBuilder out, String target, @Nullable Result measured, @Nullable Result anchor,
+			double goal) {
+		if (measured == null || anchor == null) {
+			return;
+		}
+		double scaling = measured.score() / anchor.score();
+		out.append("| ").append(target).append(" | ").append(format(measured.score())).append(' ')
+			.append(measured.unit()).append(" | ").append(format(anchor.score())).append(' ').append(anchor.unit())
+			.append(" (1 thread) | ").append(format(scaling)).append("× | ")
+			.append(Double.isNaN(goal) ? "(for reference)" : "≥ " + format(goal) + "×").append(" | ")
+			.append(Double.isNaN(goal) ? "–" : ((scaling >= goal) ? "yes" : "**no**")).append(" |\n");
+	}
+
+	private static void percentile(StringBuilder out, String target, double governed, double ungoverned,
+			String unit) {
+		double ratio = governed / ungoverned;
+		out.append("| ").append(target).append(" | governed: ").append(format(governed)).append(' ').append(unit)
+			.append(" | ungoverned (Spring AI): ").append(format(ungoverned)).append(' ').append(unit).append(" | ")
+			.append(format(ratio)).append("× | ≤ 1.05× | ").append((ratio <= 1.05) ? "yes" : "**no**")
+			.append(" |\n");
 	}
 
 	private void ratio(StringBuilder out, String target, @Nullable Result measured, @Nullable Result anchor,
@@ -163,7 +226,8 @@ public final class BenchmarkReport {
 	/**
 	 * One benchmark run, as JMH reports it.
 	 */
-	record Result(String name, String params, double score, double error, String unit, double allocation) {
+	record Result(String name, String params, double score, double error, String unit, double allocation, double p50,
+			double p99) {
 
 		static Result of(JsonNode run) {
 			String benchmark = run.path("benchmark").asString();
@@ -175,11 +239,20 @@ public final class BenchmarkReport {
 			double allocation = Double.NaN;
 			for (Map.Entry<String, JsonNode> metric : run.path("secondaryMetrics").properties()) {
 				if (metric.getKey().endsWith("gc.alloc.rate.norm")) {
-					allocation = metric.getValue().path("score").asDouble();
+					allocation = number(metric.getValue().path("score"));
 				}
 			}
-			return new Result(name, String.join(", ", params), primary.path("score").asDouble(),
-					primary.path("scoreError").asDouble(), primary.path("scoreUnit").asString(), allocation);
+			JsonNode percentiles = primary.path("scorePercentiles");
+			boolean sampled = "sample".equals(run.path("mode").asString());
+			double p50 = sampled && percentiles.has("50.0") ? number(percentiles.path("50.0")) : Double.NaN;
+			double p99 = sampled && percentiles.has("99.0") ? number(percentiles.path("99.0")) : Double.NaN;
+			return new Result(name, String.join(", ", params), number(primary.path("score")),
+					number(primary.path("scoreError")), primary.path("scoreUnit").asString(), allocation, p50, p99);
+		}
+
+		// JMH writes "NaN" as a string where it has no value (an error bar from a single iteration).
+		private static double number(JsonNode node) {
+			return node.isNumber() ? node.asDouble() : Double.NaN;
 		}
 
 		String key() {

@@ -105,7 +105,8 @@ public final class ApprovalAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	ApprovalStore approvalStore(ApprovalProperties properties) {
-		return new InMemoryApprovalStore(properties.getStore().getMaxAuditRecords());
+		return new InMemoryApprovalStore(properties.getStore().getMaxAuditRecords(),
+				properties.getStore().getMaxRemembered());
 	}
 
 	@Bean

@@ -247,6 +247,12 @@ public class ApprovalProperties {
 		 */
 		private int maxAuditRecords = InMemoryApprovalStore.DEFAULT_MAX_AUDIT_RECORDS;
 
+		/**
+		 * How many session grants, and how many denials, the in-memory store keeps at most; beyond it the oldest are
+		 * forgotten (the call is asked about again).
+		 */
+		private int maxRemembered = InMemoryApprovalStore.DEFAULT_MAX_REMEMBERED;
+
 		public StoreType getType() {
 			return this.type;
 		}
@@ -285,6 +291,14 @@ public class ApprovalProperties {
 
 		public void setInitializeSchema(boolean initializeSchema) {
 			this.initializeSchema = initializeSchema;
+		}
+
+		public int getMaxRemembered() {
+			return this.maxRemembered;
+		}
+
+		public void setMaxRemembered(int maxRemembered) {
+			this.maxRemembered = maxRemembered;
 		}
 
 		public int getMaxAuditRecords() {

@@ -9,6 +9,7 @@ import dev.agentmiddleware.metrics.MiddlewareEvent;
 import dev.agentmiddleware.metrics.MiddlewareMetrics;
 import dev.agentmiddleware.observation.MicrometerMiddlewareMetrics;
 import dev.agentmiddleware.observation.ObservationMiddleware;
+import dev.agentmiddleware.observation.ToolCallMeterObservationHandler;
 import dev.agentmiddleware.observation.ToolCallObservationConvention;
 import dev.agentmiddleware.spring.tool.AgentToolRegistry;
 import dev.agentmiddleware.spring.tool.ToolNameReferences;
@@ -27,12 +28,17 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.Ordered;
+import org.springframework.core.annotation.Order;
 
 /**
  * Auto-configuration of the {@link ObservationMiddleware}: one observation per tool call through the context's
  * {@link ObservationRegistry} (with a {@link ToolCallObservationConvention} bean, if any), and, when a
- * {@link MeterRegistry} exists, the {@link MicrometerMiddlewareMetrics} the built-ins count their decisions with
- * and a counter of the call records the observers dropped.
+ * {@link MeterRegistry} exists, cached timers instead of observations for the calls the tool did not run (cache
+ * hits, denials), a {@link ToolCallMeterObservationHandler} that times tool calls without the long-task timer
+ * (unless {@code agent.middleware.observation.long-task-timer} is {@code true}), the
+ * {@link MicrometerMiddlewareMetrics} the built-ins count their decisions with and a counter of the call records
+ * the observers dropped.
  */
 @AutoConfiguration(after = AgentMiddlewareAutoConfiguration.class,
 		afterName = { "org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration",
@@ -50,11 +56,48 @@ public final class ToolObservationAutoConfiguration {
 	ObservationMiddleware observationMiddleware(ToolObservationProperties properties,
 			ObjectProvider<ObservationRegistry> observationRegistry,
 			ObjectProvider<ToolCallObservationConvention> convention) {
+		return observationMiddlewareBuilder(properties, observationRegistry, convention).build();
+	}
+
+	private static ObservationMiddleware.Builder observationMiddlewareBuilder(ToolObservationProperties properties,
+			ObjectProvider<ObservationRegistry> observationRegistry,
+			ObjectProvider<ToolCallObservationConvention> convention) {
 		return ObservationMiddleware.builder(observationRegistry.getIfAvailable(() -> ObservationRegistry.NOOP))
 			.convention(convention.getIfUnique())
 			.tools((tool) -> properties.policyFor(tool) != null)
-			.order(properties.getOrder())
-			.build();
+			.order(properties.getOrder());
+	}
+
+	// Processed before the bean methods of the enclosing class, so that with Micrometer's meters the middleware
+	// times the calls the tool did not run with cached timers.
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(MeterRegistry.class)
+	static class MeteredObservationConfiguration {
+
+		@Bean
+		@ConditionalOnMissingBean
+		ObservationMiddleware observationMiddleware(ToolObservationProperties properties,
+				ObjectProvider<ObservationRegistry> observationRegistry,
+				ObjectProvider<ToolCallObservationConvention> convention, ObjectProvider<MeterRegistry> meterRegistry) {
+			return observationMiddlewareBuilder(properties, observationRegistry, convention)
+				.meterRegistry(meterRegistry.getIfAvailable())
+				.build();
+		}
+
+		// First among the meter handlers, so that tool calls get a timer without the default long-task timer. Only
+		// where Spring Boot groups the meter handlers (its metrics auto-configuration does), which makes the first
+		// one that supports a context its only meter handler; ungrouped, both handlers would time each call.
+		@Bean
+		@Order(Ordered.HIGHEST_PRECEDENCE)
+		@ConditionalOnBean(type = { "io.micrometer.core.instrument.MeterRegistry",
+				"org.springframework.boot.micrometer.observation.autoconfigure.ObservationHandlerGroup" })
+		@ConditionalOnMissingBean
+		@ConditionalOnBooleanProperty(name = ToolObservationProperties.PREFIX + ".long-task-timer", havingValue = false,
+				matchIfMissing = true)
+		ToolCallMeterObservationHandler toolCallMeterObservationHandler(MeterRegistry meterRegistry) {
+			return new ToolCallMeterObservationHandler(meterRegistry);
+		}
+
 	}
 
 	@Bean

@@ -9,7 +9,8 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**
- * Configuration of the observation of tool calls (a Micrometer timer, long-task timer and tracing span per call).
+ * Configuration of the observation of tool calls (a Micrometer timer and tracing span per call that reaches the
+ * tool, a cached timer for the others, and a long-task timer on request).
  * <pre>{@code
  * agent:
  *   middleware:
@@ -25,8 +26,22 @@ public class ToolObservationProperties extends ToolMiddlewareProperties<ToolObse
 	/** The prefix of the observation properties. */
 	public static final String PREFIX = "agent.middleware.observation";
 
+	/**
+	 * Whether tool calls also get the meter handler's long-task timer ('agent.tool.call.active'), which costs about
+	 * as much as the rest of a call's observation; off, they get a timer only.
+	 */
+	private boolean longTaskTimer = false;
+
 	public ToolObservationProperties() {
 		super(PREFIX, BuiltInOrder.OBSERVATION, new Settings());
+	}
+
+	public boolean isLongTaskTimer() {
+		return this.longTaskTimer;
+	}
+
+	public void setLongTaskTimer(boolean longTaskTimer) {
+		this.longTaskTimer = longTaskTimer;
 	}
 
 	@Override

@@ -54,8 +54,8 @@ public final class ThreadStoreAutoConfiguration {
 	// Declared here, not in a nested configuration, so that it is considered after the JDBC store.
 	@Bean
 	@ConditionalOnMissingBean(ThreadStore.class)
-	InMemoryThreadStore threadStore() {
-		return new InMemoryThreadStore();
+	InMemoryThreadStore threadStore(ThreadStoreProperties properties) {
+		return new InMemoryThreadStore(properties.getMemory().getMaxThreads());
 	}
 
 }

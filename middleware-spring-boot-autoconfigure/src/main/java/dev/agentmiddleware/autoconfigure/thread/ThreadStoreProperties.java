@@ -1,5 +1,7 @@
 package dev.agentmiddleware.autoconfigure.thread;
 
+import dev.agentmiddleware.thread.InMemoryThreadStore;
+
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**
@@ -12,6 +14,16 @@ public class ThreadStoreProperties {
 	public static final String PREFIX = "agent.middleware.threads";
 
 	private final Jdbc jdbc = new Jdbc();
+
+	private final Memory memory = new Memory();
+
+	/**
+	 * The in-memory store, used when no JDBC store is.
+	 * @return its settings
+	 */
+	public Memory getMemory() {
+		return this.memory;
+	}
 
 	/**
 	 * The JDBC store.
@@ -46,6 +58,26 @@ public class ThreadStoreProperties {
 
 		public void setInitializeSchema(boolean initializeSchema) {
 			this.initializeSchema = initializeSchema;
+		}
+
+	}
+
+	/**
+	 * Settings of the in-memory thread store.
+	 */
+	public static class Memory {
+
+		/**
+		 * How many threads the in-memory store keeps at most; beyond it the thread used least recently is forgotten.
+		 */
+		private int maxThreads = InMemoryThreadStore.DEFAULT_MAX_THREADS;
+
+		public int getMaxThreads() {
+			return this.maxThreads;
+		}
+
+		public void setMaxThreads(int maxThreads) {
+			this.maxThreads = maxThreads;
 		}
 
 	}

@@ -10,7 +10,10 @@ import dev.agentmiddleware.metrics.MiddlewareMetrics;
 import dev.agentmiddleware.observation.DefaultToolCallObservationConvention;
 import dev.agentmiddleware.observation.MicrometerMiddlewareMetrics;
 import dev.agentmiddleware.observation.ObservationMiddleware;
+import dev.agentmiddleware.observation.ToolCallMeterObservationHandler;
 import dev.agentmiddleware.observation.ToolCallObservationConvention;
+import dev.agentmiddleware.chain.ToolMiddleware;
+import io.micrometer.observation.Observation;
 import dev.agentmiddleware.spring.AgentTool;
 import dev.agentmiddleware.spring.ai.AgentToolCallback;
 import dev.agentmiddleware.spring.ai.AgentToolCallbackProvider;
@@ -40,6 +43,11 @@ import org.springframework.core.NestedExceptionUtils;
 import static org.assertj.core.api.Assertions.assertThat;
 
 class ToolObservationAutoConfigurationTests {
+
+	private static final Class<?>[] BOOT_METRICS = {
+			org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration.class,
+			org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration.class,
+			org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration.class };
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(AgentMiddlewareAutoConfiguration.class,
@@ -186,6 +194,52 @@ class ToolObservationAutoConfigurationTests {
 				.timer()
 				.count()).isEqualTo(1);
 		});
+	}
+
+	@Test
+	void withBootsMeterHandlerToolCallsGetATimerWithoutALongTaskTimerAndOtherObservationsKeepTheirs() {
+		this.contextRunner.withConfiguration(AutoConfigurations.of(BOOT_METRICS)).run((context) -> {
+			assertThat(context).hasSingleBean(ToolCallMeterObservationHandler.class);
+			callback(context, "get_weather").call("{\"city\":\"Porto\"}");
+			Observation.start("other.work", context.getBean(ObservationRegistry.class)).stop();
+			MeterRegistry meters = context.getBean(MeterRegistry.class);
+			assertThat(meters.get("agent.tool.call").tag("agent.tool.outcome", "succeeded").timer().count()).isOne();
+			assertThat(meters.find("agent.tool.call.active").longTaskTimer()).isNull();
+			assertThat(meters.get("other.work").timer().count()).isOne();
+			assertThat(meters.find("other.work.active").longTaskTimer()).isNotNull();
+		});
+	}
+
+	@Test
+	void theLongTaskTimerOfToolCallsCanBeTurnedOn() {
+		this.contextRunner.withConfiguration(AutoConfigurations.of(BOOT_METRICS))
+			.withPropertyValues("agent.middleware.observation.long-task-timer=true")
+			.run((context) -> {
+				assertThat(context).doesNotHaveBean(ToolCallMeterObservationHandler.class);
+				callback(context, "get_weather").call("{\"city\":\"Porto\"}");
+				MeterRegistry meters = context.getBean(MeterRegistry.class);
+				assertThat(meters.get("agent.tool.call").timer().count()).isOne();
+				assertThat(meters.get("agent.tool.call.active").longTaskTimer().activeTasks()).isZero();
+			});
+	}
+
+	@Test
+	void withAMeterRegistryACallTheToolDidNotRunIsATimerAndNoObservation() {
+		this.contextRunner.withConfiguration(AutoConfigurations.of(BOOT_METRICS))
+			.withUserConfiguration(TestRegistryConfiguration.class)
+			.withBean(ToolMiddleware.class, () -> ToolMiddleware.named("canned",
+					(tool, next) -> (invocation) -> tool.name().equals("get_weather") ? "Always sunny"
+							: next.handle(invocation)))
+			.run((context) -> {
+				assertThat(callback(context, "get_weather").call("{\"city\":\"Porto\"}")).contains("Always sunny");
+				TestObservationRegistryAssert.assertThat(context.getBean(TestObservationRegistry.class))
+					.doesNotHaveAnyObservation();
+				assertThat(context.getBean(MeterRegistry.class)
+					.get("agent.tool.call")
+					.tag("agent.tool.outcome", "short_circuited")
+					.timer()
+					.count()).isOne();
+			});
 	}
 
 	@Test
