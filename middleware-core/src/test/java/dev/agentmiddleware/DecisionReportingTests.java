@@ -10,9 +10,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 
 import ch.qos.logback.classic.Level;
-import ch.qos.logback.classic.Logger;
-import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.read.ListAppender;
 import dev.agentmiddleware.cache.CacheMiddleware;
 import dev.agentmiddleware.cache.CachePolicy;
 import dev.agentmiddleware.callrecord.ToolCallObserver;
@@ -30,6 +27,7 @@ import dev.agentmiddleware.recovery.CrashRecoveryMiddleware;
 import dev.agentmiddleware.recovery.CrashRecoveryPolicy;
 import dev.agentmiddleware.retry.RetryMiddleware;
 import dev.agentmiddleware.retry.RetryPolicy;
+import dev.agentmiddleware.testsupport.CapturedLog;
 import dev.agentmiddleware.timeout.TimeoutMiddleware;
 import dev.agentmiddleware.timeout.TimeoutPolicy;
 import dev.agentmiddleware.tool.CallOutcome;
@@ -43,12 +41,11 @@ import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationHandler;
 import io.micrometer.observation.ObservationRegistry;
 import org.jspecify.annotations.Nullable;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
-import org.slf4j.LoggerFactory;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -60,9 +57,8 @@ class DecisionReportingTests {
 
 	private static final ToolDescriptor TOOL = ToolDescriptor.builder("read_page").readOnly(true).build();
 
-	private final Logger logger = (Logger) LoggerFactory.getLogger(LoggingMiddleware.DEFAULT_LOGGER_NAME);
-
-	private final ListAppender<ILoggingEvent> log = new ListAppender<>();
+	@RegisterExtension
+	final CapturedLog capturedLog = CapturedLog.of(LoggingMiddleware.DEFAULT_LOGGER_NAME, Level.INFO);
 
 	private final List<ToolCallRecord> records = Collections.synchronizedList(new ArrayList<>());
 
@@ -72,10 +68,6 @@ class DecisionReportingTests {
 
 	@BeforeEach
 	void listen() {
-		this.log.start();
-		this.logger.addAppender(this.log);
-		this.logger.setLevel(Level.INFO);
-		this.logger.setAdditive(false);
 		this.registry.observationConfig().observationHandler(new ObservationHandler<>() {
 
 			@Override
@@ -90,13 +82,6 @@ class DecisionReportingTests {
 			}
 
 		});
-	}
-
-	@AfterEach
-	void release() {
-		this.logger.detachAppender(this.log);
-		this.logger.setLevel(null);
-		this.logger.setAdditive(true);
 	}
 
 	static Stream<Case> builtIns() {
@@ -171,14 +156,14 @@ class DecisionReportingTests {
 			}
 		}
 		assertThat(this.records).hasSize(decision.calls());
-		assertThat(this.log.list).hasSize(decision.calls());
+		assertThat(this.capturedLog.events()).hasSize(decision.calls());
 		assertThat(this.observed).hasSize(decision.calls());
 		assertThat(this.records).filteredOn((record) -> record.outcome() == decision.outcome())
 			.singleElement()
 			.satisfies((record) -> assertThat(record.decidedBy()).isEqualTo(decision.decidedBy()));
 		String logged = "outcome=" + decision.outcome().tagValue()
 				+ ((decision.decidedBy() != null) ? " decided_by=" + decision.decidedBy() + " " : " duration_ms");
-		assertThat(this.log.list).filteredOn((event) -> event.getFormattedMessage().contains(logged)).hasSize(1);
+		assertThat(this.capturedLog.events()).filteredOn((event) -> event.getFormattedMessage().contains(logged)).hasSize(1);
 		assertThat(this.observed).filteredOn(decision.outcome().tagValue()::equals).hasSize(1);
 	}
 

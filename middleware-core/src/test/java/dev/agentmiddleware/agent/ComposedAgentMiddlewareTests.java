@@ -4,42 +4,22 @@ import java.util.ArrayList;
 import java.util.List;
 
 import ch.qos.logback.classic.Level;
-import ch.qos.logback.classic.Logger;
-import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.read.ListAppender;
+import dev.agentmiddleware.testsupport.CapturedLog;
 import dev.agentmiddleware.thread.InMemoryThreadStore;
 import dev.agentmiddleware.tool.ExecutableTool;
 import dev.agentmiddleware.tool.ToolDescriptor;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.slf4j.LoggerFactory;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 class ComposedAgentMiddlewareTests {
 
-	private final Logger logger = (Logger) LoggerFactory.getLogger(ComposedAgentMiddleware.class);
-
-	private final ListAppender<ILoggingEvent> appender = new ListAppender<>();
+	@RegisterExtension
+	final CapturedLog capturedLog = CapturedLog.of(ComposedAgentMiddleware.class, Level.WARN);
 
 	private final List<String> calls = new ArrayList<>();
-
-	@BeforeEach
-	void captureLog() {
-		this.appender.start();
-		this.logger.addAppender(this.appender);
-		this.logger.setLevel(Level.WARN);
-		this.logger.setAdditive(false);
-	}
-
-	@AfterEach
-	void releaseLog() {
-		this.logger.detachAppender(this.appender);
-		this.logger.setLevel(null);
-		this.logger.setAdditive(true);
-	}
 
 	@Test
 	void mergesToolsAndTheLaterMiddlewareWinsANameConflictWithAWarningNamingBoth() {
@@ -51,7 +31,7 @@ class ComposedAgentMiddlewareTests {
 		assertThat(composed.tools()).extracting((tool) -> tool.descriptor().name())
 			.containsExactly("plan", "search", "notes");
 		assertThat(composed.tools()).contains(secondSearch).doesNotContain(firstSearch);
-		assertThat(this.appender.list).singleElement().satisfies((event) -> {
+		assertThat(this.capturedLog.events()).singleElement().satisfies((event) -> {
 			assertThat(event.getLevel()).isEqualTo(Level.WARN);
 			assertThat(event.getFormattedMessage()).contains("'beta'").contains("'alpha'").contains("'search'");
 		});

@@ -18,12 +18,12 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
-import dev.agentmiddleware.testsupport.MutableClock;
 import dev.agentmiddleware.binding.InvalidToolArgumentsException;
 import dev.agentmiddleware.callrecord.ToolCallObserver;
 import dev.agentmiddleware.callrecord.ToolCallObservers;
 import dev.agentmiddleware.callrecord.ToolCallRecord;
 import dev.agentmiddleware.chain.ToolPipeline;
+import dev.agentmiddleware.testsupport.MutableClock;
 import dev.agentmiddleware.tool.CallOutcome;
 import dev.agentmiddleware.tool.ExecutableTool;
 import dev.agentmiddleware.tool.SafetyLevel;

@@ -19,9 +19,9 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
-import dev.agentmiddleware.testsupport.MutableClock;
 import dev.agentmiddleware.binding.InvalidToolArgumentsException;
 import dev.agentmiddleware.ratelimit.ToolRateLimitedException;
+import dev.agentmiddleware.testsupport.MutableClock;
 import dev.agentmiddleware.timeout.ToolTimeoutException;
 import dev.agentmiddleware.tool.ToolDeniedException;
 import org.jspecify.annotations.Nullable;

@@ -15,6 +15,7 @@ import dev.agentmiddleware.chain.ToolCall;
 import dev.agentmiddleware.chain.ToolMiddleware;
 import dev.agentmiddleware.chain.ToolPipeline;
 import dev.agentmiddleware.redaction.SecretRedactor;
+import dev.agentmiddleware.testsupport.CapturedLog;
 import dev.agentmiddleware.tool.CallOutcome;
 import dev.agentmiddleware.tool.InvocationSource;
 import dev.agentmiddleware.tool.ToolDeniedException;
@@ -22,8 +23,8 @@ import dev.agentmiddleware.tool.ToolDescriptor;
 import dev.agentmiddleware.tool.ToolHandler;
 import dev.agentmiddleware.tool.ToolInvocation;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.slf4j.LoggerFactory;
 import org.slf4j.MDC;
 
@@ -35,25 +36,13 @@ class LoggingMiddlewareTests {
 
 	private static final ToolDescriptor LOGIN = ToolDescriptor.builder("login").build();
 
-	private final Logger logger = (Logger) LoggerFactory.getLogger(LoggingMiddleware.DEFAULT_LOGGER_NAME);
-
-	private final ListAppender<ILoggingEvent> appender = new CapturingAppender();
+	@RegisterExtension
+	final CapturedLog capturedLog = CapturedLog.of(LoggingMiddleware.DEFAULT_LOGGER_NAME, Level.INFO);
 
 	private final AtomicLong nanoTime = new AtomicLong();
 
-	@BeforeEach
-	void captureLog() {
-		this.appender.start();
-		this.logger.addAppender(this.appender);
-		this.logger.setLevel(Level.INFO);
-		this.logger.setAdditive(false);
-	}
-
 	@AfterEach
-	void releaseLog() {
-		this.logger.detachAppender(this.appender);
-		this.logger.setLevel(null);
-		this.logger.setAdditive(true);
+	void clearMdc() {
 		MDC.clear();
 	}
 
@@ -70,7 +59,7 @@ class LoggingMiddlewareTests {
 			.source(InvocationSource.SPRING_AI)
 			.build();
 		assertThat(pipeline.call(call)).isEqualTo("welcome");
-		assertThat(this.appender.list).singleElement().satisfies((event) -> {
+		assertThat(this.capturedLog.events()).singleElement().satisfies((event) -> {
 			assertThat(event.getLevel()).isEqualTo(Level.INFO);
 			assertThat(event.getFormattedMessage()).isEqualTo("tool=login session=conversation-7 source=spring_ai "
 					+ "outcome=succeeded duration_ms=12.345 call=" + call.callId()
@@ -182,13 +171,13 @@ class LoggingMiddlewareTests {
 		ToolPipeline pipeline = pipeline(logging, (invocation) -> "the secret result is 42 and more");
 		ToolInvocation call = call();
 		pipeline.call(call);
-		assertThat(this.appender.list).hasSize(1);
+		assertThat(this.capturedLog.events()).hasSize(1);
 		assertThat(line()).doesNotContain("result");
-		this.appender.list.clear();
-		this.logger.setLevel(Level.DEBUG);
+		this.capturedLog.events().clear();
+		this.capturedLog.logger().setLevel(Level.DEBUG);
 		pipeline.call(call);
-		assertThat(this.appender.list).hasSize(2);
-		ILoggingEvent result = this.appender.list.get(1);
+		assertThat(this.capturedLog.events()).hasSize(2);
+		ILoggingEvent result = this.capturedLog.events().get(1);
 		assertThat(result.getLevel()).isEqualTo(Level.DEBUG);
 		assertThat(result.getFormattedMessage())
 			.isEqualTo("tool=login call=" + call.callId() + " result=\"the secret …\"");
@@ -196,10 +185,10 @@ class LoggingMiddlewareTests {
 
 	@Test
 	void resultsStayOutWhenThePolicySaysSoEvenAtDebug() throws Exception {
-		this.logger.setLevel(Level.DEBUG);
+		this.capturedLog.logger().setLevel(Level.DEBUG);
 		LoggingMiddleware logging = LoggingMiddleware.builder().policy((tool) -> new LoggingPolicy(200, false)).build();
 		pipeline(logging, (invocation) -> "result").call(call());
-		assertThat(this.appender.list).singleElement()
+		assertThat(this.capturedLog.events()).singleElement()
 			.satisfies((event) -> assertThat(event.getFormattedMessage()).doesNotContain("result="));
 	}
 
@@ -213,7 +202,7 @@ class LoggingMiddlewareTests {
 		MDC.put(LoggingMiddleware.MDC_TOOL, "outer_tool");
 		pipeline.call(ToolInvocation.builder(LOGIN).sessionId("s1").build());
 		assertThat(seenByTool.get()).containsEntry("agent.tool", "login").containsEntry("agent.session", "s1");
-		assertThat(this.appender.list.get(0).getMDCPropertyMap()).containsEntry("agent.tool", "login")
+		assertThat(this.capturedLog.events().get(0).getMDCPropertyMap()).containsEntry("agent.tool", "login")
 			.containsEntry("agent.session", "s1");
 		assertThat(MDC.get("agent.tool")).isEqualTo("outer_tool");
 		assertThat(MDC.get("agent.session")).isNull();
@@ -239,7 +228,7 @@ class LoggingMiddlewareTests {
 			throw failure;
 		});
 		assertThatIllegalStateException().isThrownBy(() -> pipeline.call(call())).isSameAs(failure);
-		assertThat(this.appender.list).singleElement().satisfies((event) -> {
+		assertThat(this.capturedLog.events()).singleElement().satisfies((event) -> {
 			assertThat(event.getLevel()).isEqualTo(Level.INFO);
 			assertThat(event.getThrowableProxy()).isNull();
 			assertThat(event.getFormattedMessage()).contains("outcome=failed",
@@ -265,25 +254,25 @@ class LoggingMiddlewareTests {
 			.build();
 		cached.call(call());
 		assertThatExceptionOfType(ToolDeniedException.class).isThrownBy(() -> denied.call(call()));
-		assertThat(this.appender.list.get(0).getFormattedMessage()).contains("outcome=cached decided_by=cache");
-		assertThat(this.appender.list.get(1).getFormattedMessage())
+		assertThat(this.capturedLog.events().get(0).getFormattedMessage()).contains("outcome=cached decided_by=cache");
+		assertThat(this.capturedLog.events().get(1).getFormattedMessage())
 			.contains("outcome=denied decided_by=policy", "error_type=ToolDeniedException");
 	}
 
 	@Test
 	void logsNothingAndSetsNoMdcWhenInfoIsOffForTheLogger() throws Exception {
-		this.logger.setLevel(Level.WARN);
+		this.capturedLog.logger().setLevel(Level.WARN);
 		List<String> seen = new ArrayList<>();
 		ToolPipeline pipeline = pipeline(logging(), (invocation) -> {
 			seen.add(String.valueOf(MDC.get("agent.tool")));
 			return "ok";
 		});
 		pipeline.call(call());
-		assertThat(this.appender.list).isEmpty();
+		assertThat(this.capturedLog.events()).isEmpty();
 		assertThat(seen).containsExactly("null");
-		this.logger.setLevel(Level.INFO);
+		this.capturedLog.logger().setLevel(Level.INFO);
 		pipeline.call(call());
-		assertThat(this.appender.list).as("the level is checked per call").hasSize(1);
+		assertThat(this.capturedLog.events()).as("the level is checked per call").hasSize(1);
 	}
 
 	@Test
@@ -297,7 +286,7 @@ class LoggingMiddlewareTests {
 			pipeline(LoggingMiddleware.builder().logger("audit.tools").build(), (invocation) -> "ok").call(call());
 			assertThat(customAppender.list).singleElement()
 				.satisfies((event) -> assertThat(event.getLoggerName()).isEqualTo("audit.tools"));
-			assertThat(this.appender.list).isEmpty();
+			assertThat(this.capturedLog.events()).isEmpty();
 		}
 		finally {
 			custom.detachAppender(customAppender);
@@ -333,23 +322,13 @@ class LoggingMiddlewareTests {
 	/**
 	 * Captures the MDC when the line is logged (Logback reads it lazily otherwise).
 	 */
-	private static final class CapturingAppender extends ListAppender<ILoggingEvent> {
-
-		@Override
-		protected void append(ILoggingEvent event) {
-			event.prepareForDeferredProcessing();
-			super.append(event);
-		}
-
-	}
-
 	private LoggingMiddleware logging() {
 		return LoggingMiddleware.builder().nanoTime(this.nanoTime::get).build();
 	}
 
 	private String line() {
-		assertThat(this.appender.list).hasSize(1);
-		return this.appender.list.get(0).getFormattedMessage();
+		assertThat(this.capturedLog.events()).hasSize(1);
+		return this.capturedLog.events().get(0).getFormattedMessage();
 	}
 
 	private static ToolPipeline pipeline(ToolMiddleware middleware, ToolHandler terminal) {

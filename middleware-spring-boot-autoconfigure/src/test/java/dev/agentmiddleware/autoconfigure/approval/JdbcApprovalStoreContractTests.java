@@ -15,7 +15,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import javax.sql.DataSource;
 
-import dev.agentmiddleware.testsupport.MutableClock;
 import dev.agentmiddleware.approval.ApprovalDecision;
 import dev.agentmiddleware.approval.ApprovalDeniedException;
 import dev.agentmiddleware.approval.ApprovalMiddleware;
@@ -27,6 +26,7 @@ import dev.agentmiddleware.approval.DeniedCall;
 import dev.agentmiddleware.approval.GrantScope;
 import dev.agentmiddleware.approval.SessionGrant;
 import dev.agentmiddleware.chain.ToolPipeline;
+import dev.agentmiddleware.testsupport.MutableClock;
 import dev.agentmiddleware.tool.ExecutableTool;
 import dev.agentmiddleware.tool.SafetyLevel;
 import dev.agentmiddleware.tool.ToolDescriptor;

@@ -16,12 +16,12 @@ import dev.agentmiddleware.spring.ai.AgentToolCallback;
 import dev.agentmiddleware.spring.ai.AgentToolCallbackProvider;
 import dev.agentmiddleware.spring.tool.AgentToolAutoConfiguration;
 import dev.agentmiddleware.spring.tool.AgentToolRegistry;
+import dev.agentmiddleware.testsupport.CapturedLog;
 import dev.agentmiddleware.tool.SafetyLevel;
 import dev.agentmiddleware.tool.ToolDescriptor;
 import dev.agentmiddleware.tool.ToolHandler;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.slf4j.LoggerFactory;
 
 import org.springframework.ai.chat.model.ToolContext;
@@ -37,30 +37,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 class ToolLoggingAutoConfigurationTests {
 
+	@RegisterExtension
+	final CapturedLog capturedLog = CapturedLog.of(LoggingMiddleware.DEFAULT_LOGGER_NAME, Level.INFO);
+
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(AgentMiddlewareAutoConfiguration.class,
 				AgentToolAutoConfiguration.class,
 				AgentToolSpringAiAutoConfiguration.class, ToolLoggingAutoConfiguration.class))
 		.withUserConfiguration(AccountConfiguration.class);
-
-	private final Logger logger = (Logger) LoggerFactory.getLogger(LoggingMiddleware.DEFAULT_LOGGER_NAME);
-
-	private final ListAppender<ILoggingEvent> appender = new ListAppender<>();
-
-	@BeforeEach
-	void captureLog() {
-		this.appender.start();
-		this.logger.addAppender(this.appender);
-		this.logger.setLevel(Level.INFO);
-		this.logger.setAdditive(false);
-	}
-
-	@AfterEach
-	void releaseLog() {
-		this.logger.detachAppender(this.appender);
-		this.logger.setLevel(null);
-		this.logger.setAdditive(true);
-	}
 
 	@Test
 	void loggingWrapsEveryToolWithTheDefaults() {
@@ -140,7 +124,7 @@ class ToolLoggingAutoConfigurationTests {
 		this.contextRunner.run((context) -> {
 			callback(context, "login").call("{\"user\":\"alice\",\"password\":\"hunter2\"}",
 					new ToolContext(Map.of(AgentToolCallback.SESSION_ID_KEY, "s1")));
-			assertThat(this.appender.list).singleElement()
+			assertThat(this.capturedLog.events()).singleElement()
 				.satisfies((event) -> assertThat(event.getFormattedMessage())
 					.startsWith("tool=login session=s1 source=spring_ai outcome=succeeded duration_ms=")
 					.contains("args={user=\"alice\", password=[REDACTED]}")
@@ -152,7 +136,7 @@ class ToolLoggingAutoConfigurationTests {
 	void secretKeysComeFromTheRedactionProperties() {
 		this.contextRunner.withPropertyValues("agent.middleware.redaction.secret-keys=user").run((context) -> {
 			callback(context, "login").call("{\"user\":\"alice\",\"password\":\"hunter2\"}");
-			assertThat(this.appender.list).singleElement()
+			assertThat(this.capturedLog.events()).singleElement()
 				.satisfies((event) -> assertThat(event.getFormattedMessage())
 					.contains("args={user=[REDACTED], password=\"hunter2\"}"));
 		});
@@ -170,7 +154,7 @@ class ToolLoggingAutoConfigurationTests {
 				.run((context) -> {
 					callback(context, "balance").call("{}");
 					assertThat(customAppender.list).hasSize(1);
-					assertThat(this.appender.list).isEmpty();
+					assertThat(this.capturedLog.events()).isEmpty();
 				});
 		}
 		finally {
@@ -181,12 +165,12 @@ class ToolLoggingAutoConfigurationTests {
 
 	@Test
 	void resultsAreLoggedAtDebugUnlessTheToolSaysOtherwise() {
-		this.logger.setLevel(Level.DEBUG);
+		this.capturedLog.logger().setLevel(Level.DEBUG);
 		this.contextRunner.withPropertyValues("agent.middleware.logging.tools.login.log-results=false")
 			.run((context) -> {
 				callback(context, "login").call("{\"user\":\"alice\",\"password\":\"pw\"}");
 				callback(context, "balance").call("{}");
-				assertThat(this.appender.list).extracting(ILoggingEvent::getFormattedMessage)
+				assertThat(this.capturedLog.events()).extracting(ILoggingEvent::getFormattedMessage)
 					.filteredOn((line) -> line.contains("result="))
 					.singleElement()
 					.satisfies((line) -> assertThat(line).startsWith("tool=balance").endsWith("result=42"));

@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import ch.qos.logback.classic.Level;
 import dev.agentmiddleware.autoconfigure.AgentMiddlewareAutoConfiguration;
 import dev.agentmiddleware.callrecord.ToolCallObserver;
 import dev.agentmiddleware.callrecord.ToolCallRecord;
@@ -19,6 +20,7 @@ import dev.agentmiddleware.spring.AgentToolParam;
 import dev.agentmiddleware.spring.ai.AgentToolCallback;
 import dev.agentmiddleware.spring.ai.AgentToolCallbackProvider;
 import dev.agentmiddleware.spring.ai.AgentToolSpringAiAutoConfiguration;
+import dev.agentmiddleware.testsupport.CapturedLog;
 import dev.agentmiddleware.tool.CallOutcome;
 import dev.agentmiddleware.tool.InvocationSource;
 import dev.agentmiddleware.tool.SafetyLevel;
@@ -283,12 +285,8 @@ class AgentMiddlewareAutoConfigurationTests {
 	@Test
 	void aThrowingObserverNeverBreaksACall() {
 		// The observer's failure is logged with its stack trace: capture it here rather than print it in the build
-		ch.qos.logback.classic.Logger logger = (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory
-			.getLogger(dev.agentmiddleware.callrecord.ToolCallObservers.class);
-		ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> appender = new ch.qos.logback.core.read.ListAppender<>();
-		appender.start();
-		logger.addAppender(appender);
-		logger.setAdditive(false);
+		CapturedLog log = CapturedLog.of(dev.agentmiddleware.callrecord.ToolCallObservers.class, Level.WARN);
+		log.start();
 		try {
 			this.contextRunner.withBean(ToolCallObserver.class, () -> new ToolCallObserver() {
 				@Override
@@ -303,10 +301,9 @@ class AgentMiddlewareAutoConfigurationTests {
 			}).run((context) -> assertThat(context.getBean(WeatherTools.class).getWeather("Oslo")).isEqualTo("Sunny in Oslo"));
 		}
 		finally {
-			logger.detachAppender(appender);
-			logger.setAdditive(true);
+			log.stop();
 		}
-		assertThat(appender.list).singleElement()
+		assertThat(log.events()).singleElement()
 			.satisfies((event) -> assertThat(event.getFormattedMessage()).contains("failed on a call of tool 'get_weather'"));
 	}
 
