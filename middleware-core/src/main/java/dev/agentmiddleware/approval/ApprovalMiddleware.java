@@ -211,7 +211,7 @@ public final class ApprovalMiddleware implements OrderedMiddleware {
 			summary = summary.substring(0, MAX_SUMMARY_LENGTH - 1) + "…";
 		}
 		return new ApprovalRequest(UUID.randomUUID().toString(), invocation.toolName(), invocation.tool().safety(),
-				redacted, hash, invocation.sessionId(), invocation.principal(), summary, now, now.plus(this.timeout));
+				redacted, hash, invocation.sessionId(), invocation.principalName(), summary, now, now.plus(this.timeout));
 	}
 
 	private ApprovalDecision await(ApprovalRequest request, ToolInvocation invocation) {
@@ -385,7 +385,7 @@ public final class ApprovalMiddleware implements OrderedMiddleware {
 	private void record(String id, ToolInvocation invocation, String hash, Instant at, String decidedBy,
 			ApprovalOutcome outcome, @Nullable String reason) {
 		publish(new ApprovalAuditRecord(id, invocation.toolName(), hash, invocation.sessionId(),
-				invocation.principal(), decidedBy, outcome, reason, at, at));
+				invocation.principalName(), decidedBy, outcome, reason, at, at));
 	}
 
 	private void publish(ApprovalAuditRecord record) {

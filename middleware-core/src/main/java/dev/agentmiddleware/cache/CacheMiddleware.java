@@ -166,7 +166,7 @@ public final class CacheMiddleware implements OrderedMiddleware {
 		public @Nullable Object handle(ToolInvocation invocation) throws Exception {
 			String scopeValue = switch (this.scope) {
 				case SESSION -> invocation.sessionId();
-				case PRINCIPAL -> invocation.principal();
+				case PRINCIPAL -> invocation.principalName();
 				case GLOBAL -> null;
 			};
 			if (scopeValue == null && this.scope != CacheScope.GLOBAL) {

@@ -230,7 +230,7 @@ public final class RateLimitMiddleware implements OrderedMiddleware {
 			if (toolLimiter != null) {
 				return toolLimiter;
 			}
-			String key = (this.key == RateLimitKey.TOOL_AND_SESSION) ? invocation.sessionId() : invocation.principal();
+			String key = (this.key == RateLimitKey.TOOL_AND_SESSION) ? invocation.sessionId() : invocation.principalName();
 			return Objects.requireNonNull(this.keyedLimiters).get((key != null) ? key : "", this.newLimiter);
 		}
 

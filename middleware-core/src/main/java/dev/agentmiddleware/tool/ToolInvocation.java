@@ -41,7 +41,7 @@ public final class ToolInvocation {
 
 	private final @Nullable String sessionId;
 
-	private final @Nullable String principal;
+	private final @Nullable ToolPrincipal principal;
 
 	private volatile @Nullable String callId;
 
@@ -54,7 +54,7 @@ public final class ToolInvocation {
 	private final @Nullable UnboundArguments unbound;
 
 	private ToolInvocation(ToolDescriptor tool, Map<String, @Nullable Object> arguments, @Nullable String sessionId,
-			@Nullable String principal, @Nullable String callId, long callNumber, InvocationSource source,
+			@Nullable ToolPrincipal principal, @Nullable String callId, long callNumber, InvocationSource source,
 			Map<InvocationAttribute<?>, Object> attributes) {
 		this.tool = tool;
 		this.arguments = arguments;
@@ -125,11 +125,21 @@ public final class ToolInvocation {
 	}
 
 	/**
-	 * The name of the authenticated principal on whose behalf the call runs.
-	 * @return the principal name, or {@code null} when unknown
+	 * The authenticated principal on whose behalf the call runs: its name and authorities.
+	 * @return the principal, or {@code null} when the caller is anonymous or unknown
 	 */
-	public @Nullable String principal() {
+	public @Nullable ToolPrincipal principal() {
 		return this.principal;
+	}
+
+	/**
+	 * The name of the authenticated principal on whose behalf the call runs; a shortcut for
+	 * {@code principal().name()}.
+	 * @return the principal's name, or {@code null} when the caller is anonymous or unknown
+	 */
+	public @Nullable String principalName() {
+		ToolPrincipal principal = this.principal;
+		return (principal != null) ? principal.name() : null;
 	}
 
 	/**
@@ -277,7 +287,7 @@ public final class ToolInvocation {
 
 		private @Nullable String sessionId;
 
-		private @Nullable String principal;
+		private @Nullable ToolPrincipal principal;
 
 		private @Nullable String callId;
 
@@ -339,12 +349,22 @@ public final class ToolInvocation {
 		}
 
 		/**
-		 * Sets the principal name.
-		 * @param principal the principal name, or {@code null}
+		 * Sets the principal: who the call runs for.
+		 * @param principal the principal, or {@code null} for an anonymous caller
 		 * @return this builder
 		 */
-		public Builder principal(@Nullable String principal) {
+		public Builder principal(@Nullable ToolPrincipal principal) {
 			this.principal = principal;
+			return this;
+		}
+
+		/**
+		 * Sets a principal known by name only, without authorities.
+		 * @param principalName the principal's name, or {@code null} for an anonymous caller
+		 * @return this builder
+		 */
+		public Builder principal(@Nullable String principalName) {
+			this.principal = (principalName != null) ? ToolPrincipal.of(principalName) : null;
 			return this;
 		}
 
