@@ -151,7 +151,7 @@ public final class ApprovalAutoConfiguration {
 
 	@Bean
 	SmartInitializingSingleton approvalStartupReport(ObjectProvider<AgentToolRegistry> registry, ApprovalRules rules,
-			ApprovalMiddleware approvalMiddleware) {
+			ApprovalMiddleware approvalMiddleware, ApprovalProperties properties) {
 		return () -> {
 			List<String> gated = new ArrayList<>();
 			for (RegisteredTool tool : registry.getObject().tools()) {
@@ -164,6 +164,13 @@ public final class ApprovalAutoConfiguration {
 					rules.policy().name().toLowerCase(java.util.Locale.ROOT),
 					PolicyEndpointContributor.text(approvalMiddleware.timeout()),
 					gated.isEmpty() ? "none" : String.join(", ", gated));
+			if (properties.getProviders().contains(McpElicitationApprovalProvider.NAME) && !gated.isEmpty()) {
+				// Elicitation asks the client that made the call: whoever controls that client approves its own calls.
+				logger.warn("Approval provider '{}' is listed in {}.providers: for calls over MCP, the calling MCP "
+						+ "client's user decides whether these tools run: {}. Remove it from the list to have an "
+						+ "approver of your own decide (callback or queue).", McpElicitationApprovalProvider.NAME,
+						ApprovalProperties.PREFIX, String.join(", ", gated));
+			}
 		};
 	}
 

@@ -65,9 +65,9 @@ public class ApprovalProperties {
 
 	/**
 	 * Approval providers to try, first choice first, among mcp-elicitation, callback and queue; the first that can
-	 * handle a call asks.
+	 * handle a call asks. mcp-elicitation is not listed by default: it lets the calling MCP client's user decide.
 	 */
-	private List<String> providers = new ArrayList<>(List.of("mcp-elicitation", "callback", "queue"));
+	private List<String> providers = new ArrayList<>(List.of("callback", "queue"));
 
 	private final Web web = new Web();
 

@@ -181,15 +181,33 @@ class ApprovalAutoConfigurationTests {
 	}
 
 	@Test
-	void providersFollowTheConfiguredOrder() {
+	void callingMcpClientDoesNotDecideByDefault(CapturedOutput output) {
 		this.contextRunner.withUserConfiguration(CallbackConfiguration.class).run((context) -> {
 			List<String> names = ((CompositeApprovalProvider) providerOf(context.getBean(ApprovalMiddleware.class)))
 				.providers()
 				.stream()
 				.map((provider) -> provider.name())
 				.toList();
-			assertThat(names).containsExactly("mcp-elicitation", "callback");
+			assertThat(names).containsExactly("callback");
 		});
+		assertThat(output).doesNotContain("calling MCP client's user decides");
+	}
+
+	@Test
+	void listingElicitationWarnsOnceThatTheCallingClientDecides(CapturedOutput output) {
+		this.contextRunner.withUserConfiguration(CallbackConfiguration.class)
+			.withPropertyValues("agent.middleware.approval.providers=mcp-elicitation,callback")
+			.run((context) -> assertThat(((CompositeApprovalProvider) providerOf(
+					context.getBean(ApprovalMiddleware.class))).providers()).extracting((provider) -> provider.name())
+				.containsExactly("mcp-elicitation", "callback"));
+		assertThat(output.getOut().lines().filter((line) -> line.contains(" WARN ")))
+			.singleElement(org.assertj.core.api.InstanceOfAssertFactories.STRING)
+			.contains("'mcp-elicitation'", "calling MCP client's user decides whether these tools run: delete_file.",
+					"Remove it from the list");
+	}
+
+	@Test
+	void providersFollowTheConfiguredOrder() {
 		this.contextRunner.withUserConfiguration(CallbackConfiguration.class)
 			.withPropertyValues("agent.middleware.approval.providers=callback")
 			.run((context) -> assertThat(((CompositeApprovalProvider) providerOf(
