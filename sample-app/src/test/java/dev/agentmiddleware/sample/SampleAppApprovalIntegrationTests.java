@@ -96,6 +96,12 @@ class SampleAppApprovalIntegrationTests {
 
 		assertThat(this.approver.approve(request.get("id").asString()).status()).isEqualTo(409);
 		assertThat(this.approver.approve("no-such-request").status()).isEqualTo(404);
+		String hugeId = "x".repeat(5_000);
+		ApprovalApi.Response unknown = this.approver.approve(hugeId);
+		assertThat(unknown.status()).isEqualTo(404);
+		assertThat(unknown.body()).contains("No approval request with this id")
+			.doesNotContain("xxxxxxxxxx")
+			.hasSizeLessThan(200);
 		assertThat(this.approver.audit()).anySatisfy((record) -> {
 			assertThat(record.get("requestId").asString()).isEqualTo(request.get("id").asString());
 			assertThat(record.get("outcome").asString()).isEqualTo("approved");

@@ -56,6 +56,8 @@ import org.springframework.web.bind.annotation.RestController;
 @RestController
 public class ApprovalController {
 
+	private static final int MAX_ECHOED_ID_LENGTH = 64;
+
 	private static final JsonMapper JSON = JsonMapper.builder().build();
 
 	private static final int MAX_REASON_LENGTH = 1000;
@@ -197,7 +199,16 @@ public class ApprovalController {
 	}
 
 	private static ResponseEntity<Map<String, Object>> notFound(String id) {
-		return error(HttpStatus.NOT_FOUND, "No approval request '" + id + "'");
+		return error(HttpStatus.NOT_FOUND, "No approval request " + echoed(id));
+	}
+
+	// An unknown id comes from the client: it is named back only when it looks like one of ours (short, plain), so an
+	// error body never echoes unbounded or markup-laden input.
+	private static String echoed(String id) {
+		boolean plain = !id.isEmpty() && id.length() <= MAX_ECHOED_ID_LENGTH && id.chars()
+			.allMatch((c) -> (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-'
+					|| c == '_');
+		return plain ? "'" + id + "'" : "with this id";
 	}
 
 	private static ResponseEntity<Map<String, Object>> error(HttpStatus status, String message) {
