@@ -5,11 +5,13 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 
 import dev.agentmiddleware.callrecord.ToolCallObservers;
 import dev.agentmiddleware.chain.ToolPipeline;
 import dev.agentmiddleware.spring.tool.AgentToolRegistry;
 import dev.agentmiddleware.spring.tool.RegisteredTool;
+import dev.agentmiddleware.spring.tool.ToolNames;
 import dev.agentmiddleware.tool.SafetyLevel;
 import dev.agentmiddleware.tool.ToolDescriptor;
 import org.jspecify.annotations.Nullable;
@@ -88,13 +90,24 @@ public final class AgentMiddlewareEndpoint {
 	}
 
 	/**
-	 * One tool.
+	 * One tool, named as it is registered or the way configuration accepts it ({@code get-stock} and
+	 * {@code GET_STOCK} name {@code get_stock}).
 	 * @param tool the tool name
 	 * @return the tool's description, or {@code null} (404 over HTTP) when no tool has that name
 	 */
 	@ReadOperation
 	public @Nullable AgentToolDescriptor tool(@Selector String tool) {
-		return this.registry.find(tool).map(this::describe).orElse(null);
+		return this.registry.find(tool).or(() -> byConfiguredName(tool)).map(this::describe).orElse(null);
+	}
+
+	// The rule of tools.<name> keys (ToolNames.canonical); a name two tools share canonically names neither.
+	private Optional<RegisteredTool> byConfiguredName(String name) {
+		String canonical = ToolNames.canonical(name);
+		List<RegisteredTool> matches = this.registry.tools()
+			.stream()
+			.filter((candidate) -> ToolNames.canonical(candidate.name()).equals(canonical))
+			.toList();
+		return (matches.size() == 1) ? Optional.of(matches.get(0)) : Optional.empty();
 	}
 
 	private AgentToolDescriptor describe(RegisteredTool tool) {

@@ -101,6 +101,17 @@ class AgentMiddlewareEndpointTests {
 	}
 
 	@Test
+	void selectorAcceptsAToolNameWrittenTheWayConfigurationAcceptsIt() {
+		this.contextRunner.run((context) -> {
+			AgentMiddlewareEndpoint endpoint = context.getBean(AgentMiddlewareEndpoint.class);
+			AgentToolDescriptor balance = endpoint.tool("get_balance");
+			assertThat(endpoint.tool("get-balance")).isEqualTo(balance);
+			assertThat(endpoint.tool("GET_BALANCE")).isEqualTo(balance);
+			assertThat(endpoint.tool("get-balances")).isNull();
+		});
+	}
+
+	@Test
 	void showsLearningStatisticsWithoutArgumentValues() {
 		this.contextRunner.run((context) -> {
 			AccountTools tools = context.getBean(AccountTools.class);
