@@ -8,10 +8,13 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
+import dev.agentmiddleware.testsupport.RequiresService;
+import dev.agentmiddleware.testsupport.TestService;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
@@ -179,6 +182,20 @@ class McpBearerTokenIntegrationTests {
 		HttpResponse<String> asAlice = send(post(token("alice"), session, deleteCall(5, "granted.txt")));
 		assertThat(asAlice.body()).contains("Deleted granted.txt");
 		assertThat(file).doesNotExist();
+	}
+
+	@Test
+	@RequiresService(TestService.NODE)
+	void typeScriptSdkClientSendsItsBearerTokenAndIsRefusedWithoutOne() throws Exception {
+		TypeScriptClientIntegrationTests.installClient();
+		String output = TypeScriptClientIntegrationTests
+			.run(List.of("node", "bearer-client.mjs", resource(), token("ts-user")), 120);
+		JsonNode seen = JSON.readTree(output.lines().reduce((first, last) -> last).orElseThrow());
+		assertThat(seen.get("withoutToken").get("connected").asBoolean()).isFalse();
+		assertThat(seen.get("withoutToken").get("status").asInt()).isEqualTo(401);
+		assertThat(seen.get("tools").valueStream().map(JsonNode::asString)).contains("get_weather", "delete_file");
+		assertThat(seen.get("weather").get("isError").asBoolean()).isFalse();
+		assertThat(seen.get("weather").get("structuredContent").get("city").asString()).isEqualTo("Bearer Town");
 	}
 
 	private HttpResponse<String> assertRefusedAsInvalid(String token) throws Exception {
