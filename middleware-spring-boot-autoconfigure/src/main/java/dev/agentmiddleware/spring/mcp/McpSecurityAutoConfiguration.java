@@ -84,8 +84,9 @@ public final class McpSecurityAutoConfiguration {
 				logger.warn("The MCP endpoint {} authenticates nobody: every client that reaches it may call the tools. "
 						+ "Add spring-boot-starter-oauth2-resource-server and set "
 						+ "spring.security.oauth2.resourceserver.jwt.issuer-uri (or jwk-set-uri) to require bearer "
-						+ "tokens, or set {}.security.allow-anonymous=true if this is intended",
-						streamable.getObject().getMcpEndpoint(), McpProperties.PREFIX);
+						+ "tokens (or name your own SecurityFilterChain for it '{}'), or set "
+						+ "{}.security.allow-anonymous=true if this is intended",
+						streamable.getObject().getMcpEndpoint(), FILTER_CHAIN_NAME, McpProperties.PREFIX);
 			}
 		};
 	}
