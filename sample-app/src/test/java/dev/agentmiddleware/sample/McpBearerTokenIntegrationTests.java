@@ -22,9 +22,13 @@ import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
@@ -36,6 +40,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Tokens are real JWTs signed with a key pair made for the run; clients are the MCP Java SDK client and raw HTTP.
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT)
+@Import(McpBearerTokenIntegrationTests.RecordingObserverConfiguration.class)
 class McpBearerTokenIntegrationTests {
 
 	private static final TestTokenIssuer issuer = TestTokenIssuer.start();
@@ -52,6 +57,9 @@ class McpBearerTokenIntegrationTests {
 
 	@LocalServerPort
 	int port;
+
+	@Autowired
+	RecordingObserver observer;
 
 	private final HttpClient http = HttpClient.newHttpClient();
 
@@ -119,6 +127,9 @@ class McpBearerTokenIntegrationTests {
 		try (McpSession session = McpSession.open(this.port, token("alice"))) {
 			assertThat(session.toolNames()).contains("get_weather", "delete_file");
 			assertThat(session.succeed("get_weather", Map.of("city", "Token Town"))).contains("Token Town");
+			assertThat(this.observer.principalNames("get_weather")).as("ToolInvocation.principalName()")
+				.contains("alice")
+				.doesNotContain("<anonymous>");
 
 			CompletableFuture<CallToolResult> call = session.callAsync("delete_file", Map.of("path", "alice-asks.txt"));
 			JsonNode request = approver.awaitPendingFor("delete_file", "alice-asks.txt");
@@ -264,6 +275,16 @@ class McpBearerTokenIntegrationTests {
 			Thread.currentThread().interrupt();
 			throw new IllegalStateException(ex);
 		}
+	}
+
+	@TestConfiguration(proxyBeanMethods = false)
+	static class RecordingObserverConfiguration {
+
+		@Bean
+		RecordingObserver recordingObserver() {
+			return new RecordingObserver();
+		}
+
 	}
 
 }
