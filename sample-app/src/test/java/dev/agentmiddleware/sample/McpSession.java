@@ -48,6 +48,22 @@ final class McpSession implements AutoCloseable {
 	}
 
 	/**
+	 * Connects to the app with a bearer token on every request and initializes a new session.
+	 * @param port the app's port
+	 * @param bearerToken the access token
+	 * @return the open session
+	 */
+	static McpSession open(int port, String bearerToken) {
+		HttpClientStreamableHttpTransport transport = HttpClientStreamableHttpTransport
+			.builder("http://localhost:" + port)
+			.endpoint("/mcp")
+			.requestBuilder(java.net.http.HttpRequest.newBuilder().header("Authorization", "Bearer " + bearerToken))
+			.build();
+		McpSyncClient client = McpClient.sync(transport).requestTimeout(Duration.ofSeconds(30)).build();
+		return new McpSession(client, client.initialize());
+	}
+
+	/**
 	 * Connects to the app as a client that supports form elicitation, answering with the given handler.
 	 * @param port the app's port
 	 * @param elicitation answers the server's questions

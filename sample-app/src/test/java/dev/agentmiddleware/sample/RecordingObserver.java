@@ -41,4 +41,16 @@ final class RecordingObserver implements ToolCallObserver {
 			.toList();
 	}
 
+	/**
+	 * The principal names the calls of one tool carried ({@code ToolInvocation.principalName()}), in call order.
+	 * @param tool the tool name
+	 * @return the names, {@code "<anonymous>"} for a call without a principal
+	 */
+	List<String> principalNames(String tool) {
+		return this.records.stream()
+			.filter((record) -> record.invocation().toolName().equals(tool))
+			.map((record) -> java.util.Objects.requireNonNullElse(record.invocation().principalName(), "<anonymous>"))
+			.toList();
+	}
+
 }

@@ -70,9 +70,10 @@ class TypeScriptClientIntegrationTests {
 		assertThat(refused.get("text").asString()).contains("get_weather").contains("'country'");
 	}
 
-	private static void installClient() throws IOException, InterruptedException {
+	// Also used by the bearer-token test (McpBearerTokenIntegrationTests)
+	static void installClient() throws IOException, InterruptedException {
 		Files.createDirectories(CLIENT_DIRECTORY);
-		for (String file : new String[] { "package.json", "package-lock.json", "client.mjs" }) {
+		for (String file : new String[] { "package.json", "package-lock.json", "client.mjs", "bearer-client.mjs" }) {
 			Files.copy(CLIENT_SOURCES.resolve(file), CLIENT_DIRECTORY.resolve(file),
 					StandardCopyOption.REPLACE_EXISTING);
 		}
@@ -81,7 +82,7 @@ class TypeScriptClientIntegrationTests {
 		}
 	}
 
-	private static String run(List<String> command, long timeoutSeconds) throws IOException, InterruptedException {
+	static String run(List<String> command, long timeoutSeconds) throws IOException, InterruptedException {
 		Process process = new ProcessBuilder(command).directory(CLIENT_DIRECTORY.toFile())
 			.redirectErrorStream(true)
 			.start();

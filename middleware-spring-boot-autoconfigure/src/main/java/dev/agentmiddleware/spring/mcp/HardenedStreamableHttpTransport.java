@@ -53,6 +53,8 @@ import org.springframework.web.servlet.function.ServerResponse;
  * <li>bodies of any size are read and parsed; here a body over the limit gets 413 before it is parsed;</li>
  * <li>it accepts any {@code Origin}, {@code Host} and {@code MCP-Protocol-Version}; here they are checked;</li>
  * <li>sessions never expire and are not limited in number; here idle sessions expire and the number is capped;</li>
+ * <li>a session id is all it takes to use a session; here a session started by an authenticated principal is
+ * answered as unknown (404) when another principal, or an anonymous client, presents its id;</li>
  * <li>open streams are left open at shutdown, so graceful shutdown waits for its timeout; here
  * {@linkplain #stop() stopping} completes every stream at once;</li>
  * <li>a response stream might stay open after an answer (MCP SDK 2.0.0, fixed in 2.0.1 for unknown methods); here
@@ -61,9 +63,9 @@ import org.springframework.web.servlet.function.ServerResponse;
  *
  * <p>Status codes and JSON-RPC codes: malformed JSON 400/{@code -32700}; not a JSON-RPC 2.0 message 400/{@code -32600};
  * bad {@code tools/call} or {@code initialize} params 200/{@code -32602}; missing session id 400/{@code -32000};
- * unknown or expired session 404/{@code -32001}; refused origin or host 403/{@code -32000}; unsupported protocol
- * version 400/{@code -32000}; wrong {@code Accept} 406, wrong {@code Content-Type} 415, body too large 413, too many
- * sessions 503 and shutting down 503, all {@code -32000}. Messages never echo a header value or the body.
+ * unknown, expired or another principal's session 404/{@code -32001}; refused origin or host 403/{@code -32000};
+ * unsupported protocol version 400/{@code -32000}; wrong {@code Accept} 406, wrong {@code Content-Type} 415, body too
+ * large 413, too many sessions 503 and shutting down 503, all {@code -32000}. Messages never echo a header value or the body.
  */
 public final class HardenedStreamableHttpTransport implements McpStreamableServerTransportProvider, SmartLifecycle {
 
@@ -297,7 +299,7 @@ public final class HardenedStreamableHttpTransport implements McpStreamableServe
 		try {
 			if (message instanceof McpSchema.JSONRPCRequest jsonRpcRequest
 					&& McpSchema.METHOD_INITIALIZE.equals(jsonRpcRequest.method())) {
-				return initialize(jsonRpcRequest);
+				return initialize(jsonRpcRequest, principalName(request.servletRequest()));
 			}
 			Object found = session(request);
 			if (found instanceof ServerResponse refusal) {
@@ -330,7 +332,7 @@ public final class HardenedStreamableHttpTransport implements McpStreamableServe
 		}
 	}
 
-	private ServerResponse initialize(McpSchema.JSONRPCRequest request) {
+	private ServerResponse initialize(McpSchema.JSONRPCRequest request, @Nullable String owner) {
 		McpStreamableServerSession.Factory factory = this.sessionFactory;
 		if (factory == null || this.closing) {
 			return unavailable();
@@ -360,7 +362,7 @@ public final class HardenedStreamableHttpTransport implements McpStreamableServe
 								+ " live sessions; end an unused session or try again later");
 			}
 			init = factory.startSession(initializeRequest);
-			this.sessions.put(init.session().getId(), new LiveSession(init.session(), this.clock.instant()));
+			this.sessions.put(init.session().getId(), new LiveSession(init.session(), owner, this.clock.instant()));
 		}
 		finally {
 			this.sessionCreation.unlock();
@@ -508,12 +510,23 @@ public final class HardenedStreamableHttpTransport implements McpStreamableServe
 			end(id);
 			live = null;
 		}
+		if (live != null && !live.belongsTo(principalName(request.servletRequest()))) {
+			// Answered exactly as an unknown session: the id of another principal's session is worth nothing
+			logger.warn("MCP request refused: it names a session that another principal started");
+			live = null;
+		}
 		if (live == null) {
 			return error(HttpStatus.NOT_FOUND, SESSION_NOT_FOUND,
 					"Session not found: it ended or expired; send initialize to start a new one");
 		}
 		live.touch(now);
 		return live;
+	}
+
+	// The name of the authenticated principal of the request, which owns the sessions it starts
+	private static @Nullable String principalName(HttpServletRequest request) {
+		Principal principal = request.getUserPrincipal();
+		return (principal != null) ? principal.getName() : null;
 	}
 
 	private void expireIdleSessions() {
@@ -652,23 +665,32 @@ public final class HardenedStreamableHttpTransport implements McpStreamableServe
 	}
 
 	/**
-	 * A live session, the time it was last used and the streams open on it.
+	 * A live session, the principal that started it (if authenticated), the time it was last used and the streams
+	 * open on it.
 	 */
 	private final class LiveSession {
 
 		private final McpStreamableServerSession session;
 
+		private final @Nullable String owner;
+
 		private volatile Instant lastUsed;
 
 		private final Set<SseStream> streams = ConcurrentHashMap.newKeySet();
 
-		LiveSession(McpStreamableServerSession session, Instant lastUsed) {
+		LiveSession(McpStreamableServerSession session, @Nullable String owner, Instant lastUsed) {
 			this.session = session;
+			this.owner = owner;
 			this.lastUsed = lastUsed;
 		}
 
 		McpStreamableServerSession session() {
 			return this.session;
+		}
+
+		// A session started anonymously belongs to nobody in particular; one started by a principal only to it
+		boolean belongsTo(@Nullable String principalName) {
+			return this.owner == null || this.owner.equals(principalName);
 		}
 
 		Duration idleSince(Instant now) {

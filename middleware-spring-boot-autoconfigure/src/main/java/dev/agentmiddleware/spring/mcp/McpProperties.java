@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.util.unit.DataSize;
@@ -20,6 +21,9 @@ import org.springframework.util.unit.DataSize;
  *       max-request-size: 2MB
  *       session-idle-timeout: 10m
  *       max-sessions: 200
+ *       security:
+ *         resource: https://mcp.example.com/mcp
+ *         scopes: [tools.read, tools.call]
  * }</pre>
  */
 @ConfigurationProperties(McpProperties.PREFIX)
@@ -39,6 +43,11 @@ public class McpProperties {
 	 */
 	private final Transport transport = new Transport();
 
+	/**
+	 * Authentication of MCP callers: the endpoint as an OAuth 2.1 resource server.
+	 */
+	private final Security security = new Security();
+
 	public boolean isGovernSpringAiTools() {
 		return this.governSpringAiTools;
 	}
@@ -49,6 +58,72 @@ public class McpProperties {
 
 	public Transport getTransport() {
 		return this.transport;
+	}
+
+	public Security getSecurity() {
+		return this.security;
+	}
+
+	/**
+	 * Settings of the MCP endpoint as an OAuth 2.1 resource server, active when Spring Security's resource server
+	 * is on the classpath and {@code spring.security.oauth2.resourceserver.jwt.*} configures a token decoder.
+	 */
+	public static class Security {
+
+		/**
+		 * Resource identifier of the MCP endpoint (RFC 8707 / RFC 9728) that a token's audience must contain; not set:
+		 * derived from each request as scheme://host:port, context path and MCP endpoint path.
+		 */
+		private @Nullable String resource;
+
+		/**
+		 * Authorization servers published in the protected-resource metadata; not set: the configured issuer-uri.
+		 */
+		private List<String> authorizationServers = new ArrayList<>();
+
+		/**
+		 * Scopes published in the protected-resource metadata as scopes_supported.
+		 */
+		private List<String> scopes = new ArrayList<>();
+
+		/**
+		 * Whether an MCP endpoint without authentication is intended, which silences the startup warning; has no
+		 * effect when a resource server is configured.
+		 */
+		private boolean allowAnonymous;
+
+		public @Nullable String getResource() {
+			return this.resource;
+		}
+
+		public void setResource(@Nullable String resource) {
+			this.resource = resource;
+		}
+
+		public List<String> getAuthorizationServers() {
+			return this.authorizationServers;
+		}
+
+		public void setAuthorizationServers(List<String> authorizationServers) {
+			this.authorizationServers = authorizationServers;
+		}
+
+		public List<String> getScopes() {
+			return this.scopes;
+		}
+
+		public void setScopes(List<String> scopes) {
+			this.scopes = scopes;
+		}
+
+		public boolean isAllowAnonymous() {
+			return this.allowAnonymous;
+		}
+
+		public void setAllowAnonymous(boolean allowAnonymous) {
+			this.allowAnonymous = allowAnonymous;
+		}
+
 	}
 
 	/**

@@ -5,13 +5,16 @@
  * whose handler ({@link dev.agentmiddleware.spring.mcp.McpToolHandler}) binds arguments inside the chain; what an MCP
  * call carries into the chain ({@link dev.agentmiddleware.spring.mcp.McpInvocationAttributes}); and the hardened
  * Streamable HTTP transport ({@link dev.agentmiddleware.spring.mcp.HardenedStreamableHttpTransport}, its clock
- * {@link dev.agentmiddleware.spring.mcp.McpTransportClock}) that replaces Spring AI's.
+ * {@link dev.agentmiddleware.spring.mcp.McpTransportClock}) that replaces Spring AI's; and who may call it
+ * ({@link dev.agentmiddleware.spring.mcp.McpSecurityAutoConfiguration}: the endpoint as an OAuth 2.1 resource server).
  * <p>
  * Internals (package-private): {@code McpTransportAutoConfigurationFilter} leaves out Spring AI's Streamable HTTP
  * auto-configuration when ours replaces it and {@code McpServerDefaultsEnvironmentPostProcessor} sets the defaults a
  * new user expects (both loaded from {@code spring.factories}); {@code McpRequestGuard} checks Origin, Host and
  * protocol version; {@code ToolOutputSchema} derives a tool's output schema;
- * {@code McpSyncServerCustomizerPostProcessor} switches the SDK's own argument check off.
+ * {@code McpSyncServerCustomizerPostProcessor} switches the SDK's own argument check off;
+ * {@code McpResourceServerSecurity} builds the endpoint's filter chain (bearer token, audience),
+ * {@code McpProtectedResourceMetadata} and {@code McpProtectedResourceMetadataFilter} publish the RFC 9728 metadata.
  */
 @NullMarked
 package dev.agentmiddleware.spring.mcp;

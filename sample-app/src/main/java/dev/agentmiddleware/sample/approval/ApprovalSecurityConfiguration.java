@@ -15,7 +15,9 @@ import org.springframework.security.web.SecurityFilterChain;
 /**
  * Security of the sample: the starter's own filter chain protects the approval console and REST API (only users
  * with the approver role, {@code agent.middleware.approval.web.role}); this chain lets every other request through
- * as before, so MCP clients and Actuator need no login. In a real deployment, protect those too.
+ * as before, so MCP clients and Actuator need no login. In a real deployment, protect those too: with
+ * {@code spring.security.oauth2.resourceserver.jwt.*} set, the starter's own {@code mcpSecurityFilterChain} takes
+ * {@code /mcp} ahead of this chain and requires a bearer token there.
  */
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties(ApproverProperties.class)
