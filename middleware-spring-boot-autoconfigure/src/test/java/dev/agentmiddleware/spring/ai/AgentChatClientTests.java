@@ -187,6 +187,28 @@ class AgentChatClientTests {
 	}
 
 	@Test
+	void onTheStreamPathACallOfAnUnknownToolIsAnsweredToTheModelToo() {
+		ScriptedChatModel model = new ScriptedChatModel(toolCalls(call("c1", "get_wether", "{}")), text("sorry"));
+		this.contextRunner.withBean(ScriptedChatModel.class, () -> model).run((context) -> {
+			List<String> chunks = chatClient(context).prompt("weather?")
+				.tools(context.getBean(ClockTools.class))
+				.stream()
+				.content()
+				.collectList()
+				.block();
+			assertThat(String.join("", chunks)).isEqualTo("sorry");
+			List<Message> secondInput = model.prompts.get(1).getInstructions();
+			ToolResponseMessage toolAnswer = (ToolResponseMessage) secondInput.get(secondInput.size() - 2);
+			assertThat(toolAnswer.getResponses()).singleElement()
+				.extracting(ToolResponseMessage.ToolResponse::responseData)
+				.asString()
+				.startsWith("No tool named 'get_wether'; known tools: current_time");
+			assertThat(context.getBean(RecordingObserver.class).records).extracting(ToolCallRecord::outcome)
+				.containsExactly(CallOutcome.UNKNOWN_TOOL);
+		});
+	}
+
+	@Test
 	void theLoopGuardCountsCallsOfAnUnknownToolLikeAnyOther() {
 		ScriptedChatModel model = new ScriptedChatModel(toolCalls(call("c1", "get_wether", "{}")),
 				toolCalls(call("c2", "get_wether", "{}")), text("giving up"));
