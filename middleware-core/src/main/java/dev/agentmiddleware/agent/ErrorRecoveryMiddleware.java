@@ -5,6 +5,7 @@ import java.io.StringWriter;
 import java.util.Objects;
 
 import dev.agentmiddleware.redaction.SecretRedactor;
+import dev.agentmiddleware.tool.ToolDeniedException;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -15,6 +16,10 @@ import org.jspecify.annotations.Nullable;
  * stack trace, with secrets redacted by the {@link SecretRedactor}: {@code key=value} pairs with a secret key and
  * authorization tokens never reach the model. An error known only by its text (a tool's error result) is given by
  * its text.
+ *
+ * <p>A denial ({@link ToolDeniedException}: a person said no, or a policy refused the call) is a decision, not an
+ * error: the model already read why and that it should not retry unless the user asks, so this middleware leaves
+ * it alone rather than suggest an alternative approach.
  * <pre>{@code
  * AgentMiddleware recovery = new ErrorRecoveryMiddleware(SecretRedactor.withDefaults());
  * }</pre>
@@ -50,7 +55,7 @@ public final class ErrorRecoveryMiddleware implements AgentMiddleware {
 	@Override
 	public void afterIteration(IterationContext context, IterationResult result) {
 		AgentEvent last = result.lastEvent();
-		if (last != null && last.isError()) {
+		if (last != null && last.isError() && !(last.error() instanceof ToolDeniedException)) {
 			context.appendToNextInput(format(last) + "\n" + HINT);
 		}
 	}

@@ -22,7 +22,9 @@ import org.jspecify.annotations.Nullable;
  * again: this class is the per-call side (key, lookup, single flight), the {@link ToolResultCache} the storage
  * (entries, invalidation, statistics). Each tool the policy function gives a {@link CachePolicy} gets its own
  * storage, created when its pipeline is built, with that policy's time to live and size; by default only
- * {@linkplain ToolDescriptor#readOnly() read-only} tools are cached, with {@link CachePolicy#DEFAULT}. Named
+ * {@linkplain ToolDescriptor#readOnly() read-only} tools are cached, with {@link CachePolicy#DEFAULT}, except those
+ * tagged {@value #UNCACHEABLE_TAG} (a read-only tool whose answer changes between calls with the same arguments, such
+ * as a reader of state other tools write). Named
  * {@code cache}; default order {@link BuiltInOrder#CACHE}.
  *
  * <p><b>Key:</b> the bound arguments in structural form (the order of arguments and of keys in nested maps does
@@ -67,8 +69,24 @@ public final class CacheMiddleware implements OrderedMiddleware {
 	/** The name of this middleware in printed chains and in observer records. */
 	public static final String NAME = "cache";
 
+	/**
+	 * The tag of a read-only tool that is not cached unless configured: its answer changes between calls with the
+	 * same arguments (it reads state that other tools write), so a cached answer would be stale.
+	 */
+	public static final String UNCACHEABLE_TAG = "uncacheable";
+
 	/** Stands for a cached {@code null}: Caffeine keeps no {@code null} values. */
 	private static final Object NULL_RESULT = new Object();
+
+	/**
+	 * Whether a tool is cached when no configuration says otherwise: read-only and not tagged
+	 * {@value #UNCACHEABLE_TAG}.
+	 * @param tool the tool
+	 * @return {@code true} to cache it with the default policy
+	 */
+	public static boolean cachedByDefault(ToolDescriptor tool) {
+		return tool.readOnly() && !tool.hasTag(UNCACHEABLE_TAG);
+	}
 
 	private final Function<ToolDescriptor, @Nullable CachePolicy> policies;
 
@@ -280,8 +298,12 @@ public final class CacheMiddleware implements OrderedMiddleware {
 			return new CacheMiddleware(this);
 		}
 
+		private static boolean cachedByDefault(ToolDescriptor tool) {
+			return CacheMiddleware.cachedByDefault(tool);
+		}
+
 		private static Function<ToolDescriptor, @Nullable CachePolicy> readOnlyTools(CachePolicy policy) {
-			return (tool) -> tool.readOnly() ? policy : null;
+			return (tool) -> cachedByDefault(tool) ? policy : null;
 		}
 
 	}

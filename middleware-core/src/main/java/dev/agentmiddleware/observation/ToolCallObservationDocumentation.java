@@ -46,7 +46,9 @@ public enum ToolCallObservationDocumentation implements ObservationDocumentation
 	 */
 	public enum LowCardinalityKeyNames implements KeyName {
 
-		/** The tool's name. */
+		/**
+		 * The tool's name; {@code unknown} for every call of a tool that does not exist (whose names are unbounded).
+		 */
 		TOOL_NAME {
 			@Override
 			public String asString() {
@@ -56,7 +58,8 @@ public enum ToolCallObservationDocumentation implements ObservationDocumentation
 
 		/**
 		 * How the call ended: {@code succeeded}, {@code failed}, {@code denied}, {@code rate_limited},
-		 * {@code timed_out}, {@code cached} or {@code short_circuited}; {@code unknown} while it runs.
+		 * {@code timed_out}, {@code cached}, {@code short_circuited}, {@code invalid_arguments} or
+		 * {@code unknown_tool}; {@code unknown} while it runs.
 		 */
 		OUTCOME {
 			@Override

@@ -9,6 +9,7 @@ import java.util.Objects;
 import java.util.Set;
 
 import dev.agentmiddleware.agent.AgentMiddleware;
+import dev.agentmiddleware.cache.CacheMiddleware;
 import dev.agentmiddleware.thread.ThreadStore;
 import dev.agentmiddleware.tool.ExecutableTool;
 import dev.agentmiddleware.binding.InvalidToolArgumentsException;
@@ -33,6 +34,13 @@ import org.jspecify.annotations.Nullable;
  * {@link TodoLimits#maxItems()} items of at most {@link TodoLimits#maxTextLength()} characters. Bad input fails with
  * an {@link InvalidToolArgumentsException} naming the tool, the parameter and what was expected, and changes
  * nothing. Updates are atomic per thread.
+ *
+ * <p><b>Declared as:</b> all three {@link SafetyLevel#SAFE}, idempotent (the same call twice leaves the same list)
+ * and closed-world (they touch only the thread's own list); {@value #READ_TODOS} is read-only but tagged
+ * {@value CacheMiddleware#UNCACHEABLE_TAG}, since its answer changes whenever the list does; {@value #WRITE_TODOS}
+ * and {@value #UPDATE_TODO} change only the calling thread's own list, the agent's working notes, never user data or
+ * another system, so they are not declared destructive (MCP's {@code destructiveHint} is {@code false}) although
+ * {@value #WRITE_TODOS} replaces the list as a whole.
  * <pre>{@code
  * AgentMiddleware todos = new TodoMiddleware(threadStore, TodoLimits.DEFAULTS);
  * }</pre>
@@ -100,6 +108,7 @@ public final class TodoMiddleware implements AgentMiddleware {
 
 	private ExecutableTool writeTodos() {
 		ToolDescriptor descriptor = ToolDescriptor.builder(WRITE_TODOS)
+			.title("Write the todo list")
 			.description("Create or replace the todo list for the current task. Each item has an id, a text and a "
 					+ "status (pending, in_progress or done). Returns the list as stored.")
 			.inputSchema("{\"type\":\"object\",\"properties\":{\"todos\":{\"type\":\"array\",\"items\":"
@@ -107,6 +116,7 @@ public final class TodoMiddleware implements AgentMiddleware {
 					+ "\"additionalProperties\":false}")
 			.safety(SafetyLevel.SAFE)
 			.idempotent(true)
+			.openWorld(false)
 			.resultType(Map.class)
 			.build();
 		return new ExecutableTool(descriptor, (invocation) -> {
@@ -118,11 +128,15 @@ public final class TodoMiddleware implements AgentMiddleware {
 	}
 
 	private ExecutableTool readTodos() {
-		// Not marked read-only although it only reads: read-only tools are cached, and a cached list goes stale.
+		// Read-only, but not cached by default: the list changes under the same (empty) arguments.
 		ToolDescriptor descriptor = ToolDescriptor.builder(READ_TODOS)
+			.title("Read the todo list")
 			.description("Read the current todo list. Returns {todos: [{id, text, status}]}.")
 			.safety(SafetyLevel.SAFE)
+			.readOnly(true)
 			.idempotent(true)
+			.tags(CacheMiddleware.UNCACHEABLE_TAG)
+			.openWorld(false)
 			.resultType(Map.class)
 			.build();
 		return new ExecutableTool(descriptor, (invocation) -> result(todos(threadId(invocation))));
@@ -130,6 +144,7 @@ public final class TodoMiddleware implements AgentMiddleware {
 
 	private ExecutableTool updateTodo() {
 		ToolDescriptor descriptor = ToolDescriptor.builder(UPDATE_TODO)
+			.title("Update a todo item")
 			.description("Change one item of the todo list: its status, its text, or both. Returns the list.")
 			.inputSchema("{\"type\":\"object\",\"properties\":{"
 					+ "\"id\":{\"type\":\"string\",\"description\":\"The id of the item to change\"},"
@@ -138,6 +153,7 @@ public final class TodoMiddleware implements AgentMiddleware {
 					+ "\"required\":[\"id\"],\"additionalProperties\":false}")
 			.safety(SafetyLevel.SAFE)
 			.idempotent(true)
+			.openWorld(false)
 			.resultType(Map.class)
 			.build();
 		return new ExecutableTool(descriptor, (invocation) -> {

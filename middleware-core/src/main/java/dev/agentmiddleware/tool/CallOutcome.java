@@ -27,7 +27,13 @@ public enum CallOutcome {
 	SHORT_CIRCUITED,
 
 	/** The arguments could not be bound to the tool's parameters; the tool did not run. */
-	INVALID_ARGUMENTS;
+	INVALID_ARGUMENTS,
+
+	/**
+	 * The call named a tool that does not exist (a model's mistake); nothing ran, and the caller was answered with
+	 * the tools that do.
+	 */
+	UNKNOWN_TOOL;
 
 	/**
 	 * The outcome of a call that ended with an exception: the {@link ToolMiddlewareException#outcome() outcome}

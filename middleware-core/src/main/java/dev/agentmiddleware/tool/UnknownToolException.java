@@ -17,4 +17,9 @@ public class UnknownToolException extends ToolMiddlewareException {
 				null, false);
 	}
 
+	@Override
+	public CallOutcome outcome() {
+		return CallOutcome.UNKNOWN_TOOL;
+	}
+
 }

@@ -2,8 +2,11 @@ package dev.agentmiddleware.agent;
 
 import java.util.List;
 
+import dev.agentmiddleware.approval.ApprovalDeniedException;
+import dev.agentmiddleware.approval.ApprovalOutcome;
 import dev.agentmiddleware.redaction.SecretRedactor;
 import dev.agentmiddleware.thread.InMemoryThreadStore;
+import dev.agentmiddleware.tool.UnknownToolException;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -36,6 +39,28 @@ class ErrorRecoveryMiddlewareTests {
 		this.run.endIteration(new IterationResult(null, List.of(
 				AgentEvent.toolError("c1", "write_file", "failed", null), AgentEvent.toolResult("c2", "read_file", "ok"))));
 		assertThat(this.run.takeNextInput()).isEmpty();
+	}
+
+	@Test
+	void aDenialIsADecisionAndGetsNoRecoveryMessage() {
+		this.run.beginIteration(List.of());
+		this.run.endIteration(new IterationResult(null, List.of(AgentEvent.toolError("c1", "delete_file",
+				"Call of tool 'delete_file' was denied by approval: alice denied it: keep the logs. "
+						+ "Do not retry this call unless the user asks you to.",
+				new ApprovalDeniedException("delete_file", "approval", ApprovalOutcome.DENIED,
+						"alice denied it: keep the logs")))));
+		assertThat(this.run.takeNextInput()).isEmpty();
+	}
+
+	@Test
+	void aCallOfAnUnknownToolGetsTheRecoveryMessageNamingTheToolsThatExist() {
+		this.run.beginIteration(List.of());
+		this.run.endIteration(new IterationResult(null, List.of(AgentEvent.toolError("c1", "get_wether",
+				"No tool named 'get_wether'; known tools: get_weather",
+				new UnknownToolException("get_wether", List.of("get_weather"))))));
+		assertThat(this.run.takeNextInput()).singleElement()
+			.isEqualTo("The tool 'get_wether' failed with dev.agentmiddleware.tool.UnknownToolException: "
+					+ "No tool named 'get_wether'; known tools: get_weather\n" + ErrorRecoveryMiddleware.HINT);
 	}
 
 	@Test

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 
+import dev.agentmiddleware.cache.CacheMiddleware;
 import dev.agentmiddleware.chain.ToolMiddleware;
 import dev.agentmiddleware.chain.ToolPipeline;
 import dev.agentmiddleware.thread.InMemoryThreadStore;
@@ -34,8 +35,36 @@ class TodoMiddlewareTests {
 			.containsExactly("write_todos", "read_todos", "update_todo");
 		assertThat(this.todos.tools()).allSatisfy((tool) -> {
 			assertThat(tool.descriptor().safety()).isEqualTo(SafetyLevel.SAFE);
-			assertThat(tool.descriptor().readOnly()).as("never cached").isFalse();
+			assertThat(tool.descriptor().idempotent()).isTrue();
+			assertThat(tool.descriptor().openWorld()).isFalse();
+			assertThat(tool.descriptor().title()).isNotBlank();
+			assertThat(CacheMiddleware.cachedByDefault(tool.descriptor())).as("never cached by default").isFalse();
 		});
+		assertThat(this.todos.tools()).filteredOn((tool) -> tool.descriptor().readOnly())
+			.extracting((tool) -> tool.descriptor().name())
+			.containsExactly("read_todos");
+	}
+
+	@Test
+	void theDefaultCacheLeavesReadTodosAloneSoAReadAfterAWriteSeesTheWrite() throws Exception {
+		ExecutableTool write = tool("write_todos");
+		ExecutableTool read = tool("read_todos");
+		CacheMiddleware cache = CacheMiddleware.builder().build();
+		ToolPipeline writes = ToolPipeline.chain(write, cache);
+		ToolPipeline reads = ToolPipeline.chain(read, cache);
+		assertThat(reads.layers()).containsExactly("read_todos");
+		writes.call(ToolInvocation.builder(write.descriptor())
+			.sessionId("t9")
+			.argument("todos", List.of(item("1", "first", "pending")))
+			.build());
+		assertThat(reads.call(ToolInvocation.builder(read.descriptor()).sessionId("t9").build()))
+			.isEqualTo(Map.of("todos", List.of(item("1", "first", "pending"))));
+		writes.call(ToolInvocation.builder(write.descriptor())
+			.sessionId("t9")
+			.argument("todos", List.of(item("1", "first", "done")))
+			.build());
+		assertThat(reads.call(ToolInvocation.builder(read.descriptor()).sessionId("t9").build()))
+			.isEqualTo(Map.of("todos", List.of(item("1", "first", "done"))));
 	}
 
 	@Test

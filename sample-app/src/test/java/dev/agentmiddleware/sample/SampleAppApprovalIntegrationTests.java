@@ -117,8 +117,8 @@ class SampleAppApprovalIntegrationTests {
 		assertThat(this.approver.deny(request.get("id").asString(), "keep the notes").status()).isEqualTo(200);
 		CallToolResult result = call.get(30, TimeUnit.SECONDS);
 		assertThat(result.isError()).isTrue();
-		assertThat(McpSession.text(result)).contains("alice denied it: keep the notes")
-			.contains("Do not retry this call unless the user asks you to.")
+		assertThat(McpSession.text(result))
+			.endsWith("alice denied it: keep the notes. Do not retry this call unless the user asks you to.")
 			.doesNotContain("Exception")
 			.doesNotContain("\tat ");
 		assertThat(file).exists();

@@ -16,7 +16,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * What a newcomer sees when the sample starts: no WARN line to puzzle over, and one line saying which tools the
- * middleware registered and where their chains are.
+ * middleware registered, where their chains are, and which approval and thread stores are active.
  */
 @ExtendWith(OutputCaptureExtension.class)
 class SampleStartupLogTests {
@@ -34,7 +34,8 @@ class SampleStartupLogTests {
 				.singleElement(org.assertj.core.api.InstanceOfAssertFactories.STRING)
 				.contains("12 tools registered (")
 				.contains("get_weather")
-				.endsWith("chains at /actuator/agentmiddleware");
+				.contains("chains at /actuator/agentmiddleware")
+				.endsWith("; approval store: jdbc (H2, HikariDataSource); thread store: jdbc (H2, HikariDataSource)");
 		}
 	}
 

@@ -20,6 +20,8 @@ public class TodoProperties {
 	/** The most characters of a todo item's text or id. */
 	private int maxTextLength = 1000;
 
+	private final Mcp mcp = new Mcp();
+
 	public boolean isEnabled() {
 		return this.enabled;
 	}
@@ -42,6 +44,30 @@ public class TodoProperties {
 
 	public void setMaxTextLength(int maxTextLength) {
 		this.maxTextLength = maxTextLength;
+	}
+
+	public Mcp getMcp() {
+		return this.mcp;
+	}
+
+	/**
+	 * Whether the todo tools are published by the MCP server too. They always join the {@code ChatClient} loop, where
+	 * the agent's own middleware keeps the list; an MCP client plans with tools of its own, so by default the MCP
+	 * server's tool list leaves them out.
+	 */
+	public static class Mcp {
+
+		/** Whether to publish the todo tools in the MCP server's tool list. */
+		private boolean enabled;
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
 	}
 
 }

@@ -4,6 +4,7 @@ import java.time.Duration;
 
 import dev.agentmiddleware.autoconfigure.ToolMiddlewareProperties;
 import dev.agentmiddleware.autoconfigure.ToolSettings;
+import dev.agentmiddleware.cache.CacheMiddleware;
 import dev.agentmiddleware.cache.CachePolicy;
 import dev.agentmiddleware.cache.CacheScope;
 import dev.agentmiddleware.chain.BuiltInOrder;
@@ -41,7 +42,7 @@ public class ToolCacheProperties extends ToolMiddlewareProperties<ToolCachePrope
 
 	@Override
 	protected boolean appliesByDefault(ToolDescriptor tool) {
-		return tool.readOnly();
+		return CacheMiddleware.cachedByDefault(tool);
 	}
 
 	@Override

@@ -10,6 +10,7 @@ import dev.agentmiddleware.agent.IterationResult;
 import dev.agentmiddleware.agent.ToolCallDecision;
 import dev.agentmiddleware.callrecord.ToolCallRecord;
 import dev.agentmiddleware.tool.CallOutcome;
+import dev.agentmiddleware.tool.UnknownToolException;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.ai.chat.messages.AssistantMessage;
@@ -132,7 +133,7 @@ final class AgentLoopToolCallingManager implements ToolCallingManager {
 		int seen = indexByTool.getOrDefault(toolName, 0);
 		int matched = 0;
 		for (ToolCallRecord record : records) {
-			if (record.invocation().toolName().equals(toolName)) {
+			if (calledName(record).equals(toolName)) {
 				if (matched == seen) {
 					indexByTool.put(toolName, seen + 1);
 					return record;
@@ -143,9 +144,15 @@ final class AgentLoopToolCallingManager implements ToolCallingManager {
 		return null;
 	}
 
+	// A call of a tool that does not exist is recorded under a fixed name; the exception has the one called.
+	private static String calledName(ToolCallRecord record) {
+		return (record.error() instanceof UnknownToolException unknown) ? unknown.toolName()
+				: record.invocation().toolName();
+	}
+
 	private static boolean isError(CallOutcome outcome) {
 		return outcome == CallOutcome.FAILED || outcome == CallOutcome.DENIED || outcome == CallOutcome.RATE_LIMITED
-				|| outcome == CallOutcome.TIMED_OUT;
+				|| outcome == CallOutcome.TIMED_OUT || outcome == CallOutcome.UNKNOWN_TOOL;
 	}
 
 	private static boolean isOurs(Prompt prompt, String toolName) {

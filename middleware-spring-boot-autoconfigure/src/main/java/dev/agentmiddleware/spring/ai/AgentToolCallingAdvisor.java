@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -45,6 +46,9 @@ import org.springframework.ai.model.tool.ToolExecutionResult;
  * fresh thread of its own. The advisor copies the thread into the {@code ToolContext}, so tools (such as the todo
  * tools) see it as their session.
  *
+ * <p>A model whose options are not {@link ToolCallingChatOptions} cannot be given tools at all: the advisor then
+ * only passes the request on, and logs one WARN (per options type) naming the fix.
+ *
  * <p>Supplied through its builder, it replaces the {@link ToolCallingAdvisor} a {@code ChatClient} registers:
  * <pre>{@code
  * ChatClient client = ChatClient.builder(chatModel, observationRegistry, null, null,
@@ -61,6 +65,9 @@ public class AgentToolCallingAdvisor extends ToolCallingAdvisor {
 	private static final String RUN_CONTEXT_KEY = AgentToolCallingAdvisor.class.getName() + ".run";
 
 	private static final Logger logger = LoggerFactory.getLogger(AgentToolCallingAdvisor.class);
+
+	// Options types already warned about: one WARN per type, not one per call.
+	private static final Set<Class<?>> optionsTypesWarned = ConcurrentHashMap.newKeySet();
 
 	private final AgentRuns runs;
 
@@ -100,6 +107,7 @@ public class AgentToolCallingAdvisor extends ToolCallingAdvisor {
 	@Override
 	public ChatClientResponse adviseCall(ChatClientRequest request, CallAdvisorChain chain) {
 		if (!(request.prompt().getOptions() instanceof ToolCallingChatOptions)) {
+			warnToolsCannotReachTheModel(request);
 			return super.adviseCall(request, chain);
 		}
 		AgentLoopState loop = start(request);
@@ -120,6 +128,7 @@ public class AgentToolCallingAdvisor extends ToolCallingAdvisor {
 	@Override
 	public Flux<ChatClientResponse> adviseStream(ChatClientRequest request, StreamAdvisorChain chain) {
 		if (!(request.prompt().getOptions() instanceof ToolCallingChatOptions)) {
+			warnToolsCannotReachTheModel(request);
 			return super.adviseStream(request, chain);
 		}
 		return Flux.defer(() -> {
@@ -132,6 +141,21 @@ public class AgentToolCallingAdvisor extends ToolCallingAdvisor {
 				.doOnError((ex) -> finish(loop, ex))
 				.doFinally((signal) -> this.loops.remove(loop.runId));
 		});
+	}
+
+	// Without ToolCallingChatOptions Spring AI has nowhere to put the tools: the model is offered none, and the tool
+	// calls of a reply are not run (the answer is often ""). Silent in Spring AI; said once per options type here.
+	private static void warnToolsCannotReachTheModel(ChatClientRequest request) {
+		Object options = request.prompt().getOptions();
+		Class<?> type = (options != null) ? options.getClass() : Void.class;
+		if (optionsTypesWarned.add(type) && logger.isWarnEnabled()) {
+			logger.warn("The chat model's options ({}) are not ToolCallingChatOptions, so Spring AI cannot give it "
+					+ "tools: the model is offered none, the tool calls of its replies are not run, and the answer "
+					+ "can be empty. Use a Spring AI model module whose options implement ToolCallingChatOptions "
+					+ "(such as spring-ai-starter-model-openai), or return ToolCallingChatOptions.builder().build() "
+					+ "from the getOptions() of your own ChatModel. Logged once per options type.",
+					(options != null) ? type.getName() : "none");
+		}
 	}
 
 	private AgentLoopState start(ChatClientRequest request) {

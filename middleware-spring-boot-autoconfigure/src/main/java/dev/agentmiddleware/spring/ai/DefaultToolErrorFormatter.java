@@ -9,8 +9,9 @@ import dev.agentmiddleware.tool.ToolMiddlewareException;
  * ({@link ToolMiddlewareException}) keep their actionable message; anything else is the tool's own failure,
  * including the {@link dev.agentmiddleware.tool.ToolSignalException}s a tool throws, and becomes
  * {@code Tool 'x' failed: ExceptionType: first line of the message}. Secrets are redacted, only
- * the first line is kept, and the text is cut at a maximum length. A denial adds that the model should not retry
- * unless the user asks.
+ * the first line is kept, and the text is cut at a maximum length. A denial is two sentences: the decision with its
+ * reason, then {@value #DENIAL_HINT} (never cut), such as {@code Call of tool 'delete_file' was denied by approval:
+ * alice denied it: keep the logs. Do not retry this call unless the user asks you to.}
  */
 public final class DefaultToolErrorFormatter implements ToolErrorFormatter {
 
@@ -38,7 +39,13 @@ public final class DefaultToolErrorFormatter implements ToolErrorFormatter {
 	public String format(String toolName, Throwable error) {
 		String text;
 		if (error instanceof ToolDeniedException) {
-			text = firstLine(error.getMessage()) + " " + DENIAL_HINT;
+			// Two sentences, the hint never cut: what was decided and why, then what to do.
+			String decision = sentence(this.redactor.redactText(firstLine(error.getMessage())));
+			int room = this.maxLength - DENIAL_HINT.length() - 1;
+			if (decision.length() > room) {
+				decision = decision.substring(0, Math.max(0, room - 2)) + "….";
+			}
+			return decision + " " + DENIAL_HINT;
 		}
 		else if (error instanceof ToolMiddlewareException) {
 			text = firstLine(error.getMessage());
@@ -50,6 +57,13 @@ public final class DefaultToolErrorFormatter implements ToolErrorFormatter {
 		}
 		text = this.redactor.redactText(text);
 		return (text.length() <= this.maxLength) ? text : text.substring(0, this.maxLength - 1) + "…";
+	}
+
+	private static String sentence(String text) {
+		if (text.isEmpty() || text.endsWith(".") || text.endsWith("!") || text.endsWith("?")) {
+			return text;
+		}
+		return text + ".";
 	}
 
 	private static String firstLine(String message) {

@@ -7,12 +7,15 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import dev.agentmiddleware.autoconfigure.agent.TodoProperties;
 import dev.agentmiddleware.spring.ai.AgentToolSpringAiAutoConfiguration;
 import dev.agentmiddleware.spring.ai.AgentToolCallbackProvider;
 import dev.agentmiddleware.spring.ai.GovernedToolCallback;
 import dev.agentmiddleware.spring.ai.ToolErrorFormatter;
 import dev.agentmiddleware.spring.tool.AgentToolRegistry;
 import dev.agentmiddleware.spring.tool.RegisteredTool;
+import dev.agentmiddleware.tool.ExecutableTool;
+import dev.agentmiddleware.todo.TodoMiddleware;
 import io.modelcontextprotocol.json.jackson3.JacksonMcpJsonMapper;
 import io.modelcontextprotocol.server.McpServerFeatures;
 import io.modelcontextprotocol.spec.McpSchema;
@@ -34,6 +37,7 @@ import org.springframework.ai.tool.ToolCallback;
 import org.springframework.ai.tool.ToolCallbackProvider;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -48,6 +52,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.ResolvableType;
+import org.springframework.core.env.ConfigurableEnvironment;
 import org.springframework.util.MimeType;
 import org.springframework.web.servlet.function.RouterFunction;
 import org.springframework.web.servlet.function.ServerResponse;
@@ -55,7 +60,8 @@ import org.springframework.web.servlet.function.ServerResponse;
 /**
  * Auto-configuration of the MCP server side, active whenever Spring AI's MCP server runs (synchronous API):
  * <ul>
- * <li>every {@code @AgentTool} published as an MCP tool specification with title, annotations and output schema,
+ * <li>every {@code @AgentTool} (and every tool an agent middleware contributes, except the todo tools unless
+ * {@code agent.middleware.todo.mcp.enabled}) published as an MCP tool specification with title, annotations and output schema,
  * its arguments bound inside the chain ({@link McpToolHandler});</li>
  * <li>Spring AI tool callbacks that the server publishes (a {@code ToolCallbackProvider} of {@code @Tool} beans)
  * run through the chain too ({@code agent.middleware.mcp.govern-spring-ai-tools});</li>
@@ -88,7 +94,8 @@ public final class AgentMcpServerAutoConfiguration {
 	List<McpServerFeatures.SyncToolSpecification> agentMcpToolSpecifications(AgentToolRegistry registry,
 			ToolErrorFormatter errorFormatter, ObjectProvider<JsonMapper> jsonMapper, McpProperties properties,
 			McpServerProperties serverProperties, ObjectProvider<ToolCallback> toolCallbacks,
-			ObjectProvider<List<ToolCallback>> toolCallbackLists, ObjectProvider<ToolCallbackProvider> providers) {
+			ObjectProvider<List<ToolCallback>> toolCallbackLists, ObjectProvider<ToolCallbackProvider> providers,
+			ObjectProvider<TodoProperties> todoProperties, ObjectProvider<TodoMiddleware> todo) {
 		JsonMapper mapper = jsonMapper.getIfAvailable(JsonMapper::new);
 		List<ToolCallback> springAiTools = springAiTools(serverProperties, toolCallbacks, toolCallbackLists, providers);
 		List<McpServerFeatures.SyncToolSpecification> ungoverned = new ArrayList<>();
@@ -104,7 +111,12 @@ public final class AgentMcpServerAutoConfiguration {
 			}
 		}
 		Map<String, McpServerFeatures.SyncToolSpecification> specifications = new LinkedHashMap<>();
+		List<ExecutableTool> unpublished = todoProperties.getIfAvailable(TodoProperties::new).getMcp().isEnabled()
+				? List.of() : todo.stream().flatMap((middleware) -> middleware.tools().stream()).toList();
 		for (RegisteredTool tool : registry.tools()) {
+			if (unpublished.contains(tool.executable())) {
+				continue;
+			}
 			specifications.put(tool.name(), new McpToolHandler(tool, errorFormatter, mapper).specification());
 		}
 		Set<String> ungovernedNames = new LinkedHashSet<>();
@@ -123,6 +135,12 @@ public final class AgentMcpServerAutoConfiguration {
 					McpProperties.PREFIX + ".govern-spring-ai-tools", String.join(", ", ungovernedNames));
 		}
 		return List.copyOf(specifications.values());
+	}
+
+	@Bean
+	McpAnnotationScannerCheck agentMcpAnnotationScannerCheck(ConfigurableListableBeanFactory beanFactory,
+			ConfigurableEnvironment environment) {
+		return new McpAnnotationScannerCheck(beanFactory, environment);
 	}
 
 	@Bean

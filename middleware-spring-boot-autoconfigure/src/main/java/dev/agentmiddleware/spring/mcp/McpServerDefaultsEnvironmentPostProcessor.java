@@ -13,13 +13,20 @@ import org.springframework.util.ClassUtils;
 /**
  * Makes an application with Spring AI's MCP server on the classpath serve MCP the way a new user expects: Streamable
  * HTTP on {@code /mcp}, with the tools published by our auto-configuration (which governs Spring AI tool callbacks
- * too) rather than by Spring AI's tool-callback converter. Added as the last property source, so that any setting
+ * too) rather than by Spring AI's tool-callback converter, and without Spring AI's MCP annotation scanner
+ * ({@code @McpTool}, {@code @McpResource}, {@code @McpPrompt}, {@code @McpComplete}; its tools would bypass the
+ * chain, and on an application without such annotations it only logs warnings), which an application that uses
+ * those annotations turns back on with {@value #ANNOTATION_SCANNER_ENABLED}{@code =true}
+ * ({@link McpAnnotationScannerCheck} says so at startup). Added as the last property source, so that any setting
  * of the application wins.
  */
 final class McpServerDefaultsEnvironmentPostProcessor implements EnvironmentPostProcessor, Ordered {
 
 	/** The name of the property source holding the defaults. */
 	public static final String PROPERTY_SOURCE_NAME = "agentMiddlewareMcpDefaults";
+
+	/** Spring AI's switch of its MCP annotation scanner, off by default here. */
+	static final String ANNOTATION_SCANNER_ENABLED = "spring.ai.mcp.server.annotation-scanner.enabled";
 
 	private static final String MCP_SERVER_AUTO_CONFIGURATION = "org.springframework.ai.mcp.server.common.autoconfigure.McpServerAutoConfiguration";
 
@@ -36,6 +43,10 @@ final class McpServerDefaultsEnvironmentPostProcessor implements EnvironmentPost
 		String type = environment.getProperty("spring.ai.mcp.server.type", "SYNC");
 		if (!"STATELESS".equalsIgnoreCase(protocol) && "SYNC".equalsIgnoreCase(type)) {
 			defaults.put("spring.ai.mcp.server.tool-callback-converter", "false");
+			// Spring AI's annotation scanner publishes @McpTool methods outside our chain, and on an application
+			// without MCP annotations logs four WARN lines nobody can act on; McpAnnotationScannerCheck says when
+			// an application has annotated beans it would publish.
+			defaults.put(ANNOTATION_SCANNER_ENABLED, "false");
 		}
 		environment.getPropertySources().addLast(new MapPropertySource(PROPERTY_SOURCE_NAME, defaults));
 	}

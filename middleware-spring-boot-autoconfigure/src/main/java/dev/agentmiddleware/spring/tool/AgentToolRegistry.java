@@ -9,17 +9,23 @@ import java.util.Comparator;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
 
 import dev.agentmiddleware.binding.ArgumentLimits;
 import dev.agentmiddleware.binding.JsonArgumentBinder;
 import dev.agentmiddleware.spring.AgentTool;
+import dev.agentmiddleware.chain.ToolPipeline;
 import dev.agentmiddleware.tool.ExecutableTool;
+import dev.agentmiddleware.tool.InvocationAttribute;
+import dev.agentmiddleware.tool.SafetyLevel;
 import dev.agentmiddleware.tool.ToolDescriptor;
+import dev.agentmiddleware.tool.ToolInvocation;
 import dev.agentmiddleware.tool.UnknownToolException;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -33,6 +39,7 @@ import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.core.BridgeMethodResolver;
+import org.springframework.util.function.SingletonSupplier;
 
 /**
  * Every {@code @AgentTool} method of the context, by tool name, with its descriptor and pipeline.
@@ -45,6 +52,25 @@ import org.springframework.core.BridgeMethodResolver;
  */
 public final class AgentToolRegistry implements BeanFactoryAware, SmartInitializingSingleton {
 
+	/**
+	 * The tool name calls of tools that do not exist are observed, logged and counted under, with the outcome
+	 * {@code unknown_tool} ({@code agent.tool.call{agent.tool.name=unknown,agent.tool.outcome=unknown_tool}}): one
+	 * fixed value, because the names a model makes up are unbounded. The name asked for is on the record's
+	 * {@link UnknownToolException}.
+	 */
+	public static final String UNKNOWN_TOOL_NAME = "unknown";
+
+	private static final ToolDescriptor UNKNOWN_TOOL = ToolDescriptor.builder(UNKNOWN_TOOL_NAME)
+		.description("Stands for every call of a tool that does not exist; it runs nothing")
+		.safety(SafetyLevel.SAFE)
+		.readOnly(true)
+		.idempotent(true)
+		.resultType(void.class)
+		.build();
+
+	private static final InvocationAttribute<UnknownToolException> UNKNOWN_CALL = InvocationAttribute
+		.of("unknown-tool-call", UnknownToolException.class);
+
 	private static final Logger logger = LoggerFactory.getLogger(AgentToolRegistry.class);
 
 	private final Map<String, RegisteredTool> tools = new ConcurrentHashMap<>();
@@ -55,6 +81,8 @@ public final class AgentToolRegistry implements BeanFactoryAware, SmartInitializ
 	private volatile Map<Method, RegisteredTool> toolsByMethodInstance = new IdentityHashMap<>();
 
 	private final ToolPipelineFactory pipelineFactory;
+
+	private final Supplier<ToolPipeline> unknownToolPipeline;
 
 	private final Supplier<JsonMapper> jsonMapper;
 
@@ -87,6 +115,10 @@ public final class AgentToolRegistry implements BeanFactoryAware, SmartInitializ
 			ArgumentLimits argumentLimits, Supplier<@Nullable ToolArgumentValidator> argumentValidator,
 			Supplier<List<ToolNameReferences>> nameReferences, boolean failOnUnknownTool) {
 		this.pipelineFactory = pipelineFactory;
+		this.unknownToolPipeline = SingletonSupplier.of(() -> pipelineFactory.createForUnknownTools(UNKNOWN_TOOL,
+				(invocation) -> {
+					throw Objects.requireNonNull(invocation.attribute(UNKNOWN_CALL), "unknown-tool-call");
+				}));
 		this.jsonMapper = jsonMapper;
 		this.argumentLimits = argumentLimits;
 		this.argumentValidator = argumentValidator;
@@ -130,6 +162,37 @@ public final class AgentToolRegistry implements BeanFactoryAware, SmartInitializ
 	 */
 	public RegisteredTool get(String name) {
 		return find(name).orElseThrow(() -> new UnknownToolException(name, new TreeMap<>(this.tools).keySet()));
+	}
+
+	/**
+	 * Answers a call of a tool that does not exist, such as a name a model made up: the call is observed, logged
+	 * and counted like any other, under {@value #UNKNOWN_TOOL_NAME} with the outcome {@code unknown_tool}, and seen
+	 * by the observers (the chain's policies have nothing to decide); nothing runs. The caller puts the returned
+	 * failure, which names the tool asked for and the ones that exist, in words for the model.
+	 * <pre>{@code
+	 * UnknownToolException error = registry.callUnknown("get_wether", List.of("get_weather"),
+	 *         (call) -> call.sessionId("conversation-42"));
+	 * String answer = error.getMessage(); // No tool named 'get_wether'; known tools: get_weather
+	 * }</pre>
+	 * @param name the name asked for
+	 * @param availableTools the tools the caller could have called, listed in the message
+	 * @param caller adds who called (session, principal, source) to the invocation being built
+	 * @return the failure the call ended with
+	 */
+	public UnknownToolException callUnknown(String name, Collection<String> availableTools,
+			UnaryOperator<ToolInvocation.Builder> caller) {
+		UnknownToolException unknown = new UnknownToolException(name, availableTools);
+		ToolInvocation invocation = caller.apply(ToolInvocation.builder(UNKNOWN_TOOL).attribute(UNKNOWN_CALL, unknown))
+			.build();
+		try {
+			this.unknownToolPipeline.get().call(invocation);
+		}
+		catch (Exception ex) {
+			if (ex != unknown) {
+				unknown.addSuppressed(ex);
+			}
+		}
+		return unknown;
 	}
 
 	/**

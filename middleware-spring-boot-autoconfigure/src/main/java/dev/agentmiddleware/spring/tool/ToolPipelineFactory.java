@@ -6,7 +6,11 @@ import java.util.function.Supplier;
 import dev.agentmiddleware.callrecord.ToolCallObservers;
 import dev.agentmiddleware.chain.ToolMiddleware;
 import dev.agentmiddleware.chain.ToolPipeline;
+import dev.agentmiddleware.logging.LoggingMiddleware;
+import dev.agentmiddleware.observation.ObservationMiddleware;
 import dev.agentmiddleware.tool.ExecutableTool;
+import dev.agentmiddleware.tool.ToolDescriptor;
+import dev.agentmiddleware.tool.ToolHandler;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.util.function.SingletonSupplier;
@@ -49,6 +53,22 @@ final class ToolPipelineFactory {
 			.middleware(chain())
 			.observers(this.observers.get())
 			.build();
+	}
+
+	/**
+	 * Builds the pipeline that answers calls of tools that do not exist: the chain's observation and logging layers
+	 * and the observer tier around a handler that refuses the call. The policies (approval, rate limits, the cache,
+	 * retries, the user's own middleware) are left out: a call that runs nothing has nothing for them to decide.
+	 * @param tool the descriptor the calls are observed under
+	 * @param refusal throws the call's failure
+	 * @return the pipeline
+	 */
+	ToolPipeline createForUnknownTools(ToolDescriptor tool, ToolHandler refusal) {
+		List<ToolMiddleware> observing = chain().stream()
+			.filter((middleware) -> middleware instanceof ObservationMiddleware
+					|| middleware instanceof LoggingMiddleware)
+			.toList();
+		return ToolPipeline.builder(tool, refusal).middleware(observing).observers(this.observers.get()).build();
 	}
 
 }

@@ -56,6 +56,28 @@ class DefaultToolErrorFormatterTests {
 	}
 
 	@Test
+	void aDenialIsTwoCleanSentencesTheReasonThenTheHint() {
+		DefaultToolErrorFormatter formatter = new DefaultToolErrorFormatter(SecretRedactor.withDefaults(), 2000);
+		assertThat(formatter.format("delete_file",
+				new ToolDeniedException("delete_file", "approval", "alice denied it: keep the logs")))
+			.isEqualTo("Call of tool 'delete_file' was denied by approval: alice denied it: keep the logs. "
+					+ "Do not retry this call unless the user asks you to.");
+		assertThat(formatter.format("delete_file",
+				new ToolDeniedException("delete_file", "approval", "alice denied it: not today!")))
+			.isEqualTo("Call of tool 'delete_file' was denied by approval: alice denied it: not today! "
+					+ "Do not retry this call unless the user asks you to.");
+	}
+
+	@Test
+	void aLongDenialIsCutBeforeTheHintNeverInIt() {
+		String text = this.formatter.format("delete_file",
+				new ToolDeniedException("delete_file", "approval", "alice denied it: " + "x".repeat(300)));
+		assertThat(text).hasSizeLessThanOrEqualTo(120)
+			.endsWith("…. " + DefaultToolErrorFormatter.DENIAL_HINT)
+			.startsWith("Call of tool 'delete_file' was denied by approval: alice denied");
+	}
+
+	@Test
 	void secretsAreRedacted() {
 		assertThat(this.formatter.format("call_api", new IllegalStateException("rejected token=abc123")))
 			.isEqualTo("Tool 'call_api' failed: IllegalStateException: rejected token=[REDACTED]");

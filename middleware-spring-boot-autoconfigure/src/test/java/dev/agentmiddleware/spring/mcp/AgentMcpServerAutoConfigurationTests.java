@@ -4,6 +4,8 @@ import java.util.List;
 import java.util.Map;
 
 import dev.agentmiddleware.autoconfigure.AgentMiddlewareAutoConfiguration;
+import dev.agentmiddleware.autoconfigure.agent.AgentAutoConfiguration;
+import dev.agentmiddleware.autoconfigure.thread.ThreadStoreAutoConfiguration;
 import dev.agentmiddleware.spring.ai.AgentToolSpringAiAutoConfiguration;
 import dev.agentmiddleware.spring.AgentTool;
 import dev.agentmiddleware.spring.tool.AgentToolAutoConfiguration;
@@ -59,6 +61,43 @@ class AgentMcpServerAutoConfigurationTests {
 			assertThat(shout.annotations().destructiveHint()).as("Spring AI declares no safety: dangerous").isTrue();
 			assertThat(context.getBean(AgentToolRegistry.class).get("shout")).isNotNull();
 		});
+	}
+
+	@Test
+	void theTodoToolsJoinTheRegistryButNotTheMcpToolListByDefault() {
+		this.contextRunner
+			.withConfiguration(AutoConfigurations.of(ThreadStoreAutoConfiguration.class, AgentAutoConfiguration.class))
+			.run((context) -> {
+				assertThat(context.getBean(AgentToolRegistry.class).find("write_todos")).isPresent();
+				assertThat(tools(context.getBean("agentMcpToolSpecifications", List.class)))
+					.containsOnlyKeys("balance", "shout");
+			});
+	}
+
+	@Test
+	void whenAskedTheTodoToolsArePublishedWithTitlesAndHonestHints() {
+		this.contextRunner
+			.withConfiguration(AutoConfigurations.of(ThreadStoreAutoConfiguration.class, AgentAutoConfiguration.class))
+			.withPropertyValues("agent.middleware.todo.mcp.enabled=true")
+			.run((context) -> {
+				Map<String, McpSchema.Tool> tools = tools(context.getBean("agentMcpToolSpecifications", List.class));
+				assertThat(tools).containsOnlyKeys("balance", "shout", "read_todos", "update_todo", "write_todos");
+				assertThat(tools.get("read_todos").title()).isEqualTo("Read the todo list");
+				assertThat(tools.get("write_todos").title()).isEqualTo("Write the todo list");
+				assertThat(tools.get("update_todo").title()).isEqualTo("Update a todo item");
+				McpSchema.ToolAnnotations read = tools.get("read_todos").annotations();
+				assertThat(read.readOnlyHint()).isTrue();
+				assertThat(read.destructiveHint()).isFalse();
+				assertThat(read.idempotentHint()).isTrue();
+				assertThat(read.openWorldHint()).isFalse();
+				for (String writer : List.of("write_todos", "update_todo")) {
+					McpSchema.ToolAnnotations annotations = tools.get(writer).annotations();
+					assertThat(annotations.readOnlyHint()).as(writer).isFalse();
+					assertThat(annotations.destructiveHint()).as(writer + ": only the session's own list").isFalse();
+					assertThat(annotations.idempotentHint()).as(writer).isTrue();
+					assertThat(annotations.openWorldHint()).as(writer).isFalse();
+				}
+			});
 	}
 
 	@Test

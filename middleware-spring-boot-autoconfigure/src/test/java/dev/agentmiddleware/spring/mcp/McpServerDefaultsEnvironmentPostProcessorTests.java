@@ -20,6 +20,7 @@ class McpServerDefaultsEnvironmentPostProcessorTests {
 		this.postProcessor.postProcessEnvironment(environment, new SpringApplication());
 		assertThat(environment.getProperty("spring.ai.mcp.server.protocol")).isEqualTo("STREAMABLE");
 		assertThat(environment.getProperty("spring.ai.mcp.server.tool-callback-converter")).isEqualTo("false");
+		assertThat(environment.getProperty("spring.ai.mcp.server.annotation-scanner.enabled")).isEqualTo("false");
 		assertThat(environment.getPropertySources().stream().reduce((first, last) -> last).orElseThrow().getName())
 			.isEqualTo(McpServerDefaultsEnvironmentPostProcessor.PROPERTY_SOURCE_NAME);
 	}
@@ -40,6 +41,8 @@ class McpServerDefaultsEnvironmentPostProcessorTests {
 			.addFirst(new MapPropertySource("application", Map.of("spring.ai.mcp.server.protocol", "STATELESS")));
 		this.postProcessor.postProcessEnvironment(environment, new SpringApplication());
 		assertThat(environment.getProperty("spring.ai.mcp.server.tool-callback-converter")).isNull();
+		assertThat(environment.getProperty("spring.ai.mcp.server.annotation-scanner.enabled"))
+			.as("stateless servers publish no tools of ours: Spring AI's scanner stays").isNull();
 	}
 
 }

@@ -65,9 +65,11 @@ class ChatEndpointIntegrationTests {
 			.startsWith("iteration 5 after: asked for delete_file -> delete_file tool_error: Call of tool "
 					+ "'delete_file' was denied by approval");
 		assertThat(this.workspaceFile("notes.txt")).as("the denied deletion never ran").exists();
-		assertThat(trace.get(10)).as("the recovery hint is an extra input message")
-			.isEqualTo("iteration 6 before: the model gets 12 messages");
+		assertThat(trace.get(10)).as("a denial is a decision: no recovery message joins the input")
+			.isEqualTo("iteration 6 before: the model gets 11 messages");
 		assertThat(trace.get(11)).contains("read_file tool_error");
+		assertThat(trace.get(12)).as("after a real error, the recovery hint is an extra input message")
+			.isEqualTo("iteration 7 before: the model gets 14 messages");
 		assertThat(trace.get(17)).isEqualTo("iteration 9 after: answered");
 		assertThat(reply.get("todos").valueStream().map((todo) -> todo.get("status").asString()).toList())
 			.containsExactly("done", "done", "pending");
