@@ -44,7 +44,8 @@ class TimeoutMiddlewareTests {
 
 	private final CountDownLatch interrupted = new CountDownLatch(1);
 
-	private TimeoutMiddleware middleware = browserTimeout(SHORT).build();
+	// Long enough that a loaded machine never times out a call that should finish; the timeout test sets SHORT
+	private TimeoutMiddleware middleware = browserTimeout(Duration.ofMinutes(1)).build();
 
 	@AfterEach
 	void close() {
@@ -55,6 +56,8 @@ class TimeoutMiddlewareTests {
 
 	@Test
 	void aToolThatTakesTooLongFailsWithTheTimeoutAndIsInterrupted() {
+		this.middleware.close();
+		this.middleware = browserTimeout(SHORT).build();
 		ToolPipeline pipeline = pipeline(SLOW, blockingTool());
 		assertThatExceptionOfType(ToolTimeoutException.class).isThrownBy(() -> pipeline.call(call(SLOW)))
 			.satisfies((ex) -> {
@@ -266,6 +269,8 @@ class TimeoutMiddlewareTests {
 
 	@Test
 	void observersSeeATimeoutDecidedByTheTimeoutLayer() throws Exception {
+		this.middleware.close();
+		this.middleware = browserTimeout(SHORT).build();
 		AtomicReference<ToolCallRecord> record = new AtomicReference<>();
 		ToolCallObserver observer = new ToolCallObserver() {
 
