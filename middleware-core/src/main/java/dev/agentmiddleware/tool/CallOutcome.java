@@ -27,7 +27,13 @@ public enum CallOutcome {
 	SHORT_CIRCUITED,
 
 	/** The arguments could not be bound to the tool's parameters; the tool did not run. */
-	INVALID_ARGUMENTS;
+	INVALID_ARGUMENTS,
+
+	/**
+	 * The caller does not hold the authorities the tool requires, or is not authenticated; the tool did not run
+	 * and nobody was asked to approve it.
+	 */
+	FORBIDDEN;
 
 	/**
 	 * The outcome of a call that ended with an exception: the {@link ToolMiddlewareException#outcome() outcome}

@@ -144,8 +144,8 @@ final class AgentLoopToolCallingManager implements ToolCallingManager {
 	}
 
 	private static boolean isError(CallOutcome outcome) {
-		return outcome == CallOutcome.FAILED || outcome == CallOutcome.DENIED || outcome == CallOutcome.RATE_LIMITED
-				|| outcome == CallOutcome.TIMED_OUT;
+		return outcome == CallOutcome.FAILED || outcome == CallOutcome.DENIED || outcome == CallOutcome.FORBIDDEN
+				|| outcome == CallOutcome.RATE_LIMITED || outcome == CallOutcome.TIMED_OUT;
 	}
 
 	private static boolean isOurs(Prompt prompt, String toolName) {

@@ -1,5 +1,6 @@
 package dev.agentmiddleware.spring.ai;
 
+import dev.agentmiddleware.authorization.ToolForbiddenException;
 import dev.agentmiddleware.redaction.SecretRedactor;
 import dev.agentmiddleware.tool.ToolDeniedException;
 import dev.agentmiddleware.tool.ToolMiddlewareException;
@@ -10,12 +11,15 @@ import dev.agentmiddleware.tool.ToolMiddlewareException;
  * including the {@link dev.agentmiddleware.tool.ToolSignalException}s a tool throws, and becomes
  * {@code Tool 'x' failed: ExceptionType: first line of the message}. Secrets are redacted, only
  * the first line is kept, and the text is cut at a maximum length. A denial adds that the model should not retry
- * unless the user asks.
+ * unless the user asks; a call refused for missing authorities, that it should not retry.
  */
 public final class DefaultToolErrorFormatter implements ToolErrorFormatter {
 
 	/** The hint appended to denials. */
 	public static final String DENIAL_HINT = "Do not retry this call unless the user asks you to.";
+
+	/** The hint appended to calls refused for missing authorities: asking again does not grant them. */
+	public static final String FORBIDDEN_HINT = "Do not retry this call.";
 
 	private final SecretRedactor redactor;
 
@@ -37,7 +41,10 @@ public final class DefaultToolErrorFormatter implements ToolErrorFormatter {
 	@Override
 	public String format(String toolName, Throwable error) {
 		String text;
-		if (error instanceof ToolDeniedException) {
+		if (error instanceof ToolForbiddenException) {
+			text = firstLine(error.getMessage()) + " " + FORBIDDEN_HINT;
+		}
+		else if (error instanceof ToolDeniedException) {
 			text = firstLine(error.getMessage()) + " " + DENIAL_HINT;
 		}
 		else if (error instanceof ToolMiddlewareException) {
