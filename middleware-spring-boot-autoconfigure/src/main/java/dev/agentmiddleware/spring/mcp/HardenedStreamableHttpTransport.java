@@ -3,7 +3,6 @@ package dev.agentmiddleware.spring.mcp;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.security.Principal;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -14,6 +13,8 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantLock;
 
+import dev.agentmiddleware.spring.tool.ToolPrincipals;
+import dev.agentmiddleware.tool.ToolPrincipal;
 import io.modelcontextprotocol.common.McpTransportContext;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.json.TypeRef;
@@ -394,9 +395,11 @@ public final class HardenedStreamableHttpTransport implements McpStreamableServe
 	}
 
 	// Carries the authenticated principal, if any, to the tool calls of this request
+	// The caller's name and authorities (Spring Security's Authentication behind getUserPrincipal()), for
+	// McpToolHandler and the caller's tools/list.
 	private static McpTransportContext transportContext(HttpServletRequest request) {
-		Principal principal = request.getUserPrincipal();
-		return (principal != null) ? McpTransportContext.create(Map.of(McpToolHandler.PRINCIPAL_KEY, principal.getName()))
+		ToolPrincipal principal = ToolPrincipals.of(request.getUserPrincipal());
+		return (principal != null) ? McpTransportContext.create(Map.of(McpToolHandler.PRINCIPAL_KEY, principal))
 				: McpTransportContext.EMPTY;
 	}
 
