@@ -115,6 +115,8 @@ public final class HardenedStreamableHttpTransport implements McpStreamableServe
 
 	private final Clock clock;
 
+	private final McpToolVisibility toolVisibility;
+
 	private final Map<String, LiveSession> sessions = new ConcurrentHashMap<>();
 
 	private final ReentrantLock sessionCreation = new ReentrantLock();
@@ -133,6 +135,7 @@ public final class HardenedStreamableHttpTransport implements McpStreamableServe
 		this.sessionIdleTimeout = builder.sessionIdleTimeout;
 		this.maxSessions = builder.maxSessions;
 		this.clock = builder.clock;
+		this.toolVisibility = builder.toolVisibility;
 	}
 
 	/**
@@ -378,8 +381,12 @@ public final class HardenedStreamableHttpTransport implements McpStreamableServe
 		return ServerResponse.sse((sse) -> {
 			SseStream stream = live.open(sse);
 			try {
+				// A caller's tools/list shows only the tools it may see
+				McpStreamableServerTransport answer = McpSchema.METHOD_TOOLS_LIST.equals(request.method())
+						? new ToolListFilteringTransport(stream, this.toolVisibility, McpToolHandler.principal(context))
+						: stream;
 				live.session()
-					.responseStream(request, stream)
+					.responseStream(request, answer)
 					.contextWrite((ctx) -> ctx.put(McpTransportContext.KEY, context))
 					.block();
 			}
@@ -847,6 +854,8 @@ public final class HardenedStreamableHttpTransport implements McpStreamableServe
 
 		private Clock clock = Clock.systemUTC();
 
+		private McpToolVisibility toolVisibility = McpToolVisibility.ALL;
+
 		private Builder(McpJsonMapper jsonMapper) {
 			this.jsonMapper = jsonMapper;
 		}
@@ -918,6 +927,16 @@ public final class HardenedStreamableHttpTransport implements McpStreamableServe
 		 */
 		public Builder clock(Clock clock) {
 			this.clock = clock;
+			return this;
+		}
+
+		/**
+		 * Sets which tools a caller sees in its {@code tools/list} (default: all).
+		 * @param toolVisibility decides per tool and caller
+		 * @return this builder
+		 */
+		public Builder toolVisibility(McpToolVisibility toolVisibility) {
+			this.toolVisibility = toolVisibility;
 			return this;
 		}
 
