@@ -48,6 +48,25 @@ final class McpSession implements AutoCloseable {
 	}
 
 	/**
+	 * Connects to the app as a user, with HTTP Basic credentials on every request.
+	 * @param port the app's port
+	 * @param username the user
+	 * @param password the user's password
+	 * @return the open session
+	 */
+	static McpSession openAs(int port, String username, String password) {
+		String credentials = java.util.Base64.getEncoder()
+			.encodeToString((username + ":" + password).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+		HttpClientStreamableHttpTransport transport = HttpClientStreamableHttpTransport
+			.builder("http://localhost:" + port)
+			.endpoint("/mcp")
+			.requestBuilder(java.net.http.HttpRequest.newBuilder().header("Authorization", "Basic " + credentials))
+			.build();
+		McpSyncClient client = McpClient.sync(transport).requestTimeout(Duration.ofSeconds(30)).build();
+		return new McpSession(client, client.initialize());
+	}
+
+	/**
 	 * Connects to the app as a client that supports form elicitation, answering with the given handler.
 	 * @param port the app's port
 	 * @param elicitation answers the server's questions
