@@ -1,6 +1,5 @@
 package dev.agentmiddleware.sample;
 
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -138,6 +137,20 @@ class AuthorizationMcpIntegrationTests {
 				assertThat(entry.get("decidedBy").asString()).isEqualTo("carol");
 			});
 		}
+	}
+
+	@Test
+	void theCallerMayDenyItsOwnCall() throws Exception {
+		ApprovalApi self = new ApprovalApi(this.port, "alice", PASSWORD);
+		try (McpSession writer = McpSession.openAs(this.port, "alice", PASSWORD)) {
+			CompletableFuture<CallToolResult> call = writer.callAsync("purge_records", Map.of());
+			JsonNode request = self.awaitPending((pending) -> pending.get("tool").asString().equals("purge_records"));
+			assertThat(self.deny(request.get("id").asString(), "changed my mind").status()).isEqualTo(200);
+			CallToolResult result = call.get(20, TimeUnit.SECONDS);
+			assertThat(result.isError()).isTrue();
+			assertThat(McpSession.text(result)).contains("changed my mind");
+		}
+		assertThat(this.tools.runs()).isZero();
 	}
 
 	private long timerCount(String tool, String outcome) {
