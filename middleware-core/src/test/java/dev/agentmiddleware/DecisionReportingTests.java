@@ -10,6 +10,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 
 import ch.qos.logback.classic.Level;
+import dev.agentmiddleware.authorization.AuthorizationMiddleware;
+import dev.agentmiddleware.authorization.AuthorizationPolicy;
 import dev.agentmiddleware.cache.CacheMiddleware;
 import dev.agentmiddleware.cache.CachePolicy;
 import dev.agentmiddleware.callrecord.ToolCallObserver;
@@ -115,6 +117,11 @@ class DecisionReportingTests {
 						(tool, next) -> (invocation) -> {
 							throw new ToolDeniedException(invocation.toolName(), "policy", "not on the allow list");
 						}), (invocation) -> "page"),
+				new Case("authorization", CallOutcome.FORBIDDEN, "authorization", 1,
+						AuthorizationMiddleware.builder()
+							.policies((tool) -> AuthorizationPolicy.of("SCOPE_pages.read"))
+							.build(),
+						(invocation) -> "page"),
 				new Case("retry", CallOutcome.SUCCEEDED, null, 1,
 						RetryMiddleware.builder((tool) -> RetryPolicy.defaults().withJitter(0))
 							.sleeper((duration) -> {

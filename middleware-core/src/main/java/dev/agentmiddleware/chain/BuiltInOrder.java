@@ -9,6 +9,9 @@ package dev.agentmiddleware.chain;
  * <tr><th>order</th><th>middleware</th><th>why here</th></tr>
  * <tr><td>100</td><td>observation</td><td>sees every call, including denials and cache hits</td></tr>
  * <tr><td>200</td><td>logging</td><td>one structured line per call with the outcome</td></tr>
+ * <tr><td>225</td><td>authorization</td><td>a caller without the tool's authorities is refused before anything
+ * else: before its arguments are bound, before anyone is asked to approve, before a cache answers or a permit is
+ * spent; still observed and logged</td></tr>
  * <tr><td>250</td><td>argument binding</td><td>a refused call is still observed and logged; everything inside
  * sees bound arguments</td></tr>
  * <tr><td>300</td><td>(your policy middleware)</td><td>allow and deny lists</td></tr>
@@ -28,6 +31,9 @@ public final class BuiltInOrder {
 
 	/** Logging: one structured line per call. */
 	public static final int LOGGING = 200;
+
+	/** Authorization: the authorities a tool requires of its caller. */
+	public static final int AUTHORIZATION = 225;
 
 	/** Binding of the arguments a model or an MCP client sent, inside observation and logging. */
 	public static final int ARGUMENT_BINDING = 250;

@@ -33,7 +33,13 @@ public enum CallOutcome {
 	 * The call named a tool that does not exist (a model's mistake); nothing ran, and the caller was answered with
 	 * the tools that do.
 	 */
-	UNKNOWN_TOOL;
+	UNKNOWN_TOOL,
+
+	/**
+	 * The caller does not hold the authorities the tool requires, or is not authenticated; the tool did not run
+	 * and nobody was asked to approve it.
+	 */
+	FORBIDDEN;
 
 	/**
 	 * The outcome of a call that ended with an exception: the {@link ToolMiddlewareException#outcome() outcome}

@@ -23,6 +23,18 @@ public class ToolDeniedException extends ToolMiddlewareException {
 	}
 
 	/**
+	 * Creates the exception with a message of its own, for a kind of refusal that words its message differently.
+	 * @param toolName the tool that was refused
+	 * @param decidedBy the middleware that refused it
+	 * @param reason why, in words a person and a model can act on
+	 * @param message the whole message
+	 */
+	protected ToolDeniedException(String toolName, String decidedBy, String reason, String message) {
+		super(toolName, decidedBy, message, null, false);
+		this.reason = reason;
+	}
+
+	/**
 	 * Why the call was refused.
 	 * @return the reason
 	 */

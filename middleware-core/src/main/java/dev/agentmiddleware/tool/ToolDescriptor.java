@@ -36,10 +36,12 @@ import org.jspecify.annotations.Nullable;
  * @param title a short human-readable name for user interfaces (MCP's {@code title}), or {@code null} for none
  * @param openWorld whether the tool reaches beyond the application, such as the web or another system (MCP's
  * {@code openWorldHint}); the fail-safe default is {@code true}
+ * @param authorities the authorities a caller must hold, all of them, to call the tool, such as
+ * {@code SCOPE_files.write}; empty when the tool itself requires none (configuration may still require some)
  */
 public record ToolDescriptor(String name, String description, String inputSchema, SafetyLevel safety,
 		boolean readOnly, boolean idempotent, Set<String> tags, boolean returnDirect, Class<?> resultType,
-		@Nullable String title, boolean openWorld) {
+		@Nullable String title, boolean openWorld, Set<String> authorities) {
 
 	private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_-]{1,64}");
 
@@ -60,6 +62,34 @@ public record ToolDescriptor(String name, String description, String inputSchema
 		Objects.requireNonNull(safety, "safety");
 		tags = Set.copyOf(tags);
 		Objects.requireNonNull(resultType, "resultType");
+		authorities = Set.copyOf(authorities);
+		for (String authority : authorities) {
+			if (authority.isBlank()) {
+				throw new IllegalArgumentException("Tool '" + name + "' requires a blank authority: name each one, "
+						+ "such as SCOPE_files.write or ROLE_ADMIN");
+			}
+		}
+	}
+
+	/**
+	 * Creates a descriptor that requires no authorities.
+	 * @param name the unique tool name
+	 * @param description what the tool does
+	 * @param inputSchema the JSON schema of the arguments object
+	 * @param safety how much harm the tool can do
+	 * @param readOnly whether the tool only reads
+	 * @param idempotent whether repeating a call is safe
+	 * @param tags free-form labels
+	 * @param returnDirect whether the result goes straight to the user
+	 * @param resultType the Java type the tool returns
+	 * @param title a short human-readable name, or {@code null}
+	 * @param openWorld whether the tool reaches beyond the application
+	 */
+	public ToolDescriptor(String name, String description, String inputSchema, SafetyLevel safety, boolean readOnly,
+			boolean idempotent, Set<String> tags, boolean returnDirect, Class<?> resultType, @Nullable String title,
+			boolean openWorld) {
+		this(name, description, inputSchema, safety, readOnly, idempotent, tags, returnDirect, resultType, title,
+				openWorld, Set.of());
 	}
 
 	/**
@@ -77,7 +107,7 @@ public record ToolDescriptor(String name, String description, String inputSchema
 	public ToolDescriptor(String name, String description, String inputSchema, SafetyLevel safety, boolean readOnly,
 			boolean idempotent, Set<String> tags, boolean returnDirect, Class<?> resultType) {
 		this(name, description, inputSchema, safety, readOnly, idempotent, tags, returnDirect, resultType, null,
-				true);
+				true, Set.of());
 	}
 
 	/**
@@ -174,6 +204,8 @@ public record ToolDescriptor(String name, String description, String inputSchema
 		private @Nullable String title;
 
 		private boolean openWorld = true;
+
+		private final Set<String> authorities = new LinkedHashSet<>();
 
 		private Builder(String name) {
 			this.name = name;
@@ -280,13 +312,23 @@ public record ToolDescriptor(String name, String description, String inputSchema
 		}
 
 		/**
+		 * Adds authorities a caller must hold to call the tool; a caller needs all of them.
+		 * @param authorities the authorities, such as {@code SCOPE_files.write} or {@code ROLE_ADMIN}
+		 * @return this builder
+		 */
+		public Builder authorities(String... authorities) {
+			this.authorities.addAll(Arrays.asList(authorities));
+			return this;
+		}
+
+		/**
 		 * Builds the descriptor.
 		 * @return the immutable descriptor
 		 * @throws IllegalArgumentException if the name is not a valid tool name
 		 */
 		public ToolDescriptor build() {
 			return new ToolDescriptor(this.name, this.description, this.inputSchema, this.safety, this.readOnly,
-					this.idempotent, this.tags, this.returnDirect, this.resultType, this.title, this.openWorld);
+					this.idempotent, this.tags, this.returnDirect, this.resultType, this.title, this.openWorld, this.authorities);
 		}
 
 	}

@@ -100,4 +100,14 @@ public @interface AgentTool {
 	 */
 	boolean openWorld() default true;
 
+	/**
+	 * Authorities a caller must hold, all of them, to call the tool, such as {@code SCOPE_files.write} (an OAuth
+	 * scope) or {@code ROLE_ADMIN}: the names of Spring Security's granted authorities. A caller without them, or
+	 * not authenticated, is refused with the outcome {@code forbidden} before anyone is asked to approve the call,
+	 * and an MCP client does not see the tool in its {@code tools/list}. Configuration under
+	 * {@code agent.middleware.authorization} may add authorities, never remove these.
+	 * @return the required authorities, or empty for none
+	 */
+	String[] authorities() default {};
+
 }

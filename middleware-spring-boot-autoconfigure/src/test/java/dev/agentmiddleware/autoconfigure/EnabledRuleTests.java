@@ -3,6 +3,7 @@ package dev.agentmiddleware.autoconfigure;
 import java.util.List;
 import java.util.stream.Stream;
 
+import dev.agentmiddleware.autoconfigure.authorization.AuthorizationAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.cache.ToolCacheAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.logging.ToolLoggingAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.observation.ToolObservationAutoConfiguration;
@@ -41,7 +42,7 @@ class EnabledRuleTests {
 				AgentToolAutoConfiguration.class,
 				ToolCacheAutoConfiguration.class, ToolRetryAutoConfiguration.class, ToolRateLimitAutoConfiguration.class,
 				ToolTimeoutAutoConfiguration.class, ToolLoggingAutoConfiguration.class, ToolObservationAutoConfiguration.class,
-				CrashRecoveryAutoConfiguration.class))
+				CrashRecoveryAutoConfiguration.class, AuthorizationAutoConfiguration.class))
 		.withUserConfiguration(OrderToolsConfiguration.class);
 
 	/**
@@ -55,6 +56,8 @@ class EnabledRuleTests {
 				Arguments.of("timeout", "agent.middleware.timeout", "timeout=5s",
 						List.of("agent.middleware.timeout.defaults.timeout=10s"), true),
 				Arguments.of("logging", "agent.middleware.logging", "log-results=true", List.of(), true),
+				Arguments.of("authorization", "agent.middleware.authorization", "authorities=ROLE_CLERK",
+						List.of("agent.middleware.authorization.defaults.authorities=ROLE_STAFF"), true),
 				Arguments.of("observation", "agent.middleware.observation", "enabled=true", List.of(), true),
 				Arguments.of("crash-recovery", "agent.middleware.crash-recovery", "any-runtime-exception-is-crash=true",
 						List.of(), false));

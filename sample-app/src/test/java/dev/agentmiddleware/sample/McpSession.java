@@ -54,10 +54,27 @@ final class McpSession implements AutoCloseable {
 	 * @return the open session
 	 */
 	static McpSession open(int port, String bearerToken) {
+		return openWithAuthorization(port, "Bearer " + bearerToken);
+	}
+
+	/**
+	 * Connects to the app as a user, with HTTP Basic credentials on every request.
+	 * @param port the app's port
+	 * @param username the user
+	 * @param password the user's password
+	 * @return the open session
+	 */
+	static McpSession openAs(int port, String username, String password) {
+		String credentials = java.util.Base64.getEncoder()
+			.encodeToString((username + ":" + password).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+		return openWithAuthorization(port, "Basic " + credentials);
+	}
+
+	private static McpSession openWithAuthorization(int port, String authorization) {
 		HttpClientStreamableHttpTransport transport = HttpClientStreamableHttpTransport
 			.builder("http://localhost:" + port)
 			.endpoint("/mcp")
-			.requestBuilder(java.net.http.HttpRequest.newBuilder().header("Authorization", "Bearer " + bearerToken))
+			.requestBuilder(java.net.http.HttpRequest.newBuilder().header("Authorization", authorization))
 			.build();
 		McpSyncClient client = McpClient.sync(transport).requestTimeout(Duration.ofSeconds(30)).build();
 		return new McpSession(client, client.initialize());

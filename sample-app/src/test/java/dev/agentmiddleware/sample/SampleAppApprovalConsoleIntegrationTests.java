@@ -120,7 +120,8 @@ class SampleAppApprovalConsoleIntegrationTests {
 			wait.until(ExpectedConditions.invisibilityOfElementLocated(By.cssSelector("tr.pending")));
 			wait.until(ExpectedConditions.textToBePresentInElementLocated(By.cssSelector("#audit tr.decision"),
 					"approved"));
-			assertThat(this.browser.findElement(By.cssSelector("#audit tr.decision")).getText()).contains("alice");
+			// The audit table is redrawn on every refresh: read it through the wait, which looks the row up again
+			wait.until(ExpectedConditions.textToBePresentInElementLocated(By.cssSelector("#audit tr.decision"), "alice"));
 		}
 	}
 

@@ -252,10 +252,15 @@ public final class ApprovalAutoConfiguration {
 		@ConditionalOnMissingBean
 		ApprovalController approvalController(ApprovalStore store, ArgumentsBinder approvalArgumentsBinder,
 				ObjectProvider<AgentToolRegistry> registry, ApprovalProperties properties, ObjectProvider<Clock> clock) {
+			if (properties.isAllowSelfApproval()) {
+				logger.warn("{}.allow-self-approval is true: the principal that made a call may approve it itself "
+						+ "through {}; set it to false to have another approver decide", ApprovalProperties.PREFIX,
+						properties.getWeb().getPath());
+			}
 			return new ApprovalController(store, approvalArgumentsBinder,
 					(name) -> registry.getObject().find(name).map(RegisteredTool::descriptor),
 					clock.getIfAvailable(Clock::systemUTC), properties.getWeb().getPath(),
-					properties.getWeb().getRefreshInterval());
+					properties.getWeb().getRefreshInterval(), properties.isAllowSelfApproval());
 		}
 
 		@Configuration(proxyBeanMethods = false)

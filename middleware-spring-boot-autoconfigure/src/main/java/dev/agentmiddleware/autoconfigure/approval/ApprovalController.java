@@ -49,12 +49,18 @@ import org.springframework.web.bind.annotation.RestController;
  * of the same tool: 400 when invalid);</li>
  * <li>{@code GET {path}/console}: the web console.</li>
  * </ul>
- * Decisions answer 404 for an unknown id and 409 for a request already decided or expired. POST requests must be
+ * Decisions answer 404 for an unknown id and 409 for a request already decided or expired. Nobody approves their
+ * own call: an approval by the principal that made the call answers 403 naming the rule
+ * ({@value #NO_SELF_APPROVAL}) unless {@code agent.middleware.approval.allow-self-approval} is true; the caller may
+ * still deny (cancel) its own request. POST requests must be
  * {@code application/json}, which browsers cannot send across origins without a CORS preflight: together with
  * Spring Security's role check this keeps other sites from deciding through a logged-in browser.
  */
 @RestController
 public class ApprovalController {
+
+	/** The rule a 403 names when the caller of a request tries to decide it. */
+	public static final String NO_SELF_APPROVAL = "no-self-approval";
 
 	private static final int MAX_ECHOED_ID_LENGTH = 64;
 
@@ -74,8 +80,10 @@ public class ApprovalController {
 
 	private final Duration refreshInterval;
 
+	private final boolean allowSelfApproval;
+
 	/**
-	 * Creates the controller.
+	 * Creates the controller, which refuses a decision by the principal that made the call.
 	 * @param store the approval store
 	 * @param binder binds changed arguments like a new call
 	 * @param tools the descriptor of a tool by name
@@ -86,6 +94,23 @@ public class ApprovalController {
 	public ApprovalController(ApprovalStore store, ArgumentsBinder binder,
 			java.util.function.Function<String, Optional<ToolDescriptor>> tools, Clock clock, String path,
 			Duration refreshInterval) {
+		this(store, binder, tools, clock, path, refreshInterval, false);
+	}
+
+	/**
+	 * Creates the controller.
+	 * @param store the approval store
+	 * @param binder binds changed arguments like a new call
+	 * @param tools the descriptor of a tool by name
+	 * @param clock the clock decisions are timed with
+	 * @param path the base path, for the console
+	 * @param refreshInterval how often the console polls
+	 * @param allowSelfApproval whether the principal that made a call may decide it
+	 */
+	public ApprovalController(ApprovalStore store, ArgumentsBinder binder,
+			java.util.function.Function<String, Optional<ToolDescriptor>> tools, Clock clock, String path,
+			Duration refreshInterval, boolean allowSelfApproval) {
+		this.allowSelfApproval = allowSelfApproval;
 		this.store = Objects.requireNonNull(store, "store");
 		this.binder = Objects.requireNonNull(binder, "binder");
 		this.tools = Objects.requireNonNull(tools, "tools");
@@ -110,7 +135,7 @@ public class ApprovalController {
 	@PostMapping(path = "${agent.middleware.approval.web.path:/agent/approvals}/{id}/approve",
 			consumes = MediaType.APPLICATION_JSON_VALUE)
 	public ResponseEntity<Map<String, Object>> approve(@PathVariable String id, @Nullable Principal principal) {
-		return decide(id, ApprovalDecision.approve(approver(principal)));
+		return decide(id, ApprovalDecision.approve(approver(principal)), principal);
 	}
 
 	@PostMapping(path = "${agent.middleware.approval.web.path:/agent/approvals}/{id}/approve-for-session",
@@ -128,7 +153,7 @@ public class ApprovalController {
 		else {
 			return error(HttpStatus.BAD_REQUEST, "Field 'scope' must be \"arguments\" or \"tool\"");
 		}
-		return decide(id, ApprovalDecision.approveForSession(approver(principal), grantScope));
+		return decide(id, ApprovalDecision.approveForSession(approver(principal), grantScope), principal);
 	}
 
 	@PostMapping(path = "${agent.middleware.approval.web.path:/agent/approvals}/{id}/deny",
@@ -140,7 +165,9 @@ public class ApprovalController {
 		if (text != null && text.length() > MAX_REASON_LENGTH) {
 			return error(HttpStatus.BAD_REQUEST, "Field 'reason' is longer than " + MAX_REASON_LENGTH + " characters");
 		}
-		return decide(id, ApprovalDecision.deny(approver(principal), (text == null || text.isEmpty()) ? null : text));
+		// The caller may deny (cancel) its own request: a denial never lets a call run.
+		return decide(id, ApprovalDecision.deny(approver(principal), (text == null || text.isEmpty()) ? null : text),
+				null);
 	}
 
 	@PostMapping(path = "${agent.middleware.approval.web.path:/agent/approvals}/{id}/approve-with-arguments",
@@ -167,7 +194,7 @@ public class ApprovalController {
 		catch (ToolMiddlewareException | IllegalStateException | IllegalArgumentException ex) {
 			return error(HttpStatus.BAD_REQUEST, String.valueOf(ex.getMessage()));
 		}
-		return decide(id, ApprovalDecision.approveWithArguments(approver(principal), json));
+		return decide(id, ApprovalDecision.approveWithArguments(approver(principal), json), principal);
 	}
 
 	@GetMapping(path = "${agent.middleware.approval.web.path:/agent/approvals}/console",
@@ -180,7 +207,16 @@ public class ApprovalController {
 			.replace("{{refreshMillis}}", Long.toString(this.refreshInterval.toMillis()));
 	}
 
-	private ResponseEntity<Map<String, Object>> decide(String id, ApprovalDecision decision) {
+	/**
+	 * Records a decision; {@code approver} is the principal of a decision that lets the call run, checked against
+	 * the request's caller, or {@code null} for a denial.
+	 */
+	private ResponseEntity<Map<String, Object>> decide(String id, ApprovalDecision decision,
+			@Nullable Principal approver) {
+		ResponseEntity<Map<String, Object>> selfApproval = selfApproval(id, approver);
+		if (selfApproval != null) {
+			return selfApproval;
+		}
 		ApprovalStore.DecideResult result = this.store.decide(id, decision, this.clock.instant());
 		return switch (result) {
 			case DECIDED -> {
@@ -196,6 +232,22 @@ public class ApprovalController {
 			case EXPIRED -> error(HttpStatus.CONFLICT,
 					"Approval request '" + id + "' expired; its call was denied and the decision applies to nothing");
 		};
+	}
+
+	// With both identities known, the approver of a request must not be its caller.
+	private @Nullable ResponseEntity<Map<String, Object>> selfApproval(String id, @Nullable Principal approver) {
+		if (this.allowSelfApproval || approver == null || approver.getName() == null) {
+			return null;
+		}
+		Optional<ApprovalRequest> request = this.store.find(id);
+		if (request.isEmpty() || !approver.getName().equals(request.get().principal())) {
+			return null;
+		}
+		Map<String, Object> body = new LinkedHashMap<>();
+		body.put("error", "Approval request " + echoed(id) + " was made by you: nobody approves their own call "
+				+ "(rule " + NO_SELF_APPROVAL + "); another approver must approve it, or deny it yourself");
+		body.put("rule", NO_SELF_APPROVAL);
+		return ResponseEntity.status(HttpStatus.FORBIDDEN).body(body);
 	}
 
 	private static ResponseEntity<Map<String, Object>> notFound(String id) {

@@ -69,6 +69,12 @@ public class ApprovalProperties {
 	 */
 	private List<String> providers = new ArrayList<>(List.of("callback", "queue"));
 
+	/**
+	 * Whether the principal that made a call may decide its own approval request; off by default, and a startup
+	 * WARN says when it is on.
+	 */
+	private boolean allowSelfApproval;
+
 	private final Web web = new Web();
 
 	private final Store store = new Store();
@@ -143,6 +149,14 @@ public class ApprovalProperties {
 
 	public void setProviders(List<String> providers) {
 		this.providers = providers;
+	}
+
+	public boolean isAllowSelfApproval() {
+		return this.allowSelfApproval;
+	}
+
+	public void setAllowSelfApproval(boolean allowSelfApproval) {
+		this.allowSelfApproval = allowSelfApproval;
 	}
 
 	public Web getWeb() {

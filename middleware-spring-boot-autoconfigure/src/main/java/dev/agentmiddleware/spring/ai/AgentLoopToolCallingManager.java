@@ -151,8 +151,9 @@ final class AgentLoopToolCallingManager implements ToolCallingManager {
 	}
 
 	private static boolean isError(CallOutcome outcome) {
-		return outcome == CallOutcome.FAILED || outcome == CallOutcome.DENIED || outcome == CallOutcome.RATE_LIMITED
-				|| outcome == CallOutcome.TIMED_OUT || outcome == CallOutcome.UNKNOWN_TOOL;
+		return outcome == CallOutcome.FAILED || outcome == CallOutcome.DENIED || outcome == CallOutcome.FORBIDDEN
+				|| outcome == CallOutcome.RATE_LIMITED || outcome == CallOutcome.TIMED_OUT
+				|| outcome == CallOutcome.UNKNOWN_TOOL;
 	}
 
 	private static boolean isOurs(Prompt prompt, String toolName) {

@@ -36,7 +36,11 @@ public final class AgentToolCallback implements ToolCallback {
 	/** The tool-context key whose value becomes the call's session id. */
 	public static final String SESSION_ID_KEY = "agent.session-id";
 
-	/** The tool-context key whose value becomes the call's principal name. */
+	/**
+	 * The tool-context key whose value becomes the call's principal: a {@link dev.agentmiddleware.tool.ToolPrincipal},
+	 * a Spring Security {@code Authentication} (name and authorities) or a name (no authorities). Without it, the
+	 * principal is Spring Security's {@code SecurityContext} of the calling thread.
+	 */
 	public static final String PRINCIPAL_KEY = "agent.principal";
 
 	private static final Logger logger = LoggerFactory.getLogger(AgentToolCallback.class);

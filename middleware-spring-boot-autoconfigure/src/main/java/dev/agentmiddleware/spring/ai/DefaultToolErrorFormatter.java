@@ -1,5 +1,6 @@
 package dev.agentmiddleware.spring.ai;
 
+import dev.agentmiddleware.authorization.ToolForbiddenException;
 import dev.agentmiddleware.redaction.SecretRedactor;
 import dev.agentmiddleware.tool.ToolDeniedException;
 import dev.agentmiddleware.tool.ToolMiddlewareException;
@@ -9,14 +10,18 @@ import dev.agentmiddleware.tool.ToolMiddlewareException;
  * ({@link ToolMiddlewareException}) keep their actionable message; anything else is the tool's own failure,
  * including the {@link dev.agentmiddleware.tool.ToolSignalException}s a tool throws, and becomes
  * {@code Tool 'x' failed: ExceptionType: first line of the message}. Secrets are redacted, only
- * the first line is kept, and the text is cut at a maximum length. A denial is two sentences: the decision with its
- * reason, then {@value #DENIAL_HINT} (never cut), such as {@code Call of tool 'delete_file' was denied by approval:
- * alice denied it: keep the logs. Do not retry this call unless the user asks you to.}
+ * the first line is kept, and the text is cut at a maximum length. A refusal is two sentences: the decision with its
+ * reason, then what to do (never cut): {@value #DENIAL_HINT} for a denial, such as {@code Call of tool 'delete_file'
+ * was denied by approval: alice denied it: keep the logs. Do not retry this call unless the user asks you to.}, and
+ * {@value #FORBIDDEN_HINT} for a call refused for missing authorities, since asking again does not grant them.
  */
 public final class DefaultToolErrorFormatter implements ToolErrorFormatter {
 
 	/** The hint appended to denials. */
 	public static final String DENIAL_HINT = "Do not retry this call unless the user asks you to.";
+
+	/** The hint appended to calls refused for missing authorities: asking again does not grant them. */
+	public static final String FORBIDDEN_HINT = "Do not retry this call.";
 
 	private final SecretRedactor redactor;
 
@@ -38,14 +43,11 @@ public final class DefaultToolErrorFormatter implements ToolErrorFormatter {
 	@Override
 	public String format(String toolName, Throwable error) {
 		String text;
-		if (error instanceof ToolDeniedException) {
-			// Two sentences, the hint never cut: what was decided and why, then what to do.
-			String decision = sentence(this.redactor.redactText(firstLine(error.getMessage())));
-			int room = this.maxLength - DENIAL_HINT.length() - 1;
-			if (decision.length() > room) {
-				decision = decision.substring(0, Math.max(0, room - 2)) + "….";
-			}
-			return decision + " " + DENIAL_HINT;
+		if (error instanceof ToolForbiddenException) {
+			return twoSentences(error, FORBIDDEN_HINT);
+		}
+		else if (error instanceof ToolDeniedException) {
+			return twoSentences(error, DENIAL_HINT);
 		}
 		else if (error instanceof ToolMiddlewareException) {
 			text = firstLine(error.getMessage());
@@ -57,6 +59,16 @@ public final class DefaultToolErrorFormatter implements ToolErrorFormatter {
 		}
 		text = this.redactor.redactText(text);
 		return (text.length() <= this.maxLength) ? text : text.substring(0, this.maxLength - 1) + "…";
+	}
+
+	// What was decided and why, then what to do; the hint is never cut
+	private String twoSentences(Throwable error, String hint) {
+		String decision = sentence(this.redactor.redactText(firstLine(error.getMessage())));
+		int room = this.maxLength - hint.length() - 1;
+		if (decision.length() > room) {
+			decision = decision.substring(0, Math.max(0, room - 2)) + "….";
+		}
+		return decision + " " + hint;
 	}
 
 	private static String sentence(String text) {

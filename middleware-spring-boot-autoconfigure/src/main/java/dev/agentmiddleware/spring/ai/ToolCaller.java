@@ -3,8 +3,11 @@ package dev.agentmiddleware.spring.ai;
 import java.util.Map;
 
 import dev.agentmiddleware.spring.mcp.McpInvocationAttributes;
+import dev.agentmiddleware.spring.mcp.McpToolHandler;
+import dev.agentmiddleware.spring.tool.ToolPrincipals;
 import dev.agentmiddleware.tool.InvocationSource;
 import dev.agentmiddleware.tool.ToolInvocation;
+import dev.agentmiddleware.tool.ToolPrincipal;
 import io.modelcontextprotocol.common.McpTransportContext;
 import io.modelcontextprotocol.server.McpSyncServerExchange;
 import org.jspecify.annotations.Nullable;
@@ -18,14 +21,15 @@ import org.springframework.util.ClassUtils;
  * Who is calling a tool through Spring AI, read from the {@link ToolContext}: an MCP client (the MCP exchange that
  * Spring AI's MCP server puts under {@code exchange}, whose session id becomes the call's session), or a
  * {@code ChatClient} turn (session id from {@value AgentToolCallback#SESSION_ID_KEY} or Spring AI's conversation
- * id, principal from {@value AgentToolCallback#PRINCIPAL_KEY}).
+ * id; principal from {@value AgentToolCallback#PRINCIPAL_KEY}, else Spring Security's {@code SecurityContext} of the
+ * calling thread, through {@link ToolPrincipals}).
  *
  * @param source where the call came from
  * @param sessionId the session, or {@code null}
- * @param principal the principal name, or {@code null}
+ * @param principal the principal, or {@code null}
  * @param mcpExchange the {@code McpSyncServerExchange} of an MCP call, or {@code null}
  */
-record ToolCaller(InvocationSource source, @Nullable String sessionId, @Nullable String principal,
+record ToolCaller(InvocationSource source, @Nullable String sessionId, @Nullable ToolPrincipal principal,
 		@Nullable Object mcpExchange) {
 
 	private static final boolean MCP_PRESENT = ClassUtils.isPresent(
@@ -36,11 +40,8 @@ record ToolCaller(InvocationSource source, @Nullable String sessionId, @Nullable
 	private static final ToolCaller SPRING_AI = new ToolCaller(InvocationSource.SPRING_AI, null, null, null);
 
 	static ToolCaller of(@Nullable ToolContext toolContext) {
-		if (toolContext == null || toolContext.getContext().isEmpty()) {
-			return SPRING_AI;
-		}
-		Map<String, Object> context = toolContext.getContext();
-		String principal = text(context.get(AgentToolCallback.PRINCIPAL_KEY));
+		Map<String, Object> context = (toolContext != null) ? toolContext.getContext() : Map.of();
+		ToolPrincipal principal = ToolPrincipals.of(named(context.get(AgentToolCallback.PRINCIPAL_KEY)));
 		Object exchange = context.get(MCP_EXCHANGE_KEY);
 		if (MCP_PRESENT && exchange != null) {
 			ToolCaller mcp = Mcp.caller(exchange, principal);
@@ -48,11 +49,21 @@ record ToolCaller(InvocationSource source, @Nullable String sessionId, @Nullable
 				return mcp;
 			}
 		}
+		if (principal == null) {
+			principal = ToolPrincipals.current();
+		}
 		String sessionId = text(context.get(AgentToolCallback.SESSION_ID_KEY));
 		if (sessionId == null) {
 			sessionId = text(context.get(ChatMemory.CONVERSATION_ID));
 		}
-		return new ToolCaller(InvocationSource.SPRING_AI, sessionId, principal, null);
+		return (sessionId == null && principal == null) ? SPRING_AI
+				: new ToolCaller(InvocationSource.SPRING_AI, sessionId, principal, null);
+	}
+
+	// A principal given by name only, as a string, is a principal without authorities.
+	private static @Nullable Object named(@Nullable Object principal) {
+		return (principal instanceof CharSequence name && !name.toString().isBlank())
+				? ToolPrincipal.of(name.toString()) : principal;
 	}
 
 	/**
@@ -100,12 +111,14 @@ record ToolCaller(InvocationSource source, @Nullable String sessionId, @Nullable
 	 */
 	private static final class Mcp {
 
-		static @Nullable ToolCaller caller(Object exchange, @Nullable String principal) {
+		static @Nullable ToolCaller caller(Object exchange, @Nullable ToolPrincipal principal) {
 			if (exchange instanceof McpSyncServerExchange sync) {
-				return new ToolCaller(InvocationSource.MCP, sync.sessionId(), principal, sync);
+				return new ToolCaller(InvocationSource.MCP, sync.sessionId(),
+						(principal != null) ? principal : McpToolHandler.principal(sync.transportContext()), sync);
 			}
-			if (exchange instanceof McpTransportContext) {
-				return new ToolCaller(InvocationSource.MCP, null, principal, null);
+			if (exchange instanceof McpTransportContext transportContext) {
+				return new ToolCaller(InvocationSource.MCP, null,
+						(principal != null) ? principal : McpToolHandler.principal(transportContext), null);
 			}
 			return null;
 		}

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import dev.agentmiddleware.authorization.AuthorizationMiddleware;
 import dev.agentmiddleware.autoconfigure.agent.TodoProperties;
 import dev.agentmiddleware.spring.ai.AgentToolSpringAiAutoConfiguration;
 import dev.agentmiddleware.spring.ai.AgentToolCallbackProvider;
@@ -66,7 +67,8 @@ import org.springframework.web.servlet.function.ServerResponse;
  * <li>Spring AI tool callbacks that the server publishes (a {@code ToolCallbackProvider} of {@code @Tool} beans)
  * run through the chain too ({@code agent.middleware.mcp.govern-spring-ai-tools});</li>
  * <li>the {@link HardenedStreamableHttpTransport} in place of Spring AI's Streamable HTTP transport for Spring MVC
- * ({@code agent.middleware.mcp.transport.*}).</li>
+ * ({@code agent.middleware.mcp.transport.*}), whose {@code tools/list} shows each caller only the tools it may call
+ * ({@link McpToolVisibility}).</li>
  * </ul>
  * The SDK's own check of tool arguments against the input schema is switched off: our binder checks them inside
  * the chain, so a refused call is observed, and the MCP and {@code ChatClient} paths accept the same arguments.
@@ -145,6 +147,25 @@ public final class AgentMcpServerAutoConfiguration {
 
 	@Bean
 	@ConditionalOnBean(AgentToolRegistry.class)
+	@ConditionalOnMissingBean
+	McpToolVisibility mcpToolVisibility(ObjectProvider<AgentToolRegistry> registry,
+			ObjectProvider<AuthorizationMiddleware> authorization) {
+		// The rule that refuses a caller's calls also hides the tools from its list; a tool the registry does not
+		// know (published without our chain) is not ours to hide.
+		return (toolName, caller) -> {
+			AuthorizationMiddleware middleware = authorization.getIfAvailable();
+			if (middleware == null) {
+				return true;
+			}
+			return registry.getObject()
+				.find(toolName)
+				.map((tool) -> middleware.permits(tool.descriptor(), caller))
+				.orElse(true);
+		};
+	}
+
+	@Bean
+	@ConditionalOnBean(AgentToolRegistry.class)
 	static SmartInitializingSingleton agentMcpUngovernedToolSpecificationsReporter(
 			ObjectProvider<ListableBeanFactory> beanFactory) {
 		return () -> reportUngovernedToolSpecifications(beanFactory.getObject());
@@ -201,7 +222,7 @@ public final class AgentMcpServerAutoConfiguration {
 		HardenedStreamableHttpTransport hardenedStreamableHttpTransport(
 				@Qualifier("mcpServerJsonMapper") JsonMapper mcpServerJsonMapper,
 				McpServerStreamableHttpProperties streamableProperties, McpProperties properties,
-				ObjectProvider<McpTransportClock> clock) {
+				ObjectProvider<McpTransportClock> clock, ObjectProvider<McpToolVisibility> toolVisibility) {
 			McpProperties.Transport transport = properties.getTransport();
 			HardenedStreamableHttpTransport.Builder builder = HardenedStreamableHttpTransport
 				.builder(new JacksonMcpJsonMapper(mcpServerJsonMapper))
@@ -212,6 +233,7 @@ public final class AgentMcpServerAutoConfiguration {
 				.sessionIdleTimeout(transport.getSessionIdleTimeout())
 				.maxSessions(transport.getMaxSessions());
 			clock.ifAvailable((source) -> builder.clock(source.clock()));
+			toolVisibility.ifAvailable(builder::toolVisibility);
 			return builder.build();
 		}
 

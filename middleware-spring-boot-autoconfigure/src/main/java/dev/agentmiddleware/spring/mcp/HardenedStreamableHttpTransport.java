@@ -3,7 +3,6 @@ package dev.agentmiddleware.spring.mcp;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.security.Principal;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -14,6 +13,8 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantLock;
 
+import dev.agentmiddleware.spring.tool.ToolPrincipals;
+import dev.agentmiddleware.tool.ToolPrincipal;
 import io.modelcontextprotocol.common.McpTransportContext;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.json.TypeRef;
@@ -116,6 +117,8 @@ public final class HardenedStreamableHttpTransport implements McpStreamableServe
 
 	private final Clock clock;
 
+	private final McpToolVisibility toolVisibility;
+
 	private final Map<String, LiveSession> sessions = new ConcurrentHashMap<>();
 
 	private final ReentrantLock sessionCreation = new ReentrantLock();
@@ -134,6 +137,7 @@ public final class HardenedStreamableHttpTransport implements McpStreamableServe
 		this.sessionIdleTimeout = builder.sessionIdleTimeout;
 		this.maxSessions = builder.maxSessions;
 		this.clock = builder.clock;
+		this.toolVisibility = builder.toolVisibility;
 	}
 
 	/**
@@ -379,8 +383,12 @@ public final class HardenedStreamableHttpTransport implements McpStreamableServe
 		return ServerResponse.sse((sse) -> {
 			SseStream stream = live.open(sse);
 			try {
+				// A caller's tools/list shows only the tools it may see
+				McpStreamableServerTransport answer = McpSchema.METHOD_TOOLS_LIST.equals(request.method())
+						? new ToolListFilteringTransport(stream, this.toolVisibility, McpToolHandler.principal(context))
+						: stream;
 				live.session()
-					.responseStream(request, stream)
+					.responseStream(request, answer)
 					.contextWrite((ctx) -> ctx.put(McpTransportContext.KEY, context))
 					.block();
 			}
@@ -395,10 +403,11 @@ public final class HardenedStreamableHttpTransport implements McpStreamableServe
 		}, Duration.ZERO);
 	}
 
-	// Carries the authenticated principal, if any, to the tool calls of this request
+	// The caller's name and authorities (Spring Security's Authentication behind getUserPrincipal()), for
+	// McpToolHandler and the caller's tools/list.
 	private static McpTransportContext transportContext(HttpServletRequest request) {
-		Principal principal = request.getUserPrincipal();
-		return (principal != null) ? McpTransportContext.create(Map.of(McpToolHandler.PRINCIPAL_KEY, principal.getName()))
+		ToolPrincipal principal = ToolPrincipals.of(request.getUserPrincipal());
+		return (principal != null) ? McpTransportContext.create(Map.of(McpToolHandler.PRINCIPAL_KEY, principal))
 				: McpTransportContext.EMPTY;
 	}
 
@@ -525,8 +534,8 @@ public final class HardenedStreamableHttpTransport implements McpStreamableServe
 
 	// The name of the authenticated principal of the request, which owns the sessions it starts
 	private static @Nullable String principalName(HttpServletRequest request) {
-		Principal principal = request.getUserPrincipal();
-		return (principal != null) ? principal.getName() : null;
+		ToolPrincipal principal = ToolPrincipals.of(request.getUserPrincipal());
+		return (principal != null) ? principal.name() : null;
 	}
 
 	private void expireIdleSessions() {
@@ -866,6 +875,8 @@ public final class HardenedStreamableHttpTransport implements McpStreamableServe
 
 		private Clock clock = Clock.systemUTC();
 
+		private McpToolVisibility toolVisibility = McpToolVisibility.ALL;
+
 		private Builder(McpJsonMapper jsonMapper) {
 			this.jsonMapper = jsonMapper;
 		}
@@ -937,6 +948,16 @@ public final class HardenedStreamableHttpTransport implements McpStreamableServe
 		 */
 		public Builder clock(Clock clock) {
 			this.clock = clock;
+			return this;
+		}
+
+		/**
+		 * Sets which tools a caller sees in its {@code tools/list} (default: all).
+		 * @param toolVisibility decides per tool and caller
+		 * @return this builder
+		 */
+		public Builder toolVisibility(McpToolVisibility toolVisibility) {
+			this.toolVisibility = toolVisibility;
 			return this;
 		}
 

@@ -10,10 +10,13 @@ import dev.agentmiddleware.spring.ai.GovernedToolCallback;
 import dev.agentmiddleware.spring.ai.ToolErrorFormatter;
 import dev.agentmiddleware.spring.ai.ToolResultText;
 import dev.agentmiddleware.spring.tool.RegisteredTool;
+import dev.agentmiddleware.spring.tool.ToolPrincipals;
 import dev.agentmiddleware.tool.InvocationSource;
 import dev.agentmiddleware.tool.SafetyLevel;
 import dev.agentmiddleware.tool.ToolDescriptor;
 import dev.agentmiddleware.tool.ToolInvocation;
+import dev.agentmiddleware.tool.ToolPrincipal;
+import io.modelcontextprotocol.common.McpTransportContext;
 import io.modelcontextprotocol.server.McpServerFeatures;
 import io.modelcontextprotocol.server.McpSyncServerExchange;
 import io.modelcontextprotocol.spec.McpSchema;
@@ -45,7 +48,10 @@ import org.springframework.ai.chat.model.ToolContext;
 public final class McpToolHandler
 		implements BiFunction<McpSyncServerExchange, McpSchema.CallToolRequest, McpSchema.CallToolResult> {
 
-	/** The key of the principal name in the MCP transport context. */
+	/**
+	 * The key of the caller's {@link ToolPrincipal} (name and authorities) in the MCP transport context, put there by
+	 * the transport from the request's authenticated user.
+	 */
 	public static final String PRINCIPAL_KEY = "agent.principal";
 
 	// Where Spring AI's MCP server puts the exchange in a tool context
@@ -146,9 +152,17 @@ public final class McpToolHandler
 			.build();
 	}
 
-	private static @Nullable String principal(McpSyncServerExchange exchange) {
-		Object principal = exchange.transportContext().get(PRINCIPAL_KEY);
-		return (principal != null) ? principal.toString() : null;
+	private static @Nullable ToolPrincipal principal(McpSyncServerExchange exchange) {
+		return principal(exchange.transportContext());
+	}
+
+	/**
+	 * The caller's principal in an MCP transport context.
+	 * @param transportContext the transport context of a request
+	 * @return the principal the transport put under {@link #PRINCIPAL_KEY}, or {@code null} for an anonymous caller
+	 */
+	public static @Nullable ToolPrincipal principal(McpTransportContext transportContext) {
+		return ToolPrincipals.of(transportContext.get(PRINCIPAL_KEY));
 	}
 
 	@Override

@@ -1,11 +1,9 @@
 package dev.agentmiddleware.spring.tool;
 
+import dev.agentmiddleware.tool.ToolPrincipal;
 import jakarta.servlet.http.HttpSession;
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.security.authentication.AnonymousAuthenticationToken;
-import org.springframework.security.core.Authentication;
-import org.springframework.security.core.context.SecurityContextHolder;
 import org.springframework.util.ClassUtils;
 import org.springframework.web.context.request.RequestAttributes;
 import org.springframework.web.context.request.RequestContextHolder;
@@ -25,9 +23,6 @@ final class StandardToolCallSessionResolver implements ToolCallSessionResolver {
 		.isPresent("org.springframework.web.context.request.ServletRequestAttributes", classLoader)
 			&& ClassUtils.isPresent("jakarta.servlet.http.HttpServletRequest", classLoader);
 
-	private static final boolean SECURITY_PRESENT = ClassUtils
-		.isPresent("org.springframework.security.core.context.SecurityContextHolder", classLoader);
-
 	private StandardToolCallSessionResolver() {
 	}
 
@@ -35,12 +30,12 @@ final class StandardToolCallSessionResolver implements ToolCallSessionResolver {
 	public ToolCallSession resolve() {
 		ToolCallSession scoped = ToolCallScope.currentSession();
 		String sessionId = (scoped != null) ? scoped.sessionId() : null;
-		String principal = (scoped != null) ? scoped.principal() : null;
+		ToolPrincipal principal = (scoped != null) ? scoped.principal() : null;
 		if (sessionId == null && SERVLET_PRESENT) {
 			sessionId = Servlet.sessionId();
 		}
-		if (principal == null && SECURITY_PRESENT) {
-			principal = Security.principal();
+		if (principal == null) {
+			principal = ToolPrincipals.current();
 		}
 		return (sessionId == null && principal == null) ? ToolCallSession.NONE
 				: new ToolCallSession(sessionId, principal);
@@ -58,22 +53,6 @@ final class StandardToolCallSessionResolver implements ToolCallSessionResolver {
 				return (session != null) ? session.getId() : null;
 			}
 			return null;
-		}
-
-	}
-
-	/**
-	 * Kept apart so that the Spring Security classes load only when present.
-	 */
-	private static final class Security {
-
-		static @Nullable String principal() {
-			Authentication authentication = SecurityContextHolder.getContext().getAuthentication();
-			if (authentication == null || !authentication.isAuthenticated()
-					|| authentication instanceof AnonymousAuthenticationToken) {
-				return null;
-			}
-			return authentication.getName();
 		}
 
 	}

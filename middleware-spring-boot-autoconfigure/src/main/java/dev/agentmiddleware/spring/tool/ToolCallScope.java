@@ -3,6 +3,7 @@ package dev.agentmiddleware.spring.tool;
 import java.util.Objects;
 import java.util.concurrent.Callable;
 
+import dev.agentmiddleware.tool.ToolPrincipal;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -13,9 +14,10 @@ import org.jspecify.annotations.Nullable;
  * <p>The scope belongs to the current thread; scopes nest, and closing one restores the one it replaced. Work handed
  * to other threads does not carry it.
  * <pre>{@code
- * String answer = ToolCallScope.call("conversation-42", "alice", () -> weatherTools.getWeather("Lisbon"));
+ * String answer = ToolCallScope.call("conversation-42", null, () -> weatherTools.getWeather("Lisbon"));
  *
- * try (ToolCallScope scope = ToolCallScope.open("conversation-42", "alice")) {
+ * ToolPrincipal alice = ToolPrincipal.of("alice", Set.of("SCOPE_weather.read"));
+ * try (ToolCallScope scope = ToolCallScope.open("conversation-42", alice)) {
  *     weatherTools.getWeather("Lisbon");
  *     weatherTools.getWeather("Lisbon");   // a hit of the session-scoped cache
  * }
@@ -39,10 +41,10 @@ public final class ToolCallScope implements AutoCloseable {
 	/**
 	 * Opens a scope on the current thread; close it on the same thread, best with try-with-resources.
 	 * @param sessionId the session id, or {@code null} for none
-	 * @param principal the principal name, or {@code null} for none
+	 * @param principal the principal, or {@code null} to take it from Spring Security's {@code SecurityContext}
 	 * @return the scope
 	 */
-	public static ToolCallScope open(@Nullable String sessionId, @Nullable String principal) {
+	public static ToolCallScope open(@Nullable String sessionId, @Nullable ToolPrincipal principal) {
 		ToolCallScope scope = new ToolCallScope(new ToolCallSession(sessionId, principal), current.get());
 		current.set(scope);
 		return scope;
@@ -51,13 +53,13 @@ public final class ToolCallScope implements AutoCloseable {
 	/**
 	 * Calls an action inside a scope.
 	 * @param sessionId the session id, or {@code null} for none
-	 * @param principal the principal name, or {@code null} for none
+	 * @param principal the principal, or {@code null} to take it from Spring Security's {@code SecurityContext}
 	 * @param action the action, typically calls of tool methods
 	 * @param <T> the result type
 	 * @return the action's result
 	 * @throws Exception what the action throws
 	 */
-	public static <T> T call(@Nullable String sessionId, @Nullable String principal, Callable<T> action)
+	public static <T> T call(@Nullable String sessionId, @Nullable ToolPrincipal principal, Callable<T> action)
 			throws Exception {
 		try (ToolCallScope scope = open(sessionId, principal)) {
 			return action.call();
@@ -67,10 +69,10 @@ public final class ToolCallScope implements AutoCloseable {
 	/**
 	 * Runs an action inside a scope.
 	 * @param sessionId the session id, or {@code null} for none
-	 * @param principal the principal name, or {@code null} for none
+	 * @param principal the principal, or {@code null} to take it from Spring Security's {@code SecurityContext}
 	 * @param action the action, typically calls of tool methods
 	 */
-	public static void run(@Nullable String sessionId, @Nullable String principal, Runnable action) {
+	public static void run(@Nullable String sessionId, @Nullable ToolPrincipal principal, Runnable action) {
 		try (ToolCallScope scope = open(sessionId, principal)) {
 			action.run();
 		}
@@ -118,7 +120,7 @@ public final class ToolCallScope implements AutoCloseable {
 	@Override
 	public String toString() {
 		return "ToolCallScope[session=" + this.session.sessionId() + ", principal="
-				+ Objects.toString(this.session.principal()) + "]";
+				+ Objects.toString(this.session.principalName()) + "]";
 	}
 
 }

@@ -1,5 +1,6 @@
 package dev.agentmiddleware.spring.tool;
 
+import dev.agentmiddleware.tool.ToolPrincipal;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -7,11 +8,20 @@ import org.jspecify.annotations.Nullable;
  * cache, a per-session rate limit or a per-principal budget keys on.
  *
  * @param sessionId the session id, or {@code null} for none
- * @param principal the principal name, or {@code null} for none
+ * @param principal the principal (name and authorities), or {@code null} for none
  */
-public record ToolCallSession(@Nullable String sessionId, @Nullable String principal) {
+public record ToolCallSession(@Nullable String sessionId, @Nullable ToolPrincipal principal) {
 
 	/** No session and no principal. */
 	public static final ToolCallSession NONE = new ToolCallSession(null, null);
+
+	/**
+	 * The principal's name.
+	 * @return the name, or {@code null} for no principal
+	 */
+	public @Nullable String principalName() {
+		ToolPrincipal principal = this.principal;
+		return (principal != null) ? principal.name() : null;
+	}
 
 }

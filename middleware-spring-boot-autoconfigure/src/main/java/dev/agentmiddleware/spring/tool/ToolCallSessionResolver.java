@@ -23,7 +23,7 @@ public interface ToolCallSessionResolver {
 	/**
 	 * The default: the innermost {@link ToolCallScope}; for what it leaves unset, the id of the current HTTP session
 	 * (when Spring Web and a servlet request are present and the session already exists: it is never created) and
-	 * the name of Spring Security's authenticated principal (when Spring Security is present).
+	 * Spring Security's authenticated principal, with its authorities ({@link ToolPrincipals#current()}).
 	 * @return the resolver
 	 */
 	static ToolCallSessionResolver standard() {

@@ -31,6 +31,7 @@ record ToolMethod(ToolDescriptor descriptor, List<ToolParameter> parameters) {
 			.resultType(method.getReturnType())
 			.title(annotation.title())
 			.openWorld(annotation.openWorld())
+			.authorities(annotation.authorities())
 			.build();
 		return new ToolMethod(descriptor, schema.parameters());
 	}

@@ -2,7 +2,9 @@ package dev.agentmiddleware.spring.ai;
 
 import java.io.IOException;
 import java.time.Duration;
+import java.util.List;
 
+import dev.agentmiddleware.authorization.ToolForbiddenException;
 import dev.agentmiddleware.binding.InvalidToolArgumentsException;
 import dev.agentmiddleware.ratelimit.ToolRateLimitedException;
 import dev.agentmiddleware.redaction.SecretRedactor;
@@ -75,6 +77,14 @@ class DefaultToolErrorFormatterTests {
 		assertThat(text).hasSizeLessThanOrEqualTo(120)
 			.endsWith("…. " + DefaultToolErrorFormatter.DENIAL_HINT)
 			.startsWith("Call of tool 'delete_file' was denied by approval: alice denied");
+	}
+
+	@Test
+	void aCallerWithoutTheAuthoritiesIsToldNotToRetryAtAll() {
+		assertThat(this.formatter.format("delete_file",
+				new ToolForbiddenException("delete_file", "authorization", List.of("SCOPE_files.write"), true)))
+			.isEqualTo("Tool 'delete_file' requires authority SCOPE_files.write, which the caller does not have. Do not "
+					+ "retry this call.");
 	}
 
 	@Test

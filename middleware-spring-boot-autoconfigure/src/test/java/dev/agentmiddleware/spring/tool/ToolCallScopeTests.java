@@ -1,10 +1,12 @@
 package dev.agentmiddleware.spring.tool;
 
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.agentmiddleware.autoconfigure.AgentMiddlewareAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.cache.ToolCacheAutoConfiguration;
 import dev.agentmiddleware.spring.AgentTool;
+import dev.agentmiddleware.tool.ToolPrincipal;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -13,6 +15,7 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.mock.web.MockHttpServletRequest;
+import org.springframework.security.authentication.AnonymousAuthenticationToken;
 import org.springframework.security.authentication.UsernamePasswordAuthenticationToken;
 import org.springframework.security.core.authority.AuthorityUtils;
 import org.springframework.security.core.context.SecurityContextHolder;
@@ -65,31 +68,44 @@ class ToolCallScopeTests {
 
 	@Test
 	void nestedScopesRestoreTheOuterSessionWhenClosed() {
-		try (ToolCallScope outer = ToolCallScope.open("outer", "alice")) {
+		ToolPrincipal alice = ToolPrincipal.of("alice");
+		try (ToolCallScope outer = ToolCallScope.open("outer", alice)) {
 			try (ToolCallScope inner = ToolCallScope.open("inner", null)) {
 				assertThat(ToolCallScope.currentSession()).isEqualTo(new ToolCallSession("inner", null));
 				assertThatIllegalStateException().isThrownBy(outer::close).withMessageContaining("out of order");
 			}
-			assertThat(ToolCallScope.currentSession()).isEqualTo(new ToolCallSession("outer", "alice"));
+			assertThat(ToolCallScope.currentSession()).isEqualTo(new ToolCallSession("outer", alice));
 		}
 		assertThat(ToolCallScope.currentSession()).isNull();
 	}
 
 	@Test
-	void theStandardResolverTakesTheHttpSessionAndTheSpringSecurityPrincipal() {
+	void theStandardResolverTakesTheHttpSessionAndTheSpringSecurityPrincipalWithItsAuthorities() {
 		MockHttpServletRequest request = new MockHttpServletRequest();
 		RequestContextHolder.setRequestAttributes(new ServletRequestAttributes(request));
 		SecurityContextHolder.getContext()
 			.setAuthentication(UsernamePasswordAuthenticationToken.authenticated("alice", "n/a",
-					AuthorityUtils.NO_AUTHORITIES));
+					AuthorityUtils.createAuthorityList("SCOPE_stock.read", "ROLE_CLERK")));
+		ToolPrincipal alice = ToolPrincipal.of("alice", Set.of("SCOPE_stock.read", "ROLE_CLERK"));
 		assertThat(ToolCallSessionResolver.standard().resolve()).as("a session is never created")
-			.isEqualTo(new ToolCallSession(null, "alice"));
+			.isEqualTo(new ToolCallSession(null, alice));
 		String sessionId = request.getSession(true).getId();
-		assertThat(ToolCallSessionResolver.standard().resolve()).isEqualTo(new ToolCallSession(sessionId, "alice"));
+		assertThat(ToolCallSessionResolver.standard().resolve()).isEqualTo(new ToolCallSession(sessionId, alice));
 		try (ToolCallScope scope = ToolCallScope.open("conversation-9", null)) {
 			assertThat(ToolCallSessionResolver.standard().resolve())
-				.isEqualTo(new ToolCallSession("conversation-9", "alice"));
+				.isEqualTo(new ToolCallSession("conversation-9", alice));
 		}
+	}
+
+	@Test
+	void anAnonymousOrUnauthenticatedSecurityContextGivesNoPrincipal() {
+		SecurityContextHolder.getContext()
+			.setAuthentication(new AnonymousAuthenticationToken("key", "anonymousUser",
+					AuthorityUtils.createAuthorityList("ROLE_ANONYMOUS")));
+		assertThat(ToolCallSessionResolver.standard().resolve()).isEqualTo(ToolCallSession.NONE);
+		SecurityContextHolder.getContext()
+			.setAuthentication(UsernamePasswordAuthenticationToken.unauthenticated("mallory", "guess"));
+		assertThat(ToolCallSessionResolver.standard().resolve()).isEqualTo(ToolCallSession.NONE);
 	}
 
 	@Test

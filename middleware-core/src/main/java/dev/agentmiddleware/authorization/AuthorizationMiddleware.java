@@ -1,0 +1,188 @@
+package dev.agentmiddleware.authorization;
+
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.Function;
+
+import dev.agentmiddleware.chain.BuiltInOrder;
+import dev.agentmiddleware.chain.OrderedMiddleware;
+import dev.agentmiddleware.chain.ToolPolicies;
+import dev.agentmiddleware.tool.ToolDescriptor;
+import dev.agentmiddleware.tool.ToolHandler;
+import dev.agentmiddleware.tool.ToolInvocation;
+import dev.agentmiddleware.tool.ToolPrincipal;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Lets a tool run only for a caller that holds the authorities the tool requires: the
+ * {@link ToolInvocation#principal() principal} of the call must hold every authority of the tool's
+ * {@link AuthorizationPolicy}. A call without them, or without a principal at all (fail closed), does not run the
+ * tool: it fails with a {@link ToolForbiddenException} (outcome {@code forbidden}) naming the tool and the
+ * missing authorities, before anyone is asked to approve it and before a cache answers or a rate-limit permit is
+ * spent ({@link BuiltInOrder#AUTHORIZATION}).
+ *
+ * <p>Applies only to the tools its policy function gives a policy for; for the others {@link #wrap} returns
+ * {@code next} and the middleware costs nothing per call. By default the policy of a tool is what its descriptor
+ * declares ({@link ToolDescriptor#authorities()}).
+ * <pre>{@code
+ * AuthorizationMiddleware authorization = AuthorizationMiddleware.builder()
+ *     .policies((tool) -> tool.name().equals("delete_file") ? AuthorizationPolicy.of("SCOPE_files.write") : null)
+ *     .build();
+ * ToolPipeline pipeline = ToolPipeline.chain(deleteFile, authorization);
+ * pipeline.call(ToolInvocation.builder(deleteFile).principal(ToolPrincipal.of("bob", Set.of())).build());
+ * // ToolForbiddenException: Tool 'delete_file' requires authority SCOPE_files.write, which the caller does not have.
+ * }</pre>
+ */
+public final class AuthorizationMiddleware implements OrderedMiddleware {
+
+	/** The name of this middleware in chains and in {@code decidedBy}. */
+	public static final String NAME = "authorization";
+
+	private final ToolPolicies<AuthorizationPolicy> policies;
+
+	private final Function<ToolDescriptor, @Nullable AuthorizationPolicy> resolver;
+
+	private final int order;
+
+	private AuthorizationMiddleware(Builder builder) {
+		this.resolver = builder.policies;
+		this.policies = ToolPolicies.of(builder.policies);
+		this.order = builder.order;
+	}
+
+	/**
+	 * Starts an authorization middleware whose policy of each tool is, until changed, what its descriptor declares.
+	 * @return a builder
+	 */
+	public static Builder builder() {
+		return new Builder();
+	}
+
+	@Override
+	public ToolHandler wrap(ToolDescriptor tool, ToolHandler next) {
+		AuthorizationPolicy policy = this.policies.resolve(tool);
+		if (policy == null) {
+			return next;
+		}
+		return new AuthorizedHandler(tool.name(), policy, next);
+	}
+
+	/**
+	 * Whether a caller may call a tool: what a caller's list of tools shows, decided by the same policy as its calls.
+	 * @param tool the tool
+	 * @param principal the caller, or {@code null} when it is not authenticated
+	 * @return {@code true} when the tool requires nothing, or the caller holds every authority it requires
+	 */
+	public boolean permits(ToolDescriptor tool, @Nullable ToolPrincipal principal) {
+		AuthorizationPolicy policy = this.resolver.apply(tool);
+		return policy == null || policy.permits(principal);
+	}
+
+	@Override
+	public int order() {
+		return this.order;
+	}
+
+	@Override
+	public String name() {
+		return NAME;
+	}
+
+	/**
+	 * The policy of every tool this middleware guards, as decided when the tools' pipelines were built.
+	 * @return the policies by tool name, sorted by name
+	 */
+	public Map<String, AuthorizationPolicy> policies() {
+		return this.policies.applied();
+	}
+
+	/**
+	 * The handler of one guarded tool.
+	 */
+	private static final class AuthorizedHandler implements ToolHandler {
+
+		private final String toolName;
+
+		private final AuthorizationPolicy policy;
+
+		// Checked one by one: a loop over an array allocates nothing per call, where containsAll takes an iterator
+		private final String[] required;
+
+		private final ToolHandler next;
+
+		AuthorizedHandler(String toolName, AuthorizationPolicy policy, ToolHandler next) {
+			this.toolName = toolName;
+			this.policy = policy;
+			this.required = policy.requiredAuthorities().toArray(String[]::new);
+			this.next = next;
+		}
+
+		@Override
+		public @Nullable Object handle(ToolInvocation invocation) throws Exception {
+			ToolPrincipal principal = invocation.principal();
+			if (!holdsAll(principal)) {
+				// The exception is the decision: observers, logs and metrics see FORBIDDEN by "authorization".
+				throw new ToolForbiddenException(this.toolName, NAME, this.policy.missing(principal), principal != null);
+			}
+			return this.next.handle(invocation);
+		}
+
+		private boolean holdsAll(@Nullable ToolPrincipal principal) {
+			if (principal == null) {
+				return false;
+			}
+			for (String authority : this.required) {
+				if (!principal.hasAuthority(authority)) {
+					return false;
+				}
+			}
+			return true;
+		}
+
+	}
+
+	/**
+	 * Builds an {@link AuthorizationMiddleware}.
+	 */
+	public static final class Builder {
+
+		private Function<ToolDescriptor, @Nullable AuthorizationPolicy> policies = (tool) -> AuthorizationPolicy
+			.ofAll(tool.authorities(), java.util.Set.of());
+
+		private int order = BuiltInOrder.AUTHORIZATION;
+
+		private Builder() {
+		}
+
+		/**
+		 * Sets the policy of each tool (default: the authorities its descriptor declares).
+		 * @param policies the policy of a tool, or {@code null} for a tool that requires nothing; called when the
+		 * tool's pipeline is built and when a caller's tools are listed
+		 * @return this builder
+		 */
+		public Builder policies(Function<ToolDescriptor, @Nullable AuthorizationPolicy> policies) {
+			this.policies = Objects.requireNonNull(policies, "policies");
+			return this;
+		}
+
+		/**
+		 * Sets the order (default {@link BuiltInOrder#AUTHORIZATION}).
+		 * @param order the order; a lower value runs further out
+		 * @return this builder
+		 */
+		public Builder order(int order) {
+			this.order = order;
+			return this;
+		}
+
+		/**
+		 * Builds the middleware.
+		 * @return the middleware
+		 */
+		public AuthorizationMiddleware build() {
+			return new AuthorizationMiddleware(this);
+		}
+
+	}
+
+}
