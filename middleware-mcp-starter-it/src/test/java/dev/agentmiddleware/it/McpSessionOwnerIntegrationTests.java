@@ -29,7 +29,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * state (its todo list, session-scoped cache entries and approval grants, all keyed by session id) stays with its
  * owner.
  */
-@SpringBootTest(classes = FreshMcpApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT)
+// The todo tools are published over MCP only when asked, and this test uses them as a session's own state
+@SpringBootTest(classes = FreshMcpApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT,
+		properties = "agent.middleware.todo.mcp.enabled=true")
 @Import(McpSessionOwnerIntegrationTests.PrincipalFromHeader.class)
 class McpSessionOwnerIntegrationTests {
 
