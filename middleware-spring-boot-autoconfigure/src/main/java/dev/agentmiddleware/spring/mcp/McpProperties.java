@@ -1,5 +1,7 @@
 package dev.agentmiddleware.spring.mcp;
 
+import dev.agentmiddleware.spring.tool.ValidatedProperties;
+import dev.agentmiddleware.spring.tool.PropertyChecks;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -23,7 +25,7 @@ import org.springframework.util.unit.DataSize;
  * }</pre>
  */
 @ConfigurationProperties(McpProperties.PREFIX)
-public class McpProperties {
+public class McpProperties implements ValidatedProperties {
 
 	/** The prefix of the MCP properties. */
 	public static final String PREFIX = "agent.middleware.mcp";
@@ -38,6 +40,15 @@ public class McpProperties {
 	 * Hardened Streamable HTTP transport settings.
 	 */
 	private final Transport transport = new Transport();
+
+	@Override
+	public void validate(PropertyChecks checks) {
+		checks.positive("transport.maxRequestSize", this.transport.getMaxRequestSize())
+			.positive("transport.sessionIdleTimeout", this.transport.getSessionIdleTimeout())
+			.atLeast("transport.maxSessions", this.transport.getMaxSessions(), 1)
+			.noBlankElement("transport.allowedOrigins", this.transport.getAllowedOrigins())
+			.noBlankElement("transport.allowedHosts", this.transport.getAllowedHosts());
+	}
 
 	public boolean isGovernSpringAiTools() {
 		return this.governSpringAiTools;
