@@ -90,6 +90,9 @@ public class ApprovalProperties implements ValidatedProperties {
 			.positive("store.abandonAfter", this.store.getAbandonAfter())
 			.atLeast("store.maxAuditRecords", this.store.getMaxAuditRecords(), 1)
 			.atLeast("store.maxRemembered", this.store.getMaxRemembered(), 1);
+		if (this.store.getInstanceId() != null) {
+			checks.notBlank("store.instanceId", this.store.getInstanceId());
+		}
 	}
 
 	public boolean isEnabled() {
