@@ -53,7 +53,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Every {@code ```yaml} block of every README binds and starts an application context with every auto-configuration
  * of this module and the tools the block names (each a read-only, idempotent tool, so that every built-in may apply
  * to it). Configuration is strict, so a key or value the code does not accept fails the block's test. The sample's
- * README shows the whole {@code agent.middleware} block of its {@code application.yml}; the two must be equal.
+ * README shows the {@code agent.middleware} block of the first document of its {@code application.yml}; the two
+ * must be equal.
  */
 class ReadmeYamlTests {
 
@@ -98,7 +99,7 @@ class ReadmeYamlTests {
 	}
 
 	@Test
-	void theSampleReadmeShowsTheWholeMiddlewareBlockOfTheSamplesConfiguration() throws IOException {
+	void theSampleReadmeShowsTheMiddlewareBlockOfTheFirstDocumentOfTheSamplesConfiguration() throws IOException {
 		Readme sample = Readme.all()
 			.stream()
 			.filter((readme) -> readme.name().startsWith("sample-app"))
@@ -108,7 +109,7 @@ class ReadmeYamlTests {
 		assertThat(blocks).hasSize(1);
 		Path applicationYml = Path.of(sample.name()).getParent().resolve("src/main/resources/application.yml");
 		Path file = projectFile(applicationYml);
-		// The first document: the others are profile-specific.
+		// The first document: the README's block is its agent.middleware block.
 		Map<String, Object> configured = middleware(properties(documents(file.toString(), Files.readString(file)).get(0)));
 		assertThat(middleware(properties("sample README", blocks.get(0).text()))).isEqualTo(configured);
 	}
