@@ -55,6 +55,17 @@ final class PropertySections {
 	}
 
 	/**
+	 * Sections as given, for tests of what binding leaves to a deeper section.
+	 * @param types each section's prefix and the name of its class
+	 * @return the sections
+	 */
+	static PropertySections of(Map<String, String> types) {
+		Set<String> keys = new TreeSet<>();
+		types.keySet().forEach((prefix) -> addKey(prefix, keys));
+		return new PropertySections(new TreeMap<>(types), keys);
+	}
+
+	/**
 	 * Each section's prefix ({@code agent.middleware}, {@code agent.middleware.approval}, ...) and the name of the
 	 * class that binds it, sorted by prefix.
 	 * @return the sections
