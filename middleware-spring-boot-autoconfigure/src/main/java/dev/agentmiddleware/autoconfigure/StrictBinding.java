@@ -30,7 +30,9 @@ import org.springframework.boot.context.properties.source.UnboundElementsSourceF
  *
  * <p>Keys that belong to a deeper section with a class of its own (from the configuration metadata) are left to
  * that class; keys directly under {@code agent.middleware} that the root properties do not have are left to
- * {@link UnknownPropertiesCheck}, which lists every key there.
+ * {@link UnknownPropertiesCheck}, which lists every key there. As with Boot's {@code ignoreUnknownFields = false},
+ * environment variables and system properties are not held to it (they hold keys of every application on the
+ * machine); {@link UnknownPropertiesCheck} still checks their first key.
  */
 final class StrictBinding implements ConfigurationPropertiesBindHandlerAdvisor {
 
