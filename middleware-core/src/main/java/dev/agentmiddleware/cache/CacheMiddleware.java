@@ -27,13 +27,15 @@ import org.jspecify.annotations.Nullable;
  * as a reader of state other tools write). Named
  * {@code cache}; default order {@link BuiltInOrder#CACHE}.
  *
- * <p><b>Key:</b> the bound arguments in structural form (the order of arguments and of keys in nested maps does
- * not matter; lists and arrays compare element by element; other values by their own {@code equals}, so argument
- * types without one, unlike records, never hit) plus the scope value: the session id ({@link CacheScope#SESSION}),
- * the principal ({@link CacheScope#PRINCIPAL}) or nothing ({@link CacheScope#GLOBAL}). A call that lacks its scope
- * value (no session id under {@code SESSION}, no principal under {@code PRINCIPAL}) <em>bypasses</em> the cache: it
- * runs the tool and neither reads nor stores a result, so anonymous callers never share results with each other or
- * with anyone else; it counts neither as a hit nor as a miss.
+ * <p><b>Key:</b> the canonical JSON of the bound arguments (map entries and object properties sorted by name at
+ * every depth, so the order of arguments and of keys does not matter, and two argument objects that serialise
+ * alike share an entry even when their class, such as a JavaBean DTO, has no {@code equals}; arguments Jackson
+ * cannot serialise compare structurally, by their own {@code equals}) plus the scope value: the session id
+ * ({@link CacheScope#SESSION}), the principal ({@link CacheScope#PRINCIPAL}) or nothing
+ * ({@link CacheScope#GLOBAL}). A call that lacks its scope value (no session id under {@code SESSION}, no principal
+ * under {@code PRINCIPAL}) <em>bypasses</em> the cache: it runs the tool and neither reads nor stores a result, so
+ * anonymous callers never share results with each other or with anyone else; it counts neither as a hit nor as a
+ * miss.
  *
  * <p><b>Hits and misses:</b> a hit returns the cached value (shared: tools should return immutable values),
  * {@linkplain ToolCall#decide reports} {@link CallOutcome#CACHED} so observers see it, and counts

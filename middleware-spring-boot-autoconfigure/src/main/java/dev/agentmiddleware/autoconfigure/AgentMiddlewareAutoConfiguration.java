@@ -16,8 +16,8 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.core.env.Environment;
 
 /**
- * Auto-configuration of what every part of the middleware shares: the {@code agent.middleware} properties and the
- * check of their keys, the {@link SecretRedactor}, and the {@link ToolCallObservers} that deliver each finished
+ * Auto-configuration of what every part of the middleware shares: the {@code agent.middleware} properties, the
+ * strict binding of every section under it and the check of its keys, the {@link SecretRedactor}, and the {@link ToolCallObservers} that deliver each finished
  * call to every {@code ToolCallObserver} bean.
  * <p>
  * It runs after {@link AgentToolAutoConfiguration} (tool registration), so that every built-in auto-configuration,
@@ -27,6 +27,11 @@ import org.springframework.core.env.Environment;
 @ConditionalOnBooleanProperty(name = AgentMiddlewareProperties.PREFIX + ".enabled", matchIfMissing = true)
 @EnableConfigurationProperties(AgentMiddlewareProperties.class)
 public final class AgentMiddlewareAutoConfiguration {
+
+	@Bean
+	static StrictBinding agentMiddlewareStrictBinding() {
+		return new StrictBinding();
+	}
 
 	@Bean
 	UnknownPropertiesCheck agentMiddlewareUnknownPropertiesCheck(Environment environment,

@@ -1,9 +1,11 @@
 package dev.agentmiddleware.autoconfigure;
 
 import java.beans.PropertyDescriptor;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 
@@ -13,7 +15,7 @@ import dev.agentmiddleware.spring.tool.NameSuggestions;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.BeanUtils;
-import org.springframework.boot.context.properties.ConfigurationPropertiesBindException;
+import org.springframework.boot.context.properties.bind.BindException;
 import org.springframework.boot.context.properties.bind.DataObjectPropertyName;
 import org.springframework.boot.context.properties.bind.UnboundConfigurationPropertiesException;
 import org.springframework.boot.context.properties.source.ConfigurationProperty;
@@ -28,14 +30,18 @@ import org.springframework.boot.origin.Origin;
 import org.springframework.core.Ordered;
 import org.springframework.core.ResolvableType;
 import org.springframework.core.annotation.Order;
+import org.springframework.core.convert.ConversionFailedException;
 import org.springframework.core.env.Environment;
+import org.springframework.util.ClassUtils;
+import org.springframework.util.unit.DataSize;
 
 /**
  * Turns a startup failure caused by the middleware's configuration into Spring Boot's "APPLICATION FAILED TO START"
  * report: the property, its value and origin (file and line), the reason, and the fix, with "did you mean ...?"
- * where a name is misspelt. It reports an {@link InvalidToolConfigurationException}, and the fields under
- * {@code agent.middleware} that the built-ins' properties left unbound (typos such as
- * {@code agent.middleware.cache.tools.lookup-order.tll}).
+ * where a name is misspelt. It reports an {@link InvalidToolConfigurationException} (a value out of its limits, a tool
+ * name that matches no tool), the keys under {@code agent.middleware} that no field binds (typos such as
+ * {@code agent.middleware.cache.tools.lookup-order.tll}, refused by {@link StrictBinding}), and values that cannot be
+ * converted (an unknown enum constant, {@code maybe} for a boolean), listing what is allowed.
  */
 @Order(Ordered.HIGHEST_PRECEDENCE)
 final class AgentMiddlewareFailureAnalyzer implements FailureAnalyzer {
@@ -54,27 +60,38 @@ final class AgentMiddlewareFailureAnalyzer implements FailureAnalyzer {
 		InvalidToolConfigurationException invalid = findCause(failure, InvalidToolConfigurationException.class);
 		if (invalid != null) {
 			ConfigurationProperty bound = find(invalid.getProperty());
-			Object value = (invalid.getValue() != null) ? invalid.getValue()
-					: (bound != null) ? bound.getValue() : null;
+			boolean exact = bound != null && bound.getName().toString().equals(invalid.getProperty());
+			// The value as the user wrote it ("-1s"), unless the environment only has a property below this one.
+			Object value = (exact || invalid.getValue() == null) && bound != null ? bound.getValue()
+					: invalid.getValue();
 			String description = describe(invalid.getProperty(), value, bound, invalid.getReason()).stripTrailing();
 			return new FailureAnalysis(description, invalid.getAction(), invalid);
+		}
+		BindException binding = findCause(failure, BindException.class);
+		if (binding == null || !(ROOT.equals(binding.getName()) || ROOT.isAncestorOf(binding.getName()))) {
+			return null;
 		}
 		UnboundConfigurationPropertiesException unbound = findCause(failure,
 				UnboundConfigurationPropertiesException.class);
 		if (unbound != null) {
-			return analyzeUnbound(unbound, findCause(failure, ConfigurationPropertiesBindException.class));
+			return analyzeUnbound(unbound, binding);
+		}
+		ConversionFailedException conversion = findCause(failure, ConversionFailedException.class);
+		if (conversion != null && binding.getProperty() != null) {
+			return analyzeConversion(binding, conversion);
 		}
 		return null;
 	}
 
 	private @Nullable FailureAnalysis analyzeUnbound(UnboundConfigurationPropertiesException unbound,
-			@Nullable ConfigurationPropertiesBindException binding) {
+			BindException binding) {
 		List<ConfigurationProperty> properties = unbound.getUnboundProperties()
 			.stream()
 			.filter((property) -> ROOT.isAncestorOf(property.getName()))
 			.sorted()
 			.toList();
-		if (properties.isEmpty() || binding == null) {
+		Class<?> type = binding.getTarget().getType().resolve();
+		if (properties.isEmpty() || type == null) {
 			return null;
 		}
 		StringBuilder description = new StringBuilder();
@@ -82,18 +99,54 @@ final class AgentMiddlewareFailureAnalyzer implements FailureAnalyzer {
 		for (ConfigurationProperty property : properties) {
 			ConfigurationPropertyName name = property.getName();
 			String key = name.getLastElement(Form.ORIGINAL);
-			List<String> fields = fieldsAt(binding.getBeanType(), binding.getAnnotation().prefix(), name);
+			List<String> fields = fieldsAt(type, binding.getName(), name);
 			description.append(describe(name.toString(), property.getValue(), property,
 					"'" + key + "' is not a setting here"));
 			action.append(NameSuggestions.didYouMean(key, fields))
 				.append("Settings of '")
 				.append(name.getParent())
 				.append("': ")
-				.append(String.join(", ", fields))
+				.append(fields.isEmpty() ? "none (it is a single value)" : String.join(", ", fields))
 				.append(".\n");
 		}
 		return new FailureAnalysis(description.toString().stripTrailing(), action.toString().stripTrailing(),
 				unbound);
+	}
+
+	private FailureAnalysis analyzeConversion(BindException binding, ConversionFailedException conversion) {
+		ConfigurationProperty property = binding.getProperty();
+		Class<?> type = conversion.getTargetType().getType();
+		String value = String.valueOf(property.getValue());
+		String allowed;
+		String suggestion = "";
+		if (type.isEnum()) {
+			List<String> constants = new ArrayList<>();
+			for (Object constant : type.getEnumConstants()) {
+				constants.add(((Enum<?>) constant).name().toLowerCase(Locale.ROOT).replace('_', '-'));
+			}
+			allowed = String.join(", ", constants);
+			suggestion = NameSuggestions.didYouMean(value, constants);
+		}
+		else if (type == boolean.class || type == Boolean.class) {
+			allowed = "true or false";
+		}
+		else if (type == Duration.class) {
+			allowed = "a duration such as 500ms, 30s, 5m, 1h or PT1M";
+		}
+		else if (DataSize.class.equals(type)) {
+			allowed = "a size such as 512KB or 4MB";
+		}
+		else if (Number.class.isAssignableFrom(ClassUtils.resolvePrimitiveIfNecessary(type))) {
+			allowed = "a whole number";
+		}
+		else {
+			allowed = "a value of type " + type.getSimpleName();
+		}
+		String description = describe(property.getName().toString(), value, property,
+				"'" + value + "' is not " + (type.isEnum() ? "one of " : "") + allowed)
+			.stripTrailing();
+		return new FailureAnalysis(description, suggestion + "Allowed: " + allowed + ". Update '"
+				+ property.getName() + "' in your application's configuration.", binding);
 	}
 
 	private static String describe(String property, @Nullable Object value, @Nullable ConfigurationProperty bound,
@@ -118,6 +171,18 @@ final class AgentMiddlewareFailureAnalyzer implements FailureAnalyzer {
 			return null;
 		}
 		ConfigurationPropertyName name = ConfigurationPropertyName.adapt(property, '.');
+		ConfigurationProperty found = find(name);
+		// "providers[1]" of "providers=callback,quue": the list is one property, so report its origin.
+		if (found == null && name.getNumberOfElements() > 0 && name.isLastElementIndexed()) {
+			found = find(name.getParent());
+		}
+		return found;
+	}
+
+	private @Nullable ConfigurationProperty find(ConfigurationPropertyName name) {
+		if (this.environment == null) {
+			return null;
+		}
 		for (ConfigurationPropertySource source : ConfigurationPropertySources.get(this.environment)) {
 			ConfigurationProperty exact = source.getConfigurationProperty(name);
 			if (exact != null) {
@@ -138,9 +203,10 @@ final class AgentMiddlewareFailureAnalyzer implements FailureAnalyzer {
 	}
 
 	// The settings (dashed) of the object an unbound name would have set, walking the properties class along it.
-	private static List<String> fieldsAt(Class<?> propertiesType, String prefix, ConfigurationPropertyName unbound) {
+	private static List<String> fieldsAt(Class<?> propertiesType, ConfigurationPropertyName prefix,
+			ConfigurationPropertyName unbound) {
 		ResolvableType type = ResolvableType.forClass(propertiesType);
-		int start = ConfigurationPropertyName.of(prefix).getNumberOfElements();
+		int start = prefix.getNumberOfElements();
 		for (int i = start; i < unbound.getNumberOfElements() - 1; i++) {
 			Class<?> raw = type.resolve();
 			if (raw == null) {

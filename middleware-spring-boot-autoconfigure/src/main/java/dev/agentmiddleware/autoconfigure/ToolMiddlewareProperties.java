@@ -6,7 +6,9 @@ import java.util.Locale;
 import java.util.Map;
 
 import dev.agentmiddleware.spring.tool.InvalidToolConfigurationException;
+import dev.agentmiddleware.spring.tool.PropertyChecks;
 import dev.agentmiddleware.spring.tool.ToolNameReferences;
+import dev.agentmiddleware.spring.tool.ValidatedProperties;
 import dev.agentmiddleware.tool.ToolDescriptor;
 import org.jspecify.annotations.Nullable;
 
@@ -29,13 +31,14 @@ import org.springframework.boot.context.properties.bind.DataObjectPropertyName;
  * </ol>
  * Listing a tool the built-in refuses (caching or retrying a side-effecting tool) fails startup unless its entry
  * says {@code enabled: true} explicitly. A tool's entry falls back to {@code defaults} field by field; tool names
- * match in canonical form ({@link PerToolSettings}). Invalid values fail startup through Boot's failure analysis,
- * naming the property ({@link InvalidToolConfigurationException}).
+ * match in canonical form ({@link PerToolSettings}). Invalid values fail startup as soon as the properties are bound
+ * ({@link ValidatedProperties}), through Boot's failure analysis naming the property
+ * ({@link InvalidToolConfigurationException}); unknown keys fail the same way, for every section.
  *
  * <p>A new built-in adopts it by extending it, and its auto-configuration validates the settings once and hands
  * {@link #policyFor} to the middleware:
  * <pre>{@code
- * @ConfigurationProperties(prefix = ToolCacheProperties.PREFIX, ignoreUnknownFields = false)
+ * @ConfigurationProperties(ToolCacheProperties.PREFIX)
  * public class ToolCacheProperties extends ToolMiddlewareProperties<ToolCacheProperties.Settings, CachePolicy> {
  *
  *     public ToolCacheProperties() {
@@ -63,7 +66,7 @@ import org.springframework.boot.context.properties.bind.DataObjectPropertyName;
  * @param <S> the settings type of {@code defaults} and of each tool
  * @param <P> the core policy type
  */
-public abstract class ToolMiddlewareProperties<S extends ToolSettings<S>, P> {
+public abstract class ToolMiddlewareProperties<S extends ToolSettings<S>, P> implements ValidatedProperties {
 
 	private final String prefix;
 
@@ -146,6 +149,24 @@ public abstract class ToolMiddlewareProperties<S extends ToolSettings<S>, P> {
 	 * @throws IllegalArgumentException naming the invalid setting (in camel case) in its message
 	 */
 	protected abstract @Nullable P createPolicy(S settings);
+
+	/**
+	 * Checks the settings as soon as they are bound: the defaults and every tool's entry ({@link #validate()}), then
+	 * the built-in's own settings ({@link #validateOwnSettings}).
+	 * @param checks the checks of this prefix
+	 */
+	@Override
+	public final void validate(PropertyChecks checks) {
+		validate();
+		validateOwnSettings(checks);
+	}
+
+	/**
+	 * Checks the settings a built-in has besides {@code defaults} and {@code tools}; none by default.
+	 * @param checks the checks of this prefix
+	 */
+	protected void validateOwnSettings(PropertyChecks checks) {
+	}
 
 	/**
 	 * Checks the defaults and every tool's entry, so that an invalid value fails startup naming its property even

@@ -1,10 +1,7 @@
 package dev.agentmiddleware.autoconfigure;
 
 import java.beans.PropertyDescriptor;
-import java.io.IOException;
-import java.io.InputStream;
-import java.net.URL;
-import java.util.Enumeration;
+import java.util.HashSet;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -12,13 +9,15 @@ import dev.agentmiddleware.spring.tool.AgentMiddlewareProperties;
 import dev.agentmiddleware.spring.tool.InvalidToolConfigurationException;
 import dev.agentmiddleware.spring.tool.NameSuggestions;
 import dev.agentmiddleware.spring.tool.ToolNames;
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.BeanUtils;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.BindHandler;
+import org.springframework.boot.context.properties.bind.Bindable;
+import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.context.properties.bind.DataObjectPropertyName;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName.Form;
@@ -27,6 +26,7 @@ import org.springframework.boot.context.properties.source.ConfigurationPropertyS
 import org.springframework.boot.context.properties.source.IterableConfigurationPropertySource;
 import org.springframework.core.env.Environment;
 import org.springframework.core.env.SystemEnvironmentPropertySource;
+import org.springframework.util.ClassUtils;
 
 /**
  * Fails startup when a key directly under {@code agent.middleware} belongs to no feature, such as
@@ -36,14 +36,15 @@ import org.springframework.core.env.SystemEnvironmentPropertySource;
  * every {@code META-INF/spring-configuration-metadata.json} on the class path (so a feature that is switched off, or
  * whose library is missing, is still known), and the prefixes of the {@code @ConfigurationProperties} beans of the
  * context. A feature added by another module is known as soon as its properties class is.
+ *
+ * <p>Below the first key, {@link StrictBinding} refuses unknown keys and invalid values of every section as it is
+ * bound. A section whose feature is switched off has no properties bean and is not bound; this check binds it the
+ * same strict way, so that a typo in it fails startup as well.
  */
 final class UnknownPropertiesCheck implements SmartInitializingSingleton {
 
 	private static final ConfigurationPropertyName ROOT = ConfigurationPropertyName
 		.of(AgentMiddlewareProperties.PREFIX);
-
-	private static final String[] METADATA = { "META-INF/spring-configuration-metadata.json",
-			"META-INF/additional-spring-configuration-metadata.json" };
 
 	private final Environment environment;
 
@@ -75,6 +76,7 @@ final class UnknownPropertiesCheck implements SmartInitializingSingleton {
 				}
 			});
 		}
+		bindSectionsWithoutBean();
 	}
 
 	private static boolean isKnown(ConfigurationPropertyName name, Set<String> canonicalKnown,
@@ -92,10 +94,7 @@ final class UnknownPropertiesCheck implements SmartInitializingSingleton {
 	}
 
 	private Set<String> knownKeys() {
-		Set<String> known = new TreeSet<>();
-		for (String resource : METADATA) {
-			readMetadata(resource, known);
-		}
+		Set<String> known = new TreeSet<>(PropertySections.onClassPath().keys());
 		for (String beanName : this.beanFactory.getBeanNamesForAnnotation(ConfigurationProperties.class)) {
 			ConfigurationProperties annotation = this.beanFactory.findAnnotationOnBean(beanName,
 					ConfigurationProperties.class);
@@ -104,7 +103,7 @@ final class UnknownPropertiesCheck implements SmartInitializingSingleton {
 				continue;
 			}
 			String prefix = !annotation.prefix().isEmpty() ? annotation.prefix() : annotation.value();
-			addKey(prefix, known);
+			PropertySections.addKey(prefix, known);
 			if (prefix.equals(AgentMiddlewareProperties.PREFIX)) {
 				for (PropertyDescriptor descriptor : BeanUtils.getPropertyDescriptors(type)) {
 					if (!"class".equals(descriptor.getName())) {
@@ -116,32 +115,33 @@ final class UnknownPropertiesCheck implements SmartInitializingSingleton {
 		return known;
 	}
 
-	private static void readMetadata(String resource, Set<String> known) {
-		try {
-			ClassLoader classLoader = UnknownPropertiesCheck.class.getClassLoader();
-			Enumeration<URL> urls = classLoader.getResources(resource);
-			JsonMapper mapper = JsonMapper.builder().build();
-			while (urls.hasMoreElements()) {
-				try (InputStream in = urls.nextElement().openStream()) {
-					JsonNode metadata = mapper.readTree(in);
-					for (String section : new String[] { "groups", "properties" }) {
-						for (JsonNode entry : metadata.path(section)) {
-							addKey(entry.path("name").asString(""), known);
-						}
-					}
-				}
+	// A section whose feature is off has no properties bean: bind it anyway, so that its typos fail startup too.
+	private void bindSectionsWithoutBean() {
+		Set<Class<?>> bound = new HashSet<>();
+		for (String beanName : this.beanFactory.getBeanNamesForAnnotation(ConfigurationProperties.class)) {
+			Class<?> type = this.beanFactory.getType(beanName);
+			if (type != null) {
+				bound.add(ClassUtils.getUserClass(type));
 			}
 		}
-		catch (IOException ex) {
-			throw new IllegalStateException("Cannot read the configuration metadata " + resource, ex);
-		}
+		Binder binder = Binder.get(this.environment);
+		PropertySections.onClassPath().types().forEach((prefix, typeName) -> {
+			Class<?> type = loadable(typeName);
+			if (type != null && !bound.contains(type)) {
+				binder.bind(prefix, Bindable.ofInstance(BeanUtils.instantiateClass(type)),
+						new StrictBinding().apply(BindHandler.DEFAULT));
+			}
+		});
 	}
 
-	private static void addKey(String property, Set<String> known) {
-		if (property.startsWith(AgentMiddlewareProperties.PREFIX + ".")) {
-			String rest = property.substring(AgentMiddlewareProperties.PREFIX.length() + 1);
-			int dot = rest.indexOf('.');
-			known.add((dot < 0) ? rest : rest.substring(0, dot));
+	private static @Nullable Class<?> loadable(String typeName) {
+		try {
+			Class<?> type = ClassUtils.forName(typeName, UnknownPropertiesCheck.class.getClassLoader());
+			return ClassUtils.hasConstructor(type) ? type : null;
+		}
+		catch (ClassNotFoundException | LinkageError ex) {
+			// The section's module or one of its libraries is not on the class path: nothing of it can run.
+			return null;
 		}
 	}
 

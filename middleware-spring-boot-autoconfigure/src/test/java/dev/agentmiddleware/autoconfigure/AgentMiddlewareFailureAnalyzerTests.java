@@ -1,7 +1,10 @@
 package dev.agentmiddleware.autoconfigure;
 
+import dev.agentmiddleware.autoconfigure.agent.AgentAutoConfiguration;
+import dev.agentmiddleware.autoconfigure.approval.ApprovalAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.cache.ToolCacheAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.retry.ToolRetryAutoConfiguration;
+import dev.agentmiddleware.autoconfigure.thread.ThreadStoreAutoConfiguration;
 import dev.agentmiddleware.spring.AgentTool;
 import dev.agentmiddleware.spring.tool.AgentToolAutoConfiguration;
 import org.junit.jupiter.api.Test;
@@ -70,6 +73,35 @@ class AgentMiddlewareFailureAnalyzerTests {
 	}
 
 	@Test
+	void anUnknownKeyOfASectionIsReportedWithItsOriginAndASuggestion(CapturedOutput output) {
+		String report = startAndReport("unknown-approval-key.yml", output);
+		assertThat(report).contains("Property: agent.middleware.approval.polcy")
+			.contains("Value: \"all\"")
+			.contains("Origin: class path resource [failure-analysis/unknown-approval-key.yml] - 4:14")
+			.contains("Reason: 'polcy' is not a setting here")
+			.contains("Did you mean 'policy'? Settings of 'agent.middleware.approval': ");
+	}
+
+	@Test
+	void aNegativeLimitIsReportedWithItsOriginAndWhatIsAllowed(CapturedOutput output) {
+		String report = startAndReport("invalid-loop-guard.yml", output);
+		assertThat(report).contains("Property: agent.middleware.loop-guard.max-iterations")
+			.contains("Value: \"-1\"")
+			.contains("Origin: class path resource [failure-analysis/invalid-loop-guard.yml] - 4:23")
+			.contains("Reason: must be 0 or more")
+			.contains("Allowed: 0 or more.");
+	}
+
+	@Test
+	void anUnknownToolInAListIsReportedAtItsIndexWithItsOrigin(CapturedOutput output) {
+		String report = startAndReport("unknown-sensitive-tool.yml", output);
+		assertThat(report).contains("Property: agent.middleware.approval.sensitive-tools[1]")
+			.contains("Value: \"write_file\"")
+			.contains("Origin: class path resource [failure-analysis/unknown-sensitive-tool.yml] - 7:11")
+			.contains("Reason: no tool is named 'write_file'");
+	}
+
+	@Test
 	void aRefusedToolIsReportedWithTheFix(CapturedOutput output) {
 		String report = startAndReport("refused-tool.yml", output);
 		assertThat(report).contains("Property: agent.middleware.cache.tools.refund-order")
@@ -82,7 +114,8 @@ class AgentMiddlewareFailureAnalyzerTests {
 	private static String startAndReport(String file, CapturedOutput output) {
 		SpringApplicationBuilder application = new SpringApplicationBuilder(OrderToolsApplication.class)
 			.web(WebApplicationType.NONE)
-			.properties("spring.config.location=classpath:failure-analysis/" + file, "spring.main.banner-mode=off");
+			.properties("spring.config.location=classpath:failure-analysis/" + file, "spring.main.banner-mode=off",
+					"agent.middleware.todo.enabled=false");
 		assertThatException().isThrownBy(application::run);
 		String text = output.getOut() + output.getErr();
 		assertThat(text).contains("APPLICATION FAILED TO START").contains("Invalid agent tool middleware configuration");
@@ -92,7 +125,8 @@ class AgentMiddlewareFailureAnalyzerTests {
 	@Configuration(proxyBeanMethods = false)
 	@ImportAutoConfiguration({ AgentMiddlewareAutoConfiguration.class,
 			AgentToolAutoConfiguration.class, ToolCacheAutoConfiguration.class,
-			ToolRetryAutoConfiguration.class })
+			ToolRetryAutoConfiguration.class, ApprovalAutoConfiguration.class, AgentAutoConfiguration.class,
+			ThreadStoreAutoConfiguration.class })
 	static class OrderToolsApplication {
 
 		@Bean

@@ -1,12 +1,14 @@
 package dev.agentmiddleware.autoconfigure.agent;
 
+import dev.agentmiddleware.spring.tool.ValidatedProperties;
+import dev.agentmiddleware.spring.tool.PropertyChecks;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**
  * Configuration of the loop guards, under {@code agent.middleware.loop-guard}; a limit of 0 means none.
  */
 @ConfigurationProperties(LoopGuardProperties.PREFIX)
-public class LoopGuardProperties {
+public class LoopGuardProperties implements ValidatedProperties {
 
 	/** The prefix of these properties. */
 	public static final String PREFIX = "agent.middleware.loop-guard";
@@ -25,6 +27,14 @@ public class LoopGuardProperties {
 
 	/** How many calls of one tool with the same arguments in one run stop that call instead of running it. */
 	private int maxRepeatedCalls = 3;
+
+	@Override
+	public void validate(PropertyChecks checks) {
+		checks.atLeast("maxIterations", this.maxIterations, 0)
+			.atLeast("maxToolCallsPerRun", this.maxToolCallsPerRun, 0)
+			.atLeast("maxToolCallsPerThread", this.maxToolCallsPerThread, 0)
+			.atLeast("maxRepeatedCalls", this.maxRepeatedCalls, 0);
+	}
 
 	public boolean isEnabled() {
 		return this.enabled;

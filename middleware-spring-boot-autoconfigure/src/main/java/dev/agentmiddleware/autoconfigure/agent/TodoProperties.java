@@ -1,12 +1,14 @@
 package dev.agentmiddleware.autoconfigure.agent;
 
+import dev.agentmiddleware.spring.tool.ValidatedProperties;
+import dev.agentmiddleware.spring.tool.PropertyChecks;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**
  * Configuration of the todo middleware, under {@code agent.middleware.todo}.
  */
 @ConfigurationProperties(TodoProperties.PREFIX)
-public class TodoProperties {
+public class TodoProperties implements ValidatedProperties {
 
 	/** The prefix of these properties. */
 	public static final String PREFIX = "agent.middleware.todo";
@@ -21,6 +23,11 @@ public class TodoProperties {
 	private int maxTextLength = 1000;
 
 	private final Mcp mcp = new Mcp();
+
+	@Override
+	public void validate(PropertyChecks checks) {
+		checks.atLeast("maxItems", this.maxItems, 1).atLeast("maxTextLength", this.maxTextLength, 1);
+	}
 
 	public boolean isEnabled() {
 		return this.enabled;

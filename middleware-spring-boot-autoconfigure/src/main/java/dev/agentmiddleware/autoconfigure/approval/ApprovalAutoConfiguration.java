@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.UUID;
 
 import javax.sql.DataSource;
@@ -28,6 +29,8 @@ import dev.agentmiddleware.metrics.MiddlewareMetrics;
 import dev.agentmiddleware.observation.MicrometerMiddlewareMetrics;
 import dev.agentmiddleware.redaction.SecretRedactor;
 import dev.agentmiddleware.spring.tool.AgentToolRegistry;
+import dev.agentmiddleware.spring.tool.InvalidToolConfigurationException;
+import dev.agentmiddleware.spring.tool.NameSuggestions;
 import dev.agentmiddleware.spring.tool.RegisteredTool;
 import dev.agentmiddleware.spring.tool.ToolNameReferences;
 import dev.agentmiddleware.spring.tool.ToolNames;
@@ -89,12 +92,12 @@ public final class ApprovalAutoConfiguration {
 
 	@Bean
 	ToolNameReferences approvalExemptToolNames(ApprovalProperties properties) {
-		return ToolNameReferences.of(ApprovalProperties.PREFIX + ".exempt-tools", properties.getExemptTools());
+		return ToolNameReferences.ofList(ApprovalProperties.PREFIX + ".exempt-tools", properties.getExemptTools());
 	}
 
 	@Bean
 	ToolNameReferences approvalSensitiveToolNames(ApprovalProperties properties) {
-		return ToolNameReferences.of(ApprovalProperties.PREFIX + ".sensitive-tools", properties.getSensitiveTools());
+		return ToolNameReferences.ofList(ApprovalProperties.PREFIX + ".sensitive-tools", properties.getSensitiveTools());
 	}
 
 	@Bean(destroyMethod = "close")
@@ -186,15 +189,20 @@ public final class ApprovalAutoConfiguration {
 			}
 		}
 		List<ApprovalProvider> ordered = new ArrayList<>();
-		for (String name : properties.getProviders()) {
+		List<String> names = properties.getProviders();
+		Set<String> known = new TreeSet<>(BUILT_IN_PROVIDERS);
+		known.addAll(byName.keySet());
+		for (int i = 0; i < names.size(); i++) {
+			String name = names.get(i);
 			ApprovalProvider provider = byName.remove(name);
 			if (provider != null) {
 				ordered.add(provider);
 			}
 			else if (!BUILT_IN_PROVIDERS.contains(name)) {
-				throw new IllegalStateException("Property '" + ApprovalProperties.PREFIX + ".providers' names provider '"
-						+ name + "', which does not exist; available: " + String.join(", ", BUILT_IN_PROVIDERS)
-						+ " and the names of your ApprovalProvider beans");
+				throw new InvalidToolConfigurationException(ApprovalProperties.PREFIX + ".providers[" + i + "]", name,
+						"no approval provider is named '" + name + "'",
+						NameSuggestions.didYouMean(name, known) + "Providers: " + String.join(", ", known)
+								+ " (the built-ins and the names of your ApprovalProvider beans).");
 			}
 		}
 		byName.values().stream().filter((provider) -> !BUILT_IN_PROVIDERS.contains(provider.name())).forEach(ordered::add);
@@ -230,8 +238,10 @@ public final class ApprovalAutoConfiguration {
 	static class MissingDataSourceConfiguration {
 
 		MissingDataSourceConfiguration() {
-			throw new IllegalStateException("Property '" + ApprovalProperties.PREFIX
-					+ ".store.type' is jdbc, but the application has no DataSource (and spring-jdbc)");
+			throw new InvalidToolConfigurationException(ApprovalProperties.PREFIX + ".store.type",
+					"the JDBC approval store needs a DataSource, and the application has none",
+					"Add a DataSource (spring-boot-starter-jdbc and a database driver, with spring.datasource.*), or "
+							+ "set '" + ApprovalProperties.PREFIX + ".store.type' to auto or memory.");
 		}
 
 	}

@@ -1,5 +1,7 @@
 package dev.agentmiddleware.autoconfigure.approval;
 
+import dev.agentmiddleware.spring.tool.ValidatedProperties;
+import dev.agentmiddleware.spring.tool.PropertyChecks;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,7 +18,7 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * Configuration of human approval of tool calls.
  */
 @ConfigurationProperties(ApprovalProperties.PREFIX)
-public class ApprovalProperties {
+public class ApprovalProperties implements ValidatedProperties {
 
 	/** The prefix of the approval properties. */
 	public static final String PREFIX = "agent.middleware.approval";
@@ -78,6 +80,26 @@ public class ApprovalProperties {
 	private final Web web = new Web();
 
 	private final Store store = new Store();
+
+	@Override
+	public void validate(PropertyChecks checks) {
+		checks.positive("timeout", this.timeout)
+			.positive("grantTtl", this.grantTtl)
+			.notNegative("denyRepeatWindow", this.denyRepeatWindow)
+			.noBlankElement("providers", this.providers)
+			.noBlankElement("exemptTools", this.exemptTools)
+			.noBlankElement("sensitiveTools", this.sensitiveTools)
+			.startsWith("web.path", this.web.getPath(), "/")
+			.notBlank("web.role", this.web.getRole())
+			.positive("web.refreshInterval", this.web.getRefreshInterval())
+			.positive("store.pollInterval", this.store.getPollInterval())
+			.positive("store.abandonAfter", this.store.getAbandonAfter())
+			.atLeast("store.maxAuditRecords", this.store.getMaxAuditRecords(), 1)
+			.atLeast("store.maxRemembered", this.store.getMaxRemembered(), 1);
+		if (this.store.getInstanceId() != null) {
+			checks.notBlank("store.instanceId", this.store.getInstanceId());
+		}
+	}
 
 	public boolean isEnabled() {
 		return this.enabled;

@@ -29,7 +29,7 @@ import static dev.agentmiddleware.autoconfigure.PerToolSettings.required;
  *           scope: global
  * }</pre>
  */
-@ConfigurationProperties(prefix = ToolCacheProperties.PREFIX, ignoreUnknownFields = false)
+@ConfigurationProperties(ToolCacheProperties.PREFIX)
 public class ToolCacheProperties extends ToolMiddlewareProperties<ToolCacheProperties.Settings, CachePolicy> {
 
 	/** The prefix of the cache properties. */

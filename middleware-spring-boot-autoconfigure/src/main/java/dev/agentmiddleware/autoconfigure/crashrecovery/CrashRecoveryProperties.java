@@ -1,5 +1,6 @@
 package dev.agentmiddleware.autoconfigure.crashrecovery;
 
+import dev.agentmiddleware.spring.tool.PropertyChecks;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -20,7 +21,7 @@ import static dev.agentmiddleware.autoconfigure.PerToolSettings.required;
  * Configuration of crash recovery: which tools drive a session, and which of their failures mean the session
  * crashed.
  */
-@ConfigurationProperties(prefix = CrashRecoveryProperties.PREFIX, ignoreUnknownFields = false)
+@ConfigurationProperties(CrashRecoveryProperties.PREFIX)
 public class CrashRecoveryProperties extends ToolMiddlewareProperties<CrashRecoveryProperties.Settings, CrashRecoveryPolicy> {
 
 	/** The prefix of the crash-recovery properties. */
@@ -69,6 +70,11 @@ public class CrashRecoveryProperties extends ToolMiddlewareProperties<CrashRecov
 	public void validate() {
 		sessionTools();
 		super.validate();
+	}
+
+	@Override
+	protected void validateOwnSettings(PropertyChecks checks) {
+		checks.noBlankElement("tags", this.tags).noBlankElement("toolNamePatterns", this.toolNamePatterns);
 	}
 
 	@Override

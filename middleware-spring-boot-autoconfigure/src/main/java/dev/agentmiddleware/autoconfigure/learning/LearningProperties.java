@@ -1,5 +1,7 @@
 package dev.agentmiddleware.autoconfigure.learning;
 
+import dev.agentmiddleware.spring.tool.ValidatedProperties;
+import dev.agentmiddleware.spring.tool.PropertyChecks;
 import dev.agentmiddleware.learning.ErrorPatternStore;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -8,7 +10,7 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * Configuration of learning from tool calls.
  */
 @ConfigurationProperties(LearningProperties.PREFIX)
-public class LearningProperties {
+public class LearningProperties implements ValidatedProperties {
 
 	/** The prefix of the learning properties. */
 	public static final String PREFIX = "agent.middleware.learning";
@@ -27,6 +29,11 @@ public class LearningProperties {
 	 * Whether a ToolCallEvent is published for every tool call, for @EventListener beans.
 	 */
 	private boolean publishEvents = true;
+
+	@Override
+	public void validate(PropertyChecks checks) {
+		checks.atLeast("maxPatterns", this.maxPatterns, 1);
+	}
 
 	public boolean isEnabled() {
 		return this.enabled;

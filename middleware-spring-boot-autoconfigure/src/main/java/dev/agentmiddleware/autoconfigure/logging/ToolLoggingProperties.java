@@ -1,5 +1,6 @@
 package dev.agentmiddleware.autoconfigure.logging;
 
+import dev.agentmiddleware.spring.tool.PropertyChecks;
 import dev.agentmiddleware.autoconfigure.ToolMiddlewareProperties;
 import dev.agentmiddleware.autoconfigure.ToolSettings;
 import dev.agentmiddleware.chain.BuiltInOrder;
@@ -27,7 +28,7 @@ import static dev.agentmiddleware.autoconfigure.PerToolSettings.required;
  *           enabled: false
  * }</pre>
  */
-@ConfigurationProperties(prefix = ToolLoggingProperties.PREFIX, ignoreUnknownFields = false)
+@ConfigurationProperties(ToolLoggingProperties.PREFIX)
 public class ToolLoggingProperties extends ToolMiddlewareProperties<ToolLoggingProperties.Settings, LoggingPolicy> {
 
 	/** The prefix of the logging properties. */
@@ -49,6 +50,11 @@ public class ToolLoggingProperties extends ToolMiddlewareProperties<ToolLoggingP
 
 	public void setLoggerName(String loggerName) {
 		this.loggerName = loggerName;
+	}
+
+	@Override
+	protected void validateOwnSettings(PropertyChecks checks) {
+		checks.notBlank("loggerName", this.loggerName);
 	}
 
 	@Override

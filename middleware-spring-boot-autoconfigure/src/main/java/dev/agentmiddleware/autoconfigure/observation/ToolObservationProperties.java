@@ -20,7 +20,7 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  *           enabled: false
  * }</pre>
  */
-@ConfigurationProperties(prefix = ToolObservationProperties.PREFIX, ignoreUnknownFields = false)
+@ConfigurationProperties(ToolObservationProperties.PREFIX)
 public class ToolObservationProperties extends ToolMiddlewareProperties<ToolObservationProperties.Settings, Boolean> {
 
 	/** The prefix of the observation properties. */

@@ -1,5 +1,6 @@
 package dev.agentmiddleware.autoconfigure.ratelimit;
 
+import dev.agentmiddleware.spring.tool.PropertyChecks;
 import java.time.Duration;
 
 import dev.agentmiddleware.autoconfigure.ToolMiddlewareProperties;
@@ -29,7 +30,7 @@ import static dev.agentmiddleware.autoconfigure.PerToolSettings.required;
  *           max-calls-per-session: 20
  * </pre>
  */
-@ConfigurationProperties(prefix = ToolRateLimitProperties.PREFIX, ignoreUnknownFields = false)
+@ConfigurationProperties(ToolRateLimitProperties.PREFIX)
 public class ToolRateLimitProperties extends ToolMiddlewareProperties<ToolRateLimitProperties.Settings, RateLimitPolicy> {
 
 	/** The prefix of the rate-limit properties. */
@@ -64,6 +65,11 @@ public class ToolRateLimitProperties extends ToolMiddlewareProperties<ToolRateLi
 
 	public void setSessionIdleTimeout(Duration sessionIdleTimeout) {
 		this.sessionIdleTimeout = sessionIdleTimeout;
+	}
+
+	@Override
+	protected void validateOwnSettings(PropertyChecks checks) {
+		checks.atLeast("maxTrackedKeys", this.maxTrackedKeys, 1).positive("sessionIdleTimeout", this.sessionIdleTimeout);
 	}
 
 	@Override

@@ -32,7 +32,7 @@ import static dev.agentmiddleware.autoconfigure.PerToolSettings.required;
  *           retry-exceptions: java.net.SocketTimeoutException
  * </pre>
  */
-@ConfigurationProperties(prefix = ToolRetryProperties.PREFIX, ignoreUnknownFields = false)
+@ConfigurationProperties(ToolRetryProperties.PREFIX)
 public class ToolRetryProperties extends ToolMiddlewareProperties<ToolRetryProperties.Settings, RetryPolicy> {
 
 	/** The prefix of the retry properties. */

@@ -1,5 +1,7 @@
 package dev.agentmiddleware.autoconfigure.thread;
 
+import dev.agentmiddleware.spring.tool.ValidatedProperties;
+import dev.agentmiddleware.spring.tool.PropertyChecks;
 import dev.agentmiddleware.thread.InMemoryThreadStore;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -8,7 +10,7 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * Configuration of the thread store, under {@code agent.middleware.threads}.
  */
 @ConfigurationProperties(ThreadStoreProperties.PREFIX)
-public class ThreadStoreProperties {
+public class ThreadStoreProperties implements ValidatedProperties {
 
 	/** The prefix of these properties. */
 	public static final String PREFIX = "agent.middleware.threads";
@@ -21,6 +23,11 @@ public class ThreadStoreProperties {
 	 * The in-memory store, used when no JDBC store is.
 	 * @return its settings
 	 */
+	@Override
+	public void validate(PropertyChecks checks) {
+		checks.atLeast("memory.maxThreads", this.memory.getMaxThreads(), 1);
+	}
+
 	public Memory getMemory() {
 		return this.memory;
 	}

@@ -1,5 +1,6 @@
 package dev.agentmiddleware.autoconfigure.timeout;
 
+import dev.agentmiddleware.spring.tool.PropertyChecks;
 import java.time.Duration;
 
 import dev.agentmiddleware.autoconfigure.ToolMiddlewareProperties;
@@ -15,7 +16,7 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 /**
  * Configuration of per-tool timeouts.
  */
-@ConfigurationProperties(prefix = ToolTimeoutProperties.PREFIX, ignoreUnknownFields = false)
+@ConfigurationProperties(ToolTimeoutProperties.PREFIX)
 public class ToolTimeoutProperties extends ToolMiddlewareProperties<ToolTimeoutProperties.Settings, TimeoutPolicy> {
 
 	/** The prefix of the timeout properties. */
@@ -49,6 +50,11 @@ public class ToolTimeoutProperties extends ToolMiddlewareProperties<ToolTimeoutP
 
 	public void setQueueCapacity(int queueCapacity) {
 		this.queueCapacity = queueCapacity;
+	}
+
+	@Override
+	protected void validateOwnSettings(PropertyChecks checks) {
+		checks.atLeast("maxThreads", this.maxThreads, 1).atLeast("queueCapacity", this.queueCapacity, 0);
 	}
 
 	// Every tool with a timeout gets one.

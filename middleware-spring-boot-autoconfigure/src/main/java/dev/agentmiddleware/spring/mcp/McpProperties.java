@@ -1,5 +1,7 @@
 package dev.agentmiddleware.spring.mcp;
 
+import dev.agentmiddleware.spring.tool.ValidatedProperties;
+import dev.agentmiddleware.spring.tool.PropertyChecks;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,7 +29,7 @@ import org.springframework.util.unit.DataSize;
  * }</pre>
  */
 @ConfigurationProperties(McpProperties.PREFIX)
-public class McpProperties {
+public class McpProperties implements ValidatedProperties {
 
 	/** The prefix of the MCP properties. */
 	public static final String PREFIX = "agent.middleware.mcp";
@@ -47,6 +49,15 @@ public class McpProperties {
 	 * Authentication of MCP callers: the endpoint as an OAuth 2.1 resource server.
 	 */
 	private final Security security = new Security();
+
+	@Override
+	public void validate(PropertyChecks checks) {
+		checks.positive("transport.maxRequestSize", this.transport.getMaxRequestSize())
+			.positive("transport.sessionIdleTimeout", this.transport.getSessionIdleTimeout())
+			.atLeast("transport.maxSessions", this.transport.getMaxSessions(), 1)
+			.noBlankElement("transport.allowedOrigins", this.transport.getAllowedOrigins())
+			.noBlankElement("transport.allowedHosts", this.transport.getAllowedHosts());
+	}
 
 	public boolean isGovernSpringAiTools() {
 		return this.governSpringAiTools;

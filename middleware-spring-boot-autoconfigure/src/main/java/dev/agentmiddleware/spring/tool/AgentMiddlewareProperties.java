@@ -11,7 +11,7 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * Configuration of the agent tool middleware.
  */
 @ConfigurationProperties(AgentMiddlewareProperties.PREFIX)
-public class AgentMiddlewareProperties {
+public class AgentMiddlewareProperties implements ValidatedProperties {
 
 	/** The prefix of every property of the agent tool middleware. */
 	public static final String PREFIX = "agent.middleware";
@@ -34,6 +34,15 @@ public class AgentMiddlewareProperties {
 	private final Errors errors = new Errors();
 
 	private final Redaction redaction = new Redaction();
+
+	@Override
+	public void validate(PropertyChecks checks) {
+		checks.atLeast("arguments.maxPayloadChars", this.arguments.getMaxPayloadChars(), 1)
+			.atLeast("arguments.maxDepth", this.arguments.getMaxDepth(), 1)
+			.atLeast("observers.queueCapacity", this.observers.getQueueCapacity(), 1)
+			.atLeast("errors.maxLength", this.errors.getMaxLength(), 1)
+			.noBlankElement("redaction.secretKeys", this.redaction.getSecretKeys());
+	}
 
 	public boolean isEnabled() {
 		return this.enabled;

@@ -321,7 +321,7 @@ public final class AgentToolRegistry implements BeanFactoryAware, SmartInitializ
 				if (canonicalNames.contains(ToolNames.canonical(name))) {
 					continue;
 				}
-				String property = references.property() + "." + name;
+				String property = references.propertyOf(name);
 				String action = NameSuggestions.didYouMean(name, registered) + "Registered tools: "
 						+ (registered.isEmpty() ? "none" : String.join(", ", registered))
 						+ ". Correct the name, or set agent.middleware.fail-on-unknown-tool=false to only warn.";

@@ -24,6 +24,10 @@
  * {@link dev.agentmiddleware.spring.tool.ToolNames} canonicalizes them, and
  * {@link dev.agentmiddleware.spring.tool.NameSuggestions} gives the "did you mean …?"; both are public because the
  * settings checks of the auto-configurations use the same rule.</li>
+ * <li>{@link dev.agentmiddleware.spring.tool.ValidatedProperties} with
+ * {@link dev.agentmiddleware.spring.tool.PropertyChecks}: the limits of an {@code agent.middleware} properties
+ * class, stated once and checked whenever it is bound (here, in the lowest layer, so that every properties class
+ * can implement it).</li>
  * </ul>
  * Internals (package-private): {@code ToolMethods} finds the annotated methods of a class, {@code ToolMethod} is
  * what one declares, {@code ToolMethodSchema} (with {@code SchemaParameters} and

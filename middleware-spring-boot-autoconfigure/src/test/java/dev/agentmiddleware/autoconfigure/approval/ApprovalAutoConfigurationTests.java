@@ -134,11 +134,11 @@ class ApprovalAutoConfigurationTests {
 		this.contextRunner.withPropertyValues("agent.middleware.approval.exempt-tools=delete_fil")
 			.run((context) -> assertThat(context).hasFailed()
 				.getFailure()
-				.hasMessageContaining("agent.middleware.approval.exempt-tools.delete_fil"));
+				.hasMessageContaining("agent.middleware.approval.exempt-tools[0]"));
 		this.contextRunner.withPropertyValues("agent.middleware.approval.sensitive-tools=wipe")
 			.run((context) -> assertThat(context).hasFailed()
 				.getFailure()
-				.hasMessageContaining("agent.middleware.approval.sensitive-tools.wipe"));
+				.hasMessageContaining("agent.middleware.approval.sensitive-tools[0]"));
 	}
 
 	@Test
@@ -147,7 +147,7 @@ class ApprovalAutoConfigurationTests {
 			.run((context) -> assertThat(context).hasFailed()
 				.getFailure()
 				.rootCause()
-				.hasMessageContaining("agent.middleware.approval.providers")
+				.hasMessageContaining("agent.middleware.approval.providers[1]")
 				.hasMessageContaining("slack"));
 	}
 
@@ -231,7 +231,8 @@ class ApprovalAutoConfigurationTests {
 		this.contextRunner.withPropertyValues("agent.middleware.approval.store.type=jdbc")
 			.run((context) -> assertThat(context).hasFailed()
 				.getFailure()
-				.hasStackTraceContaining("Property 'agent.middleware.approval.store.type' is jdbc"));
+				.hasStackTraceContaining("Invalid configuration property 'agent.middleware.approval.store.type': the JDBC "
+						+ "approval store needs a DataSource"));
 	}
 
 	@Test

@@ -6,7 +6,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.agentmiddleware.agent.AgentMiddleware;
-import dev.agentmiddleware.agent.AgentRuns;
 import dev.agentmiddleware.agent.ErrorRecoveryMiddleware;
 import dev.agentmiddleware.agent.IterationContext;
 import dev.agentmiddleware.agent.IterationResult;
@@ -371,16 +370,13 @@ class AgentChatClientTests {
 	}
 
 	@Test
-	void aHandBuiltClientGetsTheSameThroughTheAdvisorsBuilder() {
+	void aHandBuiltClientGetsTheSameThroughTheAutoConfiguredAdvisorBuilder() {
 		ScriptedChatModel model = new ScriptedChatModel(toolCalls(call("c1", "write_todos", TODOS)),
 				toolCalls(call("c2", "current_time", "{}")), text("done"));
 		this.contextRunner.run((context) -> {
 			ChatClient client = ChatClient
 				.builder(model, ObservationRegistry.NOOP, null, null,
-						AgentToolCallingAdvisor.builder(context.getBean(AgentRuns.class))
-							.toolCallingManager(new GoverningToolCallingManager(ToolCallingManager.builder().build(),
-									context.getBean(AgentToolRegistry.class),
-									context.getBean(ToolErrorFormatter.class))))
+						context.getBean(AgentToolCallingAdvisor.Builder.class))
 				.defaultToolCallbacks(context.getBean(AgentToolCallbackProvider.class))
 				.build();
 			client.prompt("plan")

@@ -1,0 +1,192 @@
+package dev.agentmiddleware.readme;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The project's READMEs as the tests read them: the fenced code blocks with their language, the line they start at
+ * and the HTML comment right above the fence (a {@code <!-- java-fragment: ... -->} marker), and the Markdown tables.
+ * The READMEs are the source; the tests take the blocks from them, so that a README and its test cannot drift apart.
+ */
+final class Readme {
+
+	private static final Pattern FENCE = Pattern.compile("^```([a-z]*)\\s*$");
+
+	private static final Pattern MARKER = Pattern.compile("^<!--\\s*(.*?)\\s*-->\\s*$");
+
+	private final Path path;
+
+	private final List<String> lines;
+
+	private Readme(Path path) {
+		this.path = path;
+		try {
+			this.lines = Files.readAllLines(path);
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+	}
+
+	/**
+	 * The root README.
+	 * @return it
+	 */
+	static Readme root() {
+		return new Readme(projectRoot().resolve("README.md"));
+	}
+
+	/**
+	 * The root README and the README of every module.
+	 * @return them
+	 */
+	static List<Readme> all() {
+		Path root = projectRoot();
+		List<Readme> readmes = new ArrayList<>();
+		readmes.add(new Readme(root.resolve("README.md")));
+		try (Stream<Path> modules = Files.list(root)) {
+			modules.map((module) -> module.resolve("README.md"))
+				.filter(Files::isRegularFile)
+				.sorted()
+				.forEach((readme) -> readmes.add(new Readme(readme)));
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+		return readmes;
+	}
+
+	private static Path projectRoot() {
+		Path directory = Path.of("").toAbsolutePath();
+		while (directory != null && !Files.isRegularFile(directory.resolve("mvnw"))) {
+			directory = directory.getParent();
+		}
+		if (directory == null) {
+			throw new IllegalStateException("No project root (with mvnw) above " + Path.of("").toAbsolutePath());
+		}
+		return directory;
+	}
+
+	/**
+	 * The file, relative to the project root, for messages.
+	 * @return the name
+	 */
+	String name() {
+		return projectRoot().relativize(this.path).toString();
+	}
+
+	/**
+	 * The fenced blocks of a language.
+	 * @param language such as {@code java} or {@code yaml}
+	 * @return the blocks, in order
+	 */
+	List<Block> blocks(String language) {
+		List<Block> blocks = new ArrayList<>();
+		for (int i = 0; i < this.lines.size(); i++) {
+			Matcher open = FENCE.matcher(this.lines.get(i));
+			if (!open.matches() || open.group(1).isEmpty()) {
+				continue;
+			}
+			int start = i;
+			StringBuilder text = new StringBuilder();
+			for (i++; i < this.lines.size() && !this.lines.get(i).startsWith("```"); i++) {
+				text.append(this.lines.get(i)).append('\n');
+			}
+			if (open.group(1).equals(language) || (language.equals("yaml") && open.group(1).equals("yml"))) {
+				blocks.add(new Block(name(), start + 1, text.toString(), marker(start)));
+			}
+		}
+		return blocks;
+	}
+
+	private @Nullable String marker(int fence) {
+		if (fence == 0) {
+			return null;
+		}
+		Matcher marker = MARKER.matcher(this.lines.get(fence - 1));
+		return marker.matches() ? marker.group(1) : null;
+	}
+
+	/**
+	 * The rows of the Markdown table whose header row starts with the given cells.
+	 * @param header the first header cells, such as {@code "prefix `agent.middleware.`"}
+	 * @return each row's cells, trimmed, in order
+	 */
+	List<Row> table(String... header) {
+		List<Row> rows = new ArrayList<>();
+		for (int i = 0; i < this.lines.size(); i++) {
+			List<String> cells = cells(this.lines.get(i));
+			if (cells.size() < header.length || !cells.subList(0, header.length).equals(List.of(header))) {
+				continue;
+			}
+			for (i += 2; i < this.lines.size() && this.lines.get(i).startsWith("|"); i++) {
+				rows.add(new Row(i + 1, cells(this.lines.get(i))));
+			}
+			return rows;
+		}
+		throw new IllegalStateException(name() + " has no table with the header " + List.of(header));
+	}
+
+	// Cells split at '|' that is not escaped (\|) and not inside backticks.
+	private static List<String> cells(String line) {
+		List<String> cells = new ArrayList<>();
+		if (!line.startsWith("|")) {
+			return cells;
+		}
+		StringBuilder cell = new StringBuilder();
+		boolean code = false;
+		for (int i = 1; i < line.length(); i++) {
+			char c = line.charAt(i);
+			if (c == '`') {
+				code = !code;
+			}
+			if (c == '\\' && i + 1 < line.length() && line.charAt(i + 1) == '|') {
+				cell.append('|');
+				i++;
+			}
+			else if (c == '|' && !code) {
+				cells.add(cell.toString().trim());
+				cell.setLength(0);
+			}
+			else {
+				cell.append(c);
+			}
+		}
+		return cells;
+	}
+
+	/**
+	 * A fenced code block.
+	 * @param file the README it is in
+	 * @param line the line of its opening fence
+	 * @param text its text
+	 * @param marker the HTML comment right above the fence, without {@code <!--} and {@code -->}
+	 */
+	record Block(String file, int line, String text, @Nullable String marker) {
+
+		@Override
+		public String toString() {
+			return this.file + ":" + this.line;
+		}
+
+	}
+
+	/**
+	 * A table row.
+	 * @param line its line
+	 * @param cells its cells
+	 */
+	record Row(int line, List<String> cells) {
+
+	}
+
+}
