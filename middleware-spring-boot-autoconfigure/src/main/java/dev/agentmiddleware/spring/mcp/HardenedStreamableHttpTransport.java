@@ -89,6 +89,9 @@ public final class HardenedStreamableHttpTransport implements McpStreamableServe
 
 	private static final Logger logger = LoggerFactory.getLogger(HardenedStreamableHttpTransport.class);
 
+	// The longest text of a JSON-RPC error sent as the SDK built it: room for a tool name of 128 characters
+	private static final int MAX_ERROR_TEXT = 160;
+
 	private static final String SESSION_HEADER = "Mcp-Session-Id";
 
 	private static final String PROTOCOL_VERSION_HEADER = "MCP-Protocol-Version";
@@ -609,6 +612,27 @@ public final class HardenedStreamableHttpTransport implements McpStreamableServe
 		}
 	}
 
+	// A JSON-RPC error the SDK built may quote the request (such as "Tool not found: " and the name sent): its texts
+	// are cut, so an error never echoes unbounded input
+	static McpSchema.JSONRPCMessage bounded(McpSchema.JSONRPCMessage message) {
+		if (!(message instanceof McpSchema.JSONRPCResponse response) || response.error() == null) {
+			return message;
+		}
+		McpSchema.JSONRPCResponse.JSONRPCError error = response.error();
+		boolean longMessage = error.message() != null && error.message().length() > MAX_ERROR_TEXT;
+		boolean longData = error.data() instanceof String data && data.length() > MAX_ERROR_TEXT;
+		if (!longMessage && !longData) {
+			return message;
+		}
+		return new McpSchema.JSONRPCResponse(response.jsonrpc(), response.id(), null,
+				new McpSchema.JSONRPCResponse.JSONRPCError(error.code(), cut(error.message()),
+						(error.data() instanceof String data) ? cut(data) : error.data()));
+	}
+
+	private static @Nullable String cut(@Nullable String text) {
+		return (text == null || text.length() <= MAX_ERROR_TEXT) ? text : text.substring(0, MAX_ERROR_TEXT) + "...";
+	}
+
 	private ServerResponse tooLarge() {
 		return error(HttpStatus.CONTENT_TOO_LARGE, SERVER_ERROR,
 				"Content Too Large: a message may have at most " + this.maxRequestBytes + " bytes");
@@ -745,7 +769,7 @@ public final class HardenedStreamableHttpTransport implements McpStreamableServe
 						return;
 					}
 					String id = (messageId != null) ? messageId : this.owner.session.getId();
-					this.sse.id(id).event(MESSAGE_EVENT).data(json(message));
+					this.sse.id(id).event(MESSAGE_EVENT).data(json(bounded(message)));
 				}
 				catch (IOException | UncheckedIOException ex) {
 					logger.debug("MCP client disconnected before a message was sent: {}",
