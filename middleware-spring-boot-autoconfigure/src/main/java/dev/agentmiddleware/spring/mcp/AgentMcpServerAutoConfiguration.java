@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import dev.agentmiddleware.autoconfigure.edge.HostOriginGuard;
 import dev.agentmiddleware.spring.ai.AgentToolSpringAiAutoConfiguration;
 import dev.agentmiddleware.spring.ai.AgentToolCallbackProvider;
 import dev.agentmiddleware.spring.ai.GovernedToolCallback;
@@ -183,13 +184,14 @@ public final class AgentMcpServerAutoConfiguration {
 		HardenedStreamableHttpTransport hardenedStreamableHttpTransport(
 				@Qualifier("mcpServerJsonMapper") JsonMapper mcpServerJsonMapper,
 				McpServerStreamableHttpProperties streamableProperties, McpProperties properties,
-				ObjectProvider<McpTransportClock> clock) {
+				ObjectProvider<HostOriginGuard> edgeGuard, ObjectProvider<McpTransportClock> clock) {
+			HostOriginGuard guard = edgeGuard.getIfAvailable(HostOriginGuard::local);
 			McpProperties.Transport transport = properties.getTransport();
 			HardenedStreamableHttpTransport.Builder builder = HardenedStreamableHttpTransport
 				.builder(new JacksonMcpJsonMapper(mcpServerJsonMapper))
 				.endpoint(streamableProperties.getMcpEndpoint())
-				.allowedOrigins(transport.getAllowedOrigins())
-				.allowedHosts(transport.getAllowedHosts())
+				.allowedOrigins(guard.allowedOrigins())
+				.allowedHosts(guard.allowedHosts())
 				.maxRequestBytes(transport.getMaxRequestSize().toBytes())
 				.sessionIdleTimeout(transport.getSessionIdleTimeout())
 				.maxSessions(transport.getMaxSessions());

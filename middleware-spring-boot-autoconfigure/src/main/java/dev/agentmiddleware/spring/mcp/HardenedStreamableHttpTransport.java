@@ -484,11 +484,10 @@ public final class HardenedStreamableHttpTransport implements McpStreamableServe
 		if (this.closing) {
 			return unavailable();
 		}
-		if (!this.guard.allowsHost(request.headers().firstHeader(HttpHeaders.HOST))) {
-			return error(HttpStatus.FORBIDDEN, SERVER_ERROR, "Forbidden: this host name is not allowed");
-		}
-		if (!this.guard.allowsOrigin(request.headers().firstHeader(HttpHeaders.ORIGIN))) {
-			return error(HttpStatus.FORBIDDEN, SERVER_ERROR, "Forbidden: this origin is not allowed");
+		String refusal = this.guard.refusal(request.headers().firstHeader(HttpHeaders.HOST),
+				request.headers().firstHeader(HttpHeaders.ORIGIN));
+		if (refusal != null) {
+			return error(HttpStatus.FORBIDDEN, SERVER_ERROR, refusal);
 		}
 		if (!this.guard.allowsProtocolVersion(request.headers().firstHeader(PROTOCOL_VERSION_HEADER))) {
 			return error(HttpStatus.BAD_REQUEST, SERVER_ERROR,
