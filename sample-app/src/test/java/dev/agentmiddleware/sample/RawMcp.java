@@ -13,7 +13,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * MCP over plain HTTP requests, for tests that need to see or control the wire: initialize a session, build a
  * {@code tools/call} POST.
  */
-final class RawMcp {
+public final class RawMcp {
 
 	private RawMcp() {
 	}
@@ -22,7 +22,7 @@ final class RawMcp {
 	 * Initializes a session and sends {@code notifications/initialized}.
 	 * @return the session id the server assigned
 	 */
-	static String initialize(HttpClient http, int port) throws Exception {
+	public static String initialize(HttpClient http, int port) throws Exception {
 		HttpResponse<String> initialized = http.send(post(port, null, "{\"jsonrpc\":\"2.0\",\"id\":1,"
 				+ "\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-06-18\",\"capabilities\":{},"
 				+ "\"clientInfo\":{\"name\":\"raw\",\"version\":\"1\"}}}"), HttpResponse.BodyHandlers.ofString());
@@ -35,12 +35,12 @@ final class RawMcp {
 		return session;
 	}
 
-	static String toolsCall(int id, String tool, String argumentsJson) {
+	public static String toolsCall(int id, String tool, String argumentsJson) {
 		return "{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"method\":\"tools/call\",\"params\":{\"name\":\"" + tool
 				+ "\",\"arguments\":" + argumentsJson + "}}";
 	}
 
-	static HttpRequest post(int port, @Nullable String session, String body) {
+	public static HttpRequest post(int port, @Nullable String session, String body) {
 		HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://localhost:" + port + "/mcp"))
 			.header("Content-Type", "application/json")
 			.header("Accept", "application/json, text/event-stream")
