@@ -196,6 +196,9 @@ public final class AgentMcpServerAutoConfiguration {
 				.sessionIdleTimeout(transport.getSessionIdleTimeout())
 				.maxSessions(transport.getMaxSessions());
 			clock.ifAvailable((source) -> builder.clock(source.clock()));
+			if (streamableProperties.getKeepAliveInterval() != null) {
+				builder.keepAliveInterval(streamableProperties.getKeepAliveInterval());
+			}
 			return builder.build();
 		}
 
