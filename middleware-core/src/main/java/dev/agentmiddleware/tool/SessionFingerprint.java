@@ -34,7 +34,7 @@ public final class SessionFingerprint {
 	/** What stands for the absent session of a call that has none. */
 	public static final String NONE = "none";
 
-	private static final int MAX_REMEMBERED = 4096;
+	private static final int MAX_REMEMBERED = 1024;
 
 	private static final Map<String, String> remembered = new ConcurrentHashMap<>();
 
