@@ -4,7 +4,10 @@ import java.net.http.HttpClient;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
+import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -21,7 +24,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@code max-depth}) hold for MCP clients as for every other caller, and what the server answers to bad input
  * never echoes it whole.
  */
-@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT)
+@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
+		properties = { "sample.approver.username=alice", "sample.approver.password=alice-secret" })
 class ArgumentLimitsMcpIntegrationTests {
 
 	private static final String MEBIBYTE = "x".repeat(1024 * 1024);
@@ -58,6 +62,24 @@ class ArgumentLimitsMcpIntegrationTests {
 			assertThat(session.fail("write_file", Map.of("path", "deep.txt", "content", nested)))
 				.contains("write_file", "'content'");
 			assertThat(workspace.resolve("deep.txt")).doesNotExist();
+		}
+	}
+
+	@Test
+	void approvalApiRefusalsOfChangedArgumentsDoNotEchoThem() throws Exception {
+		ApprovalApi approver = new ApprovalApi(this.port, "alice", "alice-secret");
+		try (McpSession session = McpSession.open(this.port)) {
+			CompletableFuture<CallToolResult> call = session.callAsync("delete_file", Map.of("path", "kept.txt"));
+			String id = approver.awaitPendingFor("delete_file", "kept.txt").get("id").asString();
+			ApprovalApi.Response unknownParameter = approver.approveWithArguments(id,
+					Map.of("path", "kept.txt", "y".repeat(5_000), 1));
+			assertThat(unknownParameter.status()).isEqualTo(400);
+			assertThat(unknownParameter.body()).contains("delete_file").doesNotContain("y".repeat(200)).hasSizeLessThan(400);
+			ApprovalApi.Response huge = approver.approveWithArguments(id, Map.of("path", MEBIBYTE));
+			assertThat(huge.status()).isEqualTo(400);
+			assertThat(huge.body()).contains("exceeds the limit of 65536").doesNotContain("xxxxxxxxxx").hasSizeLessThan(400);
+			assertThat(approver.deny(id, "test over").status()).isEqualTo(200);
+			assertThat(call.get(30, TimeUnit.SECONDS).isError()).isTrue();
 		}
 	}
 
