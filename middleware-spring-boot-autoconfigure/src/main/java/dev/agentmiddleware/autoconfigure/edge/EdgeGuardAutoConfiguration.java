@@ -80,9 +80,9 @@ public final class EdgeGuardAutoConfiguration {
 				EdgeProperties properties, Environment environment) {
 			List<String> paths = new ArrayList<>();
 			paths.add(environment.getProperty("agent.middleware.approval.web.path", "/agent/approvals"));
-			paths.add(environment.getProperty("management.endpoints.web.base-path", "/actuator") + "/"
-					+ environment.getProperty("management.endpoints.web.path-mapping.agentmiddleware",
-							"agentmiddleware"));
+			String actuator = environment.getProperty("management.endpoints.web.base-path", "/actuator");
+			paths.add((actuator.endsWith("/") ? actuator : actuator + "/") + environment
+				.getProperty("management.endpoints.web.path-mapping.agentmiddleware", "agentmiddleware"));
 			paths.addAll(properties.getPaths());
 			FilterRegistrationBean<EdgeGuardFilter> registration = new FilterRegistrationBean<>(
 					new EdgeGuardFilter(guard, paths));

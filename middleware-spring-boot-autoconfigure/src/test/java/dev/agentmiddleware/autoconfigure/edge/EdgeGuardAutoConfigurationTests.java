@@ -82,6 +82,11 @@ class EdgeGuardAutoConfigurationTests {
 				assertThat(send(context, "GET", "/manage/agentmiddleware", "evil.example", null).getStatus())
 					.isEqualTo(403);
 			});
+		this.contextRunner
+			.withPropertyValues("management.endpoints.web.base-path=/",
+					"management.endpoints.web.path-mapping.agentmiddleware=agent")
+			.run((context) -> assertThat(send(context, "GET", "/agent", "evil.example", null).getStatus())
+				.isEqualTo(403));
 	}
 
 	@Test
