@@ -21,6 +21,7 @@ import dev.agentmiddleware.redaction.SecretRedactor;
 import dev.agentmiddleware.tool.DurationText;
 import dev.agentmiddleware.tool.ToolDescriptor;
 import dev.agentmiddleware.tool.ToolHandler;
+import dev.agentmiddleware.tool.SessionFingerprint;
 import dev.agentmiddleware.tool.ToolInvocation;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -253,7 +254,8 @@ public final class ApprovalMiddleware implements OrderedMiddleware {
 				? composite.select(invocation)
 				: (this.provider.supports(invocation) ? this.provider : NoApproverProvider.INSTANCE);
 		logger.info("Approval {} requested from '{}' for call {} of tool '{}' (session {}), expires at {}",
-				request.id(), chosen.name(), invocation.callId(), request.toolName(), request.sessionId(),
+				request.id(), chosen.name(), invocation.callId(), request.toolName(),
+				SessionFingerprint.of(request.sessionId()),
 				request.expiresAt());
 		CompletableFuture<ApprovalDecision> asked = null;
 		try {
@@ -392,7 +394,7 @@ public final class ApprovalMiddleware implements OrderedMiddleware {
 		this.store.audit(record);
 		this.metrics.count(event(record.outcome()), record.toolName());
 		logger.info("Approval {} of tool '{}' (session {}): {} by {}", record.requestId(), record.toolName(),
-				record.sessionId(), record.outcome().tagValue(), record.decidedBy());
+				SessionFingerprint.of(record.sessionId()), record.outcome().tagValue(), record.decidedBy());
 		for (ApprovalAuditListener listener : this.listeners) {
 			try {
 				listener.onAudit(record);

@@ -217,8 +217,9 @@ public final class JsonArgumentBinder {
 	/**
 	 * Binds the arguments of one call given as a map of JSON values (strings, numbers, booleans, lists and maps),
 	 * as an MCP client's {@code tools/call} request carries them. Accepts and refuses exactly what
-	 * {@link #bind(String)} accepts and refuses for the same JSON, with the same messages; the values are converted
-	 * without writing and re-reading JSON text.
+	 * {@link #bind(String)} accepts and refuses for the same JSON, with the same messages (a payload over
+	 * {@link ArgumentLimits#maxPayloadChars()} is refused as soon as the count passes the limit, without its exact
+	 * length); the values are converted without writing and re-reading JSON text.
 	 * @param arguments the arguments by name; {@code null} or empty for none
 	 * @return the bound values by parameter name, in parameter declaration order, unmodifiable
 	 * @throws InvalidToolArgumentsException if the arguments cannot be bound, naming the parameter at fault
@@ -227,6 +228,7 @@ public final class JsonArgumentBinder {
 		@Nullable Object[] values = new Object[this.names.length];
 		boolean[] given = new boolean[this.names.length];
 		if (arguments != null) {
+			checkLimits(arguments);
 			for (Map.Entry<String, ? extends @Nullable Object> argument : arguments.entrySet()) {
 				int index = indexOf(argument.getKey(), given);
 				Object value = argument.getValue();
@@ -244,6 +246,72 @@ public final class JsonArgumentBinder {
 			}
 		}
 		return complete(values, given);
+	}
+
+	// The limits bind(String) applies to JSON text, applied to arguments that arrive parsed: their length as compact
+	// JSON, counted no further than just past the limit, and their nesting depth (the arguments object is level 1).
+	private void checkLimits(Map<String, ? extends @Nullable Object> arguments) {
+		long budget = this.limits.maxPayloadChars();
+		long length = 1;
+		for (Map.Entry<String, ? extends @Nullable Object> argument : arguments.entrySet()) {
+			length += jsonLength(argument.getKey()) + 2 + jsonLength(argument.getValue(), 2, budget - length,
+					argument.getKey());
+			if (length > budget) {
+				throw invalid(null, "payload exceeds the limit of " + budget + " characters");
+			}
+		}
+	}
+
+	private long jsonLength(@Nullable Object value, int depth, long budget, String parameter) {
+		if (value instanceof CharSequence text) {
+			return jsonLength(text);
+		}
+		if (value instanceof Map<?, ?> map) {
+			checkDepth(depth, parameter);
+			long length = 1;
+			for (Map.Entry<?, ?> entry : map.entrySet()) {
+				length += jsonLength(String.valueOf(entry.getKey())) + 2
+						+ jsonLength(entry.getValue(), depth + 1, budget - length, parameter);
+				if (length > budget) {
+					return length;
+				}
+			}
+			return length;
+		}
+		if (value instanceof Iterable<?> list) {
+			checkDepth(depth, parameter);
+			long length = 1;
+			for (Object element : list) {
+				length += 1 + jsonLength(element, depth + 1, budget - length, parameter);
+				if (length > budget) {
+					return length;
+				}
+			}
+			return length;
+		}
+		return (value != null) ? String.valueOf(value).length() : 4;
+	}
+
+	private void checkDepth(int depth, String parameter) {
+		if (depth > this.limits.maxDepth()) {
+			throw invalid(this.indexByName.containsKey(parameter) ? parameter : null,
+					"nested deeper than " + this.limits.maxDepth() + " levels");
+		}
+	}
+
+	// A string's length as a JSON string literal: quotes, and escapes for quotes, backslashes and control characters
+	private static long jsonLength(CharSequence text) {
+		long length = text.length() + 2;
+		for (int i = 0; i < text.length(); i++) {
+			char c = text.charAt(i);
+			if (c == '"' || c == '\\' || c == '\n' || c == '\r' || c == '\t' || c == '\b' || c == '\f') {
+				length += 1;
+			}
+			else if (c < 0x20) {
+				length += 5;
+			}
+		}
+		return length;
 	}
 
 	private @Nullable Object convert(int index, Object value) {

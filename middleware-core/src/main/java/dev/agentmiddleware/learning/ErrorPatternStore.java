@@ -23,8 +23,9 @@ import org.jspecify.annotations.Nullable;
  * tool succeeds again after failing.
  *
  * <p>A pattern is the error message normalised so that failures that differ only in their details fall together:
- * the call's string arguments (also inside maps, collections and arrays) become {@code <arg>} wherever the message
- * repeats them, secrets are redacted, then URLs become {@code <url>}, e-mail addresses {@code <email>}, ISO timestamps
+ * the call's string arguments (also inside maps, collections and arrays; a short one where it stands as a word of
+ * its own) become {@code <arg>} wherever the message repeats them, so a pattern keeps the shape of the message and
+ * never an argument value, secrets are redacted, then URLs become {@code <url>}, e-mail addresses {@code <email>}, ISO timestamps
  * {@code <time>}, UUIDs and hexadecimal or long alphanumeric ids {@code <id>}, Unix and Windows file paths
  * {@code <path>}, quoted values {@code '<value>'} and numbers {@code <n>}; the result is at most
  * {@value #MAX_PATTERN_LENGTH} characters. A pattern is counted per tool and error type, with its
@@ -58,7 +59,7 @@ public final class ErrorPatternStore implements LearningObserver {
 
 	private static final String ARGUMENT = "<arg>";
 
-	// Shorter values would replace ordinary words of the message; they are no secret anyway.
+	// Shorter values are replaced only where they stand as a word of their own, not inside ordinary words
 	private static final int MIN_ARGUMENT_LENGTH = 4;
 
 	private static final int MAX_ARGUMENT_VALUES = 100;
@@ -284,7 +285,14 @@ public final class ErrorPatternStore implements LearningObserver {
 		values.sort(Comparator.comparingInt(String::length).reversed());
 		String text = message;
 		for (String value : values) {
-			text = text.replace(value, ARGUMENT);
+			if (value.length() >= MIN_ARGUMENT_LENGTH) {
+				text = text.replace(value, ARGUMENT);
+			}
+			else if (text.contains(value)) {
+				text = Pattern.compile("(?<![\\w])" + Pattern.quote(value) + "(?![\\w])")
+					.matcher(text)
+					.replaceAll(ARGUMENT);
+			}
 		}
 		return text;
 	}
@@ -294,7 +302,7 @@ public final class ErrorPatternStore implements LearningObserver {
 			return;
 		}
 		if (value instanceof CharSequence text) {
-			if (text.length() >= MIN_ARGUMENT_LENGTH) {
+			if (!text.toString().isBlank()) {
 				values.add(text.toString());
 			}
 		}

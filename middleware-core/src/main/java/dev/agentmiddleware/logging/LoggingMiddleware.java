@@ -15,6 +15,7 @@ import dev.agentmiddleware.redaction.SecretRedactor;
 import dev.agentmiddleware.tool.CallOutcome;
 import dev.agentmiddleware.tool.ToolDescriptor;
 import dev.agentmiddleware.tool.ToolHandler;
+import dev.agentmiddleware.tool.SessionFingerprint;
 import dev.agentmiddleware.tool.ToolInvocation;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -24,14 +25,16 @@ import org.slf4j.MDC;
 /**
  * Logs one structured line per tool call at INFO, through SLF4J, once the call has ended:
  * <pre>
- * tool=get_weather session=conversation-7 source=spring_ai outcome=succeeded duration_ms=12.480 call=4f1a-2c args={city="Lisbon", apiKey=[REDACTED]}
+ * tool=get_weather session=sid-8c2e41f07a source=spring_ai outcome=succeeded duration_ms=12.480 call=4f1a-2c args={city="Lisbon", apiKey=[REDACTED]}
  * tool=get_weather session=none source=mcp outcome=failed duration_ms=3.002 call=4f1a-2d error_type=IllegalStateException error="service rejected token=[REDACTED]" args={city="Atlantis"}
  * </pre>
  * Values of secret keys (as recognised by the {@link SecretRedactor}, also inside nested maps and lists) are
  * replaced, other values are cut to the policy's {@link LoggingPolicy#maxValueLength() length}, and free text
  * (strings, messages, other objects' {@code toString()}) is redacted. A failure logs its type and the first line of
  * its message, never a stack trace. With {@link LoggingPolicy#logResults()}, the result follows on a second line at
- * DEBUG. During the call the MDC holds {@value #MDC_TOOL} and {@value #MDC_SESSION}, restored afterwards.
+ * DEBUG. During the call the MDC holds {@value #MDC_TOOL} and {@value #MDC_SESSION}, restored afterwards. A session
+ * is shown by its {@link SessionFingerprint} (in the line and in the MDC), never by its id, which works like a
+ * bearer secret.
  *
  * <p>The logger's level is checked on every call: with INFO off for the logger (by default
  * {@value #DEFAULT_LOGGER_NAME}), a call costs one level check.
@@ -50,7 +53,7 @@ public final class LoggingMiddleware implements OrderedMiddleware {
 	/** The MDC key holding the tool's name during a call. */
 	public static final String MDC_TOOL = "agent.tool";
 
-	/** The MDC key holding the session id during a call (absent when the call has none). */
+	/** The MDC key holding the session's fingerprint during a call (absent when the call has none). */
 	public static final String MDC_SESSION = "agent.session";
 
 	private static final Logger selfLogger = LoggerFactory.getLogger(LoggingMiddleware.class);
@@ -120,7 +123,7 @@ public final class LoggingMiddleware implements OrderedMiddleware {
 		String previousTool = MDC.get(MDC_TOOL);
 		String previousSession = MDC.get(MDC_SESSION);
 		MDC.put(MDC_TOOL, invocation.toolName());
-		putOrRemove(MDC_SESSION, invocation.sessionId());
+		putOrRemove(MDC_SESSION, SessionFingerprint.ofNullable(invocation.sessionId()));
 		try {
 			return ToolCall.observe(invocation, next, logLine, this.nanoTime.getAsLong());
 		}
@@ -136,8 +139,7 @@ public final class LoggingMiddleware implements OrderedMiddleware {
 		try {
 			StringBuilder line = new StringBuilder(160);
 			line.append("tool=").append(invocation.toolName()).append(" session=");
-			String sessionId = invocation.sessionId();
-			LogValueRenderer.appendToken(line, (sessionId != null) ? sessionId : "none");
+			line.append(SessionFingerprint.of(invocation.sessionId()));
 			line.append(" source=").append(invocation.source().name().toLowerCase(Locale.ROOT));
 			line.append(" outcome=").append(outcome.tagValue());
 			if (decidedBy != null) {

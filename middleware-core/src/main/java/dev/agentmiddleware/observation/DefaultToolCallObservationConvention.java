@@ -8,6 +8,7 @@ import dev.agentmiddleware.observation.ToolCallObservationDocumentation.HighCard
 import dev.agentmiddleware.observation.ToolCallObservationDocumentation.LowCardinalityKeyNames;
 import dev.agentmiddleware.tool.CallOutcome;
 import dev.agentmiddleware.tool.InvocationSource;
+import dev.agentmiddleware.tool.SessionFingerprint;
 import dev.agentmiddleware.tool.ToolInvocation;
 import io.micrometer.common.KeyValue;
 import io.micrometer.common.KeyValues;
@@ -99,8 +100,8 @@ public class DefaultToolCallObservationConvention implements ToolCallObservation
 	@Override
 	public KeyValues getHighCardinalityKeyValues(ToolCallObservationContext context) {
 		// No call id: a span has ids of its own, and formatting one on every call is not free.
-		String sessionId = context.getInvocation().sessionId();
-		return KeyValues.of(HighCardinalityKeyNames.SESSION_ID.withValue((sessionId != null) ? sessionId : NONE));
+		return KeyValues
+			.of(HighCardinalityKeyNames.SESSION_ID.withValue(SessionFingerprint.of(context.getInvocation().sessionId())));
 	}
 
 	/**

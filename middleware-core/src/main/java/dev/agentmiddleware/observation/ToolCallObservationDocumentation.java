@@ -91,7 +91,10 @@ public enum ToolCallObservationDocumentation implements ObservationDocumentation
 	 */
 	public enum HighCardinalityKeyNames implements KeyName {
 
-		/** The session (conversation, thread or MCP session) of the call, or {@code none}. */
+		/**
+		 * The {@link dev.agentmiddleware.tool.SessionFingerprint fingerprint} of the call's session (conversation,
+		 * thread or MCP session; never its id), or {@code none}.
+		 */
 		SESSION_ID {
 			@Override
 			public String asString() {

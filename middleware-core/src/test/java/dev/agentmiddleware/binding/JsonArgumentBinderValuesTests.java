@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 
 import dev.agentmiddleware.binding.InvalidToolArgumentsException;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import tools.jackson.databind.json.JsonMapper;
@@ -74,6 +75,50 @@ class JsonArgumentBinderValuesTests {
 				() -> this.binder.bindValues(MAPPER.readValue(json, Map.class)));
 		assertThat(fromJson).hasMessageContaining("'days'").hasMessageContaining("is out of range");
 		assertThat(fromMap).hasMessage(fromJson.getMessage());
+	}
+
+	@Test
+	void payloadOverTheLimitIsRefusedAsAMapToo() {
+		String json = "{\"city\":\"" + "x".repeat(69_989) + "\",\"days\":1}";
+		InvalidToolArgumentsException refused = catchThrowableOfType(InvalidToolArgumentsException.class,
+				() -> this.binder.bindValues(MAPPER.readValue(json, Map.class)));
+		assertThat(refused)
+			.hasMessage("Invalid arguments for tool 'book_trip': payload exceeds the limit of 65536 characters");
+		assertThat(catchThrowableOfType(InvalidToolArgumentsException.class, () -> this.binder.bind(json)))
+			.hasMessageContaining("exceeds the limit of 65536");
+	}
+
+	@Test
+	void payloadJustUnderTheLimitIsBoundAsAMapAndAsJson() {
+		String json = "{\"city\":\"" + "\\\"".repeat(1000) + "x".repeat(65_536 - 2_031) + "\",\"days\":1,\"budget\":1}";
+		assertThat(json).hasSize(65_536);
+		@SuppressWarnings("unchecked")
+		Map<String, Object> values = MAPPER.readValue(json, Map.class);
+		assertThat(this.binder.bindValues(values)).isEqualTo(this.binder.bind(json));
+		String over = json.replace("\"days\":1", "\"days\":10");
+		assertThat(catchThrowableOfType(InvalidToolArgumentsException.class,
+				() -> this.binder.bindValues(MAPPER.readValue(over, Map.class)))).isNotNull();
+	}
+
+	@Test
+	void nestingDeeperThanTheLimitIsRefusedAsAMapWithTheParameterNamed() {
+		JsonArgumentBinder deep = new JsonArgumentBinder("deep", List.of(new ToolParameter("data", Object.class, "", true)),
+				MAPPER, ArgumentLimits.DEFAULTS);
+		Map<String, Object> ok = Map.of("data", nested(31));
+		assertThat(deep.bindValues(ok)).containsKey("data");
+		InvalidToolArgumentsException refused = catchThrowableOfType(InvalidToolArgumentsException.class,
+				() -> deep.bindValues(Map.of("data", nested(32))));
+		String json = "{\"data\":" + "[".repeat(32) + "]".repeat(32) + "}";
+		assertThat(refused).hasMessage(catchThrowableOfType(InvalidToolArgumentsException.class, () -> deep.bind(json))
+			.getMessage()).hasMessageContaining("'data'").hasMessageContaining("nested deeper than 32 levels");
+	}
+
+	private static Object nested(int levels) {
+		Object value = List.of();
+		for (int i = 1; i < levels; i++) {
+			value = List.of(value);
+		}
+		return value;
 	}
 
 	private static Type listOf(Class<?> element) {

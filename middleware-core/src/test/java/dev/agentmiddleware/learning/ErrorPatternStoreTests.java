@@ -92,6 +92,15 @@ class ErrorPatternStoreTests {
 	}
 
 	@Test
+	void shortArgumentValuesNeverReachAPatternEither() {
+		this.store.onToolResult("s", "unlock", Map.of("pin", "zq", "code", "KQW", "note", "ab"), null,
+				new IllegalStateException("pin zq and code KQW rejected; note ab, about absent tabs"));
+		assertThat(this.store.topPatterns(1).get(0).pattern())
+			.isEqualTo("pin <arg> and code <arg> rejected; note <arg>, about absent tabs")
+			.doesNotContain("zq", "KQW");
+	}
+
+	@Test
 	void errorsAreClassifiedByTypeFirst() {
 		assertThat(ErrorCategory.of(new ToolTimeoutException("t", "timeout", Duration.ofSeconds(1))))
 			.isEqualTo(ErrorCategory.TIMEOUT);

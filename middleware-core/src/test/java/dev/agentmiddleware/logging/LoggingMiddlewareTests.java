@@ -21,6 +21,7 @@ import dev.agentmiddleware.tool.InvocationSource;
 import dev.agentmiddleware.tool.ToolDeniedException;
 import dev.agentmiddleware.tool.ToolDescriptor;
 import dev.agentmiddleware.tool.ToolHandler;
+import dev.agentmiddleware.tool.SessionFingerprint;
 import dev.agentmiddleware.tool.ToolInvocation;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -61,7 +62,8 @@ class LoggingMiddlewareTests {
 		assertThat(pipeline.call(call)).isEqualTo("welcome");
 		assertThat(this.capturedLog.events()).singleElement().satisfies((event) -> {
 			assertThat(event.getLevel()).isEqualTo(Level.INFO);
-			assertThat(event.getFormattedMessage()).isEqualTo("tool=login session=conversation-7 source=spring_ai "
+			assertThat(event.getFormattedMessage()).isEqualTo("tool=login session=" + SessionFingerprint.of("conversation-7")
+					+ " source=spring_ai "
 					+ "outcome=succeeded duration_ms=12.345 call=" + call.callId()
 					+ " args={user=\"alice\", attempts=3}");
 		});
@@ -201,9 +203,10 @@ class LoggingMiddlewareTests {
 		});
 		MDC.put(LoggingMiddleware.MDC_TOOL, "outer_tool");
 		pipeline.call(ToolInvocation.builder(LOGIN).sessionId("s1").build());
-		assertThat(seenByTool.get()).containsEntry("agent.tool", "login").containsEntry("agent.session", "s1");
+		assertThat(seenByTool.get()).containsEntry("agent.tool", "login")
+			.containsEntry("agent.session", SessionFingerprint.of("s1"));
 		assertThat(this.capturedLog.events().get(0).getMDCPropertyMap()).containsEntry("agent.tool", "login")
-			.containsEntry("agent.session", "s1");
+			.containsEntry("agent.session", SessionFingerprint.of("s1"));
 		assertThat(MDC.get("agent.tool")).isEqualTo("outer_tool");
 		assertThat(MDC.get("agent.session")).isNull();
 	}
@@ -309,8 +312,9 @@ class LoggingMiddlewareTests {
 			.sessionId("evil\nsession=x")
 			.build();
 		pipeline(logging(), (invocation) -> "ok").call(call);
-		assertThat(line()).doesNotContain("\n")
-			.contains("session=\"evil\\nsession=x\"", "text=\"two\\nlines \\\"quoted\\\"\"");
+		assertThat(line()).doesNotContain("\n", "evil")
+			.contains("session=" + SessionFingerprint.of("evil\nsession=x") + " ",
+					"text=\"two\\nlines \\\"quoted\\\"\"");
 	}
 
 	@Test

@@ -18,6 +18,7 @@ import dev.agentmiddleware.tool.InvocationSource;
 import dev.agentmiddleware.tool.ToolDeniedException;
 import dev.agentmiddleware.tool.ToolDescriptor;
 import dev.agentmiddleware.tool.ToolHandler;
+import dev.agentmiddleware.tool.SessionFingerprint;
 import dev.agentmiddleware.tool.ToolInvocation;
 import io.micrometer.common.KeyValues;
 import io.micrometer.core.instrument.observation.DefaultMeterObservationHandler;
@@ -58,7 +59,7 @@ class ObservationMiddlewareTests {
 			.hasLowCardinalityKeyValue("agent.tool.outcome", "succeeded")
 			.hasLowCardinalityKeyValue("error", "none")
 			.hasLowCardinalityKeyValue("agent.tool.source", "mcp")
-			.hasHighCardinalityKeyValue("agent.session.id", "conversation-7");
+			.hasHighCardinalityKeyValue("agent.session.id", SessionFingerprint.of("conversation-7"));
 	}
 
 	@Test

@@ -17,6 +17,7 @@ import dev.agentmiddleware.approval.ApprovalRequest;
 import dev.agentmiddleware.approval.ApprovalStore;
 import dev.agentmiddleware.approval.ArgumentsBinder;
 import dev.agentmiddleware.approval.GrantScope;
+import dev.agentmiddleware.tool.SessionFingerprint;
 import dev.agentmiddleware.tool.ToolDescriptor;
 import dev.agentmiddleware.tool.ToolMiddlewareException;
 import org.jspecify.annotations.Nullable;
@@ -40,7 +41,7 @@ import org.springframework.web.bind.annotation.RestController;
  * The approval queue's REST API and console, under {@code agent.middleware.approval.web.path} (default
  * {@code /agent/approvals}):
  * <ul>
- * <li>{@code GET {path}}: the pending requests (id, tool, safety, summary, redacted arguments, session, principal,
+ * <li>{@code GET {path}}: the pending requests (id, tool, safety, summary, redacted arguments, session fingerprint, principal,
  * createdAt, expiresAt);</li>
  * <li>{@code GET {path}/audit?limit=50}: the latest decisions, newest first;</li>
  * <li>{@code POST {path}/{id}/approve}, {@code POST {path}/{id}/approve-for-session} (optional body
@@ -279,7 +280,7 @@ public class ApprovalController {
 	 * @param safety the tool's safety level
 	 * @param summary the one-line summary
 	 * @param arguments the redacted arguments
-	 * @param session the caller's session
+	 * @param session the fingerprint of the caller's session (never its id, which works like a bearer secret)
 	 * @param principal the caller's principal
 	 * @param createdAt when the call asked
 	 * @param expiresAt when it is denied unless decided
@@ -298,7 +299,7 @@ public class ApprovalController {
 				arguments = JSON.getNodeFactory().stringNode(request.arguments());
 			}
 			return new PendingApproval(request.id(), request.toolName(), request.safety().name(), request.summary(),
-					arguments, request.sessionId(), request.principal(), request.createdAt(), request.expiresAt(),
+					arguments, SessionFingerprint.ofNullable(request.sessionId()), request.principal(), request.createdAt(), request.expiresAt(),
 					Math.max(0, Duration.between(request.createdAt(), now).toSeconds()));
 		}
 
@@ -310,7 +311,7 @@ public class ApprovalController {
 	 * @param requestId the request (or call) id
 	 * @param tool the tool
 	 * @param argumentsHash the hash of the call's arguments
-	 * @param session the caller's session
+	 * @param session the fingerprint of the caller's session (never its id)
 	 * @param principal the caller's principal
 	 * @param decidedBy who decided
 	 * @param outcome the outcome, such as {@code approved-for-session}
@@ -323,7 +324,8 @@ public class ApprovalController {
 			Instant decidedAt) {
 
 		static AuditEntry of(ApprovalAuditRecord record) {
-			return new AuditEntry(record.requestId(), record.toolName(), record.argumentsHash(), record.sessionId(),
+			return new AuditEntry(record.requestId(), record.toolName(), record.argumentsHash(),
+					SessionFingerprint.ofNullable(record.sessionId()),
 					record.principal(), record.decidedBy(), record.outcome().tagValue(), record.reason(),
 					record.requestedAt(), record.decidedAt());
 		}

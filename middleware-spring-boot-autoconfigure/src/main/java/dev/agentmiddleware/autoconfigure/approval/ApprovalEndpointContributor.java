@@ -10,14 +10,15 @@ import dev.agentmiddleware.approval.ApprovalMiddleware;
 import dev.agentmiddleware.autoconfigure.actuate.AgentMiddlewareEndpointContributor;
 import dev.agentmiddleware.autoconfigure.actuate.PolicyEndpointContributor;
 import dev.agentmiddleware.spring.tool.RegisteredTool;
+import dev.agentmiddleware.tool.SessionFingerprint;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.core.Ordered;
 
 /**
  * The {@code approval} section of the {@code agentmiddleware} endpoint: the policy, the pending requests and the
- * latest audit records (ids, tools, sessions, hashes and outcomes; never argument values), and for each gated tool
- * that it needs approval.
+ * latest audit records (ids, tools, session fingerprints, hashes and outcomes; never argument values nor session ids),
+ * and for each gated tool that it needs approval.
  */
 final class ApprovalEndpointContributor implements AgentMiddlewareEndpointContributor, Ordered {
 
@@ -56,7 +57,7 @@ final class ApprovalEndpointContributor implements AgentMiddlewareEndpointContri
 			Map<String, Object> pending = new LinkedHashMap<>();
 			pending.put("id", request.id());
 			pending.put("tool", request.toolName());
-			pending.put("session", String.valueOf(request.sessionId()));
+			pending.put("session", SessionFingerprint.of(request.sessionId()));
 			pending.put("createdAt", request.createdAt().toString());
 			pending.put("expiresAt", request.expiresAt().toString());
 			return pending;
@@ -66,7 +67,7 @@ final class ApprovalEndpointContributor implements AgentMiddlewareEndpointContri
 			entry.put("requestId", record.requestId());
 			entry.put("tool", record.toolName());
 			entry.put("argumentsHash", record.argumentsHash());
-			entry.put("session", String.valueOf(record.sessionId()));
+			entry.put("session", SessionFingerprint.of(record.sessionId()));
 			entry.put("decidedBy", record.decidedBy());
 			entry.put("outcome", record.outcome().tagValue());
 			entry.put("decidedAt", record.decidedAt().toString());

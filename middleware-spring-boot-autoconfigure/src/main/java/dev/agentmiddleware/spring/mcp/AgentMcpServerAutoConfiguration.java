@@ -9,6 +9,7 @@ import java.util.Set;
 
 import dev.agentmiddleware.authorization.AuthorizationMiddleware;
 import dev.agentmiddleware.autoconfigure.agent.TodoProperties;
+import dev.agentmiddleware.autoconfigure.edge.HostOriginGuard;
 import dev.agentmiddleware.spring.ai.AgentToolSpringAiAutoConfiguration;
 import dev.agentmiddleware.spring.ai.AgentToolCallbackProvider;
 import dev.agentmiddleware.spring.ai.GovernedToolCallback;
@@ -222,18 +223,23 @@ public final class AgentMcpServerAutoConfiguration {
 		HardenedStreamableHttpTransport hardenedStreamableHttpTransport(
 				@Qualifier("mcpServerJsonMapper") JsonMapper mcpServerJsonMapper,
 				McpServerStreamableHttpProperties streamableProperties, McpProperties properties,
-				ObjectProvider<McpTransportClock> clock, ObjectProvider<McpToolVisibility> toolVisibility) {
+				ObjectProvider<HostOriginGuard> edgeGuard, ObjectProvider<McpTransportClock> clock,
+				ObjectProvider<McpToolVisibility> toolVisibility) {
+			HostOriginGuard guard = edgeGuard.getIfAvailable(HostOriginGuard::local);
 			McpProperties.Transport transport = properties.getTransport();
 			HardenedStreamableHttpTransport.Builder builder = HardenedStreamableHttpTransport
 				.builder(new JacksonMcpJsonMapper(mcpServerJsonMapper))
 				.endpoint(streamableProperties.getMcpEndpoint())
-				.allowedOrigins(transport.getAllowedOrigins())
-				.allowedHosts(transport.getAllowedHosts())
+				.allowedOrigins(guard.allowedOrigins())
+				.allowedHosts(guard.allowedHosts())
 				.maxRequestBytes(transport.getMaxRequestSize().toBytes())
 				.sessionIdleTimeout(transport.getSessionIdleTimeout())
 				.maxSessions(transport.getMaxSessions());
 			clock.ifAvailable((source) -> builder.clock(source.clock()));
 			toolVisibility.ifAvailable(builder::toolVisibility);
+			if (streamableProperties.getKeepAliveInterval() != null) {
+				builder.keepAliveInterval(streamableProperties.getKeepAliveInterval());
+			}
 			return builder.build();
 		}
 

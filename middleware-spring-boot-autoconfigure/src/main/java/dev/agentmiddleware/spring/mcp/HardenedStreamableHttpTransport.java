@@ -11,6 +11,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 
 import dev.agentmiddleware.spring.tool.ToolPrincipals;
@@ -57,7 +60,10 @@ import org.springframework.web.servlet.function.ServerResponse;
  * <li>a session id is all it takes to use a session; here a session started by an authenticated principal is
  * answered as unknown (404) when another principal, or an anonymous client, presents its id;</li>
  * <li>open streams are left open at shutdown, so graceful shutdown waits for its timeout; here
- * {@linkplain #stop() stopping} completes every stream at once;</li>
+ * {@linkplain #stop() stopping} completes every stream at once and ends the calls still running for them;</li>
+ * <li>a client that goes away while its call runs is not noticed until the call writes its answer; here every open
+ * stream gets a keep-alive comment at an interval ({@link Builder#keepAliveInterval}), and a stream found broken
+ * ends, with the call running for it (its thread is interrupted);</li>
  * <li>a response stream might stay open after an answer (MCP SDK 2.0.0, fixed in 2.0.1 for unknown methods); here
  * every response stream is completed once its request was answered, whatever the SDK did.</li>
  * </ul>
@@ -92,6 +98,12 @@ public final class HardenedStreamableHttpTransport implements McpStreamableServe
 
 	private static final Logger logger = LoggerFactory.getLogger(HardenedStreamableHttpTransport.class);
 
+	/** How often open streams get a keep-alive comment unless configured otherwise. */
+	public static final Duration DEFAULT_KEEP_ALIVE_INTERVAL = Duration.ofSeconds(15);
+
+	// The longest text of a JSON-RPC error sent as the SDK built it: room for a tool name of 128 characters
+	private static final int MAX_ERROR_TEXT = 160;
+
 	private static final String SESSION_HEADER = "Mcp-Session-Id";
 
 	private static final String PROTOCOL_VERSION_HEADER = "MCP-Protocol-Version";
@@ -119,6 +131,10 @@ public final class HardenedStreamableHttpTransport implements McpStreamableServe
 
 	private final McpToolVisibility toolVisibility;
 
+	private final Duration keepAliveInterval;
+
+	private volatile @Nullable ScheduledExecutorService keepAlive;
+
 	private final Map<String, LiveSession> sessions = new ConcurrentHashMap<>();
 
 	private final ReentrantLock sessionCreation = new ReentrantLock();
@@ -138,6 +154,7 @@ public final class HardenedStreamableHttpTransport implements McpStreamableServe
 		this.maxSessions = builder.maxSessions;
 		this.clock = builder.clock;
 		this.toolVisibility = builder.toolVisibility;
+		this.keepAliveInterval = builder.keepAliveInterval;
 	}
 
 	/**
@@ -214,12 +231,42 @@ public final class HardenedStreamableHttpTransport implements McpStreamableServe
 	public void start() {
 		this.closing = false;
 		this.running = true;
+		if (!this.keepAliveInterval.isZero() && !this.keepAliveInterval.isNegative()) {
+			ScheduledExecutorService keepAlive = Executors.newSingleThreadScheduledExecutor((task) -> {
+				Thread thread = new Thread(task, "mcp-keep-alive");
+				thread.setDaemon(true);
+				return thread;
+			});
+			long millis = Math.max(1, this.keepAliveInterval.toMillis());
+			keepAlive.scheduleWithFixedDelay(this::keepAlive, millis, millis, TimeUnit.MILLISECONDS);
+			this.keepAlive = keepAlive;
+		}
 	}
 
 	@Override
 	public void stop() {
 		closeAll();
+		ScheduledExecutorService keepAlive = this.keepAlive;
+		if (keepAlive != null) {
+			keepAlive.shutdownNow();
+			this.keepAlive = null;
+		}
 		this.running = false;
+	}
+
+	// Writes a comment on every open stream: the only way to learn that a client went away while its call is still
+	// running, since nothing else is written to it until the call ends
+	private void keepAlive() {
+		try {
+			for (LiveSession live : this.sessions.values()) {
+				for (SseStream stream : List.copyOf(live.streams)) {
+					stream.ping();
+				}
+			}
+		}
+		catch (RuntimeException ex) {
+			logger.debug("MCP keep-alive failed: {}", ex.getClass().getSimpleName());
+		}
 	}
 
 	@Override
@@ -233,8 +280,12 @@ public final class HardenedStreamableHttpTransport implements McpStreamableServe
 		return SmartLifecycle.DEFAULT_PHASE - 512;
 	}
 
+	// Ends every stream, and the calls still running for them, so that no request holds the shutdown up
 	private void closeAll() {
 		this.closing = true;
+		for (LiveSession live : List.copyOf(this.sessions.values())) {
+			live.abandonStreams();
+		}
 		for (String id : List.copyOf(this.sessions.keySet())) {
 			end(id);
 		}
@@ -316,7 +367,7 @@ public final class HardenedStreamableHttpTransport implements McpStreamableServe
 				if (invalid != null) {
 					return error(HttpStatus.OK, jsonRpcRequest.id(), INVALID_PARAMS, invalid);
 				}
-				return respond(live, jsonRpcRequest, context);
+				return respond(live, jsonRpcRequest, context, request.servletRequest());
 			}
 			if (message instanceof McpSchema.JSONRPCNotification notification) {
 				live.session().accept(notification).contextWrite((ctx) -> ctx.put(McpTransportContext.KEY, context)).block();
@@ -379,9 +430,11 @@ public final class HardenedStreamableHttpTransport implements McpStreamableServe
 					new McpSchema.JSONRPCResponse(McpSchema.JSONRPC_VERSION, request.id(), result, null)));
 	}
 
-	private ServerResponse respond(LiveSession live, McpSchema.JSONRPCRequest request, McpTransportContext context) {
+	private ServerResponse respond(LiveSession live, McpSchema.JSONRPCRequest request, McpTransportContext context,
+			HttpServletRequest servletRequest) {
 		return ServerResponse.sse((sse) -> {
 			SseStream stream = live.open(sse);
+			stream.callStarted();
 			try {
 				// A caller's tools/list shows only the tools it may see
 				McpStreamableServerTransport answer = McpSchema.METHOD_TOOLS_LIST.equals(request.method())
@@ -393,14 +446,37 @@ public final class HardenedStreamableHttpTransport implements McpStreamableServe
 					.block();
 			}
 			catch (RuntimeException ex) {
-				logger.warn("MCP request '{}' failed in the transport: {}", request.method(),
-						ex.getClass().getSimpleName());
+				if (stream.isClosed()) {
+					logger.debug("MCP request '{}' ended: its client went away", request.method());
+				}
+				else {
+					logger.warn("MCP request '{}' failed in the transport: {}", request.method(),
+							ex.getClass().getSimpleName());
+				}
 			}
 			finally {
+				stream.callEnded();
 				// The request is answered (or failed): its response must complete
 				stream.close();
+				if (stream.isAbandoned()) {
+					completeAbandoned(servletRequest);
+				}
 			}
 		}, Duration.ZERO);
+	}
+
+	// A request whose client went away while its call ran on the request thread: the container learns of the broken
+	// connection only as that thread returns, and its error dispatch would then leave the request open (Tomcat
+	// recycles it without completing it, so the server's active-requests meter never ends it); it is completed here
+	private static void completeAbandoned(HttpServletRequest servletRequest) {
+		try {
+			if (servletRequest.isAsyncStarted()) {
+				servletRequest.getAsyncContext().complete();
+			}
+		}
+		catch (IllegalStateException ex) {
+			logger.debug("Completing an abandoned MCP request failed: {}", ex.getClass().getSimpleName());
+		}
 	}
 
 	// The caller's name and authorities (Spring Security's Authentication behind getUserPrincipal()), for
@@ -492,11 +568,10 @@ public final class HardenedStreamableHttpTransport implements McpStreamableServe
 		if (this.closing) {
 			return unavailable();
 		}
-		if (!this.guard.allowsHost(request.headers().firstHeader(HttpHeaders.HOST))) {
-			return error(HttpStatus.FORBIDDEN, SERVER_ERROR, "Forbidden: this host name is not allowed");
-		}
-		if (!this.guard.allowsOrigin(request.headers().firstHeader(HttpHeaders.ORIGIN))) {
-			return error(HttpStatus.FORBIDDEN, SERVER_ERROR, "Forbidden: this origin is not allowed");
+		String refusal = this.guard.refusal(request.headers().firstHeader(HttpHeaders.HOST),
+				request.headers().firstHeader(HttpHeaders.ORIGIN));
+		if (refusal != null) {
+			return error(HttpStatus.FORBIDDEN, SERVER_ERROR, refusal);
 		}
 		if (!this.guard.allowsProtocolVersion(request.headers().firstHeader(PROTOCOL_VERSION_HEADER))) {
 			return error(HttpStatus.BAD_REQUEST, SERVER_ERROR,
@@ -631,6 +706,27 @@ public final class HardenedStreamableHttpTransport implements McpStreamableServe
 		}
 	}
 
+	// A JSON-RPC error the SDK built may quote the request (such as "Tool not found: " and the name sent): its texts
+	// are cut, so an error never echoes unbounded input
+	static McpSchema.JSONRPCMessage bounded(McpSchema.JSONRPCMessage message) {
+		if (!(message instanceof McpSchema.JSONRPCResponse response) || response.error() == null) {
+			return message;
+		}
+		McpSchema.JSONRPCResponse.JSONRPCError error = response.error();
+		boolean longMessage = error.message() != null && error.message().length() > MAX_ERROR_TEXT;
+		boolean longData = error.data() instanceof String data && data.length() > MAX_ERROR_TEXT;
+		if (!longMessage && !longData) {
+			return message;
+		}
+		return new McpSchema.JSONRPCResponse(response.jsonrpc(), response.id(), null,
+				new McpSchema.JSONRPCResponse.JSONRPCError(error.code(), cut(error.message()),
+						(error.data() instanceof String data) ? cut(data) : error.data()));
+	}
+
+	private static @Nullable String cut(@Nullable String text) {
+		return (text == null || text.length() <= MAX_ERROR_TEXT) ? text : text.substring(0, MAX_ERROR_TEXT) + "...";
+	}
+
 	private ServerResponse tooLarge() {
 		return error(HttpStatus.CONTENT_TOO_LARGE, SERVER_ERROR,
 				"Content Too Large: a message may have at most " + this.maxRequestBytes + " bytes");
@@ -722,6 +818,12 @@ public final class HardenedStreamableHttpTransport implements McpStreamableServe
 			}
 		}
 
+		void abandonStreams() {
+			for (SseStream stream : List.copyOf(this.streams)) {
+				stream.abandon();
+			}
+		}
+
 	}
 
 	/**
@@ -739,12 +841,17 @@ public final class HardenedStreamableHttpTransport implements McpStreamableServe
 
 		private volatile @Nullable Runnable onCompleted;
 
+		// The thread running this stream's request (the SDK runs a servlet's calls on it), while it runs
+		private @Nullable Thread call;
+
+		private volatile boolean abandoned;
+
 		SseStream(ServerResponse.SseBuilder sse, LiveSession owner) {
 			this.sse = sse;
 			this.owner = owner;
 			sse.onError((ex) -> {
 				logger.debug("MCP client disconnected: {}", ex.getClass().getSimpleName());
-				close();
+				abandon();
 			});
 			sse.onTimeout(this::close);
 			sse.onComplete(this::completed);
@@ -776,7 +883,7 @@ public final class HardenedStreamableHttpTransport implements McpStreamableServe
 						return;
 					}
 					String id = (messageId != null) ? messageId : this.owner.session.getId();
-					this.sse.id(id).event(MESSAGE_EVENT).data(json(message));
+					this.sse.id(id).event(MESSAGE_EVENT).data(json(bounded(message)));
 				}
 				catch (IOException | UncheckedIOException ex) {
 					logger.debug("MCP client disconnected before a message was sent: {}",
@@ -791,6 +898,74 @@ public final class HardenedStreamableHttpTransport implements McpStreamableServe
 					this.lock.unlock();
 				}
 			});
+		}
+
+		void callStarted() {
+			this.lock.lock();
+			try {
+				this.call = Thread.currentThread();
+			}
+			finally {
+				this.lock.unlock();
+			}
+		}
+
+		void callEnded() {
+			this.lock.lock();
+			try {
+				this.call = null;
+			}
+			finally {
+				this.lock.unlock();
+			}
+			// An interrupt meant for the call may have come as it ended: the pooled thread must not keep it
+			Thread.interrupted();
+		}
+
+		boolean isClosed() {
+			return this.closed;
+		}
+
+		boolean isAbandoned() {
+			return this.abandoned;
+		}
+
+		// The client went away, or the server is stopping: the stream ends, and so does the call still running for it
+		void abandon() {
+			this.lock.lock();
+			try {
+				this.abandoned = true;
+				closeQuietly();
+				Thread running = this.call;
+				if (running != null) {
+					running.interrupt();
+				}
+			}
+			finally {
+				this.lock.unlock();
+			}
+		}
+
+		void ping() {
+			if (!this.lock.tryLock()) {
+				return;
+			}
+			boolean failed = false;
+			try {
+				if (!this.closed) {
+					this.sse.comment("keep-alive").send();
+				}
+			}
+			catch (IOException | RuntimeException ex) {
+				logger.debug("MCP client disconnected: {}", ex.getClass().getSimpleName());
+				failed = true;
+			}
+			finally {
+				this.lock.unlock();
+			}
+			if (failed) {
+				abandon();
+			}
 		}
 
 		void open() {
@@ -876,6 +1051,7 @@ public final class HardenedStreamableHttpTransport implements McpStreamableServe
 		private Clock clock = Clock.systemUTC();
 
 		private McpToolVisibility toolVisibility = McpToolVisibility.ALL;
+		private Duration keepAliveInterval = DEFAULT_KEEP_ALIVE_INTERVAL;
 
 		private Builder(McpJsonMapper jsonMapper) {
 			this.jsonMapper = jsonMapper;
@@ -958,6 +1134,18 @@ public final class HardenedStreamableHttpTransport implements McpStreamableServe
 		 */
 		public Builder toolVisibility(McpToolVisibility toolVisibility) {
 			this.toolVisibility = toolVisibility;
+			return this;
+		}
+
+		/**
+		 * Sets how often every open stream gets a keep-alive comment (default 15 seconds), which is how the server
+		 * learns that a client went away while its call was still running: the stream and the call then end.
+		 * {@link Duration#ZERO} sends none.
+		 * @param keepAliveInterval the interval
+		 * @return this builder
+		 */
+		public Builder keepAliveInterval(Duration keepAliveInterval) {
+			this.keepAliveInterval = keepAliveInterval;
 			return this;
 		}
 

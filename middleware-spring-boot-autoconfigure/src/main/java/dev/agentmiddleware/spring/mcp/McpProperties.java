@@ -1,14 +1,15 @@
 package dev.agentmiddleware.spring.mcp;
 
-import dev.agentmiddleware.spring.tool.ValidatedProperties;
-import dev.agentmiddleware.spring.tool.PropertyChecks;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
+import dev.agentmiddleware.spring.tool.PropertyChecks;
+import dev.agentmiddleware.spring.tool.ValidatedProperties;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.DeprecatedConfigurationProperty;
 import org.springframework.util.unit.DataSize;
 
 /**
@@ -18,15 +19,16 @@ import org.springframework.util.unit.DataSize;
  * agent:
  *   middleware:
  *     mcp:
- *       allowed-origins: https://inspector.example.com
- *       allowed-hosts: mcp.example.com
- *       max-request-size: 2MB
- *       session-idle-timeout: 10m
- *       max-sessions: 200
+ *       transport:
+ *         max-request-size: 2MB
+ *         session-idle-timeout: 10m
+ *         max-sessions: 200
  *       security:
  *         resource: https://mcp.example.com/mcp
  *         scopes: [tools.read, tools.call]
  * }</pre>
+ * Which hosts and origins the endpoint answers is configured for every path the starter serves, under
+ * {@code agent.middleware.edge} ({@link dev.agentmiddleware.autoconfigure.edge.EdgeProperties}).
  */
 @ConfigurationProperties(McpProperties.PREFIX)
 public class McpProperties implements ValidatedProperties {
@@ -153,15 +155,16 @@ public class McpProperties implements ValidatedProperties {
 		private DataSize maxRequestSize = DataSize.ofMegabytes(4);
 
 		/**
-		 * Origins a browser page may call the endpoint from ("*" for any, ":*" for any port); requests without an
-		 * Origin header (non-browser clients) are always allowed.
+		 * Origins a browser page may call the endpoint from; deprecated: set agent.middleware.edge.allowed-origins,
+		 * which guards every path the starter serves.
 		 */
-		private List<String> allowedOrigins = new ArrayList<>(McpRequestGuard.LOCAL_ORIGINS);
+		private @Nullable List<String> allowedOrigins;
 
 		/**
-		 * Host names or addresses the endpoint answers to, as the Host header names them ("*" for any).
+		 * Host names or addresses the endpoint answers to; deprecated: set agent.middleware.edge.allowed-hosts,
+		 * which guards every path the starter serves.
 		 */
-		private List<String> allowedHosts = new ArrayList<>(McpRequestGuard.LOCAL_HOSTS);
+		private @Nullable List<String> allowedHosts;
 
 		/**
 		 * How long a session may stay unused before it expires.
@@ -189,19 +192,25 @@ public class McpProperties implements ValidatedProperties {
 			this.maxRequestSize = maxRequestSize;
 		}
 
-		public List<String> getAllowedOrigins() {
+		@Deprecated(since = "0.1.0")
+		@DeprecatedConfigurationProperty(replacement = "agent.middleware.edge.allowed-origins")
+		public @Nullable List<String> getAllowedOrigins() {
 			return this.allowedOrigins;
 		}
 
-		public void setAllowedOrigins(List<String> allowedOrigins) {
+		@Deprecated(since = "0.1.0")
+		public void setAllowedOrigins(@Nullable List<String> allowedOrigins) {
 			this.allowedOrigins = allowedOrigins;
 		}
 
-		public List<String> getAllowedHosts() {
+		@Deprecated(since = "0.1.0")
+		@DeprecatedConfigurationProperty(replacement = "agent.middleware.edge.allowed-hosts")
+		public @Nullable List<String> getAllowedHosts() {
 			return this.allowedHosts;
 		}
 
-		public void setAllowedHosts(List<String> allowedHosts) {
+		@Deprecated(since = "0.1.0")
+		public void setAllowedHosts(@Nullable List<String> allowedHosts) {
 			this.allowedHosts = allowedHosts;
 		}
 

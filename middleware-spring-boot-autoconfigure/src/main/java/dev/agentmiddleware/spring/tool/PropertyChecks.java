@@ -136,10 +136,13 @@ public final class PropertyChecks {
 	/**
 	 * Requires every element of a list to have a character other than white space.
 	 * @param field the field's Java property path
-	 * @param values the list
+	 * @param values the list, or {@code null} when not set (nothing to check)
 	 * @return these checks
 	 */
-	public PropertyChecks noBlankElement(String field, List<String> values) {
+	public PropertyChecks noBlankElement(String field, @Nullable List<String> values) {
+		if (values == null) {
+			return this;
+		}
 		for (int i = 0; i < values.size(); i++) {
 			if (values.get(i) == null || values.get(i).isBlank()) {
 				throw new InvalidToolConfigurationException(property(field) + "[" + i + "]", values.get(i),

@@ -6,6 +6,7 @@ import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
+import dev.agentmiddleware.tool.SessionFingerprint;
 import dev.agentmiddleware.autoconfigure.AgentMiddlewareAutoConfiguration;
 import dev.agentmiddleware.spring.ai.AgentToolSpringAiAutoConfiguration;
 import dev.agentmiddleware.chain.OrderedMiddleware;
@@ -126,7 +127,7 @@ class ToolLoggingAutoConfigurationTests {
 					new ToolContext(Map.of(AgentToolCallback.SESSION_ID_KEY, "s1")));
 			assertThat(this.capturedLog.events()).singleElement()
 				.satisfies((event) -> assertThat(event.getFormattedMessage())
-					.startsWith("tool=login session=s1 source=spring_ai outcome=succeeded duration_ms=")
+					.startsWith("tool=login session=" + SessionFingerprint.of("s1") + " source=spring_ai outcome=succeeded duration_ms=")
 					.contains("args={user=\"alice\", password=[REDACTED]}")
 					.doesNotContain("hunter2"));
 		});

@@ -2,6 +2,7 @@ package dev.agentmiddleware.autoconfigure.observation;
 
 import java.util.Map;
 
+import dev.agentmiddleware.tool.SessionFingerprint;
 import dev.agentmiddleware.autoconfigure.AgentMiddlewareAutoConfiguration;
 import dev.agentmiddleware.spring.ai.AgentToolSpringAiAutoConfiguration;
 import dev.agentmiddleware.chain.OrderedMiddleware;
@@ -172,7 +173,7 @@ class ToolObservationAutoConfigurationTests {
 				.hasLowCardinalityKeyValue("agent.tool.name", "get_weather")
 				.hasLowCardinalityKeyValue("agent.tool.outcome", "succeeded")
 				.hasLowCardinalityKeyValue("agent.tool.source", "spring_ai")
-				.hasHighCardinalityKeyValue("agent.session.id", "s1");
+				.hasHighCardinalityKeyValue("agent.session.id", SessionFingerprint.of("s1"));
 		});
 	}
 

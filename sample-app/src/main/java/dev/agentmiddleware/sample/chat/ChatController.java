@@ -18,11 +18,15 @@ import org.springframework.web.bind.annotation.RestController;
 /**
  * {@code POST /chat}: one user turn of a conversation, through a {@code ChatClient} whose tool loop runs the
  * agent-level middleware. The auto-configured {@code ChatClient.Builder} already carries every tool (the sample's
- * {@code @AgentTool}s and the todo tools) and the agent tool-calling advisor. The conversation id is the thread:
- * its todo list lives in the thread store (an H2 file database by default).
+ * {@code @AgentTool}s and the todo tools) and the agent tool-calling advisor. The conversation id names the thread,
+ * under the prefix {@value #THREAD_PREFIX} (chat conversations and MCP sessions never share a thread): its todo list
+ * lives in the thread store (an H2 file database by default).
  */
 @RestController
 class ChatController {
+
+	/** The prefix of the threads of chat conversations, their own namespace beside MCP sessions. */
+	static final String THREAD_PREFIX = "chat:";
 
 	private final ChatClient chatClient;
 
@@ -41,15 +45,26 @@ class ChatController {
 	ChatReply chat(@RequestBody ChatRequest request) {
 		String conversationId = (request.conversationId() != null && !request.conversationId().isBlank())
 				? request.conversationId() : UUID.randomUUID().toString();
+		String thread = thread(conversationId);
 		String answer = this.chatClient.prompt()
 			.user((request.message() != null) ? request.message() : "")
-			.advisors((advisors) -> advisors.param(ChatMemory.CONVERSATION_ID, conversationId))
+			.advisors((advisors) -> advisors.param(ChatMemory.CONVERSATION_ID, thread))
 			.call()
 			.content();
 		TodoMiddleware todoMiddleware = this.todos.getIfAvailable();
 		List<Map<String, Object>> todoList = (todoMiddleware != null)
-				? todoMiddleware.todos(conversationId).stream().map(TodoItem::toJson).toList() : List.of();
-		return new ChatReply(conversationId, (answer != null) ? answer : "", this.trace.take(conversationId), todoList);
+				? todoMiddleware.todos(thread).stream().map(TodoItem::toJson).toList() : List.of();
+		return new ChatReply(conversationId, (answer != null) ? answer : "", this.trace.take(thread), todoList);
+	}
+
+	/**
+	 * The thread (and session) of a chat conversation: its id under the {@value #THREAD_PREFIX} prefix, so that a
+	 * conversation id equal to an MCP session id never reaches that session's todo list, cache entries or grants.
+	 * @param conversationId the conversation id the client sent
+	 * @return the thread id
+	 */
+	static String thread(String conversationId) {
+		return THREAD_PREFIX + conversationId;
 	}
 
 	/**

@@ -10,6 +10,7 @@ import dev.agentmiddleware.agent.AgentEvent;
 import dev.agentmiddleware.agent.AgentMiddleware;
 import dev.agentmiddleware.agent.IterationContext;
 import dev.agentmiddleware.agent.IterationResult;
+import dev.agentmiddleware.tool.SessionFingerprint;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -62,7 +63,7 @@ public final class HookTraceMiddleware implements AgentMiddleware {
 	}
 
 	private void trace(IterationContext context, String line) {
-		logger.info("agent [{}] {}", context.threadId(), line);
+		logger.info("agent [{}] {}", SessionFingerprint.of(context.threadId()), line);
 		List<String> lines = this.traces.computeIfAbsent(context.threadId(), (id) -> new ArrayList<>());
 		synchronized (lines) {
 			if (lines.size() < MAX_LINES) {

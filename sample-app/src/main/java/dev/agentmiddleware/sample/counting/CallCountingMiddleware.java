@@ -7,6 +7,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
 
 import dev.agentmiddleware.chain.ToolMiddleware;
+import dev.agentmiddleware.tool.SessionFingerprint;
 import dev.agentmiddleware.tool.ToolDescriptor;
 import dev.agentmiddleware.tool.ToolHandler;
 import org.slf4j.Logger;
@@ -39,8 +40,8 @@ public final class CallCountingMiddleware implements ToolMiddleware {
 		LongAdder calls = this.counts.computeIfAbsent(name, (key) -> new LongAdder());
 		return (invocation) -> {
 			calls.increment();
-			String session = (invocation.sessionId() != null) ? invocation.sessionId() : "none";
-			logger.info("Tool {} called in session {} ({} calls so far)", name, session, calls.sum());
+			logger.info("Tool {} called in session {} ({} calls so far)", name,
+					SessionFingerprint.of(invocation.sessionId()), calls.sum());
 			return next.handle(invocation);
 		};
 	}

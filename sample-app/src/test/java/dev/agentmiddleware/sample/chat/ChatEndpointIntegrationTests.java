@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 
+import dev.agentmiddleware.sample.RawMcp;
 import dev.agentmiddleware.sample.counting.CallCountingMiddleware;
 import dev.agentmiddleware.thread.ThreadStore;
 import org.junit.jupiter.api.Test;
@@ -73,7 +74,7 @@ class ChatEndpointIntegrationTests {
 		assertThat(trace.get(17)).isEqualTo("iteration 9 after: answered");
 		assertThat(reply.get("todos").valueStream().map((todo) -> todo.get("status").asString()).toList())
 			.containsExactly("done", "done", "pending");
-		assertThat(this.threadStore.load("trip-1").get("todos")).isInstanceOf(List.class);
+		assertThat(this.threadStore.load("chat:trip-1").get("todos")).isInstanceOf(List.class);
 		// notes.txt was read twice but reached the tool once: the second read came from the cache.
 		assertThat(this.callCounting.count("read_file") - readsBefore).isEqualTo(2);
 	}
@@ -81,8 +82,30 @@ class ChatEndpointIntegrationTests {
 	@Test
 	void eachConversationHasItsOwnTodoList() throws Exception {
 		chat("trip-2", "hello");
-		assertThat(this.threadStore.load("trip-3").get("todos")).isNull();
-		assertThat(this.threadStore.load("trip-2").get("todos")).asList().hasSize(3);
+		assertThat(this.threadStore.load("chat:trip-3").get("todos")).isNull();
+		assertThat(this.threadStore.load("chat:trip-2").get("todos")).asList().hasSize(3);
+	}
+
+	@Test
+	void aConversationIdEqualToAnMcpSessionIdLeavesThatSessionsTodosAlone() throws Exception {
+		HttpClient http = HttpClient.newHttpClient();
+		String session = RawMcp.initialize(http, this.port);
+		HttpResponse<String> written = http.send(RawMcp.post(this.port, session, RawMcp.toolsCall(2, "write_todos",
+				"{\"todos\":[{\"id\":\"m1\",\"text\":\"The MCP client's own item\",\"status\":\"pending\"}]}")),
+				HttpResponse.BodyHandlers.ofString());
+		assertThat(written.statusCode()).isEqualTo(200);
+		assertThat(this.threadStore.load(session).get("todos")).asList().hasSize(1);
+
+		JsonNode reply = chat(session, "Plan my trip to Lisbon");
+		assertThat(reply.get("conversationId").asString()).isEqualTo(session);
+		assertThat(reply.get("todos").valueStream().toList()).hasSize(3);
+		assertThat(this.threadStore.load(session).get("todos")).asList()
+			.singleElement()
+			.asString()
+			.contains("The MCP client's own item");
+		HttpResponse<String> read = http.send(RawMcp.post(this.port, session, RawMcp.toolsCall(3, "read_todos", "{}")),
+				HttpResponse.BodyHandlers.ofString());
+		assertThat(read.body()).contains("The MCP client's own item").doesNotContain("Check the weather in Lisbon");
 	}
 
 	private Path workspaceFile(String name) {
