@@ -10,8 +10,10 @@ import java.util.stream.Stream;
 import dev.agentmiddleware.autoconfigure.actuate.AgentMiddlewareEndpointAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.agent.AgentAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.approval.ApprovalAutoConfiguration;
+import dev.agentmiddleware.autoconfigure.authorization.AuthorizationAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.cache.ToolCacheAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.crashrecovery.CrashRecoveryAutoConfiguration;
+import dev.agentmiddleware.autoconfigure.edge.EdgeGuardAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.learning.LearningAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.logging.ToolLoggingAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.observation.ToolObservationAutoConfiguration;
@@ -58,10 +60,16 @@ class StrictConfigurationTests {
 				value("agent.middleware.approval.store.poll-interval=0ms", "must be longer than zero"));
 		section("agent.middleware.cache", key("agent.middleware.cache.defaults.tll=1m", "Did you mean 'ttl'?"),
 				value("agent.middleware.cache.defaults.ttl=-1m", "ttl must be positive"));
+		section("agent.middleware.authorization",
+				key("agent.middleware.authorization.defaults.authoritie=ROLE_X", "Did you mean 'authorities'?"),
+				value("agent.middleware.authorization.enabled=maybe", "'maybe' is not true or false"));
 		section("agent.middleware.crash-recovery",
 				key("agent.middleware.crash-recovery.tag=browser", "Did you mean 'tags'?"),
 				value("agent.middleware.crash-recovery.defaults.crash-exceptions=com.example.NoSuchException",
 						"cannot be loaded"));
+		section("agent.middleware.edge",
+				key("agent.middleware.edge.allowed-host=agent.example.com", "Did you mean 'allowed-hosts'?"),
+				value("agent.middleware.edge.paths[0]=", "must not be empty"));
 		section("agent.middleware.error-recovery",
 				key("agent.middleware.error-recovery.enabeld=false", "Did you mean 'enabled'?"),
 				value("agent.middleware.error-recovery.enabled=maybe", "'maybe' is not true or false"));
@@ -108,7 +116,8 @@ class StrictConfigurationTests {
 				ToolRateLimitAutoConfiguration.class, ToolRetryAutoConfiguration.class,
 				ThreadStoreAutoConfiguration.class, ToolTimeoutAutoConfiguration.class,
 				AgentChatClientAutoConfiguration.class, AgentToolSpringAiAutoConfiguration.class,
-				AgentMcpServerAutoConfiguration.class, AgentToolAutoConfiguration.class))
+				AgentMcpServerAutoConfiguration.class, AgentToolAutoConfiguration.class,
+				AuthorizationAutoConfiguration.class, EdgeGuardAutoConfiguration.class))
 		.withUserConfiguration(OrderToolsConfiguration.class);
 
 	@Test
