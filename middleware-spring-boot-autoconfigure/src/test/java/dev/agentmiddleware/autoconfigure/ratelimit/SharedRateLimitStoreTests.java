@@ -33,7 +33,10 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 import org.springframework.ai.chat.model.ToolContext;
 import org.springframework.ai.tool.ToolCallback;
+import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
+import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
@@ -41,18 +44,21 @@ import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
 import org.springframework.core.NestedExceptionUtils;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.jdbc.datasource.AbstractDataSource;
 import org.springframework.jdbc.datasource.SimpleDriverDataSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatException;
 
 /**
  * Rate limits shared by several instances through {@code agent.middleware.rate-limit.store.type}: memory on H2, a
  * startup failure for {@code jdbc} on H2, and on a real PostgreSQL two application contexts (two instances) that
  * count against one limit, failing closed (or open) while the database is unreachable.
  */
+@ExtendWith(OutputCaptureExtension.class)
 class SharedRateLimitStoreTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
@@ -94,6 +100,22 @@ class SharedRateLimitStoreTests {
 	}
 
 	@Test
+	void jdbcOnH2IsReportedAsAFailedStartupWithTheFix(CapturedOutput output) {
+		SpringApplicationBuilder application = new SpringApplicationBuilder(H2Application.class)
+			.web(WebApplicationType.NONE)
+			.properties("spring.main.banner-mode=off", "agent.middleware.rate-limit.store.type=jdbc",
+					"agent.middleware.rate-limit.tools.search.limit-for-period=5");
+		assertThatException().isThrownBy(application::run);
+		String text = output.getOut() + output.getErr();
+		assertThat(text.substring(text.indexOf("APPLICATION FAILED TO START")))
+			.contains("Property: agent.middleware.rate-limit.store.type")
+			.contains("Value: \"jdbc\"")
+			.contains("Reason: the shared rate-limit store supports PostgreSQL only, and the DataSource is H2")
+			.contains("Point spring.datasource.url at PostgreSQL, or set agent.middleware.rate-limit.store.type to "
+					+ "memory (each instance then counts on its own) or auto (memory on other databases).");
+	}
+
+	@Test
 	void jdbcWithoutADataSourceFailsStartupNamingTheFix() {
 		this.contextRunner.withPropertyValues("agent.middleware.rate-limit.store.type=jdbc").run((context) -> {
 			assertThat(context).hasFailed();
@@ -126,7 +148,6 @@ class SharedRateLimitStoreTests {
 
 	@Nested
 	@RequiresService(TestService.POSTGRES)
-	@ExtendWith(OutputCaptureExtension.class)
 	class OnPostgresql {
 
 		private PostgresTestDatabase database;
@@ -300,6 +321,14 @@ class SharedRateLimitStoreTests {
 		public Connection getConnection(@Nullable String username, @Nullable String password) throws SQLException {
 			return (this.down ? this.stopped : this.running).getConnection(username, password);
 		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ImportAutoConfiguration({ AgentMiddlewareAutoConfiguration.class, AgentToolAutoConfiguration.class,
+			ToolRateLimitAutoConfiguration.class })
+	@Import({ H2Configuration.class, ToolRateLimitAutoConfigurationTests.SearchConfiguration.class })
+	static class H2Application {
 
 	}
 
