@@ -16,6 +16,9 @@ import java.util.Objects;
  */
 public record RateLimitDecision(boolean granted, Duration waitFor, Duration retryAfter) {
 
+	// The common answer, shared so that a permit allocates nothing.
+	private static final RateLimitDecision GRANTED_NOW = new RateLimitDecision(true, Duration.ZERO, Duration.ZERO);
+
 	/**
 	 * Validates the decision.
 	 * @throws IllegalArgumentException if a duration is negative
@@ -35,7 +38,7 @@ public record RateLimitDecision(boolean granted, Duration waitFor, Duration retr
 	 * @return the decision
 	 */
 	public static RateLimitDecision granted(Duration waitFor) {
-		return new RateLimitDecision(true, waitFor, Duration.ZERO);
+		return waitFor.isZero() ? GRANTED_NOW : new RateLimitDecision(true, waitFor, Duration.ZERO);
 	}
 
 	/**

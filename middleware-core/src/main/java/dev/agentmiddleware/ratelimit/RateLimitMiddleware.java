@@ -35,12 +35,18 @@ import org.slf4j.LoggerFactory;
  * and says roughly when a permit frees up, and {@link MiddlewareEvent#RATE_LIMIT_REJECTED} is counted. A policy
  * with a {@link RateLimitPolicy#maxWait() maximum wait} lets a call wait that long for a permit instead.
  *
- * <p><b>Memory:</b> limiters per session or principal are created on first use and dropped once idle for a full
- * refresh period plus the maximum wait (a dropped limiter would have refilled completely, so nothing is lost).
+ * <p><b>Memory:</b> in the default store, limiters per session or principal are created on first use and dropped
+ * once idle for a full refresh period plus the maximum wait (a dropped limiter would have refilled completely, so
+ * nothing is lost).
  * Session budgets are dropped once the session has made no call for the session idle timeout (default one hour):
  * a budget is never refilled while its session is active. Each tool keeps at most {@code maxTrackedKeys} limiters
  * and budgets; beyond that the least used are dropped. A rejected call counts against neither the rate limit nor
- * the budget.
+ * the budget. Budgets always stay in this middleware's memory, whatever the store.
+ *
+ * <p><b>Store unavailable:</b> when the store throws {@link RateLimiterUnavailableException} (a shared store whose
+ * database is unreachable), the call is rejected with the limit {@value RateLimiterUnavailableException#LIMIT_TEXT}
+ * (fail closed), or runs unlimited when the builder says {@link Builder#allowWhenStoreUnavailable(boolean) allow};
+ * either way a WARN is logged.
  * <pre>{@code
  * RateLimitMiddleware rateLimit = RateLimitMiddleware.builder((tool) -> tool.name().equals("search")
  *         ? RateLimitPolicy.of(5, Duration.ofMinutes(1)).withKey(RateLimitKey.TOOL_AND_SESSION)
