@@ -79,7 +79,7 @@ public final class JdbcCacheInvalidations implements CacheInvalidationTransport,
 
 	private volatile boolean running;
 
-	private @Nullable Thread poller;
+	private volatile @Nullable Thread poller;
 
 	private @Nullable AutoCloseable notifications;
 
