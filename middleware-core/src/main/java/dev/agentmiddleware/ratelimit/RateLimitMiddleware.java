@@ -7,6 +7,7 @@ import java.util.Objects;
 
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 
 import com.github.benmanes.caffeine.cache.Cache;
@@ -46,7 +47,7 @@ import org.slf4j.LoggerFactory;
  * <p><b>Store unavailable:</b> when the store throws {@link RateLimiterUnavailableException} (a shared store whose
  * database is unreachable), the call is rejected with the limit {@value RateLimiterUnavailableException#LIMIT_TEXT}
  * (fail closed), or runs unlimited when the builder says {@link Builder#allowWhenStoreUnavailable(boolean) allow};
- * either way a WARN is logged.
+ * either way a WARN is logged (once per tool, then at most every 30 seconds while the store stays unavailable).
  * <pre>{@code
  * RateLimitMiddleware rateLimit = RateLimitMiddleware.builder((tool) -> tool.name().equals("search")
  *         ? RateLimitPolicy.of(5, Duration.ofMinutes(1)).withKey(RateLimitKey.TOOL_AND_SESSION)
@@ -143,6 +144,14 @@ public final class RateLimitMiddleware implements OrderedMiddleware {
 
 		private static final Function<String, AtomicInteger> NEW_BUDGET = (session) -> new AtomicInteger();
 
+		private static final long UNAVAILABLE_WARNING_INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(30);
+
+		private static final long NEVER = Long.MIN_VALUE;
+
+		private final AtomicLong lastUnavailableWarning = new AtomicLong(NEVER);
+
+		private final Ticker ticker;
+
 		private final String toolName;
 
 		private final ToolHandler next;
@@ -172,6 +181,7 @@ public final class RateLimitMiddleware implements OrderedMiddleware {
 			this.limiter = owner.store.limiter(toolName, policy);
 			this.allowWhenStoreUnavailable = owner.allowWhenStoreUnavailable;
 			Ticker ticker = owner.ticker;
+			this.ticker = ticker;
 			Integer maxCalls = policy.maxCallsPerSession();
 			this.maxCallsPerSession = (maxCalls != null) ? maxCalls : Integer.MAX_VALUE;
 			this.budgets = (maxCalls == null) ? null
@@ -232,7 +242,14 @@ public final class RateLimitMiddleware implements OrderedMiddleware {
 			}
 		}
 
+		// At most one WARN per tool every 30 seconds while the store fails: the first failure is always logged.
 		private void logUnavailable(RateLimiterUnavailableException ex) {
+			long now = this.ticker.read();
+			long last = this.lastUnavailableWarning.get();
+			if (last != NEVER && now - last < UNAVAILABLE_WARNING_INTERVAL_NANOS
+					|| !this.lastUnavailableWarning.compareAndSet(last, now)) {
+				return;
+			}
 			logger.warn("Rate limit of tool '{}' could not be checked ({}); the call is {}", this.toolName,
 					ex.getMessage(), this.allowWhenStoreUnavailable ? "allowed (fail open)" : "rejected (fail closed)");
 		}
