@@ -49,7 +49,10 @@ final class RateLimiterStoreSelection {
 	}
 
 	private static RateLimiterStore auto(ToolRateLimitProperties properties, @Nullable DataSource dataSource) {
-		if (dataSource == null || !ClassUtils.isPresent(BUCKET4J_CLASS, RateLimiterStoreSelection.class.getClassLoader())
+		// No tool is limited: no reason to touch the database (nor to create a table in it).
+		boolean limitsAnything = !properties.getTools().isEmpty()
+				|| Boolean.TRUE.equals(properties.getDefaults().getEnabled());
+		if (!limitsAnything || dataSource == null || !ClassUtils.isPresent(BUCKET4J_CLASS, RateLimiterStoreSelection.class.getClassLoader())
 				|| !isPostgres(productName(dataSource))) {
 			return memory(properties);
 		}

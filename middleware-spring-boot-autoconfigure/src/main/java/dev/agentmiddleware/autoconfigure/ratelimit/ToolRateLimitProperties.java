@@ -194,8 +194,8 @@ public class ToolRateLimitProperties extends ToolMiddlewareProperties<ToolRateLi
 	public static class Store {
 
 		/**
-		 * Which store counts permits: auto (the database when the DataSource is PostgreSQL, else memory), memory
-		 * (per instance) or jdbc (Bucket4j on PostgreSQL, shared by all instances).
+		 * Which store counts permits: auto (the database when the DataSource is PostgreSQL and a tool is limited, else
+		 * memory), memory (per instance) or jdbc (Bucket4j on PostgreSQL, shared by all instances).
 		 */
 		private StoreType type = StoreType.AUTO;
 

@@ -173,6 +173,25 @@ class SharedRateLimitStoreTests {
 		}
 
 		@Test
+		void autoStaysInMemoryWhenNoToolIsLimited() {
+			new ApplicationContextRunner()
+				.withConfiguration(AutoConfigurations.of(AgentMiddlewareAutoConfiguration.class,
+						AgentToolAutoConfiguration.class, AgentToolSpringAiAutoConfiguration.class,
+						ToolRateLimitAutoConfiguration.class))
+				.withUserConfiguration(ToolRateLimitAutoConfigurationTests.SearchConfiguration.class)
+				.withBean(DataSource.class, this::dataSource)
+				.run((context) -> {
+					assertThat(context).getBean(RateLimiterStore.class).isInstanceOf(InMemoryRateLimiterStore.class);
+					assertThat(JdbcClient.create(dataSource())
+						.sql("SELECT COUNT(*) FROM information_schema.tables WHERE table_name = 'agent_rate_limit_bucket' "
+								+ "AND table_schema = ?")
+						.param(this.database.schema())
+						.query(Long.class)
+						.single()).isZero();
+				});
+		}
+
+		@Test
 		void twoInstancesShareALimitOfFive() {
 			instance().run((a) -> instance().run((b) -> {
 				ToolCallback onA = callback(a.getSourceApplicationContext(), "search");
