@@ -87,6 +87,15 @@ final class CacheKey {
 	}
 
 	/**
+	 * Whether this key's arguments have this {@link CacheInvalidation#hash hash} of their canonical JSON; a key
+	 * whose arguments have no JSON form never matches.
+	 */
+	boolean hasArgumentsHash(String hash) {
+		String json = (this.json != null) ? this.json : canonicalJson(this.arguments);
+		return json != null && CacheInvalidation.hash(json).equals(hash);
+	}
+
+	/**
 	 * The arguments in structural form, as the invalidation predicates see them.
 	 * @return the unmodifiable arguments
 	 */

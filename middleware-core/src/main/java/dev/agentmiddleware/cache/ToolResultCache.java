@@ -7,6 +7,7 @@ import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Consumer;
 import java.util.function.Predicate;
 
 import com.github.benmanes.caffeine.cache.AsyncCache;
@@ -27,6 +28,10 @@ import org.jspecify.annotations.Nullable;
  * <p>An entry removed by the size limit or the time to live counts as an eviction
  * ({@link MiddlewareEvent#CACHE_EVICTION}); invalidation does not. An identical call still in flight when its entry
  * is invalidated returns its result to its callers but does not store it. Thread-safe.
+ *
+ * <p><b>Several instances:</b> entries stay in each instance's memory; only invalidations travel. Every
+ * {@code invalidate} call is told to the {@link Builder#onInvalidation invalidation listener} as a
+ * {@link CacheInvalidation}, which a broadcaster sends to the other instances; they {@link #apply apply} it.
  * <pre>{@code
  * ToolResultCache results = ToolResultCache.builder().metrics(metrics).build();
  * CacheMiddleware cache = CacheMiddleware.builder().cache(results).build();
@@ -44,9 +49,12 @@ public final class ToolResultCache {
 
 	private final ConcurrentMap<String, ToolCache> caches = new ConcurrentHashMap<>();
 
+	private final Consumer<CacheInvalidation> onInvalidation;
+
 	private ToolResultCache(Builder builder) {
 		this.ticker = builder.ticker;
 		this.metrics = builder.metrics;
+		this.onInvalidation = builder.onInvalidation;
 	}
 
 	/**
@@ -79,10 +87,8 @@ public final class ToolResultCache {
 	 * @param toolName the tool; a tool without a cache is ignored
 	 */
 	public void invalidate(String toolName) {
-		ToolCache cache = this.caches.get(Objects.requireNonNull(toolName, "toolName"));
-		if (cache != null) {
-			cache.results.synchronous().invalidateAll();
-		}
+		apply(CacheInvalidation.tool(toolName));
+		this.onInvalidation.accept(CacheInvalidation.tool(toolName));
 	}
 
 	/**
@@ -101,6 +107,8 @@ public final class ToolResultCache {
 		if (cache != null) {
 			cache.results.asMap().keySet().removeIf((key) -> key.hasArguments(json, canonical));
 		}
+		this.onInvalidation.accept((json != null) ? CacheInvalidation.arguments(toolName, CacheInvalidation.hash(json))
+				: CacheInvalidation.tool(toolName));
 	}
 
 	/**
@@ -108,6 +116,8 @@ public final class ToolResultCache {
 	 * <pre>{@code
 	 * results.invalidate("read_file", (arguments) -> path.equals(arguments.get("path")));
 	 * }</pre>
+	 * A predicate cannot travel: the {@link Builder#onInvalidation invalidation listener} is told of the whole
+	 * tool, so other instances drop all of the tool's entries.
 	 * @param toolName the tool; a tool without a cache is ignored
 	 * @param argumentsMatch tests the arguments of an entry (unmodifiable, in structural form: arrays and other
 	 * collections appear as lists, sets and maps)
@@ -118,14 +128,43 @@ public final class ToolResultCache {
 		if (cache != null) {
 			cache.results.asMap().keySet().removeIf((key) -> argumentsMatch.test(key.arguments()));
 		}
+		this.onInvalidation.accept(CacheInvalidation.tool(toolName));
 	}
 
 	/**
 	 * Removes every cached result of every tool.
 	 */
 	public void invalidateAll() {
-		for (ToolCache cache : this.caches.values()) {
+		apply(CacheInvalidation.allTools());
+		this.onInvalidation.accept(CacheInvalidation.allTools());
+	}
+
+	/**
+	 * Applies an invalidation made on another instance to this cache, without passing it to the
+	 * {@link Builder#onInvalidation invalidation listener} (so it does not travel back).
+	 * <pre>{@code
+	 * results.apply(CacheInvalidation.tool("read_file"));
+	 * }</pre>
+	 * @param invalidation the invalidation; a tool without a cache is ignored
+	 */
+	public void apply(CacheInvalidation invalidation) {
+		String toolName = invalidation.toolName();
+		if (toolName == null) {
+			for (ToolCache cache : this.caches.values()) {
+				cache.results.synchronous().invalidateAll();
+			}
+			return;
+		}
+		ToolCache cache = this.caches.get(toolName);
+		if (cache == null) {
+			return;
+		}
+		String hash = invalidation.argumentsHash();
+		if (hash == null) {
 			cache.results.synchronous().invalidateAll();
+		}
+		else {
+			cache.results.asMap().keySet().removeIf((key) -> key.hasArgumentsHash(hash));
 		}
 	}
 
@@ -220,7 +259,23 @@ public final class ToolResultCache {
 
 		private MiddlewareMetrics metrics = MiddlewareMetrics.NONE;
 
+		private Consumer<CacheInvalidation> onInvalidation = (invalidation) -> {
+		};
+
 		private Builder() {
+		}
+
+		/**
+		 * Sets what is told of every invalidation made through this cache's {@code invalidate} methods, after the
+		 * local entries are removed (default nothing); a cluster passes a broadcaster that sends it to the other
+		 * instances, which {@link ToolResultCache#apply apply} it. An invalidation by predicate is told as its
+		 * whole tool; one by arguments whose JSON form cannot be computed, too.
+		 * @param onInvalidation the listener; it must not throw
+		 * @return this builder
+		 */
+		public Builder onInvalidation(Consumer<CacheInvalidation> onInvalidation) {
+			this.onInvalidation = Objects.requireNonNull(onInvalidation, "onInvalidation");
+			return this;
 		}
 
 		/**

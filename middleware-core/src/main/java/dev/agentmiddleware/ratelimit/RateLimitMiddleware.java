@@ -7,6 +7,7 @@ import java.util.Objects;
 
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 
 import com.github.benmanes.caffeine.cache.Cache;
@@ -20,13 +21,14 @@ import dev.agentmiddleware.metrics.MiddlewareMetrics;
 import dev.agentmiddleware.tool.ToolDescriptor;
 import dev.agentmiddleware.tool.ToolHandler;
 import dev.agentmiddleware.tool.ToolInvocation;
-import io.github.resilience4j.ratelimiter.RateLimiterConfig;
-import io.github.resilience4j.ratelimiter.internal.AtomicRateLimiter;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * Limits how often a tool runs, with a Resilience4j {@code RateLimiter} per tool, per tool and session, or per tool
- * and principal, plus an optional budget of calls per session.
+ * Limits how often a tool runs, with a limiter per tool, per tool and session, or per tool and principal, plus an
+ * optional budget of calls per session. The limiters live in a {@link RateLimiterStore}: by default Resilience4j's
+ * {@code RateLimiter} in memory ({@link InMemoryRateLimiterStore}), or a store shared by several instances.
  *
  * <p>Applies only to the tools its policy function gives a {@link RateLimitPolicy} for; for the others
  * {@link #wrap} returns {@code next} and the middleware costs nothing. A call over the limit, or over its session's
@@ -34,12 +36,18 @@ import org.jspecify.annotations.Nullable;
  * and says roughly when a permit frees up, and {@link MiddlewareEvent#RATE_LIMIT_REJECTED} is counted. A policy
  * with a {@link RateLimitPolicy#maxWait() maximum wait} lets a call wait that long for a permit instead.
  *
- * <p><b>Memory:</b> limiters per session or principal are created on first use and dropped once idle for a full
- * refresh period plus the maximum wait (a dropped limiter would have refilled completely, so nothing is lost).
+ * <p><b>Memory:</b> in the default store, limiters per session or principal are created on first use and dropped
+ * once idle for a full refresh period plus the maximum wait (a dropped limiter would have refilled completely, so
+ * nothing is lost).
  * Session budgets are dropped once the session has made no call for the session idle timeout (default one hour):
  * a budget is never refilled while its session is active. Each tool keeps at most {@code maxTrackedKeys} limiters
  * and budgets; beyond that the least used are dropped. A rejected call counts against neither the rate limit nor
- * the budget.
+ * the budget. Budgets always stay in this middleware's memory, whatever the store.
+ *
+ * <p><b>Store unavailable:</b> when the store throws {@link RateLimiterUnavailableException} (a shared store whose
+ * database is unreachable), the call is rejected with the limit {@value RateLimiterUnavailableException#LIMIT_TEXT}
+ * (fail closed), or runs unlimited when the builder says {@link Builder#allowWhenStoreUnavailable(boolean) allow};
+ * either way a WARN is logged (once per tool, then at most every 30 seconds while the store stays unavailable).
  * <pre>{@code
  * RateLimitMiddleware rateLimit = RateLimitMiddleware.builder((tool) -> tool.name().equals("search")
  *         ? RateLimitPolicy.of(5, Duration.ofMinutes(1)).withKey(RateLimitKey.TOOL_AND_SESSION)
@@ -50,6 +58,8 @@ import org.jspecify.annotations.Nullable;
  * }</pre>
  */
 public final class RateLimitMiddleware implements OrderedMiddleware {
+
+	private static final Logger logger = LoggerFactory.getLogger(RateLimitMiddleware.class);
 
 	/** The name of this middleware in chains and in {@code decidedBy}. */
 	public static final String NAME = "rate-limit";
@@ -66,6 +76,10 @@ public final class RateLimitMiddleware implements OrderedMiddleware {
 
 	private final Duration sessionIdleTimeout;
 
+	private final RateLimiterStore store;
+
+	private final boolean allowWhenStoreUnavailable;
+
 	private RateLimitMiddleware(Builder builder) {
 		this.policies = ToolPolicies.of(builder.policies);
 		this.order = builder.order;
@@ -73,6 +87,9 @@ public final class RateLimitMiddleware implements OrderedMiddleware {
 		this.metrics = builder.metrics;
 		this.maxTrackedKeys = builder.maxTrackedKeys;
 		this.sessionIdleTimeout = builder.sessionIdleTimeout;
+		RateLimiterStore store = builder.store;
+		this.store = (store != null) ? store : InMemoryRateLimiterStore.create(builder.ticker, builder.maxTrackedKeys);
+		this.allowWhenStoreUnavailable = builder.allowWhenStoreUnavailable;
 	}
 
 	/**
@@ -113,11 +130,27 @@ public final class RateLimitMiddleware implements OrderedMiddleware {
 	}
 
 	/**
+	 * Where this middleware counts permits.
+	 * @return the store
+	 */
+	public RateLimiterStore store() {
+		return this.store;
+	}
+
+	/**
 	 * The handler of one limited tool. Package-private so that tests can see what it keeps in memory.
 	 */
 	static final class RateLimitedHandler implements ToolHandler {
 
 		private static final Function<String, AtomicInteger> NEW_BUDGET = (session) -> new AtomicInteger();
+
+		private static final long UNAVAILABLE_WARNING_INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(30);
+
+		private static final long NEVER = Long.MIN_VALUE;
+
+		private final AtomicLong lastUnavailableWarning = new AtomicLong(NEVER);
+
+		private final Ticker ticker;
 
 		private final String toolName;
 
@@ -129,11 +162,9 @@ public final class RateLimitMiddleware implements OrderedMiddleware {
 
 		private final String limitText;
 
-		private final @Nullable AtomicRateLimiter toolLimiter;
+		private final RateLimiterStore.ToolLimiter limiter;
 
-		private final @Nullable Cache<String, AtomicRateLimiter> keyedLimiters;
-
-		private final Function<String, AtomicRateLimiter> newLimiter;
+		private final boolean allowWhenStoreUnavailable;
 
 		private final int maxCallsPerSession;
 
@@ -147,28 +178,10 @@ public final class RateLimitMiddleware implements OrderedMiddleware {
 			this.metrics = owner.metrics;
 			this.key = policy.key();
 			this.limitText = policy.limitText();
-			RateLimiterConfig config = RateLimiterConfig.custom()
-				.limitForPeriod(policy.limitForPeriod())
-				.limitRefreshPeriod(policy.limitRefreshPeriod())
-				.timeoutDuration(policy.maxWait())
-				.build();
+			this.limiter = owner.store.limiter(toolName, policy);
+			this.allowWhenStoreUnavailable = owner.allowWhenStoreUnavailable;
 			Ticker ticker = owner.ticker;
-			this.newLimiter = (key) -> new AtomicRateLimiter(toolName, config, Map.of(), ticker::read);
-			if (this.key == RateLimitKey.TOOL) {
-				this.toolLimiter = this.newLimiter.apply(toolName);
-				this.keyedLimiters = null;
-			}
-			else {
-				this.toolLimiter = null;
-				// Idle for a whole period plus the longest reservation, a limiter has refilled completely:
-				// dropping it then loses nothing.
-				this.keyedLimiters = Caffeine.newBuilder()
-					.ticker(ticker)
-					.executor(Runnable::run)
-					.expireAfterAccess(policy.limitRefreshPeriod().plus(policy.maxWait()))
-					.maximumSize(owner.maxTrackedKeys)
-					.build();
-			}
+			this.ticker = ticker;
 			Integer maxCalls = policy.maxCallsPerSession();
 			this.maxCallsPerSession = (maxCalls != null) ? maxCalls : Integer.MAX_VALUE;
 			this.budgets = (maxCalls == null) ? null
@@ -184,13 +197,23 @@ public final class RateLimitMiddleware implements OrderedMiddleware {
 		@Override
 		public @Nullable Object handle(ToolInvocation invocation) throws Exception {
 			AtomicInteger budget = takeFromBudget(invocation);
-			AtomicRateLimiter limiter = limiter(invocation);
-			long nanosToWait = limiter.reservePermission();
-			if (nanosToWait < 0) {
+			RateLimitDecision decision;
+			try {
+				decision = acquire(invocation);
+			}
+			catch (InterruptedException | RuntimeException ex) {
+				refund(budget);
+				throw ex;
+			}
+			if (decision == null) {
+				return this.next.handle(invocation);
+			}
+			if (!decision.granted()) {
 				refund(budget);
 				this.metrics.count(MiddlewareEvent.RATE_LIMIT_REJECTED, this.toolName);
-				throw new ToolRateLimitedException(this.toolName, NAME, this.limitText, retryAfter(limiter));
+				throw new ToolRateLimitedException(this.toolName, NAME, this.limitText, decision.retryAfter());
 			}
+			long nanosToWait = decision.waitFor().toNanos();
 			if (nanosToWait > 0) {
 				try {
 					TimeUnit.NANOSECONDS.sleep(nanosToWait);
@@ -201,6 +224,43 @@ public final class RateLimitMiddleware implements OrderedMiddleware {
 				}
 			}
 			return this.next.handle(invocation);
+		}
+
+		// The store's decision, or null when the store is unavailable and the middleware fails open.
+		private @Nullable RateLimitDecision acquire(ToolInvocation invocation) throws InterruptedException {
+			try {
+				return this.limiter.acquire(limitKey(invocation));
+			}
+			catch (RateLimiterUnavailableException ex) {
+				logUnavailable(ex);
+				if (this.allowWhenStoreUnavailable) {
+					return null;
+				}
+				this.metrics.count(MiddlewareEvent.RATE_LIMIT_REJECTED, this.toolName);
+				throw new ToolRateLimitedException(this.toolName, NAME, RateLimiterUnavailableException.LIMIT_TEXT,
+						Duration.ZERO);
+			}
+		}
+
+		// At most one WARN per tool every 30 seconds while the store fails: the first failure is always logged.
+		private void logUnavailable(RateLimiterUnavailableException ex) {
+			long now = this.ticker.read();
+			long last = this.lastUnavailableWarning.get();
+			if (last != NEVER && now - last < UNAVAILABLE_WARNING_INTERVAL_NANOS
+					|| !this.lastUnavailableWarning.compareAndSet(last, now)) {
+				return;
+			}
+			logger.warn("Rate limit of tool '{}' could not be checked ({}); the call is {}", this.toolName,
+					ex.getMessage(), this.allowWhenStoreUnavailable ? "allowed (fail open)" : "rejected (fail closed)");
+		}
+
+		private String limitKey(ToolInvocation invocation) {
+			String key = switch (this.key) {
+				case TOOL -> null;
+				case TOOL_AND_SESSION -> invocation.sessionId();
+				case TOOL_AND_PRINCIPAL -> invocation.principalName();
+			};
+			return (key != null) ? key : "";
 		}
 
 		private @Nullable AtomicInteger takeFromBudget(ToolInvocation invocation) {
@@ -225,28 +285,9 @@ public final class RateLimitMiddleware implements OrderedMiddleware {
 			}
 		}
 
-		private AtomicRateLimiter limiter(ToolInvocation invocation) {
-			AtomicRateLimiter toolLimiter = this.toolLimiter;
-			if (toolLimiter != null) {
-				return toolLimiter;
-			}
-			String key = (this.key == RateLimitKey.TOOL_AND_SESSION) ? invocation.sessionId() : invocation.principalName();
-			return Objects.requireNonNull(this.keyedLimiters).get((key != null) ? key : "", this.newLimiter);
-		}
-
-		private static Duration retryAfter(AtomicRateLimiter limiter) {
-			long nanos = limiter.getDetailedMetrics().getNanosToWait();
-			long millis = Math.max(1, TimeUnit.NANOSECONDS.toMillis(nanos + 999_999));
-			return Duration.ofMillis(millis);
-		}
-
 		long trackedLimiters() {
-			Cache<String, AtomicRateLimiter> limiters = this.keyedLimiters;
-			if (limiters == null) {
-				return 1;
-			}
-			limiters.cleanUp();
-			return limiters.estimatedSize();
+			return (this.limiter instanceof InMemoryRateLimiterStore.MemoryToolLimiter memory)
+					? memory.trackedLimiters() : 0;
 		}
 
 		long trackedBudgets() {
@@ -276,6 +317,10 @@ public final class RateLimitMiddleware implements OrderedMiddleware {
 		private int maxTrackedKeys = 10_000;
 
 		private Duration sessionIdleTimeout = Duration.ofHours(1);
+
+		private @Nullable RateLimiterStore store;
+
+		private boolean allowWhenStoreUnavailable;
 
 		private Builder(Function<ToolDescriptor, @Nullable RateLimitPolicy> policies) {
 			this.policies = Objects.requireNonNull(policies, "policies");
@@ -337,6 +382,31 @@ public final class RateLimitMiddleware implements OrderedMiddleware {
 				throw new IllegalArgumentException("sessionIdleTimeout must be positive, was " + sessionIdleTimeout);
 			}
 			this.sessionIdleTimeout = sessionIdleTimeout;
+			return this;
+		}
+
+		/**
+		 * Sets where permits are counted (default an {@link InMemoryRateLimiterStore} with this builder's ticker
+		 * and {@code maxTrackedKeys}); pass a shared store so that several instances count against one limit.
+		 * Session budgets stay in this middleware's memory either way.
+		 * @param store the store
+		 * @return this builder
+		 */
+		public Builder store(RateLimiterStore store) {
+			this.store = Objects.requireNonNull(store, "store");
+			return this;
+		}
+
+		/**
+		 * Sets what happens to a call when the store cannot count permits (it throws
+		 * {@link RateLimiterUnavailableException}): by default the call is rejected as rate limited with the limit
+		 * text {@value RateLimiterUnavailableException#LIMIT_TEXT} (fail closed); {@code true} lets it run
+		 * unlimited (fail open). Either way a WARN is logged.
+		 * @param allow whether to run calls while the store is unavailable
+		 * @return this builder
+		 */
+		public Builder allowWhenStoreUnavailable(boolean allow) {
+			this.allowWhenStoreUnavailable = allow;
 			return this;
 		}
 

@@ -1,6 +1,8 @@
 package dev.agentmiddleware.cache;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -49,6 +51,47 @@ class ToolResultCacheTests {
 		pipeline(CacheMiddleware.builder().build()).call(read("/a"));
 		assertThat(this.executions).hasValue(2);
 		assertThat(this.results.statistics()).isEmpty();
+	}
+
+	@Test
+	void invalidationsAreToldInAFormThatTravelsAndApplyOnAnotherCache() throws Exception {
+		List<CacheInvalidation> told = new ArrayList<>();
+		ToolResultCache here = ToolResultCache.builder().onInvalidation(told::add).build();
+		ToolPipeline there = pipeline(CacheMiddleware.builder().cache(this.results).build());
+		there.call(read("/a"));
+		there.call(read("/b"));
+		here.invalidate("read_file", Map.of("path", "/a"));
+		assertThat(told).singleElement().satisfies((invalidation) -> {
+			assertThat(invalidation.toolName()).isEqualTo("read_file");
+			assertThat(invalidation.argumentsHash()).hasSize(64).doesNotContain("/a");
+		});
+		this.results.apply(told.get(0));
+		there.call(read("/a"));
+		there.call(read("/b"));
+		assertThat(this.executions).as("only /a was read again").hasValue(3);
+	}
+
+	@Test
+	void aPredicateInvalidationTravelsAsItsWholeToolEvenWhenItRemovedNothingHere() throws Exception {
+		List<CacheInvalidation> told = new ArrayList<>();
+		ToolResultCache here = ToolResultCache.builder().onInvalidation(told::add).build();
+		ToolPipeline there = pipeline(CacheMiddleware.builder().cache(this.results).build());
+		there.call(read("/a"));
+		here.invalidate("read_file", (arguments) -> "/a".equals(arguments.get("path")));
+		here.invalidateAll();
+		assertThat(told).containsExactly(CacheInvalidation.tool("read_file"), CacheInvalidation.allTools());
+		this.results.apply(told.get(0));
+		there.call(read("/a"));
+		assertThat(this.executions).hasValue(2);
+	}
+
+	@Test
+	void appliedInvalidationsAreNotToldAgain() throws Exception {
+		List<CacheInvalidation> told = new ArrayList<>();
+		ToolResultCache cache = ToolResultCache.builder().onInvalidation(told::add).build();
+		cache.apply(CacheInvalidation.tool("read_file"));
+		cache.apply(CacheInvalidation.allTools());
+		assertThat(told).isEmpty();
 	}
 
 	private ToolPipeline pipeline(CacheMiddleware cache) {

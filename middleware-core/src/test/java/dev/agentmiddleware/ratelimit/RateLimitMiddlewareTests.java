@@ -297,6 +297,84 @@ class RateLimitMiddlewareTests {
 			.withMessageContaining("maxTrackedKeys");
 	}
 
+	@Test
+	void anUnavailableStoreRejectsTheCallWithADistinctReasonByDefault() {
+		RateLimiterStore unavailable = unavailableStore();
+		ToolHandler handler = RateLimitMiddleware.builder((tool) -> RateLimitPolicy.of(5, Duration.ofMinutes(1)))
+			.store(unavailable)
+			.metrics(this.metrics)
+			.build()
+			.wrap(SEARCH, this.tool);
+		assertThatExceptionOfType(ToolRateLimitedException.class).isThrownBy(() -> handler.handle(call("s1")))
+			.satisfies((ex) -> {
+				assertThat(ex.limit()).isEqualTo("rate limiter unavailable");
+				assertThat(ex.getMessage()).isEqualTo("Tool 'search' is rate limited (rate limiter unavailable)");
+				assertThat(ex.outcome()).isEqualTo(CallOutcome.RATE_LIMITED);
+			});
+		assertThat(this.executions).hasValue(0);
+		assertThat(this.events).containsExactly(MiddlewareEvent.RATE_LIMIT_REJECTED);
+	}
+
+	@Test
+	void anUnavailableStoreLetsTheCallRunWhenBuiltToFailOpen() throws Exception {
+		ToolHandler handler = RateLimitMiddleware.builder((tool) -> RateLimitPolicy.of(5, Duration.ofMinutes(1)))
+			.store(unavailableStore())
+			.allowWhenStoreUnavailable(true)
+			.metrics(this.metrics)
+			.build()
+			.wrap(SEARCH, this.tool);
+		assertThat(handler.handle(call("s1"))).isEqualTo("result 1");
+		assertThat(this.events).isEmpty();
+	}
+
+	@Test
+	void aStoreIsAskedPerKeyAndItsRetryAfterReachesTheException() {
+		List<String> keys = new ArrayList<>();
+		RateLimiterStore store = new RateLimiterStore() {
+
+			@Override
+			public ToolLimiter limiter(String toolName, RateLimitPolicy policy) {
+				return (key) -> {
+					keys.add(toolName + "/" + key);
+					return RateLimitDecision.rejected(Duration.ofSeconds(7));
+				};
+			}
+
+			@Override
+			public String description() {
+				return "test";
+			}
+
+		};
+		ToolHandler handler = RateLimitMiddleware
+			.builder((tool) -> RateLimitPolicy.of(5, Duration.ofMinutes(1)).withKey(RateLimitKey.TOOL_AND_SESSION))
+			.store(store)
+			.build()
+			.wrap(SEARCH, this.tool);
+		assertThatExceptionOfType(ToolRateLimitedException.class).isThrownBy(() -> handler.handle(call("s1")))
+			.satisfies((ex) -> assertThat(ex.retryAfter()).isEqualTo(Duration.ofSeconds(7)));
+		assertThat(keys).containsExactly("search/s1");
+	}
+
+	private static RateLimiterStore unavailableStore() {
+		return new RateLimiterStore() {
+
+			@Override
+			public ToolLimiter limiter(String toolName, RateLimitPolicy policy) {
+				return (key) -> {
+					throw new RateLimiterUnavailableException("database unreachable",
+							new IllegalStateException("connection refused"));
+				};
+			}
+
+			@Override
+			public String description() {
+				return "unavailable";
+			}
+
+		};
+	}
+
 	private ToolHandler wrap(RateLimitPolicy policy) {
 		return RateLimitMiddleware.builder((tool) -> policy)
 			.ticker(this.ticker)

@@ -15,8 +15,13 @@ import org.slf4j.LoggerFactory;
 /**
  * Listens on a PostgreSQL channel with a connection of its own, on a daemon thread, and runs a callback on every
  * notification; reconnects after a failure. Kept apart so that the PostgreSQL driver is loaded only on PostgreSQL.
+ * Shared by the stores that wake on {@code NOTIFY}: approval decisions, and cache invalidations across instances.
+ * <pre>{@code
+ * AutoCloseable listening = PostgresNotifications.listen(dataSource, "agent_cache_invalidation",
+ *         "cache invalidations", this::poll);
+ * }</pre>
  */
-final class PostgresNotifications implements AutoCloseable, Runnable {
+public final class PostgresNotifications implements AutoCloseable, Runnable {
 
 	private static final Logger logger = LoggerFactory.getLogger(PostgresNotifications.class);
 
@@ -28,22 +33,44 @@ final class PostgresNotifications implements AutoCloseable, Runnable {
 
 	private final Runnable onNotification;
 
+	private final String purpose;
+
 	private final Thread thread;
 
 	private volatile boolean running = true;
 
 	private volatile @Nullable Connection connection;
 
-	private PostgresNotifications(DataSource dataSource, String channel, Runnable onNotification) {
+	private PostgresNotifications(DataSource dataSource, String channel, String purpose, String threadName,
+			Runnable onNotification) {
 		this.dataSource = dataSource;
 		this.channel = channel;
+		this.purpose = purpose;
 		this.onNotification = onNotification;
-		this.thread = new Thread(this, "agent-approval-listen");
+		this.thread = new Thread(this, threadName);
 		this.thread.setDaemon(true);
 	}
 
 	static PostgresNotifications listen(DataSource dataSource, String channel, Runnable onNotification) {
-		PostgresNotifications notifications = new PostgresNotifications(dataSource, channel, onNotification);
+		return start(new PostgresNotifications(dataSource, channel, "approval decisions", "agent-approval-listen",
+				onNotification));
+	}
+
+	/**
+	 * Starts listening on a channel.
+	 * @param dataSource a PostgreSQL database; one of its connections is held while listening
+	 * @param channel the channel, a plain SQL identifier
+	 * @param purpose what the notifications announce, for the log line when listening fails
+	 * @param onNotification run on the listening thread after one or more notifications
+	 * @return the listener; close it to stop
+	 */
+	public static PostgresNotifications listen(DataSource dataSource, String channel, String purpose,
+			Runnable onNotification) {
+		return start(new PostgresNotifications(dataSource, channel, purpose, "agent-listen-" + channel,
+				onNotification));
+	}
+
+	private static PostgresNotifications start(PostgresNotifications notifications) {
 		notifications.thread.start();
 		return notifications;
 	}
@@ -56,6 +83,8 @@ final class PostgresNotifications implements AutoCloseable, Runnable {
 				try (Statement statement = connection.createStatement()) {
 					statement.execute("LISTEN " + this.channel);
 				}
+				// What was announced before LISTEN took effect (at start, or while reconnecting) is read now.
+				this.onNotification.run();
 				PGConnection pg = connection.unwrap(PGConnection.class);
 				while (this.running) {
 					PGNotification[] received = pg.getNotifications(WAIT_MILLIS);
@@ -66,7 +95,7 @@ final class PostgresNotifications implements AutoCloseable, Runnable {
 			}
 			catch (SQLException ex) {
 				if (this.running) {
-					logger.warn("Listening for approval decisions on PostgreSQL failed ({}); polling until reconnected",
+					logger.warn("Listening for {} on PostgreSQL failed ({}); polling until reconnected", this.purpose,
 							ex.getMessage());
 					pause();
 				}

@@ -4,6 +4,8 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.TreeMap;
 
+import javax.sql.DataSource;
+
 import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.agentmiddleware.autoconfigure.AgentMiddlewareAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.actuate.PolicyEndpointContributor;
@@ -12,7 +14,10 @@ import dev.agentmiddleware.cache.CacheStatistics;
 import dev.agentmiddleware.cache.ToolResultCache;
 import dev.agentmiddleware.metrics.MiddlewareMetrics;
 import dev.agentmiddleware.spring.tool.AgentToolRegistry;
+import dev.agentmiddleware.spring.tool.InvalidToolConfigurationException;
 import dev.agentmiddleware.spring.tool.ToolNameReferences;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
@@ -20,28 +25,80 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnExpression;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.jdbc.core.simple.JdbcClient;
 
 /**
  * Auto-configuration of the {@link CacheMiddleware} and the {@link ToolResultCache} it stores results in (inject
  * the latter to invalidate results or read statistics): caches the results of read-only tools (and of the tools
  * configured with {@code enabled: true}) per session, with the time to live and size of
- * {@code agent.middleware.cache}.
+ * {@code agent.middleware.cache}. With a {@code DataSource} (or {@code invalidation.type: jdbc}) invalidations
+ * travel to the other instances on the database through {@link JdbcCacheInvalidations}; entries stay local.
  */
-@AutoConfiguration(after = AgentMiddlewareAutoConfiguration.class)
+@AutoConfiguration(after = AgentMiddlewareAutoConfiguration.class,
+		afterName = "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration")
 @ConditionalOnClass(Caffeine.class)
 @ConditionalOnBean(AgentToolRegistry.class)
 @ConditionalOnBooleanProperty(name = ToolCacheProperties.PREFIX + ".enabled", matchIfMissing = true)
 @EnableConfigurationProperties(ToolCacheProperties.class)
 public final class ToolCacheAutoConfiguration {
 
+	private static final Logger logger = LoggerFactory.getLogger(ToolCacheAutoConfiguration.class);
+
 	@Bean
 	@ConditionalOnMissingBean
-	ToolResultCache toolResultCache(ObjectProvider<MiddlewareMetrics> metrics) {
-		return ToolResultCache.builder().metrics(metrics.getIfAvailable(() -> MiddlewareMetrics.NONE)).build();
+	ToolResultCache toolResultCache(ObjectProvider<MiddlewareMetrics> metrics,
+			ObjectProvider<CacheInvalidationTransport> invalidations) {
+		ToolResultCache.Builder builder = ToolResultCache.builder()
+			.metrics(metrics.getIfAvailable(() -> MiddlewareMetrics.NONE));
+		CacheInvalidationTransport shared = invalidations.getIfUnique();
+		if (shared == null) {
+			logger.info("Cache invalidations stay in this instance ({}.invalidation.type=jdbc sends them to the "
+					+ "others through the database)", ToolCacheProperties.PREFIX);
+			return builder.build();
+		}
+		ToolResultCache cache = builder.onInvalidation(shared::publish).build();
+		shared.start(cache);
+		logger.info("Cache invalidations travel to every instance through {}; entries stay in each instance",
+				shared.description());
+		return cache;
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(JdbcClient.class)
+	@ConditionalOnBean(DataSource.class)
+	@ConditionalOnExpression("'${agent.middleware.cache.invalidation.type:auto}'.toLowerCase() != 'memory'")
+	static class JdbcInvalidationConfiguration {
+
+		@Bean(destroyMethod = "close")
+		@ConditionalOnMissingBean
+		JdbcCacheInvalidations cacheInvalidations(DataSource dataSource, ToolCacheProperties properties) {
+			ToolCacheProperties.Invalidation settings = properties.getInvalidation();
+			JdbcCacheInvalidations invalidations = new JdbcCacheInvalidations(dataSource, settings.getPollInterval());
+			if (settings.isInitializeSchema()) {
+				invalidations.initializeSchema();
+			}
+			return invalidations;
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnExpression("'${agent.middleware.cache.invalidation.type:auto}'.toLowerCase() == 'jdbc'")
+	@ConditionalOnMissingBean(DataSource.class)
+	static class MissingDataSourceConfiguration {
+
+		MissingDataSourceConfiguration() {
+			throw new InvalidToolConfigurationException(ToolCacheProperties.PREFIX + ".invalidation.type", "jdbc",
+					"cache invalidations across instances need a DataSource, and the application has none",
+					"Configure spring.datasource.url with spring-jdbc on the classpath, or set "
+							+ ToolCacheProperties.PREFIX + ".invalidation.type to memory (this instance only).");
+		}
+
 	}
 
 	@Bean

@@ -4,6 +4,7 @@ import java.time.Duration;
 
 import dev.agentmiddleware.autoconfigure.ToolMiddlewareProperties;
 import dev.agentmiddleware.autoconfigure.ToolSettings;
+import dev.agentmiddleware.autoconfigure.approval.ApprovalProperties.StoreType;
 import dev.agentmiddleware.cache.CacheMiddleware;
 import dev.agentmiddleware.cache.CachePolicy;
 import dev.agentmiddleware.cache.CacheScope;
@@ -35,9 +36,19 @@ public class ToolCacheProperties extends ToolMiddlewareProperties<ToolCachePrope
 	/** The prefix of the cache properties. */
 	public static final String PREFIX = "agent.middleware.cache";
 
+	private final Invalidation invalidation = new Invalidation();
+
 	public ToolCacheProperties() {
 		super(PREFIX, BuiltInOrder.CACHE, new Settings(null, CachePolicy.DEFAULT_TTL, CachePolicy.DEFAULT_MAX_SIZE,
 				CacheScope.SESSION));
+	}
+
+	/**
+	 * How invalidations reach the other instances of a cluster.
+	 * @return the invalidation settings
+	 */
+	public Invalidation getInvalidation() {
+		return this.invalidation;
 	}
 
 	@Override
@@ -125,6 +136,54 @@ public class ToolCacheProperties extends ToolMiddlewareProperties<ToolCachePrope
 
 		public void setScope(@Nullable CacheScope scope) {
 			this.scope = scope;
+		}
+
+	}
+
+	/**
+	 * How invalidations reach the other instances; cached entries always stay in each instance's memory.
+	 */
+	public static class Invalidation {
+
+		/**
+		 * Where invalidations travel: auto (through the DataSource when there is one, else nowhere), memory (this
+		 * instance only) or jdbc (through the database, to every instance on it).
+		 */
+		private StoreType type = StoreType.AUTO;
+
+		/**
+		 * How often each instance looks for the invalidations of the others; on PostgreSQL a NOTIFY wakes it sooner.
+		 */
+		private Duration pollInterval = Duration.ofMillis(500);
+
+		/**
+		 * Whether the JDBC invalidations create their table (agent_cache_invalidation) on startup when it is
+		 * missing.
+		 */
+		private boolean initializeSchema = true;
+
+		public StoreType getType() {
+			return this.type;
+		}
+
+		public void setType(StoreType type) {
+			this.type = type;
+		}
+
+		public Duration getPollInterval() {
+			return this.pollInterval;
+		}
+
+		public void setPollInterval(Duration pollInterval) {
+			this.pollInterval = pollInterval;
+		}
+
+		public boolean isInitializeSchema() {
+			return this.initializeSchema;
+		}
+
+		public void setInitializeSchema(boolean initializeSchema) {
+			this.initializeSchema = initializeSchema;
 		}
 
 	}

@@ -1,10 +1,13 @@
 package dev.agentmiddleware.autoconfigure.ratelimit;
 
+import javax.sql.DataSource;
+
 import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.agentmiddleware.autoconfigure.AgentMiddlewareAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.actuate.PolicyEndpointContributor;
 import dev.agentmiddleware.metrics.MiddlewareMetrics;
 import dev.agentmiddleware.ratelimit.RateLimitMiddleware;
+import dev.agentmiddleware.ratelimit.RateLimiterStore;
 import dev.agentmiddleware.spring.tool.AgentToolRegistry;
 import dev.agentmiddleware.spring.tool.ToolNameReferences;
 import io.github.resilience4j.ratelimiter.RateLimiter;
@@ -22,9 +25,12 @@ import org.springframework.context.annotation.Configuration;
 
 /**
  * Auto-configuration of {@link RateLimitMiddleware}: rate limits and session call budgets for the tools configured
- * under {@code agent.middleware.rate-limit.tools} (or for every tool when {@code defaults.enabled} is true).
+ * under {@code agent.middleware.rate-limit.tools} (or for every tool when {@code defaults.enabled} is true), counted
+ * in the {@link RateLimiterStore} that {@code agent.middleware.rate-limit.store.type} selects: in memory per instance,
+ * or with Bucket4j in PostgreSQL, shared by every instance on the database.
  */
-@AutoConfiguration(after = AgentMiddlewareAutoConfiguration.class)
+@AutoConfiguration(after = AgentMiddlewareAutoConfiguration.class,
+		afterName = "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration")
 @ConditionalOnClass({ RateLimiter.class, Caffeine.class })
 @ConditionalOnBean(AgentToolRegistry.class)
 @ConditionalOnBooleanProperty(name = ToolRateLimitProperties.PREFIX + ".enabled", matchIfMissing = true)
@@ -33,9 +39,19 @@ public final class ToolRateLimitAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	RateLimitMiddleware rateLimitMiddleware(ToolRateLimitProperties properties, ObjectProvider<MiddlewareMetrics> metrics) {
+	RateLimiterStore rateLimiterStore(ToolRateLimitProperties properties, ObjectProvider<DataSource> dataSource) {
+		return RateLimiterStoreSelection.select(properties, dataSource.getIfUnique());
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	RateLimitMiddleware rateLimitMiddleware(ToolRateLimitProperties properties, ObjectProvider<MiddlewareMetrics> metrics,
+			RateLimiterStore rateLimiterStore) {
 		properties.validate();
 		return RateLimitMiddleware.builder(properties::policyFor)
+			.store(rateLimiterStore)
+			.allowWhenStoreUnavailable(
+					properties.getStore().getOnUnavailable() == ToolRateLimitProperties.OnUnavailable.ALLOW)
 			.order(properties.getOrder())
 			.maxTrackedKeys(properties.getMaxTrackedKeys())
 			.sessionIdleTimeout(properties.getSessionIdleTimeout())

@@ -5,6 +5,7 @@ import java.time.Duration;
 
 import dev.agentmiddleware.autoconfigure.ToolMiddlewareProperties;
 import dev.agentmiddleware.autoconfigure.ToolSettings;
+import dev.agentmiddleware.autoconfigure.approval.ApprovalProperties.StoreType;
 import dev.agentmiddleware.chain.BuiltInOrder;
 import dev.agentmiddleware.ratelimit.RateLimitKey;
 import dev.agentmiddleware.ratelimit.RateLimitPolicy;
@@ -47,6 +48,8 @@ public class ToolRateLimitProperties extends ToolMiddlewareProperties<ToolRateLi
 	 */
 	private Duration sessionIdleTimeout = Duration.ofHours(1);
 
+	private final Store store = new Store();
+
 	public ToolRateLimitProperties() {
 		super(PREFIX, BuiltInOrder.RATE_LIMIT, Settings.defaults());
 	}
@@ -65,6 +68,14 @@ public class ToolRateLimitProperties extends ToolMiddlewareProperties<ToolRateLi
 
 	public void setSessionIdleTimeout(Duration sessionIdleTimeout) {
 		this.sessionIdleTimeout = sessionIdleTimeout;
+	}
+
+	/**
+	 * Where permits are counted: in memory per instance, or in the database for all instances.
+	 * @return the store settings
+	 */
+	public Store getStore() {
+		return this.store;
 	}
 
 	@Override
@@ -180,6 +191,67 @@ public class ToolRateLimitProperties extends ToolMiddlewareProperties<ToolRateLi
 		public void setMaxCallsPerSession(@Nullable Integer maxCallsPerSession) {
 			this.maxCallsPerSession = maxCallsPerSession;
 		}
+
+	}
+
+	/**
+	 * Where permits are counted. Session budgets ({@code max-calls-per-session}) stay in each instance's memory.
+	 */
+	public static class Store {
+
+		/**
+		 * Which store counts permits: auto (the database when the DataSource is PostgreSQL and a tool is limited, else
+		 * memory), memory (per instance) or jdbc (Bucket4j on PostgreSQL, shared by all instances).
+		 */
+		private StoreType type = StoreType.AUTO;
+
+		/**
+		 * What a call gets when the shared store's database is unreachable: deny (rejected as rate limited, 'rate
+		 * limiter unavailable') or allow (runs without a limit).
+		 */
+		private OnUnavailable onUnavailable = OnUnavailable.DENY;
+
+		/**
+		 * Whether the JDBC store creates its table (agent_rate_limit_bucket) on startup when it is missing.
+		 */
+		private boolean initializeSchema = true;
+
+		public StoreType getType() {
+			return this.type;
+		}
+
+		public void setType(StoreType type) {
+			this.type = type;
+		}
+
+		public OnUnavailable getOnUnavailable() {
+			return this.onUnavailable;
+		}
+
+		public void setOnUnavailable(OnUnavailable onUnavailable) {
+			this.onUnavailable = onUnavailable;
+		}
+
+		public boolean isInitializeSchema() {
+			return this.initializeSchema;
+		}
+
+		public void setInitializeSchema(boolean initializeSchema) {
+			this.initializeSchema = initializeSchema;
+		}
+
+	}
+
+	/**
+	 * What a call gets while the shared rate-limit store cannot be reached.
+	 */
+	public enum OnUnavailable {
+
+		/** The call is rejected as rate limited (fail closed). */
+		DENY,
+
+		/** The call runs without a limit (fail open). */
+		ALLOW
 
 	}
 

@@ -1,0 +1,197 @@
+package dev.agentmiddleware.autoconfigure.ratelimit;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
+import java.util.HexFormat;
+import java.util.Objects;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+import javax.sql.DataSource;
+
+import dev.agentmiddleware.ratelimit.RateLimitDecision;
+import dev.agentmiddleware.ratelimit.RateLimitKey;
+import dev.agentmiddleware.ratelimit.RateLimitPolicy;
+import dev.agentmiddleware.ratelimit.RateLimiterStore;
+import dev.agentmiddleware.ratelimit.RateLimiterUnavailableException;
+import io.github.bucket4j.BandwidthBuilder;
+import io.github.bucket4j.BucketConfiguration;
+import io.github.bucket4j.ConsumptionProbe;
+import io.github.bucket4j.TokensInheritanceStrategy;
+import io.github.bucket4j.distributed.BucketProxy;
+import io.github.bucket4j.distributed.ExpirationAfterWriteStrategy;
+import io.github.bucket4j.distributed.jdbc.PrimaryKeyMapper;
+import io.github.bucket4j.postgresql.Bucket4jPostgreSQL;
+import io.github.bucket4j.postgresql.PostgreSQLSelectForUpdateBasedProxyManager;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import org.springframework.core.io.ClassPathResource;
+import org.springframework.jdbc.datasource.init.ResourceDatabasePopulator;
+
+/**
+ * Counts permits in PostgreSQL with Bucket4j, so that every instance on the database shares each limit: a limit of
+ * 5 per minute allows 5 calls per minute across the cluster. Every limit (per tool, per tool and session, per tool
+ * and principal) is one Bucket4j bucket, a row of table {@value #TABLE}, with one bandwidth of
+ * {@code limitForPeriod} tokens refilled all at once every {@code limitRefreshPeriod} (Bucket4j's
+ * {@code refillIntervally}, the semantics of Resilience4j's limiter). Each permit is one transaction that locks the
+ * bucket's row ({@code SELECT ... FOR UPDATE}), so concurrent calls on any instance are counted exactly.
+ *
+ * <p>Session ids and principals are not stored: a bucket's id is the tool name, the key kind and a SHA-256 hash of
+ * the session id or principal. A bucket left alone expires once it would have refilled completely (plus ten
+ * seconds); a background thread deletes expired rows every minute. When the database cannot be reached a permit
+ * throws {@link RateLimiterUnavailableException}; the middleware then fails closed or open as configured.
+ * <pre>{@code
+ * Bucket4jJdbcRateLimiterStore store = new Bucket4jJdbcRateLimiterStore(dataSource);
+ * store.initializeSchema();
+ * RateLimitMiddleware rateLimit = RateLimitMiddleware.builder(policies).store(store).build();
+ * }</pre>
+ */
+public final class Bucket4jJdbcRateLimiterStore implements RateLimiterStore, AutoCloseable {
+
+	/** The table of the buckets. */
+	public static final String TABLE = "agent_rate_limit_bucket";
+
+	private static final Logger logger = LoggerFactory.getLogger(Bucket4jJdbcRateLimiterStore.class);
+
+	private static final Duration KEEP_AFTER_REFILL = Duration.ofSeconds(10);
+
+	private static final int CLEANUP_BATCH = 1000;
+
+	private final DataSource dataSource;
+
+	private final PostgreSQLSelectForUpdateBasedProxyManager<String> buckets;
+
+	private final ScheduledExecutorService cleanup;
+
+	/**
+	 * Creates the store; its table must exist (see {@link #initializeSchema()}).
+	 * @param dataSource a PostgreSQL database
+	 */
+	public Bucket4jJdbcRateLimiterStore(DataSource dataSource) {
+		this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
+		this.buckets = Bucket4jPostgreSQL.selectForUpdateBasedBuilder(dataSource)
+			.primaryKeyMapper(PrimaryKeyMapper.STRING)
+			.table(TABLE)
+			.idColumn("id")
+			.stateColumn("state")
+			.expiresAtColumn("expires_at")
+			.expirationAfterWrite(ExpirationAfterWriteStrategy.basedOnTimeForRefillingBucketUpToMax(KEEP_AFTER_REFILL))
+			.build();
+		this.cleanup = Executors.newSingleThreadScheduledExecutor((task) -> {
+			Thread thread = new Thread(task, "agent-rate-limit-cleanup");
+			thread.setDaemon(true);
+			return thread;
+		});
+		this.cleanup.scheduleWithFixedDelay(this::removeExpired, 1, 1, TimeUnit.MINUTES);
+	}
+
+	/**
+	 * Creates table {@value #TABLE} when it is missing ({@code schema-postgresql.sql} next to this class).
+	 */
+	public void initializeSchema() {
+		new ResourceDatabasePopulator(new ClassPathResource("schema-postgresql.sql", Bucket4jJdbcRateLimiterStore.class))
+			.execute(this.dataSource);
+	}
+
+	@Override
+	public ToolLimiter limiter(String toolName, RateLimitPolicy policy) {
+		BucketConfiguration configuration = BucketConfiguration.builder()
+			.addLimit(BandwidthBuilder.builder()
+				.capacity(policy.limitForPeriod())
+				.refillIntervally(policy.limitForPeriod(), policy.limitRefreshPeriod())
+				.build())
+			.build();
+		// A changed limit replaces the configuration of existing buckets (and refills them) instead of being ignored.
+		long version = Math.abs(31L * policy.limitForPeriod() + policy.limitRefreshPeriod().toNanos());
+		String prefix = toolName + "|" + policy.key().name() + "|";
+		long maxWaitNanos = policy.maxWait().toNanos();
+		boolean perTool = policy.key() == RateLimitKey.TOOL;
+		return (key) -> {
+			BucketProxy bucket = this.buckets.builder()
+				.withImplicitConfigurationReplacement(version, TokensInheritanceStrategy.RESET)
+				.build(prefix + (perTool ? "" : hash(key)), () -> configuration);
+			return acquire(toolName, bucket, maxWaitNanos);
+		};
+	}
+
+	private static RateLimitDecision acquire(String toolName, BucketProxy bucket, long maxWaitNanos)
+			throws InterruptedException {
+		try {
+			ConsumptionProbe probe = bucket.tryConsumeAndReturnRemaining(1);
+			if (probe.isConsumed()) {
+				return RateLimitDecision.granted(Duration.ZERO);
+			}
+			if (maxWaitNanos > 0 && probe.getNanosToWaitForRefill() <= maxWaitNanos
+					&& bucket.asBlocking().tryConsume(1, maxWaitNanos)) {
+				return RateLimitDecision.granted(Duration.ZERO);
+			}
+			return RateLimitDecision.rejected(retryAfter(probe.getNanosToWaitForRefill()));
+		}
+		catch (RuntimeException ex) {
+			throw new RateLimiterUnavailableException("the PostgreSQL rate-limit store failed for tool '" + toolName
+					+ "': " + ex.getClass().getSimpleName() + ": " + rootMessage(ex), ex);
+		}
+	}
+
+	private static Duration retryAfter(long nanos) {
+		return Duration.ofMillis(Math.max(1, TimeUnit.NANOSECONDS.toMillis(nanos + 999_999)));
+	}
+
+	private static String rootMessage(Throwable ex) {
+		Throwable root = ex;
+		while (root.getCause() != null && root.getCause() != root) {
+			root = root.getCause();
+		}
+		return String.valueOf(root.getMessage());
+	}
+
+	private static String hash(String key) {
+		try {
+			byte[] digest = MessageDigest.getInstance("SHA-256").digest(key.getBytes(StandardCharsets.UTF_8));
+			return HexFormat.of().formatHex(digest);
+		}
+		catch (NoSuchAlgorithmException ex) {
+			throw new IllegalStateException("SHA-256 is missing from this JVM", ex);
+		}
+	}
+
+	/**
+	 * Deletes the buckets that have expired (they would have refilled completely), in batches.
+	 * @return how many were deleted
+	 */
+	public int removeExpired() {
+		int removed = 0;
+		try {
+			int batch;
+			do {
+				batch = this.buckets.removeExpired(CLEANUP_BATCH);
+				removed += batch;
+			}
+			while (batch >= CLEANUP_BATCH);
+		}
+		catch (RuntimeException ex) {
+			logger.debug("Removing expired rate-limit buckets failed: {}", ex.getMessage());
+		}
+		return removed;
+	}
+
+	@Override
+	public String description() {
+		return "PostgreSQL (Bucket4j, table " + TABLE + ")";
+	}
+
+	@Override
+	public void close() {
+		this.cleanup.shutdownNow();
+	}
+
+	@Override
+	public String toString() {
+		return "Bucket4jJdbcRateLimiterStore[table=" + TABLE + "]";
+	}
+
+}

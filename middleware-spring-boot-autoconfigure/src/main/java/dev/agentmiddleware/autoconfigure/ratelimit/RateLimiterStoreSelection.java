@@ -1,0 +1,126 @@
+package dev.agentmiddleware.autoconfigure.ratelimit;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.Locale;
+
+import javax.sql.DataSource;
+
+import com.github.benmanes.caffeine.cache.Ticker;
+import dev.agentmiddleware.autoconfigure.approval.ApprovalProperties.StoreType;
+import dev.agentmiddleware.ratelimit.InMemoryRateLimiterStore;
+import dev.agentmiddleware.ratelimit.RateLimiterStore;
+import dev.agentmiddleware.spring.tool.InvalidToolConfigurationException;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import org.springframework.util.ClassUtils;
+
+/**
+ * Chooses the {@link RateLimiterStore} from {@code agent.middleware.rate-limit.store.type} and the application's
+ * {@code DataSource}, and says at startup which one it chose and what happens while it is unavailable.
+ */
+final class RateLimiterStoreSelection {
+
+	static final String TYPE_PROPERTY = ToolRateLimitProperties.PREFIX + ".store.type";
+
+	private static final Logger logger = LoggerFactory.getLogger(RateLimiterStoreSelection.class);
+
+	private static final String BUCKET4J_CLASS = "io.github.bucket4j.postgresql.Bucket4jPostgreSQL";
+
+	private RateLimiterStoreSelection() {
+	}
+
+	/**
+	 * The store the properties ask for.
+	 * @param properties the rate-limit properties
+	 * @param dataSource the application's only DataSource, if any
+	 * @return the store, its table created when asked to
+	 * @throws InvalidToolConfigurationException if {@code jdbc} is asked for and cannot be had
+	 */
+	static RateLimiterStore select(ToolRateLimitProperties properties, @Nullable DataSource dataSource) {
+		ToolRateLimitProperties.Store settings = properties.getStore();
+		StoreType type = settings.getType();
+		RateLimiterStore store = (type == StoreType.MEMORY) ? memory(properties)
+				: (type == StoreType.JDBC) ? jdbc(properties, dataSource) : auto(properties, dataSource);
+		log(store, settings.getOnUnavailable());
+		return store;
+	}
+
+	private static RateLimiterStore auto(ToolRateLimitProperties properties, @Nullable DataSource dataSource) {
+		// No tool is limited: no reason to touch the database (nor to create a table in it).
+		boolean limitsAnything = !properties.getTools().isEmpty()
+				|| Boolean.TRUE.equals(properties.getDefaults().getEnabled());
+		if (!limitsAnything || dataSource == null || !ClassUtils.isPresent(BUCKET4J_CLASS, RateLimiterStoreSelection.class.getClassLoader())
+				|| !isPostgres(productName(dataSource))) {
+			return memory(properties);
+		}
+		return bucket4j(properties, dataSource);
+	}
+
+	private static RateLimiterStore jdbc(ToolRateLimitProperties properties, @Nullable DataSource dataSource) {
+		if (dataSource == null) {
+			throw new InvalidToolConfigurationException(TYPE_PROPERTY, "jdbc",
+					"the shared rate-limit store needs a DataSource, and the application has none",
+					"Configure spring.datasource.url (PostgreSQL) with spring-jdbc on the classpath, or set "
+							+ TYPE_PROPERTY + " to memory (each instance then counts on its own).");
+		}
+		if (!ClassUtils.isPresent(BUCKET4J_CLASS, RateLimiterStoreSelection.class.getClassLoader())) {
+			throw new InvalidToolConfigurationException(TYPE_PROPERTY, "jdbc",
+					"the shared rate-limit store needs Bucket4j's PostgreSQL backend, which is not on the classpath",
+					"Add com.bucket4j:bucket4j_jdk17-core and com.bucket4j:bucket4j_jdk17-postgresql (8.18.0) to the "
+							+ "application's dependencies, or set " + TYPE_PROPERTY + " to memory.");
+		}
+		String product = productName(dataSource);
+		if (!isPostgres(product)) {
+			throw new InvalidToolConfigurationException(TYPE_PROPERTY, "jdbc",
+					"the shared rate-limit store supports PostgreSQL only, and the DataSource is " + product,
+					"Point spring.datasource.url at PostgreSQL, or set " + TYPE_PROPERTY
+							+ " to memory (each instance then counts on its own) or auto (memory on other databases).");
+		}
+		return bucket4j(properties, dataSource);
+	}
+
+	private static RateLimiterStore bucket4j(ToolRateLimitProperties properties, DataSource dataSource) {
+		Bucket4jJdbcRateLimiterStore store = new Bucket4jJdbcRateLimiterStore(dataSource);
+		if (properties.getStore().isInitializeSchema()) {
+			store.initializeSchema();
+		}
+		return store;
+	}
+
+	private static RateLimiterStore memory(ToolRateLimitProperties properties) {
+		return InMemoryRateLimiterStore.create(Ticker.systemTicker(), properties.getMaxTrackedKeys());
+	}
+
+	private static void log(RateLimiterStore store, ToolRateLimitProperties.OnUnavailable onUnavailable) {
+		if (store instanceof InMemoryRateLimiterStore) {
+			logger.info("Rate limits are counted in memory, per instance (" + TYPE_PROPERTY
+					+ "=jdbc shares them on PostgreSQL)");
+		}
+		else if (onUnavailable == ToolRateLimitProperties.OnUnavailable.ALLOW) {
+			logger.warn("Rate limits are shared in {}; while it is unreachable calls run WITHOUT a limit ({}"
+					+ ".store.on-unavailable=allow, fail open)", store.description(), ToolRateLimitProperties.PREFIX);
+		}
+		else {
+			logger.info("Rate limits are shared in {}; while it is unreachable calls are rejected as rate limited "
+					+ "(fail closed)", store.description());
+		}
+	}
+
+	static boolean isPostgres(String productName) {
+		return productName.toLowerCase(Locale.ROOT).contains("postgres");
+	}
+
+	static String productName(DataSource dataSource) {
+		try (Connection connection = dataSource.getConnection()) {
+			return connection.getMetaData().getDatabaseProductName();
+		}
+		catch (SQLException ex) {
+			throw new IllegalStateException(
+					"Cannot connect to the database to choose the rate-limit store: " + ex.getMessage(), ex);
+		}
+	}
+
+}
