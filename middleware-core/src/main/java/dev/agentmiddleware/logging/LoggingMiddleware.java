@@ -25,7 +25,7 @@ import org.slf4j.MDC;
 /**
  * Logs one structured line per tool call at INFO, through SLF4J, once the call has ended:
  * <pre>
- * tool=get_weather session=sid-8c2e41f07a source=spring_ai outcome=succeeded duration_ms=12.480 call=4f1a-2c args={city="Lisbon", apiKey=[REDACTED]}
+ * tool=get_weather session=sid-8c2e41f07a principal=alice source=spring_ai outcome=succeeded duration_ms=12.480 call=4f1a-2c args={city="Lisbon", apiKey=[REDACTED]}
  * tool=get_weather session=none source=mcp outcome=failed duration_ms=3.002 call=4f1a-2d error_type=IllegalStateException error="service rejected token=[REDACTED]" args={city="Atlantis"}
  * </pre>
  * Values of secret keys (as recognised by the {@link SecretRedactor}, also inside nested maps and lists) are
@@ -34,7 +34,8 @@ import org.slf4j.MDC;
  * its message, never a stack trace. With {@link LoggingPolicy#logResults()}, the result follows on a second line at
  * DEBUG. During the call the MDC holds {@value #MDC_TOOL} and {@value #MDC_SESSION}, restored afterwards. A session
  * is shown by its {@link SessionFingerprint} (in the line and in the MDC), never by its id, which works like a
- * bearer secret.
+ * bearer secret; the caller, when known, by its {@link ToolInvocation#principalName() principal's name} (never its
+ * authorities).
  *
  * <p>The logger's level is checked on every call: with INFO off for the logger (by default
  * {@value #DEFAULT_LOGGER_NAME}), a call costs one level check.
@@ -140,6 +141,12 @@ public final class LoggingMiddleware implements OrderedMiddleware {
 			StringBuilder line = new StringBuilder(160);
 			line.append("tool=").append(invocation.toolName()).append(" session=");
 			line.append(SessionFingerprint.of(invocation.sessionId()));
+			String principal = invocation.principalName();
+			if (principal != null) {
+				// Who asked, by name only: authorities are not logged, and a name is no secret
+				line.append(" principal=");
+				LogValueRenderer.appendToken(line, principal);
+			}
 			line.append(" source=").append(invocation.source().name().toLowerCase(Locale.ROOT));
 			line.append(" outcome=").append(outcome.tagValue());
 			if (decidedBy != null) {

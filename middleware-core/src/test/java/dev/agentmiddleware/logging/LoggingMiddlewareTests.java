@@ -23,6 +23,7 @@ import dev.agentmiddleware.tool.ToolDescriptor;
 import dev.agentmiddleware.tool.ToolHandler;
 import dev.agentmiddleware.tool.SessionFingerprint;
 import dev.agentmiddleware.tool.ToolInvocation;
+import dev.agentmiddleware.tool.ToolPrincipal;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -67,6 +68,16 @@ class LoggingMiddlewareTests {
 					+ "outcome=succeeded duration_ms=12.345 call=" + call.callId()
 					+ " args={user=\"alice\", attempts=3}");
 		});
+	}
+
+	@Test
+	void namesTheCallersPrincipalButNotItsAuthorities() throws Exception {
+		ToolInvocation call = ToolInvocation.builder(LOGIN)
+			.argument("user", "alice")
+			.principal(ToolPrincipal.of("alice@example.com", java.util.Set.of("SCOPE_files.write")))
+			.build();
+		pipeline(logging(), (invocation) -> "ok").call(call);
+		assertThat(line()).contains("session=none principal=alice@example.com source=").doesNotContain("SCOPE_");
 	}
 
 	@Test
