@@ -41,7 +41,8 @@ import org.jspecify.annotations.Nullable;
  * and budgets; beyond that the least used are dropped. A rejected call counts against neither the rate limit nor
  * the budget.
  * <pre>{@code
- * RateLimitMiddleware rateLimit = RateLimitMiddleware.builder((tool) -> tool.name().equals("search")
+ * RateLimitMiddleware rateLimit = RateLimitMiddleware.builder()
+ *     .policies((tool) -> tool.name().equals("search")
  *         ? RateLimitPolicy.of(5, Duration.ofMinutes(1)).withKey(RateLimitKey.TOOL_AND_SESSION)
  *         : null)
  *     .metrics(metrics)
@@ -67,7 +68,8 @@ public final class RateLimitMiddleware implements OrderedMiddleware {
 	private final Duration sessionIdleTimeout;
 
 	private RateLimitMiddleware(Builder builder) {
-		this.policies = ToolPolicies.of(builder.policies);
+		this.policies = ToolPolicies.of(Objects.requireNonNull(builder.policies,
+				"policies: set which tools are limited with policies(fn)"));
 		this.order = builder.order;
 		this.ticker = builder.ticker;
 		this.metrics = builder.metrics;
@@ -76,13 +78,17 @@ public final class RateLimitMiddleware implements OrderedMiddleware {
 	}
 
 	/**
-	 * Starts a rate-limit middleware.
-	 * @param policies the policy of each tool, or {@code null} for a tool that is not limited; called once per tool,
-	 * when its pipeline is built
+	 * Starts a rate-limit middleware; its {@link Builder#policies policies} must be set, since no tool has a limit
+	 * of its own.
+	 * <pre>{@code
+	 * RateLimitMiddleware limits = RateLimitMiddleware.builder()
+	 *     .policies((tool) -> RateLimitPolicy.of(60, Duration.ofMinutes(1)))
+	 *     .build();
+	 * }</pre>
 	 * @return a builder
 	 */
-	public static Builder builder(Function<ToolDescriptor, @Nullable RateLimitPolicy> policies) {
-		return new Builder(policies);
+	public static Builder builder() {
+		return new Builder();
 	}
 
 	@Override
@@ -265,7 +271,7 @@ public final class RateLimitMiddleware implements OrderedMiddleware {
 	 */
 	public static final class Builder {
 
-		private final Function<ToolDescriptor, @Nullable RateLimitPolicy> policies;
+		private @Nullable Function<ToolDescriptor, @Nullable RateLimitPolicy> policies;
 
 		private int order = BuiltInOrder.RATE_LIMIT;
 
@@ -277,8 +283,18 @@ public final class RateLimitMiddleware implements OrderedMiddleware {
 
 		private Duration sessionIdleTimeout = Duration.ofHours(1);
 
-		private Builder(Function<ToolDescriptor, @Nullable RateLimitPolicy> policies) {
+		private Builder() {
+		}
+
+		/**
+		 * Decides per tool, when its pipeline is built, whether and how it is limited (required).
+		 * @param policies gives a tool's policy, or {@code null} for a tool that is not limited; called once per
+		 * tool
+		 * @return this builder
+		 */
+		public Builder policies(Function<ToolDescriptor, @Nullable RateLimitPolicy> policies) {
 			this.policies = Objects.requireNonNull(policies, "policies");
+			return this;
 		}
 
 		/**

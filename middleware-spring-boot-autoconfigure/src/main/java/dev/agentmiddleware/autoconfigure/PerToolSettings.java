@@ -3,6 +3,7 @@ package dev.agentmiddleware.autoconfigure;
 import java.util.Map;
 import java.util.function.Supplier;
 
+import dev.agentmiddleware.chain.InvalidPolicyException;
 import dev.agentmiddleware.spring.tool.InvalidToolConfigurationException;
 import dev.agentmiddleware.spring.tool.ToolNameReferences;
 import dev.agentmiddleware.spring.tool.ToolNames;
@@ -84,11 +85,11 @@ public final class PerToolSettings {
 	 * @param key the setting's key, such as {@code max-attempts}
 	 * @param <T> the value type
 	 * @return the value
-	 * @throws IllegalArgumentException if the value is not set
+	 * @throws InvalidPolicyException naming the setting if the value is not set
 	 */
 	public static <T> T required(@Nullable T value, String key) {
 		if (value == null) {
-			throw new IllegalArgumentException(key + " must be set");
+			throw new InvalidPolicyException(key, key + " must be set");
 		}
 		return value;
 	}

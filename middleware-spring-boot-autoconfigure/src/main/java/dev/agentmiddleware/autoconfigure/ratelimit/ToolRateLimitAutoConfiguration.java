@@ -35,7 +35,7 @@ public final class ToolRateLimitAutoConfiguration {
 	@ConditionalOnMissingBean
 	RateLimitMiddleware rateLimitMiddleware(ToolRateLimitProperties properties, ObjectProvider<MiddlewareMetrics> metrics) {
 		properties.validate();
-		return RateLimitMiddleware.builder(properties::policyFor)
+		return RateLimitMiddleware.builder().policies(properties::policyFor)
 			.order(properties.getOrder())
 			.maxTrackedKeys(properties.getMaxTrackedKeys())
 			.sessionIdleTimeout(properties.getSessionIdleTimeout())

@@ -6,6 +6,7 @@ import java.time.Duration;
 import dev.agentmiddleware.autoconfigure.ToolMiddlewareProperties;
 import dev.agentmiddleware.autoconfigure.ToolSettings;
 import dev.agentmiddleware.chain.BuiltInOrder;
+import dev.agentmiddleware.chain.InvalidPolicyException;
 import dev.agentmiddleware.timeout.TimeoutMiddleware;
 import dev.agentmiddleware.timeout.TimeoutPolicy;
 import dev.agentmiddleware.tool.ToolDescriptor;
@@ -67,7 +68,7 @@ public class ToolTimeoutProperties extends ToolMiddlewareProperties<ToolTimeoutP
 	protected @Nullable TimeoutPolicy createPolicy(Settings settings) {
 		Duration timeout = settings.getTimeout();
 		if (timeout != null && timeout.isNegative()) {
-			throw new IllegalArgumentException("timeout must not be negative, was " + timeout
+			throw new InvalidPolicyException("timeout", "timeout must not be negative, was " + timeout
 					+ "; leave it unset for no timeout, or use 0 to exempt a tool from the default");
 		}
 		return (timeout != null && !timeout.isZero()) ? TimeoutPolicy.of(timeout) : null;
