@@ -100,7 +100,8 @@ class StrictConfigurationTests {
 				value("agent.middleware.spring-ai.tool-calling-manager.enabled=maybe", "is not true or false"));
 		section("agent.middleware.threads",
 				key("agent.middleware.threads.memory.max-thread=5", "Did you mean 'max-threads'?"),
-				value("agent.middleware.threads.memory.max-threads=0", "must be 1 or more"));
+				value("agent.middleware.threads.memory.max-threads=0", "must be 1 or more"),
+				value("agent.middleware.threads.store.type=jdcb", "auto, memory, jdbc", "Did you mean 'jdbc'?"));
 		section("agent.middleware.timeout", key("agent.middleware.timeout.max-thread=5", "Did you mean 'max-threads'?"),
 				value("agent.middleware.timeout.max-threads=0", "must be 1 or more"));
 		section("agent.middleware.todo", key("agent.middleware.todo.max-item=5", "Did you mean 'max-items'?"),

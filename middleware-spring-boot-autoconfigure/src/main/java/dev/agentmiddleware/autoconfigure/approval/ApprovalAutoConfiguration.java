@@ -23,6 +23,8 @@ import dev.agentmiddleware.approval.CallbackApprovalProvider;
 import dev.agentmiddleware.approval.CompositeApprovalProvider;
 import dev.agentmiddleware.approval.InMemoryApprovalStore;
 import dev.agentmiddleware.autoconfigure.AgentMiddlewareAutoConfiguration;
+import dev.agentmiddleware.autoconfigure.ConditionalOnStoreType;
+import dev.agentmiddleware.autoconfigure.StoreType;
 import dev.agentmiddleware.autoconfigure.actuate.AgentMiddlewareEndpointContributor;
 import dev.agentmiddleware.autoconfigure.actuate.PolicyEndpointContributor;
 import dev.agentmiddleware.metrics.MiddlewareMetrics;
@@ -47,7 +49,6 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnExpression;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
@@ -212,7 +213,7 @@ public final class ApprovalAutoConfiguration {
 	@Configuration(proxyBeanMethods = false)
 	@ConditionalOnClass({ JdbcClient.class, DataSource.class })
 	@ConditionalOnBean(DataSource.class)
-	@ConditionalOnExpression("'${agent.middleware.approval.store.type:auto}'.toLowerCase() != 'memory'")
+	@ConditionalOnStoreType(prefix = ApprovalProperties.PREFIX, value = { StoreType.AUTO, StoreType.JDBC })
 	static class JdbcStoreConfiguration {
 
 		@Bean(destroyMethod = "close")
@@ -233,15 +234,12 @@ public final class ApprovalAutoConfiguration {
 	}
 
 	@Configuration(proxyBeanMethods = false)
-	@ConditionalOnExpression("'${agent.middleware.approval.store.type:auto}'.toLowerCase() == 'jdbc'")
+	@ConditionalOnStoreType(prefix = ApprovalProperties.PREFIX, value = StoreType.JDBC)
 	@ConditionalOnMissingBean(DataSource.class)
 	static class MissingDataSourceConfiguration {
 
 		MissingDataSourceConfiguration() {
-			throw new InvalidToolConfigurationException(ApprovalProperties.PREFIX + ".store.type",
-					"the JDBC approval store needs a DataSource, and the application has none",
-					"Add a DataSource (spring-boot-starter-jdbc and a database driver, with spring.datasource.*), or "
-							+ "set '" + ApprovalProperties.PREFIX + ".store.type' to auto or memory.");
+			throw StoreType.missingDataSource(ApprovalProperties.PREFIX, "approval");
 		}
 
 	}

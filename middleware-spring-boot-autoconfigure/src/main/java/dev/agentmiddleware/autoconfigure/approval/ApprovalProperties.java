@@ -9,6 +9,7 @@ import java.util.List;
 import dev.agentmiddleware.approval.ApprovalMiddleware;
 import dev.agentmiddleware.approval.ApprovalPolicy;
 import dev.agentmiddleware.approval.InMemoryApprovalStore;
+import dev.agentmiddleware.autoconfigure.StoreType;
 import dev.agentmiddleware.chain.BuiltInOrder;
 import org.jspecify.annotations.Nullable;
 
@@ -344,22 +345,6 @@ public class ApprovalProperties implements ValidatedProperties {
 		public void setMaxAuditRecords(int maxAuditRecords) {
 			this.maxAuditRecords = maxAuditRecords;
 		}
-
-	}
-
-	/**
-	 * The kinds of approval store.
-	 */
-	public enum StoreType {
-
-		/** JDBC when a {@code DataSource} exists, else memory. */
-		AUTO,
-
-		/** In this JVM's memory. */
-		MEMORY,
-
-		/** In the application's database. */
-		JDBC
 
 	}
 
