@@ -57,7 +57,8 @@ class StrictConfigurationTests {
 				value("agent.middleware.approval.policy=al", "'al' is not one of none, dangerous, all, configured",
 						"Did you mean 'all'?"),
 				value("agent.middleware.approval.timeout=-5s", "must be longer than zero"),
-				value("agent.middleware.approval.store.poll-interval=0ms", "must be longer than zero"));
+				value("agent.middleware.approval.store.poll-interval=0ms", "must be longer than zero"),
+				value("agent.middleware.approval.tools.refund-order.enabled=maybe", "'maybe' is not true or false"));
 		section("agent.middleware.cache", key("agent.middleware.cache.defaults.tll=1m", "Did you mean 'ttl'?"),
 				value("agent.middleware.cache.defaults.ttl=-1m", "ttl must be positive"));
 		section("agent.middleware.authorization",

@@ -35,7 +35,6 @@ import dev.agentmiddleware.spring.tool.InvalidToolConfigurationException;
 import dev.agentmiddleware.spring.tool.NameSuggestions;
 import dev.agentmiddleware.spring.tool.RegisteredTool;
 import dev.agentmiddleware.spring.tool.ToolNameReferences;
-import dev.agentmiddleware.spring.tool.ToolNames;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.modelcontextprotocol.server.McpSyncServerExchange;
@@ -87,18 +86,22 @@ public final class ApprovalAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	ApprovalRules approvalRules(ApprovalProperties properties) {
-		return ApprovalRules.of(properties.getPolicy(), properties.getExemptTools(), properties.getSensitiveTools())
-			.withNameForm(ToolNames::canonical);
+		return new ApprovalConfigurer(properties).rules();
+	}
+
+	@Bean
+	ToolNameReferences approvalToolNames(ApprovalProperties properties) {
+		return new ApprovalConfigurer(properties).toolNames();
 	}
 
 	@Bean
 	ToolNameReferences approvalExemptToolNames(ApprovalProperties properties) {
-		return ToolNameReferences.ofList(ApprovalProperties.PREFIX + ".exempt-tools", properties.getExemptTools());
+		return new ApprovalConfigurer(properties).exemptToolNames();
 	}
 
 	@Bean
 	ToolNameReferences approvalSensitiveToolNames(ApprovalProperties properties) {
-		return ToolNameReferences.ofList(ApprovalProperties.PREFIX + ".sensitive-tools", properties.getSensitiveTools());
+		return new ApprovalConfigurer(properties).sensitiveToolNames();
 	}
 
 	@Bean(destroyMethod = "close")
@@ -132,18 +135,14 @@ public final class ApprovalAutoConfiguration {
 			ObjectProvider<ApprovalProvider> providers, ApprovalStore store, ArgumentsBinder approvalArgumentsBinder,
 			ObjectProvider<SecretRedactor> redactor, ObjectProvider<MiddlewareMetrics> metrics,
 			ObjectProvider<ApprovalAuditListener> listeners, ObjectProvider<Clock> clock) {
-		ApprovalMiddleware.Builder builder = ApprovalMiddleware.builder()
+		ApprovalMiddleware.Builder builder = new ApprovalConfigurer(properties).configure(ApprovalMiddleware.builder())
 			.rules(rules)
 			.provider(new CompositeApprovalProvider(ordered(providers.orderedStream().toList(), properties)))
 			.store(store)
 			.argumentsBinder(approvalArgumentsBinder)
 			.redactor(redactor.getIfAvailable(SecretRedactor::withDefaults))
 			.metrics(metrics.getIfAvailable(() -> MiddlewareMetrics.NONE))
-			.clock(clock.getIfAvailable(Clock::systemUTC))
-			.timeout(properties.getTimeout())
-			.grantTtl(properties.getGrantTtl())
-			.denyRepeatWindow(properties.getDenyRepeatWindow())
-			.order(properties.getOrder());
+			.clock(clock.getIfAvailable(Clock::systemUTC));
 		listeners.orderedStream().forEach(builder::auditListener);
 		return builder.build();
 	}
