@@ -82,7 +82,7 @@ public final class PerToolSettings {
 	/**
 	 * A setting the policy cannot do without, inside {@link #policy}.
 	 * @param value the setting's value
-	 * @param key the setting's key, such as {@code max-attempts}
+	 * @param key the setting's field name, such as {@code maxAttempts}
 	 * @param <T> the value type
 	 * @return the value
 	 * @throws InvalidPolicyException naming the setting if the value is not set
