@@ -90,7 +90,7 @@ class DecisionReportingTests {
 		return Stream.of(new Case("cache", CallOutcome.CACHED, "cache", 2,
 				CacheMiddleware.builder().policies((tool) -> CachePolicy.DEFAULT).build(), (invocation) -> "page"),
 				new Case("rate limit", CallOutcome.RATE_LIMITED, "rate-limit", 2,
-						RateLimitMiddleware.builder((tool) -> RateLimitPolicy.of(1, Duration.ofMinutes(1))).build(),
+						RateLimitMiddleware.builder().policies((tool) -> RateLimitPolicy.of(1, Duration.ofMinutes(1))).build(),
 						(invocation) -> "page"),
 				new Case("timeout", CallOutcome.TIMED_OUT, "timeout", 1,
 						TimeoutMiddleware.builder()
@@ -123,7 +123,7 @@ class DecisionReportingTests {
 							.build(),
 						(invocation) -> "page"),
 				new Case("retry", CallOutcome.SUCCEEDED, null, 1,
-						RetryMiddleware.builder((tool) -> RetryPolicy.defaults().withJitter(0))
+						RetryMiddleware.builder().policies((tool) -> RetryPolicy.defaults().withJitter(0))
 							.sleeper((duration) -> {
 							})
 							.build(),

@@ -67,7 +67,7 @@ public class OwnChainScalingBenchmark {
 		}).build();
 		this.pipeline = ToolPipeline.builder(this.echo, PipelineBenchmark.handler(this.tools))
 			.middleware(List.of(LoggingMiddleware.builder().logger("benchmark.off").build(),
-					RetryMiddleware.builder((tool) -> RetryPolicy.defaults()).build()))
+					RetryMiddleware.builder().policies((tool) -> RetryPolicy.defaults()).build()))
 			.observers(this.observers)
 			.build();
 		((ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger("benchmark.off"))

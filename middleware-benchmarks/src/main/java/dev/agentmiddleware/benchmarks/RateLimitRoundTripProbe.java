@@ -61,7 +61,8 @@ public final class RateLimitRoundTripProbe {
 			ToolDescriptor echo = ToolDescriptor.builder("echo").build();
 			ToolPipeline pipeline = ToolPipeline.builder(echo, (invocation) -> "ok")
 				.middleware(List.of(RateLimitMiddleware
-					.builder((tool) -> RateLimitPolicy.of(1_000_000_000, Duration.ofSeconds(1)))
+					.builder()
+					.policies((tool) -> RateLimitPolicy.of(1_000_000_000, Duration.ofSeconds(1)))
 					.store(store)
 					.build()))
 				.build();

@@ -73,8 +73,8 @@ public final class SessionMemoryProbe {
 			.cache(cache)
 			.defaultPolicy(new CachePolicy(Duration.ofMinutes(5), CAP, CacheScope.SESSION))
 			.build();
-		RateLimitMiddleware rateLimit = RateLimitMiddleware
-			.builder((tool) -> new RateLimitPolicy(100, Duration.ofSeconds(1), Duration.ZERO,
+		RateLimitMiddleware rateLimit = RateLimitMiddleware.builder()
+			.policies((tool) -> new RateLimitPolicy(100, Duration.ofSeconds(1), Duration.ZERO,
 					RateLimitKey.TOOL_AND_SESSION, 1000))
 			.ticker(this.ticker)
 			.maxTrackedKeys(CAP)

@@ -151,7 +151,7 @@ public class SharedRateLimitBenchmark {
 		void start(String store, RateLimitKey key, BenchmarkTools tools) {
 			// A limit never reached: every call takes a permit.
 			RateLimitPolicy policy = RateLimitPolicy.of(1_000_000_000, Duration.ofSeconds(1)).withKey(key);
-			RateLimitMiddleware.Builder rateLimit = RateLimitMiddleware.builder((tool) -> policy);
+			RateLimitMiddleware.Builder rateLimit = RateLimitMiddleware.builder().policies((tool) -> policy);
 			if ("postgresql".equals(store)) {
 				HikariDataSource pool = postgres();
 				Bucket4jJdbcRateLimiterStore shared = new Bucket4jJdbcRateLimiterStore(pool);

@@ -1,5 +1,7 @@
 package dev.agentmiddleware.agent;
 
+import dev.agentmiddleware.chain.InvalidPolicyException;
+
 /**
  * The limits of a {@link LoopGuard}; {@code 0} means no limit.
  * <pre>{@code
@@ -24,8 +26,10 @@ public record LoopGuardPolicy(int maxIterations, int maxToolCallsPerRun, int max
 	 * Validates the limits.
 	 */
 	public LoopGuardPolicy {
-		if (maxIterations < 0 || maxToolCallsPerRun < 0 || maxToolCallsPerThread < 0 || maxRepeatedCalls < 0) {
-			throw new IllegalArgumentException("Loop guard limits must not be negative (0 means no limit)");
+		String negative = (maxIterations < 0) ? "maxIterations" : (maxToolCallsPerRun < 0) ? "maxToolCallsPerRun"
+				: (maxToolCallsPerThread < 0) ? "maxToolCallsPerThread" : (maxRepeatedCalls < 0) ? "maxRepeatedCalls" : null;
+		if (negative != null) {
+			throw new InvalidPolicyException(negative, "Loop guard limits must not be negative (0 means no limit)");
 		}
 	}
 

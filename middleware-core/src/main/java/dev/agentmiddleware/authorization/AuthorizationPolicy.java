@@ -8,6 +8,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
 
+import dev.agentmiddleware.chain.InvalidPolicyException;
 import dev.agentmiddleware.tool.ToolPrincipal;
 import org.jspecify.annotations.Nullable;
 
@@ -32,11 +33,11 @@ public record AuthorizationPolicy(Set<String> requiredAuthorities) {
 	public AuthorizationPolicy {
 		Objects.requireNonNull(requiredAuthorities, "requiredAuthorities");
 		if (requiredAuthorities.isEmpty()) {
-			throw new IllegalArgumentException("authorities must name at least one authority");
+			throw new InvalidPolicyException("authorities", "authorities must name at least one authority");
 		}
 		for (String authority : requiredAuthorities) {
 			if (authority == null || authority.isBlank()) {
-				throw new IllegalArgumentException("authorities must not contain a blank authority");
+				throw new InvalidPolicyException("authorities", "authorities must not contain a blank authority");
 			}
 		}
 		requiredAuthorities = java.util.Collections.unmodifiableSet(new TreeSet<>(requiredAuthorities));

@@ -3,6 +3,8 @@ package dev.agentmiddleware.cache;
 import java.time.Duration;
 import java.util.Objects;
 
+import dev.agentmiddleware.chain.InvalidPolicyException;
+
 /**
  * How one tool's results are cached: for how long, how many, and who shares them.
  * <pre>{@code
@@ -32,10 +34,10 @@ public record CachePolicy(Duration ttl, long maxSize, CacheScope scope) {
 		Objects.requireNonNull(ttl, "ttl");
 		Objects.requireNonNull(scope, "scope");
 		if (ttl.isNegative() || ttl.isZero()) {
-			throw new IllegalArgumentException("Cache ttl must be positive, was " + ttl);
+			throw new InvalidPolicyException("ttl", "Cache ttl must be positive, was " + ttl);
 		}
 		if (maxSize < 1) {
-			throw new IllegalArgumentException("Cache maxSize must be at least 1, was " + maxSize
+			throw new InvalidPolicyException("maxSize", "Cache maxSize must be at least 1, was " + maxSize
 					+ "; to turn caching off for a tool, do not give it a policy");
 		}
 	}

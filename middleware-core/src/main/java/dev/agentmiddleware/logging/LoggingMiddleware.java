@@ -42,7 +42,7 @@ import org.slf4j.MDC;
  * <pre>{@code
  * LoggingMiddleware logging = LoggingMiddleware.builder()
  *     .redactor(SecretRedactor.of(List.of("password", "token", "ssn")))
- *     .policy((tool) -> tool.tags().contains("noisy") ? null : LoggingPolicy.DEFAULT)
+ *     .policies((tool) -> tool.tags().contains("noisy") ? null : LoggingPolicy.DEFAULT)
  *     .build();
  * }</pre>
  */
@@ -261,7 +261,7 @@ public final class LoggingMiddleware implements OrderedMiddleware {
 		 * @param policies the policy per tool, asked once when the tool's pipeline is built
 		 * @return this builder
 		 */
-		public Builder policy(Function<ToolDescriptor, @Nullable LoggingPolicy> policies) {
+		public Builder policies(Function<ToolDescriptor, @Nullable LoggingPolicy> policies) {
 			this.policies = Objects.requireNonNull(policies, "policies");
 			return this;
 		}

@@ -1,5 +1,7 @@
 package dev.agentmiddleware.logging;
 
+import dev.agentmiddleware.chain.InvalidPolicyException;
+
 /**
  * How the calls of one tool are logged.
  * <pre>{@code
@@ -22,7 +24,8 @@ public record LoggingPolicy(int maxValueLength, boolean logResults) {
 	 */
 	public LoggingPolicy {
 		if (maxValueLength < 8) {
-			throw new IllegalArgumentException("maxValueLength must be at least 8, was " + maxValueLength);
+			throw new InvalidPolicyException("maxValueLength",
+					"maxValueLength must be at least 8, was " + maxValueLength);
 		}
 	}
 

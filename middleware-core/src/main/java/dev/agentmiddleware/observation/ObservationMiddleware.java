@@ -1,7 +1,7 @@
 package dev.agentmiddleware.observation;
 
 import java.util.Objects;
-import java.util.function.Predicate;
+import java.util.function.Function;
 
 import dev.agentmiddleware.chain.BuiltInOrder;
 import dev.agentmiddleware.chain.OrderedMiddleware;
@@ -40,7 +40,8 @@ import org.jspecify.annotations.Nullable;
  * <p><b>Cost:</b> with the no-op registry (or a registry without handlers) {@link #wrap} returns {@code next},
  * so nothing is done per call. The check is made when the pipeline is built.
  * <pre>{@code
- * ObservationMiddleware observation = ObservationMiddleware.builder(observationRegistry)
+ * ObservationMiddleware observation = ObservationMiddleware.builder()
+ *     .registry(observationRegistry)
  *     .convention(new DefaultToolCallObservationConvention("ai.tool.call"))
  *     .meterRegistry(meterRegistry)
  *     .build();
@@ -70,15 +71,15 @@ public final class ObservationMiddleware implements OrderedMiddleware {
 
 	private final @Nullable MeterRegistry meterRegistry;
 
-	private final Predicate<ToolDescriptor> tools;
+	private final Function<ToolDescriptor, @Nullable ObservationPolicy> policies;
 
 	private final int order;
 
 	private ObservationMiddleware(Builder builder) {
-		this.registry = builder.registry;
+		this.registry = Objects.requireNonNull(builder.registry, "registry: set it with registry(registry)");
 		this.convention = builder.convention;
 		this.meterRegistry = builder.meterRegistry;
-		this.tools = builder.tools;
+		this.policies = builder.policies;
 		this.order = builder.order;
 	}
 
@@ -88,16 +89,21 @@ public final class ObservationMiddleware implements OrderedMiddleware {
 	 * @return the middleware
 	 */
 	public static ObservationMiddleware of(ObservationRegistry registry) {
-		return builder(registry).build();
+		return builder().registry(registry).build();
 	}
 
 	/**
-	 * Starts an observation middleware.
-	 * @param registry the observation registry
+	 * Starts an observation middleware; its {@link Builder#registry registry} must be set.
+	 * <pre>{@code
+	 * ObservationMiddleware observation = ObservationMiddleware.builder()
+	 *     .registry(registry)
+	 *     .policies((tool) -> tool.name().equals("heartbeat") ? null : ObservationPolicy.OBSERVED)
+	 *     .build();
+	 * }</pre>
 	 * @return a builder
 	 */
-	public static Builder builder(ObservationRegistry registry) {
-		return new Builder(registry);
+	public static Builder builder() {
+		return new Builder();
 	}
 
 	@Override
@@ -112,7 +118,7 @@ public final class ObservationMiddleware implements OrderedMiddleware {
 
 	@Override
 	public ToolHandler wrap(ToolDescriptor tool, ToolHandler next) {
-		if (this.registry.isNoop() || !this.tools.test(tool)) {
+		if (this.registry.isNoop() || this.policies.apply(tool) == null) {
 			return next;
 		}
 		if (this.meterRegistry == null) {
@@ -234,18 +240,27 @@ public final class ObservationMiddleware implements OrderedMiddleware {
 	 */
 	public static final class Builder {
 
-		private final ObservationRegistry registry;
+		private @Nullable ObservationRegistry registry;
 
 		private @Nullable ToolCallObservationConvention convention;
 
 		private @Nullable MeterRegistry meterRegistry;
 
-		private Predicate<ToolDescriptor> tools = (tool) -> true;
+		private Function<ToolDescriptor, @Nullable ObservationPolicy> policies = (tool) -> ObservationPolicy.OBSERVED;
 
 		private int order = BuiltInOrder.OBSERVATION;
 
-		private Builder(ObservationRegistry registry) {
+		private Builder() {
+		}
+
+		/**
+		 * Sets the observation registry (required).
+		 * @param registry the registry
+		 * @return this builder
+		 */
+		public Builder registry(ObservationRegistry registry) {
 			this.registry = Objects.requireNonNull(registry, "registry");
+			return this;
 		}
 
 		/**
@@ -271,12 +286,12 @@ public final class ObservationMiddleware implements OrderedMiddleware {
 		}
 
 		/**
-		 * Sets which tools are observed (default: all).
-		 * @param tools decides per tool, when its pipeline is built
+		 * Decides per tool, when its pipeline is built, whether it is observed (default: every tool).
+		 * @param policies gives a tool's policy, or {@code null} for a tool that is not observed
 		 * @return this builder
 		 */
-		public Builder tools(Predicate<ToolDescriptor> tools) {
-			this.tools = Objects.requireNonNull(tools, "tools");
+		public Builder policies(Function<ToolDescriptor, @Nullable ObservationPolicy> policies) {
+			this.policies = Objects.requireNonNull(policies, "policies");
 			return this;
 		}
 

@@ -49,7 +49,8 @@ import org.slf4j.LoggerFactory;
  * (fail closed), or runs unlimited when the builder says {@link Builder#allowWhenStoreUnavailable(boolean) allow};
  * either way a WARN is logged (once per tool, then at most every 30 seconds while the store stays unavailable).
  * <pre>{@code
- * RateLimitMiddleware rateLimit = RateLimitMiddleware.builder((tool) -> tool.name().equals("search")
+ * RateLimitMiddleware rateLimit = RateLimitMiddleware.builder()
+ *     .policies((tool) -> tool.name().equals("search")
  *         ? RateLimitPolicy.of(5, Duration.ofMinutes(1)).withKey(RateLimitKey.TOOL_AND_SESSION)
  *         : null)
  *     .metrics(metrics)
@@ -81,7 +82,8 @@ public final class RateLimitMiddleware implements OrderedMiddleware {
 	private final boolean allowWhenStoreUnavailable;
 
 	private RateLimitMiddleware(Builder builder) {
-		this.policies = ToolPolicies.of(builder.policies);
+		this.policies = ToolPolicies.of(Objects.requireNonNull(builder.policies,
+				"policies: set which tools are limited with policies(fn)"));
 		this.order = builder.order;
 		this.ticker = builder.ticker;
 		this.metrics = builder.metrics;
@@ -93,13 +95,17 @@ public final class RateLimitMiddleware implements OrderedMiddleware {
 	}
 
 	/**
-	 * Starts a rate-limit middleware.
-	 * @param policies the policy of each tool, or {@code null} for a tool that is not limited; called once per tool,
-	 * when its pipeline is built
+	 * Starts a rate-limit middleware; its {@link Builder#policies policies} must be set, since no tool has a limit
+	 * of its own.
+	 * <pre>{@code
+	 * RateLimitMiddleware limits = RateLimitMiddleware.builder()
+	 *     .policies((tool) -> RateLimitPolicy.of(60, Duration.ofMinutes(1)))
+	 *     .build();
+	 * }</pre>
 	 * @return a builder
 	 */
-	public static Builder builder(Function<ToolDescriptor, @Nullable RateLimitPolicy> policies) {
-		return new Builder(policies);
+	public static Builder builder() {
+		return new Builder();
 	}
 
 	@Override
@@ -306,7 +312,7 @@ public final class RateLimitMiddleware implements OrderedMiddleware {
 	 */
 	public static final class Builder {
 
-		private final Function<ToolDescriptor, @Nullable RateLimitPolicy> policies;
+		private @Nullable Function<ToolDescriptor, @Nullable RateLimitPolicy> policies;
 
 		private int order = BuiltInOrder.RATE_LIMIT;
 
@@ -322,8 +328,18 @@ public final class RateLimitMiddleware implements OrderedMiddleware {
 
 		private boolean allowWhenStoreUnavailable;
 
-		private Builder(Function<ToolDescriptor, @Nullable RateLimitPolicy> policies) {
+		private Builder() {
+		}
+
+		/**
+		 * Decides per tool, when its pipeline is built, whether and how it is limited (required).
+		 * @param policies gives a tool's policy, or {@code null} for a tool that is not limited; called once per
+		 * tool
+		 * @return this builder
+		 */
+		public Builder policies(Function<ToolDescriptor, @Nullable RateLimitPolicy> policies) {
 			this.policies = Objects.requireNonNull(policies, "policies");
+			return this;
 		}
 
 		/**

@@ -3,6 +3,7 @@ package dev.agentmiddleware.ratelimit;
 import java.time.Duration;
 import java.util.Objects;
 
+import dev.agentmiddleware.chain.InvalidPolicyException;
 import dev.agentmiddleware.tool.DurationText;
 import org.jspecify.annotations.Nullable;
 
@@ -33,19 +34,21 @@ public record RateLimitPolicy(int limitForPeriod, Duration limitRefreshPeriod, D
 	 */
 	public RateLimitPolicy {
 		if (limitForPeriod < 1) {
-			throw new IllegalArgumentException("limitForPeriod must be at least 1, was " + limitForPeriod);
+			throw new InvalidPolicyException("limitForPeriod",
+					"limitForPeriod must be at least 1, was " + limitForPeriod);
 		}
 		Objects.requireNonNull(limitRefreshPeriod, "limitRefreshPeriod");
 		if (limitRefreshPeriod.isNegative() || limitRefreshPeriod.isZero()) {
-			throw new IllegalArgumentException("limitRefreshPeriod must be positive, was " + limitRefreshPeriod);
+			throw new InvalidPolicyException("limitRefreshPeriod",
+					"limitRefreshPeriod must be positive, was " + limitRefreshPeriod);
 		}
 		Objects.requireNonNull(maxWait, "maxWait");
 		if (maxWait.isNegative()) {
-			throw new IllegalArgumentException("maxWait must not be negative, was " + maxWait);
+			throw new InvalidPolicyException("maxWait", "maxWait must not be negative, was " + maxWait);
 		}
 		Objects.requireNonNull(key, "key");
 		if (maxCallsPerSession != null && maxCallsPerSession < 1) {
-			throw new IllegalArgumentException(
+			throw new InvalidPolicyException("maxCallsPerSession",
 					"maxCallsPerSession must be at least 1 (or null for no budget), was " + maxCallsPerSession);
 		}
 	}

@@ -10,7 +10,7 @@ package dev.agentmiddleware.ratelimit;
  * {@link RateLimiterUnavailableException}, and the {@link RateLimitMiddleware} rejects the call (or lets it run when
  * it was built to fail open).
  * <pre>{@code
- * RateLimitMiddleware rateLimit = RateLimitMiddleware.builder(policies)
+ * RateLimitMiddleware rateLimit = RateLimitMiddleware.builder().policies(policies)
  *     .store(sharedStore)
  *     .build();
  * }</pre>

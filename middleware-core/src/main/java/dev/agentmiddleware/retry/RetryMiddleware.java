@@ -52,7 +52,8 @@ import org.jspecify.annotations.Nullable;
  * because that one waits through a single JVM-wide sleep function; here the {@link Sleeper} and the source of
  * jitter are per middleware, so schedules can be tested without sleeping.
  * <pre>{@code
- * RetryMiddleware retry = RetryMiddleware.builder((tool) -> RetryPolicy.defaults().withMaxAttempts(4))
+ * RetryMiddleware retry = RetryMiddleware.builder()
+ *     .policies((tool) -> RetryPolicy.defaults().withMaxAttempts(4))
  *     .metrics(metrics)
  *     .build();
  * ToolPipeline pipeline = ToolPipeline.chain(weatherTool, retry);
@@ -88,13 +89,17 @@ public final class RetryMiddleware implements OrderedMiddleware {
 	}
 
 	/**
-	 * Starts a retry middleware.
-	 * @param policies the policy of each tool, or {@code null} for a tool that is not retried; called once per tool,
-	 * when its pipeline is built
+	 * Starts a retry middleware; by default every idempotent or read-only tool is retried with
+	 * {@link RetryPolicy#defaults()}.
+	 * <pre>{@code
+	 * RetryMiddleware retry = RetryMiddleware.builder()
+	 *     .policies((tool) -> tool.name().equals("search") ? RetryPolicy.defaults() : null)
+	 *     .build();
+	 * }</pre>
 	 * @return a builder
 	 */
-	public static Builder builder(Function<ToolDescriptor, @Nullable RetryPolicy> policies) {
-		return new Builder(policies);
+	public static Builder builder() {
+		return new Builder();
 	}
 
 	/**
@@ -231,7 +236,7 @@ public final class RetryMiddleware implements OrderedMiddleware {
 	 */
 	public static final class Builder {
 
-		private final Function<ToolDescriptor, @Nullable RetryPolicy> policies;
+		private Function<ToolDescriptor, @Nullable RetryPolicy> policies = (tool) -> RetryPolicy.defaults();
 
 		private int order = BuiltInOrder.RETRY;
 
@@ -243,8 +248,19 @@ public final class RetryMiddleware implements OrderedMiddleware {
 
 		private Predicate<ToolDescriptor> sideEffectingTools = (tool) -> false;
 
-		private Builder(Function<ToolDescriptor, @Nullable RetryPolicy> policies) {
+		private Builder() {
+		}
+
+		/**
+		 * Decides per tool, when its pipeline is built, whether and how it is retried (default
+		 * {@link RetryPolicy#defaults()} for every tool; only idempotent and read-only tools, and those
+		 * {@link #sideEffectingTools} names, are ever wrapped).
+		 * @param policies gives a tool's policy, or {@code null} for a tool that is not retried
+		 * @return this builder
+		 */
+		public Builder policies(Function<ToolDescriptor, @Nullable RetryPolicy> policies) {
 			this.policies = Objects.requireNonNull(policies, "policies");
+			return this;
 		}
 
 		/**

@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 
+import dev.agentmiddleware.chain.InvalidPolicyException;
 import dev.agentmiddleware.tool.TransientToolException;
 
 /**
@@ -49,21 +50,22 @@ public record RetryPolicy(int maxAttempts, Duration initialBackoff, double multi
 	 */
 	public RetryPolicy {
 		if (maxAttempts < 1) {
-			throw new IllegalArgumentException("maxAttempts must be at least 1, was " + maxAttempts);
+			throw new InvalidPolicyException("maxAttempts", "maxAttempts must be at least 1, was " + maxAttempts);
 		}
 		Objects.requireNonNull(initialBackoff, "initialBackoff");
 		if (initialBackoff.toMillis() < 1) {
-			throw new IllegalArgumentException("initialBackoff must be at least 1ms, was " + initialBackoff);
+			throw new InvalidPolicyException("initialBackoff",
+					"initialBackoff must be at least 1ms, was " + initialBackoff);
 		}
 		if (!(multiplier >= 1.0) || Double.isInfinite(multiplier)) {
-			throw new IllegalArgumentException("multiplier must be at least 1.0, was " + multiplier);
+			throw new InvalidPolicyException("multiplier", "multiplier must be at least 1.0, was " + multiplier);
 		}
 		if (!(jitter >= 0.0 && jitter < 1.0)) {
-			throw new IllegalArgumentException("jitter must be at least 0 and less than 1, was " + jitter);
+			throw new InvalidPolicyException("jitter", "jitter must be at least 0 and less than 1, was " + jitter);
 		}
 		Objects.requireNonNull(maxBackoff, "maxBackoff");
 		if (maxBackoff.compareTo(initialBackoff) < 0) {
-			throw new IllegalArgumentException(
+			throw new InvalidPolicyException("maxBackoff",
 					"maxBackoff must be at least initialBackoff (" + initialBackoff + "), was " + maxBackoff);
 		}
 		retryOn = List.copyOf(retryOn);
@@ -76,7 +78,7 @@ public record RetryPolicy(int maxAttempts, Duration initialBackoff, double multi
 	private static void checkThrowables(String name, List<Class<? extends Throwable>> types) {
 		for (Class<?> type : types) {
 			if (!Throwable.class.isAssignableFrom(type)) {
-				throw new IllegalArgumentException(
+				throw new InvalidPolicyException(name,
 						name + " must list exception types, but lists " + type.getName());
 			}
 		}

@@ -8,7 +8,7 @@ import java.util.concurrent.TimeUnit;
  * the backoff instead of sleeping.
  * <pre>{@code
  * List<Duration> waits = new ArrayList<>();
- * RetryMiddleware retry = RetryMiddleware.builder((tool) -> RetryPolicy.defaults()).sleeper(waits::add).build();
+ * RetryMiddleware retry = RetryMiddleware.builder().policies((tool) -> RetryPolicy.defaults()).sleeper(waits::add).build();
  * }</pre>
  */
 @FunctionalInterface

@@ -3,6 +3,7 @@ package dev.agentmiddleware.timeout;
 import java.time.Duration;
 import java.util.Objects;
 
+import dev.agentmiddleware.chain.InvalidPolicyException;
 import dev.agentmiddleware.tool.DurationText;
 
 /**
@@ -23,7 +24,7 @@ public record TimeoutPolicy(Duration timeout) {
 	public TimeoutPolicy {
 		Objects.requireNonNull(timeout, "timeout");
 		if (timeout.isNegative() || timeout.isZero()) {
-			throw new IllegalArgumentException("Timeout must be positive, was " + timeout
+			throw new InvalidPolicyException("timeout", "Timeout must be positive, was " + timeout
 					+ "; give a tool no policy to leave it without a timeout");
 		}
 	}

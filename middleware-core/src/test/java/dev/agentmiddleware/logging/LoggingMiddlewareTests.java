@@ -136,7 +136,7 @@ class LoggingMiddlewareTests {
 	@Test
 	void truncatesLongValuesToTheConfiguredLength() throws Exception {
 		LoggingMiddleware logging = LoggingMiddleware.builder()
-			.policy((tool) -> new LoggingPolicy(10, true))
+			.policies((tool) -> new LoggingPolicy(10, true))
 			.nanoTime(this.nanoTime::get)
 			.build();
 		ToolInvocation call = ToolInvocation.builder(LOGIN)
@@ -152,7 +152,7 @@ class LoggingMiddlewareTests {
 	@Test
 	void aSecretCutByTheLengthLimitIsStillRecognised() throws Exception {
 		LoggingMiddleware logging = LoggingMiddleware.builder()
-			.policy((tool) -> new LoggingPolicy(20, true))
+			.policies((tool) -> new LoggingPolicy(20, true))
 			.nanoTime(this.nanoTime::get)
 			.build();
 		ToolInvocation call = ToolInvocation.builder(LOGIN)
@@ -178,7 +178,7 @@ class LoggingMiddlewareTests {
 	@Test
 	void resultsAreAbsentAtInfoAndLoggedTruncatedAtDebug() throws Exception {
 		LoggingMiddleware logging = LoggingMiddleware.builder()
-			.policy((tool) -> new LoggingPolicy(12, true))
+			.policies((tool) -> new LoggingPolicy(12, true))
 			.nanoTime(this.nanoTime::get)
 			.build();
 		ToolPipeline pipeline = pipeline(logging, (invocation) -> "the secret result is 42 and more");
@@ -199,7 +199,7 @@ class LoggingMiddlewareTests {
 	@Test
 	void resultsStayOutWhenThePolicySaysSoEvenAtDebug() throws Exception {
 		this.capturedLog.logger().setLevel(Level.DEBUG);
-		LoggingMiddleware logging = LoggingMiddleware.builder().policy((tool) -> new LoggingPolicy(200, false)).build();
+		LoggingMiddleware logging = LoggingMiddleware.builder().policies((tool) -> new LoggingPolicy(200, false)).build();
 		pipeline(logging, (invocation) -> "result").call(call());
 		assertThat(this.capturedLog.events()).singleElement()
 			.satisfies((event) -> assertThat(event.getFormattedMessage()).doesNotContain("result="));
@@ -311,7 +311,7 @@ class LoggingMiddlewareTests {
 	@Test
 	void toolsWithoutAPolicyAreNotLogged() {
 		ToolHandler next = (invocation) -> "ok";
-		LoggingMiddleware logging = LoggingMiddleware.builder().policy((tool) -> null).build();
+		LoggingMiddleware logging = LoggingMiddleware.builder().policies((tool) -> null).build();
 		assertThat(logging.wrap(LOGIN, next)).isSameAs(next);
 		assertThat(ToolPipeline.builder(LOGIN, next).middleware(logging).build().layers()).containsExactly("login");
 	}

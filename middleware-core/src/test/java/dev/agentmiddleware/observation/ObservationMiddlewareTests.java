@@ -207,8 +207,8 @@ class ObservationMiddlewareTests {
 
 	@Test
 	void toolsLeftOutByThePredicateAreNotObserved() throws Exception {
-		ObservationMiddleware observation = ObservationMiddleware.builder(this.registry)
-			.tools((tool) -> !tool.name().equals("get_weather"))
+		ObservationMiddleware observation = ObservationMiddleware.builder().registry(this.registry)
+			.policies((tool) -> tool.name().equals("get_weather") ? null : ObservationPolicy.OBSERVED)
 			.build();
 		ToolPipeline pipeline = pipeline(observation, (invocation) -> "Sunny");
 		assertThat(pipeline.layers()).containsExactly("get_weather");
@@ -224,7 +224,7 @@ class ObservationMiddlewareTests {
 				return super.getLowCardinalityKeyValues(context).and("tenant", "acme");
 			}
 		};
-		ToolPipeline pipeline = pipeline(ObservationMiddleware.builder(this.registry).convention(convention).build(),
+		ToolPipeline pipeline = pipeline(ObservationMiddleware.builder().registry(this.registry).convention(convention).build(),
 				(invocation) -> "Sunny");
 		pipeline.call(call());
 		TestObservationRegistryAssert.assertThat(this.registry)
@@ -258,7 +258,7 @@ class ObservationMiddlewareTests {
 			ToolCall.current().decide(CallOutcome.CACHED, "cache");
 			return "Sunny (cached)";
 		});
-		ToolPipeline pipeline = pipeline(ObservationMiddleware.builder(this.registry).meterRegistry(meters).build(),
+		ToolPipeline pipeline = pipeline(ObservationMiddleware.builder().registry(this.registry).meterRegistry(meters).build(),
 				cache, (invocation) -> "Sunny");
 		for (int i = 0; i < 3; i++) {
 			assertThat(pipeline.call(call())).isEqualTo("Sunny (cached)");
@@ -280,7 +280,7 @@ class ObservationMiddlewareTests {
 		ToolMiddleware deciding = ToolMiddleware.named("deciding", (tool, next) -> (invocation) -> {
 			throw denial;
 		});
-		ToolPipeline pipeline = pipeline(ObservationMiddleware.builder(this.registry).meterRegistry(meters).build(),
+		ToolPipeline pipeline = pipeline(ObservationMiddleware.builder().registry(this.registry).meterRegistry(meters).build(),
 				deciding, (invocation) -> "Sunny");
 		assertThatExceptionOfType(ToolDeniedException.class).isThrownBy(() -> pipeline.call(call())).isSameAs(denial);
 		TestObservationRegistryAssert.assertThat(this.registry).doesNotHaveAnyObservation();
@@ -295,7 +295,7 @@ class ObservationMiddlewareTests {
 	void withAMeterRegistryACallThatReachesTheToolIsOneObservationNestedAndScopedAsBefore() throws Exception {
 		SimpleMeterRegistry meters = new SimpleMeterRegistry();
 		AtomicReference<Observation> seenByTool = new AtomicReference<>();
-		ToolPipeline pipeline = pipeline(ObservationMiddleware.builder(this.registry).meterRegistry(meters).build(),
+		ToolPipeline pipeline = pipeline(ObservationMiddleware.builder().registry(this.registry).meterRegistry(meters).build(),
 				ToolMiddleware.named("pass", (tool, next) -> next::handle), (invocation) -> {
 					seenByTool.set(this.registry.getCurrentObservation());
 					return "Sunny";
@@ -329,7 +329,7 @@ class ObservationMiddlewareTests {
 				return next.handle(invocation);
 			}
 		});
-		ToolPipeline pipeline = pipeline(ObservationMiddleware.builder(this.registry).meterRegistry(meters).build(),
+		ToolPipeline pipeline = pipeline(ObservationMiddleware.builder().registry(this.registry).meterRegistry(meters).build(),
 				twice, (invocation) -> {
 					throw failure;
 				});
@@ -349,7 +349,7 @@ class ObservationMiddlewareTests {
 		observations.observationConfig()
 			.observationHandler(new io.micrometer.observation.ObservationHandler.FirstMatchingCompositeObservationHandler(
 					new ToolCallMeterObservationHandler(meters), new DefaultMeterObservationHandler(meters)));
-		ToolPipeline pipeline = pipeline(ObservationMiddleware.builder(observations).meterRegistry(meters).build(),
+		ToolPipeline pipeline = pipeline(ObservationMiddleware.builder().registry(observations).meterRegistry(meters).build(),
 				(invocation) -> "Sunny");
 		pipeline.call(call());
 		Observation.start("other.work", observations).stop();
@@ -361,7 +361,7 @@ class ObservationMiddlewareTests {
 
 	@Test
 	void nameAndOrder() {
-		ObservationMiddleware observation = ObservationMiddleware.builder(this.registry).order(42).build();
+		ObservationMiddleware observation = ObservationMiddleware.builder().registry(this.registry).order(42).build();
 		assertThat(observation.name()).isEqualTo("observation");
 		assertThat(observation.order()).isEqualTo(42);
 		assertThat(ObservationMiddleware.of(this.registry).order()).isEqualTo(100);

@@ -130,8 +130,8 @@ class RateLimitMiddlewareTests {
 
 	@Test
 	void manySessionsKeepAtMostMaxTrackedKeysLimiters() throws Exception {
-		RateLimitMiddleware middleware = RateLimitMiddleware
-			.builder((tool) -> RateLimitPolicy.of(1, Duration.ofMinutes(1)).withKey(RateLimitKey.TOOL_AND_SESSION))
+		RateLimitMiddleware middleware = RateLimitMiddleware.builder()
+			.policies((tool) -> RateLimitPolicy.of(1, Duration.ofMinutes(1)).withKey(RateLimitKey.TOOL_AND_SESSION))
 			.ticker(this.ticker)
 			.maxTrackedKeys(5)
 			.build();
@@ -170,8 +170,8 @@ class RateLimitMiddlewareTests {
 
 	@Test
 	void aSessionIdleForTheIdleTimeoutIsForgotten() throws Exception {
-		RateLimitMiddleware middleware = RateLimitMiddleware
-			.builder((tool) -> RateLimitPolicy.of(100, Duration.ofSeconds(1)).withMaxCallsPerSession(1))
+		RateLimitMiddleware middleware = RateLimitMiddleware.builder()
+			.policies((tool) -> RateLimitPolicy.of(100, Duration.ofSeconds(1)).withMaxCallsPerSession(1))
 			.ticker(this.ticker)
 			.sessionIdleTimeout(Duration.ofMinutes(10))
 			.build();
@@ -250,19 +250,19 @@ class RateLimitMiddlewareTests {
 
 	@Test
 	void aToolWithoutAPolicyIsNotWrapped() {
-		RateLimitMiddleware middleware = RateLimitMiddleware.builder((tool) -> null).build();
+		RateLimitMiddleware middleware = RateLimitMiddleware.builder().policies((tool) -> null).build();
 		assertThat(middleware.wrap(SEARCH, this.tool)).isSameAs(this.tool);
 	}
 
 	@Test
 	void joinsTheChainAsRateLimitAtItsDefaultOrder() throws Exception {
-		RateLimitMiddleware middleware = RateLimitMiddleware
-			.builder((tool) -> RateLimitPolicy.of(1, Duration.ofMinutes(1)))
+		RateLimitMiddleware middleware = RateLimitMiddleware.builder()
+			.policies((tool) -> RateLimitPolicy.of(1, Duration.ofMinutes(1)))
 			.ticker(this.ticker)
 			.build();
 		assertThat(middleware.name()).isEqualTo("rate-limit");
 		assertThat(middleware.order()).isEqualTo(BuiltInOrder.RATE_LIMIT);
-		assertThat(RateLimitMiddleware.builder((tool) -> null).order(42).build().order()).isEqualTo(42);
+		assertThat(RateLimitMiddleware.builder().policies((tool) -> null).order(42).build().order()).isEqualTo(42);
 		ToolPipeline pipeline = ToolPipeline.chain(new ExecutableTool(SEARCH, this.tool), middleware);
 		assertThat(pipeline.layers()).containsExactly("rate-limit", "search");
 		pipeline.call(call(null));
@@ -272,8 +272,8 @@ class RateLimitMiddlewareTests {
 	@Test
 	void policiesListOnlyTheToolsItLimits() {
 		RateLimitPolicy policy = RateLimitPolicy.of(5, Duration.ofMinutes(1)).withMaxCallsPerSession(20);
-		RateLimitMiddleware middleware = RateLimitMiddleware
-			.builder((tool) -> tool.name().equals("search") ? policy : null)
+		RateLimitMiddleware middleware = RateLimitMiddleware.builder()
+			.policies((tool) -> tool.name().equals("search") ? policy : null)
 			.build();
 		middleware.wrap(SEARCH, this.tool);
 		middleware.wrap(ToolDescriptor.builder("read_file").build(), this.tool);
@@ -293,14 +293,14 @@ class RateLimitMiddlewareTests {
 			.isThrownBy(() -> RateLimitPolicy.of(1, Duration.ofSeconds(1)).withMaxCallsPerSession(0))
 			.withMessageContaining("maxCallsPerSession");
 		assertThatIllegalArgumentException()
-			.isThrownBy(() -> RateLimitMiddleware.builder((tool) -> null).maxTrackedKeys(0))
+			.isThrownBy(() -> RateLimitMiddleware.builder().policies((tool) -> null).maxTrackedKeys(0))
 			.withMessageContaining("maxTrackedKeys");
 	}
 
 	@Test
 	void anUnavailableStoreRejectsTheCallWithADistinctReasonByDefault() {
 		RateLimiterStore unavailable = unavailableStore();
-		ToolHandler handler = RateLimitMiddleware.builder((tool) -> RateLimitPolicy.of(5, Duration.ofMinutes(1)))
+		ToolHandler handler = RateLimitMiddleware.builder().policies((tool) -> RateLimitPolicy.of(5, Duration.ofMinutes(1)))
 			.store(unavailable)
 			.metrics(this.metrics)
 			.build()
@@ -317,7 +317,7 @@ class RateLimitMiddlewareTests {
 
 	@Test
 	void anUnavailableStoreLetsTheCallRunWhenBuiltToFailOpen() throws Exception {
-		ToolHandler handler = RateLimitMiddleware.builder((tool) -> RateLimitPolicy.of(5, Duration.ofMinutes(1)))
+		ToolHandler handler = RateLimitMiddleware.builder().policies((tool) -> RateLimitPolicy.of(5, Duration.ofMinutes(1)))
 			.store(unavailableStore())
 			.allowWhenStoreUnavailable(true)
 			.metrics(this.metrics)
@@ -346,8 +346,8 @@ class RateLimitMiddlewareTests {
 			}
 
 		};
-		ToolHandler handler = RateLimitMiddleware
-			.builder((tool) -> RateLimitPolicy.of(5, Duration.ofMinutes(1)).withKey(RateLimitKey.TOOL_AND_SESSION))
+		ToolHandler handler = RateLimitMiddleware.builder()
+			.policies((tool) -> RateLimitPolicy.of(5, Duration.ofMinutes(1)).withKey(RateLimitKey.TOOL_AND_SESSION))
 			.store(store)
 			.build()
 			.wrap(SEARCH, this.tool);
@@ -376,7 +376,7 @@ class RateLimitMiddlewareTests {
 	}
 
 	private ToolHandler wrap(RateLimitPolicy policy) {
-		return RateLimitMiddleware.builder((tool) -> policy)
+		return RateLimitMiddleware.builder().policies((tool) -> policy)
 			.ticker(this.ticker)
 			.metrics(this.metrics)
 			.build()

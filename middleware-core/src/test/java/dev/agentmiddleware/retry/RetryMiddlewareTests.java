@@ -83,7 +83,7 @@ class RetryMiddlewareTests {
 	void jitterVariesEachWaitWithinItsFactorAndNeverBeyondTheMaximum() {
 		RetryPolicy policy = RetryPolicy.defaults().withMaxAttempts(5);
 		Iterator<Double> randoms = List.of(0.0, 0.75, 0.5, 0.99).iterator();
-		ToolHandler handler = RetryMiddleware.builder((tool) -> policy)
+		ToolHandler handler = RetryMiddleware.builder().policies((tool) -> policy)
 			.sleeper(this.waits::add)
 			.random(randoms::next)
 			.build()
@@ -94,8 +94,8 @@ class RetryMiddlewareTests {
 				Duration.ofMillis(2384));
 		this.waits.clear();
 		Iterator<Double> high = List.of(0.99).iterator();
-		assertThatThrownBy(() -> RetryMiddleware
-			.builder((tool) -> policy.withMaxAttempts(2).withBackoff(Duration.ofSeconds(4), 2.0, Duration.ofSeconds(5)))
+		assertThatThrownBy(() -> RetryMiddleware.builder()
+			.policies((tool) -> policy.withMaxAttempts(2).withBackoff(Duration.ofSeconds(4), 2.0, Duration.ofSeconds(5)))
 			.sleeper(this.waits::add)
 			.random(high::next)
 			.build()
@@ -174,7 +174,7 @@ class RetryMiddlewareTests {
 	void aToolThatIsNeitherIdempotentNorReadOnlyIsNeverWrapped() {
 		ToolHandler tool = (invocation) -> "sent";
 		ToolDescriptor send = ToolDescriptor.builder("send_mail").build();
-		RetryMiddleware middleware = RetryMiddleware.builder((descriptor) -> RetryPolicy.defaults()).build();
+		RetryMiddleware middleware = RetryMiddleware.builder().policies((descriptor) -> RetryPolicy.defaults()).build();
 		assertThat(middleware.wrap(send, tool)).isSameAs(tool);
 		assertThat(RetryMiddleware.isRetryable(send)).isFalse();
 	}
@@ -183,21 +183,21 @@ class RetryMiddlewareTests {
 	void aReadOnlyToolIsRetriedAndASingleAttemptPolicyLeavesTheToolUnwrapped() throws Exception {
 		ToolDescriptor read = ToolDescriptor.builder("fetch").readOnly(true).build();
 		ToolHandler tool = failing(1, () -> new TransientToolException("busy"));
-		RetryMiddleware middleware = RetryMiddleware.builder((descriptor) -> NO_JITTER)
+		RetryMiddleware middleware = RetryMiddleware.builder().policies((descriptor) -> NO_JITTER)
 			.sleeper(this.waits::add)
 			.build();
 		assertThat(middleware.wrap(read, tool).handle(call())).isEqualTo("ok after 2");
-		RetryMiddleware once = RetryMiddleware.builder((descriptor) -> NO_JITTER.withMaxAttempts(1)).build();
+		RetryMiddleware once = RetryMiddleware.builder().policies((descriptor) -> NO_JITTER.withMaxAttempts(1)).build();
 		assertThat(once.wrap(read, tool)).isSameAs(tool);
-		assertThat(RetryMiddleware.builder((descriptor) -> null).build().wrap(read, tool)).isSameAs(tool);
+		assertThat(RetryMiddleware.builder().policies((descriptor) -> null).build().wrap(read, tool)).isSameAs(tool);
 	}
 
 	@Test
 	void policiesListOnlyTheToolsItWraps() {
 		ToolDescriptor send = ToolDescriptor.builder("send_mail").build();
 		ToolDescriptor once = ToolDescriptor.builder("ping").idempotent(true).build();
-		RetryMiddleware middleware = RetryMiddleware
-			.builder((descriptor) -> descriptor.name().equals("ping") ? NO_JITTER.withMaxAttempts(1) : NO_JITTER)
+		RetryMiddleware middleware = RetryMiddleware.builder()
+			.policies((descriptor) -> descriptor.name().equals("ping") ? NO_JITTER.withMaxAttempts(1) : NO_JITTER)
 			.build();
 		for (ToolDescriptor tool : List.of(FETCH, send, once)) {
 			middleware.wrap(tool, (invocation) -> "ok");
@@ -208,7 +208,7 @@ class RetryMiddlewareTests {
 	@Test
 	void anInterruptWhileWaitingStopsRetryingWithTheLastFailure() {
 		TransientToolException failure = new TransientToolException("busy");
-		ToolHandler handler = RetryMiddleware.builder((tool) -> NO_JITTER).sleeper((duration) -> {
+		ToolHandler handler = RetryMiddleware.builder().policies((tool) -> NO_JITTER).sleeper((duration) -> {
 			throw new InterruptedException();
 		}).build().wrap(FETCH, failing(5, () -> failure));
 		try {
@@ -228,7 +228,7 @@ class RetryMiddlewareTests {
 			inner.incrementAndGet();
 			return next.handle(invocation);
 		});
-		RetryMiddleware retry = RetryMiddleware.builder((tool) -> NO_JITTER).sleeper(this.waits::add).build();
+		RetryMiddleware retry = RetryMiddleware.builder().policies((tool) -> NO_JITTER).sleeper(this.waits::add).build();
 		ToolPipeline pipeline = ToolPipeline.chain(
 				new ExecutableTool(FETCH, failing(2, () -> new TransientToolException("busy"))), retry, counting);
 		assertThat(pipeline.layers()).containsExactly("retry", "counting", "fetch");
@@ -238,9 +238,9 @@ class RetryMiddlewareTests {
 
 	@Test
 	void joinsTheChainAsRetryAtItsDefaultOrder() {
-		assertThat(RetryMiddleware.builder((tool) -> null).build().name()).isEqualTo("retry");
-		assertThat(RetryMiddleware.builder((tool) -> null).build().order()).isEqualTo(BuiltInOrder.RETRY);
-		assertThat(RetryMiddleware.builder((tool) -> null).order(7).build().order()).isEqualTo(7);
+		assertThat(RetryMiddleware.builder().policies((tool) -> null).build().name()).isEqualTo("retry");
+		assertThat(RetryMiddleware.builder().policies((tool) -> null).build().order()).isEqualTo(BuiltInOrder.RETRY);
+		assertThat(RetryMiddleware.builder().policies((tool) -> null).order(7).build().order()).isEqualTo(7);
 	}
 
 	@Test
@@ -264,7 +264,7 @@ class RetryMiddlewareTests {
 
 	private List<Duration> schedule(DoubleSupplier random) {
 		List<Duration> waits = new ArrayList<>();
-		ToolHandler handler = RetryMiddleware.builder((tool) -> RetryPolicy.defaults().withMaxAttempts(5))
+		ToolHandler handler = RetryMiddleware.builder().policies((tool) -> RetryPolicy.defaults().withMaxAttempts(5))
 			.sleeper(waits::add)
 			.random(random)
 			.build()
@@ -276,7 +276,7 @@ class RetryMiddlewareTests {
 	}
 
 	private ToolHandler wrap(RetryPolicy policy, ToolHandler tool) {
-		return RetryMiddleware.builder((descriptor) -> policy)
+		return RetryMiddleware.builder().policies((descriptor) -> policy)
 			.sleeper(this.waits::add)
 			.random(() -> {
 				throw new AssertionError("no jitter expected");

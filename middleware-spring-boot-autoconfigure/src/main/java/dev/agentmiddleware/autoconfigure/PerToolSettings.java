@@ -3,6 +3,7 @@ package dev.agentmiddleware.autoconfigure;
 import java.util.Map;
 import java.util.function.Supplier;
 
+import dev.agentmiddleware.chain.InvalidPolicyException;
 import dev.agentmiddleware.spring.tool.InvalidToolConfigurationException;
 import dev.agentmiddleware.spring.tool.ToolNameReferences;
 import dev.agentmiddleware.spring.tool.ToolNames;
@@ -81,14 +82,14 @@ public final class PerToolSettings {
 	/**
 	 * A setting the policy cannot do without, inside {@link #policy}.
 	 * @param value the setting's value
-	 * @param key the setting's key, such as {@code max-attempts}
+	 * @param key the setting's field name, such as {@code maxAttempts}
 	 * @param <T> the value type
 	 * @return the value
-	 * @throws IllegalArgumentException if the value is not set
+	 * @throws InvalidPolicyException naming the setting if the value is not set
 	 */
 	public static <T> T required(@Nullable T value, String key) {
 		if (value == null) {
-			throw new IllegalArgumentException(key + " must be set");
+			throw new InvalidPolicyException(key, key + " must be set");
 		}
 		return value;
 	}

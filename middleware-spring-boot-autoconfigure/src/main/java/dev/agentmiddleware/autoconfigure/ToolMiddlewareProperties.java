@@ -2,9 +2,9 @@ package dev.agentmiddleware.autoconfigure;
 
 import java.beans.PropertyDescriptor;
 import java.util.LinkedHashMap;
-import java.util.Locale;
 import java.util.Map;
 
+import dev.agentmiddleware.chain.InvalidPolicyException;
 import dev.agentmiddleware.spring.tool.InvalidToolConfigurationException;
 import dev.agentmiddleware.spring.tool.PropertyChecks;
 import dev.agentmiddleware.spring.tool.ToolNameReferences;
@@ -146,7 +146,7 @@ public abstract class ToolMiddlewareProperties<S extends ToolSettings<S>, P> imp
 	 * Builds the policy from merged settings.
 	 * @param settings a tool's entry merged over the defaults, or the defaults
 	 * @return the policy, or {@code null} when the settings ask for nothing (such as no timeout)
-	 * @throws IllegalArgumentException naming the invalid setting (in camel case) in its message
+	 * @throws InvalidPolicyException naming the invalid setting (a policy component named like the settings field)
 	 */
 	protected abstract @Nullable P createPolicy(S settings);
 
@@ -230,35 +230,34 @@ public abstract class ToolMiddlewareProperties<S extends ToolSettings<S>, P> imp
 		try {
 			return createPolicy(settings);
 		}
-		catch (IllegalArgumentException ex) {
-			String message = String.valueOf(ex.getMessage());
-			String field = fieldNamed(message, settings);
+		catch (InvalidPolicyException ex) {
+			String field = settingsField(ex.setting(), settings);
 			if (field == null) {
-				throw new InvalidToolConfigurationException(property, message, "Correct the settings under '"
-						+ property + "'.");
+				throw invalid(property, ex);
 			}
 			// A field the tool's entry leaves out is the default's to correct.
 			boolean ownField = own != null && new BeanWrapperImpl(own).getPropertyValue(field) != null;
 			String fieldProperty = ((own == null || ownField) ? property : this.prefix + ".defaults") + "."
 					+ DataObjectPropertyName.toDashedForm(field);
 			throw new InvalidToolConfigurationException(fieldProperty,
-					new BeanWrapperImpl(settings).getPropertyValue(field), message,
+					new BeanWrapperImpl(settings).getPropertyValue(field), String.valueOf(ex.getMessage()),
 					"Update '" + fieldProperty + "' in your application's configuration.");
+		}
+		catch (IllegalArgumentException ex) {
+			throw invalid(property, ex);
 		}
 	}
 
-	// The settings field a policy's message names first, such as "maxAttempts" in "maxAttempts must be at least 1".
-	private static @Nullable String fieldNamed(String message, Object settings) {
-		Map<String, String> fields = new LinkedHashMap<>();
+	private static InvalidToolConfigurationException invalid(String property, IllegalArgumentException ex) {
+		return new InvalidToolConfigurationException(property, String.valueOf(ex.getMessage()),
+				"Correct the settings under '" + property + "'.");
+	}
+
+	// The settings property a policy's invalid component is bound from: the one of the same name, if any.
+	private static @Nullable String settingsField(String setting, Object settings) {
 		for (PropertyDescriptor descriptor : BeanUtils.getPropertyDescriptors(settings.getClass())) {
-			if (descriptor.getWriteMethod() != null) {
-				fields.put(descriptor.getName().toLowerCase(Locale.ROOT), descriptor.getName());
-			}
-		}
-		for (String word : message.split("[^A-Za-z0-9]+")) {
-			String field = fields.get(word.toLowerCase(Locale.ROOT));
-			if (field != null) {
-				return field;
+			if (descriptor.getWriteMethod() != null && descriptor.getName().equals(setting)) {
+				return setting;
 			}
 		}
 		return null;

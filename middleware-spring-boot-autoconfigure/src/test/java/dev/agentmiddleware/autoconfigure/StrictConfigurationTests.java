@@ -57,7 +57,8 @@ class StrictConfigurationTests {
 				value("agent.middleware.approval.policy=al", "'al' is not one of none, dangerous, all, configured",
 						"Did you mean 'all'?"),
 				value("agent.middleware.approval.timeout=-5s", "must be longer than zero"),
-				value("agent.middleware.approval.store.poll-interval=0ms", "must be longer than zero"));
+				value("agent.middleware.approval.store.poll-interval=0ms", "must be longer than zero"),
+				value("agent.middleware.approval.tools.refund-order.enabled=maybe", "'maybe' is not true or false"));
 		section("agent.middleware.cache", key("agent.middleware.cache.defaults.tll=1m", "Did you mean 'ttl'?"),
 				value("agent.middleware.cache.defaults.ttl=-1m", "ttl must be positive"));
 		section("agent.middleware.authorization",
@@ -100,7 +101,8 @@ class StrictConfigurationTests {
 				value("agent.middleware.spring-ai.tool-calling-manager.enabled=maybe", "is not true or false"));
 		section("agent.middleware.threads",
 				key("agent.middleware.threads.memory.max-thread=5", "Did you mean 'max-threads'?"),
-				value("agent.middleware.threads.memory.max-threads=0", "must be 1 or more"));
+				value("agent.middleware.threads.memory.max-threads=0", "must be 1 or more"),
+				value("agent.middleware.threads.store.type=jdcb", "auto, memory, jdbc", "Did you mean 'jdbc'?"));
 		section("agent.middleware.timeout", key("agent.middleware.timeout.max-thread=5", "Did you mean 'max-threads'?"),
 				value("agent.middleware.timeout.max-threads=0", "must be 1 or more"));
 		section("agent.middleware.todo", key("agent.middleware.todo.max-item=5", "Did you mean 'max-items'?"),

@@ -8,7 +8,6 @@ import dev.agentmiddleware.agent.AgentRuns;
 import dev.agentmiddleware.agent.ComposedAgentMiddleware;
 import dev.agentmiddleware.agent.ErrorRecoveryMiddleware;
 import dev.agentmiddleware.agent.LoopGuard;
-import dev.agentmiddleware.agent.LoopGuardPolicy;
 import dev.agentmiddleware.autoconfigure.AgentMiddlewareAutoConfiguration;
 import dev.agentmiddleware.spring.tool.AgentMiddlewareProperties;
 import dev.agentmiddleware.autoconfigure.thread.ThreadStoreAutoConfiguration;
@@ -57,11 +56,7 @@ public final class AgentAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	LoopGuard loopGuard(ThreadStore threadStore, LoopGuardProperties properties) {
-		LoopGuardPolicy policy = properties.isEnabled()
-				? new LoopGuardPolicy(properties.getMaxIterations(), properties.getMaxToolCallsPerRun(),
-						properties.getMaxToolCallsPerThread(), properties.getMaxRepeatedCalls())
-				: LoopGuardPolicy.UNLIMITED;
-		return new LoopGuard(policy, threadStore);
+		return new LoopGuard(LoopGuardConfigurer.policy(properties), threadStore);
 	}
 
 	@Bean

@@ -23,6 +23,8 @@ import dev.agentmiddleware.approval.CallbackApprovalProvider;
 import dev.agentmiddleware.approval.CompositeApprovalProvider;
 import dev.agentmiddleware.approval.InMemoryApprovalStore;
 import dev.agentmiddleware.autoconfigure.AgentMiddlewareAutoConfiguration;
+import dev.agentmiddleware.autoconfigure.ConditionalOnStoreType;
+import dev.agentmiddleware.autoconfigure.StoreType;
 import dev.agentmiddleware.autoconfigure.actuate.AgentMiddlewareEndpointContributor;
 import dev.agentmiddleware.autoconfigure.actuate.PolicyEndpointContributor;
 import dev.agentmiddleware.metrics.MiddlewareMetrics;
@@ -33,7 +35,6 @@ import dev.agentmiddleware.spring.tool.InvalidToolConfigurationException;
 import dev.agentmiddleware.spring.tool.NameSuggestions;
 import dev.agentmiddleware.spring.tool.RegisteredTool;
 import dev.agentmiddleware.spring.tool.ToolNameReferences;
-import dev.agentmiddleware.spring.tool.ToolNames;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.modelcontextprotocol.server.McpSyncServerExchange;
@@ -47,7 +48,6 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnExpression;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
@@ -86,18 +86,22 @@ public final class ApprovalAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	ApprovalRules approvalRules(ApprovalProperties properties) {
-		return ApprovalRules.of(properties.getPolicy(), properties.getExemptTools(), properties.getSensitiveTools())
-			.withNameForm(ToolNames::canonical);
+		return new ApprovalConfigurer(properties).rules();
+	}
+
+	@Bean
+	ToolNameReferences approvalToolNames(ApprovalProperties properties) {
+		return new ApprovalConfigurer(properties).toolNames();
 	}
 
 	@Bean
 	ToolNameReferences approvalExemptToolNames(ApprovalProperties properties) {
-		return ToolNameReferences.ofList(ApprovalProperties.PREFIX + ".exempt-tools", properties.getExemptTools());
+		return new ApprovalConfigurer(properties).exemptToolNames();
 	}
 
 	@Bean
 	ToolNameReferences approvalSensitiveToolNames(ApprovalProperties properties) {
-		return ToolNameReferences.ofList(ApprovalProperties.PREFIX + ".sensitive-tools", properties.getSensitiveTools());
+		return new ApprovalConfigurer(properties).sensitiveToolNames();
 	}
 
 	@Bean(destroyMethod = "close")
@@ -131,18 +135,14 @@ public final class ApprovalAutoConfiguration {
 			ObjectProvider<ApprovalProvider> providers, ApprovalStore store, ArgumentsBinder approvalArgumentsBinder,
 			ObjectProvider<SecretRedactor> redactor, ObjectProvider<MiddlewareMetrics> metrics,
 			ObjectProvider<ApprovalAuditListener> listeners, ObjectProvider<Clock> clock) {
-		ApprovalMiddleware.Builder builder = ApprovalMiddleware.builder()
+		ApprovalMiddleware.Builder builder = new ApprovalConfigurer(properties).configure(ApprovalMiddleware.builder())
 			.rules(rules)
 			.provider(new CompositeApprovalProvider(ordered(providers.orderedStream().toList(), properties)))
 			.store(store)
 			.argumentsBinder(approvalArgumentsBinder)
 			.redactor(redactor.getIfAvailable(SecretRedactor::withDefaults))
 			.metrics(metrics.getIfAvailable(() -> MiddlewareMetrics.NONE))
-			.clock(clock.getIfAvailable(Clock::systemUTC))
-			.timeout(properties.getTimeout())
-			.grantTtl(properties.getGrantTtl())
-			.denyRepeatWindow(properties.getDenyRepeatWindow())
-			.order(properties.getOrder());
+			.clock(clock.getIfAvailable(Clock::systemUTC));
 		listeners.orderedStream().forEach(builder::auditListener);
 		return builder.build();
 	}
@@ -212,7 +212,7 @@ public final class ApprovalAutoConfiguration {
 	@Configuration(proxyBeanMethods = false)
 	@ConditionalOnClass({ JdbcClient.class, DataSource.class })
 	@ConditionalOnBean(DataSource.class)
-	@ConditionalOnExpression("'${agent.middleware.approval.store.type:auto}'.toLowerCase() != 'memory'")
+	@ConditionalOnStoreType(prefix = ApprovalProperties.PREFIX, value = { StoreType.AUTO, StoreType.JDBC })
 	static class JdbcStoreConfiguration {
 
 		@Bean(destroyMethod = "close")
@@ -233,15 +233,12 @@ public final class ApprovalAutoConfiguration {
 	}
 
 	@Configuration(proxyBeanMethods = false)
-	@ConditionalOnExpression("'${agent.middleware.approval.store.type:auto}'.toLowerCase() == 'jdbc'")
+	@ConditionalOnStoreType(prefix = ApprovalProperties.PREFIX, value = StoreType.JDBC)
 	@ConditionalOnMissingBean(DataSource.class)
 	static class MissingDataSourceConfiguration {
 
 		MissingDataSourceConfiguration() {
-			throw new InvalidToolConfigurationException(ApprovalProperties.PREFIX + ".store.type",
-					"the JDBC approval store needs a DataSource, and the application has none",
-					"Add a DataSource (spring-boot-starter-jdbc and a database driver, with spring.datasource.*), or "
-							+ "set '" + ApprovalProperties.PREFIX + ".store.type' to auto or memory.");
+			throw StoreType.missingDataSource(ApprovalProperties.PREFIX, "approval");
 		}
 
 	}

@@ -4,11 +4,14 @@ import dev.agentmiddleware.spring.tool.ValidatedProperties;
 import dev.agentmiddleware.spring.tool.PropertyChecks;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 import dev.agentmiddleware.approval.ApprovalMiddleware;
 import dev.agentmiddleware.approval.ApprovalPolicy;
 import dev.agentmiddleware.approval.InMemoryApprovalStore;
+import dev.agentmiddleware.autoconfigure.StoreType;
 import dev.agentmiddleware.chain.BuiltInOrder;
 import org.jspecify.annotations.Nullable;
 
@@ -40,12 +43,19 @@ public class ApprovalProperties implements ValidatedProperties {
 	private ApprovalPolicy policy = ApprovalPolicy.DANGEROUS;
 
 	/**
-	 * Tools that never need approval, whatever the policy.
+	 * Approval per tool name, the same rule as every built-in's 'tools': a listed tool always needs approval unless
+	 * its 'enabled' is false, which exempts it whatever the policy.
+	 */
+	private final Map<String, ToolApproval> tools = new LinkedHashMap<>();
+
+	/**
+	 * Deprecated: list the tool under 'tools' with 'enabled: false' instead. Tools that never need approval,
+	 * whatever the policy.
 	 */
 	private List<String> exemptTools = new ArrayList<>();
 
 	/**
-	 * Tools that always need approval unless exempt.
+	 * Deprecated: list the tool under 'tools' instead. Tools that always need approval unless exempt.
 	 */
 	private List<String> sensitiveTools = new ArrayList<>();
 
@@ -103,6 +113,10 @@ public class ApprovalProperties implements ValidatedProperties {
 
 	public boolean isEnabled() {
 		return this.enabled;
+	}
+
+	public Map<String, ToolApproval> getTools() {
+		return this.tools;
 	}
 
 	public void setEnabled(boolean enabled) {
@@ -187,6 +201,26 @@ public class ApprovalProperties implements ValidatedProperties {
 
 	public Store getStore() {
 		return this.store;
+	}
+
+	/**
+	 * Whether one tool needs approval.
+	 */
+	public static class ToolApproval {
+
+		/**
+		 * Whether the tool needs approval (not set: true); false exempts it whatever the policy.
+		 */
+		private @Nullable Boolean enabled;
+
+		public @Nullable Boolean getEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(@Nullable Boolean enabled) {
+			this.enabled = enabled;
+		}
+
 	}
 
 	/**
@@ -344,22 +378,6 @@ public class ApprovalProperties implements ValidatedProperties {
 		public void setMaxAuditRecords(int maxAuditRecords) {
 			this.maxAuditRecords = maxAuditRecords;
 		}
-
-	}
-
-	/**
-	 * The kinds of approval store.
-	 */
-	public enum StoreType {
-
-		/** JDBC when a {@code DataSource} exists, else memory. */
-		AUTO,
-
-		/** In this JVM's memory. */
-		MEMORY,
-
-		/** In the application's database. */
-		JDBC
 
 	}
 

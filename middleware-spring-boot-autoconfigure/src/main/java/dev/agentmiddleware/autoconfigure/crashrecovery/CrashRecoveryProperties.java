@@ -7,6 +7,7 @@ import java.util.List;
 import dev.agentmiddleware.autoconfigure.ToolMiddlewareProperties;
 import dev.agentmiddleware.autoconfigure.ToolSettings;
 import dev.agentmiddleware.chain.BuiltInOrder;
+import dev.agentmiddleware.chain.InvalidPolicyException;
 import dev.agentmiddleware.recovery.CrashRecoveryPolicy;
 import dev.agentmiddleware.recovery.SessionToolMatcher;
 import dev.agentmiddleware.tool.ToolDescriptor;
@@ -99,11 +100,11 @@ public class CrashRecoveryProperties extends ToolMiddlewareProperties<CrashRecov
 			type = ClassUtils.forName(name, null);
 		}
 		catch (ClassNotFoundException | LinkageError ex) {
-			throw new IllegalArgumentException("crashExceptions names the class '" + name
+			throw new InvalidPolicyException("crashExceptions", "crashExceptions names the class '" + name
 					+ "', which cannot be loaded; use the fully qualified name of an exception type");
 		}
 		if (!Exception.class.isAssignableFrom(type)) {
-			throw new IllegalArgumentException("crashExceptions names the class '" + name
+			throw new InvalidPolicyException("crashExceptions", "crashExceptions names the class '" + name
 					+ "', which is not an exception type");
 		}
 		return type.asSubclass(Exception.class);

@@ -35,7 +35,7 @@ public final class ToolLoggingAutoConfiguration {
 		return LoggingMiddleware.builder()
 			.logger(properties.getLoggerName())
 			.redactor(redactor.getIfAvailable(SecretRedactor::withDefaults))
-			.policy(properties::policyFor)
+			.policies(properties::policyFor)
 			.order(properties.getOrder())
 			.build();
 	}

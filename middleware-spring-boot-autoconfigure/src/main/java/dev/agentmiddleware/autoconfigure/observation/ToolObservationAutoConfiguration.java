@@ -62,9 +62,9 @@ public final class ToolObservationAutoConfiguration {
 	private static ObservationMiddleware.Builder observationMiddlewareBuilder(ToolObservationProperties properties,
 			ObjectProvider<ObservationRegistry> observationRegistry,
 			ObjectProvider<ToolCallObservationConvention> convention) {
-		return ObservationMiddleware.builder(observationRegistry.getIfAvailable(() -> ObservationRegistry.NOOP))
+		return ObservationMiddleware.builder().registry(observationRegistry.getIfAvailable(() -> ObservationRegistry.NOOP))
 			.convention(convention.getIfUnique())
-			.tools((tool) -> properties.policyFor(tool) != null)
+			.policies(properties::policyFor)
 			.order(properties.getOrder());
 	}
 

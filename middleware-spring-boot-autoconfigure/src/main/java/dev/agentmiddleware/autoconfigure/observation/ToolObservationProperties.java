@@ -3,6 +3,7 @@ package dev.agentmiddleware.autoconfigure.observation;
 import dev.agentmiddleware.autoconfigure.ToolMiddlewareProperties;
 import dev.agentmiddleware.autoconfigure.ToolSettings;
 import dev.agentmiddleware.chain.BuiltInOrder;
+import dev.agentmiddleware.observation.ObservationPolicy;
 import dev.agentmiddleware.tool.ToolDescriptor;
 import org.jspecify.annotations.Nullable;
 
@@ -21,7 +22,7 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * }</pre>
  */
 @ConfigurationProperties(ToolObservationProperties.PREFIX)
-public class ToolObservationProperties extends ToolMiddlewareProperties<ToolObservationProperties.Settings, Boolean> {
+public class ToolObservationProperties extends ToolMiddlewareProperties<ToolObservationProperties.Settings, ObservationPolicy> {
 
 	/** The prefix of the observation properties. */
 	public static final String PREFIX = "agent.middleware.observation";
@@ -51,8 +52,8 @@ public class ToolObservationProperties extends ToolMiddlewareProperties<ToolObse
 
 	// Being observed is the whole policy.
 	@Override
-	protected Boolean createPolicy(Settings settings) {
-		return Boolean.TRUE;
+	protected ObservationPolicy createPolicy(Settings settings) {
+		return ObservationPolicy.OBSERVED;
 	}
 
 	/**

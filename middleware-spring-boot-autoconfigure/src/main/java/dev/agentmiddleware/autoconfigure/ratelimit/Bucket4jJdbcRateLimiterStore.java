@@ -47,7 +47,7 @@ import org.springframework.jdbc.datasource.init.ResourceDatabasePopulator;
  * <pre>{@code
  * Bucket4jJdbcRateLimiterStore store = new Bucket4jJdbcRateLimiterStore(dataSource);
  * store.initializeSchema();
- * RateLimitMiddleware rateLimit = RateLimitMiddleware.builder(policies).store(store).build();
+ * RateLimitMiddleware rateLimit = RateLimitMiddleware.builder().policies(policies).store(store).build();
  * }</pre>
  */
 public final class Bucket4jJdbcRateLimiterStore implements RateLimiterStore, AutoCloseable {

@@ -7,7 +7,7 @@ import java.util.Locale;
 import javax.sql.DataSource;
 
 import com.github.benmanes.caffeine.cache.Ticker;
-import dev.agentmiddleware.autoconfigure.approval.ApprovalProperties.StoreType;
+import dev.agentmiddleware.autoconfigure.StoreType;
 import dev.agentmiddleware.ratelimit.InMemoryRateLimiterStore;
 import dev.agentmiddleware.ratelimit.RateLimiterStore;
 import dev.agentmiddleware.spring.tool.InvalidToolConfigurationException;

@@ -48,7 +48,7 @@ public final class ToolRateLimitAutoConfiguration {
 	RateLimitMiddleware rateLimitMiddleware(ToolRateLimitProperties properties, ObjectProvider<MiddlewareMetrics> metrics,
 			RateLimiterStore rateLimiterStore) {
 		properties.validate();
-		return RateLimitMiddleware.builder(properties::policyFor)
+		return RateLimitMiddleware.builder().policies(properties::policyFor)
 			.store(rateLimiterStore)
 			.allowWhenStoreUnavailable(
 					properties.getStore().getOnUnavailable() == ToolRateLimitProperties.OnUnavailable.ALLOW)

@@ -5,7 +5,7 @@ import java.time.Duration;
 
 import dev.agentmiddleware.autoconfigure.ToolMiddlewareProperties;
 import dev.agentmiddleware.autoconfigure.ToolSettings;
-import dev.agentmiddleware.autoconfigure.approval.ApprovalProperties.StoreType;
+import dev.agentmiddleware.autoconfigure.StoreType;
 import dev.agentmiddleware.chain.BuiltInOrder;
 import dev.agentmiddleware.ratelimit.RateLimitKey;
 import dev.agentmiddleware.ratelimit.RateLimitPolicy;

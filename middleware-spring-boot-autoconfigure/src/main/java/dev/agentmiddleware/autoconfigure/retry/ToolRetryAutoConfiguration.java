@@ -34,7 +34,7 @@ public final class ToolRetryAutoConfiguration {
 	@ConditionalOnMissingBean
 	RetryMiddleware retryMiddleware(ToolRetryProperties properties, ObjectProvider<MiddlewareMetrics> metrics) {
 		properties.validate();
-		return RetryMiddleware.builder(properties::policyFor)
+		return RetryMiddleware.builder().policies(properties::policyFor)
 			.sideEffectingTools(properties::isExplicitlyEnabled)
 			.order(properties.getOrder())
 			.metrics(metrics.getIfAvailable(() -> MiddlewareMetrics.NONE))

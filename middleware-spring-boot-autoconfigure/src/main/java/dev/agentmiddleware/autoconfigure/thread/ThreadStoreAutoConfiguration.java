@@ -5,6 +5,8 @@ import java.time.Clock;
 import javax.sql.DataSource;
 
 import dev.agentmiddleware.autoconfigure.AgentMiddlewareAutoConfiguration;
+import dev.agentmiddleware.autoconfigure.ConditionalOnStoreType;
+import dev.agentmiddleware.autoconfigure.StoreType;
 import dev.agentmiddleware.spring.tool.AgentMiddlewareProperties;
 import dev.agentmiddleware.thread.InMemoryThreadStore;
 import dev.agentmiddleware.thread.ThreadStore;
@@ -22,8 +24,9 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 /**
- * The {@link ThreadStore} that keeps thread metadata (such as todo lists): a {@link JdbcThreadStore} on the
- * application's {@code DataSource} when there is one, otherwise in memory.
+ * The {@link ThreadStore} that keeps thread metadata (such as todo lists), chosen by
+ * {@code agent.middleware.threads.store.type} ({@link StoreType}): a {@link JdbcThreadStore} on the application's
+ * {@code DataSource} when there is one, otherwise in memory.
  */
 @AutoConfiguration(after = AgentMiddlewareAutoConfiguration.class,
 		afterName = "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration")
@@ -34,7 +37,7 @@ public final class ThreadStoreAutoConfiguration {
 	@Configuration(proxyBeanMethods = false)
 	@ConditionalOnClass(JdbcClient.class)
 	@ConditionalOnSingleCandidate(DataSource.class)
-	@ConditionalOnBooleanProperty(name = ThreadStoreProperties.PREFIX + ".jdbc.enabled", matchIfMissing = true)
+	@ConditionalOnStoreType(prefix = ThreadStoreProperties.PREFIX, value = { StoreType.AUTO, StoreType.JDBC })
 	static class JdbcThreadStoreConfiguration {
 
 		@Bean
@@ -47,6 +50,17 @@ public final class ThreadStoreAutoConfiguration {
 				store.initializeSchema(dataSource);
 			}
 			return store;
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnStoreType(prefix = ThreadStoreProperties.PREFIX, value = StoreType.JDBC)
+	@ConditionalOnMissingBean(DataSource.class)
+	static class MissingDataSourceConfiguration {
+
+		MissingDataSourceConfiguration() {
+			throw StoreType.missingDataSource(ThreadStoreProperties.PREFIX, "thread");
 		}
 
 	}

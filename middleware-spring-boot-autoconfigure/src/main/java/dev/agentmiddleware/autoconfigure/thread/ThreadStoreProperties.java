@@ -1,5 +1,6 @@
 package dev.agentmiddleware.autoconfigure.thread;
 
+import dev.agentmiddleware.autoconfigure.StoreType;
 import dev.agentmiddleware.spring.tool.ValidatedProperties;
 import dev.agentmiddleware.spring.tool.PropertyChecks;
 import dev.agentmiddleware.thread.InMemoryThreadStore;
@@ -14,6 +15,8 @@ public class ThreadStoreProperties implements ValidatedProperties {
 
 	/** The prefix of these properties. */
 	public static final String PREFIX = "agent.middleware.threads";
+
+	private final Store store = new Store();
 
 	private final Jdbc jdbc = new Jdbc();
 
@@ -33,6 +36,14 @@ public class ThreadStoreProperties implements ValidatedProperties {
 	}
 
 	/**
+	 * Which store keeps the threads.
+	 * @return its settings
+	 */
+	public Store getStore() {
+		return this.store;
+	}
+
+	/**
 	 * The JDBC store.
 	 * @return its settings
 	 */
@@ -41,23 +52,32 @@ public class ThreadStoreProperties implements ValidatedProperties {
 	}
 
 	/**
+	 * The choice of the thread store.
+	 */
+	public static class Store {
+
+		/**
+		 * Which store to use: auto (JDBC when a DataSource exists, else memory), memory or jdbc.
+		 */
+		private StoreType type = StoreType.AUTO;
+
+		public StoreType getType() {
+			return this.type;
+		}
+
+		public void setType(StoreType type) {
+			this.type = type;
+		}
+
+	}
+
+	/**
 	 * Settings of the JDBC thread store.
 	 */
 	public static class Jdbc {
 
-		/** Whether to store threads in the application's DataSource when there is one. */
-		private boolean enabled = true;
-
 		/** Whether to create the agent_thread_metadata table on startup when it does not exist. */
 		private boolean initializeSchema = true;
-
-		public boolean isEnabled() {
-			return this.enabled;
-		}
-
-		public void setEnabled(boolean enabled) {
-			this.enabled = enabled;
-		}
 
 		public boolean isInitializeSchema() {
 			return this.initializeSchema;

@@ -6,10 +6,13 @@ import java.time.Duration;
 import dev.agentmiddleware.autoconfigure.ToolMiddlewareProperties;
 import dev.agentmiddleware.autoconfigure.ToolSettings;
 import dev.agentmiddleware.chain.BuiltInOrder;
+import dev.agentmiddleware.chain.InvalidPolicyException;
 import dev.agentmiddleware.timeout.TimeoutMiddleware;
 import dev.agentmiddleware.timeout.TimeoutPolicy;
 import dev.agentmiddleware.tool.ToolDescriptor;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
@@ -18,6 +21,8 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  */
 @ConfigurationProperties(ToolTimeoutProperties.PREFIX)
 public class ToolTimeoutProperties extends ToolMiddlewareProperties<ToolTimeoutProperties.Settings, TimeoutPolicy> {
+
+	private static final Logger logger = LoggerFactory.getLogger(ToolTimeoutProperties.class);
 
 	/** The prefix of the timeout properties. */
 	public static final String PREFIX = "agent.middleware.timeout";
@@ -55,6 +60,16 @@ public class ToolTimeoutProperties extends ToolMiddlewareProperties<ToolTimeoutP
 	@Override
 	protected void validateOwnSettings(PropertyChecks checks) {
 		checks.atLeast("maxThreads", this.maxThreads, 1).atLeast("queueCapacity", this.queueCapacity, 0);
+		warnIfZero(PREFIX + ".defaults", getDefaults());
+		getTools().forEach((name, settings) -> warnIfZero(PREFIX + ".tools." + name, settings));
+	}
+
+	// 'timeout: 0' was the off-switch before 'enabled: false' was the one spelling; it still works, with a WARN.
+	private static void warnIfZero(String property, Settings settings) {
+		if (settings.getTimeout() != null && settings.getTimeout().isZero()) {
+			logger.warn("{}.timeout=0 is deprecated as a way to leave a tool without a timeout: set {}.enabled=false "
+					+ "instead.", property, property);
+		}
 	}
 
 	// Every tool with a timeout gets one.
@@ -67,7 +82,7 @@ public class ToolTimeoutProperties extends ToolMiddlewareProperties<ToolTimeoutP
 	protected @Nullable TimeoutPolicy createPolicy(Settings settings) {
 		Duration timeout = settings.getTimeout();
 		if (timeout != null && timeout.isNegative()) {
-			throw new IllegalArgumentException("timeout must not be negative, was " + timeout
+			throw new InvalidPolicyException("timeout", "timeout must not be negative, was " + timeout
 					+ "; leave it unset for no timeout, or use 0 to exempt a tool from the default");
 		}
 		return (timeout != null && !timeout.isZero()) ? TimeoutPolicy.of(timeout) : null;
@@ -79,8 +94,8 @@ public class ToolTimeoutProperties extends ToolMiddlewareProperties<ToolTimeoutP
 	public static class Settings implements ToolSettings<Settings> {
 
 		/**
-		 * Longest one attempt of the tool may take; unset means no timeout, and zero exempts a tool from the
-		 * default.
+		 * Longest one attempt of the tool may take; unset means no timeout (zero, deprecated, is the old spelling of
+		 * 'enabled: false').
 		 */
 		private @Nullable Duration timeout;
 

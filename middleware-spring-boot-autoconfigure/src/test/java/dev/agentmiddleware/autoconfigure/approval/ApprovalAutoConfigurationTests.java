@@ -113,6 +113,37 @@ class ApprovalAutoConfigurationTests {
 	}
 
 	@Test
+	void aToolListedUnderToolsNeedsApprovalUnlessItsEntrySaysEnabledFalse() {
+		this.contextRunner
+			.withPropertyValues("agent.middleware.approval.tools.Write-File.enabled=true",
+					"agent.middleware.approval.tools.delete-file.enabled=false")
+			.run((context) -> {
+				AgentToolRegistry registry = context.getBean(AgentToolRegistry.class);
+				assertThat(registry.get("write_file").pipeline().layers()).contains("approval");
+				assertThat(registry.get("delete_file").pipeline().layers()).doesNotContain("approval");
+				assertThat(registry.get("read_file").pipeline().layers()).doesNotContain("approval");
+			});
+	}
+
+	@Test
+	void anUnknownToolUnderToolsFailsStartupNamingTheProperty() {
+		this.contextRunner.withPropertyValues("agent.middleware.approval.tools.wipe.enabled=true")
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.hasMessageContaining("agent.middleware.approval.tools.wipe"));
+	}
+
+	@Test
+	void theDeprecatedListsStillCountAndWarnWithTheNewSpelling(CapturedOutput output) {
+		this.contextRunner.withPropertyValues("agent.middleware.approval.exempt-tools=delete_file").run((context) -> {
+			assertThat(context.getBean(AgentToolRegistry.class).get("delete_file").pipeline().layers())
+				.doesNotContain("approval");
+			assertThat(output).contains("agent.middleware.approval.exempt-tools is deprecated")
+				.contains("agent.middleware.approval.tools.<tool-name> with enabled: false");
+		});
+	}
+
+	@Test
 	void policyAllGatesEveryTool() {
 		this.contextRunner.withPropertyValues("agent.middleware.approval.policy=all").run((context) -> {
 			AgentToolRegistry registry = context.getBean(AgentToolRegistry.class);

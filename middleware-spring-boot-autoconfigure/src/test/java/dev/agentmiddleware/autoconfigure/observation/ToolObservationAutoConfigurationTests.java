@@ -106,7 +106,7 @@ class ToolObservationAutoConfigurationTests {
 	void backsOffWhenTheUserDefinesTheMiddleware() {
 		this.contextRunner.withUserConfiguration(TestRegistryConfiguration.class)
 			.withBean("customObservation", ObservationMiddleware.class,
-					() -> ObservationMiddleware.builder(ObservationRegistry.NOOP).build())
+					() -> ObservationMiddleware.builder().registry(ObservationRegistry.NOOP).build())
 			.run((context) -> assertThat(context).hasSingleBean(ObservationMiddleware.class)
 				.hasBean("customObservation"));
 	}

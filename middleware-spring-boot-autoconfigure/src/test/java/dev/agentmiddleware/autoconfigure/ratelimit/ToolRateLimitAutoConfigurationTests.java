@@ -274,7 +274,7 @@ class ToolRateLimitAutoConfigurationTests {
 	@Configuration(proxyBeanMethods = false)
 	static class UserMiddlewareConfiguration {
 
-		final RateLimitMiddleware middleware = RateLimitMiddleware.builder((tool) -> null).build();
+		final RateLimitMiddleware middleware = RateLimitMiddleware.builder().policies((tool) -> null).build();
 
 		@Bean
 		RateLimitMiddleware userRateLimit() {

@@ -295,7 +295,7 @@ class ToolRetryAutoConfigurationTests {
 
 		@Bean
 		RetryMiddleware userRetry() {
-			return RetryMiddleware.builder((tool) -> null).build();
+			return RetryMiddleware.builder().policies((tool) -> null).build();
 		}
 
 	}

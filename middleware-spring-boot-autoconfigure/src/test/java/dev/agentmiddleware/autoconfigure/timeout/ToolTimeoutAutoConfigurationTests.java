@@ -19,12 +19,15 @@ import dev.agentmiddleware.timeout.TimeoutMiddleware;
 import dev.agentmiddleware.timeout.TimeoutPolicy;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import org.springframework.ai.chat.model.ToolContext;
 import org.springframework.ai.tool.ToolCallback;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.NestedExceptionUtils;
@@ -77,6 +80,28 @@ class ToolTimeoutAutoConfigurationTests {
 				assertThat(registry.get("open_page").pipeline().layers()).containsExactly("timeout", "open_page");
 				assertThat(registry.get("read_file").pipeline().layers()).containsExactly("read_file");
 			});
+	}
+
+	@Test
+	void enabledFalseExemptsAToolFromTheDefaultTimeout() {
+		this.contextRunner
+			.withPropertyValues("agent.middleware.timeout.defaults.timeout=5s",
+					"agent.middleware.timeout.tools.read_file.enabled=false")
+			.run((context) -> {
+				AgentToolRegistry registry = context.getBean(AgentToolRegistry.class);
+				assertThat(registry.get("open_page").pipeline().layers()).containsExactly("timeout", "open_page");
+				assertThat(registry.get("read_file").pipeline().layers()).containsExactly("read_file");
+			});
+	}
+
+	@Test
+	@ExtendWith(OutputCaptureExtension.class)
+	void zeroStillExemptsAToolButWarnsThatItIsDeprecated(CapturedOutput output) {
+		this.contextRunner
+			.withPropertyValues("agent.middleware.timeout.defaults.timeout=5s",
+					"agent.middleware.timeout.tools.read-file.timeout=0")
+			.run((context) -> assertThat(output).contains("agent.middleware.timeout.tools.read-file.timeout=0 is "
+					+ "deprecated").contains("set agent.middleware.timeout.tools.read-file.enabled=false instead"));
 	}
 
 	@Test
