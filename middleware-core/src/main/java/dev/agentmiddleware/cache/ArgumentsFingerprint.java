@@ -13,6 +13,8 @@ import java.util.TreeMap;
 
 import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JacksonException;
+import tools.jackson.core.JsonGenerator;
+import tools.jackson.core.json.JsonFactory;
 import tools.jackson.databind.MapperFeature;
 import tools.jackson.databind.SerializationFeature;
 import tools.jackson.databind.json.JsonMapper;
@@ -24,7 +26,9 @@ import tools.jackson.databind.json.JsonMapper;
  * are the same call even when an argument's class (a JavaBean DTO, say) has no {@code equals}, and key order never
  * matters. Lists and arrays keep their order; numbers keep their JSON form ({@code 1} and {@code 1.0} differ).
  *
- * <p>The canonical bytes are streamed by Jackson straight into a buffer, never built into a {@code String}. Two
+ * <p>The canonical bytes are streamed by Jackson straight into a per-thread buffer through a per-thread generator
+ * (both reused), never built into a {@code String}; the cache looks up with the buffer itself and copies the bytes
+ * only into the keys it stores. Two
  * fingerprints are equal exactly when their canonical bytes are (a 128-bit non-cryptographic hash of the bytes
  * answers most comparisons and {@link #hashCode()}; the bytes decide, so there are no false matches).
  * {@link #sha256()} is the stable, cross-instance form (stored by the JDBC approval store, published in cache
@@ -39,7 +43,7 @@ import tools.jackson.databind.json.JsonMapper;
  */
 public final class ArgumentsFingerprint {
 
-	private static final JsonMapper CANONICAL_JSON = JsonMapper.builder()
+	private static final JsonMapper CANONICAL_JSON = JsonMapper.builder(JsonFactory.builder().rootValueSeparator((String) null).build())
 		.enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS)
 		.enable(MapperFeature.SORT_PROPERTIES_ALPHABETICALLY)
 		.disable(MapperFeature.SORT_CREATOR_PROPERTIES_FIRST)
@@ -55,7 +59,12 @@ public final class ArgumentsFingerprint {
 
 	private static final long PRIME_2 = 0xC2B2AE3D27D4EB4FL;
 
+	// The canonical JSON is canonical[0, length); a probe's array is its thread's buffer, overwritten by the next
 	private final byte[] canonical;
+
+	private final int length;
+
+	private final boolean owned;
 
 	private final long high;
 
@@ -63,22 +72,32 @@ public final class ArgumentsFingerprint {
 
 	private volatile @Nullable String sha256;
 
-	private ArgumentsFingerprint(byte[] canonical) {
+	private ArgumentsFingerprint(byte[] canonical, int length, boolean owned) {
 		this.canonical = canonical;
-		long h1 = PRIME_1 ^ canonical.length;
-		long h2 = PRIME_2 + canonical.length;
+		this.length = length;
+		this.owned = owned;
+		long h1 = PRIME_1 ^ length;
+		long h2 = PRIME_2 + length;
 		int i = 0;
-		for (; i + Long.BYTES <= canonical.length; i += Long.BYTES) {
+		for (; i + Long.BYTES <= length; i += Long.BYTES) {
 			long word = (long) LONGS.get(canonical, i);
 			h1 = Long.rotateLeft(h1 ^ (word * PRIME_2), 31) * PRIME_1;
 			h2 = Long.rotateLeft(h2 + (word * PRIME_1), 27) * PRIME_2 + h1;
 		}
-		for (; i < canonical.length; i++) {
+		for (; i < length; i++) {
 			h1 = Long.rotateLeft(h1 ^ (canonical[i] * PRIME_2), 11) * PRIME_1;
 			h2 = (h2 + canonical[i]) * PRIME_2;
 		}
 		this.high = mix(h1 + h2);
 		this.low = mix(h2 ^ (h1 >>> 17));
+	}
+
+	private ArgumentsFingerprint(byte[] canonical, int length, long high, long low) {
+		this.canonical = canonical;
+		this.length = length;
+		this.owned = true;
+		this.high = high;
+		this.low = low;
 	}
 
 	/**
@@ -94,7 +113,8 @@ public final class ArgumentsFingerprint {
 		}
 		Map<String, String> text = new TreeMap<>();
 		arguments.forEach((name, value) -> text.put(name, String.valueOf(value)));
-		return new ArgumentsFingerprint(CANONICAL_JSON.writeValueAsBytes(text));
+		byte[] bytes = CANONICAL_JSON.writeValueAsBytes(text);
+		return new ArgumentsFingerprint(bytes, bytes.length, true);
 	}
 
 	/**
@@ -102,23 +122,45 @@ public final class ArgumentsFingerprint {
 	 * arguments structurally).
 	 */
 	static @Nullable ArgumentsFingerprint ofSerializable(Map<String, ? extends @Nullable Object> arguments) {
+		ArgumentsFingerprint probe = probe(arguments);
+		return (probe != null) ? probe.detached() : null;
+	}
+
+	/**
+	 * Like {@link #ofSerializable}, without copying the canonical JSON out of this thread's buffer: the probe is
+	 * valid only until the thread computes its next fingerprint. For a lookup that ends before then (the cache's);
+	 * {@link #detached()} makes a fingerprint to keep.
+	 */
+	static @Nullable ArgumentsFingerprint probe(Map<String, ? extends @Nullable Object> arguments) {
 		Buffer buffer = BUFFERS.get();
 		if (buffer.inUse) {
 			// A serializer that itself computes a fingerprint: use a buffer of its own
 			buffer = new Buffer();
 		}
 		buffer.inUse = true;
+		boolean written = false;
 		try {
-			buffer.count = 0;
-			CANONICAL_JSON.writeValue(buffer, arguments);
-			return new ArgumentsFingerprint(Arrays.copyOf(buffer.bytes, buffer.count));
+			buffer.writeCanonical(arguments);
+			written = true;
+			return new ArgumentsFingerprint(buffer.bytes, buffer.count, false);
 		}
-		catch (JacksonException | IllegalArgumentException ex) {
+		catch (JacksonException | IllegalArgumentException | ArrayStoreException ex) {
 			return null;
 		}
 		finally {
-			buffer.release();
+			buffer.release(written);
 		}
+	}
+
+	/**
+	 * This fingerprint with a copy of its canonical JSON of its own.
+	 * @return a fingerprint to keep
+	 */
+	ArgumentsFingerprint detached() {
+		if (this.owned) {
+			return this;
+		}
+		return new ArgumentsFingerprint(Arrays.copyOf(this.canonical, this.length), this.length, this.high, this.low);
 	}
 
 	/**
@@ -129,7 +171,9 @@ public final class ArgumentsFingerprint {
 		String hex = this.sha256;
 		if (hex == null) {
 			try {
-				hex = HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(this.canonical));
+				MessageDigest digest = MessageDigest.getInstance("SHA-256");
+				digest.update(this.canonical, 0, this.length);
+				hex = HexFormat.of().formatHex(digest.digest());
 			}
 			catch (NoSuchAlgorithmException ex) {
 				throw new IllegalStateException("SHA-256 is not available", ex);
@@ -144,7 +188,7 @@ public final class ArgumentsFingerprint {
 	 * @return its length in bytes
 	 */
 	int length() {
-		return this.canonical.length;
+		return this.length;
 	}
 
 	@Override
@@ -153,7 +197,7 @@ public final class ArgumentsFingerprint {
 			return true;
 		}
 		return other instanceof ArgumentsFingerprint that && this.high == that.high && this.low == that.low
-				&& Arrays.equals(this.canonical, that.canonical);
+				&& Arrays.equals(this.canonical, 0, this.length, that.canonical, 0, that.length);
 	}
 
 	@Override
@@ -179,7 +223,9 @@ public final class ArgumentsFingerprint {
 	}
 
 	/**
-	 * A growable byte sink Jackson writes the canonical JSON into; one per thread, reused.
+	 * A growable byte sink the canonical JSON is written into, with a generator over it; one per thread, reused.
+	 * Parameters are written in name order by this class and their values by Jackson, so that the arguments map
+	 * itself is never copied to sort it.
 	 */
 	private static final class Buffer extends OutputStream {
 
@@ -190,6 +236,57 @@ public final class ArgumentsFingerprint {
 		private int count;
 
 		private boolean inUse;
+
+		private @Nullable JsonGenerator generator;
+
+		void writeCanonical(Map<String, ? extends @Nullable Object> arguments) {
+			this.count = 0;
+			JsonGenerator json = this.generator;
+			if (json == null) {
+				json = CANONICAL_JSON.createGenerator(this);
+				this.generator = json;
+			}
+			String[] names = arguments.keySet().toArray(new String[0]);
+			if (names.length > 1) {
+				Arrays.sort(names); // as ORDER_MAP_ENTRIES_BY_KEYS sorts nested maps
+			}
+			json.writeStartObject();
+			for (String name : names) {
+				json.writeName(name);
+				Object value = arguments.get(name);
+				if (value == null) {
+					json.writeNull();
+				}
+				else if (value instanceof String text) {
+					json.writeString(text);
+				}
+				else if (value instanceof Integer number) {
+					json.writeNumber(number);
+				}
+				else if (value instanceof Long number) {
+					json.writeNumber(number);
+				}
+				else if (value instanceof Boolean bool) {
+					json.writeBoolean(bool);
+				}
+				else {
+					CANONICAL_JSON.writeValue(json, value);
+				}
+			}
+			json.writeEndObject();
+			json.flush();
+		}
+
+		void release(boolean written) {
+			this.inUse = false;
+			if (!written) {
+				this.generator = null; // a failed write leaves the generator mid-value
+			}
+			if (this.bytes.length > MAX_KEPT) {
+				this.bytes = new byte[256]; // a huge argument once does not stay on the thread
+				this.generator = null;
+			}
+		}
 
 		@Override
 		public void write(int b) {
@@ -202,13 +299,6 @@ public final class ArgumentsFingerprint {
 			ensure(length);
 			System.arraycopy(source, offset, this.bytes, this.count, length);
 			this.count += length;
-		}
-
-		void release() {
-			this.inUse = false;
-			if (this.bytes.length > MAX_KEPT) {
-				this.bytes = new byte[256]; // a huge argument once does not stay on the thread
-			}
 		}
 
 		private void ensure(int more) {

@@ -48,13 +48,18 @@ final class CacheKey {
 		this.hash = 31 * Objects.hashCode(scope) + ((fingerprint != null) ? fingerprint.hashCode() : arguments.hashCode());
 	}
 
+	/**
+	 * The key to look an entry up with; valid until this thread computes its next fingerprint, so store only
+	 * {@link #stored()}.
+	 */
 	static CacheKey of(@Nullable String scope, Map<String, @Nullable Object> arguments) {
 		// Scalars serialise alike exactly when they are equal, so they skip the fingerprint (the hit path stays cheap)
 		if (allScalar(arguments)) {
 			return new CacheKey(scope, null, arguments);
 		}
-		ArgumentsFingerprint fingerprint = ArgumentsFingerprint.ofSerializable(arguments);
+		ArgumentsFingerprint fingerprint = ArgumentsFingerprint.probe(arguments);
 		// With a fingerprint, equality is the fingerprint's: a key that only looks up needs no copy of the arguments
+		// and no copy of the canonical JSON; stored() makes the copies
 		return new CacheKey(scope, fingerprint, (fingerprint != null) ? arguments : canonicalMap(arguments));
 	}
 
@@ -67,7 +72,7 @@ final class CacheKey {
 		if (this.fingerprint == null) {
 			return this;
 		}
-		return new CacheKey(this.scope, this.fingerprint, canonicalMap(this.arguments));
+		return new CacheKey(this.scope, this.fingerprint.detached(), canonicalMap(this.arguments));
 	}
 
 	/**

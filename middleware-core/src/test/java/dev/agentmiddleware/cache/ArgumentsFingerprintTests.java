@@ -124,6 +124,17 @@ class ArgumentsFingerprintTests {
 	}
 
 	@Test
+	void aStoredKeyKeepsItsArgumentsWhenTheThreadLooksUpOthers() {
+		Map<String, Object> one = Map.of("stay", new StayRecord(3, "Grand"));
+		Map<String, Object> other = Map.of("stay", new StayRecord(4, "Inn"));
+		CacheKey stored = CacheKey.of("s1", one).stored();
+		CacheKey lookup = CacheKey.of("s1", other);
+		assertThat(stored).isNotEqualTo(lookup);
+		assertThat(CacheKey.of("s1", one)).isEqualTo(stored).hasSameHashCodeAs(stored);
+		assertThat(CacheKey.of("s2", one)).isNotEqualTo(stored);
+	}
+
+	@Test
 	void toStringShowsNoArgumentValue() {
 		assertThat(ArgumentsFingerprint.of(Map.of("password", "hunter2")).toString()).doesNotContain("hunter2")
 			.startsWith("ArgumentsFingerprint[");
