@@ -1,7 +1,6 @@
 package dev.agentmiddleware.autoconfigure.approval;
 
 import java.time.Clock;
-import java.util.UUID;
 
 import javax.sql.DataSource;
 
@@ -155,15 +154,8 @@ public final class ApprovalAutoConfiguration {
 		@ConditionalOnMissingBean(ApprovalStore.class)
 		JdbcApprovalStore approvalStore(DataSource dataSource, ApprovalProperties properties,
 				ObjectProvider<Clock> clock) {
-			ApprovalProperties.Store store = properties.getStore();
-			String instanceId = (store.getInstanceId() != null) ? store.getInstanceId() : UUID.randomUUID().toString();
-			JdbcApprovalStore jdbc = new JdbcApprovalStore(dataSource, clock.getIfAvailable(Clock::systemUTC),
-					store.getPollInterval(), store.getAbandonAfter(), instanceId);
-			if (store.isInitializeSchema()) {
-				jdbc.initializeSchema();
-			}
-			jdbc.start();
-			return jdbc;
+			return JdbcApprovalStoreStarter.started(dataSource, properties.getStore(),
+					clock.getIfAvailable(Clock::systemUTC));
 		}
 
 	}
