@@ -308,7 +308,8 @@ public final class ApprovalMiddleware implements OrderedMiddleware {
 		}
 
 		/**
-		 * Sets where requests and outcomes are counted.
+		 * Sets where approval requests are counted (outcomes are counted once, by an {@link ApprovalAuditListener}: the
+		 * auto-configuration registers {@code agent.tool.approvals{outcome}}).
 		 * @param metrics the metrics
 		 * @return this builder
 		 */
