@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
-import dev.agentmiddleware.cache.CanonicalArguments;
+import dev.agentmiddleware.cache.ArgumentsFingerprint;
 import dev.agentmiddleware.thread.ThreadStore;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JacksonException;
@@ -13,7 +13,8 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Stops runaway agent loops: a maximum number of iterations per run, tool-call limits per run and per thread, and
- * repeated-call detection (the same tool with the same canonical arguments called too often in one run). A call a
+ * repeated-call detection (the same tool with the same arguments, by {@link ArgumentsFingerprint}, called too
+ * often in one run). A call a
  * limit stops is not run: it is answered with a text the model can act on, so every tool call of a turn gets an
  * answer. Thread-safe; per-run counts live in the {@link AgentRun}, per-thread counts in the {@link ThreadStore}
  * under {@value #THREAD_TOOL_CALLS_KEY}, so they hold across runs and instances.
@@ -117,7 +118,7 @@ public final class LoopGuard {
 		try {
 			@SuppressWarnings("unchecked")
 			Map<String, Object> parsed = JsonMapper.shared().readValue(arguments, Map.class);
-			return (parsed != null) ? CanonicalArguments.of(parsed) : Map.of();
+			return ArgumentsFingerprint.of((parsed != null) ? parsed : Map.of());
 		}
 		catch (JacksonException ex) {
 			return arguments.strip();

@@ -1,12 +1,9 @@
 package dev.agentmiddleware.approval;
 
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
 import java.util.Map;
 import java.util.Objects;
 
+import dev.agentmiddleware.cache.ArgumentsFingerprint;
 import dev.agentmiddleware.redaction.SecretRedactor;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
@@ -20,8 +17,9 @@ import tools.jackson.databind.node.ObjectNode;
 /**
  * What an approval shows of a call's arguments and what it binds a decision to: the arguments as JSON with secret
  * values hidden (by the {@link SecretRedactor}: values under secret keys, and bearer tokens or {@code key=value}
- * secrets inside strings), and the SHA-256 of their canonical JSON (object keys sorted at every depth, no
- * whitespace), so that two calls with the same arguments in any key order have the same hash. Thread-safe.
+ * secrets inside strings), and the SHA-256 of their {@link ArgumentsFingerprint} (the canonical JSON: object keys
+ * sorted at every depth, no whitespace), so that two calls with the same arguments in any key order have the same
+ * hash. Thread-safe.
  * <pre>{@code
  * ApprovalArguments arguments = new ApprovalArguments(SecretRedactor.withDefaults());
  * arguments.redactedJson(Map.of("path", "a.txt", "token", "s3cr3t")); // {"path":"a.txt","token":"[REDACTED]"}
@@ -47,27 +45,13 @@ final class ApprovalArguments {
 	}
 
 	/**
-	 * The canonical JSON of arguments: keys sorted at every depth.
-	 * @param arguments the bound arguments
-	 * @return the JSON text
-	 */
-	public String canonicalJson(Map<String, ? extends @Nullable Object> arguments) {
-		return this.mapper.writeValueAsString(tree(arguments));
-	}
-
-	/**
-	 * The hash a decision is bound to.
+	 * The hash a decision is bound to: the {@link ArgumentsFingerprint#sha256() SHA-256} of the arguments'
+	 * canonical JSON, the same value on every instance (the JDBC store compares it across them).
 	 * @param arguments the bound arguments
 	 * @return the SHA-256 of their canonical JSON, in lower-case hex
 	 */
-	public String hash(Map<String, ? extends @Nullable Object> arguments) {
-		try {
-			MessageDigest digest = MessageDigest.getInstance("SHA-256");
-			return HexFormat.of().formatHex(digest.digest(canonicalJson(arguments).getBytes(StandardCharsets.UTF_8)));
-		}
-		catch (NoSuchAlgorithmException ex) {
-			throw new IllegalStateException("SHA-256 is not available", ex);
-		}
+	String hash(Map<String, ? extends @Nullable Object> arguments) {
+		return ArgumentsFingerprint.of(arguments).sha256();
 	}
 
 	/**
@@ -75,7 +59,7 @@ final class ApprovalArguments {
 	 * @param arguments the bound arguments
 	 * @return the redacted JSON text
 	 */
-	public String redactedJson(Map<String, ? extends @Nullable Object> arguments) {
+	String redactedJson(Map<String, ? extends @Nullable Object> arguments) {
 		JsonNode tree = tree(arguments);
 		redact(tree);
 		return this.mapper.writeValueAsString(tree);

@@ -5,27 +5,16 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
-import java.util.Set;
-import java.util.UUID;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 
 import dev.agentmiddleware.chain.BuiltInOrder;
 import dev.agentmiddleware.chain.OrderedMiddleware;
-import dev.agentmiddleware.metrics.MiddlewareEvent;
 import dev.agentmiddleware.metrics.MiddlewareMetrics;
 import dev.agentmiddleware.redaction.SecretRedactor;
-import dev.agentmiddleware.tool.DurationText;
 import dev.agentmiddleware.tool.ToolDescriptor;
 import dev.agentmiddleware.tool.ToolHandler;
-import dev.agentmiddleware.tool.SessionFingerprint;
 import dev.agentmiddleware.tool.ToolInvocation;
 import org.jspecify.annotations.Nullable;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Human approval of tool calls (seed {@code WithApproval}). Applies only to the tools its {@link ApprovalRules}
@@ -43,7 +32,11 @@ import org.slf4j.LoggerFactory;
  * Fail-closed: a timeout, no approver, or a provider that fails deny the call with an
  * {@link ApprovalDeniedException} that says which. Approved with changed arguments, the new arguments are bound
  * and validated by the {@link ArgumentsBinder} like a new call, for the same tool. Every outcome is written to the
- * audit trail and counted. Parallel calls wait and are decided independently.
+ * audit trail, and counted once by the outcome counter of the auto-configuration (an
+ * {@link ApprovalAuditListener}). Parallel calls wait and are decided independently.
+ *
+ * <p>Split by job: a gate (rules, grants, repeated denials), a wait (ask the provider, wait with a timeout, fail
+ * closed) and an audit (records, listeners); this class applies the decision.
  * <pre>{@code
  * ApprovalMiddleware approval = ApprovalMiddleware.builder()
  *     .rules(ApprovalRules.of(ApprovalPolicy.DANGEROUS, Set.of(), Set.of("write_file")))
@@ -66,55 +59,33 @@ public final class ApprovalMiddleware implements OrderedMiddleware {
 	/** The default window in which a denied call is denied again without asking: five minutes. */
 	public static final Duration DEFAULT_DENY_REPEAT_WINDOW = Duration.ofMinutes(5);
 
-	private static final Logger logger = LoggerFactory.getLogger(ApprovalMiddleware.class);
+	private final ApprovalGate gate;
 
-	private static final int MAX_REASON_LENGTH = 200;
+	private final ApprovalWait wait;
 
-	private static final int MAX_SUMMARY_LENGTH = 200;
+	private final ApprovalAudit audit;
 
-	private final ApprovalRules rules;
-
-	private final ApprovalProvider provider;
+	private final ApprovalVerdict verdict;
 
 	private final ApprovalStore store;
 
-	private final ArgumentsBinder binder;
-
 	private final ApprovalArguments arguments;
-
-	private final SecretRedactor redactor;
 
 	private final Clock clock;
 
-	private final Duration timeout;
-
-	private final Duration grantTtl;
-
-	private final Duration denyRepeatWindow;
-
-	private final MiddlewareMetrics metrics;
-
-	private final List<ApprovalAuditListener> listeners;
-
 	private final int order;
 
-	// The requests calls of this instance are waiting on, so that stopping the application can end the waits
-	private final Set<String> waiting = ConcurrentHashMap.newKeySet();
-
 	private ApprovalMiddleware(Builder builder) {
-		this.rules = builder.rules;
-		this.provider = builder.provider;
 		this.store = builder.store;
-		this.binder = builder.binder;
-		this.redactor = builder.redactor;
 		this.arguments = new ApprovalArguments(builder.redactor);
 		this.clock = builder.clock;
-		this.timeout = builder.timeout;
-		this.grantTtl = builder.grantTtl;
-		this.denyRepeatWindow = builder.denyRepeatWindow;
-		this.metrics = builder.metrics;
-		this.listeners = List.copyOf(builder.listeners);
 		this.order = builder.order;
+		this.gate = new ApprovalGate(builder.rules, builder.store, builder.denyRepeatWindow);
+		this.audit = new ApprovalAudit(builder.store, builder.metrics, builder.listeners, builder.clock);
+		this.wait = new ApprovalWait(builder.provider, builder.store, this.arguments, builder.redactor, this.audit,
+				builder.clock, builder.timeout);
+		this.verdict = new ApprovalVerdict(builder.store, builder.binder, builder.redactor, this.audit, builder.clock,
+				builder.grantTtl, builder.timeout);
 	}
 
 	/**
@@ -138,7 +109,7 @@ public final class ApprovalMiddleware implements OrderedMiddleware {
 
 	@Override
 	public ToolHandler wrap(ToolDescriptor tool, ToolHandler next) {
-		if (!this.rules.requiresApproval(tool)) {
+		if (!this.gate.gates(tool)) {
 			return next;
 		}
 		return (invocation) -> handle(invocation, next);
@@ -149,7 +120,7 @@ public final class ApprovalMiddleware implements OrderedMiddleware {
 	 * @return the rules
 	 */
 	public ApprovalRules rules() {
-		return this.rules;
+		return this.gate.rules();
 	}
 
 	/**
@@ -165,7 +136,7 @@ public final class ApprovalMiddleware implements OrderedMiddleware {
 	 * @return the timeout
 	 */
 	public Duration timeout() {
-		return this.timeout;
+		return this.wait.timeout();
 	}
 
 	/**
@@ -177,53 +148,22 @@ public final class ApprovalMiddleware implements OrderedMiddleware {
 	}
 
 	private @Nullable Object handle(ToolInvocation invocation, ToolHandler next) throws Exception {
-		String toolName = invocation.toolName();
 		Instant now = this.clock.instant();
 		String hash = this.arguments.hash(invocation.arguments());
-		String sessionId = invocation.sessionId();
-		if (sessionId != null) {
-			Optional<SessionGrant> grant = this.store.findGrant(sessionId, toolName, hash, now);
-			if (grant.isPresent()) {
-				record(invocation.callId(), invocation, hash, now, grant.get().grantedBy(), ApprovalOutcome.GRANTED,
-						null);
-				return next.handle(invocation);
-			}
-			if (!this.denyRepeatWindow.isZero()) {
-				Optional<DeniedCall> denial = this.store.findDenial(sessionId, toolName, hash,
-						now.minus(this.denyRepeatWindow));
-				if (denial.isPresent()) {
-					DeniedCall denied = denial.get();
-					record(invocation.callId(), invocation, hash, now, denied.deniedBy(),
-							ApprovalOutcome.REPEATED_DENIAL, denied.reason());
-					throw deny(invocation, ApprovalOutcome.REPEATED_DENIAL, "the same call was denied by "
-							+ denied.deniedBy() + " earlier in this session" + because(denied.reason()));
-				}
-			}
+		ApprovalGate.Passage passage = this.gate.check(invocation, hash, now);
+		if (passage.outcome() == ApprovalOutcome.GRANTED) {
+			this.audit.record(invocation, hash, now, passage.decidedBy(), ApprovalOutcome.GRANTED, null);
+			return next.handle(invocation);
 		}
-		ApprovalRequest request = request(invocation, hash, now);
-		ApprovalDecision decision = await(request, invocation);
-		return apply(decision, request, invocation, next);
-	}
-
-	private ApprovalRequest request(ToolInvocation invocation, String hash, Instant now) {
-		String redacted = this.arguments.redactedJson(invocation.arguments());
-		String summary = invocation.toolName() + " " + redacted;
-		if (summary.length() > MAX_SUMMARY_LENGTH) {
-			summary = summary.substring(0, MAX_SUMMARY_LENGTH - 1) + "…";
+		if (passage.outcome() == ApprovalOutcome.REPEATED_DENIAL) {
+			this.audit.record(invocation, hash, now, passage.decidedBy(), ApprovalOutcome.REPEATED_DENIAL,
+					passage.reason());
+			throw ApprovalVerdict.deny(invocation, ApprovalOutcome.REPEATED_DENIAL, "the same call was denied by "
+					+ passage.decidedBy() + " earlier in this session" + ApprovalVerdict.because(passage.reason()));
 		}
-		return new ApprovalRequest(UUID.randomUUID().toString(), invocation.toolName(), invocation.tool().safety(),
-				redacted, hash, invocation.sessionId(), invocation.principalName(), summary, now, now.plus(this.timeout));
-	}
-
-	private ApprovalDecision await(ApprovalRequest request, ToolInvocation invocation) {
-		this.store.add(request);
-		this.waiting.add(request.id());
-		try {
-			return awaitAdded(request, invocation);
-		}
-		finally {
-			this.waiting.remove(request.id());
-		}
+		ApprovalRequest request = this.wait.request(invocation, hash, now);
+		ApprovalDecision decision = this.wait.await(request, invocation);
+		return this.verdict.apply(decision, request, invocation, next);
 	}
 
 	/**
@@ -238,203 +178,7 @@ public final class ApprovalMiddleware implements OrderedMiddleware {
 	 * @return how many waiting calls were ended
 	 */
 	public int abandonWaiting(String reason) {
-		Objects.requireNonNull(reason, "reason");
-		Instant now = this.clock.instant();
-		int ended = 0;
-		for (String id : List.copyOf(this.waiting)) {
-			this.store.decide(id, ApprovalDecision.system(ApprovalOutcome.ABANDONED, reason), now);
-			ended++;
-		}
-		return ended;
-	}
-
-	private ApprovalDecision awaitAdded(ApprovalRequest request, ToolInvocation invocation) {
-		this.metrics.count(MiddlewareEvent.APPROVAL_REQUESTED, request.toolName());
-		ApprovalProvider chosen = (this.provider instanceof CompositeApprovalProvider composite)
-				? composite.select(invocation)
-				: (this.provider.supports(invocation) ? this.provider : NoApproverProvider.INSTANCE);
-		logger.info("Approval {} requested from '{}' for call {} of tool '{}' (session {}), expires at {}",
-				request.id(), chosen.name(), invocation.callId(), request.toolName(),
-				SessionFingerprint.of(request.sessionId()),
-				request.expiresAt());
-		CompletableFuture<ApprovalDecision> asked = null;
-		try {
-			asked = chosen.requestApproval(request, invocation).toCompletableFuture();
-			asked.whenComplete((decision, failure) -> {
-				if (failure instanceof java.util.concurrent.CancellationException) {
-					return; // the call stopped waiting and cancelled the question itself
-				}
-				ApprovalDecision taken = decision;
-				if (failure != null || decision == null) {
-					providerFailed(chosen, request, failure);
-					taken = ApprovalDecision.system(ApprovalOutcome.PROVIDER_FAILED, null);
-				}
-				this.store.decide(request.id(), taken, this.clock.instant());
-			});
-		}
-		catch (RuntimeException ex) {
-			providerFailed(chosen, request, ex);
-			this.store.decide(request.id(), ApprovalDecision.system(ApprovalOutcome.PROVIDER_FAILED, null),
-					this.clock.instant());
-		}
-		ApprovalDecision fallback = ApprovalDecision.system(ApprovalOutcome.TIMED_OUT, null);
-		try {
-			Optional<ApprovalDecision> decided = this.store.awaitDecision(request.id(), request.expiresAt(),
-					this.clock);
-			if (decided.isPresent()) {
-				fallback = decided.get();
-			}
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			fallback = ApprovalDecision.system(ApprovalOutcome.ABANDONED, "the waiting call was interrupted");
-		}
-		finally {
-			if (asked != null && !asked.isDone()) {
-				asked.cancel(true);
-			}
-		}
-		ApprovalDecision decision = this.store.close(request.id(), fallback, this.clock.instant());
-		if (decision.outcome() == ApprovalOutcome.PROVIDER_FAILED) {
-			return new ApprovalDecision(ApprovalOutcome.PROVIDER_FAILED, chosen.name(), null, null, null);
-		}
-		return decision;
-	}
-
-	private @Nullable Object apply(ApprovalDecision decision, ApprovalRequest request, ToolInvocation invocation,
-			ToolHandler next) throws Exception {
-		String toolName = request.toolName();
-		String reason = sanitized(decision.reason());
-		Instant now = this.clock.instant();
-		switch (decision.outcome()) {
-			case APPROVED -> {
-				record(request, decision, null);
-				return next.handle(invocation);
-			}
-			case APPROVED_FOR_SESSION -> {
-				String sessionId = request.sessionId();
-				if (sessionId != null) {
-					String scoped = (decision.grantScope() == GrantScope.TOOL) ? null : request.argumentsHash();
-					this.store.grant(new SessionGrant(sessionId, toolName, scoped, decision.decidedBy(),
-							now.plus(this.grantTtl)));
-				}
-				record(request, decision, null);
-				return next.handle(invocation);
-			}
-			case APPROVED_WITH_CHANGES -> {
-				Map<String, @Nullable Object> changed;
-				try {
-					changed = this.binder.bind(invocation.tool(), Objects.requireNonNull(decision.changedArguments()));
-				}
-				catch (RuntimeException ex) {
-					String refused = "the arguments " + decision.decidedBy() + " changed were refused: "
-							+ sanitized(ex.getMessage());
-					record(request, ApprovalDecision.deny(decision.decidedBy(), refused), refused);
-					throw deny(invocation, ApprovalOutcome.DENIED, refused);
-				}
-				record(request, decision, null);
-				return next.handle(invocation.withArguments(changed));
-			}
-			case DENIED -> {
-				String sessionId = request.sessionId();
-				if (sessionId != null) {
-					this.store.recordDenial(new DeniedCall(sessionId, toolName, request.argumentsHash(),
-							decision.decidedBy(), reason, now));
-				}
-				record(request, decision, reason);
-				throw deny(invocation, ApprovalOutcome.DENIED, decision.decidedBy() + " denied it" + because(reason));
-			}
-			case TIMED_OUT -> {
-				record(request, decision, null);
-				throw deny(invocation, ApprovalOutcome.TIMED_OUT,
-						"nobody approved it within " + DurationText.of(this.timeout));
-			}
-			case NO_APPROVER -> {
-				record(request, decision, null);
-				throw deny(invocation, ApprovalOutcome.NO_APPROVER,
-						"it needs a human's approval and no approver is configured");
-			}
-			case PROVIDER_FAILED -> {
-				record(request, decision, null);
-				throw deny(invocation, ApprovalOutcome.PROVIDER_FAILED,
-						"the approval provider '" + decision.decidedBy() + "' failed, so it was not approved");
-			}
-			case ABANDONED -> {
-				record(request, decision, reason);
-				throw deny(invocation, ApprovalOutcome.ABANDONED, "it was still waiting for approval when "
-						+ ((reason != null) ? reason : "the wait was abandoned") + ", so it was not approved");
-			}
-			default -> {
-				record(request, decision, reason);
-				throw deny(invocation, decision.outcome(), "the approval request ended as "
-						+ decision.outcome().tagValue() + " and was not approved");
-			}
-		}
-	}
-
-	private ApprovalDeniedException deny(ToolInvocation invocation, ApprovalOutcome outcome, String reason) {
-		// The thrown ToolDeniedException (naming this middleware) is the decision: observers see DENIED by "approval".
-		return new ApprovalDeniedException(invocation.toolName(), NAME, outcome, reason);
-	}
-
-	private void record(ApprovalRequest request, ApprovalDecision decision, @Nullable String reason) {
-		ApprovalAuditRecord record = new ApprovalAuditRecord(request.id(), request.toolName(),
-				request.argumentsHash(), request.sessionId(), request.principal(), decision.decidedBy(),
-				decision.outcome(), reason, request.createdAt(), this.clock.instant());
-		publish(record);
-	}
-
-	private void record(String id, ToolInvocation invocation, String hash, Instant at, String decidedBy,
-			ApprovalOutcome outcome, @Nullable String reason) {
-		publish(new ApprovalAuditRecord(id, invocation.toolName(), hash, invocation.sessionId(),
-				invocation.principalName(), decidedBy, outcome, reason, at, at));
-	}
-
-	private void publish(ApprovalAuditRecord record) {
-		this.store.audit(record);
-		this.metrics.count(event(record.outcome()), record.toolName());
-		logger.info("Approval {} of tool '{}' (session {}): {} by {}", record.requestId(), record.toolName(),
-				SessionFingerprint.of(record.sessionId()), record.outcome().tagValue(), record.decidedBy());
-		for (ApprovalAuditListener listener : this.listeners) {
-			try {
-				listener.onAudit(record);
-			}
-			catch (RuntimeException ex) {
-				logger.warn("Approval audit listener {} failed: {}", listener.getClass().getName(), ex.toString());
-			}
-		}
-	}
-
-	private static MiddlewareEvent event(ApprovalOutcome outcome) {
-		if (outcome == ApprovalOutcome.TIMED_OUT) {
-			return MiddlewareEvent.APPROVAL_TIMED_OUT;
-		}
-		return outcome.approved() ? MiddlewareEvent.APPROVAL_APPROVED : MiddlewareEvent.APPROVAL_DENIED;
-	}
-
-	private void providerFailed(ApprovalProvider provider, ApprovalRequest request, @Nullable Throwable failure) {
-		Throwable cause = (failure instanceof java.util.concurrent.CompletionException && failure.getCause() != null)
-				? failure.getCause() : failure;
-		logger.warn("Approval provider '{}' failed on request {} of tool '{}'; the call is denied: {}",
-				provider.name(), request.id(), request.toolName(),
-				(cause != null) ? this.redactor.redactText(cause.toString()) : "it returned no decision");
-	}
-
-	private static String because(@Nullable String reason) {
-		return (reason != null && !reason.isBlank()) ? ": " + reason : "";
-	}
-
-	private @Nullable String sanitized(@Nullable String text) {
-		if (text == null || text.isBlank()) {
-			return null;
-		}
-		String line = text.strip();
-		int end = line.indexOf('\n');
-		if (end >= 0) {
-			line = line.substring(0, end).strip();
-		}
-		line = this.redactor.redactText(line);
-		return (line.length() <= MAX_REASON_LENGTH) ? line : line.substring(0, MAX_REASON_LENGTH - 1) + "…";
+		return this.wait.abandonWaiting(reason);
 	}
 
 	/**
@@ -564,7 +308,8 @@ public final class ApprovalMiddleware implements OrderedMiddleware {
 		}
 
 		/**
-		 * Sets where requests and outcomes are counted.
+		 * Sets where approval requests are counted (outcomes are counted once, by an {@link ApprovalAuditListener}: the
+		 * auto-configuration registers {@code agent.tool.approvals{outcome}}).
 		 * @param metrics the metrics
 		 * @return this builder
 		 */

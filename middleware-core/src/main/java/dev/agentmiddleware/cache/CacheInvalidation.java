@@ -1,16 +1,12 @@
 package dev.agentmiddleware.cache;
 
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
 import java.util.Objects;
 
 import org.jspecify.annotations.Nullable;
 
 /**
  * An invalidation of a {@link ToolResultCache} in a form that can travel to other instances: all tools, one tool, or
- * one tool's entries for one set of arguments, named by a SHA-256 hash of their canonical JSON (argument values,
+ * one tool's entries for one set of arguments, named by the SHA-256 of their canonical JSON ({@link ArgumentsFingerprint#sha256()}) (argument values,
  * which may be secrets, never leave the instance). An invalidation by predicate travels as its whole tool, because a
  * predicate cannot travel and another instance may hold entries this one does not.
  * <pre>{@code
@@ -65,14 +61,5 @@ public record CacheInvalidation(@Nullable String toolName, @Nullable String argu
 				Objects.requireNonNull(argumentsHash, "argumentsHash"));
 	}
 
-	static String hash(String canonicalJson) {
-		try {
-			return HexFormat.of()
-				.formatHex(MessageDigest.getInstance("SHA-256").digest(canonicalJson.getBytes(StandardCharsets.UTF_8)));
-		}
-		catch (NoSuchAlgorithmException ex) {
-			throw new IllegalStateException("SHA-256 is missing from this JVM", ex);
-		}
-	}
 
 }

@@ -12,87 +12,94 @@ import java.util.Objects;
 import java.util.Set;
 
 import org.jspecify.annotations.Nullable;
-import tools.jackson.core.JacksonException;
-import tools.jackson.databind.MapperFeature;
-import tools.jackson.databind.SerializationFeature;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The key of one cached result within a tool's cache: the scope value (session id, principal or none) and the
- * canonical JSON of the bound arguments: map entries and object properties sorted by name at every depth, so that
- * two calls whose arguments serialise to the same JSON share an entry even when an argument's class (a JavaBean
- * DTO, say) has no {@code equals}. Arguments Jackson cannot serialise fall back to comparing structurally (maps
- * regardless of key order, lists and arrays element by element, other values by their own {@code equals}).
+ * {@link ArgumentsFingerprint} of the bound arguments, so that two calls whose arguments serialise to the same
+ * canonical JSON share an entry even when an argument's class (a JavaBean DTO, say) has no {@code equals}.
+ * Arguments Jackson cannot serialise fall back to comparing structurally (maps regardless of key order, lists and
+ * arrays element by element, other values by their own {@code equals}).
  *
- * Arguments that are all scalars need no JSON: for them equal values and equal JSON coincide (a parameter has one
- * type), so they are compared as they are.
+ * Arguments that are all scalars need no fingerprint: for them equal values and equal JSON coincide (a parameter
+ * has one type), so they are compared as they are.
  *
- * <p>Beside the JSON, the key keeps the arguments in structural form for the invalidation predicates: arguments
- * that are all scalars (strings, numbers, booleans, characters, enums, {@code null}) as they are, without a copy
- * (the invocation's argument map is unmodifiable); containers copied deeply into unmodifiable {@code HashMap}s,
- * {@code HashSet}s and lists (arrays become lists), so that a caller who later changes its own collection cannot
- * corrupt the cache. The hash is computed once.
+ * <p>Beside the fingerprint, the key keeps the arguments in structural form for the invalidation predicates:
+ * arguments that are all scalars (strings, numbers, booleans, characters, enums, {@code null}) as they are, without
+ * a copy (the invocation's argument map is unmodifiable); containers copied deeply into unmodifiable
+ * {@code HashMap}s, {@code HashSet}s and lists (arrays become lists), so that a caller who later changes its own
+ * collection cannot corrupt the cache (a key made only to look an entry up skips the copy: its fingerprint decides).
+ * The hash is computed once.
  */
 final class CacheKey {
 
-	private static final JsonMapper CANONICAL_JSON = JsonMapper.builder()
-		.enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS)
-		.enable(MapperFeature.SORT_PROPERTIES_ALPHABETICALLY)
-		.disable(MapperFeature.SORT_CREATOR_PROPERTIES_FIRST)
-		.disable(SerializationFeature.FAIL_ON_EMPTY_BEANS)
-		.build();
-
 	private final @Nullable String scope;
 
-	private final @Nullable String json;
+	private final @Nullable ArgumentsFingerprint fingerprint;
 
 	private final Map<String, @Nullable Object> arguments;
 
 	private final int hash;
 
-	private CacheKey(@Nullable String scope, @Nullable String json, Map<String, @Nullable Object> arguments) {
+	private CacheKey(@Nullable String scope, @Nullable ArgumentsFingerprint fingerprint,
+			Map<String, @Nullable Object> arguments) {
 		this.scope = scope;
-		this.json = json;
+		this.fingerprint = fingerprint;
 		this.arguments = arguments;
-		this.hash = 31 * Objects.hashCode(scope) + ((json != null) ? json.hashCode() : arguments.hashCode());
+		this.hash = 31 * Objects.hashCode(scope) + ((fingerprint != null) ? fingerprint.hashCode() : arguments.hashCode());
 	}
 
+	/**
+	 * The key to look an entry up with; valid until this thread computes its next fingerprint, so store only
+	 * {@link #stored()}.
+	 */
 	static CacheKey of(@Nullable String scope, Map<String, @Nullable Object> arguments) {
-		// Scalars serialise alike exactly when they are equal, so they skip the JSON (the hit path stays cheap)
+		// Scalars serialise alike exactly when they are equal, so they skip the fingerprint (the hit path stays cheap)
 		if (allScalar(arguments)) {
 			return new CacheKey(scope, null, arguments);
 		}
-		return new CacheKey(scope, canonicalJson(arguments), canonicalMap(arguments));
+		ArgumentsFingerprint fingerprint = ArgumentsFingerprint.probe(arguments);
+		// With a fingerprint, equality is the fingerprint's: a key that only looks up needs no copy of the arguments
+		// and no copy of the canonical JSON; stored() makes the copies
+		return new CacheKey(scope, fingerprint, (fingerprint != null) ? arguments : canonicalMap(arguments));
 	}
 
 	/**
-	 * The arguments as JSON with map entries and properties sorted by name at every depth.
-	 * @return the JSON, or {@code null} if the arguments cannot be serialised
+	 * The key to store: this key, with the arguments copied deeply (see the class description) where they were
+	 * not yet.
+	 * @return a key equal to this one that a caller's later changes cannot corrupt
 	 */
-	static @Nullable String canonicalJson(Map<String, ?> arguments) {
-		try {
-			return CANONICAL_JSON.writeValueAsString(arguments);
+	CacheKey stored() {
+		if (this.fingerprint == null) {
+			return this;
 		}
-		catch (JacksonException | IllegalArgumentException ex) {
-			return null;
-		}
+		return new CacheKey(this.scope, this.fingerprint.detached(), canonicalMap(this.arguments));
 	}
 
 	/**
-	 * Whether this key holds the given arguments, in the forms {@link #canonicalJson} and
+	 * Whether this key holds the given arguments, in the forms {@link ArgumentsFingerprint#ofSerializable} and
 	 * {@link #canonicalArguments} made of them.
 	 */
-	boolean hasArguments(@Nullable String json, Map<String, @Nullable Object> arguments) {
-		return (this.json != null && json != null) ? this.json.equals(json) : this.arguments.equals(arguments);
+	boolean hasArguments(@Nullable ArgumentsFingerprint fingerprint, Map<String, @Nullable Object> arguments) {
+		return (this.fingerprint != null && fingerprint != null) ? this.fingerprint.equals(fingerprint)
+				: this.arguments.equals(arguments);
 	}
 
 	/**
-	 * Whether this key's arguments have this {@link CacheInvalidation#hash hash} of their canonical JSON; a key
-	 * whose arguments have no JSON form never matches.
+	 * The stable fingerprint of this key's arguments, as other instances compute it for the same arguments.
+	 * @return the SHA-256 of the canonical JSON of the arguments
+	 */
+	String argumentsSha256() {
+		return ((this.fingerprint != null) ? this.fingerprint : ArgumentsFingerprint.of(this.arguments)).sha256();
+	}
+
+	/**
+	 * Whether this key's arguments have this {@link ArgumentsFingerprint#sha256() SHA-256} of their canonical JSON,
+	 * as an invalidation from another instance names them; a key whose arguments have no JSON form never matches.
 	 */
 	boolean hasArgumentsHash(String hash) {
-		String json = (this.json != null) ? this.json : canonicalJson(this.arguments);
-		return json != null && CacheInvalidation.hash(json).equals(hash);
+		ArgumentsFingerprint fingerprint = (this.fingerprint != null) ? this.fingerprint
+				: ArgumentsFingerprint.ofSerializable(this.arguments);
+		return fingerprint != null && fingerprint.sha256().equals(hash);
 	}
 
 	/**
@@ -169,7 +176,7 @@ final class CacheKey {
 			return true;
 		}
 		return other instanceof CacheKey key && this.hash == key.hash && Objects.equals(this.scope, key.scope)
-				&& key.hasArguments(this.json, this.arguments);
+				&& key.hasArguments(this.fingerprint, this.arguments);
 	}
 
 	@Override

@@ -196,9 +196,10 @@ public final class CacheMiddleware implements OrderedMiddleware {
 			CompletableFuture<Object> entry = this.results.get(key);
 			if (entry == null) {
 				CompletableFuture<Object> flight = new CompletableFuture<>();
-				entry = this.results.putIfAbsent(key, flight);
+				CacheKey stored = key.stored();
+				entry = this.results.putIfAbsent(stored, flight);
 				if (entry == null) {
-					return lead(invocation, key, flight);
+					return lead(invocation, stored, flight);
 				}
 			}
 			return await(invocation, entry);

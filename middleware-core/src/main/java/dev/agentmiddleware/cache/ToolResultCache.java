@@ -101,13 +101,13 @@ public final class ToolResultCache {
 	 * @param arguments the arguments by parameter name
 	 */
 	public void invalidate(String toolName, Map<String, ?> arguments) {
-		String json = CacheKey.canonicalJson(arguments);
+		ArgumentsFingerprint fingerprint = ArgumentsFingerprint.ofSerializable(arguments);
 		Map<String, @Nullable Object> canonical = CacheKey.canonicalArguments(arguments);
 		ToolCache cache = this.caches.get(Objects.requireNonNull(toolName, "toolName"));
 		if (cache != null) {
-			cache.results.asMap().keySet().removeIf((key) -> key.hasArguments(json, canonical));
+			cache.results.asMap().keySet().removeIf((key) -> key.hasArguments(fingerprint, canonical));
 		}
-		this.onInvalidation.accept((json != null) ? CacheInvalidation.arguments(toolName, CacheInvalidation.hash(json))
+		this.onInvalidation.accept((fingerprint != null) ? CacheInvalidation.arguments(toolName, fingerprint.sha256())
 				: CacheInvalidation.tool(toolName));
 	}
 

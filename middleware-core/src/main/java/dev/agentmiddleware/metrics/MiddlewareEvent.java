@@ -24,17 +24,11 @@ public enum MiddlewareEvent {
 	/** A session crash was recovered by resetting the session and retrying. */
 	CRASH_RECOVERED("agent.tool.crash.recoveries"),
 
-	/** An approval was asked for. */
+	/**
+	 * An approval was asked for. (Approval outcomes are counted once, by outcome, on
+	 * {@code agent.tool.approvals{outcome}}: see the auto-configuration's approval outcome counter.)
+	 */
 	APPROVAL_REQUESTED("agent.tool.approvals.requested"),
-
-	/** An approval was granted. */
-	APPROVAL_APPROVED("agent.tool.approvals.approved"),
-
-	/** An approval was refused. */
-	APPROVAL_DENIED("agent.tool.approvals.denied"),
-
-	/** Nobody decided an approval in time; the call was denied. */
-	APPROVAL_TIMED_OUT("agent.tool.approvals.timed-out"),
 
 	/** A call record was dropped because the asynchronous observers could not keep up. */
 	OBSERVER_RECORD_DROPPED("agent.tool.observer.drops");

@@ -68,9 +68,6 @@ public final class MicrometerMiddlewareMetrics implements MiddlewareMetrics {
 			case RETRY -> "Failed tool call attempts that were retried";
 			case CRASH_RECOVERED -> "Tool session crashes recovered by a reset";
 			case APPROVAL_REQUESTED -> "Tool call approvals requested";
-			case APPROVAL_APPROVED -> "Tool call approvals granted";
-			case APPROVAL_DENIED -> "Tool call approvals refused";
-			case APPROVAL_TIMED_OUT -> "Tool call approvals not decided in time";
 			case OBSERVER_RECORD_DROPPED -> "Tool call records dropped by busy observers";
 		};
 	}

@@ -383,6 +383,35 @@ class ApprovalMiddlewareTests {
 	}
 
 	@Test
+	void theMiddlewareCountsOnlyRequestsSoThatEachOutcomeIsCountedOnceByItsListener() throws Exception {
+		List<String> counted = new CopyOnWriteArrayList<>();
+		ToolPipeline pipeline = pipeline(middleware()
+			.metrics((event, toolName) -> counted.add(event.meterName() + " " + toolName))
+			.build());
+		Future<Object> approved = callAsync(pipeline, call("a.txt", "s1"));
+		this.store.decide(this.provider.next().id(), ApprovalDecision.approve("alice"), this.clock.instant());
+		assertThat(approved.get(5, TimeUnit.SECONDS)).isEqualTo("deleted a.txt");
+		Future<Object> denied = callAsync(pipeline, call("b.txt", "s1"));
+		this.store.decide(this.provider.next().id(), ApprovalDecision.deny("alice", "no"), this.clock.instant());
+		assertThatExceptionOfType(java.util.concurrent.ExecutionException.class)
+			.isThrownBy(() -> denied.get(5, TimeUnit.SECONDS));
+		assertThat(counted).containsExactly("agent.tool.approvals.requested delete_file",
+				"agent.tool.approvals.requested delete_file");
+		assertThat(this.audited).extracting(ApprovalAuditRecord::outcome)
+			.containsExactly(ApprovalOutcome.APPROVED, ApprovalOutcome.DENIED);
+	}
+
+	@Test
+	void theArgumentsHashIsTheSha256OfTheCanonicalJsonAsStoredBefore() throws Exception {
+		ApprovalArguments arguments = new ApprovalArguments(dev.agentmiddleware.redaction.SecretRedactor.withDefaults());
+		java.security.MessageDigest sha256 = java.security.MessageDigest.getInstance("SHA-256");
+		String canonical = "{\"nested\":{\"a\":[1,2.5,\"x\"],\"z\":true},\"path\":\"a.txt\"}";
+		assertThat(arguments.hash(Map.of("path", "a.txt", "nested", Map.of("z", true, "a", List.of(1, 2.5, "x")))))
+			.isEqualTo(java.util.HexFormat.of()
+				.formatHex(sha256.digest(canonical.getBytes(java.nio.charset.StandardCharsets.UTF_8))));
+	}
+
+	@Test
 	void requestShowsRedactedArgumentsAndHashesTheExactOnes() {
 		ApprovalArguments arguments = new ApprovalArguments(dev.agentmiddleware.redaction.SecretRedactor.withDefaults());
 		Map<String, Object> one = new LinkedHashMap<>();

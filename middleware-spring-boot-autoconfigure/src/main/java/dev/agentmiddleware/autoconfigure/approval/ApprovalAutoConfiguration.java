@@ -1,13 +1,6 @@
 package dev.agentmiddleware.autoconfigure.approval;
 
 import java.time.Clock;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.Set;
-import java.util.TreeSet;
-import java.util.UUID;
 
 import javax.sql.DataSource;
 
@@ -26,16 +19,12 @@ import dev.agentmiddleware.autoconfigure.AgentMiddlewareAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.ConditionalOnStoreType;
 import dev.agentmiddleware.autoconfigure.StoreType;
 import dev.agentmiddleware.autoconfigure.actuate.AgentMiddlewareEndpointContributor;
-import dev.agentmiddleware.autoconfigure.actuate.PolicyEndpointContributor;
 import dev.agentmiddleware.metrics.MiddlewareMetrics;
-import dev.agentmiddleware.observation.MicrometerMiddlewareMetrics;
 import dev.agentmiddleware.redaction.SecretRedactor;
 import dev.agentmiddleware.spring.tool.AgentToolRegistry;
 import dev.agentmiddleware.spring.tool.InvalidToolConfigurationException;
-import dev.agentmiddleware.spring.tool.NameSuggestions;
 import dev.agentmiddleware.spring.tool.RegisteredTool;
 import dev.agentmiddleware.spring.tool.ToolNameReferences;
-import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.modelcontextprotocol.server.McpSyncServerExchange;
 import org.slf4j.Logger;
@@ -79,9 +68,6 @@ import org.springframework.web.servlet.DispatcherServlet;
 public final class ApprovalAutoConfiguration {
 
 	private static final Logger logger = LoggerFactory.getLogger(ApprovalAutoConfiguration.class);
-
-	private static final Set<String> BUILT_IN_PROVIDERS = Set.of(McpElicitationApprovalProvider.NAME, "callback",
-			"queue");
 
 	@Bean
 	@ConditionalOnMissingBean
@@ -137,7 +123,7 @@ public final class ApprovalAutoConfiguration {
 			ObjectProvider<ApprovalAuditListener> listeners, ObjectProvider<Clock> clock) {
 		ApprovalMiddleware.Builder builder = new ApprovalConfigurer(properties).configure(ApprovalMiddleware.builder())
 			.rules(rules)
-			.provider(new CompositeApprovalProvider(ordered(providers.orderedStream().toList(), properties)))
+			.provider(new CompositeApprovalProvider(ApprovalProviderOrder.ordered(providers.orderedStream().toList(), properties.getProviders())))
 			.store(store)
 			.argumentsBinder(approvalArgumentsBinder)
 			.redactor(redactor.getIfAvailable(SecretRedactor::withDefaults))
@@ -155,58 +141,7 @@ public final class ApprovalAutoConfiguration {
 	@Bean
 	SmartInitializingSingleton approvalStartupReport(ObjectProvider<AgentToolRegistry> registry, ApprovalRules rules,
 			ApprovalMiddleware approvalMiddleware, ApprovalProperties properties) {
-		return () -> {
-			List<String> gated = new ArrayList<>();
-			for (RegisteredTool tool : registry.getObject().tools()) {
-				if (rules.requiresApproval(tool.descriptor())) {
-					gated.add(tool.name());
-				}
-			}
-			gated.sort(null);
-			logger.info("Tools that need a human's approval (policy {}, timeout {}): {}",
-					rules.policy().name().toLowerCase(java.util.Locale.ROOT),
-					PolicyEndpointContributor.text(approvalMiddleware.timeout()),
-					gated.isEmpty() ? "none" : String.join(", ", gated));
-			if (properties.getProviders().contains(McpElicitationApprovalProvider.NAME) && !gated.isEmpty()) {
-				// Elicitation asks the client that made the call: whoever controls that client approves its own calls.
-				logger.warn("Approval provider '{}' is listed in {}.providers: for calls over MCP, the calling MCP "
-						+ "client's user decides whether these tools run: {}. Remove it from the list to have an "
-						+ "approver of your own decide (callback or queue).", McpElicitationApprovalProvider.NAME,
-						ApprovalProperties.PREFIX, String.join(", ", gated));
-			}
-		};
-	}
-
-	/**
-	 * The providers in configured order: the listed ones first, in the listed order, then providers of the
-	 * application that are not built in. A built-in provider that is not listed is not used.
-	 */
-	static List<ApprovalProvider> ordered(List<ApprovalProvider> available, ApprovalProperties properties) {
-		Map<String, ApprovalProvider> byName = new LinkedHashMap<>();
-		for (ApprovalProvider provider : available) {
-			if (!(provider instanceof CompositeApprovalProvider)) {
-				byName.putIfAbsent(provider.name(), provider);
-			}
-		}
-		List<ApprovalProvider> ordered = new ArrayList<>();
-		List<String> names = properties.getProviders();
-		Set<String> known = new TreeSet<>(BUILT_IN_PROVIDERS);
-		known.addAll(byName.keySet());
-		for (int i = 0; i < names.size(); i++) {
-			String name = names.get(i);
-			ApprovalProvider provider = byName.remove(name);
-			if (provider != null) {
-				ordered.add(provider);
-			}
-			else if (!BUILT_IN_PROVIDERS.contains(name)) {
-				throw new InvalidToolConfigurationException(ApprovalProperties.PREFIX + ".providers[" + i + "]", name,
-						"no approval provider is named '" + name + "'",
-						NameSuggestions.didYouMean(name, known) + "Providers: " + String.join(", ", known)
-								+ " (the built-ins and the names of your ApprovalProvider beans).");
-			}
-		}
-		byName.values().stream().filter((provider) -> !BUILT_IN_PROVIDERS.contains(provider.name())).forEach(ordered::add);
-		return ordered;
+		return new ApprovalStartupReport(registry, rules, approvalMiddleware, properties);
 	}
 
 	@Configuration(proxyBeanMethods = false)
@@ -219,15 +154,8 @@ public final class ApprovalAutoConfiguration {
 		@ConditionalOnMissingBean(ApprovalStore.class)
 		JdbcApprovalStore approvalStore(DataSource dataSource, ApprovalProperties properties,
 				ObjectProvider<Clock> clock) {
-			ApprovalProperties.Store store = properties.getStore();
-			String instanceId = (store.getInstanceId() != null) ? store.getInstanceId() : UUID.randomUUID().toString();
-			JdbcApprovalStore jdbc = new JdbcApprovalStore(dataSource, clock.getIfAvailable(Clock::systemUTC),
-					store.getPollInterval(), store.getAbandonAfter(), instanceId);
-			if (store.isInitializeSchema()) {
-				jdbc.initializeSchema();
-			}
-			jdbc.start();
-			return jdbc;
+			return JdbcApprovalStoreStarter.started(dataSource, properties.getStore(),
+					clock.getIfAvailable(Clock::systemUTC));
 		}
 
 	}
@@ -321,14 +249,7 @@ public final class ApprovalAutoConfiguration {
 		@Bean
 		@ConditionalOnMissingBean(name = "approvalOutcomeMetrics")
 		ApprovalAuditListener approvalOutcomeMetrics(MeterRegistry meterRegistry) {
-			Map<String, Counter> counters = new java.util.concurrent.ConcurrentHashMap<>();
-			return (record) -> counters.computeIfAbsent(record.outcome().tagValue() + "\u0000" + record.toolName(),
-					(key) -> Counter.builder("agent.tool.approvals")
-						.description("Approval outcomes of tool calls, by outcome")
-						.tag("outcome", record.outcome().tagValue())
-						.tag(MicrometerMiddlewareMetrics.TOOL_NAME_TAG, record.toolName())
-						.register(meterRegistry))
-				.increment();
+			return new ApprovalOutcomeCounter(meterRegistry);
 		}
 
 	}

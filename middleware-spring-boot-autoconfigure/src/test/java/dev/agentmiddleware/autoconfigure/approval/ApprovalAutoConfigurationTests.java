@@ -212,6 +212,24 @@ class ApprovalAutoConfigurationTests {
 	}
 
 	@Test
+	void eachOutcomeIsCountedOnceUnderOneMeterName() {
+		this.contextRunner.withUserConfiguration(CallbackConfiguration.class, MetricsConfiguration.class)
+			.run((context) -> {
+				FileTools tools = context.getBean(FileTools.class);
+				tools.deleteFile("tmp/a");
+				assertThatExceptionOfType(ApprovalDeniedException.class).isThrownBy(() -> tools.deleteFile("etc/x"));
+				MeterRegistry registry = context.getBean(MeterRegistry.class);
+				assertThat(registry.find("agent.tool.approvals").counters())
+					.extracting((counter) -> counter.getId().getTag("outcome") + "=" + counter.count())
+					.containsExactlyInAnyOrder("approved=1.0", "denied=1.0");
+				assertThat(registry.getMeters())
+					.extracting((meter) -> meter.getId().getName())
+					.filteredOn((name) -> name.startsWith("agent.tool.approvals."))
+					.allMatch("agent.tool.approvals.requested"::equals);
+			});
+	}
+
+	@Test
 	void callingMcpClientDoesNotDecideByDefault(CapturedOutput output) {
 		this.contextRunner.withUserConfiguration(CallbackConfiguration.class).run((context) -> {
 			List<String> names = ((CompositeApprovalProvider) providerOf(context.getBean(ApprovalMiddleware.class)))
@@ -273,9 +291,13 @@ class ApprovalAutoConfigurationTests {
 	}
 
 	private static Object providerOf(ApprovalMiddleware middleware) throws Exception {
-		java.lang.reflect.Field field = ApprovalMiddleware.class.getDeclaredField("provider");
+		// The provider is asked by the middleware's wait (ApprovalWait), a package-private part of it
+		java.lang.reflect.Field waitField = ApprovalMiddleware.class.getDeclaredField("wait");
+		waitField.setAccessible(true);
+		Object wait = waitField.get(middleware);
+		java.lang.reflect.Field field = wait.getClass().getDeclaredField("provider");
 		field.setAccessible(true);
-		return field.get(middleware);
+		return field.get(wait);
 	}
 
 	public static class FileTools {

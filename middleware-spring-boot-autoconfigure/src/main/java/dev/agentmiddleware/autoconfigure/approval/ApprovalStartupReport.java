@@ -1,0 +1,64 @@
+package dev.agentmiddleware.autoconfigure.approval;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+import dev.agentmiddleware.approval.ApprovalMiddleware;
+import dev.agentmiddleware.approval.ApprovalRules;
+import dev.agentmiddleware.autoconfigure.actuate.PolicyEndpointContributor;
+import dev.agentmiddleware.spring.tool.AgentToolRegistry;
+import dev.agentmiddleware.spring.tool.RegisteredTool;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.SmartInitializingSingleton;
+
+/**
+ * Once every singleton exists: logs one line naming the tools that need a person's approval, and warns when MCP
+ * elicitation lets the calling client's user approve its own calls of them.
+ */
+final class ApprovalStartupReport implements SmartInitializingSingleton {
+
+	private static final Logger logger = LoggerFactory.getLogger(ApprovalAutoConfiguration.class);
+
+	private final ObjectProvider<AgentToolRegistry> registry;
+
+	private final ApprovalRules rules;
+
+	private final ApprovalMiddleware approvalMiddleware;
+
+	private final ApprovalProperties properties;
+
+	ApprovalStartupReport(ObjectProvider<AgentToolRegistry> registry, ApprovalRules rules,
+			ApprovalMiddleware approvalMiddleware, ApprovalProperties properties) {
+		this.registry = registry;
+		this.rules = rules;
+		this.approvalMiddleware = approvalMiddleware;
+		this.properties = properties;
+	}
+
+	@Override
+	public void afterSingletonsInstantiated() {
+		List<String> gated = new ArrayList<>();
+		for (RegisteredTool tool : this.registry.getObject().tools()) {
+			if (this.rules.requiresApproval(tool.descriptor())) {
+				gated.add(tool.name());
+			}
+		}
+		gated.sort(null);
+		logger.info("Tools that need a human's approval (policy {}, timeout {}): {}",
+				this.rules.policy().name().toLowerCase(Locale.ROOT),
+				PolicyEndpointContributor.text(this.approvalMiddleware.timeout()),
+				gated.isEmpty() ? "none" : String.join(", ", gated));
+		if (this.properties.getProviders().contains(McpElicitationApprovalProvider.NAME) && !gated.isEmpty()) {
+			// Elicitation asks the client that made the call: whoever controls that client approves its own calls.
+			logger.warn("Approval provider '{}' is listed in {}.providers: for calls over MCP, the calling MCP "
+					+ "client's user decides whether these tools run: {}. Remove it from the list to have an "
+					+ "approver of your own decide (callback or queue).", McpElicitationApprovalProvider.NAME,
+					ApprovalProperties.PREFIX, String.join(", ", gated));
+		}
+	}
+
+}
