@@ -59,6 +59,8 @@ public final class JdbcCacheInvalidations implements CacheInvalidationTransport,
 
 	private static final Duration RETENTION = Duration.ofMinutes(5);
 
+	private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(5);
+
 	private static final long CLEANUP_EVERY_NANOS = Duration.ofMinutes(1).toNanos();
 
 	private final DataSource dataSource;
@@ -278,7 +280,9 @@ public final class JdbcCacheInvalidations implements CacheInvalidationTransport,
 		wake();
 		Thread poller = this.poller;
 		if (poller != null) {
-			poller.interrupt();
+			// Woken, not interrupted: an interrupt during a read closes an embedded database's file channel (H2),
+			// which would close that database for everything else in this JVM. The poller ends after its poll.
+			poller.join(CLOSE_TIMEOUT.toMillis());
 		}
 		AutoCloseable notifications = this.notifications;
 		if (notifications != null) {

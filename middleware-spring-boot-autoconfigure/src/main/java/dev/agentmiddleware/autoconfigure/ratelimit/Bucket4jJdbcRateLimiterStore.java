@@ -186,7 +186,8 @@ public final class Bucket4jJdbcRateLimiterStore implements RateLimiterStore, Aut
 
 	@Override
 	public void close() {
-		this.cleanup.shutdownNow();
+		// Not shutdownNow: an interrupt during a statement can close an embedded database's file channel
+		this.cleanup.shutdown();
 	}
 
 	@Override
