@@ -11,7 +11,11 @@
  * Internals (package-private): {@code McpTransportAutoConfigurationFilter} leaves out Spring AI's Streamable HTTP
  * auto-configuration when ours replaces it and {@code McpServerDefaultsEnvironmentPostProcessor} sets the defaults a
  * new user expects (both loaded from {@code spring.factories}); {@code McpRequestGuard} checks Origin, Host and
- * protocol version; {@code ToolOutputSchema} derives a tool's output schema;
+ * protocol version; the transport's jobs, which it coordinates: {@code McpRequestValidator} (what a client sends),
+ * {@code McpSessionRegistry} with {@code InMemoryMcpSessionRegistry} and {@code McpLiveSession} (live sessions, their
+ * owner, expiry and cap), {@code McpSessionDispatcher} (a message to its SDK session), {@code McpSseStream} and
+ * {@code McpKeepAlive} (response streams and disconnects), {@code JsonRpcErrors} (refusals) and {@code McpChecked}
+ * (a value or its refusal); {@code ToolOutputSchema} derives a tool's output schema;
  * {@code McpSyncServerCustomizerPostProcessor} switches the SDK's own argument check off;
  * {@code McpResourceServerSecurity} builds the endpoint's filter chain (bearer token, audience),
  * {@code McpProtectedResourceMetadata} and {@code McpProtectedResourceMetadataFilter} publish the RFC 9728 metadata.
