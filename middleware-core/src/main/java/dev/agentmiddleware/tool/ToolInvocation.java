@@ -53,9 +53,12 @@ public final class ToolInvocation {
 
 	private final @Nullable UnboundArguments unbound;
 
+	private final @Nullable String toolCallId;
+
 	private ToolInvocation(ToolDescriptor tool, Map<String, @Nullable Object> arguments, @Nullable String sessionId,
 			@Nullable ToolPrincipal principal, @Nullable String callId, long callNumber, InvocationSource source,
-			Map<InvocationAttribute<?>, Object> attributes) {
+			Map<InvocationAttribute<?>, Object> attributes, @Nullable String toolCallId) {
+		this.toolCallId = toolCallId;
 		this.tool = tool;
 		this.arguments = arguments;
 		this.sessionId = sessionId;
@@ -157,6 +160,17 @@ public final class ToolInvocation {
 	}
 
 	/**
+	 * The id the model gave this tool call in its reply (such as OpenAI's {@code call_abc123}), by which the call's
+	 * result is joined to the call in the conversation; unlike {@link #callId()} it is unique only within the
+	 * model's reply.
+	 * @return the model's tool-call id, or {@code null} when the caller is not a model's tool call (a direct Java
+	 * call, an MCP client)
+	 */
+	public @Nullable String toolCallId() {
+		return this.toolCallId;
+	}
+
+	/**
 	 * Where the call came from.
 	 * @return the source
 	 */
@@ -182,7 +196,7 @@ public final class ToolInvocation {
 	 */
 	public ToolInvocation withArguments(Map<String, ? extends @Nullable Object> arguments) {
 		return new ToolInvocation(this.tool, copy(arguments), this.sessionId, this.principal, this.callId,
-				this.callNumber, this.source, this.attributes);
+				this.callNumber, this.source, this.attributes, this.toolCallId);
 	}
 
 	/**
@@ -198,7 +212,7 @@ public final class ToolInvocation {
 		}
 		Map<String, @Nullable Object> bound = unbound.bind();
 		return new ToolInvocation(this.tool, copy(bound), this.sessionId, this.principal, this.callId, this.callNumber,
-				this.source, without(this.attributes, UnboundArguments.ATTRIBUTE));
+				this.source, without(this.attributes, UnboundArguments.ATTRIBUTE), this.toolCallId);
 	}
 
 	/**
@@ -211,7 +225,7 @@ public final class ToolInvocation {
 		Map<String, @Nullable Object> changed = new LinkedHashMap<>(arguments());
 		changed.put(Objects.requireNonNull(name, "name"), value);
 		return new ToolInvocation(this.tool, Collections.unmodifiableMap(changed), this.sessionId, this.principal,
-				this.callId, this.callNumber, this.source, this.attributes);
+				this.callId, this.callNumber, this.source, this.attributes, this.toolCallId);
 	}
 
 	/**
@@ -225,7 +239,7 @@ public final class ToolInvocation {
 		Map<InvocationAttribute<?>, Object> changed = new HashMap<>(this.attributes);
 		changed.put(Objects.requireNonNull(key, "key"), key.type().cast(Objects.requireNonNull(value, "value")));
 		return new ToolInvocation(this.tool, this.arguments, this.sessionId, this.principal, this.callId,
-				this.callNumber, this.source, Collections.unmodifiableMap(changed));
+				this.callNumber, this.source, Collections.unmodifiableMap(changed), this.toolCallId);
 	}
 
 	/**
@@ -235,13 +249,14 @@ public final class ToolInvocation {
 	 */
 	public ToolInvocation withSessionId(@Nullable String sessionId) {
 		return new ToolInvocation(this.tool, this.arguments, sessionId, this.principal, this.callId, this.callNumber,
-				this.source, this.attributes);
+				this.source, this.attributes, this.toolCallId);
 	}
 
 	@Override
 	public String toString() {
 		return "ToolInvocation[tool=" + this.tool.name() + ", callId=" + this.callId + ", source=" + this.source
-				+ ", session=" + this.sessionId + ", arguments=" + arguments().keySet() + "]";
+				+ ", session=" + this.sessionId
+				+ ((this.toolCallId != null) ? ", toolCallId=" + this.toolCallId : "") + ", arguments=" + arguments().keySet() + "]";
 	}
 
 	@SuppressWarnings("unchecked")
@@ -292,6 +307,8 @@ public final class ToolInvocation {
 		private @Nullable String callId;
 
 		private InvocationSource source = InvocationSource.JAVA;
+
+		private @Nullable String toolCallId;
 
 		private @Nullable Map<InvocationAttribute<?>, Object> attributes;
 
@@ -379,6 +396,16 @@ public final class ToolInvocation {
 		}
 
 		/**
+		 * Sets the id the model gave this tool call in its reply (see {@link ToolInvocation#toolCallId()}).
+		 * @param toolCallId the model's tool-call id, or {@code null} for none
+		 * @return this builder
+		 */
+		public Builder toolCallId(@Nullable String toolCallId) {
+			this.toolCallId = toolCallId;
+			return this;
+		}
+
+		/**
 		 * Sets the source (default {@link InvocationSource#JAVA}).
 		 * @param source where the call came from
 		 * @return this builder
@@ -421,7 +448,7 @@ public final class ToolInvocation {
 			}
 			long callNumber = (this.callId != null) ? 0 : ++CALL_COUNTER.get()[0];
 			return new ToolInvocation(this.tool, arguments, this.sessionId, this.principal, this.callId, callNumber,
-					this.source, attributes);
+					this.source, attributes, this.toolCallId);
 		}
 
 	}
