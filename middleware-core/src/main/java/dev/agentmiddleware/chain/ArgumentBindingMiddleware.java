@@ -41,9 +41,14 @@ public final class ArgumentBindingMiddleware implements OrderedMiddleware {
 		return (invocation) -> next.handle(bound(invocation));
 	}
 
-	// The call with its arguments bound, or the call itself when it carries none to bind
+	// The call with its arguments bound, or the call itself when it carries none to bind; the running call keeps the
+	// bound invocation for the layers outside this step that are told how the call ended.
 	static ToolInvocation bound(ToolInvocation invocation) {
-		return invocation.withBoundArguments();
+		ToolInvocation bound = invocation.withBoundArguments();
+		if (bound != invocation) {
+			ToolCall.current().bound(bound);
+		}
+		return bound;
 	}
 
 }

@@ -6,6 +6,7 @@ import dev.agentmiddleware.tool.CallOutcome;
 import dev.agentmiddleware.tool.ToolHandler;
 import dev.agentmiddleware.tool.ToolInvocation;
 import dev.agentmiddleware.tool.ToolMiddlewareException;
+import dev.agentmiddleware.tool.UnboundArguments;
 
 import org.jspecify.annotations.Nullable;
 
@@ -51,6 +52,11 @@ import org.jspecify.annotations.Nullable;
  * chain to another thread carries the call along with {@link #wrap(Callable)}. The tool's own code runs with the
  * call bound; a pipeline entered from inside it (a tool calling another tool) gets a call of its own. Decisions may
  * come from several threads (a timed-out attempt still running); the first one wins.
+ *
+ * <p><b>Per call, not per invocation:</b> what changes while a call runs lives here, never on the invocation. A
+ * call that entered the chain with {@link dev.agentmiddleware.tool.UnboundArguments} (as a model or an MCP client
+ * sent them) is bound by the binding step into a new invocation, which this call keeps: the layers outside the step
+ * are told how the call ended with the bound arguments, while the invocation they hold stays as it was.
  */
 public final class ToolCall {
 
@@ -75,6 +81,10 @@ public final class ToolCall {
 	private boolean toolReturned;
 
 	private @Nullable Object toolResult;
+
+	// The invocation with its arguments bound, when the call entered the chain with unbound ones; set once by the
+	// binding step, read when the call ends.
+	private volatile @Nullable ToolInvocation bound;
 
 	// Set by an interceptor that skips, read by the interceptors outside it; reset before each proceed.
 	volatile boolean skipped;
@@ -225,11 +235,28 @@ public final class ToolCall {
 			result = next.handle(invocation);
 		}
 		catch (Exception | Error ex) {
-			listener.callEnded(attachment, invocation, CallOutcome.ofFailure(ex), failedDecidedBy(ex), null, ex);
+			listener.callEnded(attachment, asBound(invocation), CallOutcome.ofFailure(ex), failedDecidedBy(ex), null,
+					ex);
 			throw ex;
 		}
-		listener.callEnded(attachment, invocation, returnedOutcome(), returnedDecidedBy(), result, null);
+		listener.callEnded(attachment, asBound(invocation), returnedOutcome(), returnedDecidedBy(), result, null);
 		return result;
+	}
+
+	/**
+	 * Keeps the invocation the binding step made of this call's unbound arguments; does nothing on the inert call.
+	 */
+	void bound(ToolInvocation invocation) {
+		if (this.recording) {
+			this.bound = invocation;
+		}
+	}
+
+	// What a listener is told of: for an invocation still unbound (the layer is outside the binding step), the one
+	// the binding step made of it; otherwise the invocation the layer passed on.
+	private ToolInvocation asBound(ToolInvocation invocation) {
+		ToolInvocation bound = this.bound;
+		return (bound != null && invocation.attribute(UnboundArguments.ATTRIBUTE) != null) ? bound : invocation;
 	}
 
 	/**

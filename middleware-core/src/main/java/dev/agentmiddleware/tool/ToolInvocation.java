@@ -51,8 +51,6 @@ public final class ToolInvocation {
 
 	private final Map<InvocationAttribute<?>, Object> attributes;
 
-	private final @Nullable UnboundArguments unbound;
-
 	private final @Nullable String toolCallId;
 
 	private ToolInvocation(ToolDescriptor tool, Map<String, @Nullable Object> arguments, @Nullable String sessionId,
@@ -67,7 +65,6 @@ public final class ToolInvocation {
 		this.callNumber = callNumber;
 		this.source = source;
 		this.attributes = attributes;
-		this.unbound = attributes.isEmpty() ? null : (UnboundArguments) attributes.get(UnboundArguments.ATTRIBUTE);
 	}
 
 	/**
@@ -96,17 +93,14 @@ public final class ToolInvocation {
 	}
 
 	/**
-	 * The bound arguments by parameter name, in declaration order.
+	 * The arguments this call holds, by parameter name: always the same map for the same invocation. For a call
+	 * built from Java values, and for every call the layers inside the argument-binding step see, these are the
+	 * bound arguments, in declaration order. A call that still carries {@link UnboundArguments} (as a model or an MCP
+	 * client sent them) holds the values as sent, or none; binding returns a new invocation with the bound ones
+	 * ({@link #withBoundArguments()}), and the layers that read how a call ended are handed that one.
 	 * @return an unmodifiable map; values may be {@code null}
 	 */
 	public Map<String, @Nullable Object> arguments() {
-		UnboundArguments unbound = this.unbound;
-		if (unbound != null) {
-			Map<String, @Nullable Object> bound = unbound.bound();
-			if (bound != null) {
-				return bound;
-			}
-		}
 		return this.arguments;
 	}
 
@@ -201,12 +195,12 @@ public final class ToolInvocation {
 
 	/**
 	 * The copy of a call that carries {@link UnboundArguments}, with the arguments they bound to and without them;
-	 * used by the pipeline's argument-binding step. The call itself then shows the bound arguments too.
+	 * used by the pipeline's argument-binding step. This call is left as it is.
 	 * @return the bound copy, or this call when it carries no unbound arguments
 	 * @throws dev.agentmiddleware.binding.InvalidToolArgumentsException if the arguments cannot be bound
 	 */
 	public ToolInvocation withBoundArguments() {
-		UnboundArguments unbound = this.unbound;
+		UnboundArguments unbound = this.attributes.isEmpty() ? null : attribute(UnboundArguments.ATTRIBUTE);
 		if (unbound == null) {
 			return this;
 		}
