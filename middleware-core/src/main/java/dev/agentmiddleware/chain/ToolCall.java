@@ -244,6 +244,23 @@ public final class ToolCall {
 	}
 
 	/**
+	 * Whether an invocation carries exactly the arguments the binding step bound for this call: no layer replaced
+	 * them. A tool whose own code takes the arguments as the caller sent them (such as a Spring AI callback taking
+	 * JSON) can then be given the input as sent instead of the arguments written out again.
+	 * <pre>{@code
+	 * String input = ToolCall.current().hasArgumentsAsBound(invocation) ? json
+	 *         : mapper.writeValueAsString(invocation.arguments());
+	 * }</pre>
+	 * @param invocation the invocation the tool's code got
+	 * @return {@code true} when this call was bound from unbound arguments and the invocation still holds the very
+	 * arguments binding produced; {@code false} otherwise, and always on the inert call
+	 */
+	public boolean hasArgumentsAsBound(ToolInvocation invocation) {
+		ToolInvocation bound = this.bound;
+		return bound != null && bound.arguments() == invocation.arguments();
+	}
+
+	/**
 	 * Keeps the invocation the binding step made of this call's unbound arguments; does nothing on the inert call.
 	 */
 	void bound(ToolInvocation invocation) {
