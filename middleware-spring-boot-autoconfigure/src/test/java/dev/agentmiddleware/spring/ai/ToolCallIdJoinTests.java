@@ -29,6 +29,7 @@ import org.springframework.ai.tool.annotation.Tool;
 import org.springframework.ai.tool.annotation.ToolParam;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.ApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -58,13 +59,7 @@ class ToolCallIdJoinTests {
 						call("call-c", "echo", "{\"text\":\"three\"}")),
 				text("done"));
 		this.contextRunner.withBean(ScriptedChatModel.class, () -> model).run((context) -> {
-			context.getBean(ChatClient.Builder.class)
-				.build()
-				.prompt("echo")
-				.tools(context.getBean(EchoTools.class))
-				.advisors((advisors) -> advisors.param(ChatMemory.CONVERSATION_ID, "join-1"))
-				.call()
-				.content();
+			chat(context, "join-1");
 			List<Message> secondInput = model.prompts.get(1).getInstructions();
 			ToolResponseMessage answers = (ToolResponseMessage) secondInput.get(secondInput.size() - 1);
 			assertThat(answers.getResponses()).extracting(ToolResponseMessage.ToolResponse::id)
@@ -95,13 +90,7 @@ class ToolCallIdJoinTests {
 		ScriptedChatModel model = new ScriptedChatModel(toolCalls(call("c1", "echo", "{\"text\":\"hi\"}")),
 				text("done"));
 		this.contextRunner.withBean(ScriptedChatModel.class, () -> model).run((context) -> {
-			context.getBean(ChatClient.Builder.class)
-				.build()
-				.prompt("echo")
-				.tools(context.getBean(EchoTools.class))
-				.advisors((advisors) -> advisors.param(ChatMemory.CONVERSATION_ID, "thread-9"))
-				.call()
-				.content();
+			chat(context, "thread-9");
 			Map<String, Object> toolContext = context.getBean(EchoTools.class).contexts.get(0);
 			assertThat(toolContext.get(AgentToolCallingAdvisor.RUN_KEY)).isInstanceOfSatisfying(AgentRun.class,
 					(run) -> assertThat(run.threadId()).isEqualTo("thread-9"));
@@ -111,6 +100,16 @@ class ToolCallIdJoinTests {
 			assertThat(context.getBean(RecordingObserver.class).records).singleElement()
 				.satisfies((record) -> assertThat(record.invocation().sessionId()).isEqualTo("thread-9"));
 		});
+	}
+
+	private static void chat(ApplicationContext context, String conversation) {
+		context.getBean(ChatClient.Builder.class)
+			.build()
+			.prompt("echo")
+			.tools(context.getBean(EchoTools.class))
+			.advisors((advisors) -> advisors.param(ChatMemory.CONVERSATION_ID, conversation))
+			.call()
+			.content();
 	}
 
 	static class EchoTools {
