@@ -52,11 +52,8 @@ import org.jspecify.annotations.Nullable;
  * chain to another thread carries the call along with {@link #wrap(Callable)}. The tool's own code runs with the
  * call bound; a pipeline entered from inside it (a tool calling another tool) gets a call of its own. Decisions may
  * come from several threads (a timed-out attempt still running); the first one wins.
- *
- * <p><b>Per call, not per invocation:</b> what changes while a call runs lives here, never on the invocation. A
- * call that entered the chain with {@link dev.agentmiddleware.tool.UnboundArguments} (as a model or an MCP client
- * sent them) is bound by the binding step into a new invocation, which this call keeps: the layers outside the step
- * are told how the call ended with the bound arguments, while the invocation they hold stays as it was.
+ * What changes while a call runs lives here, never on the invocation: the binding step's bound invocation is kept
+ * here, and layers outside that step are told of the call's end with it.
  */
 public final class ToolCall {
 
@@ -65,6 +62,10 @@ public final class ToolCall {
 	private static final ThreadLocal<Binding> CURRENT = ThreadLocal.withInitial(Binding::new);
 
 	private static final ToolCall INERT = new ToolCall(false);
+
+	private static final Listener<Object> NO_LISTENER = (attachment, invocation, outcome, decidedBy, result,
+			error) -> {
+	};
 
 	private final boolean recording;
 
@@ -82,8 +83,7 @@ public final class ToolCall {
 
 	private @Nullable Object toolResult;
 
-	// The invocation with its arguments bound, when the call entered the chain with unbound ones; set once by the
-	// binding step, read when the call ends.
+	// The invocation the binding step made of unbound arguments, if any.
 	private volatile @Nullable ToolInvocation bound;
 
 	// Set by an interceptor that skips, read by the interceptors outside it; reset before each proceed.
@@ -244,59 +244,37 @@ public final class ToolCall {
 	}
 
 	/**
-	 * Whether an invocation carries exactly the arguments the binding step bound for this call: no layer replaced
-	 * them. A tool whose own code takes the arguments as the caller sent them (such as a Spring AI callback taking
-	 * JSON) can then be given the input as sent instead of the arguments written out again.
-	 * <pre>{@code
-	 * String input = ToolCall.current().hasArgumentsAsBound(invocation) ? json
-	 *         : mapper.writeValueAsString(invocation.arguments());
-	 * }</pre>
+	 * Whether an invocation holds the very arguments the binding step bound for this call (no layer replaced them),
+	 * so that a tool taking its input as sent can be given it as sent:
+	 * {@code String input = ToolCall.current().hasArgumentsAsBound(invocation) ? json : toJson(invocation)}.
 	 * @param invocation the invocation the tool's code got
-	 * @return {@code true} when this call was bound from unbound arguments and the invocation still holds the very
-	 * arguments binding produced; {@code false} otherwise, and always on the inert call
+	 * @return {@code true} if so; {@code false} otherwise, and always on the inert call
 	 */
 	public boolean hasArgumentsAsBound(ToolInvocation invocation) {
 		ToolInvocation bound = this.bound;
 		return bound != null && bound.arguments() == invocation.arguments();
 	}
 
-	/**
-	 * Keeps the invocation the binding step made of this call's unbound arguments; does nothing on the inert call.
-	 */
+	// Keeps the invocation the binding step made of this call's unbound arguments; does nothing on the inert call.
 	void bound(ToolInvocation invocation) {
 		if (this.recording) {
 			this.bound = invocation;
 		}
 	}
 
-	// What a listener is told of: for an invocation still unbound (the layer is outside the binding step), the one
-	// the binding step made of it; otherwise the invocation the layer passed on.
+	// What a listener is told of: for a still unbound invocation, the one the binding step made of it.
 	private ToolInvocation asBound(ToolInvocation invocation) {
 		ToolInvocation bound = this.bound;
 		return (bound != null && invocation.attribute(UnboundArguments.ATTRIBUTE) != null) ? bound : invocation;
 	}
 
-	/**
-	 * The call running on this thread, creating and binding one for the rest of the chain when none is; for the
-	 * layers of this package that read what layers further in did.
-	 */
+	// Runs the rest of the chain with a call bound, creating one when none is, for this package's layers.
 	static @Nullable Object withCall(ToolInvocation invocation, ToolHandler next) throws Exception {
-		Binding binding = CURRENT.get();
-		if (binding.call != null) {
-			return next.handle(invocation);
-		}
-		binding.call = new ToolCall(true);
-		try {
-			return next.handle(invocation);
-		}
-		finally {
-			binding.call = null;
-		}
+		return (CURRENT.get().call != null) ? next.handle(invocation)
+				: observe(invocation, next, NO_LISTENER, NO_LISTENER);
 	}
 
-	/**
-	 * Wraps the tool's own handler: marks the running call as executed.
-	 */
+	// Wraps the tool's own handler: marks the running call as executed.
 	static ToolHandler markingExecution(ToolHandler terminal) {
 		return (invocation) -> {
 			ToolCall call = CURRENT.get().call;
@@ -312,24 +290,17 @@ public final class ToolCall {
 		};
 	}
 
-	/**
-	 * Whether the tool's own code returned (its last run, if it ran several times); {@code false} on the inert call.
-	 */
+	// Whether the tool's own code returned (its last run, if it ran several times); false on the inert call.
 	boolean toolReturned() {
 		return this.toolReturned;
 	}
 
-	/**
-	 * What the tool's own code last returned, when {@link #toolReturned()}.
-	 */
+	// What the tool's own code last returned, when toolReturned().
 	@Nullable Object toolResult() {
 		return this.toolResult;
 	}
 
-	/**
-	 * Runs a pipeline's head with no call bound, so that a pipeline entered from a tool's code (or a middleware)
-	 * gets calls of its own.
-	 */
+	// Runs a pipeline's head with no call bound: a pipeline entered from a tool's code gets calls of its own.
 	static @Nullable Object detached(ToolInvocation invocation, ToolHandler head) throws Exception {
 		Binding binding = CURRENT.get();
 		ToolCall outer = binding.call;
@@ -345,12 +316,9 @@ public final class ToolCall {
 		}
 	}
 
-	/**
-	 * The outcome of a call that returned normally: the outcome a middleware decided (such as
-	 * {@link CallOutcome#CACHED}), else {@link CallOutcome#SUCCEEDED} if the tool ran, else
-	 * {@link CallOutcome#SHORT_CIRCUITED}. A decided {@link CallOutcome#FAILED} does not count: a hook that failed
-	 * and was then recovered from by an outer layer does not decide a returned call.
-	 */
+	// The outcome of a call that returned normally: the outcome a middleware decided (such as CACHED), else SUCCEEDED
+	// if the tool ran, else SHORT_CIRCUITED. A decided FAILED does not count: a hook that failed and was then
+	// recovered from by an outer layer does not decide a returned call.
 	CallOutcome returnedOutcome() {
 		CallOutcome decided = this.decidedOutcome;
 		if (decided != null && decided != CallOutcome.FAILED) {
@@ -359,19 +327,15 @@ public final class ToolCall {
 		return this.toolExecuted ? CallOutcome.SUCCEEDED : CallOutcome.SHORT_CIRCUITED;
 	}
 
-	/**
-	 * The middleware that decided the {@link #returnedOutcome()}, or {@code null} when the tool's own run did.
-	 */
+	// The middleware that decided the returnedOutcome(), or null when the tool's own run did.
 	@Nullable String returnedDecidedBy() {
 		CallOutcome decided = this.decidedOutcome;
 		boolean decides = decided != null && decided != CallOutcome.FAILED;
 		return (decides || !this.toolExecuted) ? this.decidedBy : null;
 	}
 
-	/**
-	 * The middleware that decided the outcome of a call that threw: the one named by a
-	 * {@link ToolMiddlewareException}, else the one that reported a decision.
-	 */
+	// The middleware that decided the outcome of a call that threw: the one named by a ToolMiddlewareException, else
+	// the one that reported a decision.
 	@Nullable String failedDecidedBy(Throwable error) {
 		if (error instanceof ToolMiddlewareException middlewareException && middlewareException.decidedBy() != null) {
 			return middlewareException.decidedBy();

@@ -5,8 +5,6 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.atomic.AtomicLong;
 
 import org.jspecify.annotations.Nullable;
 
@@ -26,14 +24,6 @@ import org.jspecify.annotations.Nullable;
  * to their Java types; a value may be {@code null} for an optional parameter.
  */
 public final class ToolInvocation {
-
-	private static final String CALL_ID_PREFIX = Long.toHexString(ThreadLocalRandom.current().nextLong() >>> 16);
-
-	private static final AtomicLong THREAD_NUMBERS = new AtomicLong();
-
-	// Per thread, so that numbering calls writes nothing shared: the thread's number is in the upper bits.
-	private static final ThreadLocal<long[]> CALL_COUNTER = ThreadLocal
-		.withInitial(() -> new long[] { THREAD_NUMBERS.incrementAndGet() << 40 });
 
 	private final ToolDescriptor tool;
 
@@ -93,11 +83,9 @@ public final class ToolInvocation {
 	}
 
 	/**
-	 * The arguments this call holds, by parameter name: always the same map for the same invocation. For a call
-	 * built from Java values, and for every call the layers inside the argument-binding step see, these are the
-	 * bound arguments, in declaration order. A call that still carries {@link UnboundArguments} (as a model or an MCP
-	 * client sent them) holds the values as sent, or none; binding returns a new invocation with the bound ones
-	 * ({@link #withBoundArguments()}), and the layers that read how a call ended are handed that one.
+	 * The arguments this invocation holds, never anything else: the bound ones, in declaration order, for a call
+	 * from Java and for every call inside the binding step; for a call still carrying {@link UnboundArguments}, the
+	 * values as sent, or none (binding makes a new invocation, {@link #withBoundArguments()}).
 	 * @return an unmodifiable map; values may be {@code null}
 	 */
 	public Map<String, @Nullable Object> arguments() {
@@ -146,19 +134,16 @@ public final class ToolInvocation {
 	public String callId() {
 		String callId = this.callId;
 		if (callId == null) {
-			// Formatted on first use: most calls never need it.
-			callId = CALL_ID_PREFIX + "-" + Long.toHexString(this.callNumber);
+			callId = CallIds.format(this.callNumber);
 			this.callId = callId;
 		}
 		return callId;
 	}
 
 	/**
-	 * The id the model gave this tool call in its reply (such as OpenAI's {@code call_abc123}), by which the call's
-	 * result is joined to the call in the conversation; unlike {@link #callId()} it is unique only within the
-	 * model's reply.
-	 * @return the model's tool-call id, or {@code null} when the caller is not a model's tool call (a direct Java
-	 * call, an MCP client)
+	 * The id the model gave this tool call in its reply (such as {@code call_abc123}), which joins the call's result
+	 * to the call; unlike {@link #callId()} unique only within the reply.
+	 * @return the model's tool-call id, or {@code null} when the call is no model's tool call (Java, MCP)
 	 */
 	public @Nullable String toolCallId() {
 		return this.toolCallId;
@@ -189,7 +174,7 @@ public final class ToolInvocation {
 	 * @return the changed copy
 	 */
 	public ToolInvocation withArguments(Map<String, ? extends @Nullable Object> arguments) {
-		return new ToolInvocation(this.tool, copy(arguments), this.sessionId, this.principal, this.callId,
+		return new ToolInvocation(this.tool, ToolArguments.frozenCopy(arguments), this.sessionId, this.principal, this.callId,
 				this.callNumber, this.source, this.attributes, this.toolCallId);
 	}
 
@@ -205,8 +190,8 @@ public final class ToolInvocation {
 			return this;
 		}
 		Map<String, @Nullable Object> bound = unbound.bind();
-		return new ToolInvocation(this.tool, copy(bound), this.sessionId, this.principal, this.callId, this.callNumber,
-				this.source, without(this.attributes, UnboundArguments.ATTRIBUTE), this.toolCallId);
+		return new ToolInvocation(this.tool, ToolArguments.frozenCopy(bound), this.sessionId, this.principal, this.callId, this.callNumber,
+				this.source, InvocationAttributes.without(this.attributes, UnboundArguments.ATTRIBUTE), this.toolCallId);
 	}
 
 	/**
@@ -230,10 +215,8 @@ public final class ToolInvocation {
 	 * @return the changed copy
 	 */
 	public <T> ToolInvocation withAttribute(InvocationAttribute<T> key, T value) {
-		Map<InvocationAttribute<?>, Object> changed = new HashMap<>(this.attributes);
-		changed.put(Objects.requireNonNull(key, "key"), key.type().cast(Objects.requireNonNull(value, "value")));
 		return new ToolInvocation(this.tool, this.arguments, this.sessionId, this.principal, this.callId,
-				this.callNumber, this.source, Collections.unmodifiableMap(changed), this.toolCallId);
+				this.callNumber, this.source, InvocationAttributes.with(this.attributes, key, value), this.toolCallId);
 	}
 
 	/**
@@ -249,38 +232,8 @@ public final class ToolInvocation {
 	@Override
 	public String toString() {
 		return "ToolInvocation[tool=" + this.tool.name() + ", callId=" + this.callId + ", source=" + this.source
-				+ ", session=" + this.sessionId
-				+ ((this.toolCallId != null) ? ", toolCallId=" + this.toolCallId : "") + ", arguments=" + arguments().keySet() + "]";
-	}
-
-	@SuppressWarnings("unchecked")
-	private static Map<String, @Nullable Object> copy(Map<String, ? extends @Nullable Object> arguments) {
-		if (arguments instanceof ToolArguments immutable) {
-			return immutable;
-		}
-		return Collections.unmodifiableMap(new LinkedHashMap<>(Objects.requireNonNull(arguments, "arguments")));
-	}
-
-	// The attributes without one key; most calls carry one or two attributes, so the small cases avoid a HashMap.
-	private static Map<InvocationAttribute<?>, Object> without(Map<InvocationAttribute<?>, Object> attributes,
-			InvocationAttribute<?> key) {
-		if (attributes.size() == 1 && attributes.containsKey(key)) {
-			return Map.of();
-		}
-		Map<InvocationAttribute<?>, Object> copy = new HashMap<>(attributes);
-		copy.remove(key);
-		return frozen(copy);
-	}
-
-	private static Map<InvocationAttribute<?>, Object> frozen(@Nullable Map<InvocationAttribute<?>, Object> attributes) {
-		if (attributes == null || attributes.isEmpty()) {
-			return Map.of();
-		}
-		if (attributes.size() == 1) {
-			Map.Entry<InvocationAttribute<?>, Object> only = attributes.entrySet().iterator().next();
-			return Map.of(only.getKey(), only.getValue());
-		}
-		return Collections.unmodifiableMap(new HashMap<>(attributes));
+				+ ", session=" + this.sessionId + ((this.toolCallId != null) ? ", toolCallId=" + this.toolCallId : "")
+				+ ", arguments=" + this.arguments.keySet() + "]";
 	}
 
 	/**
@@ -429,18 +382,10 @@ public final class ToolInvocation {
 		 * @return the immutable invocation
 		 */
 		public ToolInvocation build() {
-			Map<InvocationAttribute<?>, Object> attributes = frozen(this.attributes);
-			Map<String, @Nullable Object> arguments;
-			if (this.adopted != null) {
-				arguments = this.adopted;
-			}
-			else if (this.arguments == null) {
-				arguments = ToolArguments.empty();
-			}
-			else {
-				arguments = Collections.unmodifiableMap(new LinkedHashMap<>(this.arguments));
-			}
-			long callNumber = (this.callId != null) ? 0 : ++CALL_COUNTER.get()[0];
+			Map<InvocationAttribute<?>, Object> attributes = InvocationAttributes.frozen(this.attributes);
+			Map<String, @Nullable Object> arguments = (this.adopted != null) ? this.adopted
+					: (this.arguments != null) ? ToolArguments.frozenCopy(this.arguments) : ToolArguments.empty();
+			long callNumber = (this.callId != null) ? 0 : CallIds.next();
 			return new ToolInvocation(this.tool, arguments, this.sessionId, this.principal, this.callId, callNumber,
 					this.source, attributes, this.toolCallId);
 		}
