@@ -2,6 +2,7 @@ package dev.agentmiddleware.spring.ai;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.UUID;
@@ -273,7 +274,7 @@ public class AgentToolCallingAdvisor extends ToolCallingAdvisor {
 		return AgentMessages.of(output);
 	}
 
-	private static @Nullable AgentRun run(java.util.Map<String, @Nullable Object> context) {
+	private static @Nullable AgentRun run(Map<String, @Nullable Object> context) {
 		return (context.get(RUN_KEY) instanceof AgentRun run) ? run : null;
 	}
 

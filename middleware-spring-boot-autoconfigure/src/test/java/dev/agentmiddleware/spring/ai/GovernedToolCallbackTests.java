@@ -22,6 +22,7 @@ import org.springframework.ai.support.ToolCallbacks;
 import org.springframework.ai.tool.ToolCallback;
 import org.springframework.ai.tool.annotation.Tool;
 import org.springframework.ai.tool.annotation.ToolParam;
+import org.springframework.ai.tool.definition.ToolDefinition;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.ApplicationContext;
@@ -168,10 +169,10 @@ class GovernedToolCallbackTests {
 
 		final List<String> inputs = new CopyOnWriteArrayList<>();
 
-		private final org.springframework.ai.tool.definition.ToolDefinition definition;
+		private final ToolDefinition definition;
 
 		InputRecordingCallback(String name) {
-			this.definition = org.springframework.ai.tool.definition.ToolDefinition.builder()
+			this.definition = ToolDefinition.builder()
 				.name(name)
 				.description("Records its input")
 				.inputSchema("{\"type\":\"object\",\"properties\":{\"zone\":{\"type\":\"string\"}}}")
@@ -179,7 +180,7 @@ class GovernedToolCallbackTests {
 		}
 
 		@Override
-		public org.springframework.ai.tool.definition.ToolDefinition getToolDefinition() {
+		public ToolDefinition getToolDefinition() {
 			return this.definition;
 		}
 

@@ -1,5 +1,6 @@
 package dev.agentmiddleware.spring.ai;
 
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -64,7 +65,7 @@ class ToolCallIdJoinTests {
 			ToolResponseMessage answers = (ToolResponseMessage) secondInput.get(secondInput.size() - 1);
 			assertThat(answers.getResponses()).extracting(ToolResponseMessage.ToolResponse::id)
 				.containsExactly("call-b", "call-a", "call-c");
-			Map<String, String> byId = new java.util.HashMap<>();
+			Map<String, String> byId = new HashMap<>();
 			answers.getResponses().forEach((response) -> byId.put(response.id(), response.responseData()));
 			assertThat(byId.get("call-a")).contains("one");
 			assertThat(byId.get("call-c")).contains("three");
