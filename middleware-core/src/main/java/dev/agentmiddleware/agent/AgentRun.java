@@ -48,6 +48,8 @@ public final class AgentRun {
 
 	private boolean ended;
 
+	private @Nullable AgentMessage lastReply;
+
 	private AgentRun(String threadId, ComposedAgentMiddleware middleware, ThreadStore threadStore, LoopGuard guard) {
 		this.threadId = Objects.requireNonNull(threadId, "threadId");
 		this.middleware = Objects.requireNonNull(middleware, "middleware");
@@ -152,6 +154,23 @@ public final class AgentRun {
 			this.current = null;
 		}
 		this.middleware.afterIteration(context, result);
+	}
+
+	/**
+	 * Records the model's latest reply, as the integration receives it: the reply an iteration that the loop leaves
+	 * without tool calls (a final answer, a failure) ends with.
+	 * @param reply the reply, or {@code null} when the model gave none
+	 */
+	public synchronized void replied(@Nullable AgentMessage reply) {
+		this.lastReply = reply;
+	}
+
+	/**
+	 * The model's latest reply recorded with {@link #replied(AgentMessage)}.
+	 * @return the reply, or {@code null} before the first
+	 */
+	public synchronized @Nullable AgentMessage lastReply() {
+		return this.lastReply;
 	}
 
 	/**

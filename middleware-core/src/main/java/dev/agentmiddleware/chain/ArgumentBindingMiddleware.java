@@ -3,6 +3,7 @@ package dev.agentmiddleware.chain;
 import dev.agentmiddleware.tool.ToolDescriptor;
 import dev.agentmiddleware.tool.ToolHandler;
 import dev.agentmiddleware.tool.ToolInvocation;
+import dev.agentmiddleware.tool.UnboundArguments;
 
 /**
  * The step of every pipeline that binds the {@link dev.agentmiddleware.tool.UnboundArguments} of a call coming from a model or an MCP
@@ -37,13 +38,22 @@ public final class ArgumentBindingMiddleware implements OrderedMiddleware {
 		return binding(next);
 	}
 
+	// A call to bind runs with a ToolCall of its own when no layer further out created one, which keeps the bound
+	// invocation (see ToolCall#hasArgumentsAsBound).
 	static ToolHandler binding(ToolHandler next) {
-		return (invocation) -> next.handle(bound(invocation));
+		ToolHandler bindingNext = (invocation) -> next.handle(bound(invocation));
+		return (invocation) -> (invocation.attribute(UnboundArguments.ATTRIBUTE) == null) ? next.handle(invocation)
+				: ToolCall.withCall(invocation, bindingNext);
 	}
 
-	// The call with its arguments bound, or the call itself when it carries none to bind
+	// The call with its arguments bound, or the call itself when it carries none to bind; the running call keeps the
+	// bound invocation for the layers outside this step that are told how the call ended.
 	static ToolInvocation bound(ToolInvocation invocation) {
-		return invocation.withBoundArguments();
+		ToolInvocation bound = invocation.withBoundArguments();
+		if (bound != invocation) {
+			ToolCall.current().bound(bound);
+		}
+		return bound;
 	}
 
 }

@@ -6,6 +6,7 @@ import dev.agentmiddleware.tool.CallOutcome;
 import dev.agentmiddleware.tool.ToolHandler;
 import dev.agentmiddleware.tool.ToolInvocation;
 import dev.agentmiddleware.tool.ToolMiddlewareException;
+import dev.agentmiddleware.tool.UnboundArguments;
 
 import org.jspecify.annotations.Nullable;
 
@@ -51,6 +52,8 @@ import org.jspecify.annotations.Nullable;
  * chain to another thread carries the call along with {@link #wrap(Callable)}. The tool's own code runs with the
  * call bound; a pipeline entered from inside it (a tool calling another tool) gets a call of its own. Decisions may
  * come from several threads (a timed-out attempt still running); the first one wins.
+ * What changes while a call runs lives here, never on the invocation: the binding step's bound invocation is kept
+ * here, and layers outside that step are told of the call's end with it.
  */
 public final class ToolCall {
 
@@ -59,6 +62,10 @@ public final class ToolCall {
 	private static final ThreadLocal<Binding> CURRENT = ThreadLocal.withInitial(Binding::new);
 
 	private static final ToolCall INERT = new ToolCall(false);
+
+	private static final Listener<Object> NO_LISTENER = (attachment, invocation, outcome, decidedBy, result,
+			error) -> {
+	};
 
 	private final boolean recording;
 
@@ -75,6 +82,9 @@ public final class ToolCall {
 	private boolean toolReturned;
 
 	private @Nullable Object toolResult;
+
+	// The invocation the binding step made of unbound arguments, if any.
+	private volatile @Nullable ToolInvocation bound;
 
 	// Set by an interceptor that skips, read by the interceptors outside it; reset before each proceed.
 	volatile boolean skipped;
@@ -225,34 +235,46 @@ public final class ToolCall {
 			result = next.handle(invocation);
 		}
 		catch (Exception | Error ex) {
-			listener.callEnded(attachment, invocation, CallOutcome.ofFailure(ex), failedDecidedBy(ex), null, ex);
+			listener.callEnded(attachment, asBound(invocation), CallOutcome.ofFailure(ex), failedDecidedBy(ex), null,
+					ex);
 			throw ex;
 		}
-		listener.callEnded(attachment, invocation, returnedOutcome(), returnedDecidedBy(), result, null);
+		listener.callEnded(attachment, asBound(invocation), returnedOutcome(), returnedDecidedBy(), result, null);
 		return result;
 	}
 
 	/**
-	 * The call running on this thread, creating and binding one for the rest of the chain when none is; for the
-	 * layers of this package that read what layers further in did.
+	 * Whether an invocation holds the very arguments the binding step bound for this call (no layer replaced them),
+	 * so that a tool taking its input as sent can be given it as sent:
+	 * {@code String input = ToolCall.current().hasArgumentsAsBound(invocation) ? json : toJson(invocation)}.
+	 * @param invocation the invocation the tool's code got
+	 * @return {@code true} if so; {@code false} otherwise, and always on the inert call
 	 */
-	static @Nullable Object withCall(ToolInvocation invocation, ToolHandler next) throws Exception {
-		Binding binding = CURRENT.get();
-		if (binding.call != null) {
-			return next.handle(invocation);
-		}
-		binding.call = new ToolCall(true);
-		try {
-			return next.handle(invocation);
-		}
-		finally {
-			binding.call = null;
+	public boolean hasArgumentsAsBound(ToolInvocation invocation) {
+		ToolInvocation bound = this.bound;
+		return bound != null && bound.arguments() == invocation.arguments();
+	}
+
+	// Keeps the invocation the binding step made of this call's unbound arguments; does nothing on the inert call.
+	void bound(ToolInvocation invocation) {
+		if (this.recording) {
+			this.bound = invocation;
 		}
 	}
 
-	/**
-	 * Wraps the tool's own handler: marks the running call as executed.
-	 */
+	// What a listener is told of: for a still unbound invocation, the one the binding step made of it.
+	private ToolInvocation asBound(ToolInvocation invocation) {
+		ToolInvocation bound = this.bound;
+		return (bound != null && invocation.attribute(UnboundArguments.ATTRIBUTE) != null) ? bound : invocation;
+	}
+
+	// Runs the rest of the chain with a call bound, creating one when none is, for this package's layers.
+	static @Nullable Object withCall(ToolInvocation invocation, ToolHandler next) throws Exception {
+		return (CURRENT.get().call != null) ? next.handle(invocation)
+				: observe(invocation, next, NO_LISTENER, NO_LISTENER);
+	}
+
+	// Wraps the tool's own handler: marks the running call as executed.
 	static ToolHandler markingExecution(ToolHandler terminal) {
 		return (invocation) -> {
 			ToolCall call = CURRENT.get().call;
@@ -268,24 +290,17 @@ public final class ToolCall {
 		};
 	}
 
-	/**
-	 * Whether the tool's own code returned (its last run, if it ran several times); {@code false} on the inert call.
-	 */
+	// Whether the tool's own code returned (its last run, if it ran several times); false on the inert call.
 	boolean toolReturned() {
 		return this.toolReturned;
 	}
 
-	/**
-	 * What the tool's own code last returned, when {@link #toolReturned()}.
-	 */
+	// What the tool's own code last returned, when toolReturned().
 	@Nullable Object toolResult() {
 		return this.toolResult;
 	}
 
-	/**
-	 * Runs a pipeline's head with no call bound, so that a pipeline entered from a tool's code (or a middleware)
-	 * gets calls of its own.
-	 */
+	// Runs a pipeline's head with no call bound: a pipeline entered from a tool's code gets calls of its own.
 	static @Nullable Object detached(ToolInvocation invocation, ToolHandler head) throws Exception {
 		Binding binding = CURRENT.get();
 		ToolCall outer = binding.call;
@@ -301,12 +316,9 @@ public final class ToolCall {
 		}
 	}
 
-	/**
-	 * The outcome of a call that returned normally: the outcome a middleware decided (such as
-	 * {@link CallOutcome#CACHED}), else {@link CallOutcome#SUCCEEDED} if the tool ran, else
-	 * {@link CallOutcome#SHORT_CIRCUITED}. A decided {@link CallOutcome#FAILED} does not count: a hook that failed
-	 * and was then recovered from by an outer layer does not decide a returned call.
-	 */
+	// The outcome of a call that returned normally: the outcome a middleware decided (such as CACHED), else SUCCEEDED
+	// if the tool ran, else SHORT_CIRCUITED. A decided FAILED does not count: a hook that failed and was then
+	// recovered from by an outer layer does not decide a returned call.
 	CallOutcome returnedOutcome() {
 		CallOutcome decided = this.decidedOutcome;
 		if (decided != null && decided != CallOutcome.FAILED) {
@@ -315,19 +327,15 @@ public final class ToolCall {
 		return this.toolExecuted ? CallOutcome.SUCCEEDED : CallOutcome.SHORT_CIRCUITED;
 	}
 
-	/**
-	 * The middleware that decided the {@link #returnedOutcome()}, or {@code null} when the tool's own run did.
-	 */
+	// The middleware that decided the returnedOutcome(), or null when the tool's own run did.
 	@Nullable String returnedDecidedBy() {
 		CallOutcome decided = this.decidedOutcome;
 		boolean decides = decided != null && decided != CallOutcome.FAILED;
 		return (decides || !this.toolExecuted) ? this.decidedBy : null;
 	}
 
-	/**
-	 * The middleware that decided the outcome of a call that threw: the one named by a
-	 * {@link ToolMiddlewareException}, else the one that reported a decision.
-	 */
+	// The middleware that decided the outcome of a call that threw: the one named by a ToolMiddlewareException, else
+	// the one that reported a decision.
 	@Nullable String failedDecidedBy(Throwable error) {
 		if (error instanceof ToolMiddlewareException middlewareException && middlewareException.decidedBy() != null) {
 			return middlewareException.decidedBy();

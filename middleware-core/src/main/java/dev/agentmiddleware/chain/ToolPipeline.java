@@ -109,14 +109,16 @@ public final class ToolPipeline {
 					+ "' passed to the pipeline of tool '" + this.tool.name() + "'");
 		}
 		if (this.bare) {
-			return this.head.handle(ArgumentBindingMiddleware.bound(invocation));
+			return this.head.handle(invocation.withBoundArguments());
 		}
 		if (!this.bindsAndChecks) {
 			return ToolCall.detached(invocation, this.head);
 		}
-		Object result = ToolCall.detached(ArgumentBindingMiddleware.bound(invocation), this.head);
+		// Bound before any call of this pipeline exists: every layer sees the bound invocation.
+		ToolInvocation bound = invocation.withBoundArguments();
+		Object result = ToolCall.detached(bound, this.head);
 		ResultContract contract = this.contract;
-		return (contract != null) ? contract.check(invocation, result) : result;
+		return (contract != null) ? contract.check(bound, result) : result;
 	}
 
 	/**

@@ -22,7 +22,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 public final class MicrometerMiddlewareMetrics implements MiddlewareMetrics {
 
 	/** The tag carrying the tool's name. */
-	public static final String TOOL_NAME_TAG = ToolCallObservationDocumentation.LowCardinalityKeyNames.TOOL_NAME
+	public static final String TOOL_NAME_TAG = AgentToolObservationDocumentation.LowCardinalityKeyNames.TOOL_NAME
 		.asString();
 
 	private final MeterRegistry registry;

@@ -17,7 +17,7 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Observes tool calls with Micrometer {@link Observation}s, documented by
- * {@link ToolCallObservationDocumentation#TOOL_CALL}: the registry's handlers turn one into a timer, a tracing span
+ * {@link AgentToolObservationDocumentation#TOOL_CALL}: the registry's handlers turn one into a timer, a tracing span
  * and, where the meter handler adds one, a long-task timer, tagged with the tool, the outcome and the error type.
  *
  * <p>The observation starts as a child of the current observation, so that a call made from Spring AI's
@@ -42,7 +42,7 @@ import org.jspecify.annotations.Nullable;
  * <pre>{@code
  * ObservationMiddleware observation = ObservationMiddleware.builder()
  *     .registry(observationRegistry)
- *     .convention(new DefaultToolCallObservationConvention("ai.tool.call"))
+ *     .convention(new DefaultAgentToolObservationConvention("ai.tool.call"))
  *     .meterRegistry(meterRegistry)
  *     .build();
  * ToolPipeline pipeline = ToolPipeline.chain(weatherTool, observation, cache);
@@ -50,11 +50,11 @@ import org.jspecify.annotations.Nullable;
  */
 public final class ObservationMiddleware implements OrderedMiddleware {
 
-	private static final ToolCallObservationConvention DEFAULT_CONVENTION = new DefaultToolCallObservationConvention();
+	private static final AgentToolObservationConvention DEFAULT_CONVENTION = new DefaultAgentToolObservationConvention();
 
 	private static final ToolCall.Listener<Observation> ENDED = (observation, invocation, outcome, decidedBy, result,
 			error) -> {
-		if (observation.getContext() instanceof ToolCallObservationContext context) {
+		if (observation.getContext() instanceof AgentToolObservationContext context) {
 			context.setOutcome(outcome);
 		}
 		if (error != null) {
@@ -67,7 +67,7 @@ public final class ObservationMiddleware implements OrderedMiddleware {
 
 	private final ObservationRegistry registry;
 
-	private final @Nullable ToolCallObservationConvention convention;
+	private final @Nullable AgentToolObservationConvention convention;
 
 	private final @Nullable MeterRegistry meterRegistry;
 
@@ -132,15 +132,15 @@ public final class ObservationMiddleware implements OrderedMiddleware {
 		};
 	}
 
-	private Observation startObservation(ToolCallObservationContext context, @Nullable Observation parent) {
-		return ToolCallObservationDocumentation.TOOL_CALL
+	private Observation startObservation(AgentToolObservationContext context, @Nullable Observation parent) {
+		return AgentToolObservationDocumentation.TOOL_CALL
 			.observation(this.convention, DEFAULT_CONVENTION, () -> context, this.registry)
 			.parentObservation(parent)
 			.start();
 	}
 
 	private @Nullable Object observe(ToolInvocation invocation, ToolHandler next) throws Exception {
-		Observation observation = startObservation(new ToolCallObservationContext(invocation),
+		Observation observation = startObservation(new AgentToolObservationContext(invocation),
 				this.registry.getCurrentObservation());
 		try (Observation.Scope scope = observation.openScope()) {
 			return ToolCall.observe(invocation, next, ENDED, observation);
@@ -208,7 +208,7 @@ public final class ObservationMiddleware implements OrderedMiddleware {
 				return Observation.NOOP;
 			}
 			if (this.observation == null) {
-				this.observation = this.middleware.startObservation(new ToolCallObservationContext(this.invocation),
+				this.observation = this.middleware.startObservation(new AgentToolObservationContext(this.invocation),
 						this.parent);
 			}
 			return this.observation;
@@ -224,7 +224,7 @@ public final class ObservationMiddleware implements OrderedMiddleware {
 				this.timers.record(this.invocation, outcome, error, System.nanoTime() - this.startNanos);
 				return;
 			}
-			if (observation.getContext() instanceof ToolCallObservationContext context) {
+			if (observation.getContext() instanceof AgentToolObservationContext context) {
 				context.setOutcome(outcome);
 			}
 			if (error != null) {
@@ -242,7 +242,7 @@ public final class ObservationMiddleware implements OrderedMiddleware {
 
 		private @Nullable ObservationRegistry registry;
 
-		private @Nullable ToolCallObservationConvention convention;
+		private @Nullable AgentToolObservationConvention convention;
 
 		private @Nullable MeterRegistry meterRegistry;
 
@@ -268,7 +268,7 @@ public final class ObservationMiddleware implements OrderedMiddleware {
 		 * @param convention the convention, or {@code null} for the default
 		 * @return this builder
 		 */
-		public Builder convention(@Nullable ToolCallObservationConvention convention) {
+		public Builder convention(@Nullable AgentToolObservationConvention convention) {
 			this.convention = convention;
 			return this;
 		}

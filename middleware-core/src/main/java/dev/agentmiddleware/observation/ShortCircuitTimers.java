@@ -26,7 +26,7 @@ final class ShortCircuitTimers {
 
 	private final MeterRegistry registry;
 
-	private final ToolCallObservationConvention convention;
+	private final AgentToolObservationConvention convention;
 
 	// Calls that returned, by outcome and source.
 	private final AtomicReferenceArray<@Nullable Timer> returned = new AtomicReferenceArray<>(
@@ -35,7 +35,7 @@ final class ShortCircuitTimers {
 	// Calls that threw, by outcome, source and error type.
 	private final ConcurrentMap<FailedKey, Timer> failed = new ConcurrentHashMap<>();
 
-	ShortCircuitTimers(MeterRegistry registry, ToolCallObservationConvention convention) {
+	ShortCircuitTimers(MeterRegistry registry, AgentToolObservationConvention convention) {
 		this.registry = registry;
 		this.convention = convention;
 	}
@@ -61,7 +61,7 @@ final class ShortCircuitTimers {
 	}
 
 	private Timer register(ToolInvocation invocation, CallOutcome outcome, @Nullable Throwable error) {
-		ToolCallObservationContext context = new ToolCallObservationContext(invocation);
+		AgentToolObservationContext context = new AgentToolObservationContext(invocation);
 		context.setOutcome(outcome);
 		context.setError(error);
 		Tags tags = Tags.empty();

@@ -26,7 +26,7 @@ public class ToolCallMeterObservationHandler extends DefaultMeterObservationHand
 
 	@Override
 	public boolean supportsContext(Observation.Context context) {
-		return context instanceof ToolCallObservationContext;
+		return context instanceof AgentToolObservationContext;
 	}
 
 }

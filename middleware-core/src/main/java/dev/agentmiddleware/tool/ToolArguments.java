@@ -3,7 +3,9 @@ package dev.agentmiddleware.tool;
 import java.util.AbstractMap;
 import java.util.AbstractSet;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
@@ -52,6 +54,14 @@ public final class ToolArguments extends AbstractMap<String, @Nullable Object> {
 	 */
 	public static ToolArguments empty() {
 		return EMPTY;
+	}
+
+	// An unmodifiable copy of arguments in their order; arguments already immutable are kept as they are.
+	static Map<String, @Nullable Object> frozenCopy(Map<String, ? extends @Nullable Object> arguments) {
+		if (arguments instanceof ToolArguments immutable) {
+			return immutable;
+		}
+		return Collections.unmodifiableMap(new LinkedHashMap<>(Objects.requireNonNull(arguments, "arguments")));
 	}
 
 	@Override

@@ -5,8 +5,6 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.atomic.AtomicLong;
 
 import org.jspecify.annotations.Nullable;
 
@@ -27,14 +25,6 @@ import org.jspecify.annotations.Nullable;
  */
 public final class ToolInvocation {
 
-	private static final String CALL_ID_PREFIX = Long.toHexString(ThreadLocalRandom.current().nextLong() >>> 16);
-
-	private static final AtomicLong THREAD_NUMBERS = new AtomicLong();
-
-	// Per thread, so that numbering calls writes nothing shared: the thread's number is in the upper bits.
-	private static final ThreadLocal<long[]> CALL_COUNTER = ThreadLocal
-		.withInitial(() -> new long[] { THREAD_NUMBERS.incrementAndGet() << 40 });
-
 	private final ToolDescriptor tool;
 
 	private final Map<String, @Nullable Object> arguments;
@@ -51,11 +41,12 @@ public final class ToolInvocation {
 
 	private final Map<InvocationAttribute<?>, Object> attributes;
 
-	private final @Nullable UnboundArguments unbound;
+	private final @Nullable String toolCallId;
 
 	private ToolInvocation(ToolDescriptor tool, Map<String, @Nullable Object> arguments, @Nullable String sessionId,
 			@Nullable ToolPrincipal principal, @Nullable String callId, long callNumber, InvocationSource source,
-			Map<InvocationAttribute<?>, Object> attributes) {
+			Map<InvocationAttribute<?>, Object> attributes, @Nullable String toolCallId) {
+		this.toolCallId = toolCallId;
 		this.tool = tool;
 		this.arguments = arguments;
 		this.sessionId = sessionId;
@@ -64,7 +55,6 @@ public final class ToolInvocation {
 		this.callNumber = callNumber;
 		this.source = source;
 		this.attributes = attributes;
-		this.unbound = attributes.isEmpty() ? null : (UnboundArguments) attributes.get(UnboundArguments.ATTRIBUTE);
 	}
 
 	/**
@@ -93,17 +83,12 @@ public final class ToolInvocation {
 	}
 
 	/**
-	 * The bound arguments by parameter name, in declaration order.
+	 * The arguments this invocation holds, never anything else: the bound ones, in declaration order, for a call
+	 * from Java and for every call inside the binding step; for a call still carrying {@link UnboundArguments}, the
+	 * values as sent, or none (binding makes a new invocation, {@link #withBoundArguments()}).
 	 * @return an unmodifiable map; values may be {@code null}
 	 */
 	public Map<String, @Nullable Object> arguments() {
-		UnboundArguments unbound = this.unbound;
-		if (unbound != null) {
-			Map<String, @Nullable Object> bound = unbound.bound();
-			if (bound != null) {
-				return bound;
-			}
-		}
 		return this.arguments;
 	}
 
@@ -149,11 +134,19 @@ public final class ToolInvocation {
 	public String callId() {
 		String callId = this.callId;
 		if (callId == null) {
-			// Formatted on first use: most calls never need it.
-			callId = CALL_ID_PREFIX + "-" + Long.toHexString(this.callNumber);
+			callId = CallIds.format(this.callNumber);
 			this.callId = callId;
 		}
 		return callId;
+	}
+
+	/**
+	 * The id the model gave this tool call in its reply (such as {@code call_abc123}), which joins the call's result
+	 * to the call; unlike {@link #callId()} unique only within the reply.
+	 * @return the model's tool-call id, or {@code null} when the call is no model's tool call (Java, MCP)
+	 */
+	public @Nullable String toolCallId() {
+		return this.toolCallId;
 	}
 
 	/**
@@ -181,24 +174,24 @@ public final class ToolInvocation {
 	 * @return the changed copy
 	 */
 	public ToolInvocation withArguments(Map<String, ? extends @Nullable Object> arguments) {
-		return new ToolInvocation(this.tool, copy(arguments), this.sessionId, this.principal, this.callId,
-				this.callNumber, this.source, this.attributes);
+		return new ToolInvocation(this.tool, ToolArguments.frozenCopy(arguments), this.sessionId, this.principal, this.callId,
+				this.callNumber, this.source, this.attributes, this.toolCallId);
 	}
 
 	/**
 	 * The copy of a call that carries {@link UnboundArguments}, with the arguments they bound to and without them;
-	 * used by the pipeline's argument-binding step. The call itself then shows the bound arguments too.
+	 * used by the pipeline's argument-binding step. This call is left as it is.
 	 * @return the bound copy, or this call when it carries no unbound arguments
 	 * @throws dev.agentmiddleware.binding.InvalidToolArgumentsException if the arguments cannot be bound
 	 */
 	public ToolInvocation withBoundArguments() {
-		UnboundArguments unbound = this.unbound;
+		UnboundArguments unbound = this.attributes.isEmpty() ? null : attribute(UnboundArguments.ATTRIBUTE);
 		if (unbound == null) {
 			return this;
 		}
 		Map<String, @Nullable Object> bound = unbound.bind();
-		return new ToolInvocation(this.tool, copy(bound), this.sessionId, this.principal, this.callId, this.callNumber,
-				this.source, without(this.attributes, UnboundArguments.ATTRIBUTE));
+		return new ToolInvocation(this.tool, ToolArguments.frozenCopy(bound), this.sessionId, this.principal, this.callId, this.callNumber,
+				this.source, InvocationAttributes.without(this.attributes, UnboundArguments.ATTRIBUTE), this.toolCallId);
 	}
 
 	/**
@@ -211,7 +204,7 @@ public final class ToolInvocation {
 		Map<String, @Nullable Object> changed = new LinkedHashMap<>(arguments());
 		changed.put(Objects.requireNonNull(name, "name"), value);
 		return new ToolInvocation(this.tool, Collections.unmodifiableMap(changed), this.sessionId, this.principal,
-				this.callId, this.callNumber, this.source, this.attributes);
+				this.callId, this.callNumber, this.source, this.attributes, this.toolCallId);
 	}
 
 	/**
@@ -222,10 +215,8 @@ public final class ToolInvocation {
 	 * @return the changed copy
 	 */
 	public <T> ToolInvocation withAttribute(InvocationAttribute<T> key, T value) {
-		Map<InvocationAttribute<?>, Object> changed = new HashMap<>(this.attributes);
-		changed.put(Objects.requireNonNull(key, "key"), key.type().cast(Objects.requireNonNull(value, "value")));
 		return new ToolInvocation(this.tool, this.arguments, this.sessionId, this.principal, this.callId,
-				this.callNumber, this.source, Collections.unmodifiableMap(changed));
+				this.callNumber, this.source, InvocationAttributes.with(this.attributes, key, value), this.toolCallId);
 	}
 
 	/**
@@ -235,43 +226,14 @@ public final class ToolInvocation {
 	 */
 	public ToolInvocation withSessionId(@Nullable String sessionId) {
 		return new ToolInvocation(this.tool, this.arguments, sessionId, this.principal, this.callId, this.callNumber,
-				this.source, this.attributes);
+				this.source, this.attributes, this.toolCallId);
 	}
 
 	@Override
 	public String toString() {
 		return "ToolInvocation[tool=" + this.tool.name() + ", callId=" + this.callId + ", source=" + this.source
-				+ ", session=" + this.sessionId + ", arguments=" + arguments().keySet() + "]";
-	}
-
-	@SuppressWarnings("unchecked")
-	private static Map<String, @Nullable Object> copy(Map<String, ? extends @Nullable Object> arguments) {
-		if (arguments instanceof ToolArguments immutable) {
-			return immutable;
-		}
-		return Collections.unmodifiableMap(new LinkedHashMap<>(Objects.requireNonNull(arguments, "arguments")));
-	}
-
-	// The attributes without one key; most calls carry one or two attributes, so the small cases avoid a HashMap.
-	private static Map<InvocationAttribute<?>, Object> without(Map<InvocationAttribute<?>, Object> attributes,
-			InvocationAttribute<?> key) {
-		if (attributes.size() == 1 && attributes.containsKey(key)) {
-			return Map.of();
-		}
-		Map<InvocationAttribute<?>, Object> copy = new HashMap<>(attributes);
-		copy.remove(key);
-		return frozen(copy);
-	}
-
-	private static Map<InvocationAttribute<?>, Object> frozen(@Nullable Map<InvocationAttribute<?>, Object> attributes) {
-		if (attributes == null || attributes.isEmpty()) {
-			return Map.of();
-		}
-		if (attributes.size() == 1) {
-			Map.Entry<InvocationAttribute<?>, Object> only = attributes.entrySet().iterator().next();
-			return Map.of(only.getKey(), only.getValue());
-		}
-		return Collections.unmodifiableMap(new HashMap<>(attributes));
+				+ ", session=" + this.sessionId + ((this.toolCallId != null) ? ", toolCallId=" + this.toolCallId : "")
+				+ ", arguments=" + this.arguments.keySet() + "]";
 	}
 
 	/**
@@ -292,6 +254,8 @@ public final class ToolInvocation {
 		private @Nullable String callId;
 
 		private InvocationSource source = InvocationSource.JAVA;
+
+		private @Nullable String toolCallId;
 
 		private @Nullable Map<InvocationAttribute<?>, Object> attributes;
 
@@ -379,6 +343,16 @@ public final class ToolInvocation {
 		}
 
 		/**
+		 * Sets the id the model gave this tool call in its reply (see {@link ToolInvocation#toolCallId()}).
+		 * @param toolCallId the model's tool-call id, or {@code null} for none
+		 * @return this builder
+		 */
+		public Builder toolCallId(@Nullable String toolCallId) {
+			this.toolCallId = toolCallId;
+			return this;
+		}
+
+		/**
 		 * Sets the source (default {@link InvocationSource#JAVA}).
 		 * @param source where the call came from
 		 * @return this builder
@@ -408,20 +382,12 @@ public final class ToolInvocation {
 		 * @return the immutable invocation
 		 */
 		public ToolInvocation build() {
-			Map<InvocationAttribute<?>, Object> attributes = frozen(this.attributes);
-			Map<String, @Nullable Object> arguments;
-			if (this.adopted != null) {
-				arguments = this.adopted;
-			}
-			else if (this.arguments == null) {
-				arguments = ToolArguments.empty();
-			}
-			else {
-				arguments = Collections.unmodifiableMap(new LinkedHashMap<>(this.arguments));
-			}
-			long callNumber = (this.callId != null) ? 0 : ++CALL_COUNTER.get()[0];
+			Map<InvocationAttribute<?>, Object> attributes = InvocationAttributes.frozen(this.attributes);
+			Map<String, @Nullable Object> arguments = (this.adopted != null) ? this.adopted
+					: (this.arguments != null) ? ToolArguments.frozenCopy(this.arguments) : ToolArguments.empty();
+			long callNumber = (this.callId != null) ? 0 : CallIds.next();
 			return new ToolInvocation(this.tool, arguments, this.sessionId, this.principal, this.callId, callNumber,
-					this.source, attributes);
+					this.source, attributes, this.toolCallId);
 		}
 
 	}

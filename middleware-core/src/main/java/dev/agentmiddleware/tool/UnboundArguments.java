@@ -10,8 +10,9 @@ import org.jspecify.annotations.Nullable;
  * The arguments of a call as a model or an MCP client sent them, not yet bound to the tool's parameters. A call
  * that carries them under {@link #ATTRIBUTE} is bound inside its pipeline, by the argument-binding step
  * ({@code dev.agentmiddleware.chain.ArgumentBindingMiddleware}), so that a call refused for its arguments is still
- * observed, counted and logged like any other. Once bound, every view of the call, including the one the observer
- * tier and the outer layers hold, shows the bound arguments.
+ * observed, counted and logged like any other. Binding makes a new invocation, which the running
+ * {@code dev.agentmiddleware.chain.ToolCall} keeps, so that the observer tier and the outer layers are told of the
+ * call's end with the bound arguments; this object and the invocation carrying it never change.
  * <pre>{@code
  * ToolInvocation call = ToolInvocation.builder(tool.descriptor())
  *     .attribute(UnboundArguments.ATTRIBUTE, new UnboundArguments(() -> binder.bind(json)))
@@ -28,8 +29,6 @@ public final class UnboundArguments {
 
 	private final Supplier<Map<String, @Nullable Object>> binder;
 
-	private volatile @Nullable Map<String, @Nullable Object> bound;
-
 	/**
 	 * Creates the unbound arguments of one call.
 	 * @param binder binds the arguments as sent to the tool's parameter types and checks their constraints,
@@ -40,25 +39,12 @@ public final class UnboundArguments {
 	}
 
 	/**
-	 * Binds the arguments, once; later calls return the same result.
+	 * Binds the arguments; the pipeline's binding step calls it once per call.
 	 * @return the bound arguments by parameter name, in declaration order
 	 * @throws dev.agentmiddleware.binding.InvalidToolArgumentsException if the arguments cannot be bound
 	 */
 	public Map<String, @Nullable Object> bind() {
-		Map<String, @Nullable Object> bound = this.bound;
-		if (bound == null) {
-			bound = Objects.requireNonNull(this.binder.get(), "bound arguments");
-			this.bound = bound;
-		}
-		return bound;
-	}
-
-	/**
-	 * The bound arguments, if binding has happened and succeeded.
-	 * @return the bound arguments, or {@code null}
-	 */
-	public @Nullable Map<String, @Nullable Object> bound() {
-		return this.bound;
+		return Objects.requireNonNull(this.binder.get(), "bound arguments");
 	}
 
 }

@@ -218,9 +218,9 @@ class ObservationMiddlewareTests {
 
 	@Test
 	void aCustomConventionChangesTheNameAndKeys() throws Exception {
-		ToolCallObservationConvention convention = new DefaultToolCallObservationConvention("ai.tool.execution") {
+		AgentToolObservationConvention convention = new DefaultAgentToolObservationConvention("ai.tool.execution") {
 			@Override
-			public KeyValues getLowCardinalityKeyValues(ToolCallObservationContext context) {
+			public KeyValues getLowCardinalityKeyValues(AgentToolObservationContext context) {
 				return super.getLowCardinalityKeyValues(context).and("tenant", "acme");
 			}
 		};
@@ -313,7 +313,7 @@ class ObservationMiddlewareTests {
 			.hasParentObservationEqualTo(parent)
 			.hasLowCardinalityKeyValue("agent.tool.outcome", "succeeded");
 		assertThat(seenByTool.get()).isNotNull().isNotSameAs(parent);
-		assertThat(seenByTool.get().getContext()).isInstanceOf(ToolCallObservationContext.class);
+		assertThat(seenByTool.get().getContext()).isInstanceOf(AgentToolObservationContext.class);
 		assertThat(meters.find("agent.tool.call").timers()).isEmpty();
 	}
 

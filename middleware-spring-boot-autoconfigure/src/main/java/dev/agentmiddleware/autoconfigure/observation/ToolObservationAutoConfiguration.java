@@ -10,7 +10,7 @@ import dev.agentmiddleware.metrics.MiddlewareMetrics;
 import dev.agentmiddleware.observation.MicrometerMiddlewareMetrics;
 import dev.agentmiddleware.observation.ObservationMiddleware;
 import dev.agentmiddleware.observation.ToolCallMeterObservationHandler;
-import dev.agentmiddleware.observation.ToolCallObservationConvention;
+import dev.agentmiddleware.observation.AgentToolObservationConvention;
 import dev.agentmiddleware.spring.tool.AgentToolRegistry;
 import dev.agentmiddleware.spring.tool.ToolNameReferences;
 import io.micrometer.core.instrument.FunctionCounter;
@@ -33,7 +33,7 @@ import org.springframework.core.annotation.Order;
 
 /**
  * Auto-configuration of the {@link ObservationMiddleware}: one observation per tool call through the context's
- * {@link ObservationRegistry} (with a {@link ToolCallObservationConvention} bean, if any), and, when a
+ * {@link ObservationRegistry} (with a {@link AgentToolObservationConvention} bean, if any), and, when a
  * {@link MeterRegistry} exists, cached timers instead of observations for the calls the tool did not run (cache
  * hits, denials), a {@link ToolCallMeterObservationHandler} that times tool calls without the long-task timer
  * (unless {@code agent.middleware.observation.long-task-timer} is {@code true}), the
@@ -55,13 +55,13 @@ public final class ToolObservationAutoConfiguration {
 	@ConditionalOnMissingBean
 	ObservationMiddleware observationMiddleware(ToolObservationProperties properties,
 			ObjectProvider<ObservationRegistry> observationRegistry,
-			ObjectProvider<ToolCallObservationConvention> convention) {
+			ObjectProvider<AgentToolObservationConvention> convention) {
 		return observationMiddlewareBuilder(properties, observationRegistry, convention).build();
 	}
 
 	private static ObservationMiddleware.Builder observationMiddlewareBuilder(ToolObservationProperties properties,
 			ObjectProvider<ObservationRegistry> observationRegistry,
-			ObjectProvider<ToolCallObservationConvention> convention) {
+			ObjectProvider<AgentToolObservationConvention> convention) {
 		return ObservationMiddleware.builder().registry(observationRegistry.getIfAvailable(() -> ObservationRegistry.NOOP))
 			.convention(convention.getIfUnique())
 			.policies(properties::policyFor)
@@ -78,7 +78,7 @@ public final class ToolObservationAutoConfiguration {
 		@ConditionalOnMissingBean
 		ObservationMiddleware observationMiddleware(ToolObservationProperties properties,
 				ObjectProvider<ObservationRegistry> observationRegistry,
-				ObjectProvider<ToolCallObservationConvention> convention, ObjectProvider<MeterRegistry> meterRegistry) {
+				ObjectProvider<AgentToolObservationConvention> convention, ObjectProvider<MeterRegistry> meterRegistry) {
 			return observationMiddlewareBuilder(properties, observationRegistry, convention)
 				.meterRegistry(meterRegistry.getIfAvailable())
 				.build();

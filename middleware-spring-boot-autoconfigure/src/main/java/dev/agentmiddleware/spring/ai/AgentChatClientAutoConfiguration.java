@@ -22,8 +22,8 @@ import org.springframework.context.annotation.Bean;
  * Agent-level middleware on Spring AI's {@code ChatClient} tool loop: the {@link AgentToolCallingAdvisor} supplied
  * through its builder (so the auto-configured {@code ChatClient.Builder} uses it), a
  * {@link ChatClientBuilderCustomizer} that attaches every agent tool, the contributed tools and the advisor, a
- * decorator of the {@link ToolCallingManager} that puts tools registered the Spring AI way through the middleware
- * chain, and the observer that tells the loop how each tool call ended.
+ * and the one decorator of the {@link ToolCallingManager} ({@code GoverningToolCallingManager}, applied once) that
+ * puts tools registered the Spring AI way through the middleware chain and runs the loop's side of each tool call.
  */
 @AutoConfiguration(after = { AgentAutoConfiguration.class, AgentToolSpringAiAutoConfiguration.class },
 		afterName = "org.springframework.ai.model.tool.autoconfigure.ToolCallingAutoConfiguration",
@@ -49,12 +49,6 @@ public final class AgentChatClientAutoConfiguration {
 			}
 
 		};
-	}
-
-	@Bean
-	@ConditionalOnMissingBean
-	IterationEventRecorder iterationEventRecorder() {
-		return new IterationEventRecorder();
 	}
 
 	@Bean

@@ -11,6 +11,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import dev.agentmiddleware.agent.AgentEvent;
 import dev.agentmiddleware.agent.AgentMessage;
 import dev.agentmiddleware.agent.AgentMiddlewareException;
+import dev.agentmiddleware.agent.AgentRun;
 import dev.agentmiddleware.agent.AgentRuns;
 import dev.agentmiddleware.agent.IterationResult;
 import org.jspecify.annotations.Nullable;
@@ -43,8 +44,11 @@ import org.springframework.ai.model.tool.ToolExecutionResult;
  *
  * <p>The run's thread is the conversation id ({@link ChatMemory#CONVERSATION_ID} among the advisor parameters or in
  * the tool context, or {@value AgentToolCallback#SESSION_ID_KEY} in the tool context); a request without one gets a
- * fresh thread of its own. The advisor copies the thread into the {@code ToolContext}, so tools (such as the todo
- * tools) see it as their session.
+ * fresh thread of its own. The run itself is carried in the request's context and, under {@value #RUN_KEY}, in the
+ * {@code ToolContext}, where the tool-calling manager finds it and our tools read the thread as their session
+ * (Spring AI's conversation id is set to it too, for tools of your own that read it); no registry of runs exists.
+ * The run's tool calls are run by the {@link GoverningToolCallingManager} the builder's manager is decorated with
+ * (once: an already decorated manager is used as it is).
  *
  * <p>A model whose options are not {@link ToolCallingChatOptions} cannot be given tools at all: the advisor then
  * only passes the request on, and logs one WARN (per options type) naming the fix.
@@ -59,10 +63,8 @@ import org.springframework.ai.model.tool.ToolExecutionResult;
  */
 public class AgentToolCallingAdvisor extends ToolCallingAdvisor {
 
-	/** The tool-context key carrying the id of the loop run a tool call belongs to. */
-	public static final String RUN_ID_KEY = "agent.run-id";
-
-	private static final String RUN_CONTEXT_KEY = AgentToolCallingAdvisor.class.getName() + ".run";
+	/** The tool-context (and request-context) key carrying the {@link AgentRun} a tool call belongs to. */
+	public static final String RUN_KEY = "agent.run";
 
 	private static final Logger logger = LoggerFactory.getLogger(AgentToolCallingAdvisor.class);
 
@@ -71,8 +73,6 @@ public class AgentToolCallingAdvisor extends ToolCallingAdvisor {
 
 	private final AgentRuns runs;
 
-	private final Map<String, AgentLoopState> loops;
-
 	/**
 	 * Creates the advisor; use {@link #builder(AgentRuns)}.
 	 * @param toolCallingManager runs the allowed tool calls; already wrapped for the loop
@@ -80,14 +80,12 @@ public class AgentToolCallingAdvisor extends ToolCallingAdvisor {
 	 * @param order the advisor order
 	 * @param conversationHistoryEnabled whether the loop keeps the conversation history itself
 	 * @param runs starts agent runs
-	 * @param loops the running loops, shared with the tool-calling manager
 	 */
-	AgentToolCallingAdvisor(ToolCallingManager toolCallingManager,
+	AgentToolCallingAdvisor(GoverningToolCallingManager toolCallingManager,
 			ToolExecutionEligibilityChecker eligibilityChecker, int order, boolean conversationHistoryEnabled,
-			AgentRuns runs, Map<String, AgentLoopState> loops) {
+			AgentRuns runs) {
 		super(toolCallingManager, eligibilityChecker, order, conversationHistoryEnabled);
 		this.runs = runs;
-		this.loops = loops;
 	}
 
 	/**
@@ -110,18 +108,15 @@ public class AgentToolCallingAdvisor extends ToolCallingAdvisor {
 			warnToolsCannotReachTheModel(request);
 			return super.adviseCall(request, chain);
 		}
-		AgentLoopState loop = start(request);
+		AgentRun run = this.runs.start(threadId(request));
 		try {
-			ChatClientResponse response = super.adviseCall(withRun(request, loop), chain);
-			finish(loop, null);
+			ChatClientResponse response = super.adviseCall(withRun(request, run), chain);
+			finish(run, null);
 			return response;
 		}
 		catch (RuntimeException ex) {
-			finish(loop, ex);
+			finish(run, ex);
 			throw ex;
-		}
-		finally {
-			this.loops.remove(loop.runId);
 		}
 	}
 
@@ -132,14 +127,13 @@ public class AgentToolCallingAdvisor extends ToolCallingAdvisor {
 			return super.adviseStream(request, chain);
 		}
 		return Flux.defer(() -> {
-			AgentLoopState loop = start(request);
-			return super.adviseStream(withRun(request, loop), chain)
+			AgentRun run = this.runs.start(threadId(request));
+			return super.adviseStream(withRun(request, run), chain)
 				.concatWith(Flux.defer(() -> {
-					finish(loop, null);
+					finish(run, null);
 					return Flux.<ChatClientResponse>empty();
 				}))
-				.doOnError((ex) -> finish(loop, ex))
-				.doFinally((signal) -> this.loops.remove(loop.runId));
+				.doOnError((ex) -> finish(run, ex));
 		});
 	}
 
@@ -158,15 +152,8 @@ public class AgentToolCallingAdvisor extends ToolCallingAdvisor {
 		}
 	}
 
-	private AgentLoopState start(ChatClientRequest request) {
-		String threadId = threadId(request);
-		AgentLoopState loop = new AgentLoopState(UUID.randomUUID().toString(), this.runs.start(threadId));
-		this.loops.put(loop.runId, loop);
-		return loop;
-	}
-
-	private static ChatClientRequest withRun(ChatClientRequest request, AgentLoopState loop) {
-		return request.mutate().context(RUN_CONTEXT_KEY, loop.runId).build();
+	private static ChatClientRequest withRun(ChatClientRequest request, AgentRun run) {
+		return request.mutate().context(RUN_KEY, run).build();
 	}
 
 	private static String threadId(ChatClientRequest request) {
@@ -192,17 +179,16 @@ public class AgentToolCallingAdvisor extends ToolCallingAdvisor {
 	}
 
 	private ChatClientRequest beforeIteration(ChatClientRequest request) {
-		AgentLoopState loop = loop(request);
-		if (loop == null) {
+		AgentRun run = run(request.context());
+		if (run == null) {
 			return request;
 		}
-		loop.run.beginIteration(AgentMessages.of(request.prompt().getInstructions()));
+		run.beginIteration(AgentMessages.of(request.prompt().getInstructions()));
 		ToolCallingChatOptions options = (ToolCallingChatOptions) request.prompt().getOptions();
 		Objects.requireNonNull(options, "options");
 		ToolCallingChatOptions withThread = options.mutate()
-			.toolContext(ChatMemory.CONVERSATION_ID, loop.run.threadId())
-			.toolContext(AgentToolCallback.SESSION_ID_KEY, loop.run.threadId())
-			.toolContext(RUN_ID_KEY, loop.runId)
+			.toolContext(ChatMemory.CONVERSATION_ID, run.threadId())
+			.toolContext(RUN_KEY, run)
 			.build();
 		return request.mutate().prompt(new Prompt(request.prompt().getInstructions(), withThread)).build();
 	}
@@ -218,9 +204,9 @@ public class AgentToolCallingAdvisor extends ToolCallingAdvisor {
 	}
 
 	private ChatClientResponse afterModelCall(ChatClientResponse response) {
-		AgentLoopState loop = loop(response.context());
-		if (loop != null) {
-			loop.lastResponse = response;
+		AgentRun run = run(response.context());
+		if (run != null) {
+			run.replied(reply(response));
 		}
 		return response;
 	}
@@ -238,12 +224,12 @@ public class AgentToolCallingAdvisor extends ToolCallingAdvisor {
 	}
 
 	private List<Message> nextInstructions(ChatClientRequest request, List<Message> instructions) {
-		AgentLoopState loop = loop(request);
-		if (loop == null) {
+		AgentRun run = run(request.context());
+		if (run == null) {
 			return instructions;
 		}
-		endIteration(loop);
-		List<String> notes = loop.run.takeNextInput();
+		endIteration(run);
+		List<String> notes = run.takeNextInput();
 		if (notes.isEmpty()) {
 			return instructions;
 		}
@@ -252,30 +238,26 @@ public class AgentToolCallingAdvisor extends ToolCallingAdvisor {
 		return next;
 	}
 
-	private void endIteration(AgentLoopState loop) {
-		if (!loop.run.iterationOpen()) {
-			return;
+	// An iteration the tool-calling manager did not end (the model replied without tool calls) ends with the reply.
+	private static void endIteration(AgentRun run) {
+		if (run.iterationOpen()) {
+			run.endIteration(new IterationResult(run.lastReply(), List.of()));
 		}
-		IterationResult result = loop.toolResult;
-		if (result == null || loop.toolResultIteration != loop.run.iteration()) {
-			result = new IterationResult(reply(loop.lastResponse), List.of());
-		}
-		loop.run.endIteration(result);
 	}
 
-	private void finish(AgentLoopState loop, @Nullable Throwable failure) {
-		if (!loop.run.end()) {
+	private static void finish(AgentRun run, @Nullable Throwable failure) {
+		if (!run.end()) {
 			return;
 		}
 		if (failure == null) {
-			endIteration(loop);
+			endIteration(run);
 			return;
 		}
-		if (failure instanceof AgentMiddlewareException || !loop.run.iterationOpen()) {
+		if (failure instanceof AgentMiddlewareException || !run.iterationOpen()) {
 			return;
 		}
 		try {
-			loop.run.endIteration(new IterationResult(reply(loop.lastResponse), List.of(AgentEvent.failure(failure))));
+			run.endIteration(new IterationResult(run.lastReply(), List.of(AgentEvent.failure(failure))));
 		}
 		catch (RuntimeException ex) {
 			failure.addSuppressed(ex);
@@ -292,18 +274,14 @@ public class AgentToolCallingAdvisor extends ToolCallingAdvisor {
 		return AgentMessages.of(output);
 	}
 
-	private @Nullable AgentLoopState loop(ChatClientRequest request) {
-		return loop(request.context());
-	}
-
-	private @Nullable AgentLoopState loop(Map<String, @Nullable Object> context) {
-		Object runId = context.get(RUN_CONTEXT_KEY);
-		return (runId != null) ? this.loops.get(runId.toString()) : null;
+	private static @Nullable AgentRun run(Map<String, @Nullable Object> context) {
+		return (context.get(RUN_KEY) instanceof AgentRun run) ? run : null;
 	}
 
 	/**
 	 * Builds an {@link AgentToolCallingAdvisor}; the {@link ToolCallingManager} given (default: Spring AI's) runs
-	 * the tool calls the loop guard allows.
+	 * the tool calls the loop guard allows, decorated once by the {@link GoverningToolCallingManager} unless it
+	 * already is one.
 	 */
 	public static class Builder extends ToolCallingAdvisor.Builder<Builder> {
 
@@ -324,10 +302,11 @@ public class AgentToolCallingAdvisor extends ToolCallingAdvisor {
 
 		@Override
 		public AgentToolCallingAdvisor build() {
-			Map<String, AgentLoopState> loops = new ConcurrentHashMap<>();
-			return new AgentToolCallingAdvisor(new AgentLoopToolCallingManager(getToolCallingManager(), loops),
-					getToolExecutionEligibilityChecker(), getAdvisorOrder(), isConversationHistoryEnabled(), this.runs,
-					loops);
+			ToolCallingManager manager = getToolCallingManager();
+			GoverningToolCallingManager governing = (manager instanceof GoverningToolCallingManager decorated)
+					? decorated : GoverningToolCallingManager.loopOnly(manager);
+			return new AgentToolCallingAdvisor(governing, getToolExecutionEligibilityChecker(), getAdvisorOrder(),
+					isConversationHistoryEnabled(), this.runs);
 		}
 
 	}

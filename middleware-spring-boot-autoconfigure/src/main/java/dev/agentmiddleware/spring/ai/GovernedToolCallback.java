@@ -2,6 +2,7 @@ package dev.agentmiddleware.spring.ai;
 
 import java.util.Objects;
 
+import dev.agentmiddleware.chain.ToolCall;
 import dev.agentmiddleware.spring.tool.AgentToolRegistry;
 import dev.agentmiddleware.spring.tool.RegisteredTool;
 import dev.agentmiddleware.tool.ExecutableTool;
@@ -52,6 +53,10 @@ public final class GovernedToolCallback implements ToolCallback {
 	/** The invocation attribute carrying the callback instance a governed call runs at the end of the chain. */
 	public static final InvocationAttribute<ToolCallback> DELEGATE = InvocationAttribute.of("spring-ai.tool-callback",
 			ToolCallback.class);
+
+	// The JSON input as the model sent it, handed to the delegate as it is when no layer changed the arguments.
+	private static final InvocationAttribute<String> INPUT = InvocationAttribute.of("spring-ai.tool-input",
+			String.class);
 
 	private static final String OWNER_PREFIX = "spring-ai:";
 
@@ -122,7 +127,11 @@ public final class GovernedToolCallback implements ToolCallback {
 	private static @Nullable Object callDelegate(ToolInvocation invocation, ToolCallback fallback) throws Exception {
 		ToolCallback delegate = invocation.attribute(DELEGATE);
 		ToolContext toolContext = invocation.attribute(TOOL_CONTEXT);
-		String input = JsonMapper.shared().writeValueAsString(invocation.arguments());
+		// Bound once: the arguments the chain bound from the model's JSON reach the delegate as that JSON, unless a
+		// layer replaced them (then they are written out again).
+		String sent = invocation.attribute(INPUT);
+		String input = (sent != null && ToolCall.current().hasArgumentsAsBound(invocation)) ? sent
+				: JsonMapper.shared().writeValueAsString(invocation.arguments());
 		try {
 			return (delegate != null ? delegate : fallback).call(input, toolContext);
 		}
@@ -172,6 +181,9 @@ public final class GovernedToolCallback implements ToolCallback {
 			// Bound inside the pipeline, so that a call refused for its arguments is observed and counted too
 			ToolInvocation.Builder builder = caller.describe(this.tool.unboundInvocation(toolInput))
 				.attribute(DELEGATE, this.delegate);
+			if (toolInput != null) {
+				builder.attribute(INPUT, toolInput);
+			}
 			if (toolContext != null) {
 				builder.attribute(TOOL_CONTEXT, toolContext);
 			}

@@ -2,6 +2,7 @@ package dev.agentmiddleware.spring.ai;
 
 import java.util.Map;
 
+import dev.agentmiddleware.agent.AgentRun;
 import dev.agentmiddleware.spring.mcp.McpInvocationAttributes;
 import dev.agentmiddleware.spring.mcp.McpToolHandler;
 import dev.agentmiddleware.spring.tool.ToolPrincipals;
@@ -20,24 +21,26 @@ import org.springframework.util.ClassUtils;
 /**
  * Who is calling a tool through Spring AI, read from the {@link ToolContext}: an MCP client (the MCP exchange that
  * Spring AI's MCP server puts under {@code exchange}, whose session id becomes the call's session), or a
- * {@code ChatClient} turn (session id from {@value AgentToolCallback#SESSION_ID_KEY} or Spring AI's conversation
- * id; principal from {@value AgentToolCallback#PRINCIPAL_KEY}, else Spring Security's {@code SecurityContext} of the
+ * {@code ChatClient} turn (session id: the thread of the agent run under {@value AgentToolCallingAdvisor#RUN_KEY},
+ * else {@value AgentToolCallback#SESSION_ID_KEY}, else Spring AI's conversation id; the model's tool-call id from the
+ * {@link ToolCallReport} the tool-calling manager gives each call; principal from {@value AgentToolCallback#PRINCIPAL_KEY}, else Spring Security's {@code SecurityContext} of the
  * calling thread, through {@link ToolPrincipals}).
  *
  * @param source where the call came from
  * @param sessionId the session, or {@code null}
  * @param principal the principal, or {@code null}
  * @param mcpExchange the {@code McpSyncServerExchange} of an MCP call, or {@code null}
+ * @param report the tool call of a model's reply being run, or {@code null}
  */
 record ToolCaller(InvocationSource source, @Nullable String sessionId, @Nullable ToolPrincipal principal,
-		@Nullable Object mcpExchange) {
+		@Nullable Object mcpExchange, @Nullable ToolCallReport report) {
 
 	private static final boolean MCP_PRESENT = ClassUtils.isPresent(
 			"io.modelcontextprotocol.server.McpSyncServerExchange", ToolCaller.class.getClassLoader());
 
 	private static final String MCP_EXCHANGE_KEY = "exchange";
 
-	private static final ToolCaller SPRING_AI = new ToolCaller(InvocationSource.SPRING_AI, null, null, null);
+	private static final ToolCaller SPRING_AI = new ToolCaller(InvocationSource.SPRING_AI, null, null, null, null);
 
 	static ToolCaller of(@Nullable ToolContext toolContext) {
 		Map<String, Object> context = (toolContext != null) ? toolContext.getContext() : Map.of();
@@ -52,12 +55,14 @@ record ToolCaller(InvocationSource source, @Nullable String sessionId, @Nullable
 		if (principal == null) {
 			principal = ToolPrincipals.current();
 		}
-		String sessionId = text(context.get(AgentToolCallback.SESSION_ID_KEY));
+		String sessionId = (context.get(AgentToolCallingAdvisor.RUN_KEY) instanceof AgentRun run) ? run.threadId()
+				: text(context.get(AgentToolCallback.SESSION_ID_KEY));
 		if (sessionId == null) {
 			sessionId = text(context.get(ChatMemory.CONVERSATION_ID));
 		}
-		return (sessionId == null && principal == null) ? SPRING_AI
-				: new ToolCaller(InvocationSource.SPRING_AI, sessionId, principal, null);
+		ToolCallReport report = (context.get(ToolCallReport.KEY) instanceof ToolCallReport each) ? each : null;
+		return (sessionId == null && principal == null && report == null) ? SPRING_AI
+				: new ToolCaller(InvocationSource.SPRING_AI, sessionId, principal, null, report);
 	}
 
 	// A principal given by name only, as a string, is a principal without authorities.
@@ -73,6 +78,9 @@ record ToolCaller(InvocationSource source, @Nullable String sessionId, @Nullable
 	 */
 	ToolInvocation.Builder describe(ToolInvocation.Builder builder) {
 		builder.sessionId(this.sessionId).principal(this.principal).source(this.source);
+		if (this.report != null) {
+			builder.toolCallId(this.report.id());
+		}
 		if (this.mcpExchange != null) {
 			Mcp.attach(builder, this.mcpExchange);
 		}
@@ -96,6 +104,9 @@ record ToolCaller(InvocationSource source, @Nullable String sessionId, @Nullable
 	String failed(String toolName, Exception failure, ToolErrorFormatter errorFormatter, Logger logger) {
 		String text = errorFormatter.format(toolName, failure);
 		logger.debug("Tool '{}' failed; the caller gets: {}", toolName, text, failure);
+		if (this.report != null) {
+			this.report.failed(failure);
+		}
 		if (isMcp()) {
 			throw new ToolCallFailedException(text);
 		}
@@ -114,11 +125,12 @@ record ToolCaller(InvocationSource source, @Nullable String sessionId, @Nullable
 		static @Nullable ToolCaller caller(Object exchange, @Nullable ToolPrincipal principal) {
 			if (exchange instanceof McpSyncServerExchange sync) {
 				return new ToolCaller(InvocationSource.MCP, sync.sessionId(),
-						(principal != null) ? principal : McpToolHandler.principal(sync.transportContext()), sync);
+						(principal != null) ? principal : McpToolHandler.principal(sync.transportContext()), sync,
+						null);
 			}
 			if (exchange instanceof McpTransportContext transportContext) {
 				return new ToolCaller(InvocationSource.MCP, null,
-						(principal != null) ? principal : McpToolHandler.principal(transportContext), null);
+						(principal != null) ? principal : McpToolHandler.principal(transportContext), null, null);
 			}
 			return null;
 		}

@@ -11,9 +11,10 @@
  * {@link dev.agentmiddleware.spring.ai.AgentToolSpringAiAutoConfiguration} wires the callbacks and the formatter;
  * {@link dev.agentmiddleware.spring.ai.AgentChatClientAutoConfiguration} (settings:
  * {@link dev.agentmiddleware.spring.ai.AgentSpringAiProperties}) wires the advisor and the {@code ChatClient}.
- * Internals (package-private): {@code GoverningToolCallingManager} and {@code AgentLoopToolCallingManager} decorate
- * Spring AI's {@code ToolCallingManager}; {@code IterationEventRecorder}, {@code AgentLoopState},
- * {@code AgentMessages} and {@code ToolCaller} carry the loop's state and the caller of each call.
+ * Internals (package-private): {@code GoverningToolCallingManager}, the one decorator of Spring AI's
+ * {@code ToolCallingManager}; {@code ToolCallReport} carries each tool call's id and failure in its tool context,
+ * {@code ToolCaller} the caller of each call and {@code AgentMessages} the translation of messages. The agent run
+ * travels in the request and the tool context; nothing is kept per thread or in a registry of runs.
  */
 @NullMarked
 package dev.agentmiddleware.spring.ai;

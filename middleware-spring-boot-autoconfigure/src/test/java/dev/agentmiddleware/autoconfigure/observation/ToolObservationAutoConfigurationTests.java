@@ -8,11 +8,11 @@ import dev.agentmiddleware.spring.ai.AgentToolSpringAiAutoConfiguration;
 import dev.agentmiddleware.chain.OrderedMiddleware;
 import dev.agentmiddleware.metrics.MiddlewareEvent;
 import dev.agentmiddleware.metrics.MiddlewareMetrics;
-import dev.agentmiddleware.observation.DefaultToolCallObservationConvention;
+import dev.agentmiddleware.observation.DefaultAgentToolObservationConvention;
 import dev.agentmiddleware.observation.MicrometerMiddlewareMetrics;
 import dev.agentmiddleware.observation.ObservationMiddleware;
 import dev.agentmiddleware.observation.ToolCallMeterObservationHandler;
-import dev.agentmiddleware.observation.ToolCallObservationConvention;
+import dev.agentmiddleware.observation.AgentToolObservationConvention;
 import dev.agentmiddleware.chain.ToolMiddleware;
 import io.micrometer.observation.Observation;
 import dev.agentmiddleware.spring.AgentTool;
@@ -246,7 +246,7 @@ class ToolObservationAutoConfigurationTests {
 	@Test
 	void aConventionBeanChangesTheName() {
 		this.contextRunner.withUserConfiguration(MetricsConfiguration.class)
-			.withBean(ToolCallObservationConvention.class, () -> new DefaultToolCallObservationConvention("ai.tools"))
+			.withBean(AgentToolObservationConvention.class, () -> new DefaultAgentToolObservationConvention("ai.tools"))
 			.run((context) -> {
 				callback(context, "get_weather").call("{\"city\":\"Porto\"}");
 				MeterRegistry meters = context.getBean(MeterRegistry.class);

@@ -22,6 +22,7 @@ import org.springframework.ai.support.ToolCallbacks;
 import org.springframework.ai.tool.ToolCallback;
 import org.springframework.ai.tool.annotation.Tool;
 import org.springframework.ai.tool.annotation.ToolParam;
+import org.springframework.ai.tool.definition.ToolDefinition;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.ApplicationContext;
@@ -134,9 +135,61 @@ class GovernedToolCallbackTests {
 		});
 	}
 
+	@Test
+	void theDelegateGetsTheModelsJsonAsSentWhenNoLayerChangedTheArguments() {
+		this.contextRunner.run((context) -> {
+			InputRecordingCallback delegate = new InputRecordingCallback("echo_input");
+			ToolCallback governed = govern(context, delegate);
+			String sent = "{ \"zone\" :  \"UTC\" }";
+			governed.call(sent);
+			assertThat(delegate.inputs).containsExactly(sent);
+			assertThat(context.getBean(Recorder.class).calls).singleElement()
+				.satisfies((call) -> assertThat(call.arguments()).containsEntry("zone", "UTC"));
+		});
+	}
+
+	@Test
+	void theDelegateGetsTheRewrittenArgumentsAsJsonWhenALayerChangedThem() {
+		this.contextRunner.withBean("rewriting", ToolMiddleware.class,
+				() -> ToolMiddleware.named("rewriting",
+						(tool, next) -> (invocation) -> next.handle(invocation.withArgument("zone", "CET"))))
+			.run((context) -> {
+				InputRecordingCallback delegate = new InputRecordingCallback("echo_input");
+				govern(context, delegate).call("{ \"zone\" :  \"UTC\" }");
+				assertThat(delegate.inputs).containsExactly("{\"zone\":\"CET\"}");
+			});
+	}
+
 	private static ToolCallback govern(ApplicationContext context, ToolCallback callback) {
 		return GovernedToolCallback.govern(callback, context.getBean(AgentToolRegistry.class),
 				context.getBean(ToolErrorFormatter.class));
+	}
+
+	static final class InputRecordingCallback implements ToolCallback {
+
+		final List<String> inputs = new CopyOnWriteArrayList<>();
+
+		private final ToolDefinition definition;
+
+		InputRecordingCallback(String name) {
+			this.definition = ToolDefinition.builder()
+				.name(name)
+				.description("Records its input")
+				.inputSchema("{\"type\":\"object\",\"properties\":{\"zone\":{\"type\":\"string\"}}}")
+				.build();
+		}
+
+		@Override
+		public ToolDefinition getToolDefinition() {
+			return this.definition;
+		}
+
+		@Override
+		public String call(String toolInput) {
+			this.inputs.add(toolInput);
+			return "ok";
+		}
+
 	}
 
 	static class Clock {

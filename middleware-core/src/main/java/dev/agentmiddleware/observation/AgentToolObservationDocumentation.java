@@ -17,7 +17,7 @@ import io.micrometer.observation.docs.ObservationDocumentation;
  *     .timer().count();
  * }</pre>
  */
-public enum ToolCallObservationDocumentation implements ObservationDocumentation {
+public enum AgentToolObservationDocumentation implements ObservationDocumentation {
 
 	/**
 	 * One call of a tool through its middleware chain.
@@ -26,7 +26,7 @@ public enum ToolCallObservationDocumentation implements ObservationDocumentation
 
 		@Override
 		public Class<? extends ObservationConvention<? extends Observation.Context>> getDefaultConvention() {
-			return DefaultToolCallObservationConvention.class;
+			return DefaultAgentToolObservationConvention.class;
 		}
 
 		@Override

@@ -4,8 +4,8 @@ import java.util.Locale;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 
-import dev.agentmiddleware.observation.ToolCallObservationDocumentation.HighCardinalityKeyNames;
-import dev.agentmiddleware.observation.ToolCallObservationDocumentation.LowCardinalityKeyNames;
+import dev.agentmiddleware.observation.AgentToolObservationDocumentation.HighCardinalityKeyNames;
+import dev.agentmiddleware.observation.AgentToolObservationDocumentation.LowCardinalityKeyNames;
 import dev.agentmiddleware.tool.CallOutcome;
 import dev.agentmiddleware.tool.InvocationSource;
 import dev.agentmiddleware.tool.SessionFingerprint;
@@ -16,10 +16,10 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The default names and keys of a tool call's observation, as listed in
- * {@link ToolCallObservationDocumentation}: name {@code agent.tool.call}, contextual (span) name
+ * {@link AgentToolObservationDocumentation}: name {@code agent.tool.call}, contextual (span) name
  * {@code execute_tool <tool>}. Extend it to add or change keys.
  */
-public class DefaultToolCallObservationConvention implements ToolCallObservationConvention {
+public class DefaultAgentToolObservationConvention implements AgentToolObservationConvention {
 
 	/** The default observation name. */
 	public static final String NAME = "agent.tool.call";
@@ -43,12 +43,12 @@ public class DefaultToolCallObservationConvention implements ToolCallObservation
 
 	private final ConcurrentMap<String, String> contextualNames = new ConcurrentHashMap<>();
 
-	private final boolean cachesKeyValues = getClass() == DefaultToolCallObservationConvention.class;
+	private final boolean cachesKeyValues = getClass() == DefaultAgentToolObservationConvention.class;
 
 	/**
 	 * Creates the convention with the name {@value #NAME}.
 	 */
-	public DefaultToolCallObservationConvention() {
+	public DefaultAgentToolObservationConvention() {
 		this(NAME);
 	}
 
@@ -56,7 +56,7 @@ public class DefaultToolCallObservationConvention implements ToolCallObservation
 	 * Creates the convention with another observation name.
 	 * @param name the observation (and timer) name
 	 */
-	public DefaultToolCallObservationConvention(String name) {
+	public DefaultAgentToolObservationConvention(String name) {
 		this.name = name;
 	}
 
@@ -66,13 +66,13 @@ public class DefaultToolCallObservationConvention implements ToolCallObservation
 	}
 
 	@Override
-	public String getContextualName(ToolCallObservationContext context) {
+	public String getContextualName(AgentToolObservationContext context) {
 		return this.contextualNames.computeIfAbsent(context.getInvocation().toolName(),
 				(tool) -> "execute_tool " + tool);
 	}
 
 	@Override
-	public KeyValues getLowCardinalityKeyValues(ToolCallObservationContext context) {
+	public KeyValues getLowCardinalityKeyValues(AgentToolObservationContext context) {
 		ToolInvocation invocation = context.getInvocation();
 		if (context.getError() != null || !this.cachesKeyValues) {
 			return lowCardinalityKeyValues(context);
@@ -91,14 +91,14 @@ public class DefaultToolCallObservationConvention implements ToolCallObservation
 		return keyValues;
 	}
 
-	private KeyValues lowCardinalityKeyValues(ToolCallObservationContext context) {
+	private KeyValues lowCardinalityKeyValues(AgentToolObservationContext context) {
 		ToolInvocation invocation = context.getInvocation();
 		return KeyValues.of(LowCardinalityKeyNames.TOOL_NAME.withValue(invocation.toolName()), outcome(context),
 				error(context), SOURCES[invocation.source().ordinal()]);
 	}
 
 	@Override
-	public KeyValues getHighCardinalityKeyValues(ToolCallObservationContext context) {
+	public KeyValues getHighCardinalityKeyValues(AgentToolObservationContext context) {
 		// No call id: a span has ids of its own, and formatting one on every call is not free.
 		return KeyValues
 			.of(HighCardinalityKeyNames.SESSION_ID.withValue(SessionFingerprint.of(context.getInvocation().sessionId())));
@@ -109,7 +109,7 @@ public class DefaultToolCallObservationConvention implements ToolCallObservation
 	 * @param context the context
 	 * @return the outcome, {@code unknown} while the call runs
 	 */
-	protected KeyValue outcome(ToolCallObservationContext context) {
+	protected KeyValue outcome(AgentToolObservationContext context) {
 		CallOutcome outcome = context.getOutcome();
 		return (outcome != null) ? OUTCOMES[outcome.ordinal()] : OUTCOME_UNKNOWN;
 	}
@@ -119,7 +119,7 @@ public class DefaultToolCallObservationConvention implements ToolCallObservation
 	 * @param context the context
 	 * @return the simple class name of the exception, or {@code none}
 	 */
-	protected KeyValue error(ToolCallObservationContext context) {
+	protected KeyValue error(AgentToolObservationContext context) {
 		Throwable error = context.getError();
 		if (error == null) {
 			return ERROR_NONE;

@@ -8,10 +8,10 @@ import io.micrometer.observation.Observation;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What a {@link ToolCallObservationConvention} sees of a tool call: the invocation, and once it ended its outcome
+ * What a {@link AgentToolObservationConvention} sees of a tool call: the invocation, and once it ended its outcome
  * (the exception, if any, is {@link #getError()}).
  */
-public class ToolCallObservationContext extends Observation.Context {
+public class AgentToolObservationContext extends Observation.Context {
 
 	private final ToolInvocation invocation;
 
@@ -21,7 +21,7 @@ public class ToolCallObservationContext extends Observation.Context {
 	 * Creates the context of one call.
 	 * @param invocation the call
 	 */
-	public ToolCallObservationContext(ToolInvocation invocation) {
+	public AgentToolObservationContext(ToolInvocation invocation) {
 		this.invocation = Objects.requireNonNull(invocation, "invocation");
 	}
 
