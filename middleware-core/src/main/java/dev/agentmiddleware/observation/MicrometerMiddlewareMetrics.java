@@ -72,6 +72,9 @@ public final class MicrometerMiddlewareMetrics implements MiddlewareMetrics {
 			case APPROVAL_DENIED -> "Tool call approvals refused";
 			case APPROVAL_TIMED_OUT -> "Tool call approvals not decided in time";
 			case OBSERVER_RECORD_DROPPED -> "Tool call records dropped by busy observers";
+			case RESULT_REDACTED -> "Tool results whose secrets were redacted";
+			case RESULT_TRUNCATED -> "Tool results cut to their size limit";
+			case RESULT_REFUSED -> "Tool results refused by their size limit or a result guard";
 		};
 	}
 
