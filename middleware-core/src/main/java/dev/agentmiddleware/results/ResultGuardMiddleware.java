@@ -33,7 +33,8 @@ import tools.jackson.databind.json.JsonMapper;
  * other result. A changed tree is turned back into the tool's result type, so the chain's result contract holds
  * and MCP's {@code structuredContent} stays valid JSON; a tree that no longer fits the type (a secret-named number
  * redacted to text) is refused rather than handed on unredacted. A text result that is itself a JSON object or
- * array is cut like a tree, so it stays valid JSON.
+ * array is cut like a tree, so it stays valid JSON. A result the mapper cannot write as JSON (which no model can
+ * read either) is handed to a Java caller as it is.
  *
  * <p><b>Redaction</b> uses the {@link SecretRedactor}: credentials in URLs, {@code Authorization} values, PEM private
  * keys and {@code key=value} secrets in text and in every string of a tree, and the whole value of every
@@ -171,7 +172,15 @@ public final class ResultGuardMiddleware implements OrderedMiddleware {
 	}
 
 	private @Nullable ResultContent structured(Object result) {
-		JsonNode tree = this.jsonMapper.valueToTree(result);
+		JsonNode tree;
+		try {
+			tree = this.jsonMapper.valueToTree(result);
+		}
+		catch (JacksonException | IllegalArgumentException ex) {
+			// Not writable as JSON: no model or MCP client can read it either (their conversion fails the same way);
+			// a Java caller gets it as it is.
+			return null;
+		}
 		// Numbers and booleans hold no secret and are short
 		return (tree.isContainer() || tree.isString()) ? ResultContent.ofJson(tree) : null;
 	}

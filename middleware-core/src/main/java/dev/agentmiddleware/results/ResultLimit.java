@@ -117,8 +117,15 @@ final class ResultLimit {
 				return null;
 			}
 			int before = jsonLength(text);
-			// Keep what leaves room for the marker; the loop corrects by the actual JSON length of the cut string
-			String cut = cutText(text, Math.max(0, text.length() - excess));
+			int target = before - excess;
+			// Escapes (\n, \") make the JSON longer than the text: start from the text's share of the target, then
+			// shorten by what is still over, a few times at most.
+			int room = (int) Math.max(0, (long) target * text.length() / before);
+			String cut = cutText(text, room);
+			for (int attempt = 0; attempt < 4 && room > 0 && jsonLength(cut) > target; attempt++) {
+				room = Math.max(0, room - (jsonLength(cut) - target));
+				cut = cutText(text, room);
+			}
 			slot.set(cut);
 			excess -= before - jsonLength(cut);
 		}

@@ -68,6 +68,16 @@ class ResultGuardMiddlewareTests {
 	}
 
 	@Test
+	void stringsWithEscapesAreCutByTheLengthOfTheirJson() throws Exception {
+		Forecast forecast = new Forecast("Lisbon", "line \"one\"\n".repeat(1_000));
+		ExecutableTool tool = new ExecutableTool(ToolDescriptor.builder("weather").resultType(Forecast.class).build(),
+				(invocation) -> forecast);
+		Forecast cut = (Forecast) call(tool, policy(500, OnExceed.TRUNCATE, true));
+		assertThat(JSON.writeValueAsString(cut).length()).isBetween(400, 500);
+		assertThat(cut.summary()).startsWith("line \"one\"\nline").contains("… [cut: ");
+	}
+
+	@Test
 	void aTextThatIsAJsonDocumentIsCutInsideItsStringsSoItStaysValidJson() throws Exception {
 		String document = "{\"items\":[\"" + "a".repeat(3_000) + "\",\"short\"],\"count\":2}";
 		String result = (String) call(stringTool(document), policy(1_000, OnExceed.TRUNCATE, true));

@@ -3,6 +3,7 @@ package dev.agentmiddleware.autoconfigure.results;
 import dev.agentmiddleware.autoconfigure.AgentMiddlewareAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.actuate.PolicyEndpointContributor;
 import dev.agentmiddleware.metrics.MiddlewareMetrics;
+import dev.agentmiddleware.redaction.SecretRedactor;
 import dev.agentmiddleware.results.ResultGuardMiddleware;
 import dev.agentmiddleware.results.ToolResultGuard;
 import dev.agentmiddleware.spring.tool.AgentToolRegistry;
@@ -21,7 +22,8 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
- * Auto-configuration of result guards: a {@link ResultGuardMiddleware} that redacts secrets in every tool's result,
+ * Auto-configuration of result guards: a {@link ResultGuardMiddleware} that redacts secrets in every tool's result
+ * (with the application's {@link SecretRedactor}, so {@code agent.middleware.redaction.secret-keys} applies),
  * runs the application's {@link ToolResultGuard} beans (in {@code @Order}) and cuts or refuses results longer than
  * {@code agent.middleware.results.defaults.max-chars} (or a tool's own), with the JSON mapper results are written
  * with.
@@ -36,12 +38,13 @@ public final class ToolResultAutoConfiguration {
 	@ConditionalOnMissingBean
 	ResultGuardMiddleware resultGuardMiddleware(ToolResultProperties properties,
 			ObjectProvider<ToolResultGuard> guards, ObjectProvider<JsonMapper> jsonMapper,
-			ObjectProvider<MiddlewareMetrics> metrics) {
+			ObjectProvider<MiddlewareMetrics> metrics, SecretRedactor secretRedactor) {
 		properties.validate();
 		return ResultGuardMiddleware.builder()
 			.policies(properties::policyFor)
 			.order(properties.getOrder())
 			.guards(guards.orderedStream().toList())
+			.redactor(secretRedactor)
 			.jsonMapper(jsonMapper.getIfAvailable(JsonMapper::new))
 			.metrics(metrics.getIfAvailable(() -> MiddlewareMetrics.NONE))
 			.build();
