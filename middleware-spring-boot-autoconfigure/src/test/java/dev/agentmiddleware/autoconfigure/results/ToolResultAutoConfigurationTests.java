@@ -51,6 +51,16 @@ class ToolResultAutoConfigurationTests {
 	}
 
 	@Test
+	void javaCallersOfTheToolBeanGetTheGuardedResultToo() {
+		this.contextRunner.withPropertyValues("agent.middleware.results.tools.long-report.max-chars=300")
+			.run((context) -> {
+				FileTools tools = context.getBean(FileTools.class);
+				assertThat(tools.readConfig()).isEqualTo("db.user=app\ndb.password=[REDACTED]\n");
+				assertThat(tools.longReport()).hasSizeLessThanOrEqualTo(300).contains("… [cut: ");
+			});
+	}
+
+	@Test
 	void theDefaultLimitAndAPerToolOverrideApply() {
 		this.contextRunner
 			.withPropertyValues("agent.middleware.results.defaults.max-chars=1000",
