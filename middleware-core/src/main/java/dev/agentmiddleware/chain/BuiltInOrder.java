@@ -12,6 +12,8 @@ package dev.agentmiddleware.chain;
  * <tr><td>225</td><td>authorization</td><td>a caller without the tool's authorities is refused before anything
  * else: before its arguments are bound, before anyone is asked to approve, before a cache answers or a permit is
  * spent; still observed and logged</td></tr>
+ * <tr><td>240</td><td>results</td><td>what a tool returns is redacted, guarded and limited for every caller; logs
+ * and observers see the guarded result, and a refused one as the outcome</td></tr>
  * <tr><td>250</td><td>argument binding</td><td>a refused call is still observed and logged; everything inside
  * sees bound arguments</td></tr>
  * <tr><td>300</td><td>(your policy middleware)</td><td>allow and deny lists</td></tr>
@@ -34,6 +36,9 @@ public final class BuiltInOrder {
 
 	/** Authorization: the authorities a tool requires of its caller. */
 	public static final int AUTHORIZATION = 225;
+
+	/** Result guards: secrets redacted, users' guards, the size limit. */
+	public static final int RESULTS = 240;
 
 	/** Binding of the arguments a model or an MCP client sent, inside observation and logging. */
 	public static final int ARGUMENT_BINDING = 250;

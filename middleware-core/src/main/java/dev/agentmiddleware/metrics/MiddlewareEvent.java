@@ -31,7 +31,16 @@ public enum MiddlewareEvent {
 	APPROVAL_REQUESTED("agent.tool.approvals.requested"),
 
 	/** A call record was dropped because the asynchronous observers could not keep up. */
-	OBSERVER_RECORD_DROPPED("agent.tool.observer.drops");
+	OBSERVER_RECORD_DROPPED("agent.tool.observer.drops"),
+
+	/** Secrets in a tool's result were redacted before the caller saw it. */
+	RESULT_REDACTED("agent.tool.results.redacted"),
+
+	/** A tool's result was longer than its limit and was cut. */
+	RESULT_TRUNCATED("agent.tool.results.truncated"),
+
+	/** A tool's result was refused by its size limit or a result guard. */
+	RESULT_REFUSED("agent.tool.results.refused");
 
 	private final String meterName;
 

@@ -69,6 +69,9 @@ public final class MicrometerMiddlewareMetrics implements MiddlewareMetrics {
 			case CRASH_RECOVERED -> "Tool session crashes recovered by a reset";
 			case APPROVAL_REQUESTED -> "Tool call approvals requested";
 			case OBSERVER_RECORD_DROPPED -> "Tool call records dropped by busy observers";
+			case RESULT_REDACTED -> "Tool results whose secrets were redacted";
+			case RESULT_TRUNCATED -> "Tool results cut to their size limit";
+			case RESULT_REFUSED -> "Tool results refused by their size limit or a result guard";
 		};
 	}
 

@@ -18,6 +18,7 @@ import dev.agentmiddleware.autoconfigure.learning.LearningAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.logging.ToolLoggingAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.observation.ToolObservationAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.ratelimit.ToolRateLimitAutoConfiguration;
+import dev.agentmiddleware.autoconfigure.results.ToolResultAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.retry.ToolRetryAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.thread.ThreadStoreAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.timeout.ToolTimeoutAutoConfiguration;
@@ -93,6 +94,10 @@ class StrictConfigurationTests {
 		section("agent.middleware.rate-limit",
 				key("agent.middleware.rate-limit.max-tracked-key=5", "Did you mean 'max-tracked-keys'?"),
 				value("agent.middleware.rate-limit.session-idle-timeout=0s", "must be longer than zero"));
+		section("agent.middleware.results",
+				key("agent.middleware.results.defaults.max-char=5000", "Did you mean 'max-chars'?"),
+				value("agent.middleware.results.defaults.max-chars=-1", "maxChars must be at least 0"),
+				value("agent.middleware.results.tools.lookup-order.on-exceed=cut", "'cut' is not one of"));
 		section("agent.middleware.retry",
 				key("agent.middleware.retry.defaults.max-attempt=2", "Did you mean 'max-attempts'?"),
 				value("agent.middleware.retry.defaults.max-attempts=0", "must be at least 1"));
@@ -115,7 +120,7 @@ class StrictConfigurationTests {
 				ApprovalAutoConfiguration.class, ToolCacheAutoConfiguration.class,
 				CrashRecoveryAutoConfiguration.class, LearningAutoConfiguration.class,
 				ToolLoggingAutoConfiguration.class, ToolObservationAutoConfiguration.class,
-				ToolRateLimitAutoConfiguration.class, ToolRetryAutoConfiguration.class,
+				ToolRateLimitAutoConfiguration.class, ToolRetryAutoConfiguration.class, ToolResultAutoConfiguration.class,
 				ThreadStoreAutoConfiguration.class, ToolTimeoutAutoConfiguration.class,
 				AgentChatClientAutoConfiguration.class, AgentToolSpringAiAutoConfiguration.class,
 				AgentMcpServerAutoConfiguration.class, AgentToolAutoConfiguration.class,

@@ -24,6 +24,7 @@ import dev.agentmiddleware.autoconfigure.learning.LearningAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.logging.ToolLoggingAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.observation.ToolObservationAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.ratelimit.ToolRateLimitAutoConfiguration;
+import dev.agentmiddleware.autoconfigure.results.ToolResultAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.retry.ToolRetryAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.thread.ThreadStoreAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.timeout.ToolTimeoutAutoConfiguration;
@@ -71,7 +72,8 @@ class ReadmeYamlTests {
 				ToolRateLimitAutoConfiguration.class, ToolRetryAutoConfiguration.class,
 				ThreadStoreAutoConfiguration.class, ToolTimeoutAutoConfiguration.class,
 				AgentChatClientAutoConfiguration.class, AgentToolSpringAiAutoConfiguration.class,
-				AgentMcpServerAutoConfiguration.class, AgentToolAutoConfiguration.class));
+				AgentMcpServerAutoConfiguration.class, AgentToolAutoConfiguration.class,
+				ToolResultAutoConfiguration.class));
 
 	@TestFactory
 	Stream<DynamicTest> everyYamlBlockOfEveryReadmeStartsAContextWithTheToolsItNames() {

@@ -88,9 +88,10 @@ class ObservabilityMcpIntegrationTests {
 		}
 		JsonNode weather = JsonMapper.shared().readTree(get("/actuator/agentmiddleware/get_weather"));
 		assertThat(weather.get("chain").valueStream().map(JsonNode::asString)).containsExactly("observation",
-				"logging", "cache", "retry", "rate-limit", "call-counting", "get_weather");
+				"logging", "results", "cache", "retry", "rate-limit", "call-counting", "get_weather");
 		assertThat(weather.get("pipeline").asString())
-			.isEqualTo("get_weather → [observation, logging, cache, retry, rate-limit, call-counting, get_weather]");
+			.isEqualTo("get_weather → [observation, logging, results, cache, retry, rate-limit, call-counting, "
+					+ "get_weather]");
 		assertThat(weather.get("readOnly").asBoolean()).isTrue();
 	}
 
@@ -102,9 +103,9 @@ class ObservabilityMcpIntegrationTests {
 			assertThat(session.toolNames()).containsExactlyInAnyOrderElementsOf(TOOLS);
 		}
 		assertThat(overview.get("tools").get("browse").get("chain").valueStream().map(JsonNode::asString))
-			.containsExactly("observation", "logging", "crash-recovery", "call-counting", "browse");
+			.containsExactly("observation", "logging", "results", "crash-recovery", "call-counting", "browse");
 		assertThat(overview.get("tools").get("generate_report").get("chain").valueStream().map(JsonNode::asString))
-			.containsExactly("observation", "logging", "timeout", "call-counting", "generate_report");
+			.containsExactly("observation", "logging", "results", "timeout", "call-counting", "generate_report");
 		assertThat(overview.get("observers").get("droppedRecords").asLong()).isZero();
 	}
 

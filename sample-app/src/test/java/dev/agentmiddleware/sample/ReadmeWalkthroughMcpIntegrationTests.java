@@ -111,15 +111,15 @@ class ReadmeWalkthroughMcpIntegrationTests {
 		}
 		// Watch it: Actuator and Prometheus
 		JsonNode overview = JsonMapper.shared().readTree(get("/actuator/agentmiddleware"));
-		Map<String, String> pipelines = Map.of("browse", "[observation, logging, crash-recovery, call-counting, browse]",
-				"crash_browser", "[observation, logging, call-counting, crash_browser]", "delete_file",
-				"[observation, logging, approval, call-counting, delete_file]", "generate_report",
-				"[observation, logging, timeout, call-counting, generate_report]", "get_exchange_rate",
-				"[observation, logging, retry, call-counting, get_exchange_rate]", "get_weather",
-				"[observation, logging, cache, retry, rate-limit, call-counting, get_weather]", "list_files",
-				"[observation, logging, cache, retry, call-counting, list_files]", "read_file",
-				"[observation, logging, cache, retry, call-counting, read_file]", "write_file",
-				"[observation, logging, call-counting, write_file]");
+		Map<String, String> pipelines = Map.of("browse", "[observation, logging, results, crash-recovery, call-counting, browse]",
+				"crash_browser", "[observation, logging, results, call-counting, crash_browser]", "delete_file",
+				"[observation, logging, results, approval, call-counting, delete_file]", "generate_report",
+				"[observation, logging, results, timeout, call-counting, generate_report]", "get_exchange_rate",
+				"[observation, logging, results, retry, call-counting, get_exchange_rate]", "get_weather",
+				"[observation, logging, results, cache, retry, rate-limit, call-counting, get_weather]", "list_files",
+				"[observation, logging, results, cache, retry, call-counting, list_files]", "read_file",
+				"[observation, logging, results, cache, retry, call-counting, read_file]", "write_file",
+				"[observation, logging, results, call-counting, write_file]");
 		pipelines.forEach((tool, chain) -> softly.assertThat(overview.get("tools").get(tool).get("pipeline").asString())
 			.isEqualTo(tool + " → " + chain));
 		softly.assertThat(overview.get("observers").get("droppedRecords").asLong()).isZero();

@@ -73,7 +73,8 @@ class TypeScriptClientIntegrationTests {
 	// Also used by the bearer-token test (McpBearerTokenIntegrationTests)
 	static void installClient() throws IOException, InterruptedException {
 		Files.createDirectories(CLIENT_DIRECTORY);
-		for (String file : new String[] { "package.json", "package-lock.json", "client.mjs", "bearer-client.mjs" }) {
+		for (String file : new String[] { "package.json", "package-lock.json", "client.mjs", "bearer-client.mjs",
+				"results-client.mjs" }) {
 			Files.copy(CLIENT_SOURCES.resolve(file), CLIENT_DIRECTORY.resolve(file),
 					StandardCopyOption.REPLACE_EXISTING);
 		}

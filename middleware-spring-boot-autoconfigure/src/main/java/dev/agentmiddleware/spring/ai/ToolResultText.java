@@ -6,7 +6,9 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The text a model or an MCP client reads for a tool's result: strings as they are, {@code Done} for a
- * {@code void} tool, {@code null} for no value, anything else as JSON.
+ * {@code void} tool, {@code null} for no value, anything else as JSON. The result it is given has already passed
+ * the tool's result guards ({@link dev.agentmiddleware.results.ResultGuardMiddleware}, inside the chain), which
+ * work on this same form, so the text it makes is redacted and within the tool's limit.
  * <pre>{@code
  * ToolResultText.of(tool.descriptor(), forecast, jsonMapper);   // {"city":"Lisbon","celsius":21}
  * }</pre>

@@ -1,0 +1,303 @@
+package dev.agentmiddleware.results;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.Function;
+
+import dev.agentmiddleware.chain.BuiltInOrder;
+import dev.agentmiddleware.chain.OrderedMiddleware;
+import dev.agentmiddleware.chain.ToolPolicies;
+import dev.agentmiddleware.metrics.MiddlewareEvent;
+import dev.agentmiddleware.metrics.MiddlewareMetrics;
+import dev.agentmiddleware.redaction.SecretRedactor;
+import dev.agentmiddleware.tool.ToolDescriptor;
+import dev.agentmiddleware.tool.ToolHandler;
+import dev.agentmiddleware.tool.ToolInvocation;
+
+import org.jspecify.annotations.Nullable;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Guards what tools return before a model or an MCP client sees it: secrets are redacted, then your own
+ * {@link ToolResultGuard}s run in order, then a result longer than its tool's limit is cut with a marker saying how
+ * much was left out, or refused ({@link ResultPolicy}).
+ *
+ * <p><b>Where:</b> inside the chain, just inside observation and logging ({@link BuiltInOrder#RESULTS}), so that
+ * every caller gets the guarded result (an MCP client, a Spring AI {@code ChatClient}, Java code calling a tool
+ * bean), logs and records show it, and observers see a refusal as the outcome {@code denied} decided by the guard.
+ * The guards work on the form the caller will read: the text of a tool that returns a string, the JSON tree of any
+ * other result. A changed tree is turned back into the tool's result type, so the chain's result contract holds
+ * and MCP's {@code structuredContent} stays valid JSON; a tree that no longer fits the type (a secret-named number
+ * redacted to text) is refused rather than handed on unredacted. A text result that is itself a JSON object or
+ * array is cut like a tree, so it stays valid JSON. A result the mapper cannot write as JSON (which no model can
+ * read either) is handed to a Java caller as it is.
+ *
+ * <p><b>Redaction</b> uses the {@link SecretRedactor}: credentials in URLs, {@code Authorization} values, PEM private
+ * keys and {@code key=value} secrets in text and in every string of a tree, and the whole value of every
+ * secret-named field of a tree. <b>Cutting</b> a tree cuts its longest strings, never its structure; a result
+ * whose structure alone is over the limit is refused.
+ *
+ * <p>Counted per tool as {@link MiddlewareEvent#RESULT_REDACTED}, {@link MiddlewareEvent#RESULT_TRUNCATED} and
+ * {@link MiddlewareEvent#RESULT_REFUSED}.
+ * <pre>{@code
+ * ResultGuardMiddleware results = ResultGuardMiddleware.builder()
+ *     .policies((tool) -> new ResultPolicy(100_000, OnExceed.TRUNCATE, true))
+ *     .guards(List.of(noCardNumbers))
+ *     .build();
+ * ToolPipeline pipeline = ToolPipeline.chain(readFileTool, results);
+ * }</pre>
+ */
+public final class ResultGuardMiddleware implements OrderedMiddleware {
+
+	/** The name of this middleware in chains and in {@code decidedBy}. */
+	public static final String NAME = "results";
+
+	private final ToolPolicies<ResultPolicy> policies;
+
+	private final List<ToolResultGuard> guards;
+
+	private final int order;
+
+	private final SecretRedactor redactor;
+
+	private final JsonMapper jsonMapper;
+
+	private final MiddlewareMetrics metrics;
+
+	private ResultGuardMiddleware(Builder builder) {
+		this.policies = ToolPolicies.of(builder.policies);
+		this.guards = List.copyOf(builder.guards);
+		this.order = builder.order;
+		this.redactor = builder.redactor;
+		this.jsonMapper = builder.jsonMapper;
+		this.metrics = builder.metrics;
+	}
+
+	/**
+	 * Starts a middleware that, unless told otherwise, applies no policy to any tool.
+	 * @return a builder
+	 */
+	public static Builder builder() {
+		return new Builder();
+	}
+
+	@Override
+	public ToolHandler wrap(ToolDescriptor tool, ToolHandler next) {
+		ResultPolicy policy = this.policies.resolve(tool);
+		if (policy == null) {
+			return next;
+		}
+		return (invocation) -> guard(invocation, policy, next.handle(invocation));
+	}
+
+	@Override
+	public String name() {
+		return NAME;
+	}
+
+	@Override
+	public int order() {
+		return this.order;
+	}
+
+	/**
+	 * The policy of every tool this middleware applies to, as decided when the pipelines were built.
+	 * @return the policies by tool name
+	 */
+	public Map<String, ResultPolicy> policies() {
+		return this.policies.applied();
+	}
+
+	/**
+	 * The users' guards, in the order they run.
+	 * @return the guards
+	 */
+	public List<ToolResultGuard> guards() {
+		return this.guards;
+	}
+
+	private @Nullable Object guard(ToolInvocation invocation, ResultPolicy policy, @Nullable Object result) {
+		if (result == null) {
+			return null;
+		}
+		ToolDescriptor tool = invocation.tool();
+		boolean text = result instanceof CharSequence && tool.acceptsResult(result.toString());
+		ResultContent original = text ? ResultContent.ofText(result.toString()) : structured(result);
+		if (original == null) {
+			return result;
+		}
+		try {
+			ResultContent content = original;
+			if (policy.redactSecrets()) {
+				ResultContent redacted = ResultRedaction.redact(this.redactor, content);
+				if (!redacted.equals(content)) {
+					this.metrics.count(MiddlewareEvent.RESULT_REDACTED, tool.name());
+				}
+				content = redacted;
+			}
+			for (ToolResultGuard guard : this.guards) {
+				content = Objects.requireNonNull(guard.check(invocation, content),
+						() -> "ToolResultGuard " + guard.name() + " returned null; return the result to pass it");
+			}
+			if (policy.limited()) {
+				content = limit(tool, policy, content);
+			}
+			return content.equals(original) ? result : backToResult(tool, content);
+		}
+		catch (ToolResultRefusedException ex) {
+			this.metrics.count(MiddlewareEvent.RESULT_REFUSED, tool.name());
+			throw ex;
+		}
+	}
+
+	private ResultContent limit(ToolDescriptor tool, ResultPolicy policy, ResultContent content) {
+		ResultLimit limit = new ResultLimit(policy.maxChars(), this.jsonMapper);
+		if (!limit.exceededBy(content)) {
+			return content;
+		}
+		if (policy.onExceed() == OnExceed.REFUSE) {
+			throw new ToolResultRefusedException(tool.name(), NAME, limit.refusal(content));
+		}
+		ResultContent cut = limit.cut(content);
+		if (cut == null) {
+			throw new ToolResultRefusedException(tool.name(), NAME, limit.refusal(content)
+					+ "; even with every text in it cut, its structure is longer than that");
+		}
+		this.metrics.count(MiddlewareEvent.RESULT_TRUNCATED, tool.name());
+		return cut;
+	}
+
+	private @Nullable ResultContent structured(Object result) {
+		JsonNode tree;
+		try {
+			tree = this.jsonMapper.valueToTree(result);
+		}
+		catch (JacksonException | IllegalArgumentException ex) {
+			// Not writable as JSON: no model or MCP client can read it either (their conversion fails the same way);
+			// a Java caller gets it as it is.
+			return null;
+		}
+		// Numbers and booleans hold no secret and are short
+		return (tree.isContainer() || tree.isString()) ? ResultContent.ofJson(tree) : null;
+	}
+
+	private Object backToResult(ToolDescriptor tool, ResultContent content) {
+		if (content.isText()) {
+			if (!tool.acceptsResult(content.text())) {
+				throw new ToolResultRefusedException(tool.name(), NAME, "a guard replaced its structured result with"
+						+ " text, which is not a " + tool.resultType().getSimpleName());
+			}
+			return content.text();
+		}
+		try {
+			Object converted = this.jsonMapper.treeToValue(content.json(), tool.resultType());
+			if (converted != null && tool.acceptsResult(converted)) {
+				return converted;
+			}
+		}
+		catch (JacksonException | IllegalArgumentException ex) {
+			// refused below
+		}
+		throw new ToolResultRefusedException(tool.name(), NAME, "the guarded result (secrets redacted or cut)"
+				+ " no longer fits its type " + tool.resultType().getSimpleName()
+				+ ", so it is not handed on unguarded");
+	}
+
+	/**
+	 * Builds a {@link ResultGuardMiddleware}.
+	 */
+	public static final class Builder {
+
+		private Function<ToolDescriptor, @Nullable ResultPolicy> policies = (tool) -> null;
+
+		private final List<ToolResultGuard> guards = new ArrayList<>();
+
+		private int order = BuiltInOrder.RESULTS;
+
+		private SecretRedactor redactor = SecretRedactor.withDefaults();
+
+		private JsonMapper jsonMapper = JsonMapper.shared();
+
+		private MiddlewareMetrics metrics = MiddlewareMetrics.NONE;
+
+		private Builder() {
+		}
+
+		/**
+		 * Sets the policy of each tool.
+		 * @param policies the policy of a tool, or {@code null} when the middleware does not apply to it
+		 * @return this builder
+		 */
+		public Builder policies(Function<ToolDescriptor, @Nullable ResultPolicy> policies) {
+			this.policies = Objects.requireNonNull(policies, "policies");
+			return this;
+		}
+
+		/**
+		 * Adds guards, run in this order after redaction and before the size limit.
+		 * @param guards the guards
+		 * @return this builder
+		 */
+		public Builder guards(List<? extends ToolResultGuard> guards) {
+			for (ToolResultGuard guard : guards) {
+				this.guards.add(Objects.requireNonNull(guard, "guard"));
+			}
+			return this;
+		}
+
+		/**
+		 * Sets the order (default {@link BuiltInOrder#RESULTS}).
+		 * @param order the order; lower runs further out
+		 * @return this builder
+		 */
+		public Builder order(int order) {
+			this.order = order;
+			return this;
+		}
+
+		/**
+		 * Sets the redactor of secrets (default {@link SecretRedactor#withDefaults()}).
+		 * @param redactor the redactor
+		 * @return this builder
+		 */
+		public Builder redactor(SecretRedactor redactor) {
+			this.redactor = Objects.requireNonNull(redactor, "redactor");
+			return this;
+		}
+
+		/**
+		 * Sets the mapper that writes results as the JSON the caller reads (default {@link JsonMapper#shared()});
+		 * use the one the MCP server and Spring AI write results with.
+		 * @param jsonMapper the mapper
+		 * @return this builder
+		 */
+		public Builder jsonMapper(JsonMapper jsonMapper) {
+			this.jsonMapper = Objects.requireNonNull(jsonMapper, "jsonMapper");
+			return this;
+		}
+
+		/**
+		 * Sets where redactions, cuts and refusals are counted (default {@link MiddlewareMetrics#NONE}).
+		 * @param metrics the metrics
+		 * @return this builder
+		 */
+		public Builder metrics(MiddlewareMetrics metrics) {
+			this.metrics = Objects.requireNonNull(metrics, "metrics");
+			return this;
+		}
+
+		/**
+		 * Builds the middleware.
+		 * @return the middleware
+		 */
+		public ResultGuardMiddleware build() {
+			return new ResultGuardMiddleware(this);
+		}
+
+	}
+
+}
