@@ -2,6 +2,8 @@ package dev.agentmiddleware.results;
 
 import java.util.Objects;
 
+import dev.agentmiddleware.chain.InvalidPolicyException;
+
 /**
  * How the results of one tool are guarded: the longest result in characters (of its text, or of its JSON text for
  * a structured result), what happens to a longer one, and whether secrets are redacted.
@@ -24,12 +26,13 @@ public record ResultPolicy(int maxChars, OnExceed onExceed, boolean redactSecret
 
 	/**
 	 * Checks the policy.
-	 * @throws IllegalArgumentException when {@code maxChars} is negative
+	 * @throws InvalidPolicyException when {@code maxChars} is negative
 	 */
 	public ResultPolicy {
 		Objects.requireNonNull(onExceed, "onExceed");
 		if (maxChars < 0) {
-			throw new IllegalArgumentException("maxChars must be at least 0 (0 means no limit), was " + maxChars);
+			throw new InvalidPolicyException("maxChars",
+					"maxChars must be at least 0 (0 means no limit), was " + maxChars);
 		}
 	}
 
