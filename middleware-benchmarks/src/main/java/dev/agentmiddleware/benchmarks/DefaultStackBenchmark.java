@@ -3,7 +3,7 @@ package dev.agentmiddleware.benchmarks;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
-import dev.agentmiddleware.spring.ai.AgentToolCallback;
+import dev.agentmiddleware.autoconfigure.springai.AgentToolCallback;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Mode;

@@ -3,9 +3,9 @@ package dev.agentmiddleware.benchmarks;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
-import dev.agentmiddleware.spring.ai.ToolErrorFormatter;
-import dev.agentmiddleware.spring.mcp.McpToolHandler;
-import dev.agentmiddleware.spring.tool.AgentToolRegistry;
+import dev.agentmiddleware.autoconfigure.mcp.McpToolHandler;
+import dev.agentmiddleware.autoconfigure.springai.ToolErrorFormatter;
+import dev.agentmiddleware.autoconfigure.tool.AgentToolRegistry;
 import io.modelcontextprotocol.common.McpTransportContext;
 import io.modelcontextprotocol.json.TypeRef;
 import io.modelcontextprotocol.server.McpAsyncServerExchange;

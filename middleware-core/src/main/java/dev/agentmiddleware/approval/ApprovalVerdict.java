@@ -6,8 +6,8 @@ import java.time.Instant;
 import java.util.Map;
 import java.util.Objects;
 
+import dev.agentmiddleware.internal.DurationText;
 import dev.agentmiddleware.redaction.SecretRedactor;
-import dev.agentmiddleware.tool.DurationText;
 import dev.agentmiddleware.tool.ToolHandler;
 import dev.agentmiddleware.tool.ToolInvocation;
 import org.jspecify.annotations.Nullable;

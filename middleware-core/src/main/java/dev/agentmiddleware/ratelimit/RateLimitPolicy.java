@@ -4,7 +4,7 @@ import java.time.Duration;
 import java.util.Objects;
 
 import dev.agentmiddleware.chain.InvalidPolicyException;
-import dev.agentmiddleware.tool.DurationText;
+import dev.agentmiddleware.internal.DurationText;
 import org.jspecify.annotations.Nullable;
 
 /**

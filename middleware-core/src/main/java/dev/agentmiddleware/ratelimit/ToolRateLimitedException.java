@@ -2,10 +2,9 @@ package dev.agentmiddleware.ratelimit;
 
 import java.time.Duration;
 
+import dev.agentmiddleware.internal.DurationText;
 import dev.agentmiddleware.tool.CallOutcome;
-import dev.agentmiddleware.tool.DurationText;
 import dev.agentmiddleware.tool.ToolMiddlewareException;
-
 
 /**
  * A rate limit or call budget rejected the call; the tool did not run. Never retried by the chain.

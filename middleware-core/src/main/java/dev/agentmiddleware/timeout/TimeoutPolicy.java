@@ -4,7 +4,7 @@ import java.time.Duration;
 import java.util.Objects;
 
 import dev.agentmiddleware.chain.InvalidPolicyException;
-import dev.agentmiddleware.tool.DurationText;
+import dev.agentmiddleware.internal.DurationText;
 
 /**
  * How long one attempt of a tool may take before it is abandoned and interrupted. A tool without a policy has no

@@ -2,10 +2,9 @@ package dev.agentmiddleware.timeout;
 
 import java.time.Duration;
 
+import dev.agentmiddleware.internal.DurationText;
 import dev.agentmiddleware.tool.CallOutcome;
-import dev.agentmiddleware.tool.DurationText;
 import dev.agentmiddleware.tool.ToolMiddlewareException;
-
 
 /**
  * The call took longer than its timeout and was abandoned; the tool's thread was interrupted.

@@ -6,7 +6,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 
-import dev.agentmiddleware.spring.mcp.McpTransportClock;
+import dev.agentmiddleware.autoconfigure.mcp.McpTransportClock;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 

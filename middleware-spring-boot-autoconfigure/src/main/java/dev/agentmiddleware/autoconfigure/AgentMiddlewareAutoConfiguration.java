@@ -1,10 +1,10 @@
 package dev.agentmiddleware.autoconfigure;
 
+import dev.agentmiddleware.autoconfigure.tool.AgentMiddlewareProperties;
+import dev.agentmiddleware.autoconfigure.tool.AgentToolAutoConfiguration;
 import dev.agentmiddleware.callrecord.ToolCallObserver;
 import dev.agentmiddleware.callrecord.ToolCallObservers;
 import dev.agentmiddleware.redaction.SecretRedactor;
-import dev.agentmiddleware.spring.tool.AgentMiddlewareProperties;
-import dev.agentmiddleware.spring.tool.AgentToolAutoConfiguration;
 
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;

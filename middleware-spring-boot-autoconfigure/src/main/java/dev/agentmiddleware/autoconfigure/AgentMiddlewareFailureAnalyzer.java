@@ -9,9 +9,9 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 
-import dev.agentmiddleware.spring.tool.AgentMiddlewareProperties;
-import dev.agentmiddleware.spring.tool.InvalidToolConfigurationException;
-import dev.agentmiddleware.spring.tool.NameSuggestions;
+import dev.agentmiddleware.autoconfigure.internal.NameSuggestions;
+import dev.agentmiddleware.autoconfigure.tool.AgentMiddlewareProperties;
+import dev.agentmiddleware.autoconfigure.tool.InvalidToolConfigurationException;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.BeanUtils;

@@ -3,10 +3,10 @@ package dev.agentmiddleware.autoconfigure;
 import java.util.Map;
 import java.util.function.Supplier;
 
+import dev.agentmiddleware.autoconfigure.internal.ToolNames;
+import dev.agentmiddleware.autoconfigure.tool.InvalidToolConfigurationException;
+import dev.agentmiddleware.autoconfigure.tool.ToolNameReferences;
 import dev.agentmiddleware.chain.InvalidPolicyException;
-import dev.agentmiddleware.spring.tool.InvalidToolConfigurationException;
-import dev.agentmiddleware.spring.tool.ToolNameReferences;
-import dev.agentmiddleware.spring.tool.ToolNames;
 import org.jspecify.annotations.Nullable;
 
 /**

@@ -10,7 +10,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 
-import dev.agentmiddleware.spring.tool.AgentMiddlewareProperties;
+import dev.agentmiddleware.autoconfigure.tool.AgentMiddlewareProperties;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;

@@ -1,6 +1,6 @@
 package dev.agentmiddleware.autoconfigure;
 
-import dev.agentmiddleware.spring.tool.InvalidToolConfigurationException;
+import dev.agentmiddleware.autoconfigure.tool.InvalidToolConfigurationException;
 
 /**
  * Where a feature keeps its shared state, selected like Spring Boot's {@code spring.cache.type} by one property,

@@ -5,8 +5,8 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Supplier;
 
-import dev.agentmiddleware.spring.tool.PropertyChecks;
-import dev.agentmiddleware.spring.tool.ValidatedProperties;
+import dev.agentmiddleware.autoconfigure.tool.PropertyChecks;
+import dev.agentmiddleware.autoconfigure.tool.ValidatedProperties;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.BeanUtils;

@@ -4,11 +4,11 @@ import java.beans.PropertyDescriptor;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
+import dev.agentmiddleware.autoconfigure.tool.InvalidToolConfigurationException;
+import dev.agentmiddleware.autoconfigure.tool.PropertyChecks;
+import dev.agentmiddleware.autoconfigure.tool.ToolNameReferences;
+import dev.agentmiddleware.autoconfigure.tool.ValidatedProperties;
 import dev.agentmiddleware.chain.InvalidPolicyException;
-import dev.agentmiddleware.spring.tool.InvalidToolConfigurationException;
-import dev.agentmiddleware.spring.tool.PropertyChecks;
-import dev.agentmiddleware.spring.tool.ToolNameReferences;
-import dev.agentmiddleware.spring.tool.ValidatedProperties;
 import dev.agentmiddleware.tool.ToolDescriptor;
 import org.jspecify.annotations.Nullable;
 

@@ -5,10 +5,10 @@ import java.util.HashSet;
 import java.util.Set;
 import java.util.TreeSet;
 
-import dev.agentmiddleware.spring.tool.AgentMiddlewareProperties;
-import dev.agentmiddleware.spring.tool.InvalidToolConfigurationException;
-import dev.agentmiddleware.spring.tool.NameSuggestions;
-import dev.agentmiddleware.spring.tool.ToolNames;
+import dev.agentmiddleware.autoconfigure.internal.NameSuggestions;
+import dev.agentmiddleware.autoconfigure.internal.ToolNames;
+import dev.agentmiddleware.autoconfigure.tool.AgentMiddlewareProperties;
+import dev.agentmiddleware.autoconfigure.tool.InvalidToolConfigurationException;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.BeanUtils;

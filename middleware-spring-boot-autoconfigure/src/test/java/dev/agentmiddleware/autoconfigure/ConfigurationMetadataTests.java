@@ -8,7 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import dev.agentmiddleware.spring.tool.AgentMiddlewareProperties;
+import dev.agentmiddleware.autoconfigure.tool.AgentMiddlewareProperties;
 
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;

@@ -2,9 +2,9 @@ package dev.agentmiddleware.autoconfigure;
 
 import java.util.Map;
 
-import dev.agentmiddleware.spring.tool.InvalidToolConfigurationException;
-import dev.agentmiddleware.spring.tool.PropertyChecks;
-import dev.agentmiddleware.spring.tool.ValidatedProperties;
+import dev.agentmiddleware.autoconfigure.tool.InvalidToolConfigurationException;
+import dev.agentmiddleware.autoconfigure.tool.PropertyChecks;
+import dev.agentmiddleware.autoconfigure.tool.ValidatedProperties;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.context.properties.bind.BindException;

@@ -2,7 +2,7 @@ package dev.agentmiddleware.autoconfigure;
 
 import java.util.Map;
 
-import dev.agentmiddleware.spring.tool.InvalidToolConfigurationException;
+import dev.agentmiddleware.autoconfigure.tool.InvalidToolConfigurationException;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;

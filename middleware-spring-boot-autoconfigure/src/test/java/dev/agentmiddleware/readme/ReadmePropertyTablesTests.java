@@ -12,7 +12,7 @@ import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import dev.agentmiddleware.spring.tool.AgentMiddlewareProperties;
+import dev.agentmiddleware.autoconfigure.tool.AgentMiddlewareProperties;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;

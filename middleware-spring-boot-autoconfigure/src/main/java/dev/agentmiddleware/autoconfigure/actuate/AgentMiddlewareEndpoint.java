@@ -7,11 +7,11 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 
+import dev.agentmiddleware.autoconfigure.internal.ToolNames;
+import dev.agentmiddleware.autoconfigure.tool.AgentToolRegistry;
+import dev.agentmiddleware.autoconfigure.tool.RegisteredTool;
 import dev.agentmiddleware.callrecord.ToolCallObservers;
 import dev.agentmiddleware.chain.ToolPipeline;
-import dev.agentmiddleware.spring.tool.AgentToolRegistry;
-import dev.agentmiddleware.spring.tool.RegisteredTool;
-import dev.agentmiddleware.spring.tool.ToolNames;
 import dev.agentmiddleware.tool.SafetyLevel;
 import dev.agentmiddleware.tool.ToolDescriptor;
 import org.jspecify.annotations.Nullable;

@@ -1,8 +1,8 @@
 package dev.agentmiddleware.autoconfigure.actuate;
 
 import dev.agentmiddleware.autoconfigure.AgentMiddlewareAutoConfiguration;
+import dev.agentmiddleware.autoconfigure.tool.AgentToolRegistry;
 import dev.agentmiddleware.callrecord.ToolCallObservers;
-import dev.agentmiddleware.spring.tool.AgentToolRegistry;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;

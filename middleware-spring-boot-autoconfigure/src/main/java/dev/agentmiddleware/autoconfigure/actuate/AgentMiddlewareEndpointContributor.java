@@ -1,6 +1,6 @@
 package dev.agentmiddleware.autoconfigure.actuate;
 
-import dev.agentmiddleware.spring.tool.RegisteredTool;
+import dev.agentmiddleware.autoconfigure.tool.RegisteredTool;
 
 import org.jspecify.annotations.Nullable;
 

@@ -12,8 +12,8 @@ import java.util.Objects;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
+import dev.agentmiddleware.autoconfigure.tool.RegisteredTool;
 import dev.agentmiddleware.chain.OrderedMiddleware;
-import dev.agentmiddleware.spring.tool.RegisteredTool;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.core.Ordered;

@@ -1,7 +1,7 @@
 package dev.agentmiddleware.autoconfigure.agent;
 
-import dev.agentmiddleware.spring.tool.ValidatedProperties;
-import dev.agentmiddleware.spring.tool.PropertyChecks;
+import dev.agentmiddleware.autoconfigure.tool.PropertyChecks;
+import dev.agentmiddleware.autoconfigure.tool.ValidatedProperties;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**

@@ -6,8 +6,8 @@ import java.util.List;
 import dev.agentmiddleware.approval.ApprovalMiddleware;
 import dev.agentmiddleware.approval.ApprovalRules;
 import dev.agentmiddleware.autoconfigure.PerToolSettings;
-import dev.agentmiddleware.spring.tool.ToolNameReferences;
-import dev.agentmiddleware.spring.tool.ToolNames;
+import dev.agentmiddleware.autoconfigure.internal.ToolNames;
+import dev.agentmiddleware.autoconfigure.tool.ToolNameReferences;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

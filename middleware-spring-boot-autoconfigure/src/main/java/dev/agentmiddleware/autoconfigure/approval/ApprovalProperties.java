@@ -1,7 +1,7 @@
 package dev.agentmiddleware.autoconfigure.approval;
 
-import dev.agentmiddleware.spring.tool.ValidatedProperties;
-import dev.agentmiddleware.spring.tool.PropertyChecks;
+import dev.agentmiddleware.autoconfigure.tool.PropertyChecks;
+import dev.agentmiddleware.autoconfigure.tool.ValidatedProperties;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

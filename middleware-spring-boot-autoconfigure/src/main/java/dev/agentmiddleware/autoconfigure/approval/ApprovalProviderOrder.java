@@ -9,8 +9,8 @@ import java.util.TreeSet;
 
 import dev.agentmiddleware.approval.ApprovalProvider;
 import dev.agentmiddleware.approval.CompositeApprovalProvider;
-import dev.agentmiddleware.spring.tool.InvalidToolConfigurationException;
-import dev.agentmiddleware.spring.tool.NameSuggestions;
+import dev.agentmiddleware.autoconfigure.internal.NameSuggestions;
+import dev.agentmiddleware.autoconfigure.tool.InvalidToolConfigurationException;
 
 /**
  * The approval providers in the order of {@code agent.middleware.approval.providers}: the listed ones first, in the

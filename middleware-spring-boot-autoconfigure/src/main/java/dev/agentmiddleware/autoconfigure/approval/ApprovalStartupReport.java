@@ -7,8 +7,8 @@ import java.util.Locale;
 import dev.agentmiddleware.approval.ApprovalMiddleware;
 import dev.agentmiddleware.approval.ApprovalRules;
 import dev.agentmiddleware.autoconfigure.actuate.PolicyEndpointContributor;
-import dev.agentmiddleware.spring.tool.AgentToolRegistry;
-import dev.agentmiddleware.spring.tool.RegisteredTool;
+import dev.agentmiddleware.autoconfigure.tool.AgentToolRegistry;
+import dev.agentmiddleware.autoconfigure.tool.RegisteredTool;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

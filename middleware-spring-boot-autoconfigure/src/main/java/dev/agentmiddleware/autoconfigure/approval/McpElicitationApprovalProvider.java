@@ -11,7 +11,7 @@ import java.util.concurrent.Executor;
 import dev.agentmiddleware.approval.ApprovalDecision;
 import dev.agentmiddleware.approval.ApprovalProvider;
 import dev.agentmiddleware.approval.ApprovalRequest;
-import dev.agentmiddleware.spring.mcp.McpInvocationAttributes;
+import dev.agentmiddleware.spring.McpInvocationAttributes;
 import dev.agentmiddleware.tool.ToolInvocation;
 import io.modelcontextprotocol.server.McpSyncServerExchange;
 import io.modelcontextprotocol.spec.McpSchema;

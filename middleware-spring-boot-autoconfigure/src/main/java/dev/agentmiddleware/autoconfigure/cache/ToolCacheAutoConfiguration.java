@@ -9,13 +9,13 @@ import javax.sql.DataSource;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.agentmiddleware.autoconfigure.AgentMiddlewareAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.actuate.PolicyEndpointContributor;
+import dev.agentmiddleware.autoconfigure.tool.AgentToolRegistry;
+import dev.agentmiddleware.autoconfigure.tool.InvalidToolConfigurationException;
+import dev.agentmiddleware.autoconfigure.tool.ToolNameReferences;
 import dev.agentmiddleware.cache.CacheMiddleware;
 import dev.agentmiddleware.cache.CacheStatistics;
 import dev.agentmiddleware.cache.ToolResultCache;
 import dev.agentmiddleware.metrics.MiddlewareMetrics;
-import dev.agentmiddleware.spring.tool.AgentToolRegistry;
-import dev.agentmiddleware.spring.tool.InvalidToolConfigurationException;
-import dev.agentmiddleware.spring.tool.ToolNameReferences;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

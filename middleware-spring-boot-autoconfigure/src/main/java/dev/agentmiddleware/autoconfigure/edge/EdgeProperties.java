@@ -3,8 +3,8 @@ package dev.agentmiddleware.autoconfigure.edge;
 import java.util.ArrayList;
 import java.util.List;
 
-import dev.agentmiddleware.spring.tool.PropertyChecks;
-import dev.agentmiddleware.spring.tool.ValidatedProperties;
+import dev.agentmiddleware.autoconfigure.tool.PropertyChecks;
+import dev.agentmiddleware.autoconfigure.tool.ValidatedProperties;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;

@@ -1,11 +1,11 @@
 package dev.agentmiddleware.autoconfigure.learning;
 
 import dev.agentmiddleware.autoconfigure.AgentMiddlewareAutoConfiguration;
+import dev.agentmiddleware.autoconfigure.tool.AgentToolRegistry;
 import dev.agentmiddleware.learning.ErrorPatternStore;
 import dev.agentmiddleware.learning.LearningObserver;
 import dev.agentmiddleware.learning.LearningObserverAdapter;
 import dev.agentmiddleware.redaction.SecretRedactor;
-import dev.agentmiddleware.spring.tool.AgentToolRegistry;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;

@@ -5,10 +5,10 @@ import java.util.List;
 import java.util.Map;
 
 import dev.agentmiddleware.autoconfigure.actuate.AgentMiddlewareEndpointContributor;
+import dev.agentmiddleware.autoconfigure.tool.RegisteredTool;
 import dev.agentmiddleware.learning.ErrorPatternStatistics;
 import dev.agentmiddleware.learning.ErrorPatternStore;
 import dev.agentmiddleware.learning.ToolFailureStatistics;
-import dev.agentmiddleware.spring.tool.RegisteredTool;
 
 import org.jspecify.annotations.Nullable;
 

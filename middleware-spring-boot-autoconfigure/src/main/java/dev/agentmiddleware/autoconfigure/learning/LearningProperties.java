@@ -1,7 +1,7 @@
 package dev.agentmiddleware.autoconfigure.learning;
 
-import dev.agentmiddleware.spring.tool.ValidatedProperties;
-import dev.agentmiddleware.spring.tool.PropertyChecks;
+import dev.agentmiddleware.autoconfigure.tool.PropertyChecks;
+import dev.agentmiddleware.autoconfigure.tool.ValidatedProperties;
 import dev.agentmiddleware.learning.ErrorPatternStore;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;

@@ -2,10 +2,10 @@ package dev.agentmiddleware.autoconfigure.logging;
 
 import dev.agentmiddleware.autoconfigure.AgentMiddlewareAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.actuate.PolicyEndpointContributor;
+import dev.agentmiddleware.autoconfigure.tool.AgentToolRegistry;
+import dev.agentmiddleware.autoconfigure.tool.ToolNameReferences;
 import dev.agentmiddleware.logging.LoggingMiddleware;
 import dev.agentmiddleware.redaction.SecretRedactor;
-import dev.agentmiddleware.spring.tool.AgentToolRegistry;
-import dev.agentmiddleware.spring.tool.ToolNameReferences;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;

@@ -1,8 +1,8 @@
 package dev.agentmiddleware.autoconfigure.logging;
 
-import dev.agentmiddleware.spring.tool.PropertyChecks;
 import dev.agentmiddleware.autoconfigure.ToolMiddlewareProperties;
 import dev.agentmiddleware.autoconfigure.ToolSettings;
+import dev.agentmiddleware.autoconfigure.tool.PropertyChecks;
 import dev.agentmiddleware.chain.BuiltInOrder;
 import dev.agentmiddleware.logging.LoggingMiddleware;
 import dev.agentmiddleware.logging.LoggingPolicy;

@@ -8,9 +8,9 @@ import javax.sql.DataSource;
 
 import com.github.benmanes.caffeine.cache.Ticker;
 import dev.agentmiddleware.autoconfigure.StoreType;
+import dev.agentmiddleware.autoconfigure.tool.InvalidToolConfigurationException;
 import dev.agentmiddleware.ratelimit.InMemoryRateLimiterStore;
 import dev.agentmiddleware.ratelimit.RateLimiterStore;
-import dev.agentmiddleware.spring.tool.InvalidToolConfigurationException;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

@@ -1,11 +1,11 @@
 package dev.agentmiddleware.autoconfigure.ratelimit;
 
-import dev.agentmiddleware.spring.tool.PropertyChecks;
+import dev.agentmiddleware.autoconfigure.tool.PropertyChecks;
 import java.time.Duration;
 
+import dev.agentmiddleware.autoconfigure.StoreType;
 import dev.agentmiddleware.autoconfigure.ToolMiddlewareProperties;
 import dev.agentmiddleware.autoconfigure.ToolSettings;
-import dev.agentmiddleware.autoconfigure.StoreType;
 import dev.agentmiddleware.chain.BuiltInOrder;
 import dev.agentmiddleware.ratelimit.RateLimitKey;
 import dev.agentmiddleware.ratelimit.RateLimitPolicy;

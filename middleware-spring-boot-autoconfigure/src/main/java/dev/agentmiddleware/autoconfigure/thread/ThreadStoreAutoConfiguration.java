@@ -7,7 +7,7 @@ import javax.sql.DataSource;
 import dev.agentmiddleware.autoconfigure.AgentMiddlewareAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.ConditionalOnStoreType;
 import dev.agentmiddleware.autoconfigure.StoreType;
-import dev.agentmiddleware.spring.tool.AgentMiddlewareProperties;
+import dev.agentmiddleware.autoconfigure.tool.AgentMiddlewareProperties;
 import dev.agentmiddleware.thread.InMemoryThreadStore;
 import dev.agentmiddleware.thread.ThreadStore;
 import tools.jackson.databind.json.JsonMapper;

@@ -1,8 +1,8 @@
 package dev.agentmiddleware.autoconfigure.thread;
 
 import dev.agentmiddleware.autoconfigure.StoreType;
-import dev.agentmiddleware.spring.tool.ValidatedProperties;
-import dev.agentmiddleware.spring.tool.PropertyChecks;
+import dev.agentmiddleware.autoconfigure.tool.PropertyChecks;
+import dev.agentmiddleware.autoconfigure.tool.ValidatedProperties;
 import dev.agentmiddleware.thread.InMemoryThreadStore;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;

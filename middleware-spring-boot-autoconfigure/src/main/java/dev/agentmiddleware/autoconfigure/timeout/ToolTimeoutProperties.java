@@ -1,6 +1,6 @@
 package dev.agentmiddleware.autoconfigure.timeout;
 
-import dev.agentmiddleware.spring.tool.PropertyChecks;
+import dev.agentmiddleware.autoconfigure.tool.PropertyChecks;
 import java.time.Duration;
 
 import dev.agentmiddleware.autoconfigure.ToolMiddlewareProperties;

@@ -9,13 +9,13 @@ import dev.agentmiddleware.autoconfigure.actuate.AgentMiddlewareEndpoint.AgentMi
 import dev.agentmiddleware.autoconfigure.actuate.AgentMiddlewareEndpoint.AgentToolDescriptor;
 import dev.agentmiddleware.autoconfigure.learning.LearningAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.learning.LearningEndpointContributor.LearningDescriptor;
+import dev.agentmiddleware.autoconfigure.tool.AgentToolAutoConfiguration;
+import dev.agentmiddleware.autoconfigure.tool.AgentToolRegistry;
+import dev.agentmiddleware.autoconfigure.tool.RegisteredTool;
 import dev.agentmiddleware.callrecord.ToolCallObservers;
 import dev.agentmiddleware.chain.ToolMiddleware;
 import dev.agentmiddleware.learning.ErrorCategory;
 import dev.agentmiddleware.spring.AgentTool;
-import dev.agentmiddleware.spring.tool.AgentToolAutoConfiguration;
-import dev.agentmiddleware.spring.tool.AgentToolRegistry;
-import dev.agentmiddleware.spring.tool.RegisteredTool;
 import dev.agentmiddleware.tool.SafetyLevel;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;

@@ -2,7 +2,7 @@ package dev.agentmiddleware.autoconfigure.approval;
 
 import dev.agentmiddleware.approval.ApprovalQueueProvider;
 import dev.agentmiddleware.autoconfigure.AgentMiddlewareAutoConfiguration;
-import dev.agentmiddleware.spring.tool.AgentToolAutoConfiguration;
+import dev.agentmiddleware.autoconfigure.tool.AgentToolAutoConfiguration;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;

@@ -14,13 +14,13 @@ import java.util.concurrent.Future;
 import javax.sql.DataSource;
 
 import dev.agentmiddleware.autoconfigure.AgentMiddlewareAutoConfiguration;
+import dev.agentmiddleware.autoconfigure.springai.AgentToolCallback;
+import dev.agentmiddleware.autoconfigure.springai.AgentToolCallbackProvider;
+import dev.agentmiddleware.autoconfigure.springai.AgentToolSpringAiAutoConfiguration;
+import dev.agentmiddleware.autoconfigure.tool.AgentToolAutoConfiguration;
+import dev.agentmiddleware.autoconfigure.tool.InvalidToolConfigurationException;
 import dev.agentmiddleware.ratelimit.InMemoryRateLimiterStore;
 import dev.agentmiddleware.ratelimit.RateLimiterStore;
-import dev.agentmiddleware.spring.ai.AgentToolCallback;
-import dev.agentmiddleware.spring.ai.AgentToolCallbackProvider;
-import dev.agentmiddleware.spring.ai.AgentToolSpringAiAutoConfiguration;
-import dev.agentmiddleware.spring.tool.AgentToolAutoConfiguration;
-import dev.agentmiddleware.spring.tool.InvalidToolConfigurationException;
 import dev.agentmiddleware.testsupport.PostgresTestDatabase;
 import dev.agentmiddleware.testsupport.RequiresService;
 import dev.agentmiddleware.testsupport.TestService;

@@ -3,18 +3,18 @@ package dev.agentmiddleware.autoconfigure.results;
 import java.util.Map;
 
 import dev.agentmiddleware.autoconfigure.AgentMiddlewareAutoConfiguration;
+import dev.agentmiddleware.autoconfigure.springai.AgentToolCallbackProvider;
+import dev.agentmiddleware.autoconfigure.springai.AgentToolSpringAiAutoConfiguration;
+import dev.agentmiddleware.autoconfigure.tool.AgentToolAutoConfiguration;
+import dev.agentmiddleware.autoconfigure.tool.AgentToolRegistry;
 import dev.agentmiddleware.metrics.MiddlewareEvent;
 import dev.agentmiddleware.metrics.MiddlewareMetrics;
+import dev.agentmiddleware.results.OnExceed;
 import dev.agentmiddleware.results.ResultGuardMiddleware;
 import dev.agentmiddleware.results.ResultPolicy;
-import dev.agentmiddleware.results.OnExceed;
 import dev.agentmiddleware.results.ToolResultGuard;
 import dev.agentmiddleware.results.ToolResultRefusedException;
 import dev.agentmiddleware.spring.AgentTool;
-import dev.agentmiddleware.spring.ai.AgentToolCallbackProvider;
-import dev.agentmiddleware.spring.ai.AgentToolSpringAiAutoConfiguration;
-import dev.agentmiddleware.spring.tool.AgentToolAutoConfiguration;
-import dev.agentmiddleware.spring.tool.AgentToolRegistry;
 import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.Test;
 

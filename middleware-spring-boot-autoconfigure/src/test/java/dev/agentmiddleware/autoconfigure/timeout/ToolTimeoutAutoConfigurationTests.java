@@ -8,13 +8,13 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 import dev.agentmiddleware.autoconfigure.AgentMiddlewareAutoConfiguration;
-import dev.agentmiddleware.spring.ai.AgentToolSpringAiAutoConfiguration;
+import dev.agentmiddleware.autoconfigure.springai.AgentToolCallback;
+import dev.agentmiddleware.autoconfigure.springai.AgentToolCallbackProvider;
+import dev.agentmiddleware.autoconfigure.springai.AgentToolSpringAiAutoConfiguration;
+import dev.agentmiddleware.autoconfigure.tool.AgentToolAutoConfiguration;
+import dev.agentmiddleware.autoconfigure.tool.AgentToolRegistry;
 import dev.agentmiddleware.chain.ToolMiddleware;
 import dev.agentmiddleware.spring.AgentTool;
-import dev.agentmiddleware.spring.ai.AgentToolCallback;
-import dev.agentmiddleware.spring.ai.AgentToolCallbackProvider;
-import dev.agentmiddleware.spring.tool.AgentToolAutoConfiguration;
-import dev.agentmiddleware.spring.tool.AgentToolRegistry;
 import dev.agentmiddleware.timeout.TimeoutMiddleware;
 import dev.agentmiddleware.timeout.TimeoutPolicy;
 import org.junit.jupiter.api.AfterEach;

@@ -1,7 +1,0 @@
-/**
- * Auto-configuration of crash recovery for session tools: properties under {@code agent.middleware.crash-recovery}.
- */
-@NullMarked
-package dev.agentmiddleware.autoconfigure.crashrecovery;
-
-import org.jspecify.annotations.NullMarked;

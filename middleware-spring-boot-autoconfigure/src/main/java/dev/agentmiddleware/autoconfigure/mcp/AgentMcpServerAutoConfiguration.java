@@ -1,0 +1,255 @@
+package dev.agentmiddleware.autoconfigure.mcp;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import dev.agentmiddleware.authorization.AuthorizationMiddleware;
+import dev.agentmiddleware.autoconfigure.agent.TodoProperties;
+import dev.agentmiddleware.autoconfigure.edge.HostOriginGuard;
+import dev.agentmiddleware.autoconfigure.springai.AgentToolCallbackProvider;
+import dev.agentmiddleware.autoconfigure.springai.AgentToolSpringAiAutoConfiguration;
+import dev.agentmiddleware.autoconfigure.springai.GovernedToolCallback;
+import dev.agentmiddleware.autoconfigure.springai.ToolErrorFormatter;
+import dev.agentmiddleware.autoconfigure.tool.AgentToolRegistry;
+import dev.agentmiddleware.autoconfigure.tool.RegisteredTool;
+import dev.agentmiddleware.todo.TodoMiddleware;
+import dev.agentmiddleware.tool.ExecutableTool;
+import io.modelcontextprotocol.json.jackson3.JacksonMcpJsonMapper;
+import io.modelcontextprotocol.server.McpServerFeatures;
+import io.modelcontextprotocol.spec.McpSchema;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.ai.mcp.McpToolUtils;
+import org.springframework.ai.mcp.SyncMcpToolCallback;
+import org.springframework.ai.mcp.SyncMcpToolCallbackProvider;
+import org.springframework.ai.mcp.AsyncMcpToolCallback;
+import org.springframework.ai.mcp.AsyncMcpToolCallbackProvider;
+import org.springframework.ai.mcp.server.common.autoconfigure.McpServerAutoConfiguration;
+import org.springframework.ai.mcp.server.common.autoconfigure.McpServerStdioDisabledCondition;
+import org.springframework.ai.mcp.server.common.autoconfigure.ToolCallbackConverterAutoConfiguration;
+import org.springframework.ai.mcp.server.common.autoconfigure.properties.McpServerProperties;
+import org.springframework.ai.mcp.server.common.autoconfigure.properties.McpServerStreamableHttpProperties;
+import org.springframework.ai.tool.ToolCallback;
+import org.springframework.ai.tool.ToolCallbackProvider;
+import org.springframework.beans.factory.ListableBeanFactory;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
+import org.springframework.beans.factory.SmartInitializingSingleton;
+import org.springframework.beans.factory.annotation.Qualifier;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Conditional;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.ResolvableType;
+import org.springframework.core.env.ConfigurableEnvironment;
+import org.springframework.util.MimeType;
+import org.springframework.web.servlet.function.RouterFunction;
+import org.springframework.web.servlet.function.ServerResponse;
+
+/**
+ * Auto-configuration of the MCP server side, active whenever Spring AI's MCP server runs (synchronous API):
+ * <ul>
+ * <li>every {@code @AgentTool} (and every tool an agent middleware contributes, except the todo tools unless
+ * {@code agent.middleware.todo.mcp.enabled}) published as an MCP tool specification with title, annotations and output schema,
+ * its arguments bound inside the chain ({@link McpToolHandler});</li>
+ * <li>Spring AI tool callbacks that the server publishes (a {@code ToolCallbackProvider} of {@code @Tool} beans)
+ * run through the chain too ({@code agent.middleware.mcp.govern-spring-ai-tools});</li>
+ * <li>the {@link HardenedStreamableHttpTransport} in place of Spring AI's Streamable HTTP transport for Spring MVC
+ * ({@code agent.middleware.mcp.transport.*}), whose {@code tools/list} shows each caller only the tools it may call
+ * ({@link McpToolVisibility}).</li>
+ * </ul>
+ * The SDK's own check of tool arguments against the input schema is switched off: our binder checks them inside
+ * the chain, so a refused call is observed, and the MCP and {@code ChatClient} paths accept the same arguments.
+ */
+@AutoConfiguration(after = AgentToolSpringAiAutoConfiguration.class,
+		before = { McpServerAutoConfiguration.class, ToolCallbackConverterAutoConfiguration.class },
+		beforeName = McpTransportAutoConfigurationFilter.SPRING_AI_TRANSPORT)
+@ConditionalOnClass({ McpSchema.class, McpServerAutoConfiguration.class, McpToolUtils.class })
+@ConditionalOnProperty(prefix = McpServerProperties.CONFIG_PREFIX, name = "enabled", havingValue = "true",
+		matchIfMissing = true)
+@EnableConfigurationProperties({ McpProperties.class, McpServerProperties.class })
+public final class AgentMcpServerAutoConfiguration {
+
+	private static final Logger logger = LoggerFactory.getLogger(AgentMcpServerAutoConfiguration.class);
+
+	@Bean
+	static McpSyncServerCustomizerPostProcessor agentMcpSyncServerCustomizerPostProcessor() {
+		return new McpSyncServerCustomizerPostProcessor();
+	}
+
+	@Bean
+	@ConditionalOnBean(AgentToolRegistry.class)
+	@ConditionalOnProperty(prefix = McpServerProperties.CONFIG_PREFIX, name = "type", havingValue = "SYNC",
+			matchIfMissing = true)
+	List<McpServerFeatures.SyncToolSpecification> agentMcpToolSpecifications(AgentToolRegistry registry,
+			ToolErrorFormatter errorFormatter, ObjectProvider<JsonMapper> jsonMapper, McpProperties properties,
+			McpServerProperties serverProperties, ObjectProvider<ToolCallback> toolCallbacks,
+			ObjectProvider<List<ToolCallback>> toolCallbackLists, ObjectProvider<ToolCallbackProvider> providers,
+			ObjectProvider<TodoProperties> todoProperties, ObjectProvider<TodoMiddleware> todo) {
+		JsonMapper mapper = jsonMapper.getIfAvailable(JsonMapper::new);
+		List<ToolCallback> springAiTools = springAiTools(serverProperties, toolCallbacks, toolCallbackLists, providers);
+		List<McpServerFeatures.SyncToolSpecification> ungoverned = new ArrayList<>();
+		for (ToolCallback callback : springAiTools) {
+			if (properties.isGovernSpringAiTools()) {
+				// Registers the tool, with its own pipeline, beside the @AgentTools; a name clash fails startup
+				GovernedToolCallback.govern(callback, registry, errorFormatter);
+			}
+			else if (!GovernedToolCallback.isGoverned(callback)) {
+				String mimeType = serverProperties.getToolResponseMimeType().get(callback.getToolDefinition().name());
+				ungoverned.add(McpToolUtils.toSyncToolSpecification(callback,
+						(mimeType != null) ? MimeType.valueOf(mimeType) : null));
+			}
+		}
+		Map<String, McpServerFeatures.SyncToolSpecification> specifications = new LinkedHashMap<>();
+		List<ExecutableTool> unpublished = todoProperties.getIfAvailable(TodoProperties::new).getMcp().isEnabled()
+				? List.of() : todo.stream().flatMap((middleware) -> middleware.tools().stream()).toList();
+		for (RegisteredTool tool : registry.tools()) {
+			if (unpublished.contains(tool.executable())) {
+				continue;
+			}
+			specifications.put(tool.name(), new McpToolHandler(tool, errorFormatter, mapper).specification());
+		}
+		Set<String> ungovernedNames = new LinkedHashSet<>();
+		for (McpServerFeatures.SyncToolSpecification specification : ungoverned) {
+			String name = specification.tool().name();
+			if (specifications.putIfAbsent(name, specification) == null) {
+				ungovernedNames.add(name);
+			}
+			else {
+				logger.warn("Spring AI tool '{}' is not published over MCP: a governed tool has the same name", name);
+			}
+		}
+		if (!ungovernedNames.isEmpty()) {
+			logger.warn("MCP tools published without the middleware chain ({}=false): {}. Their calls are not "
+					+ "observed, logged, approved, cached or rate limited.",
+					McpProperties.PREFIX + ".govern-spring-ai-tools", String.join(", ", ungovernedNames));
+		}
+		return List.copyOf(specifications.values());
+	}
+
+	@Bean
+	McpAnnotationScannerCheck agentMcpAnnotationScannerCheck(ConfigurableListableBeanFactory beanFactory,
+			ConfigurableEnvironment environment) {
+		return new McpAnnotationScannerCheck(beanFactory, environment);
+	}
+
+	@Bean
+	@ConditionalOnBean(AgentToolRegistry.class)
+	@ConditionalOnMissingBean
+	McpToolVisibility mcpToolVisibility(ObjectProvider<AgentToolRegistry> registry,
+			ObjectProvider<AuthorizationMiddleware> authorization) {
+		// The rule that refuses a caller's calls also hides the tools from its list; a tool the registry does not
+		// know (published without our chain) is not ours to hide.
+		return (toolName, caller) -> {
+			AuthorizationMiddleware middleware = authorization.getIfAvailable();
+			if (middleware == null) {
+				return true;
+			}
+			return registry.getObject()
+				.find(toolName)
+				.map((tool) -> middleware.permits(tool.descriptor(), caller))
+				.orElse(true);
+		};
+	}
+
+	@Bean
+	@ConditionalOnBean(AgentToolRegistry.class)
+	static SmartInitializingSingleton agentMcpUngovernedToolSpecificationsReporter(
+			ObjectProvider<ListableBeanFactory> beanFactory) {
+		return () -> reportUngovernedToolSpecifications(beanFactory.getObject());
+	}
+
+	// Tool specifications published by other means (Spring AI's @McpTool annotation scanner, a user's own list)
+	// reach the MCP server without our chain: say so, naming them.
+	private static void reportUngovernedToolSpecifications(ListableBeanFactory beanFactory) {
+		ResolvableType type = ResolvableType.forClassWithGenerics(List.class,
+				McpServerFeatures.SyncToolSpecification.class);
+		Set<String> ungoverned = new LinkedHashSet<>();
+		for (String name : beanFactory.getBeanNamesForType(type, false, false)) {
+			if (!"agentMcpToolSpecifications".equals(name)) {
+				for (Object specification : beanFactory.getBean(name, List.class)) {
+					ungoverned.add(((McpServerFeatures.SyncToolSpecification) specification).tool().name());
+				}
+			}
+		}
+		if (!ungoverned.isEmpty()) {
+			logger.warn("MCP tools published without the middleware chain (MCP tool specifications not built from "
+					+ "@AgentTool or ToolCallback beans): {}", String.join(", ", ungoverned));
+		}
+	}
+
+	private static List<ToolCallback> springAiTools(McpServerProperties serverProperties,
+			ObjectProvider<ToolCallback> toolCallbacks, ObjectProvider<List<ToolCallback>> toolCallbackLists,
+			ObjectProvider<ToolCallbackProvider> providers) {
+		boolean exposeClientTools = serverProperties.isExposeMcpClientTools();
+		List<ToolCallback> callbacks = new ArrayList<>();
+		toolCallbacks.orderedStream().forEach(callbacks::add);
+		toolCallbackLists.orderedStream().forEach(callbacks::addAll);
+		providers.orderedStream()
+			.filter((provider) -> !(provider instanceof AgentToolCallbackProvider))
+			.filter((provider) -> exposeClientTools || !(provider instanceof SyncMcpToolCallbackProvider
+					|| provider instanceof AsyncMcpToolCallbackProvider))
+			.distinct()
+			.forEach((provider) -> callbacks.addAll(List.of(provider.getToolCallbacks())));
+		callbacks.removeIf((callback) -> !exposeClientTools
+				&& (callback instanceof SyncMcpToolCallback || callback instanceof AsyncMcpToolCallback));
+		return callbacks;
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(RouterFunction.class)
+	@ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
+	@ConditionalOnBooleanProperty(name = McpProperties.PREFIX + ".transport.enabled", matchIfMissing = true)
+	@Conditional({ McpServerStdioDisabledCondition.class,
+			McpServerAutoConfiguration.EnabledStreamableServerCondition.class })
+	@EnableConfigurationProperties(McpServerStreamableHttpProperties.class)
+	static class HardenedTransportConfiguration {
+
+		@Bean
+		@ConditionalOnMissingBean
+		HardenedStreamableHttpTransport hardenedStreamableHttpTransport(
+				@Qualifier("mcpServerJsonMapper") JsonMapper mcpServerJsonMapper,
+				McpServerStreamableHttpProperties streamableProperties, McpProperties properties,
+				ObjectProvider<HostOriginGuard> edgeGuard, ObjectProvider<McpTransportClock> clock,
+				ObjectProvider<McpToolVisibility> toolVisibility) {
+			HostOriginGuard guard = edgeGuard.getIfAvailable(HostOriginGuard::local);
+			McpProperties.Transport transport = properties.getTransport();
+			HardenedStreamableHttpTransport.Builder builder = HardenedStreamableHttpTransport
+				.builder(new JacksonMcpJsonMapper(mcpServerJsonMapper))
+				.endpoint(streamableProperties.getMcpEndpoint())
+				.allowedOrigins(guard.allowedOrigins())
+				.allowedHosts(guard.allowedHosts())
+				.maxRequestBytes(transport.getMaxRequestSize().toBytes())
+				.sessionIdleTimeout(transport.getSessionIdleTimeout())
+				.maxSessions(transport.getMaxSessions());
+			clock.ifAvailable((source) -> builder.clock(source.clock()));
+			toolVisibility.ifAvailable(builder::toolVisibility);
+			if (streamableProperties.getKeepAliveInterval() != null) {
+				builder.keepAliveInterval(streamableProperties.getKeepAliveInterval());
+			}
+			return builder.build();
+		}
+
+		@Bean
+		@ConditionalOnMissingBean(name = "webMvcStreamableServerRouterFunction")
+		RouterFunction<ServerResponse> webMvcStreamableServerRouterFunction(
+				HardenedStreamableHttpTransport transport) {
+			return transport.routerFunction();
+		}
+
+	}
+
+}

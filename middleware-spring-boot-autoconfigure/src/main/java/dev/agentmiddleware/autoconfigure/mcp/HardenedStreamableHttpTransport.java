@@ -1,0 +1,400 @@
+package dev.agentmiddleware.autoconfigure.mcp;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+
+import io.modelcontextprotocol.json.McpJsonMapper;
+import io.modelcontextprotocol.spec.McpSchema;
+import io.modelcontextprotocol.spec.McpStreamableServerSession;
+import io.modelcontextprotocol.spec.McpStreamableServerTransportProvider;
+import io.modelcontextprotocol.spec.ProtocolVersions;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import reactor.core.publisher.Mono;
+
+import org.springframework.context.SmartLifecycle;
+import org.springframework.http.HttpStatus;
+import org.springframework.web.servlet.function.RouterFunction;
+import org.springframework.web.servlet.function.RouterFunctions;
+import org.springframework.web.servlet.function.ServerRequest;
+import org.springframework.web.servlet.function.ServerResponse;
+
+/**
+ * The MCP Streamable HTTP transport for Spring MVC, hardened for an endpoint that any client on the network, and
+ * any web page in a browser, can reach. It replaces Spring AI's {@code WebMvcStreamableServerTransportProvider}
+ * (Spring AI 2.0.0), whose defects it exists to avoid:
+ * <ul>
+ * <li>errors reach the client as serialised Java exceptions or raw messages with status 500 (a missing
+ * {@code params} on {@code tools/call}, a malformed or session-less message), and are logged at ERROR with the
+ * message body; here every refusal is a short JSON-RPC error object with its proper code and HTTP status, and a
+ * transport failure is one WARN line without the body;</li>
+ * <li>bodies of any size are read and parsed; here a body over the limit gets 413 before it is parsed;</li>
+ * <li>it accepts any {@code Origin}, {@code Host} and {@code MCP-Protocol-Version}; here they are checked;</li>
+ * <li>sessions never expire and are not limited in number; here idle sessions expire and the number is capped;</li>
+ * <li>a session id is all it takes to use a session; here a session started by an authenticated principal is
+ * answered as unknown (404) when another principal, or an anonymous client, presents its id;</li>
+ * <li>open streams are left open at shutdown, so graceful shutdown waits for its timeout; here
+ * {@linkplain #stop() stopping} completes every stream at once and ends the calls still running for them;</li>
+ * <li>a client that goes away while its call runs is not noticed until the call writes its answer; here every open
+ * stream gets a keep-alive comment at an interval ({@link Builder#keepAliveInterval}), and a stream found broken
+ * ends, with the call running for it (its thread is interrupted);</li>
+ * <li>a response stream might stay open after an answer (MCP SDK 2.0.0, fixed in 2.0.1 for unknown methods); here
+ * every response stream is completed once its request was answered, whatever the SDK did.</li>
+ * </ul>
+ *
+ * <p>Status codes and JSON-RPC codes: malformed JSON 400/{@code -32700}; not a JSON-RPC 2.0 message 400/{@code -32600};
+ * bad {@code tools/call} or {@code initialize} params 200/{@code -32602}; missing session id 400/{@code -32000};
+ * unknown, expired or another principal's session 404/{@code -32001}; refused origin or host 403/{@code -32000};
+ * unsupported protocol version 400/{@code -32000}; wrong {@code Accept} 406, wrong {@code Content-Type} 415, body too
+ * large 413, too many sessions 503 and shutting down 503, all {@code -32000}. Messages never echo a header value or the body.
+ */
+public final class HardenedStreamableHttpTransport implements McpStreamableServerTransportProvider, SmartLifecycle {
+
+	/** The JSON-RPC code of a message that is not valid JSON. */
+	public static final int PARSE_ERROR = -32700;
+
+	/** The JSON-RPC code of a message that is not a valid JSON-RPC request. */
+	public static final int INVALID_REQUEST = -32600;
+
+	/** The JSON-RPC code of invalid method parameters. */
+	public static final int INVALID_PARAMS = -32602;
+
+	/** The JSON-RPC code of a refusal by the transport (origin, host, limits, headers). */
+	public static final int SERVER_ERROR = -32000;
+
+	/** The JSON-RPC code of an unknown or expired session. */
+	public static final int SESSION_NOT_FOUND = -32001;
+
+	private static final Logger logger = LoggerFactory.getLogger(HardenedStreamableHttpTransport.class);
+
+	/** How often open streams get a keep-alive comment unless configured otherwise. */
+	public static final Duration DEFAULT_KEEP_ALIVE_INTERVAL = Duration.ofSeconds(15);
+
+	private static final String LAST_EVENT_ID_HEADER = "Last-Event-ID";
+
+	private static final List<String> PROTOCOL_VERSIONS = List.of(ProtocolVersions.MCP_2024_11_05,
+			ProtocolVersions.MCP_2025_03_26, ProtocolVersions.MCP_2025_06_18, ProtocolVersions.MCP_2025_11_25);
+
+	private final String endpoint;
+
+	// The jobs the transport coordinates: what a client sends, where sessions live, how they answer, how it refuses
+	private final JsonRpcErrors errors;
+
+	private final McpRequestValidator validator;
+
+	private final McpSessionRegistry sessions;
+
+	private final McpSessionDispatcher dispatcher;
+
+	private final McpKeepAlive keepAlive;
+
+	private volatile McpStreamableServerSession.@Nullable Factory sessionFactory;
+
+	private volatile boolean running;
+
+	private volatile boolean closing;
+
+	private HardenedStreamableHttpTransport(Builder builder) {
+		this.endpoint = builder.endpoint;
+		this.errors = new JsonRpcErrors(builder.jsonMapper);
+		this.validator = new McpRequestValidator(
+				new McpRequestGuard(builder.allowedOrigins, builder.allowedHosts, PROTOCOL_VERSIONS),
+				builder.maxRequestBytes, builder.jsonMapper, this.errors);
+		this.sessions = new InMemoryMcpSessionRegistry(builder.sessionIdleTimeout, builder.maxSessions, builder.clock);
+		this.dispatcher = new McpSessionDispatcher(builder.jsonMapper, builder.toolVisibility, this.sessions,
+				this.validator, this.errors);
+		this.keepAlive = new McpKeepAlive(builder.keepAliveInterval, this.sessions);
+	}
+
+	/**
+	 * Starts a transport.
+	 * @param jsonMapper reads and writes the JSON-RPC messages
+	 * @return a builder
+	 */
+	public static Builder builder(McpJsonMapper jsonMapper) {
+		return new Builder(jsonMapper);
+	}
+
+	/**
+	 * The routes of the endpoint: {@code POST} for messages from the client, {@code GET} for the server's stream,
+	 * {@code DELETE} to end a session.
+	 * @return the router function to register as a bean
+	 */
+	public RouterFunction<ServerResponse> routerFunction() {
+		return RouterFunctions.route()
+			.POST(this.endpoint, this::handlePost)
+			.GET(this.endpoint, this::handleGet)
+			.DELETE(this.endpoint, this::handleDelete)
+			.build();
+	}
+
+	@Override
+	public List<String> protocolVersions() {
+		return PROTOCOL_VERSIONS;
+	}
+
+	@Override
+	public void setSessionFactory(McpStreamableServerSession.Factory sessionFactory) {
+		this.sessionFactory = sessionFactory;
+	}
+
+	/**
+	 * The number of live sessions.
+	 * @return the number of sessions not yet ended or expired
+	 */
+	public int sessionCount() {
+		return this.sessions.size();
+	}
+
+	@Override
+	public Mono<Void> notifyClients(String method, Object params) {
+		return this.dispatcher.notifyClients(method, params);
+	}
+
+	@Override
+	public Mono<Void> notifyClient(String sessionId, String method, Object params) {
+		return this.dispatcher.notifyClient(sessionId, method, params);
+	}
+
+	@Override
+	public Mono<Void> closeGracefully() {
+		return Mono.fromRunnable(this::closeAll);
+	}
+
+	// ----------------------------------------------------------------------------------------------------------
+	// Lifecycle: stopped before the web server's graceful shutdown, so that open streams do not hold it up
+
+	@Override
+	public void start() {
+		this.closing = false;
+		this.running = true;
+		this.keepAlive.start();
+	}
+
+	@Override
+	public void stop() {
+		closeAll();
+		this.keepAlive.stop();
+		this.running = false;
+	}
+
+	@Override
+	public boolean isRunning() {
+		return this.running;
+	}
+
+	@Override
+	public int getPhase() {
+		// Above the web server's graceful shutdown (DEFAULT_PHASE - 1024), so this stops first
+		return SmartLifecycle.DEFAULT_PHASE - 512;
+	}
+
+	// Ends every stream, and the calls still running for them, so that no request holds the shutdown up
+	private void closeAll() {
+		this.closing = true;
+		for (McpLiveSession live : this.sessions.sessions()) {
+			live.abandonStreams();
+		}
+		this.sessions.endAll();
+	}
+
+	// ----------------------------------------------------------------------------------------------------------
+	// POST: one JSON-RPC message from the client
+
+	private ServerResponse handlePost(ServerRequest request) {
+		ServerResponse refused = refusal(request);
+		if (refused != null) {
+			return refused;
+		}
+		McpChecked<McpSchema.JSONRPCMessage> read = this.validator.read(request);
+		if (read.isRefused()) {
+			return read.refusal();
+		}
+		McpSchema.JSONRPCMessage message = read.value();
+		try {
+			if (message instanceof McpSchema.JSONRPCRequest jsonRpcRequest
+					&& McpSchema.METHOD_INITIALIZE.equals(jsonRpcRequest.method())) {
+				McpStreamableServerSession.Factory factory = this.sessionFactory;
+				return (factory == null || this.closing) ? this.errors.unavailable()
+						: this.dispatcher.initialize(factory, jsonRpcRequest, request);
+			}
+			McpChecked<McpLiveSession> found = this.dispatcher.session(request);
+			return found.isRefused() ? found.refusal() : this.dispatcher.deliver(found.value(), message, request);
+		}
+		catch (RuntimeException ex) {
+			logger.warn("MCP transport failed to handle a message: {}", ex.getClass().getSimpleName());
+			return this.errors.error(HttpStatus.INTERNAL_SERVER_ERROR, McpSchema.ErrorCodes.INTERNAL_ERROR,
+					"Internal error: the message could not be handled");
+		}
+	}
+
+	// ----------------------------------------------------------------------------------------------------------
+	// GET: the server's stream of requests and notifications to the client
+
+	private ServerResponse handleGet(ServerRequest request) {
+		ServerResponse refused = refusal(request);
+		if (refused == null) {
+			refused = this.validator.refusalOfStream(request);
+		}
+		if (refused != null) {
+			return refused;
+		}
+		McpChecked<McpLiveSession> found = this.dispatcher.session(request);
+		return found.isRefused() ? found.refusal()
+				: this.dispatcher.listen(found.value(), request.headers().firstHeader(LAST_EVENT_ID_HEADER));
+	}
+
+	// ----------------------------------------------------------------------------------------------------------
+	// DELETE: the client ends its session
+
+	private ServerResponse handleDelete(ServerRequest request) {
+		ServerResponse refused = refusal(request);
+		if (refused != null) {
+			return refused;
+		}
+		McpChecked<McpLiveSession> found = this.dispatcher.session(request);
+		if (found.isRefused()) {
+			return found.refusal();
+		}
+		this.sessions.end(found.value().id());
+		return ServerResponse.ok().build();
+	}
+
+	// Refused whatever the method: every request while shutting down, and a bad Host, Origin or protocol version
+	private @Nullable ServerResponse refusal(ServerRequest request) {
+		return this.closing ? this.errors.unavailable() : this.validator.refusal(request);
+	}
+
+	/**
+	 * Builds a {@link HardenedStreamableHttpTransport}.
+	 */
+	public static final class Builder {
+
+		private final McpJsonMapper jsonMapper;
+
+		private String endpoint = "/mcp";
+
+		private List<String> allowedOrigins = McpRequestGuard.LOCAL_ORIGINS;
+
+		private List<String> allowedHosts = McpRequestGuard.LOCAL_HOSTS;
+
+		private long maxRequestBytes = 4L * 1024 * 1024;
+
+		private Duration sessionIdleTimeout = Duration.ofMinutes(30);
+
+		private int maxSessions = 1000;
+
+		private Clock clock = Clock.systemUTC();
+
+		private McpToolVisibility toolVisibility = McpToolVisibility.ALL;
+		private Duration keepAliveInterval = DEFAULT_KEEP_ALIVE_INTERVAL;
+
+		private Builder(McpJsonMapper jsonMapper) {
+			this.jsonMapper = jsonMapper;
+		}
+
+		/**
+		 * Sets the endpoint path (default {@code /mcp}).
+		 * @param endpoint the path
+		 * @return this builder
+		 */
+		public Builder endpoint(String endpoint) {
+			this.endpoint = endpoint;
+			return this;
+		}
+
+		/**
+		 * Sets the origins a browser page may call from (default: localhost origins).
+		 * @param allowedOrigins the origin patterns
+		 * @return this builder
+		 */
+		public Builder allowedOrigins(List<String> allowedOrigins) {
+			this.allowedOrigins = List.copyOf(allowedOrigins);
+			return this;
+		}
+
+		/**
+		 * Sets the host names the server answers to (default: loopback names).
+		 * @param allowedHosts the host names or addresses, {@code *} for any
+		 * @return this builder
+		 */
+		public Builder allowedHosts(List<String> allowedHosts) {
+			this.allowedHosts = List.copyOf(allowedHosts);
+			return this;
+		}
+
+		/**
+		 * Sets the largest message accepted (default 4 MB).
+		 * @param maxRequestBytes the limit in bytes
+		 * @return this builder
+		 */
+		public Builder maxRequestBytes(long maxRequestBytes) {
+			this.maxRequestBytes = maxRequestBytes;
+			return this;
+		}
+
+		/**
+		 * Sets how long an unused session lives (default 30 minutes).
+		 * @param sessionIdleTimeout the idle timeout
+		 * @return this builder
+		 */
+		public Builder sessionIdleTimeout(Duration sessionIdleTimeout) {
+			this.sessionIdleTimeout = sessionIdleTimeout;
+			return this;
+		}
+
+		/**
+		 * Sets the number of live sessions at most (default 1000).
+		 * @param maxSessions the limit
+		 * @return this builder
+		 */
+		public Builder maxSessions(int maxSessions) {
+			this.maxSessions = maxSessions;
+			return this;
+		}
+
+		/**
+		 * Sets the clock that session expiry reads.
+		 * @param clock the clock
+		 * @return this builder
+		 */
+		public Builder clock(Clock clock) {
+			this.clock = clock;
+			return this;
+		}
+
+		/**
+		 * Sets which tools a caller sees in its {@code tools/list} (default: all).
+		 * @param toolVisibility decides per tool and caller
+		 * @return this builder
+		 */
+		public Builder toolVisibility(McpToolVisibility toolVisibility) {
+			this.toolVisibility = toolVisibility;
+			return this;
+		}
+
+		/**
+		 * Sets how often every open stream gets a keep-alive comment (default 15 seconds), which is how the server
+		 * learns that a client went away while its call was still running: the stream and the call then end.
+		 * {@link Duration#ZERO} sends none.
+		 * @param keepAliveInterval the interval
+		 * @return this builder
+		 */
+		public Builder keepAliveInterval(Duration keepAliveInterval) {
+			this.keepAliveInterval = keepAliveInterval;
+			return this;
+		}
+
+		/**
+		 * Builds the transport.
+		 * @return the transport
+		 */
+		public HardenedStreamableHttpTransport build() {
+			return new HardenedStreamableHttpTransport(this);
+		}
+
+	}
+
+}

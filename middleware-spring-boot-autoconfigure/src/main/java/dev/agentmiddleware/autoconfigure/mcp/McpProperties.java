@@ -1,0 +1,235 @@
+package dev.agentmiddleware.autoconfigure.mcp;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import dev.agentmiddleware.autoconfigure.tool.PropertyChecks;
+import dev.agentmiddleware.autoconfigure.tool.ValidatedProperties;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.DeprecatedConfigurationProperty;
+import org.springframework.util.unit.DataSize;
+
+/**
+ * Configuration of the MCP server side: which tools are governed and how the Streamable HTTP endpoint protects
+ * itself.
+ * <pre>{@code
+ * agent:
+ *   middleware:
+ *     mcp:
+ *       transport:
+ *         max-request-size: 2MB
+ *         session-idle-timeout: 10m
+ *         max-sessions: 200
+ *       security:
+ *         resource: https://mcp.example.com/mcp
+ *         scopes: [tools.read, tools.call]
+ * }</pre>
+ * Which hosts and origins the endpoint answers is configured for every path the starter serves, under
+ * {@code agent.middleware.edge} ({@link dev.agentmiddleware.autoconfigure.edge.EdgeProperties}).
+ */
+@ConfigurationProperties(McpProperties.PREFIX)
+public class McpProperties implements ValidatedProperties {
+
+	/** The prefix of the MCP properties. */
+	public static final String PREFIX = "agent.middleware.mcp";
+
+	/**
+	 * Whether Spring AI tool callbacks published on the MCP server (such as a ToolCallbackProvider of @Tool beans)
+	 * run through the middleware chain; when off, startup warns naming each ungoverned tool.
+	 */
+	private boolean governSpringAiTools = true;
+
+	/**
+	 * Hardened Streamable HTTP transport settings.
+	 */
+	private final Transport transport = new Transport();
+
+	/**
+	 * Authentication of MCP callers: the endpoint as an OAuth 2.1 resource server.
+	 */
+	private final Security security = new Security();
+
+	@Override
+	public void validate(PropertyChecks checks) {
+		checks.positive("transport.maxRequestSize", this.transport.getMaxRequestSize())
+			.positive("transport.sessionIdleTimeout", this.transport.getSessionIdleTimeout())
+			.atLeast("transport.maxSessions", this.transport.getMaxSessions(), 1)
+			.noBlankElement("transport.allowedOrigins", this.transport.getAllowedOrigins())
+			.noBlankElement("transport.allowedHosts", this.transport.getAllowedHosts());
+	}
+
+	public boolean isGovernSpringAiTools() {
+		return this.governSpringAiTools;
+	}
+
+	public void setGovernSpringAiTools(boolean governSpringAiTools) {
+		this.governSpringAiTools = governSpringAiTools;
+	}
+
+	public Transport getTransport() {
+		return this.transport;
+	}
+
+	public Security getSecurity() {
+		return this.security;
+	}
+
+	/**
+	 * Settings of the MCP endpoint as an OAuth 2.1 resource server, active when Spring Security's resource server
+	 * is on the classpath and {@code spring.security.oauth2.resourceserver.jwt.*} configures a token decoder.
+	 */
+	public static class Security {
+
+		/**
+		 * Resource identifier of the MCP endpoint (RFC 8707 / RFC 9728) that a token's audience must contain; not set:
+		 * derived from each request as scheme://host:port, context path and MCP endpoint path.
+		 */
+		private @Nullable String resource;
+
+		/**
+		 * Authorization servers published in the protected-resource metadata; not set: the configured issuer-uri.
+		 */
+		private List<String> authorizationServers = new ArrayList<>();
+
+		/**
+		 * Scopes published in the protected-resource metadata as scopes_supported.
+		 */
+		private List<String> scopes = new ArrayList<>();
+
+		/**
+		 * Whether an MCP endpoint without authentication is intended, which silences the startup warning; has no
+		 * effect when a resource server is configured.
+		 */
+		private boolean allowAnonymous;
+
+		public @Nullable String getResource() {
+			return this.resource;
+		}
+
+		public void setResource(@Nullable String resource) {
+			this.resource = resource;
+		}
+
+		public List<String> getAuthorizationServers() {
+			return this.authorizationServers;
+		}
+
+		public void setAuthorizationServers(List<String> authorizationServers) {
+			this.authorizationServers = authorizationServers;
+		}
+
+		public List<String> getScopes() {
+			return this.scopes;
+		}
+
+		public void setScopes(List<String> scopes) {
+			this.scopes = scopes;
+		}
+
+		public boolean isAllowAnonymous() {
+			return this.allowAnonymous;
+		}
+
+		public void setAllowAnonymous(boolean allowAnonymous) {
+			this.allowAnonymous = allowAnonymous;
+		}
+
+	}
+
+	/**
+	 * Settings of the hardened Streamable HTTP transport.
+	 */
+	public static class Transport {
+
+		/**
+		 * Whether the hardened transport replaces Spring AI's Streamable HTTP transport for Spring MVC.
+		 */
+		private boolean enabled = true;
+
+		/**
+		 * Largest accepted message body; a larger one is answered with 413 before it is parsed.
+		 */
+		private DataSize maxRequestSize = DataSize.ofMegabytes(4);
+
+		/**
+		 * Origins a browser page may call the endpoint from; deprecated: set agent.middleware.edge.allowed-origins,
+		 * which guards every path the starter serves.
+		 */
+		private @Nullable List<String> allowedOrigins;
+
+		/**
+		 * Host names or addresses the endpoint answers to; deprecated: set agent.middleware.edge.allowed-hosts,
+		 * which guards every path the starter serves.
+		 */
+		private @Nullable List<String> allowedHosts;
+
+		/**
+		 * How long a session may stay unused before it expires.
+		 */
+		private Duration sessionIdleTimeout = Duration.ofMinutes(30);
+
+		/**
+		 * Number of live sessions at most; further clients are refused with 503 until a session ends or expires.
+		 */
+		private int maxSessions = 1000;
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		public DataSize getMaxRequestSize() {
+			return this.maxRequestSize;
+		}
+
+		public void setMaxRequestSize(DataSize maxRequestSize) {
+			this.maxRequestSize = maxRequestSize;
+		}
+
+		@Deprecated(since = "0.1.0")
+		@DeprecatedConfigurationProperty(replacement = "agent.middleware.edge.allowed-origins")
+		public @Nullable List<String> getAllowedOrigins() {
+			return this.allowedOrigins;
+		}
+
+		@Deprecated(since = "0.1.0")
+		public void setAllowedOrigins(@Nullable List<String> allowedOrigins) {
+			this.allowedOrigins = allowedOrigins;
+		}
+
+		@Deprecated(since = "0.1.0")
+		@DeprecatedConfigurationProperty(replacement = "agent.middleware.edge.allowed-hosts")
+		public @Nullable List<String> getAllowedHosts() {
+			return this.allowedHosts;
+		}
+
+		@Deprecated(since = "0.1.0")
+		public void setAllowedHosts(@Nullable List<String> allowedHosts) {
+			this.allowedHosts = allowedHosts;
+		}
+
+		public Duration getSessionIdleTimeout() {
+			return this.sessionIdleTimeout;
+		}
+
+		public void setSessionIdleTimeout(Duration sessionIdleTimeout) {
+			this.sessionIdleTimeout = sessionIdleTimeout;
+		}
+
+		public int getMaxSessions() {
+			return this.maxSessions;
+		}
+
+		public void setMaxSessions(int maxSessions) {
+			this.maxSessions = maxSessions;
+		}
+
+	}
+
+}

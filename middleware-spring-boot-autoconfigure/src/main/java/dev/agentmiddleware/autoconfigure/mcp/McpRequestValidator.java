@@ -1,0 +1,305 @@
+package dev.agentmiddleware.autoconfigure.mcp;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.List;
+import java.util.Map;
+
+import io.modelcontextprotocol.json.McpJsonMapper;
+import io.modelcontextprotocol.json.TypeRef;
+import io.modelcontextprotocol.spec.McpSchema;
+import jakarta.servlet.http.HttpServletRequest;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import tools.jackson.core.StreamReadFeature;
+import tools.jackson.core.exc.StreamReadException;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.InvalidMediaTypeException;
+import org.springframework.http.MediaType;
+import org.springframework.web.servlet.function.ServerRequest;
+import org.springframework.web.servlet.function.ServerResponse;
+
+import static dev.agentmiddleware.autoconfigure.mcp.HardenedStreamableHttpTransport.INVALID_PARAMS;
+import static dev.agentmiddleware.autoconfigure.mcp.HardenedStreamableHttpTransport.INVALID_REQUEST;
+import static dev.agentmiddleware.autoconfigure.mcp.HardenedStreamableHttpTransport.PARSE_ERROR;
+import static dev.agentmiddleware.autoconfigure.mcp.HardenedStreamableHttpTransport.SERVER_ERROR;
+
+/**
+ * The checks of the transport on what a client sends, before anything reaches a session: {@code Host} and
+ * {@code Origin} through the edge guard, {@code MCP-Protocol-Version}, {@code Accept} and {@code Content-Type}, the
+ * size limit (413 before the body is parsed), strict JSON (a repeated key is refused), the shape of a JSON-RPC 2.0
+ * message, and the params of {@code initialize} and {@code tools/call}, whose bad params the SDK would answer with a
+ * 500 and an exception text. Each refusal is the transport's JSON-RPC error ({@link JsonRpcErrors}). Immutable.
+ * <pre>{@code
+ * McpChecked<McpSchema.JSONRPCMessage> read = validator.read(request);
+ * // a 5 MB body with a 4 MB limit: read.refusal() is 413 {"error":{"code":-32000,"message":"Content Too Large: ..."}}
+ * }</pre>
+ */
+final class McpRequestValidator {
+
+	// The transport's log category, which operators configure for all of it
+	private static final Logger logger = LoggerFactory.getLogger(HardenedStreamableHttpTransport.class);
+
+	// Parses incoming messages; refuses repeated keys, which a lenient parser would resolve silently to the last one
+	private static final JsonMapper STRICT_JSON = JsonMapper.builder()
+		.enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+		.build();
+
+	private static final String PROTOCOL_VERSION_HEADER = "MCP-Protocol-Version";
+
+	private final McpRequestGuard guard;
+
+	private final long maxRequestBytes;
+
+	private final McpJsonMapper jsonMapper;
+
+	private final JsonRpcErrors errors;
+
+	McpRequestValidator(McpRequestGuard guard, long maxRequestBytes, McpJsonMapper jsonMapper, JsonRpcErrors errors) {
+		this.guard = guard;
+		this.maxRequestBytes = maxRequestBytes;
+		this.jsonMapper = jsonMapper;
+		this.errors = errors;
+	}
+
+	/**
+	 * Checks what every method must pass: {@code Host}, {@code Origin} and {@code MCP-Protocol-Version}.
+	 * @param request the request
+	 * @return the refusal (403 or 400), or {@code null} when the request may go on
+	 */
+	@Nullable ServerResponse refusal(ServerRequest request) {
+		String refusal = this.guard.refusal(request.headers().firstHeader(HttpHeaders.HOST),
+				request.headers().firstHeader(HttpHeaders.ORIGIN));
+		if (refusal != null) {
+			return this.errors.error(HttpStatus.FORBIDDEN, SERVER_ERROR, refusal);
+		}
+		if (!this.guard.allowsProtocolVersion(request.headers().firstHeader(PROTOCOL_VERSION_HEADER))) {
+			return this.errors.error(HttpStatus.BAD_REQUEST, SERVER_ERROR,
+					"Bad Request: unsupported MCP-Protocol-Version; supported: "
+							+ String.join(", ", this.guard.protocolVersions()));
+		}
+		return null;
+	}
+
+	/**
+	 * Checks the headers of a {@code GET}, which opens the server's stream.
+	 * @param request the request
+	 * @return the refusal (406), or {@code null} when the request may go on
+	 */
+	@Nullable ServerResponse refusalOfStream(ServerRequest request) {
+		if (!accepts(request, MediaType.TEXT_EVENT_STREAM)) {
+			return this.errors.error(HttpStatus.NOT_ACCEPTABLE, SERVER_ERROR,
+					"Not Acceptable: the Accept header must list text/event-stream");
+		}
+		return null;
+	}
+
+	/**
+	 * Reads the one JSON-RPC message of a {@code POST}: checks its {@code Accept} and {@code Content-Type}, its size
+	 * (declared and read), that it is JSON without a repeated key and that it is a JSON-RPC 2.0 message.
+	 * @param request the request
+	 * @return the message, or the refusal (406, 415, 413, 400, or 200 with {@code -32602} for a repeated key)
+	 */
+	McpChecked<McpSchema.JSONRPCMessage> read(ServerRequest request) {
+		if (!accepts(request, MediaType.APPLICATION_JSON) || !accepts(request, MediaType.TEXT_EVENT_STREAM)) {
+			return McpChecked.refused(this.errors.error(HttpStatus.NOT_ACCEPTABLE, SERVER_ERROR,
+					"Not Acceptable: the Accept header must list application/json and text/event-stream"));
+		}
+		if (!isJson(request)) {
+			return McpChecked.refused(this.errors.error(HttpStatus.UNSUPPORTED_MEDIA_TYPE, SERVER_ERROR,
+					"Unsupported Media Type: the Content-Type must be application/json"));
+		}
+		if (request.servletRequest().getContentLengthLong() > this.maxRequestBytes) {
+			return McpChecked.refused(this.errors.tooLarge(this.maxRequestBytes));
+		}
+		byte[] body;
+		try {
+			body = readBody(request.servletRequest());
+		}
+		catch (BodyTooLargeException ex) {
+			return McpChecked.refused(this.errors.tooLarge(this.maxRequestBytes));
+		}
+		catch (IOException ex) {
+			logger.debug("MCP client went away while sending a message: {}", ex.getClass().getSimpleName());
+			return McpChecked.refused(
+					this.errors.error(HttpStatus.BAD_REQUEST, PARSE_ERROR, "Parse error: the message could not be read"));
+		}
+		return parse(body);
+	}
+
+	/**
+	 * Checks the params of the methods whose bad params the SDK would answer with a 500 and an exception text.
+	 * @param request a request for a session
+	 * @return the refusal (200 with {@code -32602}), or {@code null} when the params may go to the session
+	 */
+	@Nullable ServerResponse refusalOfParams(McpSchema.JSONRPCRequest request) {
+		String invalid = invalidParams(request);
+		return (invalid != null) ? this.errors.error(HttpStatus.OK, request.id(), INVALID_PARAMS, invalid) : null;
+	}
+
+	/**
+	 * Reads the params of an {@code initialize} request.
+	 * @param request the {@code initialize} request
+	 * @return its params, or the refusal (200 with {@code -32602}) when they lack a protocol version
+	 */
+	McpChecked<McpSchema.InitializeRequest> initializeRequest(McpSchema.JSONRPCRequest request) {
+		McpSchema.InitializeRequest initializeRequest;
+		try {
+			initializeRequest = this.jsonMapper.convertValue(request.params(), new TypeRef<>() {
+			});
+		}
+		catch (RuntimeException ex) {
+			initializeRequest = null;
+		}
+		if (initializeRequest == null || initializeRequest.protocolVersion() == null) {
+			return McpChecked.refused(this.errors.error(HttpStatus.OK, request.id(), INVALID_PARAMS,
+					"Invalid params: initialize needs protocolVersion, capabilities and clientInfo"));
+		}
+		return McpChecked.passed(initializeRequest);
+	}
+
+	private McpChecked<McpSchema.JSONRPCMessage> parse(byte[] body) {
+		Object parsed;
+		try {
+			parsed = STRICT_JSON.readValue(body, Object.class);
+		}
+		catch (StreamReadException ex) {
+			if (isDuplicateKey(ex)) {
+				// A repeated key is refused as on every other path (the binder refuses it in a JSON string), rather
+				// than silently keeping the last value as a lenient parser would
+				logger.warn("MCP message refused: it repeats a key ({} bytes)", body.length);
+				return McpChecked.refused(this.errors.error(HttpStatus.OK, idOf(body), INVALID_PARAMS,
+						"Invalid params: the message repeats a key; each key may appear only once in an object"));
+			}
+			return notJson(body);
+		}
+		catch (RuntimeException ex) {
+			return notJson(body);
+		}
+		if (!(parsed instanceof Map<?, ?> fields)) {
+			logger.warn("MCP message refused: not a JSON-RPC message object");
+			return McpChecked.refused(this.errors.error(HttpStatus.BAD_REQUEST, INVALID_REQUEST,
+					"Invalid Request: expected one JSON-RPC 2.0 message object"));
+		}
+		McpSchema.JSONRPCMessage message = toMessage(fields);
+		if (message == null) {
+			logger.warn("MCP message refused: not a valid JSON-RPC 2.0 message");
+			return McpChecked.refused(this.errors.error(HttpStatus.BAD_REQUEST, INVALID_REQUEST,
+					"Invalid Request: not a JSON-RPC 2.0 message"));
+		}
+		return McpChecked.passed(message);
+	}
+
+	private McpChecked<McpSchema.JSONRPCMessage> notJson(byte[] body) {
+		logger.warn("MCP message refused: not valid JSON ({} bytes)", body.length);
+		return McpChecked.refused(
+				this.errors.error(HttpStatus.BAD_REQUEST, PARSE_ERROR, "Parse error: the body is not valid JSON"));
+	}
+
+	private static @Nullable String invalidParams(McpSchema.JSONRPCRequest request) {
+		if (!McpSchema.METHOD_TOOLS_CALL.equals(request.method())) {
+			return null;
+		}
+		if (!(request.params() instanceof Map<?, ?> params)) {
+			return "Invalid params: tools/call needs params with the tool's name and its arguments";
+		}
+		if (!(params.get("name") instanceof String name) || name.isBlank()) {
+			return "Invalid params: tools/call needs a tool name as a string in params.name";
+		}
+		Object arguments = params.get("arguments");
+		if (arguments != null && !(arguments instanceof Map)) {
+			return "Invalid params: the arguments of tools/call must be a JSON object";
+		}
+		return null;
+	}
+
+	private byte[] readBody(HttpServletRequest request) throws IOException {
+		try (InputStream input = request.getInputStream()) {
+			byte[] body = input.readNBytes((int) Math.min(Integer.MAX_VALUE - 8, this.maxRequestBytes + 1));
+			if (body.length > this.maxRequestBytes) {
+				throw new BodyTooLargeException();
+			}
+			return body;
+		}
+	}
+
+	private McpSchema.@Nullable JSONRPCMessage toMessage(Map<?, ?> fields) {
+		if (!McpSchema.JSONRPC_VERSION.equals(fields.get("jsonrpc"))) {
+			return null;
+		}
+		Object id = fields.get("id");
+		boolean validId = id instanceof String || id instanceof Number;
+		Object method = fields.get("method");
+		Object params = fields.get("params");
+		if (params != null && !(params instanceof Map) && !(params instanceof List)) {
+			return null;
+		}
+		try {
+			if (method instanceof String) {
+				if (id == null && !fields.containsKey("id")) {
+					return this.jsonMapper.convertValue(fields, McpSchema.JSONRPCNotification.class);
+				}
+				return validId ? this.jsonMapper.convertValue(fields, McpSchema.JSONRPCRequest.class) : null;
+			}
+			if (method == null && validId && (fields.containsKey("result") || fields.containsKey("error"))) {
+				return this.jsonMapper.convertValue(fields, McpSchema.JSONRPCResponse.class);
+			}
+		}
+		catch (RuntimeException ex) {
+			return null;
+		}
+		return null;
+	}
+
+	private static boolean accepts(ServerRequest request, MediaType required) {
+		try {
+			for (MediaType accepted : request.headers().accept()) {
+				if (accepted.includes(required)) {
+					return true;
+				}
+			}
+			return false;
+		}
+		catch (InvalidMediaTypeException ex) {
+			return false;
+		}
+	}
+
+	private static boolean isJson(ServerRequest request) {
+		try {
+			return request.headers().contentType().map(MediaType.APPLICATION_JSON::isCompatibleWith).orElse(false);
+		}
+		catch (InvalidMediaTypeException ex) {
+			return false;
+		}
+	}
+
+	private static boolean isDuplicateKey(StreamReadException ex) {
+		String message = ex.getOriginalMessage();
+		return message != null && message.startsWith("Duplicate Object property");
+	}
+
+	// The id of a message refused for a repeated key, read leniently, so that the client can match the error
+	private @Nullable Object idOf(byte[] body) {
+		try {
+			Object lenient = this.jsonMapper.readValue(body, Object.class);
+			return (lenient instanceof Map<?, ?> fields) ? fields.get("id") : null;
+		}
+		catch (IOException | RuntimeException ex) {
+			return null;
+		}
+	}
+
+	private static final class BodyTooLargeException extends IOException {
+
+		BodyTooLargeException() {
+			super("body too large", null);
+		}
+
+	}
+
+}

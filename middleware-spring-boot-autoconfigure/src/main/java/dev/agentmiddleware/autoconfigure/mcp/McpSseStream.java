@@ -1,0 +1,232 @@
+package dev.agentmiddleware.autoconfigure.mcp;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.concurrent.locks.ReentrantLock;
+
+import io.modelcontextprotocol.json.McpJsonMapper;
+import io.modelcontextprotocol.json.TypeRef;
+import io.modelcontextprotocol.spec.McpSchema;
+import io.modelcontextprotocol.spec.McpStreamableServerTransport;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import reactor.core.publisher.Mono;
+
+import org.springframework.web.servlet.function.ServerResponse;
+
+/**
+ * One server-sent-events response of a session: a request's answer or the session's listening stream. It knows the
+ * thread running its request, so that a client found gone ({@linkplain #abandon() abandoned}: the container reports
+ * an error, or a {@linkplain #ping() keep-alive} comment cannot be written) ends the call still running for it.
+ * Messages are written one at a time, errors the SDK built {@linkplain JsonRpcErrors#bounded bounded}.
+ * <pre>{@code
+ * McpSseStream stream = live.open(sse, jsonMapper);
+ * stream.callStarted();
+ * live.session().responseStream(request, stream).block();
+ * stream.callEnded();
+ * stream.close();
+ * }</pre>
+ */
+final class McpSseStream implements McpStreamableServerTransport {
+
+	// The transport's log category, which operators configure for all of it
+	private static final Logger logger = LoggerFactory.getLogger(HardenedStreamableHttpTransport.class);
+
+	private static final String MESSAGE_EVENT = "message";
+
+	private final ServerResponse.SseBuilder sse;
+
+	private final McpLiveSession owner;
+
+	private final McpJsonMapper jsonMapper;
+
+	private final ReentrantLock lock = new ReentrantLock();
+
+	private volatile boolean closed;
+
+	private volatile @Nullable Runnable onCompleted;
+
+	// The thread running this stream's request (the SDK runs a servlet's calls on it), while it runs
+	private @Nullable Thread call;
+
+	private volatile boolean abandoned;
+
+	McpSseStream(ServerResponse.SseBuilder sse, McpLiveSession owner, McpJsonMapper jsonMapper) {
+		this.sse = sse;
+		this.owner = owner;
+		this.jsonMapper = jsonMapper;
+		sse.onError((ex) -> {
+			logger.debug("MCP client disconnected: {}", ex.getClass().getSimpleName());
+			abandon();
+		});
+		sse.onTimeout(this::close);
+		sse.onComplete(this::completed);
+	}
+
+	void onCompleted(Runnable action) {
+		this.onCompleted = action;
+	}
+
+	private void completed() {
+		this.owner.ended(this);
+		Runnable action = this.onCompleted;
+		if (action != null) {
+			action.run();
+		}
+	}
+
+	@Override
+	public Mono<Void> sendMessage(McpSchema.JSONRPCMessage message) {
+		return sendMessage(message, null);
+	}
+
+	@Override
+	public Mono<Void> sendMessage(McpSchema.JSONRPCMessage message, @Nullable String messageId) {
+		return Mono.fromRunnable(() -> {
+			this.lock.lock();
+			try {
+				if (this.closed) {
+					return;
+				}
+				String id = (messageId != null) ? messageId : this.owner.id();
+				String data = this.jsonMapper.writeValueAsString(JsonRpcErrors.bounded(message));
+				this.sse.id(id).event(MESSAGE_EVENT).data(data);
+			}
+			catch (IOException | UncheckedIOException ex) {
+				logger.debug("MCP client disconnected before a message was sent: {}", ex.getClass().getSimpleName());
+				closeQuietly();
+			}
+			catch (RuntimeException ex) {
+				logger.warn("MCP transport failed to send a message: {}", ex.getClass().getSimpleName());
+				closeQuietly();
+			}
+			finally {
+				this.lock.unlock();
+			}
+		});
+	}
+
+	void callStarted() {
+		this.lock.lock();
+		try {
+			this.call = Thread.currentThread();
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	void callEnded() {
+		this.lock.lock();
+		try {
+			this.call = null;
+		}
+		finally {
+			this.lock.unlock();
+		}
+		// An interrupt meant for the call may have come as it ended: the pooled thread must not keep it
+		Thread.interrupted();
+	}
+
+	boolean isClosed() {
+		return this.closed;
+	}
+
+	boolean isAbandoned() {
+		return this.abandoned;
+	}
+
+	// The client went away, or the server is stopping: the stream ends, and so does the call still running for it
+	void abandon() {
+		this.lock.lock();
+		try {
+			this.abandoned = true;
+			closeQuietly();
+			Thread running = this.call;
+			if (running != null) {
+				running.interrupt();
+			}
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	// Writes a keep-alive comment: the only way to learn that a client went away while its call is still running,
+	// since nothing else is written to the stream until the call ends
+	void ping() {
+		if (!this.lock.tryLock()) {
+			return;
+		}
+		boolean failed = false;
+		try {
+			if (!this.closed) {
+				this.sse.comment("keep-alive").send();
+			}
+		}
+		catch (IOException | RuntimeException ex) {
+			logger.debug("MCP client disconnected: {}", ex.getClass().getSimpleName());
+			failed = true;
+		}
+		finally {
+			this.lock.unlock();
+		}
+		if (failed) {
+			abandon();
+		}
+	}
+
+	// Commits the response, so the client sees the stream open before the first message
+	void open() {
+		this.lock.lock();
+		try {
+			if (!this.closed) {
+				this.sse.comment("stream open").send();
+			}
+		}
+		catch (IOException | RuntimeException ex) {
+			logger.debug("MCP client disconnected before its stream opened: {}", ex.getClass().getSimpleName());
+			closeQuietly();
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	@Override
+	public <T> T unmarshalFrom(Object data, TypeRef<T> typeRef) {
+		return this.jsonMapper.convertValue(data, typeRef);
+	}
+
+	@Override
+	public Mono<Void> closeGracefully() {
+		return Mono.fromRunnable(this::close);
+	}
+
+	@Override
+	public void close() {
+		this.lock.lock();
+		try {
+			closeQuietly();
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	private void closeQuietly() {
+		if (this.closed) {
+			return;
+		}
+		this.closed = true;
+		this.owner.ended(this);
+		try {
+			this.sse.complete();
+		}
+		catch (RuntimeException ex) {
+			logger.debug("Completing an MCP stream failed: {}", ex.getClass().getSimpleName());
+		}
+	}
+
+}

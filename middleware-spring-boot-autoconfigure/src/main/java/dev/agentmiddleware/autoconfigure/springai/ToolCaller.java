@@ -1,0 +1,144 @@
+package dev.agentmiddleware.autoconfigure.springai;
+
+import java.util.Map;
+
+import dev.agentmiddleware.agent.AgentRun;
+import dev.agentmiddleware.autoconfigure.internal.McpPrincipals;
+import dev.agentmiddleware.autoconfigure.internal.ToolPrincipals;
+import dev.agentmiddleware.spring.McpInvocationAttributes;
+import dev.agentmiddleware.tool.InvocationSource;
+import dev.agentmiddleware.tool.ToolInvocation;
+import dev.agentmiddleware.tool.ToolPrincipal;
+import io.modelcontextprotocol.common.McpTransportContext;
+import io.modelcontextprotocol.server.McpSyncServerExchange;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+
+import org.springframework.ai.chat.memory.ChatMemory;
+import org.springframework.ai.chat.model.ToolContext;
+import org.springframework.util.ClassUtils;
+
+/**
+ * Who is calling a tool through Spring AI, read from the {@link ToolContext}: an MCP client (the MCP exchange that
+ * Spring AI's MCP server puts under {@code exchange}, whose session id becomes the call's session), or a
+ * {@code ChatClient} turn (session id: the thread of the agent run under {@value AgentToolCallingAdvisor#RUN_KEY},
+ * else {@value AgentToolCallback#SESSION_ID_KEY}, else Spring AI's conversation id; the model's tool-call id from the
+ * {@link ToolCallReport} the tool-calling manager gives each call; principal from {@value AgentToolCallback#PRINCIPAL_KEY}, else Spring Security's {@code SecurityContext} of the
+ * calling thread, through {@link ToolPrincipals}).
+ *
+ * @param source where the call came from
+ * @param sessionId the session, or {@code null}
+ * @param principal the principal, or {@code null}
+ * @param mcpExchange the {@code McpSyncServerExchange} of an MCP call, or {@code null}
+ * @param report the tool call of a model's reply being run, or {@code null}
+ */
+record ToolCaller(InvocationSource source, @Nullable String sessionId, @Nullable ToolPrincipal principal,
+		@Nullable Object mcpExchange, @Nullable ToolCallReport report) {
+
+	private static final boolean MCP_PRESENT = ClassUtils.isPresent(
+			"io.modelcontextprotocol.server.McpSyncServerExchange", ToolCaller.class.getClassLoader());
+
+	private static final String MCP_EXCHANGE_KEY = "exchange";
+
+	private static final ToolCaller SPRING_AI = new ToolCaller(InvocationSource.SPRING_AI, null, null, null, null);
+
+	static ToolCaller of(@Nullable ToolContext toolContext) {
+		Map<String, Object> context = (toolContext != null) ? toolContext.getContext() : Map.of();
+		ToolPrincipal principal = ToolPrincipals.of(named(context.get(AgentToolCallback.PRINCIPAL_KEY)));
+		Object exchange = context.get(MCP_EXCHANGE_KEY);
+		if (MCP_PRESENT && exchange != null) {
+			ToolCaller mcp = Mcp.caller(exchange, principal);
+			if (mcp != null) {
+				return mcp;
+			}
+		}
+		if (principal == null) {
+			principal = ToolPrincipals.current();
+		}
+		String sessionId = (context.get(AgentToolCallingAdvisor.RUN_KEY) instanceof AgentRun run) ? run.threadId()
+				: text(context.get(AgentToolCallback.SESSION_ID_KEY));
+		if (sessionId == null) {
+			sessionId = text(context.get(ChatMemory.CONVERSATION_ID));
+		}
+		ToolCallReport report = (context.get(ToolCallReport.KEY) instanceof ToolCallReport each) ? each : null;
+		return (sessionId == null && principal == null && report == null) ? SPRING_AI
+				: new ToolCaller(InvocationSource.SPRING_AI, sessionId, principal, null, report);
+	}
+
+	// A principal given by name only, as a string, is a principal without authorities.
+	private static @Nullable Object named(@Nullable Object principal) {
+		return (principal instanceof CharSequence name && !name.toString().isBlank())
+				? ToolPrincipal.of(name.toString()) : principal;
+	}
+
+	/**
+	 * Adds what this caller carries beyond session and principal to an invocation being built.
+	 * @param builder the invocation builder
+	 * @return the builder
+	 */
+	ToolInvocation.Builder describe(ToolInvocation.Builder builder) {
+		builder.sessionId(this.sessionId).principal(this.principal).source(this.source);
+		if (this.report != null) {
+			builder.toolCallId(this.report.id());
+		}
+		if (this.mcpExchange != null) {
+			Mcp.attach(builder, this.mcpExchange);
+		}
+		return builder;
+	}
+
+	boolean isMcp() {
+		return this.source == InvocationSource.MCP;
+	}
+
+	/**
+	 * What this caller gets for a failed call: the formatted text, which an MCP client receives as an error result
+	 * (thrown as {@link ToolCallFailedException}) and a {@code ChatClient} turn as the tool's answer.
+	 * @param toolName the tool that failed
+	 * @param failure the failure
+	 * @param errorFormatter formats the failure for the model
+	 * @param logger the logger of the calling callback, which logs the failure at DEBUG
+	 * @return the text for a {@code ChatClient} turn
+	 * @throws ToolCallFailedException for an MCP caller
+	 */
+	String failed(String toolName, Exception failure, ToolErrorFormatter errorFormatter, Logger logger) {
+		String text = errorFormatter.format(toolName, failure);
+		logger.debug("Tool '{}' failed; the caller gets: {}", toolName, text, failure);
+		if (this.report != null) {
+			this.report.failed(failure);
+		}
+		if (isMcp()) {
+			throw new ToolCallFailedException(text);
+		}
+		return text;
+	}
+
+	private static @Nullable String text(@Nullable Object value) {
+		return (value != null) ? value.toString() : null;
+	}
+
+	/**
+	 * Kept apart so that the MCP SDK classes load only when the SDK is present.
+	 */
+	private static final class Mcp {
+
+		static @Nullable ToolCaller caller(Object exchange, @Nullable ToolPrincipal principal) {
+			if (exchange instanceof McpSyncServerExchange sync) {
+				return new ToolCaller(InvocationSource.MCP, sync.sessionId(),
+						(principal != null) ? principal : McpPrincipals.of(sync.transportContext()), sync,
+						null);
+			}
+			if (exchange instanceof McpTransportContext transportContext) {
+				return new ToolCaller(InvocationSource.MCP, null,
+						(principal != null) ? principal : McpPrincipals.of(transportContext), null, null);
+			}
+			return null;
+		}
+
+		static void attach(ToolInvocation.Builder builder, Object exchange) {
+			builder.attribute(McpInvocationAttributes.EXCHANGE, (McpSyncServerExchange) exchange);
+		}
+
+	}
+
+}

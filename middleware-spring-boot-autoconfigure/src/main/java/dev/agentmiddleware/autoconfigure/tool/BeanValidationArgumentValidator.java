@@ -1,0 +1,78 @@
+package dev.agentmiddleware.autoconfigure.tool;
+
+import java.lang.reflect.Method;
+import java.util.Comparator;
+import java.util.Map;
+import java.util.Set;
+
+import dev.agentmiddleware.binding.InvalidToolArgumentsException;
+import jakarta.validation.ConstraintViolation;
+import jakarta.validation.ElementKind;
+import jakarta.validation.Path;
+import jakarta.validation.Validator;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Checks Bean Validation constraints ({@code @NotBlank}, {@code @Size}, {@code @Valid} records, ...) declared on the
+ * parameters of {@code @AgentTool} methods. A violation becomes an {@link InvalidToolArgumentsException} naming the
+ * parameter and the constraint's message, never the rejected value.
+ * <pre>{@code
+ * @AgentTool(description = "Current weather for a city", safety = SafetyLevel.SAFE, readOnly = true)
+ * public Weather getWeather(@NotBlank @Size(max = 80) String city) { ... }
+ * }</pre>
+ */
+final class BeanValidationArgumentValidator implements ToolArgumentValidator {
+
+	private final Validator validator;
+
+	/**
+	 * Creates the validator.
+	 * @param validator the Bean Validation validator of the context
+	 */
+	BeanValidationArgumentValidator(Validator validator) {
+		this.validator = validator;
+	}
+
+	@Override
+	public void validate(RegisteredTool tool, Object target, Map<String, @Nullable Object> arguments) {
+		Method method = tool.method();
+		if (method == null) {
+			return;
+		}
+		Object[] values = arguments.values().toArray();
+		Set<ConstraintViolation<Object>> violations = this.validator.forExecutables()
+			.validateParameters(target, method, values);
+		if (violations.isEmpty()) {
+			return;
+		}
+		ConstraintViolation<Object> first = violations.stream()
+			.min(Comparator.comparing((violation) -> violation.getPropertyPath().toString()))
+			.orElseThrow();
+		String[] names = arguments.keySet().toArray(String[]::new);
+		throw new InvalidToolArgumentsException(tool.name(), parameterName(first.getPropertyPath(), names),
+				describe(first.getPropertyPath()) + first.getMessage());
+	}
+
+	private static @Nullable String parameterName(Path path, String[] names) {
+		for (Path.Node node : path) {
+			if (node.getKind() == ElementKind.PARAMETER) {
+				int index = node.as(Path.ParameterNode.class).getParameterIndex();
+				return (index < names.length) ? names[index] : node.getName();
+			}
+		}
+		return null;
+	}
+
+	private static String describe(Path path) {
+		StringBuilder inner = new StringBuilder();
+		boolean afterParameter = false;
+		for (Path.Node node : path) {
+			if (afterParameter && node.getName() != null) {
+				inner.append((inner.length() > 0) ? "." : "").append(node.getName());
+			}
+			afterParameter |= node.getKind() == ElementKind.PARAMETER;
+		}
+		return (inner.length() > 0) ? "at '" + inner + "': " : "";
+	}
+
+}

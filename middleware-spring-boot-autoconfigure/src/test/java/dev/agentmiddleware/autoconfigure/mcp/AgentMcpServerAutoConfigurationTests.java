@@ -1,0 +1,202 @@
+package dev.agentmiddleware.autoconfigure.mcp;
+
+import java.util.List;
+import java.util.Map;
+
+import dev.agentmiddleware.autoconfigure.AgentMiddlewareAutoConfiguration;
+import dev.agentmiddleware.autoconfigure.agent.AgentAutoConfiguration;
+import dev.agentmiddleware.autoconfigure.springai.AgentToolSpringAiAutoConfiguration;
+import dev.agentmiddleware.autoconfigure.thread.ThreadStoreAutoConfiguration;
+import dev.agentmiddleware.autoconfigure.tool.AgentToolAutoConfiguration;
+import dev.agentmiddleware.autoconfigure.tool.AgentToolRegistry;
+import dev.agentmiddleware.spring.AgentTool;
+import dev.agentmiddleware.tool.SafetyLevel;
+import io.modelcontextprotocol.server.McpServerFeatures.SyncToolSpecification;
+import io.modelcontextprotocol.spec.McpSchema;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import org.springframework.ai.mcp.server.common.autoconfigure.McpServerJsonMapperAutoConfiguration;
+import org.springframework.ai.tool.ToolCallbackProvider;
+import org.springframework.ai.tool.annotation.Tool;
+import org.springframework.ai.tool.method.MethodToolCallbackProvider;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+@ExtendWith(OutputCaptureExtension.class)
+class AgentMcpServerAutoConfigurationTests {
+
+	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(AgentMiddlewareAutoConfiguration.class,
+				AgentToolAutoConfiguration.class,
+				AgentToolSpringAiAutoConfiguration.class, McpServerJsonMapperAutoConfiguration.class,
+				AgentMcpServerAutoConfiguration.class))
+		.withUserConfiguration(ToolsConfiguration.class);
+
+	private final WebApplicationContextRunner webContextRunner = new WebApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(AgentMiddlewareAutoConfiguration.class,
+				AgentToolAutoConfiguration.class,
+				AgentToolSpringAiAutoConfiguration.class, McpServerJsonMapperAutoConfiguration.class,
+				AgentMcpServerAutoConfiguration.class))
+		.withPropertyValues("spring.ai.mcp.server.protocol=STREAMABLE");
+
+	@Test
+	void publishesEveryToolAsAnAnnotatedToolSpecification() {
+		this.contextRunner.run((context) -> {
+			Map<String, McpSchema.Tool> tools = tools(context.getBean("agentMcpToolSpecifications", List.class));
+			assertThat(tools).containsOnlyKeys("balance", "shout");
+			McpSchema.Tool balance = tools.get("balance");
+			assertThat(balance.title()).isEqualTo("Account balance");
+			assertThat(balance.annotations().readOnlyHint()).isTrue();
+			assertThat(balance.annotations().destructiveHint()).isFalse();
+			assertThat(balance.annotations().openWorldHint()).isFalse();
+			McpSchema.Tool shout = tools.get("shout");
+			assertThat(shout.annotations().destructiveHint()).as("Spring AI declares no safety: dangerous").isTrue();
+			assertThat(context.getBean(AgentToolRegistry.class).get("shout")).isNotNull();
+		});
+	}
+
+	@Test
+	void theTodoToolsJoinTheRegistryButNotTheMcpToolListByDefault() {
+		this.contextRunner
+			.withConfiguration(AutoConfigurations.of(ThreadStoreAutoConfiguration.class, AgentAutoConfiguration.class))
+			.run((context) -> {
+				assertThat(context.getBean(AgentToolRegistry.class).find("write_todos")).isPresent();
+				assertThat(tools(context.getBean("agentMcpToolSpecifications", List.class)))
+					.containsOnlyKeys("balance", "shout");
+			});
+	}
+
+	@Test
+	void whenAskedTheTodoToolsArePublishedWithTitlesAndHonestHints() {
+		this.contextRunner
+			.withConfiguration(AutoConfigurations.of(ThreadStoreAutoConfiguration.class, AgentAutoConfiguration.class))
+			.withPropertyValues("agent.middleware.todo.mcp.enabled=true")
+			.run((context) -> {
+				Map<String, McpSchema.Tool> tools = tools(context.getBean("agentMcpToolSpecifications", List.class));
+				assertThat(tools).containsOnlyKeys("balance", "shout", "read_todos", "update_todo", "write_todos");
+				assertThat(tools.get("read_todos").title()).isEqualTo("Read the todo list");
+				assertThat(tools.get("write_todos").title()).isEqualTo("Write the todo list");
+				assertThat(tools.get("update_todo").title()).isEqualTo("Update a todo item");
+				McpSchema.ToolAnnotations read = tools.get("read_todos").annotations();
+				assertThat(read.readOnlyHint()).isTrue();
+				assertThat(read.destructiveHint()).isFalse();
+				assertThat(read.idempotentHint()).isTrue();
+				assertThat(read.openWorldHint()).isFalse();
+				for (String writer : List.of("write_todos", "update_todo")) {
+					McpSchema.ToolAnnotations annotations = tools.get(writer).annotations();
+					assertThat(annotations.readOnlyHint()).as(writer).isFalse();
+					assertThat(annotations.destructiveHint()).as(writer + ": only the session's own list").isFalse();
+					assertThat(annotations.idempotentHint()).as(writer).isTrue();
+					assertThat(annotations.openWorldHint()).as(writer).isFalse();
+				}
+			});
+	}
+
+	@Test
+	void warnsNamingEachUngovernedToolWhenGovernanceIsOff(CapturedOutput output) {
+		this.contextRunner.withPropertyValues("agent.middleware.mcp.govern-spring-ai-tools=false").run((context) -> {
+			Map<String, McpSchema.Tool> tools = tools(context.getBean("agentMcpToolSpecifications", List.class));
+			assertThat(tools).containsOnlyKeys("balance", "shout");
+			assertThat(context.getBean(AgentToolRegistry.class).tools()).extracting((tool) -> tool.name())
+				.containsExactly("balance");
+			assertThat(output).contains("MCP tools published without the middleware chain").contains("shout");
+		});
+	}
+
+	@Test
+	void warnsNamingToolSpecificationsPublishedOutsideTheChain(CapturedOutput output) {
+		this.contextRunner.withUserConfiguration(HandMadeToolsConfiguration.class)
+			.run((context) -> assertThat(output).contains("MCP tools published without the middleware chain")
+				.contains("raw"));
+	}
+
+	@Test
+	void servletAppGetsTheHardenedTransport() {
+		this.webContextRunner.run((context) -> {
+			assertThat(context).hasSingleBean(HardenedStreamableHttpTransport.class);
+			assertThat(context).hasBean("webMvcStreamableServerRouterFunction");
+		});
+	}
+
+	@Test
+	void transportBacksOffWhenDisabled() {
+		this.webContextRunner.withPropertyValues("agent.middleware.mcp.transport.enabled=false")
+			.run((context) -> assertThat(context).doesNotHaveBean(HardenedStreamableHttpTransport.class));
+	}
+
+	@Test
+	void transportNeedsTheStreamableProtocol() {
+		this.webContextRunner.withPropertyValues("spring.ai.mcp.server.protocol=SSE")
+			.run((context) -> assertThat(context).doesNotHaveBean(HardenedStreamableHttpTransport.class));
+	}
+
+	@Test
+	void nothingWhenTheMcpServerIsDisabled() {
+		this.webContextRunner.withPropertyValues("spring.ai.mcp.server.enabled=false").run((context) -> {
+			assertThat(context).doesNotHaveBean(HardenedStreamableHttpTransport.class);
+			assertThat(context).doesNotHaveBean("agentMcpToolSpecifications");
+		});
+	}
+
+	@SuppressWarnings("unchecked")
+	private static Map<String, McpSchema.Tool> tools(List<?> specifications) {
+		return ((List<SyncToolSpecification>) specifications).stream()
+			.collect(java.util.stream.Collectors.toMap((spec) -> spec.tool().name(), SyncToolSpecification::tool));
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class ToolsConfiguration {
+
+		@Bean
+		AccountTools accountTools() {
+			return new AccountTools();
+		}
+
+		@Bean
+		ToolCallbackProvider shoutTools() {
+			return MethodToolCallbackProvider.builder().toolObjects(new ShoutTools()).build();
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class HandMadeToolsConfiguration {
+
+		@Bean
+		List<SyncToolSpecification> handMadeTools() {
+			return List.of(SyncToolSpecification.builder()
+				.tool(McpSchema.Tool.builder().name("raw").inputSchema(Map.of("type", "object")).build())
+				.callHandler((exchange, request) -> McpSchema.CallToolResult.builder().build())
+				.build());
+		}
+
+	}
+
+	public static class AccountTools {
+
+		@AgentTool(title = "Account balance", description = "Balance of an account", safety = SafetyLevel.SAFE,
+				readOnly = true, openWorld = false)
+		public long balance(String account) {
+			return 42;
+		}
+
+	}
+
+	public static class ShoutTools {
+
+		@Tool(description = "Shouts")
+		public String shout(String text) {
+			return text.toUpperCase(java.util.Locale.ROOT);
+		}
+
+	}
+
+}

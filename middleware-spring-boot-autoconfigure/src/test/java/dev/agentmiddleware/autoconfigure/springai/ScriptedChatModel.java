@@ -1,0 +1,68 @@
+package dev.agentmiddleware.autoconfigure.springai;
+
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
+
+import reactor.core.publisher.Flux;
+
+import org.springframework.ai.chat.messages.AssistantMessage;
+import org.springframework.ai.chat.model.ChatModel;
+import org.springframework.ai.chat.model.ChatResponse;
+import org.springframework.ai.chat.model.Generation;
+import org.springframework.ai.chat.prompt.ChatOptions;
+import org.springframework.ai.chat.prompt.Prompt;
+import org.springframework.ai.model.tool.ToolCallingChatOptions;
+
+/**
+ * A test double of a chat model: replays a fixed script of replies (tool calls or text), one per model call, and
+ * records every prompt it gets. Stands in for a hosted LLM, which cannot run here.
+ */
+class ScriptedChatModel implements ChatModel {
+
+	private final List<Function<Prompt, AssistantMessage>> script;
+
+	private final AtomicInteger next = new AtomicInteger();
+
+	final List<Prompt> prompts = new CopyOnWriteArrayList<>();
+
+	@SafeVarargs
+	ScriptedChatModel(Function<Prompt, AssistantMessage>... script) {
+		this.script = List.of(script);
+	}
+
+	static Function<Prompt, AssistantMessage> toolCalls(AssistantMessage.ToolCall... calls) {
+		return (prompt) -> AssistantMessage.builder().content("").toolCalls(List.of(calls)).build();
+	}
+
+	static Function<Prompt, AssistantMessage> text(String text) {
+		return (prompt) -> new AssistantMessage(text);
+	}
+
+	static AssistantMessage.ToolCall call(String id, String name, String arguments) {
+		return new AssistantMessage.ToolCall(id, "function", name, arguments);
+	}
+
+	@Override
+	public ChatResponse call(Prompt prompt) {
+		this.prompts.add(prompt);
+		int index = this.next.getAndIncrement();
+		if (index >= this.script.size()) {
+			throw new IllegalStateException("The script has only " + this.script.size() + " replies");
+		}
+		return new ChatResponse(List.of(new Generation(this.script.get(index).apply(prompt))));
+	}
+
+	@Override
+	public Flux<ChatResponse> stream(Prompt prompt) {
+		return Flux.defer(() -> Flux.just(call(prompt)));
+	}
+
+	@Override
+	public ChatOptions getOptions() {
+		return ToolCallingChatOptions.builder().toolContext(Map.of()).build();
+	}
+
+}

@@ -1,0 +1,261 @@
+package dev.agentmiddleware.autoconfigure.tool;
+
+import java.lang.reflect.Method;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import javax.tools.JavaCompiler;
+import javax.tools.ToolProvider;
+
+import dev.agentmiddleware.binding.ArgumentLimits;
+import dev.agentmiddleware.binding.JsonArgumentBinder;
+import dev.agentmiddleware.binding.ToolParameter;
+import dev.agentmiddleware.spring.AgentTool;
+import dev.agentmiddleware.spring.AgentToolParam;
+import dev.agentmiddleware.tool.SafetyLevel;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
+import static org.assertj.core.api.Assertions.entry;
+
+class ToolMethodSchemaTests {
+
+	private static final JsonMapper MAPPER = JsonMapper.builder().build();
+
+	@Test
+	void describesArgumentsObjectOfDraft202012WithOnePropertyPerParameter() throws Exception {
+		JsonNode schema = schemaOf("plan");
+		assertThat(schema.get("$schema").asString()).isEqualTo("https://json-schema.org/draft/2020-12/schema");
+		assertThat(schema.get("type").asString()).isEqualTo("object");
+		assertThat(schema.get("properties").propertyNames()).containsExactly("city", "days", "stops", "unit",
+				"origin", "note");
+		assertThat(schema.get("additionalProperties").asBoolean()).isFalse();
+	}
+
+	@Test
+	void describesEachParameterTypeAndDescription() throws Exception {
+		JsonNode properties = schemaOf("plan").get("properties");
+		assertThat(properties.get("city").get("type").asString()).isEqualTo("string");
+		assertThat(properties.get("city").get("description").asString()).isEqualTo("City name, e.g. Lisbon");
+		assertThat(properties.get("days").get("type").asString()).isEqualTo("integer");
+		assertThat(properties.get("stops").get("type").asString()).isEqualTo("array");
+		assertThat(properties.get("stops").get("items").get("type").asString()).isEqualTo("string");
+		assertThat(properties.get("unit").get("type").asString()).isEqualTo("string");
+		assertThat(properties.get("unit").get("enum").valueStream().map(JsonNode::asString))
+			.containsExactly("CELSIUS", "FAHRENHEIT");
+		assertThat(properties.get("note").has("description")).isFalse();
+	}
+
+	@Test
+	void describesRecordParameterAsClosedObjectWithRequiredPrimitives() throws Exception {
+		JsonNode origin = schemaOf("plan").get("properties").get("origin");
+		assertThat(origin.get("type").asString()).isEqualTo("object");
+		assertThat(origin.get("description").asString()).isEqualTo("Where to start");
+		assertThat(origin.get("properties").propertyNames()).containsExactly("lat", "lon", "label");
+		assertThat(origin.get("properties").get("lat").get("type").asString()).isEqualTo("number");
+		assertThat(origin.get("required").valueStream().map(JsonNode::asString)).containsExactlyInAnyOrder("lat",
+				"lon");
+		assertThat(origin.get("additionalProperties").asBoolean()).isFalse();
+	}
+
+	@Test
+	void requiresParametersUnlessMarkedOptionalButAlwaysPrimitives() throws Exception {
+		JsonNode schema = schemaOf("plan");
+		assertThat(schema.get("required").valueStream().map(JsonNode::asString)).containsExactly("city", "days",
+				"stops", "unit", "origin");
+		assertThat(schemaOf("count").get("required").valueStream().map(JsonNode::asString)).containsExactly("limit");
+		assertThat(schemaOf("search").get("required")).isEmpty();
+	}
+
+	@Test
+	void describesOptionalParameterAsItsValueType() throws Exception {
+		assertThat(schemaOf("search").get("properties").get("query").get("type").asString()).isEqualTo("string");
+	}
+
+	@Test
+	void definesTypeUsedByTwoParametersOnceAndKeepsTheirOwnDescriptions() throws Exception {
+		JsonNode schema = schemaOf("route");
+		JsonNode from = schema.get("properties").get("from");
+		JsonNode to = schema.get("properties").get("to");
+		assertThat(from.get("$ref").asString()).isEqualTo("#/$defs/Point");
+		assertThat(to.get("$ref").asString()).isEqualTo("#/$defs/Point");
+		assertThat(from.get("description").asString()).isEqualTo("Start");
+		assertThat(to.get("description").asString()).isEqualTo("End");
+		assertThat(schema.get("$defs").get("Point").get("type").asString()).isEqualTo("object");
+	}
+
+	@Test
+	void describesToolWithoutParametersAsEmptyObject() throws Exception {
+		JsonNode schema = schemaOf("ping");
+		assertThat(schema.get("properties")).isEmpty();
+		assertThat(schema.get("required")).isEmpty();
+		assertThat(schema.has("$defs")).isFalse();
+	}
+
+	@Test
+	void listsParametersForTheBinderInDeclarationOrder() throws Exception {
+		List<ToolParameter> parameters = ToolMethodSchema.of(method("plan")).parameters();
+		assertThat(parameters).extracting(ToolParameter::name)
+			.containsExactly("city", "days", "stops", "unit", "origin", "note");
+		assertThat(parameters.get(0)).isEqualTo(new ToolParameter("city", String.class, "City name, e.g. Lisbon", true));
+		assertThat(parameters.get(2).type()).isEqualTo(method("plan").getGenericParameterTypes()[2]);
+		assertThat(parameters.get(5).required()).isFalse();
+		assertThat(ToolMethodSchema.of(method("count")).parameters().get(0).required()).isTrue();
+		assertThat(ToolMethodSchema.of(method("search")).parameters().get(0).required()).isFalse();
+	}
+
+	@Test
+	void parametersFeedABinderThatAcceptsWhatTheSchemaDescribes() throws Exception {
+		JsonArgumentBinder binder = new JsonArgumentBinder("plan", ToolMethodSchema.of(method("plan")).parameters(),
+				MAPPER, ArgumentLimits.DEFAULTS);
+		Map<String, Object> arguments = binder.bind("""
+				{"city":"Lisbon","days":2,"stops":["Sintra"],"unit":"CELSIUS","origin":{"lat":1,"lon":2}}""");
+		assertThat(arguments).containsExactly(entry("city", "Lisbon"), entry("days", 2), entry("stops", List.of("Sintra")),
+				entry("unit", Unit.CELSIUS), entry("origin", new Point(1, 2, null)), entry("note", null));
+	}
+
+	@Test
+	void failsNamingTheMethodWhenParameterNamesWereNotCompiled(@TempDir Path classes) throws Exception {
+		Path source = classes.resolve("NamelessTools.java");
+		Files.writeString(source, """
+				public class NamelessTools {
+					@dev.agentmiddleware.spring.AgentTool
+					public String getWeather(String city, int days) {
+						return city;
+					}
+				}
+				""");
+		JavaCompiler compiler = ToolProvider.getSystemJavaCompiler();
+		String classpath = location(AgentTool.class) + java.io.File.pathSeparator + location(SafetyLevel.class);
+		int status = compiler.run(null, null, null, "-proc:none", "-classpath", classpath, "-d", classes.toString(),
+				source.toString());
+		assertThat(status).isZero();
+		try (URLClassLoader loader = new URLClassLoader(new URL[] { classes.toUri().toURL() },
+				getClass().getClassLoader())) {
+			Method method = loader.loadClass("NamelessTools").getMethod("getWeather", String.class, int.class);
+			assertThat(method.getParameters()[0].getName()).isEqualTo("arg0");
+			assertThatIllegalStateException().isThrownBy(() -> ToolMethodSchema.of(method))
+				.withMessageContaining("NamelessTools.getWeather")
+				.withMessageContaining("'-parameters'");
+		}
+	}
+
+	@Test
+	void beanValidationConstraintsOnParametersAppearInTheSchema() throws Exception {
+		JsonNode schema = schemaOf("book");
+		JsonNode properties = schema.get("properties");
+		assertThat(properties.get("days").get("minimum").asInt()).isEqualTo(1);
+		assertThat(properties.get("days").get("maximum").asInt()).isEqualTo(14);
+		assertThat(properties.get("city").get("minLength").asInt()).isEqualTo(2);
+		assertThat(properties.get("city").get("maxLength").asInt()).isEqualTo(80);
+		assertThat(properties.get("code").get("pattern").asString()).isEqualTo("[A-Z]{3}");
+		assertThat(properties.get("name").get("minLength").asInt()).isEqualTo(1);
+		assertThat(properties.get("guests").get("minItems").asInt()).isEqualTo(1);
+		assertThat(properties.get("guests").get("maxItems").asInt()).isEqualTo(4);
+		assertThat(properties.get("price").get("exclusiveMinimum").decimalValue()).isEqualByComparingTo("0");
+		assertThat(properties.get("price").get("maximum").decimalValue()).isEqualByComparingTo("999.99");
+		assertThat(properties.get("rooms").get("exclusiveMinimum").asInt()).isZero();
+		assertThat(properties.get("contact").get("format").asString()).isEqualTo("email");
+		assertThat(properties.get("limit").get("minimum").asInt()).isEqualTo(1);
+		assertThat(schema.get("required").valueStream().map(JsonNode::asString)).contains("name", "code");
+	}
+
+	@Test
+	void beanValidationConstraintsOnFieldsOfParameterTypesAppearInTheSchema() throws Exception {
+		JsonNode stay = schemaOf("stay").get("properties").get("stay");
+		assertThat(stay.get("properties").get("nights").get("minimum").asInt()).isEqualTo(1);
+		assertThat(stay.get("properties").get("nights").get("maximum").asInt()).isEqualTo(30);
+		assertThat(stay.get("properties").get("hotel").get("minLength").asInt()).isEqualTo(1);
+		assertThat(stay.get("required").valueStream().map(JsonNode::asString)).contains("hotel");
+	}
+
+	private static String location(Class<?> type) throws Exception {
+		return Path.of(type.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
+	}
+
+	private static JsonNode schemaOf(String methodName) throws Exception {
+		return MAPPER.readTree(ToolMethodSchema.of(method(methodName)).inputSchema());
+	}
+
+	private static Method method(String name) {
+		for (Method method : SampleTools.class.getDeclaredMethods()) {
+			if (method.getName().equals(name)) {
+				return method;
+			}
+		}
+		throw new IllegalArgumentException(name);
+	}
+
+	enum Unit {
+
+		CELSIUS, FAHRENHEIT
+
+	}
+
+	record Point(double lat, double lon, String label) {
+	}
+
+	record Stay(@jakarta.validation.constraints.NotBlank String hotel,
+			@jakarta.validation.constraints.Min(1) @jakarta.validation.constraints.Max(30) int nights) {
+	}
+
+	static class SampleTools {
+
+		@AgentTool
+		String plan(@AgentToolParam(description = "City name, e.g. Lisbon") String city,
+				@AgentToolParam(description = "Days to plan") int days, List<String> stops, Unit unit,
+				@AgentToolParam(description = "Where to start") Point origin,
+				@AgentToolParam(required = false) String note) {
+			return city;
+		}
+
+		@AgentTool
+		int count(@AgentToolParam(description = "Largest count", required = false) int limit) {
+			return limit;
+		}
+
+		@AgentTool
+		String search(Optional<String> query) {
+			return "";
+		}
+
+		@AgentTool
+		String route(@AgentToolParam(description = "Start") Point from, @AgentToolParam(description = "End") Point to) {
+			return "";
+		}
+
+		@AgentTool
+		String book(@jakarta.validation.constraints.Min(1) @jakarta.validation.constraints.Max(14) int days,
+				@jakarta.validation.constraints.Size(min = 2, max = 80) String city,
+				@jakarta.validation.constraints.NotNull @jakarta.validation.constraints.Pattern(regexp = "[A-Z]{3}") String code,
+				@AgentToolParam(required = false) @jakarta.validation.constraints.NotBlank String name,
+				@jakarta.validation.constraints.NotEmpty @jakarta.validation.constraints.Size(max = 4) List<String> guests,
+				@jakarta.validation.constraints.Positive @jakarta.validation.constraints.DecimalMax("999.99") java.math.BigDecimal price,
+				@jakarta.validation.constraints.Positive int rooms,
+				@jakarta.validation.constraints.Email String contact,
+				@jakarta.validation.constraints.Min(1) Optional<Integer> limit) {
+			return "";
+		}
+
+		@AgentTool
+		String stay(Stay stay) {
+			return "";
+		}
+
+		@AgentTool
+		String ping() {
+			return "pong";
+		}
+
+	}
+
+}
