@@ -15,8 +15,11 @@ import org.springframework.util.ClassUtils;
 /**
  * Finds the {@link AgentTool @AgentTool} methods of a class, including those it inherits and those whose
  * annotation sits on an interface method.
+ * <pre>{@code
+ * AgentTool tool = ToolMethods.find(WeatherTools.class.getMethod("getWeather", String.class));
+ * }</pre>
  */
-final class ToolMethods {
+public final class ToolMethods {
 
 	private ToolMethods() {
 	}
@@ -32,7 +35,7 @@ final class ToolMethods {
 	 * @param method the method
 	 * @return the merged annotation, or {@code null} when the method is no tool
 	 */
-	static @Nullable AgentTool find(Method method) {
+	public static @Nullable AgentTool find(Method method) {
 		MergedAnnotation<AgentTool> annotation = MergedAnnotations.from(method, SearchStrategy.TYPE_HIERARCHY)
 			.get(AgentTool.class);
 		return annotation.isPresent() ? annotation.synthesize() : null;
