@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.Function;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import dev.agentmiddleware.autoconfigure.PerToolSettings;
@@ -28,6 +29,8 @@ import org.jspecify.annotations.Nullable;
  * }</pre>
  */
 final class McpToolIcons {
+
+	private static final Pattern SCHEME = Pattern.compile("([A-Za-z][A-Za-z0-9+.-]*):");
 
 	private static final Pattern SIZE = Pattern.compile("[1-9][0-9]*x[1-9][0-9]*|any");
 
@@ -86,36 +89,45 @@ final class McpToolIcons {
 		for (int i = 0; i < configured.size(); i++) {
 			McpProperties.Icon icon = configured.get(i);
 			String iconProperty = property + "[" + i + "]";
-			icons.add(icon(String.valueOf(icon.getSrc()), icon.getMimeType(), icon.getSizes(), icon.getTheme(),
+			icons.add(icon(icon.getSrc(), icon.getMimeType(), icon.getSizes(), icon.getTheme(),
 					(reason) -> new InvalidToolConfigurationException(iconProperty, reason,
 							"Correct the icon under '" + iconProperty + "'.")));
 		}
 		return List.copyOf(icons);
 	}
 
-	private static McpSchema.Icon icon(String src, @Nullable String mimeType, List<String> sizes,
-			AgentToolIcon.Theme theme, Function<String, RuntimeException> invalid) {
-		String scheme = scheme(src);
-		if (!"https".equals(scheme) && !"http".equals(scheme) && !"data".equals(scheme)) {
-			throw invalid.apply("src must be an https:, http: or data: URI, was '" + abbreviated(src) + "'");
+	private static McpSchema.Icon icon(@Nullable String src, @Nullable String mimeType, List<String> sizes,
+			AgentToolIcon.@Nullable Theme theme, Function<String, RuntimeException> invalid) {
+		if (src == null || src.isBlank()) {
+			throw invalid.apply("src must be set to an https:, http: or data: URI");
+		}
+		String uri = src.strip();
+		Matcher scheme = SCHEME.matcher(uri);
+		String name = scheme.lookingAt() ? scheme.group(1).toLowerCase(Locale.ROOT) : "";
+		boolean valid = switch (name) {
+			case "data" -> uri.indexOf(',') > 0;
+			case "https", "http" -> host(uri) != null;
+			default -> false;
+		};
+		if (!valid) {
+			throw invalid.apply("src must be an https:, http: or data: URI, was '" + abbreviated(uri) + "'");
 		}
 		for (String size : sizes) {
-			if (!SIZE.matcher(size).matches()) {
+			if (size == null || !SIZE.matcher(size).matches()) {
 				throw invalid.apply("a size must be WIDTHxHEIGHT (such as 48x48) or 'any', was '" + size + "'");
 			}
 		}
-		String type = (mimeType != null && !mimeType.isBlank()) ? mimeType.strip() : derivedMimeType(src, scheme);
-		return McpSchema.Icon.builder(src)
+		String type = (mimeType != null && !mimeType.isBlank()) ? mimeType.strip() : derivedMimeType(uri, name);
+		return McpSchema.Icon.builder(uri)
 			.mimeType(type)
 			.sizes(sizes.isEmpty() ? null : List.copyOf(sizes))
-			.theme((theme != AgentToolIcon.Theme.ANY) ? theme.name().toLowerCase(Locale.ROOT) : null)
+			.theme((theme != null && theme != AgentToolIcon.Theme.ANY) ? theme.name().toLowerCase(Locale.ROOT) : null)
 			.build();
 	}
 
-	private static @Nullable String scheme(String src) {
+	private static @Nullable String host(String url) {
 		try {
-			String scheme = new URI(src.strip()).getScheme();
-			return (scheme != null) ? scheme.toLowerCase(Locale.ROOT) : null;
+			return new URI(url).getHost();
 		}
 		catch (URISyntaxException ex) {
 			return null;
@@ -123,14 +135,13 @@ final class McpToolIcons {
 	}
 
 	// data:image/png;base64,... gives image/png; https://host/icon.svg?v=2 gives image/svg+xml
-	private static @Nullable String derivedMimeType(String src, @Nullable String scheme) {
+	private static @Nullable String derivedMimeType(String uri, String scheme) {
 		if ("data".equals(scheme)) {
-			int end = src.indexOf(',');
-			String header = src.substring(src.indexOf(':') + 1, (end >= 0) ? end : src.length());
+			String header = uri.substring("data:".length(), uri.indexOf(','));
 			String type = header.split(";", 2)[0].strip();
 			return type.isEmpty() ? null : type.toLowerCase(Locale.ROOT);
 		}
-		String path = URI.create(src.strip()).getPath();
+		String path = URI.create(uri).getPath();
 		if (path == null) {
 			return null;
 		}

@@ -85,14 +85,16 @@ class AgentMcpServerAutoConfigurationTests {
 					"agent.middleware.mcp.tools.balance.icons[0].mime-type=image/webp",
 					"agent.middleware.mcp.tools.balance.icons[0].theme=light",
 					"agent.middleware.mcp.tools.SHOUT.icons[0].src=https://cdn.example/shout.PNG",
-					"agent.middleware.mcp.tools.SHOUT.icons[0].sizes=48x48")
+					"agent.middleware.mcp.tools.SHOUT.icons[0].sizes=48x48",
+					"agent.middleware.mcp.tools.SHOUT.icons[1].src=data:image/svg+xml;utf8,<svg width='9'/>")
 			.run((context) -> {
 				Map<String, McpSchema.Tool> tools = tools(context.getBean("agentMcpToolSpecifications", List.class));
 				assertThat(tools.get("balance").icons())
 					.containsExactly(new McpSchema.Icon("https://cdn.example/b", "image/webp", null, "light"));
 				assertThat(tools.get("shout").icons())
-					.containsExactly(new McpSchema.Icon("https://cdn.example/shout.PNG", "image/png", List.of("48x48"),
-							null));
+					.containsExactly(
+							new McpSchema.Icon("https://cdn.example/shout.PNG", "image/png", List.of("48x48"), null),
+							new McpSchema.Icon("data:image/svg+xml;utf8,<svg width='9'/>", "image/svg+xml", null, null));
 			});
 	}
 
@@ -121,6 +123,13 @@ class AgentMcpServerAutoConfigurationTests {
 			.run((context) -> assertThat(NestedExceptionUtils.getMostSpecificCause(context.getStartupFailure()))
 				.hasMessageContaining("agent.middleware.mcp.tools.balance.icons[0]")
 				.hasMessageContaining("a size must be WIDTHxHEIGHT (such as 48x48) or 'any', was 'big'"));
+		this.contextRunner.withPropertyValues("agent.middleware.mcp.tools.balance.icons[0].sizes=any")
+			.run((context) -> assertThat(NestedExceptionUtils.getMostSpecificCause(context.getStartupFailure()))
+				.hasMessageContaining("agent.middleware.mcp.tools.balance.icons[0]")
+				.hasMessageContaining("src must be set"));
+		this.contextRunner.withPropertyValues("agent.middleware.mcp.tools.balance.icons[0].src=https:///no-host.png")
+			.run((context) -> assertThat(NestedExceptionUtils.getMostSpecificCause(context.getStartupFailure()))
+				.hasMessageContaining("src must be an https:, http: or data: URI, was 'https:///no-host.png'"));
 	}
 
 	@Test
