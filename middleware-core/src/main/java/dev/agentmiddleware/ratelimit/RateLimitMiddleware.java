@@ -29,8 +29,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Limits how often a tool runs, with a limiter per tool, per tool and session, or per tool and principal, plus an
- * optional budget of calls per session and an optional cap on how many calls of one session run at once. The limiters live in a {@link RateLimiterStore}: by default Resilience4j's
- * {@code RateLimiter} in memory ({@link InMemoryRateLimiterStore}), or a store shared by several instances.
+ * optional budget of calls per session and an optional cap on how many calls of one session run at once. The
+ * limiters live in a {@link RateLimiterStore}: by default Resilience4j's {@code RateLimiter} in memory
+ * ({@link InMemoryRateLimiterStore}), or a store shared by several instances.
  *
  * <p>Applies only to the tools its policy function gives a {@link RateLimitPolicy} for; for the others
  * {@link #wrap} returns {@code next} and the middleware costs nothing. A call over the limit, or over its session's

@@ -64,8 +64,9 @@ import org.springframework.web.servlet.function.ServerResponse;
  * Auto-configuration of the MCP server side, active whenever Spring AI's MCP server runs (synchronous API):
  * <ul>
  * <li>every {@code @AgentTool} (and every tool an agent middleware contributes, except the todo tools unless
- * {@code agent.middleware.todo.mcp.enabled}) published as an MCP tool specification with title, annotations, output schema
- * and icons ({@code @AgentTool(icons)}, replaced by {@code agent.middleware.mcp.tools.<tool-name>.icons}),
+ * {@code agent.middleware.todo.mcp.enabled}) published as an MCP tool specification with title, annotations,
+ * output schema and icons ({@code @AgentTool(icons)}, replaced by
+ * {@code agent.middleware.mcp.tools.<tool-name>.icons}),
  * its arguments bound inside the chain ({@link McpToolHandler});</li>
  * <li>Spring AI tool callbacks that the server publishes (a {@code ToolCallbackProvider} of {@code @Tool} beans)
  * run through the chain too ({@code agent.middleware.mcp.govern-spring-ai-tools});</li>
