@@ -4,6 +4,8 @@ import java.time.Duration;
 
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
 
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -27,14 +29,19 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Limits how often a tool runs, with a limiter per tool, per tool and session, or per tool and principal, plus an
- * optional budget of calls per session. The limiters live in a {@link RateLimiterStore}: by default Resilience4j's
- * {@code RateLimiter} in memory ({@link InMemoryRateLimiterStore}), or a store shared by several instances.
+ * optional budget of calls per session and an optional cap on how many calls of one session run at once. The
+ * limiters live in a {@link RateLimiterStore}: by default Resilience4j's {@code RateLimiter} in memory
+ * ({@link InMemoryRateLimiterStore}), or a store shared by several instances.
  *
  * <p>Applies only to the tools its policy function gives a {@link RateLimitPolicy} for; for the others
  * {@link #wrap} returns {@code next} and the middleware costs nothing. A call over the limit, or over its session's
  * budget, does not run the tool: it fails with a {@link ToolRateLimitedException} that names the tool and the limit
  * and says roughly when a permit frees up, and {@link MiddlewareEvent#RATE_LIMIT_REJECTED} is counted. A policy
- * with a {@link RateLimitPolicy#maxWait() maximum wait} lets a call wait that long for a permit instead.
+ * with a {@link RateLimitPolicy#maxWait() maximum wait} lets a call wait that long for a permit instead. A call of
+ * a session that already has {@link RateLimitPolicy#maxConcurrentCalls() maxConcurrentCalls} calls of the tool
+ * running is rejected the same way, at once ({@code Tool 'search' is rate limited (3 calls of this session already
+ * running)}); calls without a session share one such cap per tool. The running call's slot is given back when it
+ * ends, however it ends (result, failure, timeout, interruption).
  *
  * <p><b>Memory:</b> in the default store, limiters per session or principal are created on first use and dropped
  * once idle for a full refresh period plus the maximum wait (a dropped limiter would have refilled completely, so
@@ -42,7 +49,8 @@ import org.slf4j.LoggerFactory;
  * Session budgets are dropped once the session has made no call for the session idle timeout (default one hour):
  * a budget is never refilled while its session is active. Each tool keeps at most {@code maxTrackedKeys} limiters
  * and budgets; beyond that the least used are dropped. A rejected call counts against neither the rate limit nor
- * the budget. Budgets always stay in this middleware's memory, whatever the store.
+ * the budget. Budgets always stay in this middleware's memory, whatever the store, and so do the counts of running
+ * calls, which exist only while a session has a call running (the count is removed when it drops to zero).
  *
  * <p><b>Store unavailable:</b> when the store throws {@link RateLimiterUnavailableException} (a shared store whose
  * database is unreachable), the call is rejected with the limit {@value RateLimiterUnavailableException#LIMIT_TEXT}
@@ -178,6 +186,15 @@ public final class RateLimitMiddleware implements OrderedMiddleware {
 
 		private final @Nullable String budgetText;
 
+		private final int maxConcurrentCalls;
+
+		// Running calls per session ("" for calls without one); an entry exists only while its count is above zero
+		private final @Nullable ConcurrentMap<String, Integer> running;
+
+		private final @Nullable String sessionConcurrencyText;
+
+		private final @Nullable String sessionlessConcurrencyText;
+
 		RateLimitedHandler(String toolName, RateLimitPolicy policy, ToolHandler next, RateLimitMiddleware owner) {
 			this.toolName = toolName;
 			this.next = next;
@@ -198,10 +215,58 @@ public final class RateLimitMiddleware implements OrderedMiddleware {
 						.maximumSize(owner.maxTrackedKeys)
 						.build();
 			this.budgetText = (maxCalls != null) ? policy.budgetText() : null;
+			Integer maxConcurrent = policy.maxConcurrentCalls();
+			this.maxConcurrentCalls = (maxConcurrent != null) ? maxConcurrent : Integer.MAX_VALUE;
+			this.running = (maxConcurrent != null) ? new ConcurrentHashMap<>() : null;
+			this.sessionConcurrencyText = (maxConcurrent != null) ? policy.concurrencyText(true) : null;
+			this.sessionlessConcurrencyText = (maxConcurrent != null) ? policy.concurrencyText(false) : null;
 		}
 
 		@Override
 		public @Nullable Object handle(ToolInvocation invocation) throws Exception {
+			String session = startRunning(invocation);
+			try {
+				return limitedHandle(invocation);
+			}
+			finally {
+				stopRunning(session);
+			}
+		}
+
+		// Takes a running slot of the call's session (or of calls without one), or rejects the call; returns the key
+		// of the slot to give back, or null when the tool has no cap.
+		private @Nullable String startRunning(ToolInvocation invocation) {
+			ConcurrentMap<String, Integer> running = this.running;
+			if (running == null) {
+				return null;
+			}
+			String sessionId = invocation.sessionId();
+			String session = (sessionId != null) ? sessionId : "";
+			boolean[] taken = new boolean[1];
+			running.compute(session, (key, count) -> {
+				int current = (count != null) ? count : 0;
+				if (current >= this.maxConcurrentCalls) {
+					return count;
+				}
+				taken[0] = true;
+				return current + 1;
+			});
+			if (!taken[0]) {
+				this.metrics.count(MiddlewareEvent.RATE_LIMIT_REJECTED, this.toolName);
+				String limit = (sessionId != null) ? this.sessionConcurrencyText : this.sessionlessConcurrencyText;
+				throw new ToolRateLimitedException(this.toolName, NAME, Objects.requireNonNull(limit), Duration.ZERO);
+			}
+			return session;
+		}
+
+		private void stopRunning(@Nullable String session) {
+			ConcurrentMap<String, Integer> running = this.running;
+			if (running != null && session != null) {
+				running.computeIfPresent(session, (key, count) -> (count > 1) ? count - 1 : null);
+			}
+		}
+
+		private @Nullable Object limitedHandle(ToolInvocation invocation) throws Exception {
 			AtomicInteger budget = takeFromBudget(invocation);
 			RateLimitDecision decision;
 			try {
@@ -294,6 +359,11 @@ public final class RateLimitMiddleware implements OrderedMiddleware {
 		long trackedLimiters() {
 			return (this.limiter instanceof InMemoryRateLimiterStore.MemoryToolLimiter memory)
 					? memory.trackedLimiters() : 0;
+		}
+
+		long trackedRunningSessions() {
+			ConcurrentMap<String, Integer> running = this.running;
+			return (running != null) ? running.size() : 0;
 		}
 
 		long trackedBudgets() {

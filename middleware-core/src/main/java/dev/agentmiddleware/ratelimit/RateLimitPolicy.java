@@ -10,12 +10,13 @@ import org.jspecify.annotations.Nullable;
 /**
  * The rate limit of one tool: at most {@code limitForPeriod} calls per {@code limitRefreshPeriod}, counted per
  * {@link RateLimitKey key}, and optionally a budget of calls per session that is never refilled while the session
- * lives.
+ * lives, and optionally a cap on how many calls of one session run at the same time.
  * <pre>{@code
  * RateLimitPolicy policy = RateLimitPolicy.of(5, Duration.ofMinutes(1))
  *     .withKey(RateLimitKey.TOOL_AND_SESSION)
  *     .withMaxWait(Duration.ofMillis(500))
- *     .withMaxCallsPerSession(20);
+ *     .withMaxCallsPerSession(20)
+ *     .withMaxConcurrentCalls(3);
  * }</pre>
  *
  * @param limitForPeriod how many calls each period allows, at least 1
@@ -24,9 +25,11 @@ import org.jspecify.annotations.Nullable;
  * @param key what the limit counts calls per
  * @param maxCallsPerSession how many calls of the tool each session may make in all, or {@code null} for no budget;
  * calls without a session id have no budget
+ * @param maxConcurrentCalls how many calls of the tool each session may have running at once, or {@code null} for
+ * no cap; calls without a session id share one cap for the tool
  */
 public record RateLimitPolicy(int limitForPeriod, Duration limitRefreshPeriod, Duration maxWait, RateLimitKey key,
-		@Nullable Integer maxCallsPerSession) {
+		@Nullable Integer maxCallsPerSession, @Nullable Integer maxConcurrentCalls) {
 
 	/**
 	 * Validates the policy.
@@ -51,6 +54,23 @@ public record RateLimitPolicy(int limitForPeriod, Duration limitRefreshPeriod, D
 			throw new InvalidPolicyException("maxCallsPerSession",
 					"maxCallsPerSession must be at least 1 (or null for no budget), was " + maxCallsPerSession);
 		}
+		if (maxConcurrentCalls != null && maxConcurrentCalls < 1) {
+			throw new InvalidPolicyException("maxConcurrentCalls",
+					"maxConcurrentCalls must be at least 1 (or null for no cap), was " + maxConcurrentCalls);
+		}
+	}
+
+	/**
+	 * A policy without a cap on concurrent calls.
+	 * @param limitForPeriod how many calls each period allows, at least 1
+	 * @param limitRefreshPeriod how often the permits refill, positive
+	 * @param maxWait how long a call may wait for a permit before it is rejected
+	 * @param key what the limit counts calls per
+	 * @param maxCallsPerSession how many calls of the tool each session may make in all, or {@code null}
+	 */
+	public RateLimitPolicy(int limitForPeriod, Duration limitRefreshPeriod, Duration maxWait, RateLimitKey key,
+			@Nullable Integer maxCallsPerSession) {
+		this(limitForPeriod, limitRefreshPeriod, maxWait, key, maxCallsPerSession, null);
 	}
 
 	/**
@@ -61,7 +81,7 @@ public record RateLimitPolicy(int limitForPeriod, Duration limitRefreshPeriod, D
 	 * @return the policy
 	 */
 	public static RateLimitPolicy of(int limitForPeriod, Duration limitRefreshPeriod) {
-		return new RateLimitPolicy(limitForPeriod, limitRefreshPeriod, Duration.ZERO, RateLimitKey.TOOL, null);
+		return new RateLimitPolicy(limitForPeriod, limitRefreshPeriod, Duration.ZERO, RateLimitKey.TOOL, null, null);
 	}
 
 	/**
@@ -71,7 +91,7 @@ public record RateLimitPolicy(int limitForPeriod, Duration limitRefreshPeriod, D
 	 */
 	public RateLimitPolicy withMaxWait(Duration maxWait) {
 		return new RateLimitPolicy(this.limitForPeriod, this.limitRefreshPeriod, maxWait, this.key,
-				this.maxCallsPerSession);
+				this.maxCallsPerSession, this.maxConcurrentCalls);
 	}
 
 	/**
@@ -81,7 +101,7 @@ public record RateLimitPolicy(int limitForPeriod, Duration limitRefreshPeriod, D
 	 */
 	public RateLimitPolicy withKey(RateLimitKey key) {
 		return new RateLimitPolicy(this.limitForPeriod, this.limitRefreshPeriod, this.maxWait, key,
-				this.maxCallsPerSession);
+				this.maxCallsPerSession, this.maxConcurrentCalls);
 	}
 
 	/**
@@ -91,7 +111,21 @@ public record RateLimitPolicy(int limitForPeriod, Duration limitRefreshPeriod, D
 	 */
 	public RateLimitPolicy withMaxCallsPerSession(@Nullable Integer maxCallsPerSession) {
 		return new RateLimitPolicy(this.limitForPeriod, this.limitRefreshPeriod, this.maxWait, this.key,
-				maxCallsPerSession);
+				maxCallsPerSession, this.maxConcurrentCalls);
+	}
+
+	/**
+	 * A copy with another cap on concurrent calls: a call of a session that already has that many calls of the tool
+	 * running is rejected as rate limited at once.
+	 * <pre>{@code
+	 * RateLimitPolicy policy = RateLimitPolicy.of(60, Duration.ofMinutes(1)).withMaxConcurrentCalls(2);
+	 * }</pre>
+	 * @param maxConcurrentCalls how many calls each session may have running at once, or {@code null} for no cap
+	 * @return the changed copy
+	 */
+	public RateLimitPolicy withMaxConcurrentCalls(@Nullable Integer maxConcurrentCalls) {
+		return new RateLimitPolicy(this.limitForPeriod, this.limitRefreshPeriod, this.maxWait, this.key,
+				this.maxCallsPerSession, maxConcurrentCalls);
 	}
 
 	/**
@@ -108,6 +142,17 @@ public record RateLimitPolicy(int limitForPeriod, Duration limitRefreshPeriod, D
 	 */
 	String budgetText() {
 		return "budget of " + calls(Objects.requireNonNull(this.maxCallsPerSession)) + " per session used up";
+	}
+
+	/**
+	 * The reached cap on concurrent calls in words, such as {@code 3 calls of this session already running}; calls
+	 * without a session share one cap.
+	 * @param withSession whether the rejected call belongs to a session
+	 * @return the text
+	 */
+	String concurrencyText(boolean withSession) {
+		return calls(Objects.requireNonNull(this.maxConcurrentCalls))
+				+ (withSession ? " of this session" : " without a session") + " already running";
 	}
 
 	private static String calls(int count) {

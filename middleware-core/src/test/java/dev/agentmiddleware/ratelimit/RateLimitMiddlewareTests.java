@@ -375,6 +375,111 @@ class RateLimitMiddlewareTests {
 		};
 	}
 
+	@Test
+	void aCallOfASessionWithAllItsCallsRunningIsRejectedAndOtherSessionsAreNot() throws Exception {
+		CountDownLatch started = new CountDownLatch(2);
+		CountDownLatch release = new CountDownLatch(1);
+		ToolHandler blocking = (invocation) -> {
+			started.countDown();
+			release.await(10, TimeUnit.SECONDS);
+			return "done " + invocation.sessionId();
+		};
+		RateLimitMiddleware.RateLimitedHandler handler = concurrencyLimited(2, blocking);
+		ExecutorService executor = Executors.newFixedThreadPool(2);
+		try {
+			Future<?> first = executor.submit(() -> handler.handle(call("s1")));
+			Future<?> second = executor.submit(() -> handler.handle(call("s1")));
+			assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
+			assertThatExceptionOfType(ToolRateLimitedException.class).isThrownBy(() -> handler.handle(call("s1")))
+				.satisfies((ex) -> {
+					assertThat(ex.outcome()).isEqualTo(CallOutcome.RATE_LIMITED);
+					assertThat(ex.retryAfter()).isZero();
+					assertThat(ex.getMessage())
+						.isEqualTo("Tool 'search' is rate limited (2 calls of this session already running)");
+				});
+			assertThat(this.events).containsExactly(MiddlewareEvent.RATE_LIMIT_REJECTED);
+			release.countDown();
+			assertThat(handler.handle(call("s2"))).as("another session has its own slots").isEqualTo("done s2");
+			assertThat(first.get(10, TimeUnit.SECONDS)).isEqualTo("done s1");
+			assertThat(second.get(10, TimeUnit.SECONDS)).isEqualTo("done s1");
+			assertThat(handler.handle(call("s1"))).as("slots are given back when calls end").isEqualTo("done s1");
+			assertThat(handler.trackedRunningSessions()).as("no count is kept for a session with nothing running")
+				.isZero();
+		}
+		finally {
+			release.countDown();
+			executor.shutdownNow();
+		}
+	}
+
+	@Test
+	void aFailedCallGivesItsSlotBack() throws Exception {
+		AtomicInteger calls = new AtomicInteger();
+		ToolHandler failingOnce = (invocation) -> {
+			if (calls.incrementAndGet() == 1) {
+				throw new IllegalStateException("disk full");
+			}
+			return "ok";
+		};
+		RateLimitMiddleware.RateLimitedHandler handler = concurrencyLimited(1, failingOnce);
+		assertThatExceptionOfType(IllegalStateException.class).isThrownBy(() -> handler.handle(call("s1")));
+		assertThat(handler.trackedRunningSessions()).isZero();
+		assertThat(handler.handle(call("s1"))).isEqualTo("ok");
+		assertThat(this.events).isEmpty();
+	}
+
+	@Test
+	void aCallRejectedByTheRateLimitGivesItsSlotBack() throws Exception {
+		ToolHandler handler = wrap(RateLimitPolicy.of(1, Duration.ofMinutes(1)).withMaxConcurrentCalls(1));
+		handler.handle(call("s1"));
+		assertThatExceptionOfType(ToolRateLimitedException.class).isThrownBy(() -> handler.handle(call("s1")))
+			.satisfies((ex) -> assertThat(ex.limit()).isEqualTo("1 call per 1m"));
+		assertThat(((RateLimitMiddleware.RateLimitedHandler) handler).trackedRunningSessions()).isZero();
+	}
+
+	@Test
+	void callsWithoutASessionShareOneCapPerTool() throws Exception {
+		CountDownLatch started = new CountDownLatch(1);
+		CountDownLatch release = new CountDownLatch(1);
+		ToolHandler blocking = (invocation) -> {
+			started.countDown();
+			release.await(10, TimeUnit.SECONDS);
+			return "done";
+		};
+		RateLimitMiddleware.RateLimitedHandler handler = concurrencyLimited(1, blocking);
+		ExecutorService executor = Executors.newSingleThreadExecutor();
+		try {
+			Future<?> running = executor.submit(() -> handler.handle(call(null)));
+			assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
+			assertThatExceptionOfType(ToolRateLimitedException.class).isThrownBy(() -> handler.handle(call(null)))
+				.withMessage("Tool 'search' is rate limited (1 call without a session already running)");
+			release.countDown();
+			assertThat(running.get(10, TimeUnit.SECONDS)).isEqualTo("done");
+			assertThat(handler.handle(call(null))).isEqualTo("done");
+		}
+		finally {
+			release.countDown();
+			executor.shutdownNow();
+		}
+	}
+
+	@Test
+	void maxConcurrentCallsMustBeAtLeastOne() {
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> RateLimitPolicy.of(1, Duration.ofSeconds(1)).withMaxConcurrentCalls(0))
+			.withMessageContaining("maxConcurrentCalls must be at least 1");
+	}
+
+	private RateLimitMiddleware.RateLimitedHandler concurrencyLimited(int maxConcurrentCalls, ToolHandler tool) {
+		return (RateLimitMiddleware.RateLimitedHandler) RateLimitMiddleware.builder()
+			.policies((descriptor) -> RateLimitPolicy.of(100, Duration.ofSeconds(1))
+				.withMaxConcurrentCalls(maxConcurrentCalls))
+			.ticker(this.ticker)
+			.metrics(this.metrics)
+			.build()
+			.wrap(SEARCH, tool);
+	}
+
 	private ToolHandler wrap(RateLimitPolicy policy) {
 		return RateLimitMiddleware.builder().policies((tool) -> policy)
 			.ticker(this.ticker)

@@ -28,15 +28,17 @@ import org.springframework.context.annotation.Bean;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * What an MCP client sees of the tools, end to end over real HTTP with the MCP Java SDK client: titles, annotations
- * and output schemas in {@code tools/list}; structured results; arguments bound by our binder inside the chain;
+ * What an MCP client sees of the tools, end to end over real HTTP with the MCP Java SDK client: titles, annotations,
+ * output schemas and icons in {@code tools/list}; structured results; arguments bound by our binder inside the chain;
  * failures as {@code isError} results; and a Spring AI {@code @Tool} governed like our own tools.
  */
 // delete_note is dangerous and utcOffset, a Spring AI @Tool, declares no safety: both would wait for a human approver
 // by default. This class is about the MCP edge, so it exempts them; approval has its own end-to-end tests.
 @SpringBootTest(classes = { FreshMcpApplication.class, McpToolsIntegrationTests.Observing.class },
 		webEnvironment = WebEnvironment.RANDOM_PORT,
-		properties = "agent.middleware.approval.exempt-tools=delete_note,utcOffset")
+		properties = { "agent.middleware.approval.exempt-tools=delete_note,utcOffset",
+				"agent.middleware.mcp.tools.utc-offset.icons[0].src=data:image/png;base64,iVBORw0KGgo=",
+				"agent.middleware.mcp.tools.utc-offset.icons[0].theme=dark" })
 @ExtendWith(OutputCaptureExtension.class)
 class McpToolsIntegrationTests {
 
@@ -69,6 +71,18 @@ class McpToolsIntegrationTests {
 			assertThat(deleteNote.annotations().openWorldHint()).isFalse();
 			assertThat(deleteNote.outputSchema()).as("a text result has no output schema").isNull();
 			assertThat(tools.get("convert").annotations().openWorldHint()).isFalse();
+		}
+	}
+
+	@Test
+	void toolsListCarriesTheIconsOfAgentToolAndOfConfiguration() {
+		try (McpSyncClient client = McpClients.connect(this.port)) {
+			Map<String, Tool> tools = byName(client.listTools().tools());
+			assertThat(tools.get("forecast").icons()).containsExactly(
+					new McpSchema.Icon("https://icons.example/forecast.svg", "image/svg+xml", List.of("any"), null));
+			assertThat(tools.get("utcOffset").icons()).as("a governed Spring AI tool gets configured icons")
+				.containsExactly(new McpSchema.Icon("data:image/png;base64,iVBORw0KGgo=", "image/png", null, "dark"));
+			assertThat(tools.get("convert").icons()).isNull();
 		}
 	}
 

@@ -4,6 +4,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 import dev.agentmiddleware.spring.AgentTool;
+import dev.agentmiddleware.spring.AgentToolIcon;
 import dev.agentmiddleware.spring.AgentToolParam;
 import dev.agentmiddleware.tool.SafetyLevel;
 
@@ -18,7 +19,7 @@ public class NoteTools {
 	private final Map<String, String> notes = new ConcurrentHashMap<>(Map.of("todo", "buy milk"));
 
 	@AgentTool(title = "Weather forecast", description = "Forecast for a city", safety = SafetyLevel.SAFE,
-			readOnly = true)
+			readOnly = true, icons = @AgentToolIcon(src = "https://icons.example/forecast.svg", sizes = "any"))
 	public Forecast forecast(@AgentToolParam(description = "City name") String city,
 			@AgentToolParam(description = "Days ahead, 1 to 7") int days) {
 		return new Forecast(city, days, 21.5, (days > 3) ? null : "sunny");

@@ -110,4 +110,14 @@ public @interface AgentTool {
 	 */
 	String[] authorities() default {};
 
+	/**
+	 * Icons a client may show beside the tool, published as the MCP tool's {@code icons}; configuration under
+	 * {@code agent.middleware.mcp.tools.<tool-name>.icons} replaces them.
+	 * <pre>{@code
+	 * @AgentTool(icons = @AgentToolIcon(src = "https://example.com/icons/weather.svg", sizes = "any"))
+	 * }</pre>
+	 * @return the icons, or empty for none
+	 */
+	AgentToolIcon[] icons() default {};
+
 }

@@ -11,12 +11,20 @@ import dev.agentmiddleware.authorization.AuthorizationMiddleware;
 import dev.agentmiddleware.autoconfigure.agent.TodoProperties;
 import dev.agentmiddleware.autoconfigure.edge.HostOriginGuard;
 import dev.agentmiddleware.autoconfigure.springai.AgentToolCallbackProvider;
+import dev.agentmiddleware.autoconfigure.springai.AgentToolCallbackProvider;
+import dev.agentmiddleware.autoconfigure.springai.AgentToolSpringAiAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.springai.AgentToolSpringAiAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.springai.GovernedToolCallback;
+import dev.agentmiddleware.autoconfigure.springai.GovernedToolCallback;
+import dev.agentmiddleware.autoconfigure.springai.ToolErrorFormatter;
 import dev.agentmiddleware.autoconfigure.springai.ToolErrorFormatter;
 import dev.agentmiddleware.autoconfigure.tool.AgentToolRegistry;
+import dev.agentmiddleware.autoconfigure.tool.AgentToolRegistry;
 import dev.agentmiddleware.autoconfigure.tool.RegisteredTool;
+import dev.agentmiddleware.autoconfigure.tool.RegisteredTool;
+import dev.agentmiddleware.autoconfigure.tool.ToolNameReferences;
 import dev.agentmiddleware.todo.TodoMiddleware;
+import dev.agentmiddleware.tool.ExecutableTool;
 import dev.agentmiddleware.tool.ExecutableTool;
 import io.modelcontextprotocol.json.jackson3.JacksonMcpJsonMapper;
 import io.modelcontextprotocol.server.McpServerFeatures;
@@ -63,7 +71,9 @@ import org.springframework.web.servlet.function.ServerResponse;
  * Auto-configuration of the MCP server side, active whenever Spring AI's MCP server runs (synchronous API):
  * <ul>
  * <li>every {@code @AgentTool} (and every tool an agent middleware contributes, except the todo tools unless
- * {@code agent.middleware.todo.mcp.enabled}) published as an MCP tool specification with title, annotations and output schema,
+ * {@code agent.middleware.todo.mcp.enabled}) published as an MCP tool specification with title, annotations,
+ * output schema and icons ({@code @AgentTool(icons)}, replaced by
+ * {@code agent.middleware.mcp.tools.<tool-name>.icons}),
  * its arguments bound inside the chain ({@link McpToolHandler});</li>
  * <li>Spring AI tool callbacks that the server publishes (a {@code ToolCallbackProvider} of {@code @Tool} beans)
  * run through the chain too ({@code agent.middleware.mcp.govern-spring-ai-tools});</li>
@@ -120,7 +130,8 @@ public final class AgentMcpServerAutoConfiguration {
 			if (unpublished.contains(tool.executable())) {
 				continue;
 			}
-			specifications.put(tool.name(), new McpToolHandler(tool, errorFormatter, mapper).specification());
+			specifications.put(tool.name(), new McpToolHandler(tool, errorFormatter, mapper,
+					McpToolIcons.of(tool, properties)).specification());
 		}
 		Set<String> ungovernedNames = new LinkedHashSet<>();
 		for (McpServerFeatures.SyncToolSpecification specification : ungoverned) {
@@ -138,6 +149,11 @@ public final class AgentMcpServerAutoConfiguration {
 					McpProperties.PREFIX + ".govern-spring-ai-tools", String.join(", ", ungovernedNames));
 		}
 		return List.copyOf(specifications.values());
+	}
+
+	@Bean
+	ToolNameReferences mcpToolNameReferences(McpProperties properties) {
+		return ToolNameReferences.of(McpProperties.PREFIX + ".tools", properties.getTools().keySet());
 	}
 
 	@Bean

@@ -2,10 +2,15 @@ package dev.agentmiddleware.autoconfigure.mcp;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 import dev.agentmiddleware.autoconfigure.tool.PropertyChecks;
+import dev.agentmiddleware.autoconfigure.tool.PropertyChecks;
 import dev.agentmiddleware.autoconfigure.tool.ValidatedProperties;
+import dev.agentmiddleware.autoconfigure.tool.ValidatedProperties;
+import dev.agentmiddleware.spring.AgentToolIcon;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -13,8 +18,8 @@ import org.springframework.boot.context.properties.DeprecatedConfigurationProper
 import org.springframework.util.unit.DataSize;
 
 /**
- * Configuration of the MCP server side: which tools are governed and how the Streamable HTTP endpoint protects
- * itself.
+ * Configuration of the MCP server side: which tools are governed, how the Streamable HTTP endpoint protects
+ * itself, and how tools are presented to MCP clients.
  * <pre>{@code
  * agent:
  *   middleware:
@@ -26,6 +31,11 @@ import org.springframework.util.unit.DataSize;
  *       security:
  *         resource: https://mcp.example.com/mcp
  *         scopes: [tools.read, tools.call]
+ *       tools:
+ *         get-weather:
+ *           icons:
+ *             - src: https://example.com/icons/weather.png
+ *               sizes: [48x48]
  * }</pre>
  * Which hosts and origins the endpoint answers is configured for every path the starter serves, under
  * {@code agent.middleware.edge} ({@link dev.agentmiddleware.autoconfigure.edge.EdgeProperties}).
@@ -52,13 +62,28 @@ public class McpProperties implements ValidatedProperties {
 	 */
 	private final Security security = new Security();
 
+	/**
+	 * How each tool is presented to MCP clients, by tool name; replaces what its @AgentTool declares.
+	 */
+	private Map<String, Tool> tools = new LinkedHashMap<>();
+
 	@Override
 	public void validate(PropertyChecks checks) {
+		this.tools.forEach((name, tool) -> McpToolIcons.fromProperties(checks.property("tools") + "." + name + ".icons",
+				tool.getIcons()));
 		checks.positive("transport.maxRequestSize", this.transport.getMaxRequestSize())
 			.positive("transport.sessionIdleTimeout", this.transport.getSessionIdleTimeout())
 			.atLeast("transport.maxSessions", this.transport.getMaxSessions(), 1)
 			.noBlankElement("transport.allowedOrigins", this.transport.getAllowedOrigins())
 			.noBlankElement("transport.allowedHosts", this.transport.getAllowedHosts());
+	}
+
+	public Map<String, Tool> getTools() {
+		return this.tools;
+	}
+
+	public void setTools(Map<String, Tool> tools) {
+		this.tools = tools;
 	}
 
 	public boolean isGovernSpringAiTools() {
@@ -228,6 +253,85 @@ public class McpProperties implements ValidatedProperties {
 
 		public void setMaxSessions(int maxSessions) {
 			this.maxSessions = maxSessions;
+		}
+
+	}
+
+	/**
+	 * How one tool is presented to MCP clients.
+	 */
+	public static class Tool {
+
+		/**
+		 * Icons a client may show beside the tool, published as its MCP icons; replace those of @AgentTool(icons).
+		 */
+		private List<Icon> icons = new ArrayList<>();
+
+		public List<Icon> getIcons() {
+			return this.icons;
+		}
+
+		public void setIcons(List<Icon> icons) {
+			this.icons = icons;
+		}
+
+	}
+
+	/**
+	 * One icon of a tool (MCP 2025-11-25 {@code Icon}).
+	 */
+	public static class Icon {
+
+		/**
+		 * Where the icon is: an https: or http: URL, or a data: URI.
+		 */
+		private @Nullable String src;
+
+		/**
+		 * The icon's media type, such as image/png; not set: taken from the data: URI or the URL's file extension.
+		 */
+		private @Nullable String mimeType;
+
+		/**
+		 * The sizes the icon fits, each WIDTHxHEIGHT such as 48x48, or any for a scalable icon; empty: any size.
+		 */
+		private List<String> sizes = new ArrayList<>();
+
+		/**
+		 * The background the icon is drawn for: any, light or dark.
+		 */
+		private AgentToolIcon.Theme theme = AgentToolIcon.Theme.ANY;
+
+		public @Nullable String getSrc() {
+			return this.src;
+		}
+
+		public void setSrc(@Nullable String src) {
+			this.src = src;
+		}
+
+		public @Nullable String getMimeType() {
+			return this.mimeType;
+		}
+
+		public void setMimeType(@Nullable String mimeType) {
+			this.mimeType = mimeType;
+		}
+
+		public List<String> getSizes() {
+			return this.sizes;
+		}
+
+		public void setSizes(List<String> sizes) {
+			this.sizes = sizes;
+		}
+
+		public AgentToolIcon.Theme getTheme() {
+			return this.theme;
+		}
+
+		public void setTheme(AgentToolIcon.Theme theme) {
+			this.theme = theme;
 		}
 
 	}

@@ -34,7 +34,8 @@ import org.springframework.ai.chat.model.ToolContext;
  * governance) through its pipeline, and describes the tool as an
  * MCP tool: name, {@code title}, description, input schema, {@code outputSchema} for results that are JSON objects,
  * and the annotations {@code readOnlyHint}, {@code destructiveHint} (a dangerous tool that does not only read),
- * {@code idempotentHint} and {@code openWorldHint} taken from its declaration.
+ * {@code idempotentHint} and {@code openWorldHint} taken from its declaration, and its {@code icons}
+ * ({@link dev.agentmiddleware.spring.AgentTool#icons()}, or those of configuration).
  *
  * <p>The request's arguments map is handed to the pipeline unbound: the pipeline binds it inside its observer tier,
  * so a call refused for its arguments is logged, counted and observed with the outcome {@code invalid_arguments}.
@@ -71,6 +72,18 @@ public final class McpToolHandler
 	 * @param jsonMapper converts results to JSON
 	 */
 	public McpToolHandler(RegisteredTool tool, ToolErrorFormatter errorFormatter, JsonMapper jsonMapper) {
+		this(tool, errorFormatter, jsonMapper, McpToolIcons.fromAnnotation(tool));
+	}
+
+	/**
+	 * Creates the handler of one tool with the icons to publish.
+	 * @param tool the registered tool
+	 * @param errorFormatter turns failures into text for the client
+	 * @param jsonMapper converts results to JSON
+	 * @param icons the tool's icons, empty for none
+	 */
+	public McpToolHandler(RegisteredTool tool, ToolErrorFormatter errorFormatter, JsonMapper jsonMapper,
+			List<McpSchema.Icon> icons) {
 		this.tool = tool;
 		this.errorFormatter = errorFormatter;
 		this.jsonMapper = jsonMapper;
@@ -79,12 +92,12 @@ public final class McpToolHandler
 		Type resultType = (method != null) ? method.getGenericReturnType() : descriptor.resultType();
 		Map<String, Object> outputSchema = ToolOutputSchema.of(resultType, jsonMapper);
 		this.structured = outputSchema != null;
-		this.definition = definition(descriptor, jsonMapper, outputSchema);
+		this.definition = definition(descriptor, jsonMapper, outputSchema, icons);
 	}
 
 	@SuppressWarnings("unchecked")
 	private static McpSchema.Tool definition(ToolDescriptor descriptor, JsonMapper jsonMapper,
-			@Nullable Map<String, Object> outputSchema) {
+			@Nullable Map<String, Object> outputSchema, List<McpSchema.Icon> icons) {
 		McpSchema.ToolAnnotations annotations = McpSchema.ToolAnnotations.builder()
 			.title(descriptor.title())
 			.readOnlyHint(descriptor.readOnly())
@@ -100,6 +113,9 @@ public final class McpToolHandler
 			.annotations(annotations);
 		if (outputSchema != null) {
 			builder.outputSchema(outputSchema);
+		}
+		if (!icons.isEmpty()) {
+			builder.icons(List.copyOf(icons));
 		}
 		return builder.build();
 	}

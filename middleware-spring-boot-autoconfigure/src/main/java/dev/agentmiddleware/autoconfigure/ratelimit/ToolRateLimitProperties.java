@@ -29,6 +29,7 @@ import static dev.agentmiddleware.autoconfigure.PerToolSettings.required;
  *           limit-refresh-period: 1m
  *           key: tool-and-session
  *           max-calls-per-session: 20
+ *           max-concurrent-calls: 3
  * </pre>
  */
 @ConfigurationProperties(ToolRateLimitProperties.PREFIX)
@@ -93,7 +94,7 @@ public class ToolRateLimitProperties extends ToolMiddlewareProperties<ToolRateLi
 		return new RateLimitPolicy(required(settings.getLimitForPeriod(), "limitForPeriod"),
 				required(settings.getLimitRefreshPeriod(), "limitRefreshPeriod"),
 				required(settings.getMaxWait(), "maxWait"), required(settings.getKey(), "key"),
-				settings.getMaxCallsPerSession());
+				settings.getMaxCallsPerSession(), settings.getMaxConcurrentCalls());
 	}
 
 	/**
@@ -133,6 +134,12 @@ public class ToolRateLimitProperties extends ToolMiddlewareProperties<ToolRateLi
 		 * none when not set.
 		 */
 		private @Nullable Integer maxCallsPerSession;
+
+		/**
+		 * How many calls of the tool each session may have running at once (calls without a session share one cap);
+		 * none when not set.
+		 */
+		private @Nullable Integer maxConcurrentCalls;
 
 		static Settings defaults() {
 			Settings defaults = new Settings();
@@ -190,6 +197,14 @@ public class ToolRateLimitProperties extends ToolMiddlewareProperties<ToolRateLi
 
 		public void setMaxCallsPerSession(@Nullable Integer maxCallsPerSession) {
 			this.maxCallsPerSession = maxCallsPerSession;
+		}
+
+		public @Nullable Integer getMaxConcurrentCalls() {
+			return this.maxConcurrentCalls;
+		}
+
+		public void setMaxConcurrentCalls(@Nullable Integer maxConcurrentCalls) {
+			this.maxConcurrentCalls = maxConcurrentCalls;
 		}
 
 	}

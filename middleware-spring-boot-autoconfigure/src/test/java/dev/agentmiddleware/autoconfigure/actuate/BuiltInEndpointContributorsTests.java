@@ -2,6 +2,7 @@ package dev.agentmiddleware.autoconfigure.actuate;
 
 import java.io.IOException;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -102,9 +103,10 @@ class BuiltInEndpointContributorsTests {
 	void aRateLimitedToolShowsItsLimitAndANonIdempotentToolNoRetry() {
 		this.contextRunner.run((context) -> {
 			Map<String, Object> settings = endpoint(context).tool("place_order").settings();
-			assertThat(settings).containsEntry("rate-limit",
-					Map.of("limitForPeriod", 5, "limitRefreshPeriod", "1m", "maxWait", "0s", "key",
-							"TOOL_AND_SESSION", "maxCallsPerSession", 20));
+			Map<String, Object> rateLimit = new LinkedHashMap<>(Map.of("limitForPeriod", 5, "limitRefreshPeriod", "1m",
+					"maxWait", "0s", "key", "TOOL_AND_SESSION", "maxCallsPerSession", 20));
+			rateLimit.put("maxConcurrentCalls", null);
+			assertThat(settings).containsEntry("rate-limit", rateLimit);
 			assertThat(settings).containsEntry("logging", Map.of("maxValueLength", 80, "logResults", true));
 			assertThat(settings).doesNotContainKeys("retry", "cache", "timeout", "crash-recovery");
 			assertThat(endpoint(context).tool("lookup_price").settings()).doesNotContainKey("rate-limit");

@@ -8,8 +8,11 @@ import dev.agentmiddleware.autoconfigure.agent.AgentAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.springai.AgentToolSpringAiAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.thread.ThreadStoreAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.tool.AgentToolAutoConfiguration;
+import dev.agentmiddleware.autoconfigure.tool.AgentToolAutoConfiguration;
+import dev.agentmiddleware.autoconfigure.tool.AgentToolRegistry;
 import dev.agentmiddleware.autoconfigure.tool.AgentToolRegistry;
 import dev.agentmiddleware.spring.AgentTool;
+import dev.agentmiddleware.spring.AgentToolIcon;
 import dev.agentmiddleware.tool.SafetyLevel;
 import io.modelcontextprotocol.server.McpServerFeatures.SyncToolSpecification;
 import io.modelcontextprotocol.spec.McpSchema;
@@ -27,6 +30,7 @@ import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.NestedExceptionUtils;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -60,6 +64,82 @@ class AgentMcpServerAutoConfigurationTests {
 			McpSchema.Tool shout = tools.get("shout");
 			assertThat(shout.annotations().destructiveHint()).as("Spring AI declares no safety: dangerous").isTrue();
 			assertThat(context.getBean(AgentToolRegistry.class).get("shout")).isNotNull();
+		});
+	}
+
+	@Test
+	void publishesTheIconsOfAgentToolWithMediaTypesTakenFromTheUriWhenNotGiven() {
+		this.contextRunner.run((context) -> {
+			Map<String, McpSchema.Tool> tools = tools(context.getBean("agentMcpToolSpecifications", List.class));
+			assertThat(tools.get("balance").icons()).containsExactly(
+					new McpSchema.Icon("https://bank.example/icons/balance.svg?v=2", "image/svg+xml", List.of("any"),
+							null),
+					new McpSchema.Icon("data:image/png;base64,iVBORw0KGgo=", "image/png", List.of("16x16", "32x32"),
+							"dark"));
+			assertThat(tools.get("shout").icons()).as("a Spring AI tool declares no icons").isNull();
+		});
+	}
+
+	@Test
+	void configuredIconsReplaceTheAnnotationsAndReachSpringAiToolsToo() {
+		this.contextRunner
+			.withPropertyValues("agent.middleware.mcp.tools.balance.icons[0].src=https://cdn.example/b",
+					"agent.middleware.mcp.tools.balance.icons[0].mime-type=image/webp",
+					"agent.middleware.mcp.tools.balance.icons[0].theme=light",
+					"agent.middleware.mcp.tools.SHOUT.icons[0].src=https://cdn.example/shout.PNG",
+					"agent.middleware.mcp.tools.SHOUT.icons[0].sizes=48x48",
+					"agent.middleware.mcp.tools.SHOUT.icons[1].src=data:image/svg+xml;utf8,<svg width='9'/>")
+			.run((context) -> {
+				Map<String, McpSchema.Tool> tools = tools(context.getBean("agentMcpToolSpecifications", List.class));
+				assertThat(tools.get("balance").icons())
+					.containsExactly(new McpSchema.Icon("https://cdn.example/b", "image/webp", null, "light"));
+				assertThat(tools.get("shout").icons())
+					.containsExactly(
+							new McpSchema.Icon("https://cdn.example/shout.PNG", "image/png", List.of("48x48"), null),
+							new McpSchema.Icon("data:image/svg+xml;utf8,<svg width='9'/>", "image/svg+xml", null, null));
+			});
+	}
+
+	@Test
+	void iconsForAnUnknownToolFailStartupSuggestingTheName() {
+		this.contextRunner.withPropertyValues("agent.middleware.mcp.tools.balanse.icons[0].src=https://cdn.example/b.png")
+			.run((context) -> {
+				assertThat(context).hasFailed();
+				assertThat(NestedExceptionUtils.getMostSpecificCause(context.getStartupFailure()))
+					.hasMessageContaining("agent.middleware.mcp.tools.balanse")
+					.hasMessageContaining("Did you mean 'balance'?");
+			});
+	}
+
+	@Test
+	void anIconThatIsNoWebOrDataUriFailsStartupNamingIt() {
+		this.contextRunner.withPropertyValues("agent.middleware.mcp.tools.balance.icons[0].src=javascript:alert(1)")
+			.run((context) -> {
+				assertThat(context).hasFailed();
+				assertThat(NestedExceptionUtils.getMostSpecificCause(context.getStartupFailure()))
+					.hasMessageContaining("agent.middleware.mcp.tools.balance.icons[0]")
+					.hasMessageContaining("src must be an https:, http: or data: URI, was 'javascript:alert(1)'");
+			});
+		this.contextRunner.withPropertyValues("agent.middleware.mcp.tools.balance.icons[0].src=https://cdn.example/b.png",
+				"agent.middleware.mcp.tools.balance.icons[0].sizes=big")
+			.run((context) -> assertThat(NestedExceptionUtils.getMostSpecificCause(context.getStartupFailure()))
+				.hasMessageContaining("agent.middleware.mcp.tools.balance.icons[0]")
+				.hasMessageContaining("a size must be WIDTHxHEIGHT (such as 48x48) or 'any', was 'big'"));
+		this.contextRunner.withPropertyValues("agent.middleware.mcp.tools.balance.icons[0].sizes=any")
+			.run((context) -> assertThat(NestedExceptionUtils.getMostSpecificCause(context.getStartupFailure()))
+				.hasMessageContaining("agent.middleware.mcp.tools.balance.icons[0]")
+				.hasMessageContaining("src must be set"));
+		this.contextRunner.withPropertyValues("agent.middleware.mcp.tools.balance.icons[0].src=https:///no-host.png")
+			.run((context) -> assertThat(NestedExceptionUtils.getMostSpecificCause(context.getStartupFailure()))
+				.hasMessageContaining("src must be an https:, http: or data: URI, was 'https:///no-host.png'"));
+	}
+
+	@Test
+	void anInvalidIconOfAnAgentToolFailsStartupNamingTheTool() {
+		this.contextRunner.withUserConfiguration(BadIconConfiguration.class).run((context) -> {
+			assertThat(context).hasFailed();
+			assertThat(NestedExceptionUtils.getMostSpecificCause(context.getStartupFailure())).hasMessage(
+					"@AgentTool(icons[0]) of tool 'ping': src must be an https:, http: or data: URI, was 'file:///etc/icon.png'");
 		});
 	}
 
@@ -183,9 +263,32 @@ class AgentMcpServerAutoConfigurationTests {
 	public static class AccountTools {
 
 		@AgentTool(title = "Account balance", description = "Balance of an account", safety = SafetyLevel.SAFE,
-				readOnly = true, openWorld = false)
+				readOnly = true, openWorld = false,
+				icons = { @AgentToolIcon(src = "https://bank.example/icons/balance.svg?v=2", sizes = "any"),
+						@AgentToolIcon(src = "data:image/png;base64,iVBORw0KGgo=", sizes = { "16x16", "32x32" },
+								theme = AgentToolIcon.Theme.DARK) })
 		public long balance(String account) {
 			return 42;
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class BadIconConfiguration {
+
+		@Bean
+		BadIconTools badIconTools() {
+			return new BadIconTools();
+		}
+
+	}
+
+	public static class BadIconTools {
+
+		@AgentTool(description = "Pings", safety = SafetyLevel.SAFE, readOnly = true,
+				icons = @AgentToolIcon(src = "file:///etc/icon.png"))
+		public String ping() {
+			return "pong";
 		}
 
 	}

@@ -15,6 +15,7 @@ import dev.agentmiddleware.chain.OrderedMiddleware;
 import dev.agentmiddleware.metrics.MiddlewareEvent;
 import dev.agentmiddleware.metrics.MiddlewareMetrics;
 import dev.agentmiddleware.ratelimit.RateLimitMiddleware;
+import dev.agentmiddleware.ratelimit.RateLimitPolicy;
 import dev.agentmiddleware.spring.AgentTool;
 import dev.agentmiddleware.tool.SafetyLevel;
 import dev.agentmiddleware.tool.ToolDescriptor;
@@ -91,6 +92,26 @@ class ToolRateLimitAutoConfigurationTests {
 				search.call("{\"query\":\"a\"}", session("s1"));
 				assertThat(search.call("{\"query\":\"b\"}", session("s1")))
 					.isEqualTo("Tool 'search' is rate limited (budget of 1 call per session used up)");
+			});
+	}
+
+	@Test
+	void maxConcurrentCallsComesFromTheDefaultsOrTheToolAndMustBeAtLeastOne() {
+		this.contextRunner
+			.withPropertyValues("agent.middleware.rate-limit.defaults.max-concurrent-calls=4",
+					"agent.middleware.rate-limit.tools.search.enabled=true",
+					"agent.middleware.rate-limit.tools.lookup.max-concurrent-calls=1")
+			.run((context) -> {
+				Map<String, RateLimitPolicy> policies = context.getBean(RateLimitMiddleware.class).policies();
+				assertThat(policies.get("search").maxConcurrentCalls()).isEqualTo(4);
+				assertThat(policies.get("lookup").maxConcurrentCalls()).isEqualTo(1);
+			});
+		this.contextRunner.withPropertyValues("agent.middleware.rate-limit.tools.search.max-concurrent-calls=0")
+			.run((context) -> {
+				assertThat(context).hasFailed();
+				assertThat(NestedExceptionUtils.getMostSpecificCause(context.getStartupFailure()))
+					.hasMessageContaining("agent.middleware.rate-limit.tools.search")
+					.hasMessageContaining("maxConcurrentCalls must be at least 1");
 			});
 	}
 
