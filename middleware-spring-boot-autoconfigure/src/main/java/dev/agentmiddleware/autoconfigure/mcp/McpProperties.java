@@ -7,8 +7,6 @@ import java.util.List;
 import java.util.Map;
 
 import dev.agentmiddleware.autoconfigure.tool.PropertyChecks;
-import dev.agentmiddleware.autoconfigure.tool.PropertyChecks;
-import dev.agentmiddleware.autoconfigure.tool.ValidatedProperties;
 import dev.agentmiddleware.autoconfigure.tool.ValidatedProperties;
 import dev.agentmiddleware.spring.AgentToolIcon;
 import org.jspecify.annotations.Nullable;
