@@ -27,7 +27,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import org.springframework.core.io.ClassPathResource;
-import org.springframework.dao.DuplicateKeyException;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.jdbc.datasource.init.ResourceDatabasePopulator;
 import org.springframework.util.ClassUtils;
@@ -59,8 +58,6 @@ public final class JdbcApprovalStore implements ApprovalStore, AutoCloseable {
 
 	private static final String PENDING = "PENDING";
 
-	private static final String ANY_ARGUMENTS = "*";
-
 	private static final int MAX_REASON = 1000;
 
 	private static final String REQUEST_COLUMNS = "id, tool_name, safety, arguments, arguments_hash, session_id, "
@@ -69,6 +66,8 @@ public final class JdbcApprovalStore implements ApprovalStore, AutoCloseable {
 	private final DataSource dataSource;
 
 	private final JdbcClient jdbc;
+
+	private final JdbcApprovalRecords records;
 
 	private final Clock clock;
 
@@ -101,6 +100,7 @@ public final class JdbcApprovalStore implements ApprovalStore, AutoCloseable {
 			String instanceId) {
 		this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
 		this.jdbc = JdbcClient.create(dataSource);
+		this.records = new JdbcApprovalRecords(this.jdbc);
 		this.clock = Objects.requireNonNull(clock, "clock");
 		this.pollInterval = positive("pollInterval", pollInterval);
 		this.abandonAfter = positive("abandonAfter", abandonAfter);
@@ -250,80 +250,32 @@ public final class JdbcApprovalStore implements ApprovalStore, AutoCloseable {
 
 	@Override
 	public void grant(SessionGrant grant) {
-		String hash = (grant.argumentsHash() != null) ? grant.argumentsHash() : ANY_ARGUMENTS;
-		upsert(() -> this.jdbc
-			.sql("UPDATE agent_approval_grant SET granted_by = ?, expires_at = ? WHERE session_id = ? "
-					+ "AND tool_name = ? AND arguments_hash = ?")
-			.params(grant.grantedBy(), millis(grant.expiresAt()), grant.sessionId(), grant.toolName(), hash)
-			.update(), () -> this.jdbc
-				.sql("INSERT INTO agent_approval_grant (session_id, tool_name, arguments_hash, granted_by, expires_at) "
-						+ "VALUES (?, ?, ?, ?, ?)")
-				.params(grant.sessionId(), grant.toolName(), hash, grant.grantedBy(), millis(grant.expiresAt()))
-				.update());
+		this.records.grant(grant);
 	}
 
 	@Override
 	public Optional<SessionGrant> findGrant(String sessionId, String toolName, String argumentsHash, Instant now) {
-		return this.jdbc
-			.sql("SELECT session_id, tool_name, arguments_hash, granted_by, expires_at FROM agent_approval_grant "
-					+ "WHERE session_id = ? AND tool_name = ? AND arguments_hash IN (?, ?) AND expires_at > ? "
-					+ "ORDER BY expires_at DESC")
-			.params(sessionId, toolName, argumentsHash, ANY_ARGUMENTS, millis(now))
-			.query((rs, row) -> new SessionGrant(rs.getString(1), rs.getString(2),
-					ANY_ARGUMENTS.equals(rs.getString(3)) ? null : rs.getString(3), rs.getString(4),
-					Instant.ofEpochMilli(rs.getLong(5))))
-			.list()
-			.stream()
-			.findFirst();
+		return this.records.findGrant(sessionId, toolName, argumentsHash, now);
 	}
 
 	@Override
 	public void recordDenial(DeniedCall denial) {
-		upsert(() -> this.jdbc
-			.sql("UPDATE agent_approval_denial SET denied_by = ?, reason = ?, denied_at = ? WHERE session_id = ? "
-					+ "AND tool_name = ? AND arguments_hash = ?")
-			.params(denial.deniedBy(), truncated(denial.reason()), millis(denial.deniedAt()), denial.sessionId(),
-					denial.toolName(), denial.argumentsHash())
-			.update(), () -> this.jdbc
-				.sql("INSERT INTO agent_approval_denial (session_id, tool_name, arguments_hash, denied_by, reason, "
-						+ "denied_at) VALUES (?, ?, ?, ?, ?, ?)")
-				.params(denial.sessionId(), denial.toolName(), denial.argumentsHash(), denial.deniedBy(),
-						truncated(denial.reason()), millis(denial.deniedAt()))
-				.update());
+		this.records.recordDenial(denial);
 	}
 
 	@Override
 	public Optional<DeniedCall> findDenial(String sessionId, String toolName, String argumentsHash, Instant since) {
-		return this.jdbc
-			.sql("SELECT session_id, tool_name, arguments_hash, denied_by, reason, denied_at FROM agent_approval_denial "
-					+ "WHERE session_id = ? AND tool_name = ? AND arguments_hash = ? AND denied_at >= ?")
-			.params(sessionId, toolName, argumentsHash, millis(since))
-			.query((rs, row) -> new DeniedCall(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4),
-					rs.getString(5), Instant.ofEpochMilli(rs.getLong(6))))
-			.optional();
+		return this.records.findDenial(sessionId, toolName, argumentsHash, since);
 	}
 
 	@Override
 	public void audit(ApprovalAuditRecord record) {
-		this.jdbc
-			.sql("INSERT INTO agent_approval_audit (request_id, tool_name, arguments_hash, session_id, principal, "
-					+ "decided_by, outcome, reason, requested_at, decided_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
-			.params(record.requestId(), record.toolName(), record.argumentsHash(), record.sessionId(),
-					record.principal(), record.decidedBy(), record.outcome().name(), truncated(record.reason()),
-					millis(record.requestedAt()), millis(record.decidedAt()))
-			.update();
+		this.records.audit(record);
 	}
 
 	@Override
 	public List<ApprovalAuditRecord> auditTrail(int limit) {
-		return this.jdbc
-			.sql("SELECT request_id, tool_name, arguments_hash, session_id, principal, decided_by, outcome, reason, "
-					+ "requested_at, decided_at FROM agent_approval_audit ORDER BY seq DESC LIMIT ?")
-			.param(limit)
-			.query((rs, row) -> new ApprovalAuditRecord(rs.getString(1), rs.getString(2), rs.getString(3),
-					rs.getString(4), rs.getString(5), rs.getString(6), ApprovalOutcome.valueOf(rs.getString(7)),
-					rs.getString(8), Instant.ofEpochMilli(rs.getLong(9)), Instant.ofEpochMilli(rs.getLong(10))))
-			.list();
+		return this.records.auditTrail(limit);
 	}
 
 	private Optional<ApprovalDecision> decision(String id) {
@@ -379,29 +331,17 @@ public final class JdbcApprovalStore implements ApprovalStore, AutoCloseable {
 		}
 	}
 
-	private static void upsert(java.util.function.IntSupplier update, Runnable insert) {
-		if (update.getAsInt() > 0) {
-			return;
-		}
-		try {
-			insert.run();
-		}
-		catch (DuplicateKeyException ex) {
-			update.getAsInt();
-		}
-	}
-
 	private static ApprovalRequest request(ResultSet rs, int row) throws SQLException {
 		return new ApprovalRequest(rs.getString(1), rs.getString(2), SafetyLevel.valueOf(rs.getString(3)),
 				rs.getString(4), rs.getString(5), rs.getString(6), rs.getString(7), rs.getString(8),
 				Instant.ofEpochMilli(rs.getLong(9)), Instant.ofEpochMilli(rs.getLong(10)));
 	}
 
-	private static long millis(Instant instant) {
+	static long millis(Instant instant) {
 		return instant.toEpochMilli();
 	}
 
-	private static @Nullable String truncated(@Nullable String text) {
+	static @Nullable String truncated(@Nullable String text) {
 		return (text == null || text.length() <= MAX_REASON) ? text : text.substring(0, MAX_REASON - 1) + "…";
 	}
 

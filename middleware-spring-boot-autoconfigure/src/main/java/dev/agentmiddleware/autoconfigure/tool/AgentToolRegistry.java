@@ -4,21 +4,17 @@ import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.util.Collection;
 import java.util.Collections;
-import java.util.HashSet;
 import java.util.Comparator;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 
-import dev.agentmiddleware.autoconfigure.internal.NameSuggestions;
-import dev.agentmiddleware.autoconfigure.internal.ToolNames;
 import dev.agentmiddleware.binding.ArgumentLimits;
 import dev.agentmiddleware.binding.JsonArgumentBinder;
 import dev.agentmiddleware.chain.ToolPipeline;
@@ -30,8 +26,6 @@ import dev.agentmiddleware.tool.ToolDescriptor;
 import dev.agentmiddleware.tool.ToolInvocation;
 import dev.agentmiddleware.tool.UnknownToolException;
 import org.jspecify.annotations.Nullable;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.aop.support.AopUtils;
@@ -73,8 +67,6 @@ public final class AgentToolRegistry implements BeanFactoryAware, SmartInitializ
 	private static final InvocationAttribute<UnknownToolException> UNKNOWN_CALL = InvocationAttribute
 		.of("unknown-tool-call", UnknownToolException.class);
 
-	private static final Logger logger = LoggerFactory.getLogger(AgentToolRegistry.class);
-
 	private final Map<String, RegisteredTool> tools = new ConcurrentHashMap<>();
 
 	private final Map<Method, RegisteredTool> toolsByMethod = new ConcurrentHashMap<>();
@@ -94,7 +86,7 @@ public final class AgentToolRegistry implements BeanFactoryAware, SmartInitializ
 
 	private final Supplier<@Nullable ToolArgumentValidator> argumentValidator;
 
-	private final boolean failOnUnknownTool;
+	private final ToolNameReferenceCheck nameReferenceCheck;
 
 	private @Nullable ConfigurableListableBeanFactory beanFactory;
 
@@ -125,7 +117,7 @@ public final class AgentToolRegistry implements BeanFactoryAware, SmartInitializ
 		this.argumentLimits = argumentLimits;
 		this.argumentValidator = argumentValidator;
 		this.nameReferences = nameReferences;
-		this.failOnUnknownTool = failOnUnknownTool;
+		this.nameReferenceCheck = new ToolNameReferenceCheck(failOnUnknownTool);
 	}
 
 	@Override
@@ -307,31 +299,10 @@ public final class AgentToolRegistry implements BeanFactoryAware, SmartInitializ
 	public void afterSingletonsInstantiated() {
 		contributeTools();
 		this.started = true;
-		checkToolNameReferences();
+		this.nameReferenceCheck.check(List.copyOf(new TreeMap<>(this.tools).keySet()), this.nameReferences.get());
 		for (RegisteredTool tool : tools()) {
 			// Building each pipeline now makes a configuration a built-in refuses fail startup, not the first call.
 			tool.pipeline();
-		}
-	}
-
-	private void checkToolNameReferences() {
-		List<String> registered = List.copyOf(new TreeMap<>(this.tools).keySet());
-		Set<String> canonicalNames = new HashSet<>();
-		registered.forEach((name) -> canonicalNames.add(ToolNames.canonical(name)));
-		for (ToolNameReferences references : this.nameReferences.get()) {
-			for (String name : references.toolNames()) {
-				if (canonicalNames.contains(ToolNames.canonical(name))) {
-					continue;
-				}
-				String property = references.propertyOf(name);
-				String action = NameSuggestions.didYouMean(name, registered) + "Registered tools: "
-						+ (registered.isEmpty() ? "none" : String.join(", ", registered))
-						+ ". Correct the name, or set agent.middleware.fail-on-unknown-tool=false to only warn.";
-				if (this.failOnUnknownTool) {
-					throw new InvalidToolConfigurationException(property, "no tool is named '" + name + "'", action);
-				}
-				logger.warn("Configuration property '{}' names no tool. {}", property, action);
-			}
 		}
 	}
 
