@@ -1,7 +1,5 @@
 package dev.agentmiddleware.learning;
 
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.UndeclaredThrowableException;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -10,12 +8,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.ExecutionException;
-import java.util.regex.Pattern;
 
 import dev.agentmiddleware.redaction.SecretRedactor;
-
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -55,34 +49,6 @@ public final class ErrorPatternStore implements LearningObserver {
 	/** The longest pattern kept; longer ones are cut. */
 	public static final int MAX_PATTERN_LENGTH = 300;
 
-	private static final String NO_MESSAGE = "(no message)";
-
-	private static final String ARGUMENT = "<arg>";
-
-	// Shorter values are replaced only where they stand as a word of their own, not inside ordinary words
-	private static final int MIN_ARGUMENT_LENGTH = 4;
-
-	private static final int MAX_ARGUMENT_VALUES = 100;
-
-	private static final int MAX_ARGUMENT_DEPTH = 5;
-
-	private static final Pattern[] PATTERNS = {
-			Pattern.compile("(?i)\\b[a-z][a-z0-9+.-]*://[^\\s'\"<>]*[^\\s'\"<>.,;:!?)\\]}]"),
-			Pattern.compile("[\\w.+-]+@[\\w-]+(?:\\.[\\w-]+)+"),
-			Pattern.compile("\\b\\d{4}-\\d{2}-\\d{2}(?:[T ]\\d{2}:\\d{2}(?::\\d{2}(?:[.,]\\d+)?)?(?:Z|[+-]\\d{2}:?\\d{2}\\b)?)?"
-					+ "|\\b\\d{2}:\\d{2}:\\d{2}(?:[.,]\\d+)?\\b"),
-			Pattern.compile("\\b[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\\b"),
-			Pattern.compile("(?i)(?<![\\w])(?:[a-z]:\\\\|\\\\\\\\[\\w.$-]+\\\\)(?:[^\\s'\"<>|]*[^\\s'\"<>|.,;:!?)\\]])?"),
-			Pattern.compile("(?<![\\w/:.~-])(?:~|\\.\\.?)?(?:/[\\w.@%+=~-]+)+/?"),
-			Pattern.compile("(?<![\\w])'(?!<\\w+>')[^'\\n]{1,200}'(?![\\w])|\"(?!<\\w+>\")[^\"\\n]{1,200}\""),
-			Pattern.compile("\\b(?:0x[0-9a-fA-F]+|(?=[0-9a-fA-F]*\\d)(?=[0-9a-fA-F]*[a-fA-F])[0-9a-fA-F]{6,}"
-					+ "|(?=\\w*\\d)(?=\\w*[A-Za-z])\\w{8,})\\b"),
-			Pattern.compile("\\d+(?:[.,]\\d+)*"),
-			Pattern.compile("\\s+") };
-
-	private static final String[] REPLACEMENTS = { "<url>", "<email>", "<time>", "<id>", "<path>", "<path>",
-			"'<value>'", "<id>", "<n>", " " };
-
 	private static final Comparator<ErrorPatternStatistics> MOST_FREQUENT_PATTERN = Comparator
 		.comparingLong(ErrorPatternStatistics::occurrences)
 		.reversed()
@@ -97,7 +63,7 @@ public final class ErrorPatternStore implements LearningObserver {
 
 	private final Clock clock;
 
-	private final SecretRedactor redactor;
+	private final ErrorPatterns errorPatterns;
 
 	private final Object lock = new Object();
 
@@ -109,7 +75,7 @@ public final class ErrorPatternStore implements LearningObserver {
 
 	private ErrorPatternStore(Builder builder) {
 		this.clock = builder.clock;
-		this.redactor = builder.redactor;
+		this.errorPatterns = new ErrorPatterns(builder.redactor);
 		int maxPatterns = builder.maxPatterns;
 		int maxTools = builder.maxTools;
 		// Access-ordered: the eldest entry is the least recently seen one.
@@ -159,15 +125,7 @@ public final class ErrorPatternStore implements LearningObserver {
 	 * @return the pattern, {@code (no message)} for a missing or blank message
 	 */
 	public String normalise(@Nullable String message) {
-		if (message == null || message.isBlank()) {
-			return NO_MESSAGE;
-		}
-		String text = this.redactor.redactText(message);
-		for (int i = 0; i < PATTERNS.length; i++) {
-			text = PATTERNS[i].matcher(text).replaceAll(REPLACEMENTS[i]);
-		}
-		text = text.strip();
-		return (text.length() <= MAX_PATTERN_LENGTH) ? text : text.substring(0, MAX_PATTERN_LENGTH - 1) + "…";
+		return this.errorPatterns.normalise(message);
 	}
 
 	/**
@@ -238,10 +196,10 @@ public final class ErrorPatternStore implements LearningObserver {
 	}
 
 	private void recordFailure(String toolName, Map<String, @Nullable Object> params, Throwable error, Instant now) {
-		Throwable cause = unwrap(error);
+		Throwable cause = ErrorPatterns.unwrap(error);
 		ErrorCategory category = ErrorCategory.of(cause);
 		String message = cause.getMessage();
-		String pattern = normalise((message != null) ? withoutArguments(message, params) : null);
+		String pattern = this.errorPatterns.normalise((message != null) ? ErrorPatterns.withoutArguments(message, params) : null);
 		PatternKey key = new PatternKey(toolName, cause.getClass().getSimpleName(), pattern);
 		synchronized (this.lock) {
 			PatternCount count = this.patterns.get(key);
@@ -276,50 +234,6 @@ public final class ErrorPatternStore implements LearningObserver {
 		}
 	}
 
-	private static String withoutArguments(String message, Map<String, @Nullable Object> params) {
-		if (params.isEmpty()) {
-			return message;
-		}
-		List<String> values = new ArrayList<>();
-		collectStrings(params.values(), values, 0);
-		values.sort(Comparator.comparingInt(String::length).reversed());
-		String text = message;
-		for (String value : values) {
-			if (value.length() >= MIN_ARGUMENT_LENGTH) {
-				text = text.replace(value, ARGUMENT);
-			}
-			else if (text.contains(value)) {
-				text = Pattern.compile("(?<![\\w])" + Pattern.quote(value) + "(?![\\w])")
-					.matcher(text)
-					.replaceAll(ARGUMENT);
-			}
-		}
-		return text;
-	}
-
-	private static void collectStrings(@Nullable Object value, List<String> values, int depth) {
-		if (value == null || depth > MAX_ARGUMENT_DEPTH || values.size() >= MAX_ARGUMENT_VALUES) {
-			return;
-		}
-		if (value instanceof CharSequence text) {
-			if (!text.toString().isBlank()) {
-				values.add(text.toString());
-			}
-		}
-		else if (value instanceof Map<?, ?> map) {
-			collectStrings(map.values(), values, depth + 1);
-		}
-		else if (value instanceof Iterable<?> iterable) {
-			for (Object each : iterable) {
-				collectStrings(each, values, depth + 1);
-			}
-		}
-		else if (value instanceof Object[] array) {
-			for (Object each : array) {
-				collectStrings(each, values, depth + 1);
-			}
-		}
-	}
 
 	private List<ErrorPatternStatistics> patternSnapshots(@Nullable String toolName) {
 		List<ErrorPatternStatistics> snapshots = new ArrayList<>();
@@ -343,20 +257,6 @@ public final class ErrorPatternStore implements LearningObserver {
 		return List.copyOf((snapshots.size() > limit) ? snapshots.subList(0, limit) : snapshots);
 	}
 
-	// Wrappers added by reflection and executors say nothing about what went wrong.
-	private static Throwable unwrap(Throwable error) {
-		Throwable each = error;
-		for (int i = 0; i < 10; i++) {
-			Throwable cause = each.getCause();
-			boolean wrapper = each instanceof ExecutionException || each instanceof CompletionException
-					|| each instanceof InvocationTargetException || each instanceof UndeclaredThrowableException;
-			if (!wrapper || cause == null || cause == each) {
-				return each;
-			}
-			each = cause;
-		}
-		return each;
-	}
 
 	private record PatternKey(String tool, String errorType, String pattern) {
 	}

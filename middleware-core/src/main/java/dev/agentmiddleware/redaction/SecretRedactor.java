@@ -2,11 +2,8 @@ package dev.agentmiddleware.redaction;
 
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
-import java.util.Locale;
-import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -52,11 +49,6 @@ public final class SecretRedactor {
 	public static final List<String> DEFAULT_SECRET_KEYS = List.of("password", "passwd", "secret", "token",
 			"api-key", "apikey", "authorization", "credential", "cookie", "private-key");
 
-	/** Words that may follow a secret word in a key without making it something else ({@code secret_key}). */
-	private static final Set<String> QUALIFIERS = Set.of("key", "keys", "value", "values", "val", "hash", "hashed",
-			"access", "confirm", "confirmation", "confirmed", "raw", "plain", "plaintext", "text", "str", "string",
-			"b64", "base64", "hex", "enc", "encoded", "encrypted", "header", "pem", "data", "old", "new", "current");
-
 	/** Authorization schemes recognised where they stand alone in text (an Authorization key accepts any). */
 	private static final String SCHEMES = "bearer|basic|token|digest|negotiate|ntlm|dpop|hoba|mutual|vapid"
 			+ "|aws4-hmac-sha256|scram-sha-1|scram-sha-256|privatetoken|oauth|mac";
@@ -78,20 +70,10 @@ public final class SecretRedactor {
 
 	private static final Pattern PEM_END = Pattern.compile("-----END [A-Z0-9 ]*PRIVATE KEY-----");
 
-	private static final Pattern WORD_BOUNDARY = Pattern
-		.compile("[^A-Za-z0-9]+|(?<=[a-z])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])|(?<=[A-Za-z])(?=[0-9])|(?<=[0-9])(?=[A-Za-z])");
-
-	private final List<String> normalizedKeys;
+	private final SecretKeys keys;
 
 	private SecretRedactor(Collection<String> secretKeys) {
-		List<String> normalized = new ArrayList<>();
-		for (String key : secretKeys) {
-			String each = normalize(key);
-			if (!each.isEmpty()) {
-				normalized.add(each);
-			}
-		}
-		this.normalizedKeys = List.copyOf(normalized);
+		this.keys = new SecretKeys(secretKeys);
 	}
 
 	/**
@@ -117,20 +99,7 @@ public final class SecretRedactor {
 	 * @return {@code true} for secret keys
 	 */
 	public boolean isSecretKey(String key) {
-		List<String> words = words(key);
-		if (words.isEmpty()) {
-			return false;
-		}
-		String whole = String.join("", words);
-		for (String secret : this.normalizedKeys) {
-			if (whole.endsWith(secret) || whole.endsWith(secret + "s")) {
-				return true;
-			}
-			if (spelledBeforeQualifiers(words, secret)) {
-				return true;
-			}
-		}
-		return false;
+		return this.keys.isSecretKey(key);
 	}
 
 	/**
@@ -153,7 +122,7 @@ public final class SecretRedactor {
 				redaction = redactPem(text, matcher.end());
 			}
 			else if (matcher.start("scheme") >= 0) {
-				redaction = redactCredential(text, matcher.end(), false);
+				redaction = AuthorizationCredentials.redactCredential(text, matcher.end(), false);
 				if (redaction == null) {
 					// "token : abc" is a key and a value, not a scheme and a credential
 					Matcher keyValue = KEY_SEPARATOR.matcher(text)
@@ -193,7 +162,7 @@ public final class SecretRedactor {
 		}
 		String url = text.substring(start, end);
 		int authorityStart = url.indexOf("://") + 3;
-		int authorityEnd = indexOfAny(url, "/?#", authorityStart);
+		int authorityEnd = ValueSpans.indexOfAny(url, "/?#", authorityStart);
 		StringBuilder redacted = new StringBuilder(url.length());
 		int at = url.lastIndexOf('@', authorityEnd - 1);
 		boolean changed = false;
@@ -205,12 +174,12 @@ public final class SecretRedactor {
 			redacted.append(url, 0, authorityEnd);
 		}
 		// Path, then query and fragment parameters.
-		int queryStart = indexOfAny(url, "?#", authorityEnd);
+		int queryStart = ValueSpans.indexOfAny(url, "?#", authorityEnd);
 		redacted.append(url, authorityEnd, queryStart);
 		int i = queryStart;
 		while (i < url.length()) {
 			redacted.append(url.charAt(i));
-			int paramEnd = indexOfAny(url, "&;#", i + 1);
+			int paramEnd = ValueSpans.indexOfAny(url, "&;#", i + 1);
 			String param = url.substring(i + 1, paramEnd);
 			int equals = param.indexOf('=');
 			if (equals > 0 && isSecretKey(decode(param.substring(0, equals)))) {
@@ -234,27 +203,6 @@ public final class SecretRedactor {
 		return new Redaction(bodyStart, bodyEnd, REDACTED);
 	}
 
-	/**
-	 * The credential after a scheme name, from {@code start} (just after the name): an auth-param list
-	 * ({@code username="x", response="..."}) or a token. Where the scheme stands alone in text, a token is only a
-	 * credential when it looks like one.
-	 */
-	private static Redaction redactCredential(String text, int start, boolean authorizationValue) {
-		int credentialStart = skipBlanks(text, start);
-		int paramsEnd = authParamsEnd(text, credentialStart);
-		if (paramsEnd > credentialStart) {
-			return new Redaction(credentialStart, paramsEnd, REDACTED);
-		}
-		int tokenEnd = token68End(text, credentialStart);
-		if (tokenEnd == credentialStart) {
-			return null;
-		}
-		if (!authorizationValue && !looksLikeCredential(text.substring(credentialStart, tokenEnd))) {
-			return null;
-		}
-		return new Redaction(credentialStart, tokenEnd, REDACTED);
-	}
-
 	private Redaction redactKeyValue(String text, String key, int valueStart) {
 		if (!isSecretKey(key)) {
 			return null;
@@ -270,27 +218,27 @@ public final class SecretRedactor {
 			return quoted(text, valueStart + 2, contentEnd, authorization);
 		}
 		if (first == '"' || first == '\'') {
-			int contentEnd = closingQuote(text, valueStart + 1, first);
+			int contentEnd = ValueSpans.closingQuote(text, valueStart + 1, first);
 			return quoted(text, valueStart + 1, contentEnd, authorization);
 		}
 		if (first == '[' || first == '{') {
 			// A JSON array or object under a secret key: all of it
-			return new Redaction(valueStart, closingBracket(text, valueStart), REDACTED);
+			return new Redaction(valueStart, ValueSpans.closingBracket(text, valueStart), REDACTED);
 		}
 		if (authorization) {
-			int schemeEnd = schemeEnd(text, valueStart);
+			int schemeEnd = AuthorizationCredentials.schemeEnd(text, valueStart);
 			if (schemeEnd > valueStart && schemeEnd < text.length() && (text.charAt(schemeEnd) == ' '
 					|| text.charAt(schemeEnd) == '\t')) {
-				Redaction credential = redactCredential(text, schemeEnd, true);
+				Redaction credential = AuthorizationCredentials.redactCredential(text, schemeEnd, true);
 				if (credential != null) {
 					return credential;
 				}
 			}
 		}
-		if (normalize(key).contains("cookie")) {
-			return new Redaction(valueStart, lineEnd(text, valueStart), REDACTED);
+		if (SecretKeys.normalize(key).contains("cookie")) {
+			return new Redaction(valueStart, ValueSpans.lineEnd(text, valueStart), REDACTED);
 		}
-		int end = bareValueEnd(text, valueStart);
+		int end = ValueSpans.bareValueEnd(text, valueStart);
 		return (end > valueStart) ? new Redaction(valueStart, end, REDACTED) : null;
 	}
 
@@ -300,7 +248,7 @@ public final class SecretRedactor {
 			return null;
 		}
 		if (authorization) {
-			int schemeEnd = schemeEnd(text, contentStart);
+			int schemeEnd = AuthorizationCredentials.schemeEnd(text, contentStart);
 			if (schemeEnd > contentStart && schemeEnd < contentEnd && text.charAt(schemeEnd) == ' ') {
 				return new Redaction(schemeEnd + 1, contentEnd, REDACTED);
 			}
@@ -308,204 +256,8 @@ public final class SecretRedactor {
 		return new Redaction(contentStart, contentEnd, REDACTED);
 	}
 
-	private boolean spelledBeforeQualifiers(List<String> words, String secret) {
-		for (int from = 0; from < words.size(); from++) {
-			StringBuilder run = new StringBuilder();
-			for (int to = from; to < words.size() && run.length() < secret.length() + 1; to++) {
-				run.append(words.get(to));
-				String spelled = run.toString();
-				if ((spelled.equals(secret) || spelled.equals(secret + "s")) && onlyQualifiers(words, to + 1)) {
-					return true;
-				}
-			}
-		}
-		return false;
-	}
-
-	private static boolean onlyQualifiers(List<String> words, int from) {
-		for (int i = from; i < words.size(); i++) {
-			String word = words.get(i);
-			if (!QUALIFIERS.contains(word) && !isDigits(word)) {
-				return false;
-			}
-		}
-		return true;
-	}
-
 	private boolean isAuthorizationKey(String key) {
-		return normalize(key).endsWith("authorization");
-	}
-
-	private static List<String> words(String key) {
-		List<String> words = new ArrayList<>();
-		for (String word : WORD_BOUNDARY.split(key)) {
-			if (!word.isEmpty()) {
-				words.add(word.toLowerCase(Locale.ROOT));
-			}
-		}
-		return words;
-	}
-
-	private static boolean looksLikeCredential(String token) {
-		if (token.length() < 8) {
-			return false;
-		}
-		for (int i = 0; i < token.length(); i++) {
-			char c = token.charAt(i);
-			if (Character.isDigit(c) || "._~+/=".indexOf(c) >= 0 || (i > 0 && Character.isUpperCase(c))) {
-				return true;
-			}
-		}
-		return false;
-	}
-
-	/** The end of an auth-param list starting at {@code start}, or {@code start} if there is none. */
-	private static int authParamsEnd(String text, int start) {
-		int end = start;
-		int i = start;
-		while (true) {
-			int nameEnd = i;
-			while (nameEnd < text.length() && isTokenChar(text.charAt(nameEnd))) {
-				nameEnd++;
-			}
-			if (nameEnd == i) {
-				return end;
-			}
-			int equals = skipBlanks(text, nameEnd);
-			if (equals >= text.length() || text.charAt(equals) != '=') {
-				return end;
-			}
-			int value = skipBlanks(text, equals + 1);
-			if (value >= text.length()) {
-				return end;
-			}
-			char first = text.charAt(value);
-			int valueEnd;
-			if (first == '"') {
-				int close = closingQuote(text, value + 1, '"');
-				valueEnd = Math.min(close + 1, text.length());
-			}
-			else if (first == '=' || Character.isWhitespace(first) || first == ',') {
-				// token68 padding (abc==), not a parameter
-				return end;
-			}
-			else {
-				valueEnd = value;
-				while (valueEnd < text.length() && !Character.isWhitespace(text.charAt(valueEnd))
-						&& text.charAt(valueEnd) != ',') {
-					valueEnd++;
-				}
-			}
-			end = valueEnd;
-			int next = skipBlanks(text, valueEnd);
-			if (next < text.length() && text.charAt(next) == ',') {
-				i = skipBlanks(text, next + 1);
-			}
-			else {
-				return end;
-			}
-		}
-	}
-
-	private static int token68End(String text, int start) {
-		int i = start;
-		while (i < text.length() && (Character.isLetterOrDigit(text.charAt(i)) || "-._~+/".indexOf(text.charAt(i)) >= 0)) {
-			i++;
-		}
-		while (i > start && i < text.length() && text.charAt(i) == '=') {
-			i++;
-		}
-		return i;
-	}
-
-	private static int schemeEnd(String text, int start) {
-		int i = start;
-		while (i < text.length() && (Character.isLetterOrDigit(text.charAt(i)) || text.charAt(i) == '-')) {
-			i++;
-		}
-		return i;
-	}
-
-	private static boolean isTokenChar(char c) {
-		return Character.isLetterOrDigit(c) || c == '_' || c == '-';
-	}
-
-	private static int closingQuote(String text, int from, char quote) {
-		for (int i = from; i < text.length(); i++) {
-			char c = text.charAt(i);
-			if (c == '\\') {
-				i++;
-			}
-			else if (c == quote) {
-				return i;
-			}
-		}
-		return text.length();
-	}
-
-	/** Just past the bracket that closes the one at {@code start}, skipping quoted strings; the end if none. */
-	private static int closingBracket(String text, int start) {
-		int depth = 0;
-		for (int i = start; i < text.length(); i++) {
-			char c = text.charAt(i);
-			if (c == '"') {
-				i = closingQuote(text, i + 1, '"');
-			}
-			else if (c == '[' || c == '{') {
-				depth++;
-			}
-			else if ((c == ']' || c == '}') && --depth == 0) {
-				return i + 1;
-			}
-		}
-		return text.length();
-	}
-
-	private static int bareValueEnd(String text, int start) {
-		int i = start;
-		while (i < text.length()) {
-			char c = text.charAt(i);
-			if (Character.isWhitespace(c) || ",;&}]\"<>".indexOf(c) >= 0
-					|| (c == '\\' && i + 1 < text.length() && text.charAt(i + 1) == '"')) {
-				break;
-			}
-			i++;
-		}
-		return i;
-	}
-
-	private static int lineEnd(String text, int start) {
-		int i = start;
-		while (i < text.length() && text.charAt(i) != '\n' && text.charAt(i) != '\r' && text.charAt(i) != '"') {
-			i++;
-		}
-		return i;
-	}
-
-	private static int skipBlanks(String text, int from) {
-		int i = from;
-		while (i < text.length() && (text.charAt(i) == ' ' || text.charAt(i) == '\t')) {
-			i++;
-		}
-		return i;
-	}
-
-	private static int indexOfAny(String text, String chars, int from) {
-		for (int i = from; i < text.length(); i++) {
-			if (chars.indexOf(text.charAt(i)) >= 0) {
-				return i;
-			}
-		}
-		return text.length();
-	}
-
-	private static boolean isDigits(String word) {
-		for (int i = 0; i < word.length(); i++) {
-			if (!Character.isDigit(word.charAt(i))) {
-				return false;
-			}
-		}
-		return !word.isEmpty();
+		return SecretKeys.normalize(key).endsWith("authorization");
 	}
 
 	private static String decode(String component) {
@@ -515,20 +267,6 @@ public final class SecretRedactor {
 		catch (IllegalArgumentException ex) {
 			return component;
 		}
-	}
-
-	private static String normalize(String key) {
-		StringBuilder normalized = new StringBuilder(key.length());
-		for (int i = 0; i < key.length(); i++) {
-			char c = key.charAt(i);
-			if (Character.isLetterOrDigit(c)) {
-				normalized.append(Character.toLowerCase(c));
-			}
-		}
-		return normalized.toString().toLowerCase(Locale.ROOT);
-	}
-
-	private record Redaction(int start, int end, String replacement) {
 	}
 
 }

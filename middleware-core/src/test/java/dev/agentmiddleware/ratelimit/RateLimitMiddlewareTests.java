@@ -112,7 +112,7 @@ class RateLimitMiddlewareTests {
 
 	@Test
 	void idleSessionLimitersAreDroppedOnceTheyWouldHaveRefilled() throws Exception {
-		RateLimitMiddleware.RateLimitedHandler handler = (RateLimitMiddleware.RateLimitedHandler) wrap(
+		RateLimitedHandler handler = (RateLimitedHandler) wrap(
 				RateLimitPolicy.of(1, Duration.ofMinutes(1)).withKey(RateLimitKey.TOOL_AND_SESSION));
 		handler.handle(call("s1"));
 		handler.handle(call("s2"));
@@ -135,7 +135,7 @@ class RateLimitMiddlewareTests {
 			.ticker(this.ticker)
 			.maxTrackedKeys(5)
 			.build();
-		RateLimitMiddleware.RateLimitedHandler handler = (RateLimitMiddleware.RateLimitedHandler) middleware
+		RateLimitedHandler handler = (RateLimitedHandler) middleware
 			.wrap(SEARCH, this.tool);
 		for (int i = 0; i < 100; i++) {
 			handler.handle(call("session-" + i));
@@ -146,7 +146,7 @@ class RateLimitMiddlewareTests {
 
 	@Test
 	void aSessionBudgetIsNeverRefilledWhileTheSessionIsActive() throws Exception {
-		RateLimitMiddleware.RateLimitedHandler handler = (RateLimitMiddleware.RateLimitedHandler) wrap(
+		RateLimitedHandler handler = (RateLimitedHandler) wrap(
 				RateLimitPolicy.of(100, Duration.ofSeconds(1)).withMaxCallsPerSession(2));
 		handler.handle(call("s1"));
 		advance(Duration.ofMinutes(30));
@@ -175,7 +175,7 @@ class RateLimitMiddlewareTests {
 			.ticker(this.ticker)
 			.sessionIdleTimeout(Duration.ofMinutes(10))
 			.build();
-		RateLimitMiddleware.RateLimitedHandler handler = (RateLimitMiddleware.RateLimitedHandler) middleware
+		RateLimitedHandler handler = (RateLimitedHandler) middleware
 			.wrap(SEARCH, this.tool);
 		handler.handle(call("s1"));
 		advance(Duration.ofMinutes(9));
@@ -384,7 +384,7 @@ class RateLimitMiddlewareTests {
 			release.await(10, TimeUnit.SECONDS);
 			return "done " + invocation.sessionId();
 		};
-		RateLimitMiddleware.RateLimitedHandler handler = concurrencyLimited(2, blocking);
+		RateLimitedHandler handler = concurrencyLimited(2, blocking);
 		ExecutorService executor = Executors.newFixedThreadPool(2);
 		try {
 			Future<?> first = executor.submit(() -> handler.handle(call("s1")));
@@ -421,7 +421,7 @@ class RateLimitMiddlewareTests {
 			}
 			return "ok";
 		};
-		RateLimitMiddleware.RateLimitedHandler handler = concurrencyLimited(1, failingOnce);
+		RateLimitedHandler handler = concurrencyLimited(1, failingOnce);
 		assertThatExceptionOfType(IllegalStateException.class).isThrownBy(() -> handler.handle(call("s1")));
 		assertThat(handler.trackedRunningSessions()).isZero();
 		assertThat(handler.handle(call("s1"))).isEqualTo("ok");
@@ -434,7 +434,7 @@ class RateLimitMiddlewareTests {
 		handler.handle(call("s1"));
 		assertThatExceptionOfType(ToolRateLimitedException.class).isThrownBy(() -> handler.handle(call("s1")))
 			.satisfies((ex) -> assertThat(ex.limit()).isEqualTo("1 call per 1m"));
-		assertThat(((RateLimitMiddleware.RateLimitedHandler) handler).trackedRunningSessions()).isZero();
+		assertThat(((RateLimitedHandler) handler).trackedRunningSessions()).isZero();
 	}
 
 	@Test
@@ -446,7 +446,7 @@ class RateLimitMiddlewareTests {
 			release.await(10, TimeUnit.SECONDS);
 			return "done";
 		};
-		RateLimitMiddleware.RateLimitedHandler handler = concurrencyLimited(1, blocking);
+		RateLimitedHandler handler = concurrencyLimited(1, blocking);
 		ExecutorService executor = Executors.newSingleThreadExecutor();
 		try {
 			Future<?> running = executor.submit(() -> handler.handle(call(null)));
@@ -470,8 +470,8 @@ class RateLimitMiddlewareTests {
 			.withMessageContaining("maxConcurrentCalls must be at least 1");
 	}
 
-	private RateLimitMiddleware.RateLimitedHandler concurrencyLimited(int maxConcurrentCalls, ToolHandler tool) {
-		return (RateLimitMiddleware.RateLimitedHandler) RateLimitMiddleware.builder()
+	private RateLimitedHandler concurrencyLimited(int maxConcurrentCalls, ToolHandler tool) {
+		return (RateLimitedHandler) RateLimitMiddleware.builder()
 			.policies((descriptor) -> RateLimitPolicy.of(100, Duration.ofSeconds(1))
 				.withMaxConcurrentCalls(maxConcurrentCalls))
 			.ticker(this.ticker)
