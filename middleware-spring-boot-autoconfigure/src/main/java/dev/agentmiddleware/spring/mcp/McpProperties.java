@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
+import dev.agentmiddleware.autoconfigure.StoreType;
 import dev.agentmiddleware.spring.tool.PropertyChecks;
 import dev.agentmiddleware.spring.tool.ValidatedProperties;
 import org.jspecify.annotations.Nullable;
@@ -52,6 +53,11 @@ public class McpProperties implements ValidatedProperties {
 	 */
 	private final Security security = new Security();
 
+	/**
+	 * Where the sessions of the Streamable HTTP endpoint are kept.
+	 */
+	private final Sessions sessions = new Sessions();
+
 	@Override
 	public void validate(PropertyChecks checks) {
 		checks.positive("transport.maxRequestSize", this.transport.getMaxRequestSize())
@@ -75,6 +81,48 @@ public class McpProperties implements ValidatedProperties {
 
 	public Security getSecurity() {
 		return this.security;
+	}
+
+	public Sessions getSessions() {
+		return this.sessions;
+	}
+
+	/**
+	 * Where the sessions of the Streamable HTTP endpoint are kept: in each instance's memory, or in the database
+	 * every instance shares, so that any instance behind a load balancer accepts a session another one started.
+	 */
+	public static class Sessions {
+
+		/**
+		 * The session store.
+		 */
+		private final Store store = new Store();
+
+		public Store getStore() {
+			return this.store;
+		}
+
+		/**
+		 * The session store.
+		 */
+		public static class Store {
+
+			/**
+			 * Which store keeps the sessions: auto (the database when the DataSource is PostgreSQL, else memory),
+			 * memory (per instance) or jdbc (table agent_mcp_session, shared by all instances).
+			 */
+			private StoreType type = StoreType.AUTO;
+
+			public StoreType getType() {
+				return this.type;
+			}
+
+			public void setType(StoreType type) {
+				this.type = type;
+			}
+
+		}
+
 	}
 
 	/**
