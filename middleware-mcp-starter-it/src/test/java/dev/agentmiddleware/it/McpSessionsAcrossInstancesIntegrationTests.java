@@ -42,6 +42,13 @@ class McpSessionsAcrossInstancesIntegrationTests {
 	private static final String CONVERT = "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/call\",\"params\":"
 			+ "{\"name\":\"convert\",\"arguments\":{\"amount\":10}}}";
 
+	private static final String WRITE_TODOS = "{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"tools/call\",\"params\":"
+			+ "{\"name\":\"write_todos\",\"arguments\":{\"todos\":[{\"id\":\"1\",\"text\":\"Alice's plan\","
+			+ "\"status\":\"pending\"}]}}}";
+
+	private static final String READ_TODOS = "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"tools/call\",\"params\":"
+			+ "{\"name\":\"read_todos\",\"arguments\":{}}}";
+
 	private static PostgresTestDatabase database;
 
 	private static DataSource dataSource;
@@ -94,6 +101,18 @@ class McpSessionsAcrossInstancesIntegrationTests {
 	}
 
 	@Test
+	void theSessionsStateIsKeyedByTheSameSessionIdOnBothInstances() throws Exception {
+		// The SDK's copy of the session on B has an id of its own; the tools see the id the client knows
+		String session = initialize(instanceA, "alice");
+		HttpResponse<String> write = post(instanceA, "alice", session, WRITE_TODOS);
+		assertThat(write.body()).contains("\"result\"").doesNotContain("\"isError\":true");
+
+		assertThat(post(instanceB, "alice", session, READ_TODOS).body()).contains("Alice's plan");
+		String others = initialize(instanceB, "alice");
+		assertThat(post(instanceB, "alice", others, READ_TODOS).body()).doesNotContain("Alice's plan");
+	}
+
+	@Test
 	void anotherPrincipalPresentingTheSessionIdOnTheOtherInstanceIsAnsweredAsForAnUnknownSession() throws Exception {
 		String session = initialize(instanceA, "alice");
 		HttpResponse<String> unknown = post(instanceB, "bob", "no-such-session", TOOLS_LIST);
@@ -141,7 +160,8 @@ class McpSessionsAcrossInstancesIntegrationTests {
 					.registerSingleton(ExcludeOtherTestsConfigurations.class.getName(),
 							new ExcludeOtherTestsConfigurations());
 			})
-			.properties("server.port=0", "agent.middleware.mcp.transport.max-sessions=3")
+			.properties("server.port=0", "agent.middleware.mcp.transport.max-sessions=3",
+					"agent.middleware.todo.mcp.enabled=true")
 			.run();
 	}
 

@@ -124,7 +124,9 @@ record ToolCaller(InvocationSource source, @Nullable String sessionId, @Nullable
 
 		static @Nullable ToolCaller caller(Object exchange, @Nullable ToolPrincipal principal) {
 			if (exchange instanceof McpSyncServerExchange sync) {
-				return new ToolCaller(InvocationSource.MCP, sync.sessionId(),
+				// The id the client knows, the same on every instance (McpToolHandler.SESSION_KEY)
+				return new ToolCaller(InvocationSource.MCP,
+						McpToolHandler.sessionId(sync.transportContext(), sync.sessionId()),
 						(principal != null) ? principal : McpToolHandler.principal(sync.transportContext()), sync,
 						null);
 			}

@@ -151,7 +151,7 @@ final class McpSessionDispatcher {
 	 * @return the response
 	 */
 	ServerResponse deliver(McpLiveSession live, McpSchema.JSONRPCMessage message, ServerRequest httpRequest) {
-		McpTransportContext context = transportContext(httpRequest.servletRequest());
+		McpTransportContext context = transportContext(live, httpRequest.servletRequest());
 		if (message instanceof McpSchema.JSONRPCRequest request) {
 			ServerResponse invalid = this.validator.refusalOfParams(request);
 			return (invalid != null) ? invalid : answer(live, request, context, httpRequest.servletRequest());
@@ -233,11 +233,13 @@ final class McpSessionDispatcher {
 	}
 
 	// The caller's name and authorities (Spring Security's Authentication behind getUserPrincipal()), for
-	// McpToolHandler and the caller's tools/list.
-	private static McpTransportContext transportContext(HttpServletRequest request) {
+	// McpToolHandler and the caller's tools/list, and the session's id as the client knows it (the SDK's own id of a
+	// session recreated from a shared store differs).
+	private static McpTransportContext transportContext(McpLiveSession live, HttpServletRequest request) {
 		ToolPrincipal principal = ToolPrincipals.of(request.getUserPrincipal());
-		return (principal != null) ? McpTransportContext.create(Map.of(McpToolHandler.PRINCIPAL_KEY, principal))
-				: McpTransportContext.EMPTY;
+		return McpTransportContext.create((principal != null)
+				? Map.of(McpToolHandler.PRINCIPAL_KEY, principal, McpToolHandler.SESSION_KEY, live.id())
+				: Map.of(McpToolHandler.SESSION_KEY, live.id()));
 	}
 
 	// The name of the authenticated principal of the request, which owns the sessions it starts

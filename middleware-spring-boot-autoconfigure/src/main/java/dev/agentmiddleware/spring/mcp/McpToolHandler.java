@@ -54,6 +54,12 @@ public final class McpToolHandler
 	 */
 	public static final String PRINCIPAL_KEY = "agent.principal";
 
+	/**
+	 * The key of the session id the client sent ({@code Mcp-Session-Id}) in the MCP transport context, put there by
+	 * the transport; it differs from the MCP SDK's own session id when the session was started on another instance.
+	 */
+	public static final String SESSION_KEY = "agent.session";
+
 	// Where Spring AI's MCP server puts the exchange in a tool context
 	private static final String EXCHANGE_KEY = "exchange";
 
@@ -122,7 +128,7 @@ public final class McpToolHandler
 		try {
 			ToolInvocation.Builder invocation = this.tool.unboundInvocation(request.arguments())
 				.source(InvocationSource.MCP)
-				.sessionId(exchange.sessionId())
+				.sessionId(sessionId(exchange.transportContext(), exchange.sessionId()))
 				.principal(principal(exchange))
 				.attribute(McpInvocationAttributes.EXCHANGE, exchange);
 			if (this.tool.method() == null) {
@@ -163,6 +169,19 @@ public final class McpToolHandler
 	 */
 	public static @Nullable ToolPrincipal principal(McpTransportContext transportContext) {
 		return ToolPrincipals.of(transportContext.get(PRINCIPAL_KEY));
+	}
+
+	/**
+	 * The id of the caller's session, the same on every instance that serves it.
+	 * <pre>{@code
+	 * String sessionId = McpToolHandler.sessionId(exchange.transportContext(), exchange.sessionId());
+	 * }</pre>
+	 * @param transportContext the transport context of a request
+	 * @param sdkSessionId the MCP SDK's id of the session, used when the transport put none
+	 * @return the id the transport put under {@link #SESSION_KEY}, else {@code sdkSessionId}
+	 */
+	public static @Nullable String sessionId(McpTransportContext transportContext, @Nullable String sdkSessionId) {
+		return (transportContext.get(SESSION_KEY) instanceof String id) ? id : sdkSessionId;
 	}
 
 	@Override
