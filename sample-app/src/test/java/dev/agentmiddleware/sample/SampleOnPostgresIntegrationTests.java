@@ -41,7 +41,7 @@ class SampleOnPostgresIntegrationTests {
 						"SELECT table_name FROM information_schema.tables WHERE table_schema = ?", String.class,
 						database.schema());
 				assertThat(tables).contains("agent_mcp_session", "agent_approval_request", "agent_thread_metadata",
-						"agent_cache_invalidation");
+						"agent_cache_invalidation", "agent_rate_limit_bucket");
 			}
 		}
 	}

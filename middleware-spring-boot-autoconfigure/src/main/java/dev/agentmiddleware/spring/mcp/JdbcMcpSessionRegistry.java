@@ -41,7 +41,7 @@ import org.springframework.jdbc.datasource.init.ResourceDatabasePopulator;
  * call, and its answer must reach that instance.
  * <pre>{@code
  * McpSessionRegistry registry = new JdbcMcpSessionRegistry(dataSource, jsonMapper, Duration.ofMinutes(30), 1000,
- *         Clock.systemUTC(), transport::sessionFactory);
+ *         Clock.systemUTC(), () -> sessionFactory);
  * }</pre>
  */
 final class JdbcMcpSessionRegistry implements McpSessionRegistry {
