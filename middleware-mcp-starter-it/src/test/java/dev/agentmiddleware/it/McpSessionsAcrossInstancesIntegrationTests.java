@@ -3,6 +3,7 @@ package dev.agentmiddleware.it;
 import java.io.IOException;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.time.Duration;
 import java.util.Map;
 
 import javax.sql.DataSource;
@@ -30,7 +31,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Two instances of one application on one PostgreSQL schema, each with its own web server, as behind a round-robin
  * load balancer: with a {@code DataSource} on PostgreSQL the MCP sessions are kept in the database
  * ({@code agent.middleware.mcp.sessions.store.type: auto}), so a session started on one instance is served by the
- * other, still bound to its owner, ended everywhere by one {@code DELETE}, and counted against one cap for both.
+ * other, still bound to its owner, ended everywhere by one {@code DELETE} or by idling past the timeout, and counted
+ * against one cap for both.
  */
 @RequiresService(TestService.POSTGRES)
 class McpSessionsAcrossInstancesIntegrationTests {
@@ -140,6 +142,25 @@ class McpSessionsAcrossInstancesIntegrationTests {
 	}
 
 	@Test
+	void aSessionIdleLongerThanTheTimeoutOnEveryInstanceIsGoneEverywhere() throws Exception {
+		String session = initialize(instanceA, "alice");
+		assertThat(post(instanceB, "alice", session, TOOLS_LIST).statusCode()).isEqualTo(200);
+
+		// Used on B 29 minutes later: still alive for A, whose own copy was last used 29 minutes before
+		advanceClocks(Duration.ofMinutes(29));
+		assertThat(post(instanceB, "alice", session, TOOLS_LIST).statusCode()).isEqualTo(200);
+		advanceClocks(Duration.ofMinutes(29));
+		assertThat(post(instanceA, "alice", session, TOOLS_LIST).statusCode()).isEqualTo(200);
+
+		// Idle for longer than the 30-minute timeout: expired on the instance that sees it, and so on the other
+		advanceClocks(Duration.ofMinutes(31));
+		assertThat(post(instanceB, "alice", session, TOOLS_LIST).statusCode()).isEqualTo(404);
+		assertThat(post(instanceA, "alice", session, TOOLS_LIST).statusCode()).isEqualTo(404);
+		assertThat(new JdbcTemplate(dataSource).queryForObject("SELECT COUNT(*) FROM agent_mcp_session",
+				Integer.class)).isZero();
+	}
+
+	@Test
 	void theSessionLimitCountsTheSessionsOfBothInstances() throws Exception {
 		initialize(instanceA, "alice");
 		initialize(instanceB, "bob");
@@ -153,7 +174,7 @@ class McpSessionsAcrossInstancesIntegrationTests {
 
 	private static ConfigurableApplicationContext start() {
 		return new SpringApplicationBuilder(FreshMcpApplication.class,
-				McpSessionOwnerIntegrationTests.PrincipalFromHeader.class)
+				McpSessionOwnerIntegrationTests.PrincipalFromHeader.class, McpSessionLimitsIntegrationTests.TestClock.class)
 			.initializers((context) -> {
 				context.getBeanFactory().registerSingleton("dataSource", dataSource);
 				context.getBeanFactory()
@@ -163,6 +184,12 @@ class McpSessionsAcrossInstancesIntegrationTests {
 			.properties("server.port=0", "agent.middleware.mcp.transport.max-sessions=3",
 					"agent.middleware.todo.mcp.enabled=true")
 			.run();
+	}
+
+	// The instances' clocks move together, as the clocks of two machines do
+	private static void advanceClocks(Duration duration) {
+		instanceA.getBean(McpSessionLimitsIntegrationTests.MovableClock.class).advance(duration);
+		instanceB.getBean(McpSessionLimitsIntegrationTests.MovableClock.class).advance(duration);
 	}
 
 	private static String initialize(ConfigurableApplicationContext instance, String user)
