@@ -1,13 +1,19 @@
 package dev.agentmiddleware.autoconfigure.mcp;
 
+import java.sql.Connection;
+import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
+import javax.sql.DataSource;
+
 import dev.agentmiddleware.authorization.AuthorizationMiddleware;
+import dev.agentmiddleware.autoconfigure.StoreType;
 import dev.agentmiddleware.autoconfigure.agent.TodoProperties;
 import dev.agentmiddleware.autoconfigure.edge.HostOriginGuard;
 import dev.agentmiddleware.autoconfigure.springai.AgentToolCallbackProvider;
@@ -15,6 +21,7 @@ import dev.agentmiddleware.autoconfigure.springai.AgentToolSpringAiAutoConfigura
 import dev.agentmiddleware.autoconfigure.springai.GovernedToolCallback;
 import dev.agentmiddleware.autoconfigure.springai.ToolErrorFormatter;
 import dev.agentmiddleware.autoconfigure.tool.AgentToolRegistry;
+import dev.agentmiddleware.autoconfigure.tool.InvalidToolConfigurationException;
 import dev.agentmiddleware.autoconfigure.tool.RegisteredTool;
 import dev.agentmiddleware.autoconfigure.tool.ToolNameReferences;
 import dev.agentmiddleware.todo.TodoMiddleware;
@@ -22,6 +29,7 @@ import dev.agentmiddleware.tool.ExecutableTool;
 import io.modelcontextprotocol.json.jackson3.JacksonMcpJsonMapper;
 import io.modelcontextprotocol.server.McpServerFeatures;
 import io.modelcontextprotocol.spec.McpSchema;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.databind.json.JsonMapper;
@@ -56,6 +64,7 @@ import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.ResolvableType;
 import org.springframework.core.env.ConfigurableEnvironment;
+import org.springframework.util.ClassUtils;
 import org.springframework.util.MimeType;
 import org.springframework.web.servlet.function.RouterFunction;
 import org.springframework.web.servlet.function.ServerResponse;
@@ -233,7 +242,7 @@ public final class AgentMcpServerAutoConfiguration {
 				@Qualifier("mcpServerJsonMapper") JsonMapper mcpServerJsonMapper,
 				McpServerStreamableHttpProperties streamableProperties, McpProperties properties,
 				ObjectProvider<HostOriginGuard> edgeGuard, ObjectProvider<McpTransportClock> clock,
-				ObjectProvider<McpToolVisibility> toolVisibility) {
+				ObjectProvider<McpToolVisibility> toolVisibility, ObjectProvider<DataSource> dataSource) {
 			HostOriginGuard guard = edgeGuard.getIfAvailable(HostOriginGuard::local);
 			McpProperties.Transport transport = properties.getTransport();
 			HardenedStreamableHttpTransport.Builder builder = HardenedStreamableHttpTransport
@@ -246,10 +255,46 @@ public final class AgentMcpServerAutoConfiguration {
 				.maxSessions(transport.getMaxSessions());
 			clock.ifAvailable((source) -> builder.clock(source.clock()));
 			toolVisibility.ifAvailable(builder::toolVisibility);
+			DataSource sessionStore = sessionStore(properties.getSessions().getStore().getType(),
+					dataSource.getIfUnique());
+			if (sessionStore != null) {
+				builder.sessionStore(sessionStore);
+			}
 			if (streamableProperties.getKeepAliveInterval() != null) {
 				builder.keepAliveInterval(streamableProperties.getKeepAliveInterval());
 			}
 			return builder.build();
+		}
+
+		// memory: per instance; jdbc: the DataSource (failing startup without one); auto: the DataSource only when
+		// it is PostgreSQL, the database a cluster shares (an embedded H2 serves one instance: memory is enough)
+		private static @Nullable DataSource sessionStore(StoreType type, @Nullable DataSource dataSource) {
+			String prefix = McpProperties.PREFIX + ".sessions";
+			if (type == StoreType.MEMORY || (type == StoreType.AUTO && (dataSource == null || !isPostgres(dataSource)))) {
+				logger.info("MCP sessions are kept in memory: each instance knows only the sessions it started");
+				return null;
+			}
+			if (dataSource == null) {
+				throw StoreType.missingDataSource(prefix, "MCP session");
+			}
+			if (!ClassUtils.isPresent("org.springframework.jdbc.core.JdbcTemplate",
+					AgentMcpServerAutoConfiguration.class.getClassLoader())) {
+				throw new InvalidToolConfigurationException(prefix + ".store.type",
+						"the JDBC MCP session store needs spring-jdbc, and it is not on the classpath",
+						"Add spring-boot-starter-jdbc, or set '" + prefix + ".store.type' to auto or memory.");
+			}
+			logger.info("MCP sessions are kept in the database (table {}): every instance accepts them",
+					JdbcMcpSessionRegistry.TABLE);
+			return dataSource;
+		}
+
+		private static boolean isPostgres(DataSource dataSource) {
+			try (Connection connection = dataSource.getConnection()) {
+				return connection.getMetaData().getDatabaseProductName().toLowerCase(Locale.ROOT).contains("postgres");
+			}
+			catch (SQLException ex) {
+				throw new IllegalStateException("The MCP session store cannot reach the DataSource", ex);
+			}
 		}
 
 		@Bean

@@ -4,6 +4,8 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 
+import javax.sql.DataSource;
+
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.spec.McpSchema;
 import io.modelcontextprotocol.spec.McpStreamableServerSession;
@@ -33,6 +35,8 @@ import org.springframework.web.servlet.function.ServerResponse;
  * <li>bodies of any size are read and parsed; here a body over the limit gets 413 before it is parsed;</li>
  * <li>it accepts any {@code Origin}, {@code Host} and {@code MCP-Protocol-Version}; here they are checked;</li>
  * <li>sessions never expire and are not limited in number; here idle sessions expire and the number is capped;</li>
+ * <li>a session lives in one JVM; here sessions may be kept in a database shared by several instances
+ * ({@link Builder#sessionStore}), so that any instance behind a load balancer accepts them;</li>
  * <li>a session id is all it takes to use a session; here a session started by an authenticated principal is
  * answered as unknown (404) when another principal, or an anonymous client, presents its id;</li>
  * <li>open streams are left open at shutdown, so graceful shutdown waits for its timeout; here
@@ -102,7 +106,10 @@ public final class HardenedStreamableHttpTransport implements McpStreamableServe
 		this.validator = new McpRequestValidator(
 				new McpRequestGuard(builder.allowedOrigins, builder.allowedHosts, PROTOCOL_VERSIONS),
 				builder.maxRequestBytes, builder.jsonMapper, this.errors);
-		this.sessions = new InMemoryMcpSessionRegistry(builder.sessionIdleTimeout, builder.maxSessions, builder.clock);
+		this.sessions = (builder.sessionStore != null)
+				? new JdbcMcpSessionRegistry(builder.sessionStore, builder.jsonMapper, builder.sessionIdleTimeout,
+						builder.maxSessions, builder.clock, () -> this.sessionFactory)
+				: new InMemoryMcpSessionRegistry(builder.sessionIdleTimeout, builder.maxSessions, builder.clock);
 		this.dispatcher = new McpSessionDispatcher(builder.jsonMapper, builder.toolVisibility, this.sessions,
 				this.validator, this.errors);
 		this.keepAlive = new McpKeepAlive(builder.keepAliveInterval, this.sessions);
@@ -141,7 +148,8 @@ public final class HardenedStreamableHttpTransport implements McpStreamableServe
 	}
 
 	/**
-	 * The number of live sessions.
+	 * The number of live sessions: of this server, or of every instance when sessions are kept in a database
+	 * ({@link Builder#sessionStore}).
 	 * @return the number of sessions not yet ended or expired
 	 */
 	public int sessionCount() {
@@ -289,6 +297,9 @@ public final class HardenedStreamableHttpTransport implements McpStreamableServe
 		private Clock clock = Clock.systemUTC();
 
 		private McpToolVisibility toolVisibility = McpToolVisibility.ALL;
+
+		private @Nullable DataSource sessionStore;
+
 		private Duration keepAliveInterval = DEFAULT_KEEP_ALIVE_INTERVAL;
 
 		private Builder(McpJsonMapper jsonMapper) {
@@ -352,6 +363,22 @@ public final class HardenedStreamableHttpTransport implements McpStreamableServe
 		 */
 		public Builder maxSessions(int maxSessions) {
 			this.maxSessions = maxSessions;
+			return this;
+		}
+
+		/**
+		 * Keeps the sessions in a database that every instance of the server shares (table
+		 * {@code agent_mcp_session}, created when missing), so that a session started on one instance is accepted
+		 * by all of them, and the idle timeout and the session limit hold for all of them together (default: in
+		 * this server's memory).
+		 * <pre>{@code
+		 * HardenedStreamableHttpTransport.builder(jsonMapper).sessionStore(dataSource).build();
+		 * }</pre>
+		 * @param dataSource the shared database (PostgreSQL; H2 for instances on one machine)
+		 * @return this builder
+		 */
+		public Builder sessionStore(DataSource dataSource) {
+			this.sessionStore = dataSource;
 			return this;
 		}
 

@@ -13,7 +13,8 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.web.servlet.function.ServerResponse;
 
 /**
- * A live session of the transport: the MCP SDK's session, the principal that started it (if authenticated), the
+ * A live session of the transport: its id, the MCP SDK's session (whose own id differs when the session was
+ * recreated from a shared store on another instance than the one that started it), the principal that started it (if authenticated), the
  * time it was last used and the streams open on it in this server.
  * <pre>{@code
  * McpLiveSession live = new McpLiveSession(session, "alice", clock.instant());
@@ -22,6 +23,8 @@ import org.springframework.web.servlet.function.ServerResponse;
  * }</pre>
  */
 final class McpLiveSession {
+
+	private final String id;
 
 	private final McpStreamableServerSession session;
 
@@ -32,6 +35,13 @@ final class McpLiveSession {
 	private final Set<McpSseStream> streams = ConcurrentHashMap.newKeySet();
 
 	McpLiveSession(McpStreamableServerSession session, @Nullable String owner, Instant lastUsed) {
+		this(session.getId(), session, owner, lastUsed);
+	}
+
+	// A session started on another instance and recreated here: the MCP SDK gives its copy an id of its own, the
+	// client keeps the id it was given
+	McpLiveSession(String id, McpStreamableServerSession session, @Nullable String owner, Instant lastUsed) {
+		this.id = id;
 		this.session = session;
 		this.owner = owner;
 		this.lastUsed = lastUsed;
@@ -41,8 +51,9 @@ final class McpLiveSession {
 		return this.session;
 	}
 
+	// The id the client sends as Mcp-Session-Id, the same on every instance
 	String id() {
-		return this.session.getId();
+		return this.id;
 	}
 
 	// A session started anonymously belongs to nobody in particular; one started by a principal only to it

@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import dev.agentmiddleware.autoconfigure.StoreType;
 import dev.agentmiddleware.autoconfigure.tool.PropertyChecks;
 import dev.agentmiddleware.autoconfigure.tool.ValidatedProperties;
 import dev.agentmiddleware.spring.AgentToolIcon;
@@ -65,6 +66,11 @@ public class McpProperties implements ValidatedProperties {
 	 */
 	private Map<String, Tool> tools = new LinkedHashMap<>();
 
+	/**
+	 * Where the sessions of the Streamable HTTP endpoint are kept.
+	 */
+	private final Sessions sessions = new Sessions();
+
 	@Override
 	public void validate(PropertyChecks checks) {
 		this.tools.forEach((name, tool) -> McpToolIcons.fromProperties(checks.property("tools") + "." + name + ".icons",
@@ -98,6 +104,48 @@ public class McpProperties implements ValidatedProperties {
 
 	public Security getSecurity() {
 		return this.security;
+	}
+
+	public Sessions getSessions() {
+		return this.sessions;
+	}
+
+	/**
+	 * Where the sessions of the Streamable HTTP endpoint are kept: in each instance's memory, or in the database
+	 * every instance shares, so that any instance behind a load balancer accepts a session another one started.
+	 */
+	public static class Sessions {
+
+		/**
+		 * The session store.
+		 */
+		private final Store store = new Store();
+
+		public Store getStore() {
+			return this.store;
+		}
+
+		/**
+		 * The session store.
+		 */
+		public static class Store {
+
+			/**
+			 * Which store keeps the sessions: auto (the database when the DataSource is PostgreSQL, else memory),
+			 * memory (per instance) or jdbc (table agent_mcp_session, shared by all instances).
+			 */
+			private StoreType type = StoreType.AUTO;
+
+			public StoreType getType() {
+				return this.type;
+			}
+
+			public void setType(StoreType type) {
+				this.type = type;
+			}
+
+		}
+
 	}
 
 	/**

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.Map;
 
 import dev.agentmiddleware.autoconfigure.internal.McpPrincipals;
+import dev.agentmiddleware.autoconfigure.internal.McpSessionIds;
 import dev.agentmiddleware.autoconfigure.internal.ToolPrincipals;
 import dev.agentmiddleware.tool.ToolPrincipal;
 import io.modelcontextprotocol.common.McpTransportContext;
@@ -152,7 +153,7 @@ final class McpSessionDispatcher {
 	 * @return the response
 	 */
 	ServerResponse deliver(McpLiveSession live, McpSchema.JSONRPCMessage message, ServerRequest httpRequest) {
-		McpTransportContext context = transportContext(httpRequest.servletRequest());
+		McpTransportContext context = transportContext(live, httpRequest.servletRequest());
 		if (message instanceof McpSchema.JSONRPCRequest request) {
 			ServerResponse invalid = this.validator.refusalOfParams(request);
 			return (invalid != null) ? invalid : answer(live, request, context, httpRequest.servletRequest());
@@ -234,11 +235,13 @@ final class McpSessionDispatcher {
 	}
 
 	// The caller's name and authorities (Spring Security's Authentication behind getUserPrincipal()), for
-	// McpToolHandler and the caller's tools/list.
-	private static McpTransportContext transportContext(HttpServletRequest request) {
+	// McpToolHandler and the caller's tools/list, and the session's id as the client knows it (the SDK's own id of a
+	// session recreated from a shared store differs).
+	private static McpTransportContext transportContext(McpLiveSession live, HttpServletRequest request) {
 		ToolPrincipal principal = ToolPrincipals.of(request.getUserPrincipal());
-		return (principal != null) ? McpTransportContext.create(Map.of(McpPrincipals.KEY, principal))
-				: McpTransportContext.EMPTY;
+		return McpTransportContext.create((principal != null)
+				? Map.of(McpPrincipals.KEY, principal, McpSessionIds.KEY, live.id())
+				: Map.of(McpSessionIds.KEY, live.id()));
 	}
 
 	// The name of the authenticated principal of the request, which owns the sessions it starts

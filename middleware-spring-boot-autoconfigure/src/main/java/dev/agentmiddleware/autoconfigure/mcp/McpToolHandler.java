@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.function.BiFunction;
 
 import dev.agentmiddleware.autoconfigure.internal.McpPrincipals;
+import dev.agentmiddleware.autoconfigure.internal.McpSessionIds;
 import dev.agentmiddleware.autoconfigure.internal.ToolResultText;
 import dev.agentmiddleware.autoconfigure.springai.GovernedToolCallback;
 import dev.agentmiddleware.autoconfigure.springai.ToolErrorFormatter;
@@ -133,7 +134,7 @@ public final class McpToolHandler
 		try {
 			ToolInvocation.Builder invocation = this.tool.unboundInvocation(request.arguments())
 				.source(InvocationSource.MCP)
-				.sessionId(exchange.sessionId())
+				.sessionId(McpSessionIds.of(exchange.transportContext(), exchange.sessionId()))
 				.principal(principal(exchange))
 				.attribute(McpInvocationAttributes.EXCHANGE, exchange);
 			if (this.tool.method() == null) {

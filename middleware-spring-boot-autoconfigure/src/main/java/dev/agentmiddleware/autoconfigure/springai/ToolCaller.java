@@ -4,6 +4,7 @@ import java.util.Map;
 
 import dev.agentmiddleware.agent.AgentRun;
 import dev.agentmiddleware.autoconfigure.internal.McpPrincipals;
+import dev.agentmiddleware.autoconfigure.internal.McpSessionIds;
 import dev.agentmiddleware.autoconfigure.internal.ToolPrincipals;
 import dev.agentmiddleware.spring.McpInvocationAttributes;
 import dev.agentmiddleware.tool.InvocationSource;
@@ -124,7 +125,8 @@ record ToolCaller(InvocationSource source, @Nullable String sessionId, @Nullable
 
 		static @Nullable ToolCaller caller(Object exchange, @Nullable ToolPrincipal principal) {
 			if (exchange instanceof McpSyncServerExchange sync) {
-				return new ToolCaller(InvocationSource.MCP, sync.sessionId(),
+				// The id the client knows, the same on every instance
+				return new ToolCaller(InvocationSource.MCP, McpSessionIds.of(sync.transportContext(), sync.sessionId()),
 						(principal != null) ? principal : McpPrincipals.of(sync.transportContext()), sync,
 						null);
 			}

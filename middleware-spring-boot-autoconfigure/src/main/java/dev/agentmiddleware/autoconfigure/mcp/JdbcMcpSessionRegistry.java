@@ -1,0 +1,269 @@
+package dev.agentmiddleware.autoconfigure.mcp;
+
+import java.io.IOException;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
+
+import javax.sql.DataSource;
+
+import io.modelcontextprotocol.json.McpJsonMapper;
+import io.modelcontextprotocol.spec.McpSchema;
+import io.modelcontextprotocol.spec.McpStreamableServerSession;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import org.springframework.core.io.ClassPathResource;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.init.ResourceDatabasePopulator;
+
+/**
+ * The sessions of every instance on one database: a session started on one instance is a row of table
+ * {@value #TABLE} (its id, owner, protocol version, the client's {@code initialize} params and the time it was last
+ * used), and any instance that receives a request naming it recreates the MCP SDK's session from that row. The
+ * idle timeout and the cap count the rows, so they hold for the cluster; ending a session deletes its row, so it is
+ * gone on every instance (the next request naming it gets 404 wherever it lands).
+ *
+ * <p>The MCP SDK (2.0.x) gives every session it starts a random id of its own and has no way to start one under a
+ * given id, so an instance that recreates a session keeps the SDK's copy under the id the client knows
+ * ({@link McpLiveSession#id()}). What stays on an instance: its copies and their open streams, so a request the
+ * server sends the client during a call (elicitation) travels on the response stream of the instance that took the
+ * call, and its answer must reach that instance.
+ * <pre>{@code
+ * McpSessionRegistry registry = new JdbcMcpSessionRegistry(dataSource, jsonMapper, Duration.ofMinutes(30), 1000,
+ *         Clock.systemUTC(), () -> sessionFactory);
+ * }</pre>
+ */
+final class JdbcMcpSessionRegistry implements McpSessionRegistry {
+
+	/** The table of the shared sessions. */
+	static final String TABLE = "agent_mcp_session";
+
+	// The transport's log category, which operators configure for all of it
+	private static final Logger logger = LoggerFactory.getLogger(HardenedStreamableHttpTransport.class);
+
+	private final JdbcTemplate jdbc;
+
+	private final McpJsonMapper jsonMapper;
+
+	private final Duration idleTimeout;
+
+	private final int maxSessions;
+
+	private final Clock clock;
+
+	private final Supplier<McpStreamableServerSession.@Nullable Factory> factory;
+
+	// This instance's copies of the sessions, by the id the client knows
+	private final Map<String, McpLiveSession> local = new ConcurrentHashMap<>();
+
+	private final Object creation = new Object();
+
+	/**
+	 * Keeps the sessions in a database, creating table {@value #TABLE} when it is missing.
+	 * @param dataSource the database every instance shares (PostgreSQL, or H2 for a single machine)
+	 * @param jsonMapper writes and reads the stored {@code initialize} params
+	 * @param idleTimeout how long an unused session lives
+	 * @param maxSessions the most sessions the cluster holds
+	 * @param clock the clock of the idle times
+	 * @param factory the MCP SDK's session factory, once the server has set it
+	 */
+	JdbcMcpSessionRegistry(DataSource dataSource, McpJsonMapper jsonMapper, Duration idleTimeout, int maxSessions,
+			Clock clock, Supplier<McpStreamableServerSession.@Nullable Factory> factory) {
+		this.jdbc = new JdbcTemplate(dataSource);
+		this.jsonMapper = jsonMapper;
+		this.idleTimeout = idleTimeout;
+		this.maxSessions = maxSessions;
+		this.clock = clock;
+		this.factory = factory;
+		createSchema(dataSource);
+	}
+
+	private static void createSchema(DataSource dataSource) {
+		String script;
+		try (Connection connection = dataSource.getConnection()) {
+			String product = connection.getMetaData().getDatabaseProductName().toLowerCase(Locale.ROOT);
+			script = product.contains("postgres") ? "schema-postgresql.sql" : "schema-h2.sql";
+		}
+		catch (SQLException ex) {
+			throw new IllegalStateException("The MCP session store cannot reach its database", ex);
+		}
+		new ResourceDatabasePopulator(new ClassPathResource(script, JdbcMcpSessionRegistry.class)).execute(dataSource);
+	}
+
+	@Override
+	public McpStreamableServerSession.@Nullable McpStreamableServerSessionInit start(
+			McpStreamableServerSession.Factory factory, McpSchema.InitializeRequest request, @Nullable String owner) {
+		synchronized (this.creation) {
+			long now = this.clock.millis();
+			deleteIdle(now);
+			Integer live = this.jdbc.queryForObject("SELECT COUNT(*) FROM " + TABLE, Integer.class);
+			if (live != null && live >= this.maxSessions) {
+				logger.warn("MCP session refused: the limit of {} live sessions is reached", this.maxSessions);
+				return null;
+			}
+			McpStreamableServerSession.McpStreamableServerSessionInit init = factory.startSession(request);
+			String id = init.session().getId();
+			this.jdbc.update("INSERT INTO " + TABLE
+					+ " (id, owner_name, protocol_version, initialize_request, created_at, last_used) VALUES (?, ?, ?, ?, ?, ?)",
+					id, owner, request.protocolVersion(), write(request), now, now);
+			this.local.put(id, new McpLiveSession(init.session(), owner, Instant.ofEpochMilli(now)));
+			return init;
+		}
+	}
+
+	@Override
+	public @Nullable McpLiveSession find(String id, @Nullable String principalName) {
+		Instant now = this.clock.instant();
+		List<StoredSession> rows = this.jdbc.query(
+				"SELECT owner_name, initialize_request, last_used FROM " + TABLE + " WHERE id = ?",
+				(rs, rowNum) -> new StoredSession(rs.getString(1), rs.getString(2), rs.getLong(3)), id);
+		if (rows.isEmpty()) {
+			// Ended or expired, here or on another instance
+			dropLocal(id);
+			return null;
+		}
+		StoredSession stored = rows.get(0);
+		if (Duration.between(Instant.ofEpochMilli(stored.lastUsed()), now).compareTo(this.idleTimeout) > 0) {
+			logger.debug("MCP session expired after {} idle", this.idleTimeout);
+			end(id);
+			return null;
+		}
+		if (stored.owner() != null && !stored.owner().equals(principalName)) {
+			// Answered exactly as an unknown session: the id of another principal's session is worth nothing
+			logger.warn("MCP request refused: it names a session that another principal started");
+			return null;
+		}
+		this.jdbc.update("UPDATE " + TABLE + " SET last_used = ? WHERE id = ?", now.toEpochMilli(), id);
+		McpLiveSession live = this.local.get(id);
+		if (live == null) {
+			live = recreate(id, stored, now);
+			if (live == null) {
+				return null;
+			}
+		}
+		live.touch(now);
+		return live;
+	}
+
+	// The SDK's session of one started on another instance, from the initialize params the client sent there
+	private @Nullable McpLiveSession recreate(String id, StoredSession stored, Instant now) {
+		McpStreamableServerSession.Factory sessionFactory = this.factory.get();
+		if (sessionFactory == null) {
+			return null;
+		}
+		McpSchema.InitializeRequest request = read(stored.initializeRequest());
+		McpStreamableServerSession session = sessionFactory.startSession(request).session();
+		McpLiveSession recreated = new McpLiveSession(id, session, stored.owner(), now);
+		McpLiveSession raced = this.local.putIfAbsent(id, recreated);
+		if (raced != null) {
+			session.close();
+			return raced;
+		}
+		logger.debug("MCP session started on another instance continues here");
+		return recreated;
+	}
+
+	@Override
+	public @Nullable McpLiveSession get(String id) {
+		return this.local.get(id);
+	}
+
+	@Override
+	public List<McpLiveSession> sessions() {
+		return List.copyOf(this.local.values());
+	}
+
+	@Override
+	public void end(String id) {
+		this.jdbc.update("DELETE FROM " + TABLE + " WHERE id = ?", id);
+		dropLocal(id);
+	}
+
+	/**
+	 * Ends this instance's copies of the sessions (at shutdown); their rows stay, so other instances go on serving
+	 * them.
+	 */
+	@Override
+	public void endAll() {
+		for (String id : List.copyOf(this.local.keySet())) {
+			dropLocal(id);
+		}
+	}
+
+	@Override
+	public int maxSessions() {
+		return this.maxSessions;
+	}
+
+	/**
+	 * The number of live sessions of the cluster (rows not idle longer than the timeout).
+	 * @return the number of sessions
+	 */
+	@Override
+	public int size() {
+		long oldest = this.clock.millis() - this.idleTimeout.toMillis();
+		Integer count = this.jdbc.queryForObject("SELECT COUNT(*) FROM " + TABLE + " WHERE last_used >= ?",
+				Integer.class, oldest);
+		return (count != null) ? count : 0;
+	}
+
+	// Expired sessions are deleted for every instance; this instance's copies of them end with them
+	private void deleteIdle(long now) {
+		long oldest = now - this.idleTimeout.toMillis();
+		this.jdbc.update("DELETE FROM " + TABLE + " WHERE last_used < ?", oldest);
+		// A copy is not idle because it was not used here: the client may have gone on on another instance
+		Set<String> stored = new HashSet<>(this.jdbc.queryForList("SELECT id FROM " + TABLE, String.class));
+		for (String id : List.copyOf(this.local.keySet())) {
+			if (!stored.contains(id)) {
+				dropLocal(id);
+			}
+		}
+	}
+
+	private void dropLocal(String id) {
+		McpLiveSession live = this.local.remove(id);
+		if (live == null) {
+			return;
+		}
+		try {
+			live.session().delete().block(Duration.ofSeconds(1));
+		}
+		catch (RuntimeException ex) {
+			logger.debug("Closing an MCP session failed: {}", ex.getClass().getSimpleName());
+		}
+		live.closeStreams();
+	}
+
+	private String write(McpSchema.InitializeRequest request) {
+		try {
+			return this.jsonMapper.writeValueAsString(request);
+		}
+		catch (IOException ex) {
+			throw new IllegalStateException("The initialize params of an MCP session cannot be stored", ex);
+		}
+	}
+
+	private McpSchema.InitializeRequest read(String json) {
+		try {
+			return this.jsonMapper.readValue(json, McpSchema.InitializeRequest.class);
+		}
+		catch (IOException ex) {
+			throw new IllegalStateException("The stored initialize params of an MCP session cannot be read", ex);
+		}
+	}
+
+	private record StoredSession(@Nullable String owner, String initializeRequest, long lastUsed) {
+	}
+
+}
