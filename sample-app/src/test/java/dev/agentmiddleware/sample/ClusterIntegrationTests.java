@@ -1,0 +1,269 @@
+package dev.agentmiddleware.sample;
+
+import java.net.http.HttpClient;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import dev.agentmiddleware.testsupport.PostgresTestDatabase;
+import dev.agentmiddleware.testsupport.RequiresService;
+import dev.agentmiddleware.testsupport.TestService;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Two instances of the sample on one PostgreSQL schema, started with Spring Boot's own {@code spring.datasource.*}
+ * properties only, and a client that alternates between them with one MCP session: initialized on A, the same
+ * {@code Mcp-Session-Id} sent to B and A in turn, as a round-robin load balancer would. Plain HTTP requests, since
+ * the SDK's client keeps one base URL.
+ * <p>
+ * The per-thread tool-call budget ({@code agent.middleware.loop-guard.max-tool-calls-per-thread}) is not shown here:
+ * the loop guard counts the tool calls of an agent run ({@code /chat}, the ChatClient path), not MCP calls.
+ */
+@RequiresService(TestService.POSTGRES)
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class ClusterIntegrationTests {
+
+	private static final JsonMapper JSON = JsonMapper.builder().build();
+
+	// Static: one workspace for the class, shared by both instances (an instance field would be a new one per test).
+	@TempDir
+	static Path workspace;
+
+	private PostgresTestDatabase database;
+
+	private ConfigurableApplicationContext instanceA;
+
+	private ConfigurableApplicationContext instanceB;
+
+	private final HttpClient http = HttpClient.newHttpClient();
+
+	private final AtomicInteger requestIds = new AtomicInteger(10);
+
+	private String session;
+
+	@BeforeAll
+	void startTwoInstances() {
+		this.database = PostgresTestDatabase.createSchema();
+		this.instanceA = start("a");
+		this.instanceB = start("b");
+	}
+
+	@AfterAll
+	void stopInstances() {
+		try {
+			if (this.instanceA != null) {
+				this.instanceA.close();
+			}
+			if (this.instanceB != null) {
+				this.instanceB.close();
+			}
+		}
+		finally {
+			this.database.close();
+		}
+	}
+
+	@BeforeEach
+	void initializeOneSessionOnA() throws Exception {
+		this.session = RawMcp.initialize(this.http, port(this.instanceA));
+	}
+
+	private ConfigurableApplicationContext start(String name) {
+		// Command-line arguments, so that they win over application.yml (server.port: 8080). An immediate shutdown,
+		// so that a stopped instance does not wait for the calls it holds.
+		return new SpringApplicationBuilder(SampleApplication.class).run("--server.port=0",
+				"--server.shutdown=immediate", "--spring.jmx.enabled=false",
+				"--sample.workspace.root=" + workspace, "--sample.approver.username=alice",
+				"--sample.approver.password=alice-secret", "--spring.datasource.url=" + this.database.jdbcUrl(),
+				"--spring.datasource.username=" + this.database.username(),
+				"--spring.datasource.password=" + this.database.password(),
+				// A refill that never comes during the test: exactly 5 permits for the session.
+				"--agent.middleware.rate-limit.tools.get-weather.limit-for-period=5",
+				"--agent.middleware.rate-limit.tools.get-weather.limit-refresh-period=1h",
+				"--agent.middleware.approval.store.instance-id=" + name);
+	}
+
+	private static int port(ConfigurableApplicationContext context) {
+		return Integer.parseInt(context.getEnvironment().getProperty("local.server.port"));
+	}
+
+	@Test
+	void oneSessionListsAndCallsToolsOnBothInstances() throws Exception {
+		Files.writeString(workspace.resolve("both.txt"), "seen from both");
+		for (ConfigurableApplicationContext instance : List.of(this.instanceB, this.instanceA)) {
+			JsonNode tools = send(instance, "{\"jsonrpc\":\"2.0\",\"id\":" + this.requestIds.incrementAndGet()
+					+ ",\"method\":\"tools/list\"}");
+			List<String> names = new ArrayList<>();
+			tools.get("result").get("tools").forEach((tool) -> names.add(tool.get("name").asString()));
+			assertThat(names).contains("read_file", "write_file", "delete_file", "get_weather", "write_todos");
+			assertThat(succeed(instance, "read_file", Map.of("path", "both.txt"))).isEqualTo("seen from both");
+		}
+	}
+
+	@Test
+	void aRateLimitOfFiveAllowsFiveCallsAcrossBothInstances() throws Exception {
+		List<ConfigurableApplicationContext> alternating = List.of(this.instanceA, this.instanceB);
+		// Distinct cities: a cache hit would not use a permit.
+		for (int call = 1; call <= 5; call++) {
+			succeed(alternating.get(call % 2), "get_weather", Map.of("city", "Cluster Town " + call));
+		}
+		String rejected = fail(alternating.get(0), "get_weather", Map.of("city", "Cluster Town 6"));
+		assertThat(rejected).startsWith("Tool 'get_weather' is rate limited (5 calls per 1h per session)")
+			.contains("retry in about");
+		assertThat(fail(alternating.get(1), "get_weather", Map.of("city", "Cluster Town 7")))
+			.startsWith("Tool 'get_weather' is rate limited");
+	}
+
+	@Test
+	void aCallWaitingOnAIsReleasedByADecisionPostedToB() throws Exception {
+		Path file = workspace.resolve("release-me.txt");
+		Files.writeString(file, "delete me");
+		CompletableFuture<JsonNode> call = callAsync(this.instanceA, "delete_file", Map.of("path", "release-me.txt"));
+		ApprovalApi approverOnB = new ApprovalApi(port(this.instanceB), "alice", "alice-secret");
+		JsonNode request = approverOnB.awaitPendingFor("delete_file", "release-me.txt");
+		assertThat(call).isNotDone();
+		assertThat(approverOnB.approve(request.get("id").asString()).status()).isEqualTo(200);
+		assertThat(text(call.get(20, TimeUnit.SECONDS))).isEqualTo("Deleted release-me.txt");
+		assertThat(file).doesNotExist();
+	}
+
+	@Test
+	void aTodoListWrittenThroughAIsReadThroughB() throws Exception {
+		List<Map<String, Object>> todos = List.of(
+				Map.of("id", "1", "text", "Plan on A", "status", "in_progress"),
+				Map.of("id", "2", "text", "Read on B", "status", "pending"));
+		succeed(this.instanceA, "write_todos", Map.of("todos", todos));
+		assertThat(JSON.readValue(succeed(this.instanceB, "read_todos", Map.of()), Map.class).get("todos"))
+			.isEqualTo(todos);
+		succeed(this.instanceB, "update_todo", Map.of("id", "2", "status", "done"));
+		assertThat(succeed(this.instanceA, "read_todos", Map.of())).contains("\"done\"");
+	}
+
+	@Test
+	void aWriteThroughBInvalidatesTheCachedReadOnA() throws Exception {
+		Path file = workspace.resolve("cached.txt");
+		Files.writeString(file, "first");
+		assertThat(succeed(this.instanceA, "read_file", Map.of("path", "cached.txt"))).isEqualTo("first");
+		// Changed behind the tools' back: A still answers from its cache.
+		Files.writeString(file, "changed on disk");
+		assertThat(succeed(this.instanceA, "read_file", Map.of("path", "cached.txt"))).isEqualTo("first");
+
+		succeed(this.instanceB, "write_file", Map.of("path", "cached.txt", "content", "written through B"));
+		await().atMost(Duration.ofSeconds(10))
+			.pollInterval(Duration.ofMillis(100))
+			.untilAsserted(() -> assertThat(succeed(this.instanceA, "read_file", Map.of("path", "cached.txt")))
+				.isEqualTo("written through B"));
+	}
+
+	/**
+	 * A third instance, stopped while a call on it waits for approval: the stopping instance closes the request as
+	 * abandoned, and the decision B's approval API is then asked for is refused. (An instance that dies without
+	 * stopping leaves the request to the store's heartbeat sweep, {@code approval.store.abandon-after}, which this
+	 * test does not wait for.)
+	 */
+	@Test
+	void anInstanceStoppedMidCallLeavesItsPendingApprovalAbandonedNeverApprovable() throws Exception {
+		ConfigurableApplicationContext stopped = start("stopped");
+		Files.writeString(workspace.resolve("orphan.txt"), "keep me");
+		String sessionOnStopped = RawMcp.initialize(this.http, port(stopped));
+		CompletableFuture<HttpResponse<String>> call = this.http.sendAsync(
+				RawMcp.post(port(stopped), sessionOnStopped,
+						RawMcp.toolsCall(this.requestIds.incrementAndGet(), "delete_file", "{\"path\":\"orphan.txt\"}")),
+				HttpResponse.BodyHandlers.ofString());
+		ApprovalApi approverOnB = new ApprovalApi(port(this.instanceB), "alice", "alice-secret");
+		String id = approverOnB.awaitPendingFor("delete_file", "orphan.txt").get("id").asString();
+
+		stopped.close();
+
+		// Closed by the stopping instance itself, well before the store's heartbeat sweep (abandon-after, 30s).
+		await().atMost(Duration.ofSeconds(10))
+			.pollInterval(Duration.ofMillis(100))
+			.until(() -> approverOnB.pending().stream().noneMatch((request) -> request.get("id").asString().equals(id)));
+		ApprovalApi.Response decision = approverOnB.approve(id);
+		assertThat(decision.status()).as(decision.body()).isEqualTo(409);
+		assertThat(approverOnB.audit()).anySatisfy((record) -> {
+			assertThat(record.get("requestId").asString()).isEqualTo(id);
+			assertThat(record.get("outcome").asString()).isEqualTo("abandoned");
+		});
+		assertThat(workspace.resolve("orphan.txt")).exists();
+		call.cancel(true);
+	}
+
+	private CompletableFuture<JsonNode> callAsync(ConfigurableApplicationContext instance, String tool,
+			Map<String, Object> arguments) {
+		int id = this.requestIds.incrementAndGet();
+		return this.http
+			.sendAsync(RawMcp.post(port(instance), this.session,
+					RawMcp.toolsCall(id, tool, JSON.writeValueAsString(arguments))), HttpResponse.BodyHandlers.ofString())
+			.thenApply((response) -> response(response, id));
+	}
+
+	private String succeed(ConfigurableApplicationContext instance, String tool, Map<String, Object> arguments)
+			throws Exception {
+		JsonNode response = callAsync(instance, tool, arguments).get(30, TimeUnit.SECONDS);
+		assertThat(response.get("result").path("isError").asBoolean(false)).as("%s %s failed: %s", tool, arguments,
+				response)
+			.isFalse();
+		return text(response);
+	}
+
+	private String fail(ConfigurableApplicationContext instance, String tool, Map<String, Object> arguments)
+			throws Exception {
+		JsonNode response = callAsync(instance, tool, arguments).get(30, TimeUnit.SECONDS);
+		assertThat(response.get("result").path("isError").asBoolean(false)).as("%s %s succeeded: %s", tool,
+				arguments, response)
+			.isTrue();
+		return text(response);
+	}
+
+	private JsonNode send(ConfigurableApplicationContext instance, String body) throws Exception {
+		int id = JSON.readTree(body).get("id").asInt();
+		return response(this.http.send(RawMcp.post(port(instance), this.session, body),
+				HttpResponse.BodyHandlers.ofString()), id);
+	}
+
+	private static String text(JsonNode response) {
+		JsonNode content = response.get("result").get("content");
+		assertThat(content.size()).as("%s", response).isEqualTo(1);
+		return content.get(0).get("text").asString();
+	}
+
+	// The JSON-RPC response with this id, whether the server answered with JSON or with an event stream.
+	private static JsonNode response(HttpResponse<String> response, int id) {
+		assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+		String contentType = response.headers().firstValue("Content-Type").orElse("");
+		if (!contentType.startsWith("text/event-stream")) {
+			return JSON.readTree(response.body());
+		}
+		for (String line : response.body().split("\r?\n")) {
+			if (line.startsWith("data:")) {
+				JsonNode message = JSON.readTree(line.substring(5).trim());
+				if (message.path("id").asInt(-1) == id && (message.has("result") || message.has("error"))) {
+					return message;
+				}
+			}
+		}
+		throw new AssertionError("No response to request " + id + " in: " + response.body());
+	}
+
+}
