@@ -245,7 +245,7 @@ public final class AgentMcpServerAutoConfiguration {
 				ObjectProvider<McpToolVisibility> toolVisibility, ObjectProvider<DataSource> dataSource) {
 			HostOriginGuard guard = edgeGuard.getIfAvailable(HostOriginGuard::local);
 			McpProperties.Transport transport = properties.getTransport();
-			HardenedStreamableHttpTransport.Builder builder = HardenedStreamableHttpTransport
+			HardenedStreamableHttpTransportBuilder builder = HardenedStreamableHttpTransport
 				.builder(new JacksonMcpJsonMapper(mcpServerJsonMapper))
 				.endpoint(streamableProperties.getMcpEndpoint())
 				.allowedOrigins(guard.allowedOrigins())

@@ -1,10 +1,7 @@
 package dev.agentmiddleware.autoconfigure.mcp;
 
-import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
-
-import javax.sql.DataSource;
 
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.spec.McpSchema;
@@ -36,13 +33,13 @@ import org.springframework.web.servlet.function.ServerResponse;
  * <li>it accepts any {@code Origin}, {@code Host} and {@code MCP-Protocol-Version}; here they are checked;</li>
  * <li>sessions never expire and are not limited in number; here idle sessions expire and the number is capped;</li>
  * <li>a session lives in one JVM; here sessions may be kept in a database shared by several instances
- * ({@link Builder#sessionStore}), so that any instance behind a load balancer accepts them;</li>
+ * ({@link HardenedStreamableHttpTransportBuilder#sessionStore}), so that any instance behind a load balancer accepts them;</li>
  * <li>a session id is all it takes to use a session; here a session started by an authenticated principal is
  * answered as unknown (404) when another principal, or an anonymous client, presents its id;</li>
  * <li>open streams are left open at shutdown, so graceful shutdown waits for its timeout; here
  * {@linkplain #stop() stopping} completes every stream at once and ends the calls still running for them;</li>
  * <li>a client that goes away while its call runs is not noticed until the call writes its answer; here every open
- * stream gets a keep-alive comment at an interval ({@link Builder#keepAliveInterval}), and a stream found broken
+ * stream gets a keep-alive comment at an interval ({@link HardenedStreamableHttpTransportBuilder#keepAliveInterval}), and a stream found broken
  * ends, with the call running for it (its thread is interrupted);</li>
  * <li>a response stream might stay open after an answer (MCP SDK 2.0.0, fixed in 2.0.1 for unknown methods); here
  * every response stream is completed once its request was answered, whatever the SDK did.</li>
@@ -100,7 +97,7 @@ public final class HardenedStreamableHttpTransport implements McpStreamableServe
 
 	private volatile boolean closing;
 
-	private HardenedStreamableHttpTransport(Builder builder) {
+	HardenedStreamableHttpTransport(HardenedStreamableHttpTransportBuilder builder) {
 		this.endpoint = builder.endpoint;
 		this.errors = new JsonRpcErrors(builder.jsonMapper);
 		this.validator = new McpRequestValidator(
@@ -120,8 +117,8 @@ public final class HardenedStreamableHttpTransport implements McpStreamableServe
 	 * @param jsonMapper reads and writes the JSON-RPC messages
 	 * @return a builder
 	 */
-	public static Builder builder(McpJsonMapper jsonMapper) {
-		return new Builder(jsonMapper);
+	public static HardenedStreamableHttpTransportBuilder builder(McpJsonMapper jsonMapper) {
+		return new HardenedStreamableHttpTransportBuilder(jsonMapper);
 	}
 
 	/**
@@ -149,7 +146,7 @@ public final class HardenedStreamableHttpTransport implements McpStreamableServe
 
 	/**
 	 * The number of live sessions: of this server, or of every instance when sessions are kept in a database
-	 * ({@link Builder#sessionStore}).
+	 * ({@link HardenedStreamableHttpTransportBuilder#sessionStore}).
 	 * @return the number of sessions not yet ended or expired
 	 */
 	public int sessionCount() {
@@ -273,155 +270,6 @@ public final class HardenedStreamableHttpTransport implements McpStreamableServe
 	// Refused whatever the method: every request while shutting down, and a bad Host, Origin or protocol version
 	private @Nullable ServerResponse refusal(ServerRequest request) {
 		return this.closing ? this.errors.unavailable() : this.validator.refusal(request);
-	}
-
-	/**
-	 * Builds a {@link HardenedStreamableHttpTransport}.
-	 */
-	public static final class Builder {
-
-		private final McpJsonMapper jsonMapper;
-
-		private String endpoint = "/mcp";
-
-		private List<String> allowedOrigins = McpRequestGuard.LOCAL_ORIGINS;
-
-		private List<String> allowedHosts = McpRequestGuard.LOCAL_HOSTS;
-
-		private long maxRequestBytes = 4L * 1024 * 1024;
-
-		private Duration sessionIdleTimeout = Duration.ofMinutes(30);
-
-		private int maxSessions = 1000;
-
-		private Clock clock = Clock.systemUTC();
-
-		private McpToolVisibility toolVisibility = McpToolVisibility.ALL;
-
-		private @Nullable DataSource sessionStore;
-
-		private Duration keepAliveInterval = DEFAULT_KEEP_ALIVE_INTERVAL;
-
-		private Builder(McpJsonMapper jsonMapper) {
-			this.jsonMapper = jsonMapper;
-		}
-
-		/**
-		 * Sets the endpoint path (default {@code /mcp}).
-		 * @param endpoint the path
-		 * @return this builder
-		 */
-		public Builder endpoint(String endpoint) {
-			this.endpoint = endpoint;
-			return this;
-		}
-
-		/**
-		 * Sets the origins a browser page may call from (default: localhost origins).
-		 * @param allowedOrigins the origin patterns
-		 * @return this builder
-		 */
-		public Builder allowedOrigins(List<String> allowedOrigins) {
-			this.allowedOrigins = List.copyOf(allowedOrigins);
-			return this;
-		}
-
-		/**
-		 * Sets the host names the server answers to (default: loopback names).
-		 * @param allowedHosts the host names or addresses, {@code *} for any
-		 * @return this builder
-		 */
-		public Builder allowedHosts(List<String> allowedHosts) {
-			this.allowedHosts = List.copyOf(allowedHosts);
-			return this;
-		}
-
-		/**
-		 * Sets the largest message accepted (default 4 MB).
-		 * @param maxRequestBytes the limit in bytes
-		 * @return this builder
-		 */
-		public Builder maxRequestBytes(long maxRequestBytes) {
-			this.maxRequestBytes = maxRequestBytes;
-			return this;
-		}
-
-		/**
-		 * Sets how long an unused session lives (default 30 minutes).
-		 * @param sessionIdleTimeout the idle timeout
-		 * @return this builder
-		 */
-		public Builder sessionIdleTimeout(Duration sessionIdleTimeout) {
-			this.sessionIdleTimeout = sessionIdleTimeout;
-			return this;
-		}
-
-		/**
-		 * Sets the number of live sessions at most (default 1000).
-		 * @param maxSessions the limit
-		 * @return this builder
-		 */
-		public Builder maxSessions(int maxSessions) {
-			this.maxSessions = maxSessions;
-			return this;
-		}
-
-		/**
-		 * Keeps the sessions in a database that every instance of the server shares (table
-		 * {@code agent_mcp_session}, created when missing), so that a session started on one instance is accepted
-		 * by all of them, and the idle timeout and the session limit hold for all of them together (default: in
-		 * this server's memory).
-		 * <pre>{@code
-		 * HardenedStreamableHttpTransport.builder(jsonMapper).sessionStore(dataSource).build();
-		 * }</pre>
-		 * @param dataSource the shared database (PostgreSQL; H2 for instances on one machine)
-		 * @return this builder
-		 */
-		public Builder sessionStore(DataSource dataSource) {
-			this.sessionStore = dataSource;
-			return this;
-		}
-
-		/**
-		 * Sets the clock that session expiry reads.
-		 * @param clock the clock
-		 * @return this builder
-		 */
-		public Builder clock(Clock clock) {
-			this.clock = clock;
-			return this;
-		}
-
-		/**
-		 * Sets which tools a caller sees in its {@code tools/list} (default: all).
-		 * @param toolVisibility decides per tool and caller
-		 * @return this builder
-		 */
-		public Builder toolVisibility(McpToolVisibility toolVisibility) {
-			this.toolVisibility = toolVisibility;
-			return this;
-		}
-
-		/**
-		 * Sets how often every open stream gets a keep-alive comment (default 15 seconds), which is how the server
-		 * learns that a client went away while its call was still running: the stream and the call then end.
-		 * {@link Duration#ZERO} sends none.
-		 * @param keepAliveInterval the interval
-		 * @return this builder
-		 */
-		public Builder keepAliveInterval(Duration keepAliveInterval) {
-			this.keepAliveInterval = keepAliveInterval;
-			return this;
-		}
-
-		/**
-		 * Builds the transport.
-		 * @return the transport
-		 */
-		public HardenedStreamableHttpTransport build() {
-			return new HardenedStreamableHttpTransport(this);
-		}
-
 	}
 
 }

@@ -1,0 +1,159 @@
+package dev.agentmiddleware.autoconfigure.mcp;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+
+import javax.sql.DataSource;
+
+import io.modelcontextprotocol.json.McpJsonMapper;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Builds a {@link HardenedStreamableHttpTransport}: {@code HardenedStreamableHttpTransport.builder(jsonMapper)}.
+ */
+public final class HardenedStreamableHttpTransportBuilder {
+
+	final McpJsonMapper jsonMapper;
+
+	String endpoint = "/mcp";
+
+	List<String> allowedOrigins = McpRequestGuard.LOCAL_ORIGINS;
+
+	List<String> allowedHosts = McpRequestGuard.LOCAL_HOSTS;
+
+	long maxRequestBytes = 4L * 1024 * 1024;
+
+	Duration sessionIdleTimeout = Duration.ofMinutes(30);
+
+	int maxSessions = 1000;
+
+	Clock clock = Clock.systemUTC();
+
+	McpToolVisibility toolVisibility = McpToolVisibility.ALL;
+
+	@Nullable DataSource sessionStore;
+
+	Duration keepAliveInterval = HardenedStreamableHttpTransport.DEFAULT_KEEP_ALIVE_INTERVAL;
+
+	HardenedStreamableHttpTransportBuilder(McpJsonMapper jsonMapper) {
+		this.jsonMapper = jsonMapper;
+	}
+
+	/**
+	 * Sets the endpoint path (default {@code /mcp}).
+	 * @param endpoint the path
+	 * @return this builder
+	 */
+	public HardenedStreamableHttpTransportBuilder endpoint(String endpoint) {
+		this.endpoint = endpoint;
+		return this;
+	}
+
+	/**
+	 * Sets the origins a browser page may call from (default: localhost origins).
+	 * @param allowedOrigins the origin patterns
+	 * @return this builder
+	 */
+	public HardenedStreamableHttpTransportBuilder allowedOrigins(List<String> allowedOrigins) {
+		this.allowedOrigins = List.copyOf(allowedOrigins);
+		return this;
+	}
+
+	/**
+	 * Sets the host names the server answers to (default: loopback names).
+	 * @param allowedHosts the host names or addresses, {@code *} for any
+	 * @return this builder
+	 */
+	public HardenedStreamableHttpTransportBuilder allowedHosts(List<String> allowedHosts) {
+		this.allowedHosts = List.copyOf(allowedHosts);
+		return this;
+	}
+
+	/**
+	 * Sets the largest message accepted (default 4 MB).
+	 * @param maxRequestBytes the limit in bytes
+	 * @return this builder
+	 */
+	public HardenedStreamableHttpTransportBuilder maxRequestBytes(long maxRequestBytes) {
+		this.maxRequestBytes = maxRequestBytes;
+		return this;
+	}
+
+	/**
+	 * Sets how long an unused session lives (default 30 minutes).
+	 * @param sessionIdleTimeout the idle timeout
+	 * @return this builder
+	 */
+	public HardenedStreamableHttpTransportBuilder sessionIdleTimeout(Duration sessionIdleTimeout) {
+		this.sessionIdleTimeout = sessionIdleTimeout;
+		return this;
+	}
+
+	/**
+	 * Sets the number of live sessions at most (default 1000).
+	 * @param maxSessions the limit
+	 * @return this builder
+	 */
+	public HardenedStreamableHttpTransportBuilder maxSessions(int maxSessions) {
+		this.maxSessions = maxSessions;
+		return this;
+	}
+
+	/**
+	 * Keeps the sessions in a database that every instance of the server shares (table
+	 * {@code agent_mcp_session}, created when missing), so that a session started on one instance is accepted
+	 * by all of them, and the idle timeout and the session limit hold for all of them together (default: in
+	 * this server's memory).
+	 * <pre>{@code
+	 * HardenedStreamableHttpTransport.builder(jsonMapper).sessionStore(dataSource).build();
+	 * }</pre>
+	 * @param dataSource the shared database (PostgreSQL; H2 for instances on one machine)
+	 * @return this builder
+	 */
+	public HardenedStreamableHttpTransportBuilder sessionStore(DataSource dataSource) {
+		this.sessionStore = dataSource;
+		return this;
+	}
+
+	/**
+	 * Sets the clock that session expiry reads.
+	 * @param clock the clock
+	 * @return this builder
+	 */
+	public HardenedStreamableHttpTransportBuilder clock(Clock clock) {
+		this.clock = clock;
+		return this;
+	}
+
+	/**
+	 * Sets which tools a caller sees in its {@code tools/list} (default: all).
+	 * @param toolVisibility decides per tool and caller
+	 * @return this builder
+	 */
+	public HardenedStreamableHttpTransportBuilder toolVisibility(McpToolVisibility toolVisibility) {
+		this.toolVisibility = toolVisibility;
+		return this;
+	}
+
+	/**
+	 * Sets how often every open stream gets a keep-alive comment (default 15 seconds), which is how the server
+	 * learns that a client went away while its call was still running: the stream and the call then end.
+	 * {@link Duration#ZERO} sends none.
+	 * @param keepAliveInterval the interval
+	 * @return this builder
+	 */
+	public HardenedStreamableHttpTransportBuilder keepAliveInterval(Duration keepAliveInterval) {
+		this.keepAliveInterval = keepAliveInterval;
+		return this;
+	}
+
+	/**
+	 * Builds the transport.
+	 * @return the transport
+	 */
+	public HardenedStreamableHttpTransport build() {
+		return new HardenedStreamableHttpTransport(this);
+	}
+
+}
