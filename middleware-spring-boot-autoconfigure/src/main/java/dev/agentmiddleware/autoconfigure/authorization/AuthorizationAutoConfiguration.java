@@ -30,8 +30,7 @@ public final class AuthorizationAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	AuthorizationMiddleware authorizationMiddleware(AuthorizationProperties properties) {
-		properties.validate();
-		return AuthorizationMiddleware.builder().policies(properties::policyFor).order(properties.getOrder()).build();
+		return properties.applyTo(AuthorizationMiddleware.builder()).build();
 	}
 
 	@Bean
@@ -46,8 +45,7 @@ public final class AuthorizationAutoConfiguration {
 		@Bean
 		@ConditionalOnMissingBean(name = "authorizationEndpointContributor")
 		PolicyEndpointContributor authorizationEndpointContributor(AuthorizationMiddleware authorizationMiddleware) {
-			return PolicyEndpointContributor.of(authorizationMiddleware,
-					(tool) -> authorizationMiddleware.policies().get(tool));
+			return PolicyEndpointContributor.of(authorizationMiddleware);
 		}
 
 	}

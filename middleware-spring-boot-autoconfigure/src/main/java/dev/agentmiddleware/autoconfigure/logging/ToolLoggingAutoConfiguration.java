@@ -31,12 +31,9 @@ public final class ToolLoggingAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	LoggingMiddleware loggingMiddleware(ToolLoggingProperties properties, ObjectProvider<SecretRedactor> redactor) {
-		properties.validate();
-		return LoggingMiddleware.builder()
+		return properties.applyTo(LoggingMiddleware.builder())
 			.logger(properties.getLoggerName())
 			.redactor(redactor.getIfAvailable(SecretRedactor::withDefaults))
-			.policies(properties::policyFor)
-			.order(properties.getOrder())
 			.build();
 	}
 
@@ -52,7 +49,7 @@ public final class ToolLoggingAutoConfiguration {
 		@Bean
 		@ConditionalOnMissingBean(name = "loggingEndpointContributor")
 		PolicyEndpointContributor loggingEndpointContributor(LoggingMiddleware loggingMiddleware) {
-			return PolicyEndpointContributor.of(loggingMiddleware, (tool) -> loggingMiddleware.policies().get(tool));
+			return PolicyEndpointContributor.of(loggingMiddleware);
 		}
 
 	}

@@ -62,10 +62,9 @@ public final class ToolObservationAutoConfiguration {
 	private static ObservationMiddleware.Builder observationMiddlewareBuilder(ToolObservationProperties properties,
 			ObjectProvider<ObservationRegistry> observationRegistry,
 			ObjectProvider<AgentToolObservationConvention> convention) {
-		return ObservationMiddleware.builder().registry(observationRegistry.getIfAvailable(() -> ObservationRegistry.NOOP))
-			.convention(convention.getIfUnique())
-			.policies(properties::policyFor)
-			.order(properties.getOrder());
+		return properties.applyTo(ObservationMiddleware.builder())
+			.registry(observationRegistry.getIfAvailable(() -> ObservationRegistry.NOOP))
+			.convention(convention.getIfUnique());
 	}
 
 	// Processed before the bean methods of the enclosing class, so that with Micrometer's meters the middleware

@@ -47,12 +47,10 @@ public final class ToolRateLimitAutoConfiguration {
 	@ConditionalOnMissingBean
 	RateLimitMiddleware rateLimitMiddleware(ToolRateLimitProperties properties, ObjectProvider<MiddlewareMetrics> metrics,
 			RateLimiterStore rateLimiterStore) {
-		properties.validate();
-		return RateLimitMiddleware.builder().policies(properties::policyFor)
+		return properties.applyTo(RateLimitMiddleware.builder())
 			.store(rateLimiterStore)
 			.allowWhenStoreUnavailable(
 					properties.getStore().getOnUnavailable() == ToolRateLimitProperties.OnUnavailable.ALLOW)
-			.order(properties.getOrder())
 			.maxTrackedKeys(properties.getMaxTrackedKeys())
 			.sessionIdleTimeout(properties.getSessionIdleTimeout())
 			.metrics(metrics.getIfAvailable(() -> MiddlewareMetrics.NONE))
@@ -71,8 +69,7 @@ public final class ToolRateLimitAutoConfiguration {
 		@Bean
 		@ConditionalOnMissingBean(name = "rateLimitEndpointContributor")
 		PolicyEndpointContributor rateLimitEndpointContributor(RateLimitMiddleware rateLimitMiddleware) {
-			return PolicyEndpointContributor.of(rateLimitMiddleware,
-					(tool) -> rateLimitMiddleware.policies().get(tool));
+			return PolicyEndpointContributor.of(rateLimitMiddleware);
 		}
 
 	}

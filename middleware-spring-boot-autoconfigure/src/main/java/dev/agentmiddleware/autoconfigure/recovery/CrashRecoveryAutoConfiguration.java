@@ -36,12 +36,9 @@ public final class CrashRecoveryAutoConfiguration {
 	@ConditionalOnMissingBean
 	CrashRecoveryMiddleware crashRecoveryMiddleware(CrashRecoveryProperties properties,
 			ObjectProvider<ToolSessionReset> sessionReset, ObjectProvider<MiddlewareMetrics> metrics) {
-		properties.validate();
-		return CrashRecoveryMiddleware.builder()
-			.policies(properties::policyFor)
+		return properties.applyTo(CrashRecoveryMiddleware.builder())
 			.sessionReset(sessionReset.getIfAvailable())
 			.metrics(metrics.getIfAvailable(() -> MiddlewareMetrics.NONE))
-			.order(properties.getOrder())
 			.build();
 	}
 
@@ -57,8 +54,7 @@ public final class CrashRecoveryAutoConfiguration {
 		@Bean
 		@ConditionalOnMissingBean(name = "crashRecoveryEndpointContributor")
 		PolicyEndpointContributor crashRecoveryEndpointContributor(CrashRecoveryMiddleware crashRecoveryMiddleware) {
-			return PolicyEndpointContributor
-				.of(crashRecoveryMiddleware, (tool) -> crashRecoveryMiddleware.policies().get(tool))
+			return PolicyEndpointContributor.of(crashRecoveryMiddleware)
 				.withSection(() -> Map.of("sessionReset", crashRecoveryMiddleware.hasSessionReset()));
 		}
 

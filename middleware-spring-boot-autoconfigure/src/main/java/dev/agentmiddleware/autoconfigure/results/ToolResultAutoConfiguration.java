@@ -39,10 +39,7 @@ public final class ToolResultAutoConfiguration {
 	ResultGuardMiddleware resultGuardMiddleware(ToolResultProperties properties,
 			ObjectProvider<ToolResultGuard> guards, ObjectProvider<JsonMapper> jsonMapper,
 			ObjectProvider<MiddlewareMetrics> metrics, SecretRedactor secretRedactor) {
-		properties.validate();
-		return ResultGuardMiddleware.builder()
-			.policies(properties::policyFor)
-			.order(properties.getOrder())
+		return properties.applyTo(ResultGuardMiddleware.builder())
 			.guards(guards.orderedStream().toList())
 			.redactor(secretRedactor)
 			.jsonMapper(jsonMapper.getIfAvailable(JsonMapper::new))
@@ -62,8 +59,7 @@ public final class ToolResultAutoConfiguration {
 		@Bean
 		@ConditionalOnMissingBean(name = "resultGuardEndpointContributor")
 		PolicyEndpointContributor resultGuardEndpointContributor(ResultGuardMiddleware resultGuardMiddleware) {
-			return PolicyEndpointContributor.of(resultGuardMiddleware,
-					(tool) -> resultGuardMiddleware.policies().get(tool));
+			return PolicyEndpointContributor.of(resultGuardMiddleware);
 		}
 
 	}

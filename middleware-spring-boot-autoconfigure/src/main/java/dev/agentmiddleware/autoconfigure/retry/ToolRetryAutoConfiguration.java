@@ -33,10 +33,8 @@ public final class ToolRetryAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	RetryMiddleware retryMiddleware(ToolRetryProperties properties, ObjectProvider<MiddlewareMetrics> metrics) {
-		properties.validate();
-		return RetryMiddleware.builder().policies(properties::policyFor)
+		return properties.applyTo(RetryMiddleware.builder())
 			.sideEffectingTools(properties::isExplicitlyEnabled)
-			.order(properties.getOrder())
 			.metrics(metrics.getIfAvailable(() -> MiddlewareMetrics.NONE))
 			.build();
 	}
@@ -53,7 +51,7 @@ public final class ToolRetryAutoConfiguration {
 		@Bean
 		@ConditionalOnMissingBean(name = "retryEndpointContributor")
 		PolicyEndpointContributor retryEndpointContributor(RetryMiddleware retryMiddleware) {
-			return PolicyEndpointContributor.of(retryMiddleware, (tool) -> retryMiddleware.policies().get(tool));
+			return PolicyEndpointContributor.of(retryMiddleware);
 		}
 
 	}

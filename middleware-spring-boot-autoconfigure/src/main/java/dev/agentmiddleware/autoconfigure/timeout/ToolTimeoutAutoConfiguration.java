@@ -32,10 +32,7 @@ public final class ToolTimeoutAutoConfiguration {
 	@Bean(destroyMethod = "close")
 	@ConditionalOnMissingBean
 	TimeoutMiddleware timeoutMiddleware(ToolTimeoutProperties properties) {
-		properties.validate();
-		return TimeoutMiddleware.builder()
-			.policies(properties::policyFor)
-			.order(properties.getOrder())
+		return properties.applyTo(TimeoutMiddleware.builder())
 			.maxThreads(properties.getMaxThreads())
 			.queueCapacity(properties.getQueueCapacity())
 			.build();
@@ -53,7 +50,7 @@ public final class ToolTimeoutAutoConfiguration {
 		@Bean
 		@ConditionalOnMissingBean(name = "timeoutEndpointContributor")
 		PolicyEndpointContributor timeoutEndpointContributor(TimeoutMiddleware timeoutMiddleware) {
-			return PolicyEndpointContributor.of(timeoutMiddleware, (tool) -> timeoutMiddleware.policies().get(tool))
+			return PolicyEndpointContributor.of(timeoutMiddleware)
 				.withSection(() -> pool(timeoutMiddleware));
 		}
 
