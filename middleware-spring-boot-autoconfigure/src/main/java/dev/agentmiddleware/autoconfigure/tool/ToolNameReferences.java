@@ -53,25 +53,7 @@ public interface ToolNameReferences {
 	 * @return the references
 	 */
 	static ToolNameReferences ofList(String property, List<String> toolNames) {
-		List<String> names = List.copyOf(toolNames);
-		return new ToolNameReferences() {
-
-			@Override
-			public String property() {
-				return property;
-			}
-
-			@Override
-			public Collection<String> toolNames() {
-				return names;
-			}
-
-			@Override
-			public String propertyOf(String toolName) {
-				return property + "[" + names.indexOf(toolName) + "]";
-			}
-
-		};
+		return new PropertyToolNames(property, toolNames, true);
 	}
 
 	/**
@@ -81,20 +63,7 @@ public interface ToolNameReferences {
 	 * @return the references
 	 */
 	static ToolNameReferences of(String property, Collection<String> toolNames) {
-		Collection<String> names = List.copyOf(toolNames);
-		return new ToolNameReferences() {
-
-			@Override
-			public String property() {
-				return property;
-			}
-
-			@Override
-			public Collection<String> toolNames() {
-				return names;
-			}
-
-		};
+		return new PropertyToolNames(property, List.copyOf(toolNames), false);
 	}
 
 }
