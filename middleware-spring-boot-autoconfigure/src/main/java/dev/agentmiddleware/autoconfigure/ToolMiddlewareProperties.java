@@ -1,7 +1,9 @@
 package dev.agentmiddleware.autoconfigure;
 
 import java.beans.PropertyDescriptor;
+import java.util.Collection;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 import dev.agentmiddleware.autoconfigure.tool.InvalidToolConfigurationException;
@@ -66,7 +68,8 @@ import org.springframework.boot.context.properties.bind.DataObjectPropertyName;
  * @param <S> the settings type of {@code defaults} and of each tool
  * @param <P> the core policy type
  */
-public abstract class ToolMiddlewareProperties<S extends ToolSettings<S>, P> implements ValidatedProperties {
+public abstract class ToolMiddlewareProperties<S extends ToolSettings<S>, P>
+		implements ValidatedProperties, ToolNameReferences {
 
 	private final String prefix;
 
@@ -219,11 +222,23 @@ public abstract class ToolMiddlewareProperties<S extends ToolSettings<S>, P> imp
 	}
 
 	/**
-	 * The tool names under {@code tools}, for the registry's check of unknown names at startup.
-	 * @return the references
+	 * The property of the per-tool settings, such as {@code agent.middleware.cache.tools}: these properties are
+	 * themselves the {@link ToolNameReferences} of their {@code tools} map, so that the registry checks every
+	 * built-in's tool names at startup without a bean of its own.
+	 * @return the property
 	 */
-	public ToolNameReferences toolNameReferences() {
-		return PerToolSettings.references(this.prefix + ".tools", this.tools);
+	@Override
+	public String property() {
+		return this.prefix + ".tools";
+	}
+
+	/**
+	 * The tool names under {@code tools}, for the registry's check of unknown names at startup.
+	 * @return the names, as written in configuration
+	 */
+	@Override
+	public Collection<String> toolNames() {
+		return List.copyOf(this.tools.keySet());
 	}
 
 	/**

@@ -4,7 +4,6 @@ import dev.agentmiddleware.authorization.AuthorizationMiddleware;
 import dev.agentmiddleware.autoconfigure.AgentMiddlewareAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.actuate.PolicyEndpointContributor;
 import dev.agentmiddleware.autoconfigure.tool.AgentToolRegistry;
-import dev.agentmiddleware.autoconfigure.tool.ToolNameReferences;
 
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -31,11 +30,6 @@ public final class AuthorizationAutoConfiguration {
 	@ConditionalOnMissingBean
 	AuthorizationMiddleware authorizationMiddleware(AuthorizationProperties properties) {
 		return properties.applyTo(AuthorizationMiddleware.builder()).build();
-	}
-
-	@Bean
-	ToolNameReferences authorizationToolNames(AuthorizationProperties properties) {
-		return properties.toolNameReferences();
 	}
 
 	@Configuration(proxyBeanMethods = false)

@@ -3,7 +3,6 @@ package dev.agentmiddleware.autoconfigure.logging;
 import dev.agentmiddleware.autoconfigure.AgentMiddlewareAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.actuate.PolicyEndpointContributor;
 import dev.agentmiddleware.autoconfigure.tool.AgentToolRegistry;
-import dev.agentmiddleware.autoconfigure.tool.ToolNameReferences;
 import dev.agentmiddleware.logging.LoggingMiddleware;
 import dev.agentmiddleware.redaction.SecretRedactor;
 
@@ -35,11 +34,6 @@ public final class ToolLoggingAutoConfiguration {
 			.logger(properties.getLoggerName())
 			.redactor(redactor.getIfAvailable(SecretRedactor::withDefaults))
 			.build();
-	}
-
-	@Bean
-	ToolNameReferences loggingToolNameReferences(ToolLoggingProperties properties) {
-		return properties.toolNameReferences();
 	}
 
 	@Configuration(proxyBeanMethods = false)

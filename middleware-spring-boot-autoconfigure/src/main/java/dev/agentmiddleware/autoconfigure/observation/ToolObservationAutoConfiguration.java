@@ -5,7 +5,6 @@ import java.util.Map;
 import dev.agentmiddleware.autoconfigure.AgentMiddlewareAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.actuate.PolicyEndpointContributor;
 import dev.agentmiddleware.autoconfigure.tool.AgentToolRegistry;
-import dev.agentmiddleware.autoconfigure.tool.ToolNameReferences;
 import dev.agentmiddleware.callrecord.ToolCallObservers;
 import dev.agentmiddleware.metrics.MiddlewareEvent;
 import dev.agentmiddleware.metrics.MiddlewareMetrics;
@@ -97,11 +96,6 @@ public final class ToolObservationAutoConfiguration {
 			return new ToolCallMeterObservationHandler(meterRegistry);
 		}
 
-	}
-
-	@Bean
-	ToolNameReferences observationToolNameReferences(ToolObservationProperties properties) {
-		return properties.toolNameReferences();
 	}
 
 	@Configuration(proxyBeanMethods = false)

@@ -6,7 +6,6 @@ import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.agentmiddleware.autoconfigure.AgentMiddlewareAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.actuate.PolicyEndpointContributor;
 import dev.agentmiddleware.autoconfigure.tool.AgentToolRegistry;
-import dev.agentmiddleware.autoconfigure.tool.ToolNameReferences;
 import dev.agentmiddleware.metrics.MiddlewareMetrics;
 import dev.agentmiddleware.ratelimit.RateLimitMiddleware;
 import dev.agentmiddleware.ratelimit.RateLimiterStore;
@@ -55,11 +54,6 @@ public final class ToolRateLimitAutoConfiguration {
 			.sessionIdleTimeout(properties.getSessionIdleTimeout())
 			.metrics(metrics.getIfAvailable(() -> MiddlewareMetrics.NONE))
 			.build();
-	}
-
-	@Bean
-	ToolNameReferences rateLimitToolNames(ToolRateLimitProperties properties) {
-		return properties.toolNameReferences();
 	}
 
 	@Configuration(proxyBeanMethods = false)

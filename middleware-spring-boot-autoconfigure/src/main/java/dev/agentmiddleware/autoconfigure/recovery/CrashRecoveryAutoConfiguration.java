@@ -5,7 +5,6 @@ import java.util.Map;
 import dev.agentmiddleware.autoconfigure.AgentMiddlewareAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.actuate.PolicyEndpointContributor;
 import dev.agentmiddleware.autoconfigure.tool.AgentToolRegistry;
-import dev.agentmiddleware.autoconfigure.tool.ToolNameReferences;
 import dev.agentmiddleware.metrics.MiddlewareMetrics;
 import dev.agentmiddleware.recovery.CrashRecoveryMiddleware;
 import dev.agentmiddleware.recovery.ToolSessionReset;
@@ -40,11 +39,6 @@ public final class CrashRecoveryAutoConfiguration {
 			.sessionReset(sessionReset.getIfAvailable())
 			.metrics(metrics.getIfAvailable(() -> MiddlewareMetrics.NONE))
 			.build();
-	}
-
-	@Bean
-	ToolNameReferences crashRecoveryToolNames(CrashRecoveryProperties properties) {
-		return properties.toolNameReferences();
 	}
 
 	@Configuration(proxyBeanMethods = false)

@@ -3,7 +3,6 @@ package dev.agentmiddleware.autoconfigure.results;
 import dev.agentmiddleware.autoconfigure.AgentMiddlewareAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.actuate.PolicyEndpointContributor;
 import dev.agentmiddleware.autoconfigure.tool.AgentToolRegistry;
-import dev.agentmiddleware.autoconfigure.tool.ToolNameReferences;
 import dev.agentmiddleware.metrics.MiddlewareMetrics;
 import dev.agentmiddleware.redaction.SecretRedactor;
 import dev.agentmiddleware.results.ResultGuardMiddleware;
@@ -45,11 +44,6 @@ public final class ToolResultAutoConfiguration {
 			.jsonMapper(jsonMapper.getIfAvailable(JsonMapper::new))
 			.metrics(metrics.getIfAvailable(() -> MiddlewareMetrics.NONE))
 			.build();
-	}
-
-	@Bean
-	ToolNameReferences resultToolNames(ToolResultProperties properties) {
-		return properties.toolNameReferences();
 	}
 
 	@Configuration(proxyBeanMethods = false)

@@ -3,7 +3,6 @@ package dev.agentmiddleware.autoconfigure.retry;
 import dev.agentmiddleware.autoconfigure.AgentMiddlewareAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.actuate.PolicyEndpointContributor;
 import dev.agentmiddleware.autoconfigure.tool.AgentToolRegistry;
-import dev.agentmiddleware.autoconfigure.tool.ToolNameReferences;
 import dev.agentmiddleware.metrics.MiddlewareMetrics;
 import dev.agentmiddleware.retry.RetryMiddleware;
 import io.github.resilience4j.retry.Retry;
@@ -37,11 +36,6 @@ public final class ToolRetryAutoConfiguration {
 			.sideEffectingTools(properties::isExplicitlyEnabled)
 			.metrics(metrics.getIfAvailable(() -> MiddlewareMetrics.NONE))
 			.build();
-	}
-
-	@Bean
-	ToolNameReferences retryToolNames(ToolRetryProperties properties) {
-		return properties.toolNameReferences();
 	}
 
 	@Configuration(proxyBeanMethods = false)

@@ -6,7 +6,6 @@ import java.util.Map;
 import dev.agentmiddleware.autoconfigure.AgentMiddlewareAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.actuate.PolicyEndpointContributor;
 import dev.agentmiddleware.autoconfigure.tool.AgentToolRegistry;
-import dev.agentmiddleware.autoconfigure.tool.ToolNameReferences;
 import dev.agentmiddleware.timeout.TimeoutMiddleware;
 
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
@@ -36,11 +35,6 @@ public final class ToolTimeoutAutoConfiguration {
 			.maxThreads(properties.getMaxThreads())
 			.queueCapacity(properties.getQueueCapacity())
 			.build();
-	}
-
-	@Bean
-	ToolNameReferences timeoutToolNames(ToolTimeoutProperties properties) {
-		return properties.toolNameReferences();
 	}
 
 	@Configuration(proxyBeanMethods = false)

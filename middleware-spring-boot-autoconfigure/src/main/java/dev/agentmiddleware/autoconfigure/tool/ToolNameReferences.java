@@ -10,11 +10,13 @@ import java.util.List;
  * the {@link AgentToolRegistry} checks every name against the registered tools, so that a typo fails startup (or
  * logs a warning, per {@code agent.middleware.fail-on-unknown-tool}) instead of silently configuring nothing.
  * Names are compared in canonical form ({@link ToolNames#canonical}), so {@code GET-WEATHER} from an environment
- * variable matches {@code get_weather}.
+ * variable matches {@code get_weather}. The properties of every built-in
+ * ({@link dev.agentmiddleware.autoconfigure.ToolMiddlewareProperties}) are references themselves; other
+ * configuration declares a bean:
  * <pre>{@code
  * @Bean
- * ToolNameReferences cacheToolNames(ToolCacheProperties properties) {
- *     return ToolNameReferences.of("agent.middleware.cache.tools", properties.getTools().keySet());
+ * ToolNameReferences auditToolNames(AuditProperties properties) {
+ *     return ToolNameReferences.of("acme.audit.tools", properties.getTools().keySet());
  * }
  * }</pre>
  */
