@@ -1,12 +1,9 @@
 package dev.agentmiddleware.authorization;
 
-import java.util.Map;
-import java.util.Objects;
-import java.util.function.Function;
+import java.util.Set;
 
+import dev.agentmiddleware.chain.BuiltInMiddleware;
 import dev.agentmiddleware.chain.BuiltInOrder;
-import dev.agentmiddleware.chain.OrderedMiddleware;
-import dev.agentmiddleware.chain.ToolPolicies;
 import dev.agentmiddleware.tool.ToolDescriptor;
 import dev.agentmiddleware.tool.ToolHandler;
 import dev.agentmiddleware.tool.ToolInvocation;
@@ -33,25 +30,19 @@ import org.jspecify.annotations.Nullable;
  * // ToolForbiddenException: Tool 'delete_file' requires authority SCOPE_files.write, which the caller does not have.
  * }</pre>
  */
-public final class AuthorizationMiddleware implements OrderedMiddleware {
+public final class AuthorizationMiddleware extends BuiltInMiddleware<AuthorizationPolicy> {
 
 	/** The name of this middleware in chains and in {@code decidedBy}. */
 	public static final String NAME = "authorization";
 
-	private final ToolPolicies<AuthorizationPolicy> policies;
-
-	private final Function<ToolDescriptor, @Nullable AuthorizationPolicy> resolver;
-
-	private final int order;
-
 	private AuthorizationMiddleware(Builder builder) {
-		this.resolver = builder.policies;
-		this.policies = ToolPolicies.of(builder.policies);
-		this.order = builder.order;
+		super(NAME, builder);
 	}
 
 	/**
-	 * Starts an authorization middleware whose policy of each tool is, until changed, what its descriptor declares.
+	 * Starts an authorization middleware whose policy of each tool is, until changed, what its descriptor declares
+	 * (a tool that declares no authorities requires nothing), with order {@link BuiltInOrder#AUTHORIZATION}. The
+	 * policy function is also called when a caller's tools are listed ({@link #permits}).
 	 * @return a builder
 	 */
 	public static Builder builder() {
@@ -59,11 +50,7 @@ public final class AuthorizationMiddleware implements OrderedMiddleware {
 	}
 
 	@Override
-	public ToolHandler wrap(ToolDescriptor tool, ToolHandler next) {
-		AuthorizationPolicy policy = this.policies.resolve(tool);
-		if (policy == null) {
-			return next;
-		}
+	protected ToolHandler wrap(ToolDescriptor tool, AuthorizationPolicy policy, ToolHandler next) {
 		return new AuthorizedHandler(tool.name(), policy, next);
 	}
 
@@ -74,26 +61,8 @@ public final class AuthorizationMiddleware implements OrderedMiddleware {
 	 * @return {@code true} when the tool requires nothing, or the caller holds every authority it requires
 	 */
 	public boolean permits(ToolDescriptor tool, @Nullable ToolPrincipal principal) {
-		AuthorizationPolicy policy = this.resolver.apply(tool);
+		AuthorizationPolicy policy = policyOf(tool);
 		return policy == null || policy.permits(principal);
-	}
-
-	@Override
-	public int order() {
-		return this.order;
-	}
-
-	@Override
-	public String name() {
-		return NAME;
-	}
-
-	/**
-	 * The policy of every tool this middleware guards, as decided when the tools' pipelines were built.
-	 * @return the policies by tool name, sorted by name
-	 */
-	public Map<String, AuthorizationPolicy> policies() {
-		return this.policies.applied();
 	}
 
 	/**
@@ -144,41 +113,13 @@ public final class AuthorizationMiddleware implements OrderedMiddleware {
 	/**
 	 * Builds an {@link AuthorizationMiddleware}.
 	 */
-	public static final class Builder {
-
-		private Function<ToolDescriptor, @Nullable AuthorizationPolicy> policies = (tool) -> AuthorizationPolicy
-			.ofAll(tool.authorities(), java.util.Set.of());
-
-		private int order = BuiltInOrder.AUTHORIZATION;
+	public static final class Builder extends BuiltInMiddleware.Builder<AuthorizationPolicy, Builder> {
 
 		private Builder() {
+			super((tool) -> AuthorizationPolicy.ofAll(tool.authorities(), Set.of()), BuiltInOrder.AUTHORIZATION);
 		}
 
-		/**
-		 * Sets the policy of each tool (default: the authorities its descriptor declares).
-		 * @param policies the policy of a tool, or {@code null} for a tool that requires nothing; called when the
-		 * tool's pipeline is built and when a caller's tools are listed
-		 * @return this builder
-		 */
-		public Builder policies(Function<ToolDescriptor, @Nullable AuthorizationPolicy> policies) {
-			this.policies = Objects.requireNonNull(policies, "policies");
-			return this;
-		}
-
-		/**
-		 * Sets the order (default {@link BuiltInOrder#AUTHORIZATION}).
-		 * @param order the order; a lower value runs further out
-		 * @return this builder
-		 */
-		public Builder order(int order) {
-			this.order = order;
-			return this;
-		}
-
-		/**
-		 * Builds the middleware.
-		 * @return the middleware
-		 */
+		@Override
 		public AuthorizationMiddleware build() {
 			return new AuthorizationMiddleware(this);
 		}

@@ -1,16 +1,13 @@
 package dev.agentmiddleware.logging;
 
 import java.util.Locale;
-import java.util.Map;
 import java.util.Objects;
 
-import java.util.function.Function;
 import java.util.function.LongSupplier;
 
+import dev.agentmiddleware.chain.BuiltInMiddleware;
 import dev.agentmiddleware.chain.BuiltInOrder;
-import dev.agentmiddleware.chain.OrderedMiddleware;
 import dev.agentmiddleware.chain.ToolCall;
-import dev.agentmiddleware.chain.ToolPolicies;
 import dev.agentmiddleware.redaction.SecretRedactor;
 import dev.agentmiddleware.tool.CallOutcome;
 import dev.agentmiddleware.tool.ToolDescriptor;
@@ -46,7 +43,10 @@ import org.slf4j.MDC;
  *     .build();
  * }</pre>
  */
-public final class LoggingMiddleware implements OrderedMiddleware {
+public final class LoggingMiddleware extends BuiltInMiddleware<LoggingPolicy> {
+
+	/** The name of this middleware in chains. */
+	public static final String NAME = "logging";
 
 	/** The default logger name. */
 	public static final String DEFAULT_LOGGER_NAME = "dev.agentmiddleware.logging.ToolCallLog";
@@ -63,23 +63,19 @@ public final class LoggingMiddleware implements OrderedMiddleware {
 
 	private final LogValueRenderer renderer;
 
-	private final ToolPolicies<LoggingPolicy> policies;
-
 	private final LongSupplier nanoTime;
 
-	private final int order;
-
 	private LoggingMiddleware(Builder builder) {
+		super(NAME, builder);
 		this.logger = builder.logger;
 		this.renderer = new LogValueRenderer(builder.redactor);
-		this.policies = ToolPolicies.of(builder.policies);
 		this.nanoTime = builder.nanoTime;
-		this.order = builder.order;
 	}
 
 	/**
 	 * Starts a logging middleware; by default it logs every tool to {@value #DEFAULT_LOGGER_NAME} with
-	 * {@link LoggingPolicy#DEFAULT} and the default secret keys.
+	 * {@link LoggingPolicy#DEFAULT} and the default secret keys, with order {@link BuiltInOrder#LOGGING}; a tool
+	 * whose policy is {@code null} is not logged at all.
 	 * @return a builder
 	 */
 	public static Builder builder() {
@@ -87,21 +83,7 @@ public final class LoggingMiddleware implements OrderedMiddleware {
 	}
 
 	@Override
-	public String name() {
-		return "logging";
-	}
-
-	@Override
-	public int order() {
-		return this.order;
-	}
-
-	@Override
-	public ToolHandler wrap(ToolDescriptor tool, ToolHandler next) {
-		LoggingPolicy policy = this.policies.resolve(tool);
-		if (policy == null) {
-			return next;
-		}
+	protected ToolHandler wrap(ToolDescriptor tool, LoggingPolicy policy, ToolHandler next) {
 		ToolCall.Listener<Long> logLine = (start, invocation, outcome, decidedBy, result, error) -> {
 			logCall(invocation, outcome, decidedBy, start, error, policy);
 			if (error == null && policy.logResults() && this.logger.isDebugEnabled()) {
@@ -109,14 +91,6 @@ public final class LoggingMiddleware implements OrderedMiddleware {
 			}
 		};
 		return (invocation) -> this.logger.isInfoEnabled() ? log(invocation, next, logLine) : next.handle(invocation);
-	}
-
-	/**
-	 * The policy of every tool this middleware logs, as decided when the tools' pipelines were built.
-	 * @return the policies by tool name, sorted by name
-	 */
-	public Map<String, LoggingPolicy> policies() {
-		return this.policies.applied();
 	}
 
 	private @Nullable Object log(ToolInvocation invocation, ToolHandler next, ToolCall.Listener<Long> logLine)
@@ -214,25 +188,22 @@ public final class LoggingMiddleware implements OrderedMiddleware {
 
 	@Override
 	public String toString() {
-		return "LoggingMiddleware[logger=" + this.logger.getName() + ", order=" + this.order + "]";
+		return "LoggingMiddleware[logger=" + this.logger.getName() + ", order=" + order() + "]";
 	}
 
 	/**
 	 * Builds a {@link LoggingMiddleware}.
 	 */
-	public static final class Builder {
+	public static final class Builder extends BuiltInMiddleware.Builder<LoggingPolicy, Builder> {
 
 		private Logger logger = LoggerFactory.getLogger(DEFAULT_LOGGER_NAME);
 
 		private SecretRedactor redactor = SecretRedactor.withDefaults();
 
-		private Function<ToolDescriptor, @Nullable LoggingPolicy> policies = (tool) -> LoggingPolicy.DEFAULT;
-
 		private LongSupplier nanoTime = System::nanoTime;
 
-		private int order = BuiltInOrder.LOGGING;
-
 		private Builder() {
+			super((tool) -> LoggingPolicy.DEFAULT, BuiltInOrder.LOGGING);
 		}
 
 		/**
@@ -257,16 +228,6 @@ public final class LoggingMiddleware implements OrderedMiddleware {
 		}
 
 		/**
-		 * Sets how each tool is logged; a tool whose policy is {@code null} is not logged at all.
-		 * @param policies the policy per tool, asked once when the tool's pipeline is built
-		 * @return this builder
-		 */
-		public Builder policies(Function<ToolDescriptor, @Nullable LoggingPolicy> policies) {
-			this.policies = Objects.requireNonNull(policies, "policies");
-			return this;
-		}
-
-		/**
 		 * Sets the source of {@link System#nanoTime()}-like readings used to measure durations.
 		 * @param nanoTime the time source
 		 * @return this builder
@@ -276,20 +237,7 @@ public final class LoggingMiddleware implements OrderedMiddleware {
 			return this;
 		}
 
-		/**
-		 * Sets the order (default {@link BuiltInOrder#LOGGING}).
-		 * @param order the order; lower runs further out
-		 * @return this builder
-		 */
-		public Builder order(int order) {
-			this.order = order;
-			return this;
-		}
-
-		/**
-		 * Builds the middleware.
-		 * @return the middleware
-		 */
+		@Override
 		public LoggingMiddleware build() {
 			return new LoggingMiddleware(this);
 		}

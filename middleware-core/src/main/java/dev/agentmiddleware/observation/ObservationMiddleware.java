@@ -1,10 +1,9 @@
 package dev.agentmiddleware.observation;
 
 import java.util.Objects;
-import java.util.function.Function;
 
+import dev.agentmiddleware.chain.BuiltInMiddleware;
 import dev.agentmiddleware.chain.BuiltInOrder;
-import dev.agentmiddleware.chain.OrderedMiddleware;
 import dev.agentmiddleware.chain.ToolCall;
 import dev.agentmiddleware.tool.ToolDescriptor;
 import dev.agentmiddleware.tool.ToolHandler;
@@ -48,7 +47,10 @@ import org.jspecify.annotations.Nullable;
  * ToolPipeline pipeline = ToolPipeline.chain(weatherTool, observation, cache);
  * }</pre>
  */
-public final class ObservationMiddleware implements OrderedMiddleware {
+public final class ObservationMiddleware extends BuiltInMiddleware<ObservationPolicy> {
+
+	/** The name of this middleware in chains. */
+	public static final String NAME = "observation";
 
 	private static final AgentToolObservationConvention DEFAULT_CONVENTION = new DefaultAgentToolObservationConvention();
 
@@ -71,16 +73,11 @@ public final class ObservationMiddleware implements OrderedMiddleware {
 
 	private final @Nullable MeterRegistry meterRegistry;
 
-	private final Function<ToolDescriptor, @Nullable ObservationPolicy> policies;
-
-	private final int order;
-
 	private ObservationMiddleware(Builder builder) {
+		super(NAME, builder);
 		this.registry = Objects.requireNonNull(builder.registry, "registry: set it with registry(registry)");
 		this.convention = builder.convention;
 		this.meterRegistry = builder.meterRegistry;
-		this.policies = builder.policies;
-		this.order = builder.order;
 	}
 
 	/**
@@ -93,7 +90,8 @@ public final class ObservationMiddleware implements OrderedMiddleware {
 	}
 
 	/**
-	 * Starts an observation middleware; its {@link Builder#registry registry} must be set.
+	 * Starts an observation middleware that observes every tool, with order {@link BuiltInOrder#OBSERVATION}; its
+	 * {@link Builder#registry registry} must be set.
 	 * <pre>{@code
 	 * ObservationMiddleware observation = ObservationMiddleware.builder()
 	 *     .registry(registry)
@@ -106,21 +104,14 @@ public final class ObservationMiddleware implements OrderedMiddleware {
 		return new Builder();
 	}
 
+	// With the no-op registry (or one without handlers) there is nothing to observe: no tool is wrapped.
 	@Override
-	public String name() {
-		return "observation";
+	protected boolean appliesTo(ToolDescriptor tool, ObservationPolicy policy) {
+		return !this.registry.isNoop();
 	}
 
 	@Override
-	public int order() {
-		return this.order;
-	}
-
-	@Override
-	public ToolHandler wrap(ToolDescriptor tool, ToolHandler next) {
-		if (this.registry.isNoop() || this.policies.apply(tool) == null) {
-			return next;
-		}
+	protected ToolHandler wrap(ToolDescriptor tool, ObservationPolicy policy, ToolHandler next) {
 		if (this.meterRegistry == null) {
 			return (invocation) -> observe(invocation, next);
 		}
@@ -152,7 +143,7 @@ public final class ObservationMiddleware implements OrderedMiddleware {
 
 	@Override
 	public String toString() {
-		return "ObservationMiddleware[order=" + this.order + "]";
+		return "ObservationMiddleware[order=" + order() + "]";
 	}
 
 	/**
@@ -238,7 +229,7 @@ public final class ObservationMiddleware implements OrderedMiddleware {
 	/**
 	 * Builds an {@link ObservationMiddleware}.
 	 */
-	public static final class Builder {
+	public static final class Builder extends BuiltInMiddleware.Builder<ObservationPolicy, Builder> {
 
 		private @Nullable ObservationRegistry registry;
 
@@ -246,11 +237,8 @@ public final class ObservationMiddleware implements OrderedMiddleware {
 
 		private @Nullable MeterRegistry meterRegistry;
 
-		private Function<ToolDescriptor, @Nullable ObservationPolicy> policies = (tool) -> ObservationPolicy.OBSERVED;
-
-		private int order = BuiltInOrder.OBSERVATION;
-
 		private Builder() {
+			super((tool) -> ObservationPolicy.OBSERVED, BuiltInOrder.OBSERVATION);
 		}
 
 		/**
@@ -285,30 +273,7 @@ public final class ObservationMiddleware implements OrderedMiddleware {
 			return this;
 		}
 
-		/**
-		 * Decides per tool, when its pipeline is built, whether it is observed (default: every tool).
-		 * @param policies gives a tool's policy, or {@code null} for a tool that is not observed
-		 * @return this builder
-		 */
-		public Builder policies(Function<ToolDescriptor, @Nullable ObservationPolicy> policies) {
-			this.policies = Objects.requireNonNull(policies, "policies");
-			return this;
-		}
-
-		/**
-		 * Sets the order (default {@link BuiltInOrder#OBSERVATION}).
-		 * @param order the order; lower runs further out
-		 * @return this builder
-		 */
-		public Builder order(int order) {
-			this.order = order;
-			return this;
-		}
-
-		/**
-		 * Builds the middleware.
-		 * @return the middleware
-		 */
+		@Override
 		public ObservationMiddleware build() {
 			return new ObservationMiddleware(this);
 		}

@@ -1,14 +1,11 @@
 package dev.agentmiddleware.ratelimit;
 
 import java.time.Duration;
-import java.util.Map;
 import java.util.Objects;
-import java.util.function.Function;
 
 import com.github.benmanes.caffeine.cache.Ticker;
+import dev.agentmiddleware.chain.BuiltInMiddleware;
 import dev.agentmiddleware.chain.BuiltInOrder;
-import dev.agentmiddleware.chain.OrderedMiddleware;
-import dev.agentmiddleware.chain.ToolPolicies;
 import dev.agentmiddleware.metrics.MiddlewareEvent;
 import dev.agentmiddleware.metrics.MiddlewareMetrics;
 import dev.agentmiddleware.tool.ToolDescriptor;
@@ -54,14 +51,10 @@ import org.jspecify.annotations.Nullable;
  * ToolPipeline pipeline = ToolPipeline.chain(searchTool, rateLimit);
  * }</pre>
  */
-public final class RateLimitMiddleware implements OrderedMiddleware {
+public final class RateLimitMiddleware extends BuiltInMiddleware<RateLimitPolicy> {
 
 	/** The name of this middleware in chains and in {@code decidedBy}. */
 	public static final String NAME = "rate-limit";
-
-	private final ToolPolicies<RateLimitPolicy> policies;
-
-	private final int order;
 
 	private final Ticker ticker;
 
@@ -76,9 +69,7 @@ public final class RateLimitMiddleware implements OrderedMiddleware {
 	private final boolean allowWhenStoreUnavailable;
 
 	private RateLimitMiddleware(Builder builder) {
-		this.policies = ToolPolicies.of(Objects.requireNonNull(builder.policies,
-				"policies: set which tools are limited with policies(fn)"));
-		this.order = builder.order;
+		super(NAME, builder);
 		this.ticker = builder.ticker;
 		this.metrics = builder.metrics;
 		this.maxTrackedKeys = builder.maxTrackedKeys;
@@ -89,8 +80,8 @@ public final class RateLimitMiddleware implements OrderedMiddleware {
 	}
 
 	/**
-	 * Starts a rate-limit middleware; its {@link Builder#policies policies} must be set, since no tool has a limit
-	 * of its own.
+	 * Starts a rate-limit middleware with order {@link BuiltInOrder#RATE_LIMIT}; its
+	 * {@link Builder#policies policies} must be set, since no tool has a limit of its own.
 	 * <pre>{@code
 	 * RateLimitMiddleware limits = RateLimitMiddleware.builder()
 	 *     .policies((tool) -> RateLimitPolicy.of(60, Duration.ofMinutes(1)))
@@ -103,31 +94,9 @@ public final class RateLimitMiddleware implements OrderedMiddleware {
 	}
 
 	@Override
-	public ToolHandler wrap(ToolDescriptor tool, ToolHandler next) {
-		RateLimitPolicy policy = this.policies.resolve(tool);
-		if (policy == null) {
-			return next;
-		}
+	protected ToolHandler wrap(ToolDescriptor tool, RateLimitPolicy policy, ToolHandler next) {
 		return new RateLimitedHandler(tool.name(), policy, next, this.store, this.metrics, this.ticker,
 				this.sessionIdleTimeout, this.maxTrackedKeys, this.allowWhenStoreUnavailable);
-	}
-
-	@Override
-	public int order() {
-		return this.order;
-	}
-
-	@Override
-	public String name() {
-		return NAME;
-	}
-
-	/**
-	 * The policy of every tool this middleware limits, as decided when the tools' pipelines were built.
-	 * @return the policies by tool name, sorted by name
-	 */
-	public Map<String, RateLimitPolicy> policies() {
-		return this.policies.applied();
 	}
 
 	/**
@@ -141,11 +110,7 @@ public final class RateLimitMiddleware implements OrderedMiddleware {
 	/**
 	 * Builds a {@link RateLimitMiddleware}.
 	 */
-	public static final class Builder {
-
-		private @Nullable Function<ToolDescriptor, @Nullable RateLimitPolicy> policies;
-
-		private int order = BuiltInOrder.RATE_LIMIT;
+	public static final class Builder extends BuiltInMiddleware.Builder<RateLimitPolicy, Builder> {
 
 		private Ticker ticker = Ticker.systemTicker();
 
@@ -160,27 +125,7 @@ public final class RateLimitMiddleware implements OrderedMiddleware {
 		private boolean allowWhenStoreUnavailable;
 
 		private Builder() {
-		}
-
-		/**
-		 * Decides per tool, when its pipeline is built, whether and how it is limited (required).
-		 * @param policies gives a tool's policy, or {@code null} for a tool that is not limited; called once per
-		 * tool
-		 * @return this builder
-		 */
-		public Builder policies(Function<ToolDescriptor, @Nullable RateLimitPolicy> policies) {
-			this.policies = Objects.requireNonNull(policies, "policies");
-			return this;
-		}
-
-		/**
-		 * Sets the order (default {@link BuiltInOrder#RATE_LIMIT}).
-		 * @param order the order; a lower value runs further out
-		 * @return this builder
-		 */
-		public Builder order(int order) {
-			this.order = order;
-			return this;
+			super(null, BuiltInOrder.RATE_LIMIT);
 		}
 
 		/**
@@ -257,10 +202,7 @@ public final class RateLimitMiddleware implements OrderedMiddleware {
 			return this;
 		}
 
-		/**
-		 * Builds the middleware.
-		 * @return the middleware
-		 */
+		@Override
 		public RateLimitMiddleware build() {
 			return new RateLimitMiddleware(this);
 		}

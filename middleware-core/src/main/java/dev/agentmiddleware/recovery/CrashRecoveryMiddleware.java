@@ -1,13 +1,9 @@
 package dev.agentmiddleware.recovery;
 
-import java.util.Map;
 import java.util.Objects;
 
-import java.util.function.Function;
-
+import dev.agentmiddleware.chain.BuiltInMiddleware;
 import dev.agentmiddleware.chain.BuiltInOrder;
-import dev.agentmiddleware.chain.OrderedMiddleware;
-import dev.agentmiddleware.chain.ToolPolicies;
 import dev.agentmiddleware.metrics.MiddlewareEvent;
 import dev.agentmiddleware.metrics.MiddlewareMetrics;
 import dev.agentmiddleware.tool.ToolDescriptor;
@@ -37,24 +33,19 @@ import org.jspecify.annotations.Nullable;
  *     .build();
  * }</pre>
  */
-public final class CrashRecoveryMiddleware implements OrderedMiddleware {
+public final class CrashRecoveryMiddleware extends BuiltInMiddleware<CrashRecoveryPolicy> {
 
 	/** The name of this middleware in chains and in {@code decidedBy}. */
 	public static final String NAME = "crash-recovery";
-
-	private final ToolPolicies<CrashRecoveryPolicy> policies;
 
 	private final @Nullable ToolSessionReset sessionReset;
 
 	private final MiddlewareMetrics metrics;
 
-	private final int order;
-
 	private CrashRecoveryMiddleware(Builder builder) {
-		this.policies = ToolPolicies.of(builder.policies);
+		super(NAME, builder);
 		this.sessionReset = builder.sessionReset;
 		this.metrics = builder.metrics;
-		this.order = builder.order;
 	}
 
 	/**
@@ -68,20 +59,8 @@ public final class CrashRecoveryMiddleware implements OrderedMiddleware {
 	}
 
 	@Override
-	public ToolHandler wrap(ToolDescriptor tool, ToolHandler next) {
-		CrashRecoveryPolicy policy = this.policies.resolve(tool);
-		if (policy == null) {
-			return next;
-		}
+	protected ToolHandler wrap(ToolDescriptor tool, CrashRecoveryPolicy policy, ToolHandler next) {
 		return new RecoveringHandler(tool.name(), policy, next);
-	}
-
-	/**
-	 * The policy of every tool this middleware recovers, as decided when the tools' pipelines were built.
-	 * @return the policies by tool name, sorted by name
-	 */
-	public Map<String, CrashRecoveryPolicy> policies() {
-		return this.policies.applied();
 	}
 
 	/**
@@ -93,18 +72,8 @@ public final class CrashRecoveryMiddleware implements OrderedMiddleware {
 	}
 
 	@Override
-	public String name() {
-		return NAME;
-	}
-
-	@Override
-	public int order() {
-		return this.order;
-	}
-
-	@Override
 	public String toString() {
-		return "CrashRecoveryMiddleware[order=" + this.order + ", sessionReset="
+		return "CrashRecoveryMiddleware[order=" + order() + ", sessionReset="
 				+ ((this.sessionReset != null) ? "configured" : "none") + "]";
 	}
 
@@ -179,28 +148,15 @@ public final class CrashRecoveryMiddleware implements OrderedMiddleware {
 	/**
 	 * Builds a {@link CrashRecoveryMiddleware}.
 	 */
-	public static final class Builder {
-
-		private Function<ToolDescriptor, @Nullable CrashRecoveryPolicy> policies = (tool) -> SessionToolMatcher.BROWSER
-			.matches(tool) ? CrashRecoveryPolicy.DEFAULT : null;
+	public static final class Builder extends BuiltInMiddleware.Builder<CrashRecoveryPolicy, Builder> {
 
 		private @Nullable ToolSessionReset sessionReset;
 
 		private MiddlewareMetrics metrics = MiddlewareMetrics.NONE;
 
-		private int order = BuiltInOrder.CRASH_RECOVERY;
-
 		private Builder() {
-		}
-
-		/**
-		 * Sets the policy of each tool, decided once per tool when its pipeline is built.
-		 * @param policies the policy of a tool, or {@code null} for a tool that is not recovered
-		 * @return this builder
-		 */
-		public Builder policies(Function<ToolDescriptor, @Nullable CrashRecoveryPolicy> policies) {
-			this.policies = Objects.requireNonNull(policies, "policies");
-			return this;
+			super((tool) -> SessionToolMatcher.BROWSER.matches(tool) ? CrashRecoveryPolicy.DEFAULT : null,
+					BuiltInOrder.CRASH_RECOVERY);
 		}
 
 		/**
@@ -223,20 +179,7 @@ public final class CrashRecoveryMiddleware implements OrderedMiddleware {
 			return this;
 		}
 
-		/**
-		 * Sets the position in the chain (default {@link BuiltInOrder#CRASH_RECOVERY}).
-		 * @param order the order; lower runs further out
-		 * @return this builder
-		 */
-		public Builder order(int order) {
-			this.order = order;
-			return this;
-		}
-
-		/**
-		 * Builds the middleware.
-		 * @return the middleware
-		 */
+		@Override
 		public CrashRecoveryMiddleware build() {
 			return new CrashRecoveryMiddleware(this);
 		}

@@ -2,13 +2,10 @@ package dev.agentmiddleware.results;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
-import java.util.function.Function;
 
+import dev.agentmiddleware.chain.BuiltInMiddleware;
 import dev.agentmiddleware.chain.BuiltInOrder;
-import dev.agentmiddleware.chain.OrderedMiddleware;
-import dev.agentmiddleware.chain.ToolPolicies;
 import dev.agentmiddleware.metrics.MiddlewareEvent;
 import dev.agentmiddleware.metrics.MiddlewareMetrics;
 import dev.agentmiddleware.redaction.SecretRedactor;
@@ -51,16 +48,12 @@ import tools.jackson.databind.json.JsonMapper;
  * ToolPipeline pipeline = ToolPipeline.chain(readFileTool, results);
  * }</pre>
  */
-public final class ResultGuardMiddleware implements OrderedMiddleware {
+public final class ResultGuardMiddleware extends BuiltInMiddleware<ResultPolicy> {
 
 	/** The name of this middleware in chains and in {@code decidedBy}. */
 	public static final String NAME = "results";
 
-	private final ToolPolicies<ResultPolicy> policies;
-
 	private final List<ToolResultGuard> guards;
-
-	private final int order;
 
 	private final SecretRedactor redactor;
 
@@ -69,16 +62,16 @@ public final class ResultGuardMiddleware implements OrderedMiddleware {
 	private final MiddlewareMetrics metrics;
 
 	private ResultGuardMiddleware(Builder builder) {
-		this.policies = ToolPolicies.of(builder.policies);
+		super(NAME, builder);
 		this.guards = List.copyOf(builder.guards);
-		this.order = builder.order;
 		this.redactor = builder.redactor;
 		this.jsonMapper = builder.jsonMapper;
 		this.metrics = builder.metrics;
 	}
 
 	/**
-	 * Starts a middleware that, unless told otherwise, applies no policy to any tool.
+	 * Starts a middleware that, unless told otherwise, applies no policy to any tool, with order
+	 * {@link BuiltInOrder#RESULTS}.
 	 * @return a builder
 	 */
 	public static Builder builder() {
@@ -86,30 +79,8 @@ public final class ResultGuardMiddleware implements OrderedMiddleware {
 	}
 
 	@Override
-	public ToolHandler wrap(ToolDescriptor tool, ToolHandler next) {
-		ResultPolicy policy = this.policies.resolve(tool);
-		if (policy == null) {
-			return next;
-		}
+	protected ToolHandler wrap(ToolDescriptor tool, ResultPolicy policy, ToolHandler next) {
 		return (invocation) -> guard(invocation, policy, next.handle(invocation));
-	}
-
-	@Override
-	public String name() {
-		return NAME;
-	}
-
-	@Override
-	public int order() {
-		return this.order;
-	}
-
-	/**
-	 * The policy of every tool this middleware applies to, as decided when the pipelines were built.
-	 * @return the policies by tool name
-	 */
-	public Map<String, ResultPolicy> policies() {
-		return this.policies.applied();
 	}
 
 	/**
@@ -210,13 +181,9 @@ public final class ResultGuardMiddleware implements OrderedMiddleware {
 	/**
 	 * Builds a {@link ResultGuardMiddleware}.
 	 */
-	public static final class Builder {
-
-		private Function<ToolDescriptor, @Nullable ResultPolicy> policies = (tool) -> null;
+	public static final class Builder extends BuiltInMiddleware.Builder<ResultPolicy, Builder> {
 
 		private final List<ToolResultGuard> guards = new ArrayList<>();
-
-		private int order = BuiltInOrder.RESULTS;
 
 		private SecretRedactor redactor = SecretRedactor.withDefaults();
 
@@ -225,16 +192,7 @@ public final class ResultGuardMiddleware implements OrderedMiddleware {
 		private MiddlewareMetrics metrics = MiddlewareMetrics.NONE;
 
 		private Builder() {
-		}
-
-		/**
-		 * Sets the policy of each tool.
-		 * @param policies the policy of a tool, or {@code null} when the middleware does not apply to it
-		 * @return this builder
-		 */
-		public Builder policies(Function<ToolDescriptor, @Nullable ResultPolicy> policies) {
-			this.policies = Objects.requireNonNull(policies, "policies");
-			return this;
+			super((tool) -> null, BuiltInOrder.RESULTS);
 		}
 
 		/**
@@ -246,16 +204,6 @@ public final class ResultGuardMiddleware implements OrderedMiddleware {
 			for (ToolResultGuard guard : guards) {
 				this.guards.add(Objects.requireNonNull(guard, "guard"));
 			}
-			return this;
-		}
-
-		/**
-		 * Sets the order (default {@link BuiltInOrder#RESULTS}).
-		 * @param order the order; lower runs further out
-		 * @return this builder
-		 */
-		public Builder order(int order) {
-			this.order = order;
 			return this;
 		}
 
@@ -290,10 +238,7 @@ public final class ResultGuardMiddleware implements OrderedMiddleware {
 			return this;
 		}
 
-		/**
-		 * Builds the middleware.
-		 * @return the middleware
-		 */
+		@Override
 		public ResultGuardMiddleware build() {
 			return new ResultGuardMiddleware(this);
 		}

@@ -3,19 +3,16 @@ package dev.agentmiddleware.retry;
 import java.time.Duration;
 
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.DoubleSupplier;
-import java.util.function.Function;
 import java.util.function.Predicate;
 
 import dev.agentmiddleware.binding.InvalidToolArgumentsException;
+import dev.agentmiddleware.chain.BuiltInMiddleware;
 import dev.agentmiddleware.chain.BuiltInOrder;
-import dev.agentmiddleware.chain.OrderedMiddleware;
 import dev.agentmiddleware.chain.ToolContractViolationException;
-import dev.agentmiddleware.chain.ToolPolicies;
 import dev.agentmiddleware.metrics.MiddlewareEvent;
 import dev.agentmiddleware.metrics.MiddlewareMetrics;
 import dev.agentmiddleware.ratelimit.ToolRateLimitedException;
@@ -59,14 +56,12 @@ import org.jspecify.annotations.Nullable;
  * ToolPipeline pipeline = ToolPipeline.chain(weatherTool, retry);
  * }</pre>
  */
-public final class RetryMiddleware implements OrderedMiddleware {
+public final class RetryMiddleware extends BuiltInMiddleware<RetryPolicy> {
 
 	/** The name of this middleware in chains. */
 	public static final String NAME = "retry";
 
-	private final ToolPolicies<RetryPolicy> policies;
-
-	private final int order;
+	private final Predicate<ToolDescriptor> sideEffectingTools;
 
 	private final Sleeper sleeper;
 
@@ -75,14 +70,8 @@ public final class RetryMiddleware implements OrderedMiddleware {
 	private final MiddlewareMetrics metrics;
 
 	private RetryMiddleware(Builder builder) {
-		Function<ToolDescriptor, @Nullable RetryPolicy> configured = builder.policies;
-		// Never re-run a side-effecting tool, and one attempt is no retry.
-		this.policies = ToolPolicies.of((tool) -> {
-			RetryPolicy policy = configured.apply(tool);
-			boolean allowed = isRetryable(tool) || builder.sideEffectingTools.test(tool);
-			return (policy == null || policy.maxAttempts() < 2 || !allowed) ? null : policy;
-		});
-		this.order = builder.order;
+		super(NAME, builder);
+		this.sideEffectingTools = builder.sideEffectingTools;
 		this.sleeper = builder.sleeper;
 		this.random = builder.random;
 		this.metrics = builder.metrics;
@@ -90,7 +79,8 @@ public final class RetryMiddleware implements OrderedMiddleware {
 
 	/**
 	 * Starts a retry middleware; by default every idempotent or read-only tool is retried with
-	 * {@link RetryPolicy#defaults()}.
+	 * {@link RetryPolicy#defaults()}, with order {@link BuiltInOrder#RETRY}. Only idempotent and read-only tools,
+	 * and those {@link Builder#sideEffectingTools} names, are ever wrapped, whatever the policies say.
 	 * <pre>{@code
 	 * RetryMiddleware retry = RetryMiddleware.builder()
 	 *     .policies((tool) -> tool.name().equals("search") ? RetryPolicy.defaults() : null)
@@ -112,30 +102,14 @@ public final class RetryMiddleware implements OrderedMiddleware {
 	}
 
 	@Override
-	public ToolHandler wrap(ToolDescriptor tool, ToolHandler next) {
-		RetryPolicy policy = this.policies.resolve(tool);
-		if (policy == null) {
-			return next;
-		}
+	protected ToolHandler wrap(ToolDescriptor tool, RetryPolicy policy, ToolHandler next) {
 		return new RetryingHandler(tool.name(), next, config(policy), this.sleeper, this.metrics);
 	}
 
+	// Never re-run a side-effecting tool, and one attempt is no retry.
 	@Override
-	public int order() {
-		return this.order;
-	}
-
-	@Override
-	public String name() {
-		return NAME;
-	}
-
-	/**
-	 * The policy of every tool this middleware retries, as decided when the tools' pipelines were built.
-	 * @return the policies by tool name, sorted by name
-	 */
-	public Map<String, RetryPolicy> policies() {
-		return this.policies.applied();
+	protected boolean appliesTo(ToolDescriptor tool, RetryPolicy policy) {
+		return policy.maxAttempts() >= 2 && (isRetryable(tool) || this.sideEffectingTools.test(tool));
 	}
 
 	private RetryConfig config(RetryPolicy policy) {
@@ -234,11 +208,7 @@ public final class RetryMiddleware implements OrderedMiddleware {
 	/**
 	 * Builds a {@link RetryMiddleware}.
 	 */
-	public static final class Builder {
-
-		private Function<ToolDescriptor, @Nullable RetryPolicy> policies = (tool) -> RetryPolicy.defaults();
-
-		private int order = BuiltInOrder.RETRY;
+	public static final class Builder extends BuiltInMiddleware.Builder<RetryPolicy, Builder> {
 
 		private Sleeper sleeper = Sleeper.THREAD;
 
@@ -249,28 +219,7 @@ public final class RetryMiddleware implements OrderedMiddleware {
 		private Predicate<ToolDescriptor> sideEffectingTools = (tool) -> false;
 
 		private Builder() {
-		}
-
-		/**
-		 * Decides per tool, when its pipeline is built, whether and how it is retried (default
-		 * {@link RetryPolicy#defaults()} for every tool; only idempotent and read-only tools, and those
-		 * {@link #sideEffectingTools} names, are ever wrapped).
-		 * @param policies gives a tool's policy, or {@code null} for a tool that is not retried
-		 * @return this builder
-		 */
-		public Builder policies(Function<ToolDescriptor, @Nullable RetryPolicy> policies) {
-			this.policies = Objects.requireNonNull(policies, "policies");
-			return this;
-		}
-
-		/**
-		 * Sets the order (default {@link BuiltInOrder#RETRY}).
-		 * @param order the order; a lower value runs further out
-		 * @return this builder
-		 */
-		public Builder order(int order) {
-			this.order = order;
-			return this;
+			super((tool) -> RetryPolicy.defaults(), BuiltInOrder.RETRY);
 		}
 
 		/**
@@ -315,10 +264,7 @@ public final class RetryMiddleware implements OrderedMiddleware {
 			return this;
 		}
 
-		/**
-		 * Builds the middleware.
-		 * @return the middleware
-		 */
+		@Override
 		public RetryMiddleware build() {
 			return new RetryMiddleware(this);
 		}

@@ -2,21 +2,16 @@ package dev.agentmiddleware.timeout;
 
 import java.time.Duration;
 
-import java.util.Map;
-import java.util.Objects;
-
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.function.Function;
 
+import dev.agentmiddleware.chain.BuiltInMiddleware;
 import dev.agentmiddleware.chain.BuiltInOrder;
-import dev.agentmiddleware.chain.OrderedMiddleware;
 import dev.agentmiddleware.chain.ToolCall;
-import dev.agentmiddleware.chain.ToolPolicies;
 import dev.agentmiddleware.tool.ToolDescriptor;
 import dev.agentmiddleware.tool.ToolHandler;
 import dev.agentmiddleware.tool.ToolInvocation;
@@ -49,7 +44,7 @@ import org.jspecify.annotations.Nullable;
  * ToolPipeline pipeline = ToolPipeline.chain(browserTool, timeout);
  * }</pre>
  */
-public final class TimeoutMiddleware implements OrderedMiddleware, AutoCloseable {
+public final class TimeoutMiddleware extends BuiltInMiddleware<TimeoutPolicy> implements AutoCloseable {
 
 	/** The name of this middleware in chains and in {@code decidedBy}. */
 	public static final String NAME = "timeout";
@@ -60,10 +55,6 @@ public final class TimeoutMiddleware implements OrderedMiddleware, AutoCloseable
 	/** The default largest number of timed calls waiting for a thread. */
 	public static final int DEFAULT_QUEUE_CAPACITY = 64;
 
-	private final ToolPolicies<TimeoutPolicy> policies;
-
-	private final int order;
-
 	private final int maxThreads;
 
 	private final int queueCapacity;
@@ -71,8 +62,7 @@ public final class TimeoutMiddleware implements OrderedMiddleware, AutoCloseable
 	private final TimeoutExecutor executor;
 
 	private TimeoutMiddleware(Builder builder) {
-		this.policies = ToolPolicies.of(builder.policies);
-		this.order = builder.order;
+		super(NAME, builder);
 		this.maxThreads = builder.maxThreads;
 		this.queueCapacity = builder.queueCapacity;
 		this.executor = new TimeoutExecutor(builder.maxThreads, builder.queueCapacity);
@@ -88,20 +78,8 @@ public final class TimeoutMiddleware implements OrderedMiddleware, AutoCloseable
 	}
 
 	@Override
-	public ToolHandler wrap(ToolDescriptor tool, ToolHandler next) {
-		TimeoutPolicy policy = this.policies.resolve(tool);
-		if (policy == null) {
-			return next;
-		}
+	protected ToolHandler wrap(ToolDescriptor tool, TimeoutPolicy policy, ToolHandler next) {
 		return new TimedHandler(tool.name(), policy.timeout(), next);
-	}
-
-	/**
-	 * The policy of every tool this middleware times, as decided when the tools' pipelines were built.
-	 * @return the policies by tool name, sorted by name
-	 */
-	public Map<String, TimeoutPolicy> policies() {
-		return this.policies.applied();
 	}
 
 	/**
@@ -136,16 +114,6 @@ public final class TimeoutMiddleware implements OrderedMiddleware, AutoCloseable
 		return this.executor.queuedCount();
 	}
 
-	@Override
-	public String name() {
-		return NAME;
-	}
-
-	@Override
-	public int order() {
-		return this.order;
-	}
-
 	/**
 	 * Stops the threads: running attempts are interrupted and calls still waiting for a thread fail with a
 	 * {@link TimedCallException} ({@code SHUT_DOWN}), as do calls made afterwards.
@@ -157,7 +125,7 @@ public final class TimeoutMiddleware implements OrderedMiddleware, AutoCloseable
 
 	@Override
 	public String toString() {
-		return "TimeoutMiddleware[order=" + this.order + ", maxThreads=" + this.maxThreads + ", queueCapacity="
+		return "TimeoutMiddleware[order=" + order() + ", maxThreads=" + this.maxThreads + ", queueCapacity="
 				+ this.queueCapacity + "]";
 	}
 
@@ -266,37 +234,14 @@ public final class TimeoutMiddleware implements OrderedMiddleware, AutoCloseable
 	/**
 	 * Builds a {@link TimeoutMiddleware}.
 	 */
-	public static final class Builder {
-
-		private Function<ToolDescriptor, @Nullable TimeoutPolicy> policies = (tool) -> null;
-
-		private int order = BuiltInOrder.TIMEOUT;
+	public static final class Builder extends BuiltInMiddleware.Builder<TimeoutPolicy, Builder> {
 
 		private int maxThreads = DEFAULT_MAX_THREADS;
 
 		private int queueCapacity = DEFAULT_QUEUE_CAPACITY;
 
 		private Builder() {
-		}
-
-		/**
-		 * Sets the policy of each tool, decided once per tool when its pipeline is built.
-		 * @param policies the policy of a tool, or {@code null} for a tool without a timeout
-		 * @return this builder
-		 */
-		public Builder policies(Function<ToolDescriptor, @Nullable TimeoutPolicy> policies) {
-			this.policies = Objects.requireNonNull(policies, "policies");
-			return this;
-		}
-
-		/**
-		 * Sets the position in the chain (default {@link BuiltInOrder#TIMEOUT}).
-		 * @param order the order; lower runs further out
-		 * @return this builder
-		 */
-		public Builder order(int order) {
-			this.order = order;
-			return this;
+			super((tool) -> null, BuiltInOrder.TIMEOUT);
 		}
 
 		/**
@@ -330,6 +275,7 @@ public final class TimeoutMiddleware implements OrderedMiddleware, AutoCloseable
 		 * Builds the middleware and its (lazily started) threads; close it when done.
 		 * @return the middleware
 		 */
+		@Override
 		public TimeoutMiddleware build() {
 			return new TimeoutMiddleware(this);
 		}

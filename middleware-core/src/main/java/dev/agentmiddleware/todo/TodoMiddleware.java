@@ -106,18 +106,23 @@ public final class TodoMiddleware implements AgentMiddleware {
 		return stored(this.threadStore.load(threadId).get(TODOS_KEY));
 	}
 
+	// What all three declare (see the class description): safe, idempotent, closed-world, answering {todos: [...]}.
+	private static ToolDescriptor.Builder todoTool(String name, String title) {
+		return ToolDescriptor.builder(name)
+			.title(title)
+			.safety(SafetyLevel.SAFE)
+			.idempotent(true)
+			.openWorld(false)
+			.resultType(Map.class);
+	}
+
 	private ExecutableTool writeTodos() {
-		ToolDescriptor descriptor = ToolDescriptor.builder(WRITE_TODOS)
-			.title("Write the todo list")
+		ToolDescriptor descriptor = todoTool(WRITE_TODOS, "Write the todo list")
 			.description("Create or replace the todo list for the current task. Each item has an id, a text and a "
 					+ "status (pending, in_progress or done). Returns the list as stored.")
 			.inputSchema("{\"type\":\"object\",\"properties\":{\"todos\":{\"type\":\"array\",\"items\":"
 					+ ITEM_SCHEMA + ",\"description\":\"The whole todo list\"}},\"required\":[\"todos\"],"
 					+ "\"additionalProperties\":false}")
-			.safety(SafetyLevel.SAFE)
-			.idempotent(true)
-			.openWorld(false)
-			.resultType(Map.class)
 			.build();
 		return new ExecutableTool(descriptor, (invocation) -> {
 			String threadId = threadId(invocation);
@@ -129,32 +134,22 @@ public final class TodoMiddleware implements AgentMiddleware {
 
 	private ExecutableTool readTodos() {
 		// Read-only, but not cached by default: the list changes under the same (empty) arguments.
-		ToolDescriptor descriptor = ToolDescriptor.builder(READ_TODOS)
-			.title("Read the todo list")
+		ToolDescriptor descriptor = todoTool(READ_TODOS, "Read the todo list")
 			.description("Read the current todo list. Returns {todos: [{id, text, status}]}.")
-			.safety(SafetyLevel.SAFE)
 			.readOnly(true)
-			.idempotent(true)
 			.tags(CacheMiddleware.UNCACHEABLE_TAG)
-			.openWorld(false)
-			.resultType(Map.class)
 			.build();
 		return new ExecutableTool(descriptor, (invocation) -> result(todos(threadId(invocation))));
 	}
 
 	private ExecutableTool updateTodo() {
-		ToolDescriptor descriptor = ToolDescriptor.builder(UPDATE_TODO)
-			.title("Update a todo item")
+		ToolDescriptor descriptor = todoTool(UPDATE_TODO, "Update a todo item")
 			.description("Change one item of the todo list: its status, its text, or both. Returns the list.")
 			.inputSchema("{\"type\":\"object\",\"properties\":{"
 					+ "\"id\":{\"type\":\"string\",\"description\":\"The id of the item to change\"},"
 					+ "\"status\":" + STATUS_SCHEMA + ","
 					+ "\"text\":{\"type\":\"string\",\"description\":\"The new text\"}},"
 					+ "\"required\":[\"id\"],\"additionalProperties\":false}")
-			.safety(SafetyLevel.SAFE)
-			.idempotent(true)
-			.openWorld(false)
-			.resultType(Map.class)
 			.build();
 		return new ExecutableTool(descriptor, (invocation) -> {
 			String threadId = threadId(invocation);

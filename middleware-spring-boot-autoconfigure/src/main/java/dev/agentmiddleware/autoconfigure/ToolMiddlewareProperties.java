@@ -1,13 +1,16 @@
 package dev.agentmiddleware.autoconfigure;
 
 import java.beans.PropertyDescriptor;
+import java.util.Collection;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 import dev.agentmiddleware.autoconfigure.tool.InvalidToolConfigurationException;
 import dev.agentmiddleware.autoconfigure.tool.PropertyChecks;
 import dev.agentmiddleware.autoconfigure.tool.ToolNameReferences;
 import dev.agentmiddleware.autoconfigure.tool.ValidatedProperties;
+import dev.agentmiddleware.chain.BuiltInMiddleware;
 import dev.agentmiddleware.chain.InvalidPolicyException;
 import dev.agentmiddleware.tool.ToolDescriptor;
 import org.jspecify.annotations.Nullable;
@@ -35,38 +38,38 @@ import org.springframework.boot.context.properties.bind.DataObjectPropertyName;
  * ({@link ValidatedProperties}), through Boot's failure analysis naming the property
  * ({@link InvalidToolConfigurationException}); unknown keys fail the same way, for every section.
  *
- * <p>A new built-in adopts it by extending it, and its auto-configuration validates the settings once and hands
- * {@link #policyFor} to the middleware:
+ * <p>A new built-in adopts it by extending it, and its auto-configuration hands the validated settings to the
+ * middleware's {@link BuiltInMiddleware.Builder builder} ({@link #applyTo}):
  * <pre>{@code
- * @ConfigurationProperties(ToolCacheProperties.PREFIX)
- * public class ToolCacheProperties extends ToolMiddlewareProperties<ToolCacheProperties.Settings, CachePolicy> {
+ * @ConfigurationProperties(ToolRetryProperties.PREFIX)
+ * public class ToolRetryProperties extends ToolMiddlewareProperties<ToolRetryProperties.Settings, RetryPolicy> {
  *
- *     public ToolCacheProperties() {
- *         super(PREFIX, BuiltInOrder.CACHE, Settings.defaults());
+ *     public ToolRetryProperties() {
+ *         super(PREFIX, BuiltInOrder.RETRY, Settings.defaults());
  *     }
  *
  *     protected boolean appliesByDefault(ToolDescriptor tool) {
- *         return tool.readOnly();
+ *         return RetryMiddleware.isRetryable(tool);
  *     }
  *
  *     protected String refusal(ToolDescriptor tool) {
- *         return tool.readOnly() ? null : "is not read-only: a cached result would hide its side effects";
+ *         return RetryMiddleware.isRetryable(tool) ? null : "is neither idempotent nor read-only: ...";
  *     }
  *
- *     protected CachePolicy createPolicy(Settings settings) {
- *         return new CachePolicy(settings.getTtl(), settings.getMaxSize(), settings.getScope());
+ *     protected RetryPolicy createPolicy(Settings settings) {
+ *         return new RetryPolicy(required(settings.getMaxAttempts(), "maxAttempts"), ...);
  *     }
  * }
  *
  * // in the auto-configuration
- * properties.validate();
- * return CacheMiddleware.builder().policies(properties::policyFor).order(properties.getOrder()).build();
+ * return properties.applyTo(RetryMiddleware.builder()).metrics(metrics).build();
  * }</pre>
  *
  * @param <S> the settings type of {@code defaults} and of each tool
  * @param <P> the core policy type
  */
-public abstract class ToolMiddlewareProperties<S extends ToolSettings<S>, P> implements ValidatedProperties {
+public abstract class ToolMiddlewareProperties<S extends ToolSettings<S>, P>
+		implements ValidatedProperties, ToolNameReferences {
 
 	private final String prefix;
 
@@ -219,11 +222,42 @@ public abstract class ToolMiddlewareProperties<S extends ToolSettings<S>, P> imp
 	}
 
 	/**
-	 * The tool names under {@code tools}, for the registry's check of unknown names at startup.
-	 * @return the references
+	 * The property of the per-tool settings, such as {@code agent.middleware.cache.tools}: these properties are
+	 * themselves the {@link ToolNameReferences} of their {@code tools} map, so that the registry checks every
+	 * built-in's tool names at startup without a bean of its own.
+	 * @return the property
 	 */
-	public ToolNameReferences toolNameReferences() {
-		return PerToolSettings.references(this.prefix + ".tools", this.tools);
+	@Override
+	public String property() {
+		return this.prefix + ".tools";
+	}
+
+	/**
+	 * The tool names under {@code tools}, for the registry's check of unknown names at startup.
+	 * @return the names, as written in configuration
+	 */
+	@Override
+	public Collection<String> toolNames() {
+		return List.copyOf(this.tools.keySet());
+	}
+
+	/**
+	 * Validates the settings ({@link #validate()}) and gives a built-in's builder what every built-in takes from its
+	 * properties: the policy of each tool ({@link #policyFor}) and the order. The auto-configuration adds the
+	 * built-in's own settings and builds it.
+	 * <pre>{@code
+	 * return properties.applyTo(TimeoutMiddleware.builder())
+	 *     .maxThreads(properties.getMaxThreads())
+	 *     .build();
+	 * }</pre>
+	 * @param builder the built-in's builder
+	 * @param <B> the builder type
+	 * @return the builder
+	 * @throws InvalidToolConfigurationException naming the property, the value and what was expected
+	 */
+	public <B extends BuiltInMiddleware.Builder<P, B>> B applyTo(B builder) {
+		validate();
+		return builder.policies(this::policyFor).order(this.order);
 	}
 
 	private @Nullable P policy(String property, S settings, @Nullable S own) {

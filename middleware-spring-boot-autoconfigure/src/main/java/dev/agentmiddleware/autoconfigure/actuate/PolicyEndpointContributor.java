@@ -13,6 +13,7 @@ import java.util.function.Function;
 import java.util.function.Supplier;
 
 import dev.agentmiddleware.autoconfigure.tool.RegisteredTool;
+import dev.agentmiddleware.chain.BuiltInMiddleware;
 import dev.agentmiddleware.chain.OrderedMiddleware;
 import org.jspecify.annotations.Nullable;
 
@@ -54,6 +55,22 @@ public final class PolicyEndpointContributor implements AgentMiddlewareEndpointC
 		this.order = order;
 		this.policies = policies;
 		this.section = section;
+	}
+
+	/**
+	 * Describes a built-in's policy per tool as it decided when the tools' pipelines were built
+	 * ({@link BuiltInMiddleware#policies()}), with no global section.
+	 * <pre>{@code
+	 * @Bean
+	 * PolicyEndpointContributor retryEndpointContributor(RetryMiddleware retry) {
+	 *     return PolicyEndpointContributor.of(retry);
+	 * }
+	 * }</pre>
+	 * @param middleware the built-in; gives the contributor its name, its order and the policies
+	 * @return the contributor
+	 */
+	public static PolicyEndpointContributor of(BuiltInMiddleware<?> middleware) {
+		return of(middleware, (tool) -> middleware.policies().get(tool));
 	}
 
 	/**

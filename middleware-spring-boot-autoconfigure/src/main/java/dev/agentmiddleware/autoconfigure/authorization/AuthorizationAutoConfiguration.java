@@ -4,7 +4,6 @@ import dev.agentmiddleware.authorization.AuthorizationMiddleware;
 import dev.agentmiddleware.autoconfigure.AgentMiddlewareAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.actuate.PolicyEndpointContributor;
 import dev.agentmiddleware.autoconfigure.tool.AgentToolRegistry;
-import dev.agentmiddleware.autoconfigure.tool.ToolNameReferences;
 
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -30,13 +29,7 @@ public final class AuthorizationAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	AuthorizationMiddleware authorizationMiddleware(AuthorizationProperties properties) {
-		properties.validate();
-		return AuthorizationMiddleware.builder().policies(properties::policyFor).order(properties.getOrder()).build();
-	}
-
-	@Bean
-	ToolNameReferences authorizationToolNames(AuthorizationProperties properties) {
-		return properties.toolNameReferences();
+		return properties.applyTo(AuthorizationMiddleware.builder()).build();
 	}
 
 	@Configuration(proxyBeanMethods = false)
@@ -46,8 +39,7 @@ public final class AuthorizationAutoConfiguration {
 		@Bean
 		@ConditionalOnMissingBean(name = "authorizationEndpointContributor")
 		PolicyEndpointContributor authorizationEndpointContributor(AuthorizationMiddleware authorizationMiddleware) {
-			return PolicyEndpointContributor.of(authorizationMiddleware,
-					(tool) -> authorizationMiddleware.policies().get(tool));
+			return PolicyEndpointContributor.of(authorizationMiddleware);
 		}
 
 	}

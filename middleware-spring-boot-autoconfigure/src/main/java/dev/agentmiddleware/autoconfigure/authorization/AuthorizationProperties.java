@@ -5,7 +5,7 @@ import java.util.Set;
 
 import dev.agentmiddleware.authorization.AuthorizationPolicy;
 import dev.agentmiddleware.autoconfigure.ToolMiddlewareProperties;
-import dev.agentmiddleware.autoconfigure.ToolSettings;
+import dev.agentmiddleware.autoconfigure.AbstractToolSettings;
 import dev.agentmiddleware.chain.BuiltInOrder;
 import dev.agentmiddleware.tool.ToolDescriptor;
 import org.jspecify.annotations.Nullable;
@@ -66,8 +66,11 @@ public class AuthorizationProperties extends ToolMiddlewareProperties<Authorizat
 
 	/**
 	 * The authorities required of a tool, or of every tool in {@code defaults}.
+	 *
+	 * <p>{@code enabled}: Whether the configured authorities apply: under 'defaults', to every tool not listed (not
+	 * set: all); under 'tools', to that tool (not set: true). The authorities a tool declares always apply.
 	 */
-	public static class Settings implements ToolSettings<Settings> {
+	public static class Settings extends AbstractToolSettings<Settings> {
 
 		/**
 		 * Authorities a caller must hold, all of them, to call the tool, such as SCOPE_files.write or ROLE_ADMIN;
@@ -75,20 +78,6 @@ public class AuthorizationProperties extends ToolMiddlewareProperties<Authorizat
 		 */
 		private @Nullable List<String> authorities;
 
-		/**
-		 * Whether the configured authorities apply: under 'defaults', to every tool not listed (not set: all); under
-		 * 'tools', to that tool (not set: true). The authorities a tool declares always apply.
-		 */
-		private @Nullable Boolean enabled;
-
-		@Override
-		public @Nullable Boolean getEnabled() {
-			return this.enabled;
-		}
-
-		public void setEnabled(@Nullable Boolean enabled) {
-			this.enabled = enabled;
-		}
 
 		public @Nullable List<String> getAuthorities() {
 			return this.authorities;

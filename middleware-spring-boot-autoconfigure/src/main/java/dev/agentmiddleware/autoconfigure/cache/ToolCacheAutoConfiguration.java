@@ -11,7 +11,6 @@ import dev.agentmiddleware.autoconfigure.AgentMiddlewareAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.actuate.PolicyEndpointContributor;
 import dev.agentmiddleware.autoconfigure.tool.AgentToolRegistry;
 import dev.agentmiddleware.autoconfigure.tool.InvalidToolConfigurationException;
-import dev.agentmiddleware.autoconfigure.tool.ToolNameReferences;
 import dev.agentmiddleware.cache.CacheMiddleware;
 import dev.agentmiddleware.cache.CacheStatistics;
 import dev.agentmiddleware.cache.ToolResultCache;
@@ -110,11 +109,6 @@ public final class ToolCacheAutoConfiguration {
 			.order(properties.getOrder())
 			.cache(toolResultCache)
 			.build();
-	}
-
-	@Bean
-	ToolNameReferences cacheToolNameReferences(ToolCacheProperties properties) {
-		return properties.toolNameReferences();
 	}
 
 	@Configuration(proxyBeanMethods = false)

@@ -3,7 +3,7 @@ package dev.agentmiddleware.autoconfigure.cache;
 import java.time.Duration;
 
 import dev.agentmiddleware.autoconfigure.ToolMiddlewareProperties;
-import dev.agentmiddleware.autoconfigure.ToolSettings;
+import dev.agentmiddleware.autoconfigure.AbstractToolSettings;
 import dev.agentmiddleware.autoconfigure.StoreType;
 import dev.agentmiddleware.cache.CacheMiddleware;
 import dev.agentmiddleware.cache.CachePolicy;
@@ -70,14 +70,11 @@ public class ToolCacheProperties extends ToolMiddlewareProperties<ToolCachePrope
 
 	/**
 	 * How one tool's results are cached.
+	 *
+	 * <p>{@code enabled}: Whether results are cached: under 'defaults', of every read-only tool not listed (not set:
+	 * read-only tools); under 'tools', of that tool (not set: true, but a tool that is not read-only needs true).
 	 */
-	public static class Settings implements ToolSettings<Settings> {
-
-		/**
-		 * Whether results are cached: under 'defaults', of every read-only tool not listed (not set: read-only
-		 * tools); under 'tools', of that tool (not set: true, but a tool that is not read-only needs true).
-		 */
-		private @Nullable Boolean enabled;
+	public static class Settings extends AbstractToolSettings<Settings> {
 
 		/**
 		 * How long a result is kept after it was computed.
@@ -99,19 +96,10 @@ public class ToolCacheProperties extends ToolMiddlewareProperties<ToolCachePrope
 
 		Settings(@Nullable Boolean enabled, @Nullable Duration ttl, @Nullable Long maxSize,
 				@Nullable CacheScope scope) {
-			this.enabled = enabled;
+			setEnabled(enabled);
 			this.ttl = ttl;
 			this.maxSize = maxSize;
 			this.scope = scope;
-		}
-
-		@Override
-		public @Nullable Boolean getEnabled() {
-			return this.enabled;
-		}
-
-		public void setEnabled(@Nullable Boolean enabled) {
-			this.enabled = enabled;
 		}
 
 		public @Nullable Duration getTtl() {

@@ -3,7 +3,6 @@ package dev.agentmiddleware.autoconfigure.logging;
 import dev.agentmiddleware.autoconfigure.AgentMiddlewareAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.actuate.PolicyEndpointContributor;
 import dev.agentmiddleware.autoconfigure.tool.AgentToolRegistry;
-import dev.agentmiddleware.autoconfigure.tool.ToolNameReferences;
 import dev.agentmiddleware.logging.LoggingMiddleware;
 import dev.agentmiddleware.redaction.SecretRedactor;
 
@@ -31,18 +30,10 @@ public final class ToolLoggingAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	LoggingMiddleware loggingMiddleware(ToolLoggingProperties properties, ObjectProvider<SecretRedactor> redactor) {
-		properties.validate();
-		return LoggingMiddleware.builder()
+		return properties.applyTo(LoggingMiddleware.builder())
 			.logger(properties.getLoggerName())
 			.redactor(redactor.getIfAvailable(SecretRedactor::withDefaults))
-			.policies(properties::policyFor)
-			.order(properties.getOrder())
 			.build();
-	}
-
-	@Bean
-	ToolNameReferences loggingToolNameReferences(ToolLoggingProperties properties) {
-		return properties.toolNameReferences();
 	}
 
 	@Configuration(proxyBeanMethods = false)
@@ -52,7 +43,7 @@ public final class ToolLoggingAutoConfiguration {
 		@Bean
 		@ConditionalOnMissingBean(name = "loggingEndpointContributor")
 		PolicyEndpointContributor loggingEndpointContributor(LoggingMiddleware loggingMiddleware) {
-			return PolicyEndpointContributor.of(loggingMiddleware, (tool) -> loggingMiddleware.policies().get(tool));
+			return PolicyEndpointContributor.of(loggingMiddleware);
 		}
 
 	}

@@ -1,7 +1,7 @@
 package dev.agentmiddleware.autoconfigure.logging;
 
 import dev.agentmiddleware.autoconfigure.ToolMiddlewareProperties;
-import dev.agentmiddleware.autoconfigure.ToolSettings;
+import dev.agentmiddleware.autoconfigure.AbstractToolSettings;
 import dev.agentmiddleware.autoconfigure.tool.PropertyChecks;
 import dev.agentmiddleware.chain.BuiltInOrder;
 import dev.agentmiddleware.logging.LoggingMiddleware;
@@ -70,14 +70,11 @@ public class ToolLoggingProperties extends ToolMiddlewareProperties<ToolLoggingP
 
 	/**
 	 * How one tool's calls are logged.
+	 *
+	 * <p>{@code enabled}: Whether calls are logged: under 'defaults', of every tool not listed (not set: all); under
+	 * 'tools', of that tool (not set: true).
 	 */
-	public static class Settings implements ToolSettings<Settings> {
-
-		/**
-		 * Whether calls are logged: under 'defaults', of every tool not listed (not set: all); under 'tools', of
-		 * that tool (not set: true).
-		 */
-		private @Nullable Boolean enabled;
+	public static class Settings extends AbstractToolSettings<Settings> {
 
 		/**
 		 * Longest logged rendering of one argument value, result or error message, in characters.
@@ -93,18 +90,9 @@ public class ToolLoggingProperties extends ToolMiddlewareProperties<ToolLoggingP
 		}
 
 		Settings(@Nullable Boolean enabled, @Nullable Integer maxValueLength, @Nullable Boolean logResults) {
-			this.enabled = enabled;
+			setEnabled(enabled);
 			this.maxValueLength = maxValueLength;
 			this.logResults = logResults;
-		}
-
-		@Override
-		public @Nullable Boolean getEnabled() {
-			return this.enabled;
-		}
-
-		public void setEnabled(@Nullable Boolean enabled) {
-			this.enabled = enabled;
 		}
 
 		public @Nullable Integer getMaxValueLength() {

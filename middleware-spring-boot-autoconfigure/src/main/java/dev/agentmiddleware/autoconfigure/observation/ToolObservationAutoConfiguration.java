@@ -5,7 +5,6 @@ import java.util.Map;
 import dev.agentmiddleware.autoconfigure.AgentMiddlewareAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.actuate.PolicyEndpointContributor;
 import dev.agentmiddleware.autoconfigure.tool.AgentToolRegistry;
-import dev.agentmiddleware.autoconfigure.tool.ToolNameReferences;
 import dev.agentmiddleware.callrecord.ToolCallObservers;
 import dev.agentmiddleware.metrics.MiddlewareEvent;
 import dev.agentmiddleware.metrics.MiddlewareMetrics;
@@ -62,10 +61,9 @@ public final class ToolObservationAutoConfiguration {
 	private static ObservationMiddleware.Builder observationMiddlewareBuilder(ToolObservationProperties properties,
 			ObjectProvider<ObservationRegistry> observationRegistry,
 			ObjectProvider<AgentToolObservationConvention> convention) {
-		return ObservationMiddleware.builder().registry(observationRegistry.getIfAvailable(() -> ObservationRegistry.NOOP))
-			.convention(convention.getIfUnique())
-			.policies(properties::policyFor)
-			.order(properties.getOrder());
+		return properties.applyTo(ObservationMiddleware.builder())
+			.registry(observationRegistry.getIfAvailable(() -> ObservationRegistry.NOOP))
+			.convention(convention.getIfUnique());
 	}
 
 	// Processed before the bean methods of the enclosing class, so that with Micrometer's meters the middleware
@@ -98,11 +96,6 @@ public final class ToolObservationAutoConfiguration {
 			return new ToolCallMeterObservationHandler(meterRegistry);
 		}
 
-	}
-
-	@Bean
-	ToolNameReferences observationToolNameReferences(ToolObservationProperties properties) {
-		return properties.toolNameReferences();
 	}
 
 	@Configuration(proxyBeanMethods = false)

@@ -1,11 +1,10 @@
 package dev.agentmiddleware.autoconfigure.observation;
 
 import dev.agentmiddleware.autoconfigure.ToolMiddlewareProperties;
-import dev.agentmiddleware.autoconfigure.ToolSettings;
+import dev.agentmiddleware.autoconfigure.AbstractToolSettings;
 import dev.agentmiddleware.chain.BuiltInOrder;
 import dev.agentmiddleware.observation.ObservationPolicy;
 import dev.agentmiddleware.tool.ToolDescriptor;
-import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
@@ -58,23 +57,11 @@ public class ToolObservationProperties extends ToolMiddlewareProperties<ToolObse
 
 	/**
 	 * Whether one tool's calls are observed.
+	 *
+	 * <p>{@code enabled}: Whether calls are observed: under 'defaults', of every tool not listed (not set: all); under
+	 * 'tools', of that tool (not set: true).
 	 */
-	public static class Settings implements ToolSettings<Settings> {
-
-		/**
-		 * Whether calls are observed: under 'defaults', of every tool not listed (not set: all); under 'tools', of
-		 * that tool (not set: true).
-		 */
-		private @Nullable Boolean enabled;
-
-		@Override
-		public @Nullable Boolean getEnabled() {
-			return this.enabled;
-		}
-
-		public void setEnabled(@Nullable Boolean enabled) {
-			this.enabled = enabled;
-		}
+	public static class Settings extends AbstractToolSettings<Settings> {
 
 	}
 

@@ -6,7 +6,6 @@ import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.agentmiddleware.autoconfigure.AgentMiddlewareAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.actuate.PolicyEndpointContributor;
 import dev.agentmiddleware.autoconfigure.tool.AgentToolRegistry;
-import dev.agentmiddleware.autoconfigure.tool.ToolNameReferences;
 import dev.agentmiddleware.metrics.MiddlewareMetrics;
 import dev.agentmiddleware.ratelimit.RateLimitMiddleware;
 import dev.agentmiddleware.ratelimit.RateLimiterStore;
@@ -47,21 +46,14 @@ public final class ToolRateLimitAutoConfiguration {
 	@ConditionalOnMissingBean
 	RateLimitMiddleware rateLimitMiddleware(ToolRateLimitProperties properties, ObjectProvider<MiddlewareMetrics> metrics,
 			RateLimiterStore rateLimiterStore) {
-		properties.validate();
-		return RateLimitMiddleware.builder().policies(properties::policyFor)
+		return properties.applyTo(RateLimitMiddleware.builder())
 			.store(rateLimiterStore)
 			.allowWhenStoreUnavailable(
 					properties.getStore().getOnUnavailable() == ToolRateLimitProperties.OnUnavailable.ALLOW)
-			.order(properties.getOrder())
 			.maxTrackedKeys(properties.getMaxTrackedKeys())
 			.sessionIdleTimeout(properties.getSessionIdleTimeout())
 			.metrics(metrics.getIfAvailable(() -> MiddlewareMetrics.NONE))
 			.build();
-	}
-
-	@Bean
-	ToolNameReferences rateLimitToolNames(ToolRateLimitProperties properties) {
-		return properties.toolNameReferences();
 	}
 
 	@Configuration(proxyBeanMethods = false)
@@ -71,8 +63,7 @@ public final class ToolRateLimitAutoConfiguration {
 		@Bean
 		@ConditionalOnMissingBean(name = "rateLimitEndpointContributor")
 		PolicyEndpointContributor rateLimitEndpointContributor(RateLimitMiddleware rateLimitMiddleware) {
-			return PolicyEndpointContributor.of(rateLimitMiddleware,
-					(tool) -> rateLimitMiddleware.policies().get(tool));
+			return PolicyEndpointContributor.of(rateLimitMiddleware);
 		}
 
 	}

@@ -5,7 +5,7 @@ import java.time.Duration;
 
 import dev.agentmiddleware.autoconfigure.StoreType;
 import dev.agentmiddleware.autoconfigure.ToolMiddlewareProperties;
-import dev.agentmiddleware.autoconfigure.ToolSettings;
+import dev.agentmiddleware.autoconfigure.AbstractToolSettings;
 import dev.agentmiddleware.chain.BuiltInOrder;
 import dev.agentmiddleware.ratelimit.RateLimitKey;
 import dev.agentmiddleware.ratelimit.RateLimitPolicy;
@@ -100,14 +100,11 @@ public class ToolRateLimitProperties extends ToolMiddlewareProperties<ToolRateLi
 	/**
 	 * The rate limit of one tool, or the defaults of all. A setting left out is {@code null} and falls back to the
 	 * defaults.
+	 *
+	 * <p>{@code enabled}: Whether the rate limit applies: under 'defaults', to every tool not listed (not set: none);
+	 * under 'tools', to that tool (not set: true).
 	 */
-	public static class Settings implements ToolSettings<Settings> {
-
-		/**
-		 * Whether the rate limit applies: under 'defaults', to every tool not listed (not set: none); under 'tools',
-		 * to that tool (not set: true).
-		 */
-		private @Nullable Boolean enabled;
+	public static class Settings extends AbstractToolSettings<Settings> {
 
 		/**
 		 * How many calls each refresh period allows.
@@ -148,15 +145,6 @@ public class ToolRateLimitProperties extends ToolMiddlewareProperties<ToolRateLi
 			defaults.maxWait = Duration.ZERO;
 			defaults.key = RateLimitKey.TOOL;
 			return defaults;
-		}
-
-		@Override
-		public @Nullable Boolean getEnabled() {
-			return this.enabled;
-		}
-
-		public void setEnabled(@Nullable Boolean enabled) {
-			this.enabled = enabled;
 		}
 
 		public @Nullable Integer getLimitForPeriod() {

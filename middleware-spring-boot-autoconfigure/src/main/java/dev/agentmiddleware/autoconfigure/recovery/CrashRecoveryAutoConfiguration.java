@@ -5,7 +5,6 @@ import java.util.Map;
 import dev.agentmiddleware.autoconfigure.AgentMiddlewareAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.actuate.PolicyEndpointContributor;
 import dev.agentmiddleware.autoconfigure.tool.AgentToolRegistry;
-import dev.agentmiddleware.autoconfigure.tool.ToolNameReferences;
 import dev.agentmiddleware.metrics.MiddlewareMetrics;
 import dev.agentmiddleware.recovery.CrashRecoveryMiddleware;
 import dev.agentmiddleware.recovery.ToolSessionReset;
@@ -36,18 +35,10 @@ public final class CrashRecoveryAutoConfiguration {
 	@ConditionalOnMissingBean
 	CrashRecoveryMiddleware crashRecoveryMiddleware(CrashRecoveryProperties properties,
 			ObjectProvider<ToolSessionReset> sessionReset, ObjectProvider<MiddlewareMetrics> metrics) {
-		properties.validate();
-		return CrashRecoveryMiddleware.builder()
-			.policies(properties::policyFor)
+		return properties.applyTo(CrashRecoveryMiddleware.builder())
 			.sessionReset(sessionReset.getIfAvailable())
 			.metrics(metrics.getIfAvailable(() -> MiddlewareMetrics.NONE))
-			.order(properties.getOrder())
 			.build();
-	}
-
-	@Bean
-	ToolNameReferences crashRecoveryToolNames(CrashRecoveryProperties properties) {
-		return properties.toolNameReferences();
 	}
 
 	@Configuration(proxyBeanMethods = false)
@@ -57,8 +48,7 @@ public final class CrashRecoveryAutoConfiguration {
 		@Bean
 		@ConditionalOnMissingBean(name = "crashRecoveryEndpointContributor")
 		PolicyEndpointContributor crashRecoveryEndpointContributor(CrashRecoveryMiddleware crashRecoveryMiddleware) {
-			return PolicyEndpointContributor
-				.of(crashRecoveryMiddleware, (tool) -> crashRecoveryMiddleware.policies().get(tool))
+			return PolicyEndpointContributor.of(crashRecoveryMiddleware)
 				.withSection(() -> Map.of("sessionReset", crashRecoveryMiddleware.hasSessionReset()));
 		}
 

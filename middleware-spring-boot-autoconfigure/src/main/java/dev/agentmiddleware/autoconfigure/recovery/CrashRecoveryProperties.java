@@ -5,7 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import dev.agentmiddleware.autoconfigure.ToolMiddlewareProperties;
-import dev.agentmiddleware.autoconfigure.ToolSettings;
+import dev.agentmiddleware.autoconfigure.AbstractToolSettings;
 import dev.agentmiddleware.chain.BuiltInOrder;
 import dev.agentmiddleware.chain.InvalidPolicyException;
 import dev.agentmiddleware.recovery.CrashRecoveryPolicy;
@@ -112,14 +112,12 @@ public class CrashRecoveryProperties extends ToolMiddlewareProperties<CrashRecov
 
 	/**
 	 * Crash recovery of a tool, or of every session tool in {@code defaults}.
+	 *
+	 * <p>{@code enabled}: Whether crash recovery applies: under 'defaults', to every tool not listed (not set: the
+	 * tools matched by 'tags' and 'tool-name-patterns'); under 'tools', to that tool whatever its tags and name (not
+	 * set: true).
 	 */
-	public static class Settings implements ToolSettings<Settings> {
-
-		/**
-		 * Whether crash recovery applies: under 'defaults', to every tool not listed (not set: the tools matched by
-		 * 'tags' and 'tool-name-patterns'); under 'tools', to that tool whatever its tags and name (not set: true).
-		 */
-		private @Nullable Boolean enabled;
+	public static class Settings extends AbstractToolSettings<Settings> {
 
 		/**
 		 * Fully qualified names of further exception types that mean the tool's session crashed; a
@@ -138,15 +136,6 @@ public class CrashRecoveryProperties extends ToolMiddlewareProperties<CrashRecov
 			defaults.setCrashExceptions(new ArrayList<>());
 			defaults.setAnyRuntimeExceptionIsCrash(true);
 			return defaults;
-		}
-
-		@Override
-		public @Nullable Boolean getEnabled() {
-			return this.enabled;
-		}
-
-		public void setEnabled(@Nullable Boolean enabled) {
-			this.enabled = enabled;
 		}
 
 		public @Nullable List<String> getCrashExceptions() {

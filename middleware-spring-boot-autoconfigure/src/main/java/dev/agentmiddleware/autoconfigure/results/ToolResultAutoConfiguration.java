@@ -3,7 +3,6 @@ package dev.agentmiddleware.autoconfigure.results;
 import dev.agentmiddleware.autoconfigure.AgentMiddlewareAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.actuate.PolicyEndpointContributor;
 import dev.agentmiddleware.autoconfigure.tool.AgentToolRegistry;
-import dev.agentmiddleware.autoconfigure.tool.ToolNameReferences;
 import dev.agentmiddleware.metrics.MiddlewareMetrics;
 import dev.agentmiddleware.redaction.SecretRedactor;
 import dev.agentmiddleware.results.ResultGuardMiddleware;
@@ -39,20 +38,12 @@ public final class ToolResultAutoConfiguration {
 	ResultGuardMiddleware resultGuardMiddleware(ToolResultProperties properties,
 			ObjectProvider<ToolResultGuard> guards, ObjectProvider<JsonMapper> jsonMapper,
 			ObjectProvider<MiddlewareMetrics> metrics, SecretRedactor secretRedactor) {
-		properties.validate();
-		return ResultGuardMiddleware.builder()
-			.policies(properties::policyFor)
-			.order(properties.getOrder())
+		return properties.applyTo(ResultGuardMiddleware.builder())
 			.guards(guards.orderedStream().toList())
 			.redactor(secretRedactor)
 			.jsonMapper(jsonMapper.getIfAvailable(JsonMapper::new))
 			.metrics(metrics.getIfAvailable(() -> MiddlewareMetrics.NONE))
 			.build();
-	}
-
-	@Bean
-	ToolNameReferences resultToolNames(ToolResultProperties properties) {
-		return properties.toolNameReferences();
 	}
 
 	@Configuration(proxyBeanMethods = false)
@@ -62,8 +53,7 @@ public final class ToolResultAutoConfiguration {
 		@Bean
 		@ConditionalOnMissingBean(name = "resultGuardEndpointContributor")
 		PolicyEndpointContributor resultGuardEndpointContributor(ResultGuardMiddleware resultGuardMiddleware) {
-			return PolicyEndpointContributor.of(resultGuardMiddleware,
-					(tool) -> resultGuardMiddleware.policies().get(tool));
+			return PolicyEndpointContributor.of(resultGuardMiddleware);
 		}
 
 	}

@@ -1,7 +1,7 @@
 package dev.agentmiddleware.autoconfigure.results;
 
 import dev.agentmiddleware.autoconfigure.ToolMiddlewareProperties;
-import dev.agentmiddleware.autoconfigure.ToolSettings;
+import dev.agentmiddleware.autoconfigure.AbstractToolSettings;
 import dev.agentmiddleware.chain.BuiltInOrder;
 import dev.agentmiddleware.results.OnExceed;
 import dev.agentmiddleware.results.ResultPolicy;
@@ -54,8 +54,11 @@ public class ToolResultProperties extends ToolMiddlewareProperties<ToolResultPro
 
 	/**
 	 * The result guards of a tool, or of every tool in {@code defaults}.
+	 *
+	 * <p>{@code enabled}: Whether results are guarded: under 'defaults', for every tool not listed (not set: all);
+	 * under 'tools', for that tool (not set: true).
 	 */
-	public static class Settings implements ToolSettings<Settings> {
+	public static class Settings extends AbstractToolSettings<Settings> {
 
 		/**
 		 * Longest result in characters (of its text, or of its JSON text for a structured result); 0 means no limit.
@@ -73,11 +76,6 @@ public class ToolResultProperties extends ToolMiddlewareProperties<ToolResultPro
 		 */
 		private @Nullable Boolean redactSecrets;
 
-		/**
-		 * Whether results are guarded: under 'defaults', for every tool not listed (not set: all); under 'tools',
-		 * for that tool (not set: true).
-		 */
-		private @Nullable Boolean enabled;
 
 		static Settings defaults() {
 			Settings defaults = new Settings();
@@ -85,15 +83,6 @@ public class ToolResultProperties extends ToolMiddlewareProperties<ToolResultPro
 			defaults.setOnExceed(OnExceed.TRUNCATE);
 			defaults.setRedactSecrets(true);
 			return defaults;
-		}
-
-		@Override
-		public @Nullable Boolean getEnabled() {
-			return this.enabled;
-		}
-
-		public void setEnabled(@Nullable Boolean enabled) {
-			this.enabled = enabled;
 		}
 
 		public @Nullable Integer getMaxChars() {

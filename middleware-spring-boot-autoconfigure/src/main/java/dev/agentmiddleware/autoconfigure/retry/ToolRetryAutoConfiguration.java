@@ -3,7 +3,6 @@ package dev.agentmiddleware.autoconfigure.retry;
 import dev.agentmiddleware.autoconfigure.AgentMiddlewareAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.actuate.PolicyEndpointContributor;
 import dev.agentmiddleware.autoconfigure.tool.AgentToolRegistry;
-import dev.agentmiddleware.autoconfigure.tool.ToolNameReferences;
 import dev.agentmiddleware.metrics.MiddlewareMetrics;
 import dev.agentmiddleware.retry.RetryMiddleware;
 import io.github.resilience4j.retry.Retry;
@@ -33,17 +32,10 @@ public final class ToolRetryAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	RetryMiddleware retryMiddleware(ToolRetryProperties properties, ObjectProvider<MiddlewareMetrics> metrics) {
-		properties.validate();
-		return RetryMiddleware.builder().policies(properties::policyFor)
+		return properties.applyTo(RetryMiddleware.builder())
 			.sideEffectingTools(properties::isExplicitlyEnabled)
-			.order(properties.getOrder())
 			.metrics(metrics.getIfAvailable(() -> MiddlewareMetrics.NONE))
 			.build();
-	}
-
-	@Bean
-	ToolNameReferences retryToolNames(ToolRetryProperties properties) {
-		return properties.toolNameReferences();
 	}
 
 	@Configuration(proxyBeanMethods = false)
@@ -53,7 +45,7 @@ public final class ToolRetryAutoConfiguration {
 		@Bean
 		@ConditionalOnMissingBean(name = "retryEndpointContributor")
 		PolicyEndpointContributor retryEndpointContributor(RetryMiddleware retryMiddleware) {
-			return PolicyEndpointContributor.of(retryMiddleware, (tool) -> retryMiddleware.policies().get(tool));
+			return PolicyEndpointContributor.of(retryMiddleware);
 		}
 
 	}

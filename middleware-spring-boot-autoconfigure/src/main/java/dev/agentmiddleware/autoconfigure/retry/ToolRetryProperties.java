@@ -5,7 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import dev.agentmiddleware.autoconfigure.ToolMiddlewareProperties;
-import dev.agentmiddleware.autoconfigure.ToolSettings;
+import dev.agentmiddleware.autoconfigure.AbstractToolSettings;
 import dev.agentmiddleware.chain.BuiltInOrder;
 import dev.agentmiddleware.retry.RetryMiddleware;
 import dev.agentmiddleware.retry.RetryPolicy;
@@ -67,15 +67,12 @@ public class ToolRetryProperties extends ToolMiddlewareProperties<ToolRetryPrope
 	/**
 	 * The retries of one tool, or the defaults of all. A setting left out is {@code null} and falls back to the
 	 * defaults.
+	 *
+	 * <p>{@code enabled}: Whether failed calls are retried: under 'defaults', for every idempotent or read-only tool
+	 * not listed (not set: those tools); under 'tools', for that tool (not set: true, but a tool that is neither needs
+	 * true).
 	 */
-	public static class Settings implements ToolSettings<Settings> {
-
-		/**
-		 * Whether failed calls are retried: under 'defaults', for every idempotent or read-only tool not listed
-		 * (not set: those tools); under 'tools', for that tool (not set: true, but a tool that is neither needs
-		 * true).
-		 */
-		private @Nullable Boolean enabled;
+	public static class Settings extends AbstractToolSettings<Settings> {
 
 		/**
 		 * How many attempts a call makes in all, the first included.
@@ -126,15 +123,6 @@ public class ToolRetryProperties extends ToolMiddlewareProperties<ToolRetryPrope
 			defaults.retryExceptions = new ArrayList<>(policy.retryOn());
 			defaults.ignoreExceptions = new ArrayList<>(policy.ignore());
 			return defaults;
-		}
-
-		@Override
-		public @Nullable Boolean getEnabled() {
-			return this.enabled;
-		}
-
-		public void setEnabled(@Nullable Boolean enabled) {
-			this.enabled = enabled;
 		}
 
 		public @Nullable Integer getMaxAttempts() {

@@ -6,7 +6,6 @@ import java.util.Map;
 import dev.agentmiddleware.autoconfigure.AgentMiddlewareAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.actuate.PolicyEndpointContributor;
 import dev.agentmiddleware.autoconfigure.tool.AgentToolRegistry;
-import dev.agentmiddleware.autoconfigure.tool.ToolNameReferences;
 import dev.agentmiddleware.timeout.TimeoutMiddleware;
 
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
@@ -32,18 +31,10 @@ public final class ToolTimeoutAutoConfiguration {
 	@Bean(destroyMethod = "close")
 	@ConditionalOnMissingBean
 	TimeoutMiddleware timeoutMiddleware(ToolTimeoutProperties properties) {
-		properties.validate();
-		return TimeoutMiddleware.builder()
-			.policies(properties::policyFor)
-			.order(properties.getOrder())
+		return properties.applyTo(TimeoutMiddleware.builder())
 			.maxThreads(properties.getMaxThreads())
 			.queueCapacity(properties.getQueueCapacity())
 			.build();
-	}
-
-	@Bean
-	ToolNameReferences timeoutToolNames(ToolTimeoutProperties properties) {
-		return properties.toolNameReferences();
 	}
 
 	@Configuration(proxyBeanMethods = false)
@@ -53,7 +44,7 @@ public final class ToolTimeoutAutoConfiguration {
 		@Bean
 		@ConditionalOnMissingBean(name = "timeoutEndpointContributor")
 		PolicyEndpointContributor timeoutEndpointContributor(TimeoutMiddleware timeoutMiddleware) {
-			return PolicyEndpointContributor.of(timeoutMiddleware, (tool) -> timeoutMiddleware.policies().get(tool))
+			return PolicyEndpointContributor.of(timeoutMiddleware)
 				.withSection(() -> pool(timeoutMiddleware));
 		}
 

@@ -4,7 +4,7 @@ import dev.agentmiddleware.autoconfigure.tool.PropertyChecks;
 import java.time.Duration;
 
 import dev.agentmiddleware.autoconfigure.ToolMiddlewareProperties;
-import dev.agentmiddleware.autoconfigure.ToolSettings;
+import dev.agentmiddleware.autoconfigure.AbstractToolSettings;
 import dev.agentmiddleware.chain.BuiltInOrder;
 import dev.agentmiddleware.chain.InvalidPolicyException;
 import dev.agentmiddleware.timeout.TimeoutMiddleware;
@@ -90,8 +90,11 @@ public class ToolTimeoutProperties extends ToolMiddlewareProperties<ToolTimeoutP
 
 	/**
 	 * The timeout of a tool, or of every tool in {@code defaults}.
+	 *
+	 * <p>{@code enabled}: Whether the timeout applies: under 'defaults', to every tool not listed (not set: all); under
+	 * 'tools', to that tool (not set: true).
 	 */
-	public static class Settings implements ToolSettings<Settings> {
+	public static class Settings extends AbstractToolSettings<Settings> {
 
 		/**
 		 * Longest one attempt of the tool may take; unset means no timeout (zero, deprecated, is the old spelling of
@@ -99,20 +102,6 @@ public class ToolTimeoutProperties extends ToolMiddlewareProperties<ToolTimeoutP
 		 */
 		private @Nullable Duration timeout;
 
-		/**
-		 * Whether the timeout applies: under 'defaults', to every tool not listed (not set: all); under 'tools', to
-		 * that tool (not set: true).
-		 */
-		private @Nullable Boolean enabled;
-
-		@Override
-		public @Nullable Boolean getEnabled() {
-			return this.enabled;
-		}
-
-		public void setEnabled(@Nullable Boolean enabled) {
-			this.enabled = enabled;
-		}
 
 		public @Nullable Duration getTimeout() {
 			return this.timeout;

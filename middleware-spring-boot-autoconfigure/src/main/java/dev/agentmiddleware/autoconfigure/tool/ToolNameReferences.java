@@ -10,11 +10,13 @@ import java.util.List;
  * the {@link AgentToolRegistry} checks every name against the registered tools, so that a typo fails startup (or
  * logs a warning, per {@code agent.middleware.fail-on-unknown-tool}) instead of silently configuring nothing.
  * Names are compared in canonical form ({@link ToolNames#canonical}), so {@code GET-WEATHER} from an environment
- * variable matches {@code get_weather}.
+ * variable matches {@code get_weather}. The properties of every built-in
+ * ({@link dev.agentmiddleware.autoconfigure.ToolMiddlewareProperties}) are references themselves; other
+ * configuration declares a bean:
  * <pre>{@code
  * @Bean
- * ToolNameReferences cacheToolNames(ToolCacheProperties properties) {
- *     return ToolNameReferences.of("agent.middleware.cache.tools", properties.getTools().keySet());
+ * ToolNameReferences auditToolNames(AuditProperties properties) {
+ *     return ToolNameReferences.of("acme.audit.tools", properties.getTools().keySet());
  * }
  * }</pre>
  */
@@ -53,25 +55,7 @@ public interface ToolNameReferences {
 	 * @return the references
 	 */
 	static ToolNameReferences ofList(String property, List<String> toolNames) {
-		List<String> names = List.copyOf(toolNames);
-		return new ToolNameReferences() {
-
-			@Override
-			public String property() {
-				return property;
-			}
-
-			@Override
-			public Collection<String> toolNames() {
-				return names;
-			}
-
-			@Override
-			public String propertyOf(String toolName) {
-				return property + "[" + names.indexOf(toolName) + "]";
-			}
-
-		};
+		return new PropertyToolNames(property, toolNames, true);
 	}
 
 	/**
@@ -81,20 +65,7 @@ public interface ToolNameReferences {
 	 * @return the references
 	 */
 	static ToolNameReferences of(String property, Collection<String> toolNames) {
-		Collection<String> names = List.copyOf(toolNames);
-		return new ToolNameReferences() {
-
-			@Override
-			public String property() {
-				return property;
-			}
-
-			@Override
-			public Collection<String> toolNames() {
-				return names;
-			}
-
-		};
+		return new PropertyToolNames(property, List.copyOf(toolNames), false);
 	}
 
 }
