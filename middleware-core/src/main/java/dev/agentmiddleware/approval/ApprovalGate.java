@@ -13,8 +13,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The gate of {@link ApprovalMiddleware}: whether a call needs a person's decision at all. A tool its policy
- * function gives no {@link ApprovalPolicy} never reaches it; a gated call is let through by a {@link SessionGrant} that
- * covers it, denied again at once when a person denied the same call (same session, tool and arguments hash) within
+ * function gives no {@link ApprovalPolicy} never reaches it; a gated call is let through by a {@link SessionGrant}
+ * that covers it, denied again at once when a person denied the same call (same session, tool and arguments hash) within
  * the deny-repeat window, and otherwise must be asked about. Thread-safe.
  */
 final class ApprovalGate {

@@ -92,8 +92,8 @@ public final class ApprovalMiddleware implements OrderedMiddleware {
 	}
 
 	/**
-	 * Starts a middleware with the defaults: dangerous tools need approval, no provider (so gated calls are denied with
-	 * "no approver is configured"), an in-memory store, a two-minute timeout.
+	 * Starts a middleware with the defaults: dangerous tools need approval, no provider (so gated calls are denied
+	 * with "no approver is configured"), an in-memory store, a two-minute timeout.
 	 * @return a builder
 	 */
 	public static Builder builder() {
@@ -189,8 +189,8 @@ public final class ApprovalMiddleware implements OrderedMiddleware {
 	 */
 	public static final class Builder {
 
-		private Function<ToolDescriptor, @Nullable ApprovalPolicy> policies = ApprovalRules.of(ApprovalRules.Mode.DANGEROUS,
-				List.of(), List.of());
+		private Function<ToolDescriptor, @Nullable ApprovalPolicy> policies = ApprovalRules
+			.of(ApprovalRules.Mode.DANGEROUS, List.of(), List.of());
 
 		private ApprovalProvider provider = NoApproverProvider.INSTANCE;
 

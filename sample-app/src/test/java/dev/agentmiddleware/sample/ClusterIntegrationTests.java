@@ -151,7 +151,8 @@ class ClusterIntegrationTests {
 		for (ConfigurableApplicationContext instance : alternating) {
 			double before = rateLimitedReadTodos(instance);
 			assertThat(fail(instance, "read_todos", Map.of())).startsWith(expected);
-			assertThat(fail(instance, "write_todos", Map.of("todos", List.of()))).contains("budget of " + THREAD_BUDGET);
+			assertThat(fail(instance, "write_todos", Map.of("todos", List.of())))
+				.contains("budget of " + THREAD_BUDGET);
 			// Observed and counted like every refusal: one call more with the outcome rate_limited
 			assertThat(rateLimitedReadTodos(instance)).isEqualTo(before + 1);
 		}

@@ -29,8 +29,9 @@ import org.springframework.context.annotation.Bean;
 /**
  * Agent-level middleware: the built-in todo and error-recovery middleware (each switched off with its
  * {@code enabled} property), the loop guard (with its per-thread budget in the tool chain for MCP calls), and their
- * composition with every other {@code AgentMiddleware} bean, which joins after the built-ins in {@code @Order}. The tools the middleware contribute join the tool registry, so
- * they pass the middleware chain and show in the MCP tool list and the actuator endpoint.
+ * composition with every other {@code AgentMiddleware} bean, which joins after the built-ins in {@code @Order}. The
+ * tools the middleware contribute join the tool registry, so they pass the middleware chain and show in the MCP tool
+ * list and the actuator endpoint.
  */
 @AutoConfiguration(after = { AgentMiddlewareAutoConfiguration.class, ThreadStoreAutoConfiguration.class })
 @ConditionalOnBooleanProperty(name = AgentMiddlewareProperties.PREFIX + ".enabled", matchIfMissing = true)
