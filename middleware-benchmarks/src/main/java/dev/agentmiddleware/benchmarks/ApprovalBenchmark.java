@@ -4,7 +4,6 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import dev.agentmiddleware.approval.ApprovalMiddleware;
-import dev.agentmiddleware.approval.ApprovalPolicy;
 import dev.agentmiddleware.approval.ApprovalRules;
 import dev.agentmiddleware.chain.ToolPipeline;
 import dev.agentmiddleware.tool.SafetyLevel;
@@ -51,7 +50,7 @@ public class ApprovalBenchmark {
 		ToolPipeline.Builder builder = ToolPipeline.builder(echo, PipelineBenchmark.handler(this.tools));
 		if ("enabled".equals(this.approval)) {
 			builder.middleware(List.of(ApprovalMiddleware.builder()
-				.rules(ApprovalRules.of(ApprovalPolicy.DANGEROUS, List.of(), List.of()))
+				.policies(ApprovalRules.of(ApprovalRules.Mode.DANGEROUS, List.of(), List.of()))
 				.build()));
 		}
 		this.pipeline = builder.build();

@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.Objects;
 
 import dev.agentmiddleware.cache.ArgumentsFingerprint;
+import dev.agentmiddleware.chain.OrderedMiddleware;
 import dev.agentmiddleware.thread.ThreadStore;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JacksonException;
@@ -18,8 +19,14 @@ import tools.jackson.databind.json.JsonMapper;
  * limit stops is not run: it is answered with a text the model can act on, so every tool call of a turn gets an
  * answer. Thread-safe; per-run counts live in the {@link AgentRun}, per-thread counts in the {@link ThreadStore}
  * under {@value #THREAD_TOOL_CALLS_KEY}, so they hold across runs and instances.
+ *
+ * <p><b>The per-thread budget is counted here, once per call, whatever the path:</b> the calls of an agent run
+ * ({@link AgentRun#decide}, the {@code ChatClient} path, thread = conversation) when the run decides them, and MCP
+ * calls (thread = MCP session), which no run decides, by the {@link #threadBudget() middleware} this guard gives
+ * the tool chain. A call of a run never reaches that middleware's count, so no call is counted twice.
  * <pre>{@code
  * LoopGuard guard = new LoopGuard(new LoopGuardPolicy(10, 30, 0, 3), threadStore);
+ * ToolPipeline pipeline = ToolPipeline.chain(readFile, guard.threadBudget());   // MCP calls count too
  * }</pre>
  */
 public final class LoopGuard {
@@ -78,7 +85,7 @@ public final class LoopGuard {
 				return "Not run: this run reached its limit of " + this.policy.maxToolCallsPerRun()
 						+ " tool calls, so '" + call.name() + "' was not called. Answer with what you have.";
 			}
-			if (this.policy.maxToolCallsPerThread() > 0 && !countInThread(threadId)) {
+			if (!countInThread(threadId)) {
 				return "Not run: this conversation reached its limit of " + this.policy.maxToolCallsPerThread()
 						+ " tool calls, so '" + call.name() + "' was not called. Answer with what you have.";
 			}
@@ -88,8 +95,32 @@ public final class LoopGuard {
 		}
 	}
 
-	private boolean countInThread(String threadId) {
+	/**
+	 * The tool-chain side of the per-thread budget: a middleware that counts each MCP tool call against
+	 * {@link LoopGuardPolicy#maxToolCallsPerThread()}, with the call's MCP session as the thread, in the same count
+	 * as the calls of agent runs ({@value #THREAD_TOOL_CALLS_KEY} in the thread store, so across instances). A call
+	 * over the budget does not run: it fails with a {@code ToolRateLimitedException} decided by
+	 * {@value ThreadBudgetMiddleware#NAME} (outcome {@code rate_limited}, observed and logged like every refusal),
+	 * whose message names the limit. Calls from other sources are not counted here: those of an agent run are
+	 * counted by the run, and a call without a thread has no budget. Without a per-thread limit the middleware stays
+	 * out of every chain.
+	 * @return the middleware, at {@link dev.agentmiddleware.chain.BuiltInOrder#THREAD_BUDGET}
+	 */
+	public OrderedMiddleware threadBudget() {
+		return new ThreadBudgetMiddleware(this);
+	}
+
+	/**
+	 * Counts one call against the per-thread budget, unless the budget is used up.
+	 * @param threadId the thread
+	 * @return {@code true} if the call was counted (or there is no per-thread limit), {@code false} if the budget is
+	 * used up
+	 */
+	boolean countInThread(String threadId) {
 		int limit = this.policy.maxToolCallsPerThread();
+		if (limit <= 0) {
+			return true;
+		}
 		if (count(this.threadStore.load(threadId).get(THREAD_TOOL_CALLS_KEY)) >= limit) {
 			return false;
 		}

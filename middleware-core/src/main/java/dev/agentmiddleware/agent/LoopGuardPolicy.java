@@ -11,8 +11,8 @@ import dev.agentmiddleware.chain.InvalidPolicyException;
  * @param maxIterations the most model calls in one run; when the last allowed iteration still asks for tools,
  * each of its tool calls is answered with the limit and the run ends
  * @param maxToolCallsPerRun the most tool calls in one run
- * @param maxToolCallsPerThread the most tool calls in one thread, across runs and instances (counted in the thread
- * store)
+ * @param maxToolCallsPerThread the most tool calls in one thread (a conversation or an MCP session), across runs,
+ * paths and instances (counted in the thread store)
  * @param maxRepeatedCalls the most times one tool may be called with the same arguments in one run; the call that
  * reaches this number is answered instead of run
  */

@@ -2,28 +2,32 @@ package dev.agentmiddleware.approval;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 
+import dev.agentmiddleware.chain.ToolPolicies;
 import dev.agentmiddleware.tool.ToolDescriptor;
 import dev.agentmiddleware.tool.ToolInvocation;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The gate of {@link ApprovalMiddleware}: whether a call needs a person's decision at all. A tool its
- * {@link ApprovalRules} do not gate never reaches it; a gated call is let through by a {@link SessionGrant} that
- * covers it, denied again at once when a person denied the same call (same session, tool and arguments hash) within
+ * The gate of {@link ApprovalMiddleware}: whether a call needs a person's decision at all. A tool its policy
+ * function gives no {@link ApprovalPolicy} never reaches it; a gated call is let through by a {@link SessionGrant}
+ * that covers it, denied again at once when a person denied the same call (same session, tool and arguments hash) within
  * the deny-repeat window, and otherwise must be asked about. Thread-safe.
  */
 final class ApprovalGate {
 
-	private final ApprovalRules rules;
+	private final ToolPolicies<ApprovalPolicy> policies;
 
 	private final ApprovalStore store;
 
 	private final Duration denyRepeatWindow;
 
-	ApprovalGate(ApprovalRules rules, ApprovalStore store, Duration denyRepeatWindow) {
-		this.rules = rules;
+	ApprovalGate(Function<ToolDescriptor, @Nullable ApprovalPolicy> policies, ApprovalStore store,
+			Duration denyRepeatWindow) {
+		this.policies = ToolPolicies.of(policies);
 		this.store = store;
 		this.denyRepeatWindow = denyRepeatWindow;
 	}
@@ -32,11 +36,11 @@ final class ApprovalGate {
 	 * Whether the tool's calls pass through the gate at all (decided once, when the pipeline is built).
 	 */
 	boolean gates(ToolDescriptor tool) {
-		return this.rules.requiresApproval(tool);
+		return this.policies.resolve(tool) != null;
 	}
 
-	ApprovalRules rules() {
-		return this.rules;
+	Map<String, ApprovalPolicy> policies() {
+		return this.policies.applied();
 	}
 
 	/**

@@ -5,7 +5,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.function.Function;
 
 import dev.agentmiddleware.chain.BuiltInOrder;
 import dev.agentmiddleware.chain.OrderedMiddleware;
@@ -17,8 +19,9 @@ import dev.agentmiddleware.tool.ToolInvocation;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Human approval of tool calls (seed {@code WithApproval}). Applies only to the tools its {@link ApprovalRules}
- * gate; for every other tool it returns {@code next} when the pipeline is built and costs nothing per call.
+ * Human approval of tool calls (seed {@code WithApproval}). Applies only to the tools its policy function gives an
+ * {@link ApprovalPolicy} (by default {@link ApprovalRules} with {@link ApprovalRules.Mode#DANGEROUS}); for every
+ * other tool it returns {@code next} when the pipeline is built and costs nothing per call.
  *
  * <p>Per call of a gated tool:
  * <ol>
@@ -39,7 +42,7 @@ import org.jspecify.annotations.Nullable;
  * closed) and an audit (records, listeners); this class applies the decision.
  * <pre>{@code
  * ApprovalMiddleware approval = ApprovalMiddleware.builder()
- *     .rules(ApprovalRules.of(ApprovalPolicy.DANGEROUS, Set.of(), Set.of("write_file")))
+ *     .policies(ApprovalRules.of(ApprovalRules.Mode.DANGEROUS, Set.of(), Set.of("write_file")))
  *     .provider(new CompositeApprovalProvider(List.of(new ApprovalQueueProvider())))
  *     .timeout(Duration.ofMinutes(2))
  *     .build();
@@ -80,7 +83,7 @@ public final class ApprovalMiddleware implements OrderedMiddleware {
 		this.arguments = new ApprovalArguments(builder.redactor);
 		this.clock = builder.clock;
 		this.order = builder.order;
-		this.gate = new ApprovalGate(builder.rules, builder.store, builder.denyRepeatWindow);
+		this.gate = new ApprovalGate(builder.policies, builder.store, builder.denyRepeatWindow);
 		this.audit = new ApprovalAudit(builder.store, builder.metrics, builder.listeners, builder.clock);
 		this.wait = new ApprovalWait(builder.provider, builder.store, this.arguments, builder.redactor, this.audit,
 				builder.clock, builder.timeout);
@@ -89,8 +92,8 @@ public final class ApprovalMiddleware implements OrderedMiddleware {
 	}
 
 	/**
-	 * Starts a middleware with the defaults: policy {@code DANGEROUS}, no provider (so gated calls are denied with
-	 * "no approver is configured"), an in-memory store, a two-minute timeout.
+	 * Starts a middleware with the defaults: dangerous tools need approval, no provider (so gated calls are denied
+	 * with "no approver is configured"), an in-memory store, a two-minute timeout.
 	 * @return a builder
 	 */
 	public static Builder builder() {
@@ -116,11 +119,11 @@ public final class ApprovalMiddleware implements OrderedMiddleware {
 	}
 
 	/**
-	 * The rules that decide which tools are gated.
-	 * @return the rules
+	 * The policy of every tool this middleware gates, as decided when the tools' pipelines were built.
+	 * @return the policies by tool name, sorted by name
 	 */
-	public ApprovalRules rules() {
-		return this.gate.rules();
+	public Map<String, ApprovalPolicy> policies() {
+		return this.gate.policies();
 	}
 
 	/**
@@ -186,7 +189,8 @@ public final class ApprovalMiddleware implements OrderedMiddleware {
 	 */
 	public static final class Builder {
 
-		private ApprovalRules rules = ApprovalRules.of(ApprovalPolicy.DANGEROUS, List.of(), List.of());
+		private Function<ToolDescriptor, @Nullable ApprovalPolicy> policies = ApprovalRules
+			.of(ApprovalRules.Mode.DANGEROUS, List.of(), List.of());
 
 		private ApprovalProvider provider = NoApproverProvider.INSTANCE;
 
@@ -214,12 +218,13 @@ public final class ApprovalMiddleware implements OrderedMiddleware {
 		}
 
 		/**
-		 * Sets which tools need approval.
-		 * @param rules the rules
+		 * Sets which tools need approval, decided once per tool when its pipeline is built (default:
+		 * {@link ApprovalRules} with {@link ApprovalRules.Mode#DANGEROUS}).
+		 * @param policies gives a tool's policy, or {@code null} for a tool that needs no approval
 		 * @return this builder
 		 */
-		public Builder rules(ApprovalRules rules) {
-			this.rules = Objects.requireNonNull(rules, "rules");
+		public Builder policies(Function<ToolDescriptor, @Nullable ApprovalPolicy> policies) {
+			this.policies = Objects.requireNonNull(policies, "policies");
 			return this;
 		}
 

@@ -12,6 +12,9 @@ package dev.agentmiddleware.chain;
  * <tr><td>225</td><td>authorization</td><td>a caller without the tool's authorities is refused before anything
  * else: before its arguments are bound, before anyone is asked to approve, before a cache answers or a permit is
  * spent; still observed and logged</td></tr>
+ * <tr><td>230</td><td>thread budget (the loop guard's {@code max-tool-calls-per-thread} for MCP calls)</td><td>every
+ * call the client made counts, whatever answers it later (approval, cache, bad arguments); a call over the budget
+ * is still observed and logged</td></tr>
  * <tr><td>240</td><td>results</td><td>what a tool returns is redacted, guarded and limited for every caller; logs
  * and observers see the guarded result, and a refused one as the outcome</td></tr>
  * <tr><td>250</td><td>argument binding</td><td>a refused call is still observed and logged; everything inside
@@ -36,6 +39,9 @@ public final class BuiltInOrder {
 
 	/** Authorization: the authorities a tool requires of its caller. */
 	public static final int AUTHORIZATION = 225;
+
+	/** The loop guard's per-thread tool-call budget, for MCP calls. */
+	public static final int THREAD_BUDGET = 230;
 
 	/** Result guards: secrets redacted, users' guards, the size limit. */
 	public static final int RESULTS = 240;

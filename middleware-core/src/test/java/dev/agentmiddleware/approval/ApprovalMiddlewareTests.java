@@ -104,6 +104,17 @@ class ApprovalMiddlewareTests {
 	}
 
 	@Test
+	void aPolicyFunctionGatesExactlyTheToolsItGivesAPolicyAndReportsThem() {
+		ToolHandler next = (invocation) -> "ran";
+		ApprovalMiddleware approval = middleware()
+			.policies((tool) -> tool.name().equals("read_file") ? ApprovalPolicy.REQUIRED : null)
+			.build();
+		assertThat(approval.wrap(DELETE, next)).as("dangerous, but given no policy").isSameAs(next);
+		assertThat(approval.wrap(READ, next)).isNotSameAs(next);
+		assertThat(approval.policies()).containsExactly(Map.entry("read_file", ApprovalPolicy.REQUIRED));
+	}
+
+	@Test
 	void approvedCallWaitsThenRunsOnceAndIsAudited() throws Exception {
 		ToolPipeline pipeline = pipeline(middleware().build());
 		Future<Object> result = callAsync(pipeline, call("notes.txt", "s1"));

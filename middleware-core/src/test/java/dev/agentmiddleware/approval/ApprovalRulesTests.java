@@ -20,14 +20,14 @@ class ApprovalRulesTests {
 
 	// The specification, written out: which safety levels each policy gates when a tool is neither exempt nor
 	// sensitive.
-	private static final Map<ApprovalPolicy, Set<SafetyLevel>> GATED = Map.of(ApprovalPolicy.NONE, Set.of(),
-			ApprovalPolicy.DANGEROUS, Set.of(SafetyLevel.DANGEROUS), ApprovalPolicy.ALL,
-			Set.of(SafetyLevel.SAFE, SafetyLevel.MODERATE, SafetyLevel.DANGEROUS), ApprovalPolicy.CONFIGURED,
+	private static final Map<ApprovalRules.Mode, Set<SafetyLevel>> GATED = Map.of(ApprovalRules.Mode.NONE, Set.of(),
+			ApprovalRules.Mode.DANGEROUS, Set.of(SafetyLevel.DANGEROUS), ApprovalRules.Mode.ALL,
+			Set.of(SafetyLevel.SAFE, SafetyLevel.MODERATE, SafetyLevel.DANGEROUS), ApprovalRules.Mode.CONFIGURED,
 			Set.of());
 
 	static Stream<Arguments> policyTable() {
 		List<Arguments> rows = new ArrayList<>();
-		for (ApprovalPolicy policy : ApprovalPolicy.values()) {
+		for (ApprovalRules.Mode policy : ApprovalRules.Mode.values()) {
 			for (SafetyLevel safety : SafetyLevel.values()) {
 				for (boolean exempt : new boolean[] { false, true }) {
 					for (boolean sensitive : new boolean[] { false, true }) {
@@ -42,37 +42,38 @@ class ApprovalRulesTests {
 
 	@ParameterizedTest(name = "{0} x {1} x exempt={2} x sensitive={3} -> {4}")
 	@MethodSource("policyTable")
-	void policyTableDecidesWhetherAToolNeedsApproval(ApprovalPolicy policy, SafetyLevel safety, boolean exempt,
+	void policyTableDecidesWhetherAToolNeedsApproval(ApprovalRules.Mode policy, SafetyLevel safety, boolean exempt,
 			boolean sensitive, boolean expected) {
 		ToolDescriptor tool = ToolDescriptor.builder("tool_x").safety(safety).build();
 		ApprovalRules rules = ApprovalRules.of(policy, exempt ? Set.of("tool_x") : Set.of(),
 				sensitive ? Set.of("tool_x") : Set.of());
 		assertThat(rules.requiresApproval(tool)).isEqualTo(expected);
+		assertThat(rules.apply(tool)).as("the policy function").isEqualTo(expected ? ApprovalPolicy.REQUIRED : null);
 	}
 
 	@Test
 	void policyTableCoversEveryCombination() {
-		assertThat(policyTable()).hasSize(ApprovalPolicy.values().length * SafetyLevel.values().length * 4);
+		assertThat(policyTable()).hasSize(ApprovalRules.Mode.values().length * SafetyLevel.values().length * 4);
 	}
 
 	@Test
 	void toolWithoutDeclaredSafetyCountsAsDangerous() {
 		ToolDescriptor undeclared = ToolDescriptor.builder("mystery").build();
-		assertThat(ApprovalRules.of(ApprovalPolicy.DANGEROUS, Set.of(), Set.of()).requiresApproval(undeclared))
+		assertThat(ApprovalRules.of(ApprovalRules.Mode.DANGEROUS, Set.of(), Set.of()).requiresApproval(undeclared))
 			.isTrue();
 	}
 
 	@Test
 	void exemptBeatsSensitiveAndAll() {
 		ToolDescriptor tool = ToolDescriptor.builder("purge").safety(SafetyLevel.DANGEROUS).build();
-		ApprovalRules rules = ApprovalRules.of(ApprovalPolicy.ALL, Set.of("purge"), Set.of("purge"));
+		ApprovalRules rules = ApprovalRules.of(ApprovalRules.Mode.ALL, Set.of("purge"), Set.of("purge"));
 		assertThat(rules.requiresApproval(tool)).isFalse();
 	}
 
 	@Test
 	void nameFormMatchesNamesWrittenDifferently() {
 		ToolDescriptor tool = ToolDescriptor.builder("write_file").safety(SafetyLevel.MODERATE).build();
-		ApprovalRules rules = ApprovalRules.of(ApprovalPolicy.NONE, Set.of(), Set.of("WRITE-FILE"))
+		ApprovalRules rules = ApprovalRules.of(ApprovalRules.Mode.NONE, Set.of(), Set.of("WRITE-FILE"))
 			.withNameForm((name) -> name.replaceAll("[^A-Za-z0-9]", "").toLowerCase(Locale.ROOT));
 		assertThat(rules.requiresApproval(tool)).isTrue();
 	}

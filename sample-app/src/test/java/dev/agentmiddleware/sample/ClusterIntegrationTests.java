@@ -15,6 +15,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import dev.agentmiddleware.testsupport.PostgresTestDatabase;
 import dev.agentmiddleware.testsupport.RequiresService;
 import dev.agentmiddleware.testsupport.TestService;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -36,14 +38,17 @@ import static org.awaitility.Awaitility.await;
  * {@code Mcp-Session-Id} sent to B and A in turn, as a round-robin load balancer would. Plain HTTP requests, since
  * the SDK's client keeps one base URL.
  * <p>
- * The per-thread tool-call budget ({@code agent.middleware.loop-guard.max-tool-calls-per-thread}) is not shown here:
- * the loop guard counts the tool calls of an agent run ({@code /chat}, the ChatClient path), not MCP calls.
+ * Every test has a session of its own, so the per-thread tool-call budget the instances share
+ * ({@code agent.middleware.loop-guard.max-tool-calls-per-thread}, {@value #THREAD_BUDGET}) holds for each test apart;
+ * no other test comes near it.
  */
 @RequiresService(TestService.POSTGRES)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class ClusterIntegrationTests {
 
 	private static final JsonMapper JSON = JsonMapper.builder().build();
+
+	private static final int THREAD_BUDGET = 50;
 
 	// Static: one workspace for the class, shared by both instances (an instance field would be a new one per test).
 	@TempDir
@@ -100,6 +105,7 @@ class ClusterIntegrationTests {
 				// A refill that never comes during the test: exactly 5 permits for the session.
 				"--agent.middleware.rate-limit.tools.get-weather.limit-for-period=5",
 				"--agent.middleware.rate-limit.tools.get-weather.limit-refresh-period=1h",
+				"--agent.middleware.loop-guard.max-tool-calls-per-thread=" + THREAD_BUDGET,
 				"--agent.middleware.approval.store.instance-id=" + name);
 	}
 
@@ -132,6 +138,45 @@ class ClusterIntegrationTests {
 			.contains("retry in about");
 		assertThat(fail(alternating.get(1), "get_weather", Map.of("city", "Cluster Town 7")))
 			.startsWith("Tool 'get_weather' is rate limited");
+	}
+
+	@Test
+	void aPerThreadToolCallBudgetCountsTheCallsOfOneSessionOnBothInstances() throws Exception {
+		List<ConfigurableApplicationContext> alternating = List.of(this.instanceA, this.instanceB);
+		for (int call = 0; call < THREAD_BUDGET; call++) {
+			succeed(alternating.get(call % 2), "read_todos", Map.of());
+		}
+		String expected = "Tool 'read_todos' is rate limited (this session's budget of " + THREAD_BUDGET
+				+ " tool calls is used up: loop-guard max-tool-calls-per-thread)";
+		for (ConfigurableApplicationContext instance : alternating) {
+			double before = rateLimitedReadTodos(instance);
+			assertThat(fail(instance, "read_todos", Map.of())).startsWith(expected);
+			assertThat(fail(instance, "write_todos", Map.of("todos", List.of())))
+				.contains("budget of " + THREAD_BUDGET);
+			// Observed and counted like every refusal: one call more with the outcome rate_limited
+			assertThat(rateLimitedReadTodos(instance)).isEqualTo(before + 1);
+		}
+		assertThat(succeedInNewSession(this.instanceB, "read_todos")).as("another session has a budget of its own")
+			.isEqualTo("{\"todos\":[]}");
+	}
+
+	private static double rateLimitedReadTodos(ConfigurableApplicationContext instance) {
+		Timer timer = instance.getBean(MeterRegistry.class)
+			.find("agent.tool.call")
+			.tags("agent.tool.name", "read_todos", "agent.tool.outcome", "rate_limited")
+			.timer();
+		return (timer != null) ? timer.count() : 0;
+	}
+
+	private String succeedInNewSession(ConfigurableApplicationContext instance, String tool) throws Exception {
+		String ownSession = this.session;
+		this.session = RawMcp.initialize(this.http, port(instance));
+		try {
+			return succeed(instance, tool, Map.of());
+		}
+		finally {
+			this.session = ownSession;
+		}
 	}
 
 	@Test
@@ -169,8 +214,9 @@ class ClusterIntegrationTests {
 		assertThat(succeed(this.instanceA, "read_file", Map.of("path", "cached.txt"))).isEqualTo("first");
 
 		succeed(this.instanceB, "write_file", Map.of("path", "cached.txt", "content", "written through B"));
+		// Every poll is a tool call of the session: 250 ms keeps them well inside the per-thread budget.
 		await().atMost(Duration.ofSeconds(10))
-			.pollInterval(Duration.ofMillis(100))
+			.pollInterval(Duration.ofMillis(250))
 			.untilAsserted(() -> assertThat(succeed(this.instanceA, "read_file", Map.of("path", "cached.txt")))
 				.isEqualTo("written through B"));
 	}

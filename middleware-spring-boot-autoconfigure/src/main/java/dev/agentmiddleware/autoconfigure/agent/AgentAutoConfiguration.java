@@ -12,6 +12,7 @@ import dev.agentmiddleware.autoconfigure.AgentMiddlewareAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.thread.ThreadStoreAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.tool.AgentMiddlewareProperties;
 import dev.agentmiddleware.autoconfigure.tool.AgentToolContributor;
+import dev.agentmiddleware.chain.OrderedMiddleware;
 import dev.agentmiddleware.redaction.SecretRedactor;
 import dev.agentmiddleware.thread.ThreadStore;
 import dev.agentmiddleware.todo.TodoLimits;
@@ -27,9 +28,10 @@ import org.springframework.context.annotation.Bean;
 
 /**
  * Agent-level middleware: the built-in todo and error-recovery middleware (each switched off with its
- * {@code enabled} property), the loop guard, and their composition with every other {@code AgentMiddleware} bean,
- * which joins after the built-ins in {@code @Order}. The tools the middleware contribute join the tool registry, so
- * they pass the middleware chain and show in the MCP tool list and the actuator endpoint.
+ * {@code enabled} property), the loop guard (with its per-thread budget in the tool chain for MCP calls), and their
+ * composition with every other {@code AgentMiddleware} bean, which joins after the built-ins in {@code @Order}. The
+ * tools the middleware contribute join the tool registry, so they pass the middleware chain and show in the MCP tool
+ * list and the actuator endpoint.
  */
 @AutoConfiguration(after = { AgentMiddlewareAutoConfiguration.class, ThreadStoreAutoConfiguration.class })
 @ConditionalOnBooleanProperty(name = AgentMiddlewareProperties.PREFIX + ".enabled", matchIfMissing = true)
@@ -57,6 +59,16 @@ public final class AgentAutoConfiguration {
 	@ConditionalOnMissingBean
 	LoopGuard loopGuard(ThreadStore threadStore, LoopGuardProperties properties) {
 		return new LoopGuard(LoopGuardConfigurer.policy(properties), threadStore);
+	}
+
+	/**
+	 * The loop guard's per-thread budget in every tool's chain, for MCP calls (thread: the MCP session), counted in
+	 * the same thread store as the calls of agent runs; out of every chain without a per-thread limit.
+	 */
+	@Bean
+	@ConditionalOnMissingBean(name = "loopGuardThreadBudget")
+	OrderedMiddleware loopGuardThreadBudget(LoopGuard loopGuard) {
+		return loopGuard.threadBudget();
 	}
 
 	@Bean

@@ -22,7 +22,10 @@ public class LoopGuardProperties implements ValidatedProperties {
 	/** The most tool calls in one run of the agent loop. */
 	private int maxToolCallsPerRun = 100;
 
-	/** The most tool calls in one thread (conversation), across runs and instances; 0 for no limit. */
+	/**
+	 * The most tool calls in one thread (a conversation or an MCP session), across runs and instances; 0 for no
+	 * limit.
+	 */
 	private int maxToolCallsPerThread = 0;
 
 	/** How many calls of one tool with the same arguments in one run stop that call instead of running it. */

@@ -121,7 +121,7 @@ public final class ApprovalAutoConfiguration {
 			ObjectProvider<SecretRedactor> redactor, ObjectProvider<MiddlewareMetrics> metrics,
 			ObjectProvider<ApprovalAuditListener> listeners, ObjectProvider<Clock> clock) {
 		ApprovalMiddleware.Builder builder = new ApprovalConfigurer(properties).configure(ApprovalMiddleware.builder())
-			.rules(rules)
+			.policies(rules)
 			.provider(new CompositeApprovalProvider(ApprovalProviderOrder.ordered(providers.orderedStream().toList(), properties.getProviders())))
 			.store(store)
 			.argumentsBinder(approvalArgumentsBinder)

@@ -12,7 +12,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The mapping of {@code agent.middleware.approval} to approval's rules and middleware settings, in one place, so that
+ * The mapping of {@code agent.middleware.approval} to approval's policy function (the {@link ApprovalRules}) and
+ * middleware settings, in one place, so that
  * {@link ApprovalAutoConfiguration} only wires beans. The per-tool rule is every built-in's: a tool listed under
  * {@code tools} needs approval unless its entry says {@code enabled: false}, which exempts it; any other tool is
  * decided by {@code policy} (the built-in's own rule). The deprecated {@code exempt-tools} and {@code sensitive-tools}

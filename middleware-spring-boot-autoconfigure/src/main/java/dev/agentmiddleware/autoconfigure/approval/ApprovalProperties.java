@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.Map;
 
 import dev.agentmiddleware.approval.ApprovalMiddleware;
-import dev.agentmiddleware.approval.ApprovalPolicy;
+import dev.agentmiddleware.approval.ApprovalRules;
 import dev.agentmiddleware.approval.InMemoryApprovalStore;
 import dev.agentmiddleware.autoconfigure.StoreType;
 import dev.agentmiddleware.chain.BuiltInOrder;
@@ -40,7 +40,7 @@ public class ApprovalProperties implements ValidatedProperties {
 	 * Which tools need approval by their safety level: none, dangerous, all, or configured (only the sensitive
 	 * tools).
 	 */
-	private ApprovalPolicy policy = ApprovalPolicy.DANGEROUS;
+	private ApprovalRules.Mode policy = ApprovalRules.Mode.DANGEROUS;
 
 	/**
 	 * Approval per tool name, the same rule as every built-in's 'tools': a listed tool always needs approval unless
@@ -131,11 +131,11 @@ public class ApprovalProperties implements ValidatedProperties {
 		this.order = order;
 	}
 
-	public ApprovalPolicy getPolicy() {
+	public ApprovalRules.Mode getPolicy() {
 		return this.policy;
 	}
 
-	public void setPolicy(ApprovalPolicy policy) {
+	public void setPolicy(ApprovalRules.Mode policy) {
 		this.policy = policy;
 	}
 

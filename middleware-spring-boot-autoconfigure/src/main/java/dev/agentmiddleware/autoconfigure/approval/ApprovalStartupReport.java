@@ -49,7 +49,7 @@ final class ApprovalStartupReport implements SmartInitializingSingleton {
 		}
 		gated.sort(null);
 		logger.info("Tools that need a human's approval (policy {}, timeout {}): {}",
-				this.rules.policy().name().toLowerCase(Locale.ROOT),
+				this.rules.mode().name().toLowerCase(Locale.ROOT),
 				PolicyEndpointContributor.text(this.approvalMiddleware.timeout()),
 				gated.isEmpty() ? "none" : String.join(", ", gated));
 		if (this.properties.getProviders().contains(McpElicitationApprovalProvider.NAME) && !gated.isEmpty()) {

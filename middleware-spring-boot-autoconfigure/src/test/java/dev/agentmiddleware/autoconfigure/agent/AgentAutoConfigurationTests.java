@@ -20,12 +20,16 @@ import dev.agentmiddleware.autoconfigure.tool.AgentToolAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.tool.AgentToolRegistry;
 import dev.agentmiddleware.autoconfigure.tool.RegisteredTool;
 import dev.agentmiddleware.autoconfigure.tool.ToolNameReferences;
+import dev.agentmiddleware.chain.ToolPipeline;
+import dev.agentmiddleware.ratelimit.ToolRateLimitedException;
 import dev.agentmiddleware.thread.InMemoryThreadStore;
 import dev.agentmiddleware.thread.ThreadStore;
 import dev.agentmiddleware.todo.TodoMiddleware;
 import dev.agentmiddleware.tool.ExecutableTool;
+import dev.agentmiddleware.tool.InvocationSource;
 import dev.agentmiddleware.tool.SafetyLevel;
 import dev.agentmiddleware.tool.ToolDescriptor;
+import dev.agentmiddleware.tool.ToolInvocation;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.ai.chat.model.ToolContext;
@@ -37,6 +41,7 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.core.annotation.Order;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 class AgentAutoConfigurationTests {
 
@@ -120,6 +125,40 @@ class AgentAutoConfigurationTests {
 					"agent.middleware.loop-guard.max-repeated-calls=2")
 			.run((context) -> assertThat(context.getBean(LoopGuard.class).policy())
 				.isEqualTo(new LoopGuardPolicy(7, 11, 99, 2)));
+	}
+
+	@Test
+	void thePerThreadBudgetJoinsEveryChainAndCountsMcpCallsOfASessionButNotTheCallsOfAConversation() {
+		this.contextRunner.withPropertyValues("agent.middleware.loop-guard.max-tool-calls-per-thread=2")
+			.run((context) -> {
+				RegisteredTool readTodos = context.getBean(AgentToolRegistry.class).get("read_todos");
+				assertThat(readTodos.pipeline().layers()).contains("loop-guard");
+				for (int call = 0; call < 3; call++) {
+					// A Spring AI call is left to the loop guard of its run: the chain does not count it
+					assertThat(todoCallback(context, "read_todos").call("{}", thread("session-1")))
+						.isEqualTo("{\"todos\":[]}");
+				}
+				ToolPipeline pipeline = readTodos.pipeline();
+				pipeline.call(mcpCall(readTodos, "session-1"));
+				pipeline.call(mcpCall(readTodos, "session-1"));
+				assertThatExceptionOfType(ToolRateLimitedException.class)
+					.isThrownBy(() -> pipeline.call(mcpCall(readTodos, "session-1")))
+					.withMessageContaining("budget of 2 tool calls")
+					.satisfies((ex) -> assertThat(ex.decidedBy()).isEqualTo("loop-guard"));
+				assertThat(context.getBean(ThreadStore.class).load("session-1").get(LoopGuard.THREAD_TOOL_CALLS_KEY))
+					.isEqualTo(2L);
+			});
+	}
+
+	@Test
+	void withoutAPerThreadLimitTheBudgetStaysOutOfTheChain() {
+		this.contextRunner.run((context) -> assertThat(
+				context.getBean(AgentToolRegistry.class).get("read_todos").pipeline().layers())
+			.doesNotContain("loop-guard"));
+	}
+
+	private static ToolInvocation mcpCall(RegisteredTool tool, String sessionId) {
+		return tool.unboundInvocation("{}").sessionId(sessionId).source(InvocationSource.MCP).build();
 	}
 
 	@Test

@@ -1,6 +1,7 @@
 package dev.agentmiddleware.autoconfigure.approval;
 
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -19,6 +20,7 @@ import dev.agentmiddleware.approval.ApprovalDecision;
 import dev.agentmiddleware.approval.ApprovalDeniedException;
 import dev.agentmiddleware.approval.ApprovalMiddleware;
 import dev.agentmiddleware.approval.ApprovalOutcome;
+import dev.agentmiddleware.approval.ApprovalPolicy;
 import dev.agentmiddleware.approval.ApprovalProvider;
 import dev.agentmiddleware.approval.ApprovalRequest;
 import dev.agentmiddleware.approval.ApprovalStore;
@@ -122,6 +124,18 @@ class ApprovalAutoConfigurationTests {
 				assertThat(registry.get("write_file").pipeline().layers()).contains("approval");
 				assertThat(registry.get("delete_file").pipeline().layers()).doesNotContain("approval");
 				assertThat(registry.get("read_file").pipeline().layers()).doesNotContain("approval");
+			});
+	}
+
+	@Test
+	void theMiddlewareIsBuiltWithThePolicyFunctionOfThePropertiesAndReportsWhatItGated() {
+		this.contextRunner.withPropertyValues("agent.middleware.approval.tools.write-file.enabled=true")
+			.run((context) -> {
+				AgentToolRegistry registry = context.getBean(AgentToolRegistry.class);
+				registry.tools().forEach((tool) -> tool.pipeline());
+				assertThat(context.getBean(ApprovalMiddleware.class).policies())
+					.containsExactly(Map.entry("delete_file", ApprovalPolicy.REQUIRED),
+							Map.entry("write_file", ApprovalPolicy.REQUIRED));
 			});
 	}
 
