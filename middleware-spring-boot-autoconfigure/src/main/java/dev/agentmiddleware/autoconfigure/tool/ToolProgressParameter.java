@@ -102,13 +102,14 @@ record ToolProgressParameter(int index) {
 	}
 
 	/**
-	 * Gives a direct Java call that runs no middleware {@link ToolProgress#NONE} where its caller passed
-	 * {@code null}, so that the method never sees {@code null}.
+	 * Gives a direct Java call that runs no middleware the progress it would get through its pipeline: a reporter of
+	 * the {@code ToolProgress} its caller passed, {@link ToolProgress#NONE} for {@code null}.
 	 * @param values the method's values, changed in place
 	 */
-	void replaceNull(@Nullable Object[] values) {
-		if (this.index >= 0 && values[this.index] == null) {
-			values[this.index] = ToolProgress.NONE;
+	void bindJava(@Nullable Object[] values) {
+		if (this.index >= 0) {
+			ProgressTarget target = javaTarget(values);
+			values[this.index] = (target != null) ? target.reporter() : ToolProgress.NONE;
 		}
 	}
 
