@@ -31,7 +31,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Progress while an approval waits, with the official MCP TypeScript SDK client
  * ({@code src/test/node/mcp-client/progress-client.mjs}): its {@code delete_file} call, sent with a
  * {@code progressToken} ({@code onprogress}), is told that it waits for approval; an approver approves through the
- * REST API, and the call completes.
+ * REST API, and the call completes. The sample's report generator reports its own progress the same way.
  */
 @RequiresService(TestService.NODE)
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
@@ -54,17 +54,9 @@ class TypeScriptClientProgressIntegrationTests {
 
 	@Test
 	void typeScriptClientIsToldItsCallWaitsForApprovalUntilApproved() throws Exception {
-		TypeScriptClientIntegrationTests.installClient();
-		Files.copy(Paths.get("src/test/node/mcp-client/progress-client.mjs"),
-				CLIENT_DIRECTORY.resolve("progress-client.mjs"), StandardCopyOption.REPLACE_EXISTING);
 		Path file = workspace.resolve("progress.txt");
 		Files.writeString(file, "keep me until approved");
-		Process client = new ProcessBuilder("node", "progress-client.mjs", "http://localhost:" + this.port + "/mcp",
-				"progress.txt")
-			.directory(CLIENT_DIRECTORY.toFile())
-			.redirectErrorStream(true)
-			.start();
-		client.getOutputStream().close();
+		Process client = start("delete_file", "{\"path\":\"progress.txt\"}");
 		BlockingQueue<String> lines = lines(client);
 		try {
 			JsonNode progress = next(lines).get("progress");
@@ -91,6 +83,40 @@ class TypeScriptClientProgressIntegrationTests {
 		finally {
 			client.destroyForcibly();
 		}
+	}
+
+	@Test
+	void sampleReportGeneratorReportsItsOwnProgress() throws Exception {
+		Process client = start("generate_report", "{\"topic\":\"q3\",\"seconds\":1}");
+		BlockingQueue<String> lines = lines(client);
+		try {
+			JsonNode progress = next(lines).get("progress");
+			assertThat(progress).as("a progress notification first").isNotNull();
+			assertThat(progress.get("progress").asDouble()).isZero();
+			assertThat(progress.get("total").asDouble()).isEqualTo(1.0);
+			assertThat(progress.get("message").asString()).isEqualTo("generating the report on q3: 0 of 1 s");
+			JsonNode result = nextResult(lines);
+			assertThat(result.get("isError").asBoolean()).isFalse();
+			assertThat(result.get("text").asString()).isEqualTo("Report on q3: all figures nominal");
+			assertThat(client.waitFor(30, TimeUnit.SECONDS)).isTrue();
+			assertThat(client.exitValue()).isZero();
+		}
+		finally {
+			client.destroyForcibly();
+		}
+	}
+
+	private Process start(String tool, String arguments) throws IOException, InterruptedException {
+		TypeScriptClientIntegrationTests.installClient();
+		Files.copy(Paths.get("src/test/node/mcp-client/progress-client.mjs"),
+				CLIENT_DIRECTORY.resolve("progress-client.mjs"), StandardCopyOption.REPLACE_EXISTING);
+		Process client = new ProcessBuilder("node", "progress-client.mjs", "http://localhost:" + this.port + "/mcp",
+				tool, arguments)
+			.directory(CLIENT_DIRECTORY.toFile())
+			.redirectErrorStream(true)
+			.start();
+		client.getOutputStream().close();
+		return client;
 	}
 
 	// The client's output, line by line, read on a thread of its own so that a silent client fails the test in time
