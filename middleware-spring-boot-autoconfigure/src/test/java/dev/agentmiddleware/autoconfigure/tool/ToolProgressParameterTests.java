@@ -6,12 +6,16 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import dev.agentmiddleware.autoconfigure.AgentMiddlewareAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.springai.AgentToolCallbackProvider;
 import dev.agentmiddleware.autoconfigure.springai.AgentToolSpringAiAutoConfiguration;
+import dev.agentmiddleware.binding.InvalidToolArgumentsException;
 import dev.agentmiddleware.chain.ToolMiddleware;
 import dev.agentmiddleware.spring.AgentTool;
 import dev.agentmiddleware.spring.AgentToolParam;
 import dev.agentmiddleware.tool.ProgressTarget;
 import dev.agentmiddleware.tool.SafetyLevel;
 import dev.agentmiddleware.tool.ToolProgress;
+import jakarta.validation.Validation;
+import jakarta.validation.Validator;
+import jakarta.validation.constraints.Min;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
@@ -25,6 +29,7 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.core.NestedExceptionUtils;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
  * An {@code @AgentTool} method that declares a {@link ToolProgress} parameter gets the progress of its call there:
@@ -95,6 +100,17 @@ class ToolProgressParameterTests {
 	}
 
 	@Test
+	void constraintOfAnArgumentAfterTheProgressNamesThatArgument() {
+		this.contextRunner.withUserConfiguration(CopyConfiguration.class).run((context) -> {
+			RegisteredTool tool = context.getBean(AgentToolRegistry.class).get("copy");
+			assertThat(tool.bind("{\"copies\":2}")).containsEntry("copies", 2);
+			assertThatExceptionOfType(InvalidToolArgumentsException.class).isThrownBy(() -> tool.bind("{\"copies\":0}"))
+				.withMessageContaining("parameter 'copies'")
+				.withMessageContaining("must be greater than or equal to 1");
+		});
+	}
+
+	@Test
 	void methodWithTwoProgressParametersFailsStartup() {
 		this.contextRunner.withUserConfiguration(TwiceConfiguration.class).run((context) -> {
 			assertThat(context).hasFailed();
@@ -130,6 +146,30 @@ class ToolProgressParameterTests {
 		@AgentTool(description = "Copies", safety = SafetyLevel.SAFE)
 		public String copy(ToolProgress first, String path, ToolProgress second) {
 			return path;
+		}
+
+	}
+
+	static class CopyTools {
+
+		@AgentTool(description = "Copies", safety = SafetyLevel.SAFE)
+		public int copy(ToolProgress progress, @AgentToolParam(description = "How many copies") @Min(1) int copies) {
+			return copies;
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class CopyConfiguration {
+
+		@Bean
+		CopyTools copyTools() {
+			return new CopyTools();
+		}
+
+		@Bean
+		Validator validator() {
+			return Validation.buildDefaultValidatorFactory().getValidator();
 		}
 
 	}
