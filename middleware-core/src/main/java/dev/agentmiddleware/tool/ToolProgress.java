@@ -31,7 +31,9 @@ import org.jspecify.annotations.Nullable;
  * the next, as the MCP specification requires; a report that does not is dropped. {@code total} is {@code null}
  * when unknown. A report is sent on the calling thread; it never throws because sending failed and never fails the
  * call. Thread-safe. A call that first waited for approval, and told its caller so, continues that progress: the
- * tool's values are counted on from where the wait's left off, with the same bound on the rate.
+ * tool's values are counted on from where the wait's left off, with the same bound on the rate. Each run of the tool
+ * gets a reporter of its own, so the bound and the increase hold within one run: the attempts of a retried call
+ * report afresh.
  */
 @FunctionalInterface
 public interface ToolProgress {
