@@ -13,6 +13,7 @@ import dev.agentmiddleware.chain.BuiltInOrder;
 import dev.agentmiddleware.chain.OrderedMiddleware;
 import dev.agentmiddleware.metrics.MiddlewareMetrics;
 import dev.agentmiddleware.redaction.SecretRedactor;
+import dev.agentmiddleware.tool.ProgressTarget;
 import dev.agentmiddleware.tool.ToolDescriptor;
 import dev.agentmiddleware.tool.ToolHandler;
 import dev.agentmiddleware.tool.ToolInvocation;
@@ -30,7 +31,9 @@ import org.jspecify.annotations.Nullable;
  * is denied again at once;</li>
  * <li>otherwise an {@link ApprovalRequest} (redacted arguments, arguments hash, session, principal, summary) is
  * saved in the {@link ApprovalStore} and given to the {@link ApprovalProvider}, and the call waits for the
- * decision, at most until the timeout. The decision applies to this call only.</li>
+ * decision, at most until the timeout. The decision applies to this call only. A call that carries a
+ * {@link ProgressTarget} (an MCP client sent a {@code progressToken}) tells its caller, once per interval, what it
+ * waits for: "waiting for approval of delete_file, 40 s left".</li>
  * </ol>
  * Fail-closed: a timeout, no approver, or a provider that fails deny the call with an
  * {@link ApprovalDeniedException} that says which. Approved with changed arguments, the new arguments are bound
@@ -165,8 +168,12 @@ public final class ApprovalMiddleware implements OrderedMiddleware {
 					+ passage.decidedBy() + " earlier in this session" + ApprovalVerdict.because(passage.reason()));
 		}
 		ApprovalRequest request = this.wait.request(invocation, hash, now);
-		ApprovalDecision decision = this.wait.await(request, invocation);
-		return this.verdict.apply(decision, request, invocation, next);
+		ProgressTarget progress = invocation.attribute(ProgressTarget.ATTRIBUTE);
+		ProgressTarget.Reporter waiting = (progress != null) ? progress.reporter() : null;
+		ApprovalDecision decision = this.wait.await(request, invocation, waiting);
+		// The tool's own progress goes on from the wait's
+		return this.verdict.apply(decision, request, (waiting != null)
+				? invocation.withAttribute(ProgressTarget.ATTRIBUTE, waiting.continuation()) : invocation, next);
 	}
 
 	/**

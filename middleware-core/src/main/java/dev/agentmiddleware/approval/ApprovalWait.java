@@ -14,6 +14,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 
 import dev.agentmiddleware.redaction.SecretRedactor;
+import dev.agentmiddleware.tool.ProgressTarget;
 import dev.agentmiddleware.tool.SessionFingerprint;
 import dev.agentmiddleware.tool.ToolInvocation;
 import org.jspecify.annotations.Nullable;
@@ -78,14 +79,16 @@ final class ApprovalWait {
 	}
 
 	/**
-	 * Asks about the request and waits for its decision.
+	 * Asks about the request and waits for its decision, telling the caller of the call what it waits for through
+	 * {@code progress}, if the caller asked to be told.
 	 * @return the decision; a system decision that does not approve when nobody decided in time or asking failed
 	 */
-	ApprovalDecision await(ApprovalRequest request, ToolInvocation invocation) {
+	ApprovalDecision await(ApprovalRequest request, ToolInvocation invocation,
+			ProgressTarget.@Nullable Reporter progress) {
 		this.store.add(request);
 		this.waiting.add(request.id());
 		try {
-			return awaitAdded(request, invocation);
+			return awaitAdded(request, invocation, progress);
 		}
 		finally {
 			this.waiting.remove(request.id());
@@ -106,7 +109,8 @@ final class ApprovalWait {
 		return ended;
 	}
 
-	private ApprovalDecision awaitAdded(ApprovalRequest request, ToolInvocation invocation) {
+	private ApprovalDecision awaitAdded(ApprovalRequest request, ToolInvocation invocation,
+			ProgressTarget.@Nullable Reporter progress) {
 		this.audit.requested(request);
 		ApprovalProvider chosen = chosen(invocation);
 		logger.info("Approval {} requested from '{}' for call {} of tool '{}' (session {}), expires at {}",
@@ -115,8 +119,9 @@ final class ApprovalWait {
 		CompletableFuture<ApprovalDecision> asked = ask(chosen, request, invocation);
 		ApprovalDecision fallback = ApprovalDecision.system(ApprovalOutcome.TIMED_OUT, null);
 		try {
-			Optional<ApprovalDecision> decided = this.store.awaitDecision(request.id(), request.expiresAt(),
-					this.clock);
+			Optional<ApprovalDecision> decided = (progress != null)
+					? ApprovalProgress.awaitDecision(this.store, request, this.clock, progress)
+					: this.store.awaitDecision(request.id(), request.expiresAt(), this.clock);
 			if (decided.isPresent()) {
 				fallback = decided.get();
 			}

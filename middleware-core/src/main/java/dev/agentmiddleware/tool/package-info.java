@@ -1,6 +1,8 @@
 /**
  * The tool model: what a tool is ({@link dev.agentmiddleware.tool.ToolDescriptor}), one call of it
- * ({@link dev.agentmiddleware.tool.ToolInvocation}) and the failures the chain reports.
+ * ({@link dev.agentmiddleware.tool.ToolInvocation}), the progress a call reports to a caller that asked for it
+ * ({@link dev.agentmiddleware.tool.ToolProgress}, sent to its {@link dev.agentmiddleware.tool.ProgressTarget}) and the
+ * failures the chain reports.
  */
 @NullMarked
 package dev.agentmiddleware.tool;

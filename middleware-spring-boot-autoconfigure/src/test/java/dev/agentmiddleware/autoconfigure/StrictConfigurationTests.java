@@ -87,7 +87,8 @@ class StrictConfigurationTests {
 				value("agent.middleware.loop-guard.max-repeated-calls=-2", "must be 0 or more"));
 		section("agent.middleware.mcp",
 				key("agent.middleware.mcp.transport.max-session=3", "Did you mean 'max-sessions'?"),
-				value("agent.middleware.mcp.transport.max-sessions=0", "must be 1 or more"));
+				value("agent.middleware.mcp.transport.max-sessions=0", "must be 1 or more"),
+				value("agent.middleware.mcp.progress-interval=0s", "must be longer than zero"));
 		section("agent.middleware.observation",
 				key("agent.middleware.observation.long-task-timr=true", "Did you mean 'long-task-timer'?"),
 				value("agent.middleware.observation.long-task-timer=sometimes", "is not true or false"));

@@ -133,7 +133,7 @@ public final class AgentMcpServerAutoConfiguration {
 				continue;
 			}
 			specifications.put(tool.name(), new McpToolHandler(tool, errorFormatter, mapper,
-					McpToolIcons.of(tool, properties)).specification());
+					McpToolIcons.of(tool, properties), properties.getProgressInterval()).specification());
 		}
 		Set<String> ungovernedNames = new LinkedHashSet<>();
 		for (McpServerFeatures.SyncToolSpecification specification : ungoverned) {

@@ -10,6 +10,7 @@ import dev.agentmiddleware.autoconfigure.StoreType;
 import dev.agentmiddleware.autoconfigure.tool.PropertyChecks;
 import dev.agentmiddleware.autoconfigure.tool.ValidatedProperties;
 import dev.agentmiddleware.spring.AgentToolIcon;
+import dev.agentmiddleware.tool.ProgressTarget;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -23,6 +24,7 @@ import org.springframework.util.unit.DataSize;
  * agent:
  *   middleware:
  *     mcp:
+ *       progress-interval: 5s
  *       transport:
  *         max-request-size: 2MB
  *         session-idle-timeout: 10m
@@ -52,6 +54,13 @@ public class McpProperties implements ValidatedProperties {
 	private boolean governSpringAiTools = true;
 
 	/**
+	 * Least time between two progress notifications of one call, for clients that send a progressToken: a call
+	 * waiting for approval says what it waits for once per interval, and a tool's own reports are sent at most as
+	 * often.
+	 */
+	private Duration progressInterval = ProgressTarget.DEFAULT_INTERVAL;
+
+	/**
 	 * Hardened Streamable HTTP transport settings.
 	 */
 	private final Transport transport = new Transport();
@@ -75,7 +84,8 @@ public class McpProperties implements ValidatedProperties {
 	public void validate(PropertyChecks checks) {
 		this.tools.forEach((name, tool) -> McpToolIcons.fromProperties(checks.property("tools") + "." + name + ".icons",
 				tool.getIcons()));
-		checks.positive("transport.maxRequestSize", this.transport.getMaxRequestSize())
+		checks.positive("progressInterval", this.progressInterval)
+			.positive("transport.maxRequestSize", this.transport.getMaxRequestSize())
 			.positive("transport.sessionIdleTimeout", this.transport.getSessionIdleTimeout())
 			.atLeast("transport.maxSessions", this.transport.getMaxSessions(), 1)
 			.noBlankElement("transport.allowedOrigins", this.transport.getAllowedOrigins())
@@ -96,6 +106,14 @@ public class McpProperties implements ValidatedProperties {
 
 	public void setGovernSpringAiTools(boolean governSpringAiTools) {
 		this.governSpringAiTools = governSpringAiTools;
+	}
+
+	public Duration getProgressInterval() {
+		return this.progressInterval;
+	}
+
+	public void setProgressInterval(Duration progressInterval) {
+		this.progressInterval = progressInterval;
 	}
 
 	public Transport getTransport() {

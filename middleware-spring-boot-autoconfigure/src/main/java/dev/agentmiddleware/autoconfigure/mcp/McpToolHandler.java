@@ -2,6 +2,8 @@ package dev.agentmiddleware.autoconfigure.mcp;
 
 import java.lang.reflect.Method;
 import java.lang.reflect.Type;
+import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.function.BiFunction;
@@ -14,10 +16,12 @@ import dev.agentmiddleware.autoconfigure.springai.ToolErrorFormatter;
 import dev.agentmiddleware.autoconfigure.tool.RegisteredTool;
 import dev.agentmiddleware.spring.McpInvocationAttributes;
 import dev.agentmiddleware.tool.InvocationSource;
+import dev.agentmiddleware.tool.ProgressTarget;
 import dev.agentmiddleware.tool.SafetyLevel;
 import dev.agentmiddleware.tool.ToolDescriptor;
 import dev.agentmiddleware.tool.ToolInvocation;
 import dev.agentmiddleware.tool.ToolPrincipal;
+import dev.agentmiddleware.tool.ToolProgress;
 import io.modelcontextprotocol.common.McpTransportContext;
 import io.modelcontextprotocol.server.McpServerFeatures;
 import io.modelcontextprotocol.server.McpSyncServerExchange;
@@ -44,6 +48,11 @@ import org.springframework.ai.chat.model.ToolContext;
  * {@link McpInvocationAttributes#EXCHANGE}. Any failure becomes a result with {@code isError} set, whose text comes
  * from the {@link ToolErrorFormatter}. A structured result is returned twice, as {@code structuredContent} and as
  * its JSON text, as the MCP specification asks.
+ *
+ * <p>A request with a {@code progressToken} ({@code _meta.progressToken}) carries a {@link ProgressTarget} that
+ * sends {@code notifications/progress} of that token on the request's response stream, at most one per progress
+ * interval: a call waiting for approval says what it waits for, and a tool reports through its
+ * {@link ToolProgress} parameter. A request without one carries none, and nothing is sent.
  * <pre>{@code
  * McpServerFeatures.SyncToolSpecification spec = new McpToolHandler(tool, errorFormatter, jsonMapper).specification();
  * }</pre>
@@ -66,6 +75,8 @@ public final class McpToolHandler
 
 	private final boolean structured;
 
+	private final Duration progressInterval;
+
 	/**
 	 * Creates the handler of one tool.
 	 * @param tool the registered tool
@@ -85,7 +96,22 @@ public final class McpToolHandler
 	 */
 	public McpToolHandler(RegisteredTool tool, ToolErrorFormatter errorFormatter, JsonMapper jsonMapper,
 			List<McpSchema.Icon> icons) {
+		this(tool, errorFormatter, jsonMapper, icons, ProgressTarget.DEFAULT_INTERVAL);
+	}
+
+	/**
+	 * Creates the handler of one tool with the icons to publish and the least time between two progress
+	 * notifications of a call.
+	 * @param tool the registered tool
+	 * @param errorFormatter turns failures into text for the client
+	 * @param jsonMapper converts results to JSON
+	 * @param icons the tool's icons, empty for none
+	 * @param progressInterval the least time between two progress notifications of a call; positive
+	 */
+	public McpToolHandler(RegisteredTool tool, ToolErrorFormatter errorFormatter, JsonMapper jsonMapper,
+			List<McpSchema.Icon> icons, Duration progressInterval) {
 		this.tool = tool;
+		this.progressInterval = progressInterval;
 		this.errorFormatter = errorFormatter;
 		this.jsonMapper = jsonMapper;
 		ToolDescriptor descriptor = tool.descriptor();
@@ -137,6 +163,12 @@ public final class McpToolHandler
 				.sessionId(McpSessionIds.of(exchange.transportContext(), exchange.sessionId()))
 				.principal(principal(exchange))
 				.attribute(McpInvocationAttributes.EXCHANGE, exchange);
+			Object progressToken = request.progressToken();
+			if (progressToken != null) {
+				invocation.attribute(ProgressTarget.ATTRIBUTE,
+						ProgressTarget.of(progressNotifications(exchange, progressToken), this.progressInterval,
+								Clock.systemUTC()));
+			}
 			if (this.tool.method() == null) {
 				// A governed Spring AI tool gets the tool context Spring AI's own MCP server would give it
 				invocation.attribute(GovernedToolCallback.TOOL_CONTEXT, new ToolContext(Map.of(EXCHANGE_KEY, exchange)));
@@ -148,6 +180,12 @@ public final class McpToolHandler
 			logger.debug("Tool '{}' failed; the MCP client gets: {}", this.tool.name(), text, ex);
 			return McpSchema.CallToolResult.builder().addTextContent(text).isError(true).build();
 		}
+	}
+
+	// Sends each report as a notifications/progress of the request's token, on the request's response stream
+	private static ToolProgress progressNotifications(McpSyncServerExchange exchange, Object progressToken) {
+		return (progress, total, message) -> exchange
+			.progressNotification(new McpSchema.ProgressNotification(progressToken, progress, total, message, null));
 	}
 
 	private McpSchema.CallToolResult success(@Nullable Object result) {

@@ -35,6 +35,7 @@ final class AgentToolMethodInterceptor implements MethodInterceptor {
 		ToolPipeline pipeline = tool.pipeline();
 		if (pipeline.isBare()) {
 			// Nothing applies to this tool: the pipeline is the method itself, so go straight to it.
+			tool.progressParameter().bindJava(invocation.getArguments());
 			return invocation.proceed();
 		}
 		return pipeline.call(tool.javaInvocation(invocation.getArguments(), this.sessionResolver.get().resolve()));

@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.Set;
 
 import dev.agentmiddleware.binding.InvalidToolArgumentsException;
+import dev.agentmiddleware.tool.ToolProgress;
 import jakarta.validation.ConstraintViolation;
 import jakarta.validation.ElementKind;
 import jakarta.validation.Path;
@@ -39,7 +40,8 @@ final class BeanValidationArgumentValidator implements ToolArgumentValidator {
 		if (method == null) {
 			return;
 		}
-		Object[] values = arguments.values().toArray();
+		ToolProgressParameter progress = tool.progressParameter();
+		@Nullable Object[] values = progress.methodValues(arguments.values().toArray(), ToolProgress.NONE);
 		Set<ConstraintViolation<Object>> violations = this.validator.forExecutables()
 			.validateParameters(target, method, values);
 		if (violations.isEmpty()) {
@@ -49,14 +51,16 @@ final class BeanValidationArgumentValidator implements ToolArgumentValidator {
 			.min(Comparator.comparing((violation) -> violation.getPropertyPath().toString()))
 			.orElseThrow();
 		String[] names = arguments.keySet().toArray(String[]::new);
-		throw new InvalidToolArgumentsException(tool.name(), parameterName(first.getPropertyPath(), names),
+		throw new InvalidToolArgumentsException(tool.name(), parameterName(first.getPropertyPath(), names, progress),
 				describe(first.getPropertyPath()) + first.getMessage());
 	}
 
-	private static @Nullable String parameterName(Path path, String[] names) {
+	private static @Nullable String parameterName(Path path, String[] names, ToolProgressParameter progress) {
 		for (Path.Node node : path) {
 			if (node.getKind() == ElementKind.PARAMETER) {
 				int index = node.as(Path.ParameterNode.class).getParameterIndex();
+				// The method's parameters count the progress, the tool's arguments do not
+				index = (progress.isDeclared() && index > progress.index()) ? index - 1 : index;
 				return (index < names.length) ? names[index] : node.getName();
 			}
 		}

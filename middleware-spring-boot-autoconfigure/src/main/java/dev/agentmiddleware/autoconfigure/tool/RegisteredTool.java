@@ -7,6 +7,7 @@ import java.util.function.Function;
 import dev.agentmiddleware.binding.JsonArgumentBinder;
 import dev.agentmiddleware.chain.ToolPipeline;
 import dev.agentmiddleware.tool.ExecutableTool;
+import dev.agentmiddleware.tool.ProgressTarget;
 import dev.agentmiddleware.tool.ToolArguments;
 import dev.agentmiddleware.tool.ToolDescriptor;
 import dev.agentmiddleware.tool.ToolInvocation;
@@ -28,6 +29,8 @@ public final class RegisteredTool {
 
 	private final ToolArguments.Names argumentNames;
 
+	private final ToolProgressParameter progress;
+
 	private final JsonArgumentBinder binder;
 
 	private final @Nullable Object target;
@@ -45,6 +48,7 @@ public final class RegisteredTool {
 		this.beanName = beanName;
 		this.method = method;
 		this.argumentNames = ToolArguments.names(parameterNames);
+		this.progress = ToolProgressParameter.of(method);
 		this.binder = binder;
 		this.target = target;
 		this.validator = validator;
@@ -73,6 +77,7 @@ public final class RegisteredTool {
 		this.beanName = owner;
 		this.method = null;
 		this.argumentNames = ToolArguments.names();
+		this.progress = ToolProgressParameter.NONE;
 		this.binder = binder;
 		this.target = null;
 		this.validator = null;
@@ -179,17 +184,25 @@ public final class RegisteredTool {
 	}
 
 	/**
-	 * Builds the invocation of a direct Java call from the method's argument array.
+	 * Builds the invocation of a direct Java call from the method's argument array. A {@code ToolProgress} the
+	 * caller passed gets the progress of the call.
 	 * @param values the argument values, in parameter order
 	 * @param session the caller's session and principal
 	 * @return the invocation, from {@link dev.agentmiddleware.tool.InvocationSource#JAVA}
 	 */
 	ToolInvocation javaInvocation(@Nullable Object[] values, ToolCallSession session) {
-		return ToolInvocation.builder(descriptor())
-			.arguments(this.argumentNames.with(values.clone()))
+		ToolInvocation.Builder invocation = ToolInvocation.builder(descriptor())
+			.arguments(this.argumentNames.with(this.progress.argumentValues(values)))
 			.sessionId(session.sessionId())
-			.principal(session.principal())
-			.build();
+			.principal(session.principal());
+		ProgressTarget progress = this.progress.javaTarget(values);
+		return (progress != null) ? invocation.attribute(ProgressTarget.ATTRIBUTE, progress).build()
+				: invocation.build();
+	}
+
+	// Where the method takes the progress of its call, if it does
+	ToolProgressParameter progressParameter() {
+		return this.progress;
 	}
 
 	@Override

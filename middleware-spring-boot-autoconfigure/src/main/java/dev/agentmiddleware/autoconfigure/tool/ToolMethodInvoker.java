@@ -15,7 +15,9 @@ import org.springframework.util.ReflectionUtils;
 
 /**
  * The end of an {@code @AgentTool} method's chain: calls the method on the bean with the invocation's arguments,
- * in parameter order, and rethrows the method's own exception unchanged.
+ * in parameter order, and rethrows the method's own exception unchanged. A method that declares a
+ * {@link dev.agentmiddleware.tool.ToolProgress} parameter is given the call's progress there
+ * ({@link ToolProgressParameter}).
  *
  * <p>When the bean was already a Spring AOP proxy (for example for {@code @Transactional}), our advisor joined
  * that proxy; the invoker then calls the proxy so the other aspects still run, and marks the call so that our
@@ -37,11 +39,14 @@ final class ToolMethodInvoker implements ToolHandler {
 
 	private final boolean targetIsAdvised;
 
+	private final ToolProgressParameter progress;
+
 	ToolMethodInvoker(Object target, Method method, String[] parameterNames, boolean targetIsAdvised) {
 		this.target = target;
 		this.method = method;
 		this.parameterNames = parameterNames;
 		this.targetIsAdvised = targetIsAdvised;
+		this.progress = ToolProgressParameter.of(method);
 		if (targetIsAdvised) {
 			passThroughInUse = true;
 		}
@@ -72,6 +77,9 @@ final class ToolMethodInvoker implements ToolHandler {
 		Object[] values = new Object[this.parameterNames.length];
 		for (int i = 0; i < values.length; i++) {
 			values[i] = arguments.get(this.parameterNames[i]);
+		}
+		if (this.progress.isDeclared()) {
+			values = this.progress.methodValues(values, ToolProgressParameter.of(invocation));
 		}
 		if (this.targetIsAdvised) {
 			PASS_THROUGH.set(this.method);

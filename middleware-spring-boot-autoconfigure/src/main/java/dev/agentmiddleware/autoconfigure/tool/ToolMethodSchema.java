@@ -43,7 +43,9 @@ import org.springframework.util.ClassUtils;
  * described by its {@link AgentToolParam}. It lists as {@code required} every parameter except those marked
  * {@code @AgentToolParam(required = false)} and those of an {@code Optional} type; primitives are always
  * required. It allows no additional properties, neither on the arguments object nor on the objects nested in
- * it, which is what the binder enforces. Types used more than once are shared under {@code $defs}.
+ * it, which is what the binder enforces. Types used more than once are shared under {@code $defs}. A
+ * {@link dev.agentmiddleware.tool.ToolProgress} parameter is the progress of the call, not an argument: neither
+ * described nor bound.
  *
  * <p>When Bean Validation is on the class path, its constraints are part of the schema, so that clients and models
  * see them before calling: on the method's parameters ({@code @Min(1) @Max(14) int days} gives
@@ -86,7 +88,11 @@ record ToolMethodSchema(String inputSchema, List<ToolParameter> parameters) {
 	 */
 	public static ToolMethodSchema of(Method method) {
 		List<ToolParameter> parameters = new ArrayList<>(method.getParameterCount());
+		List<Parameter> arguments = new ArrayList<>(method.getParameterCount());
 		for (Parameter parameter : method.getParameters()) {
+			if (ToolProgressParameter.is(parameter)) {
+				continue; // the call's progress, not an argument
+			}
 			if (!parameter.isNamePresent()) {
 				throw new IllegalStateException("Cannot read the parameter names of tool method "
 						+ ClassUtils.getQualifiedMethodName(method) + ": they are needed as the names of the tool's "
@@ -94,8 +100,9 @@ record ToolMethodSchema(String inputSchema, List<ToolParameter> parameters) {
 						+ " with the javac option '-parameters' (Spring Boot's Maven and Gradle plugins set it)");
 			}
 			parameters.add(toolParameter(parameter));
+			arguments.add(parameter);
 		}
-		return new ToolMethodSchema(inputSchema(parameters, method.getParameters()), parameters);
+		return new ToolMethodSchema(inputSchema(parameters, arguments.toArray(Parameter[]::new)), parameters);
 	}
 
 	private static ToolParameter toolParameter(Parameter parameter) {

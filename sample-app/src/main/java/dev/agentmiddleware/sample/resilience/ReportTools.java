@@ -5,12 +5,15 @@ import java.time.Duration;
 import dev.agentmiddleware.spring.AgentTool;
 import dev.agentmiddleware.spring.AgentToolParam;
 import dev.agentmiddleware.tool.SafetyLevel;
+import dev.agentmiddleware.tool.ToolProgress;
 
 import org.springframework.stereotype.Component;
 
 /**
- * A slow report generator: it takes as many seconds as asked. The timeout middleware abandons a call that takes
- * longer than the tool's configured timeout and interrupts the work.
+ * A slow report generator: it takes as many seconds as asked, and tells a caller that asked for progress how far it
+ * is, once a second (an MCP client that sent a {@code progressToken} gets at most one notification per
+ * {@code agent.middleware.mcp.progress-interval}). The timeout middleware abandons a call that takes longer than the
+ * tool's configured timeout and interrupts the work.
  */
 @Component
 public class ReportTools {
@@ -22,12 +25,15 @@ public class ReportTools {
 			description = "Generates a report on a topic; it takes the given number of seconds",
 			safety = SafetyLevel.SAFE)
 	public String generateReport(@AgentToolParam(description = "What the report is about") String topic,
-			@AgentToolParam(description = "How long the generation takes, 0 to 30 seconds") int seconds)
-			throws InterruptedException {
+			@AgentToolParam(description = "How long the generation takes, 0 to 30 seconds") int seconds,
+			ToolProgress progress) throws InterruptedException {
 		if (seconds < 0 || seconds > MAX_SECONDS) {
 			throw new IllegalArgumentException("seconds must be between 0 and " + MAX_SECONDS + ", was " + seconds);
 		}
-		Thread.sleep(Duration.ofSeconds(seconds).toMillis());
+		for (int done = 0; done < seconds; done++) {
+			progress.report(done, seconds, "generating the report on " + topic + ": " + done + " of " + seconds + " s");
+			Thread.sleep(Duration.ofSeconds(1).toMillis());
+		}
 		return "Report on " + topic + ": all figures nominal";
 	}
 
