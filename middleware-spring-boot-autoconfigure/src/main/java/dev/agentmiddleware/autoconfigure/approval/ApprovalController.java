@@ -217,8 +217,8 @@ public class ApprovalController {
 	public ResponseEntity<String> consoleOfRequest(@PathVariable String id) throws java.io.IOException {
 		if (!plainId(id)) {
 			return ResponseEntity.status(HttpStatus.NOT_FOUND)
-				.contentType(MediaType.TEXT_PLAIN)
-				.body("No approval request with this id");
+				.contentType(MediaType.TEXT_HTML)
+				.body("<!DOCTYPE html><title>Not found</title><p>No approval request with this id.</p>");
 		}
 		return ResponseEntity.ok().contentType(MediaType.TEXT_HTML).body(page(id));
 	}

@@ -58,6 +58,8 @@ public final class McpUrlElicitationApprovalProvider implements ApprovalProvider
 
 	private static final Duration NOTIFY_TIMEOUT = Duration.ofSeconds(5);
 
+	private static final int MAX_CLIENT_NAME_LENGTH = 64;
+
 	private final ExecutorService executor;
 
 	private final String consolePath;
@@ -201,7 +203,12 @@ public final class McpUrlElicitationApprovalProvider implements ApprovalProvider
 	private static String clientName(McpSyncServerExchange exchange) {
 		McpSchema.Implementation info = exchange.getClientInfo();
 		@Nullable String name = (info != null) ? info.name() : null;
-		return (name != null) ? name : "(unnamed)";
+		if (name == null || name.isBlank()) {
+			return "(unnamed)";
+		}
+		// The client names itself: it reaches logs and the audit trail on one line, and not at any length
+		String line = name.replaceAll("\\p{Cntrl}", "?");
+		return (line.length() > MAX_CLIENT_NAME_LENGTH) ? line.substring(0, MAX_CLIENT_NAME_LENGTH) + "…" : line;
 	}
 
 	private static String withoutTrailingSlash(String url) {

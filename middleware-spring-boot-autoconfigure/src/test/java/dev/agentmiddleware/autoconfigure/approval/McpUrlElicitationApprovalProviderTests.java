@@ -118,6 +118,18 @@ class McpUrlElicitationApprovalProviderTests {
 	}
 
 	@Test
+	void theClientsOwnNameReachesTheAuditOnOneLineAndShort() throws Exception {
+		ScriptedMcpClient client = ScriptedMcpClient.answering(Action.DECLINE);
+		ApprovalDecision decision = provider(null, client)
+			.requestApproval(request("r-7"), call(client.exchange("evil\nINFO forged line" + "x".repeat(100),
+					ScriptedMcpClient.urlElicitation(), FROM_LOCALHOST)))
+			.toCompletableFuture()
+			.get(10, TimeUnit.SECONDS);
+		assertThat(decision.decidedBy()).startsWith("mcp-client evil?INFO forged line").doesNotContain("\n")
+			.hasSize("mcp-client ".length() + 64 + 1);
+	}
+
+	@Test
 	void aClientThatFailsToAnswerLeavesTheRequestWaitingForAnApprover() throws Exception {
 		ScriptedMcpClient client = new ScriptedMcpClient(
 				(request) -> Mono.error(new McpError(new McpSchema.JSONRPCResponse.JSONRPCError(

@@ -38,8 +38,14 @@ final class ScriptedMcpClient implements McpLoggableSession {
 
 	/** The exchange of a call from this client, declaring the capabilities, as the transport describes it. */
 	McpSyncServerExchange exchange(McpSchema.ClientCapabilities capabilities, Map<String, Object> transportContext) {
+		return exchange("inspector", capabilities, transportContext);
+	}
+
+	/** The exchange of a call from this client, which names itself. */
+	McpSyncServerExchange exchange(String clientName, McpSchema.ClientCapabilities capabilities,
+			Map<String, Object> transportContext) {
 		return new McpSyncServerExchange(new McpAsyncServerExchange("sdk-session", this, capabilities,
-				new McpSchema.Implementation("inspector", "1.0.0"), McpTransportContext.create(transportContext)));
+				new McpSchema.Implementation(clientName, "1.0.0"), McpTransportContext.create(transportContext)));
 	}
 
 	static McpSchema.ClientCapabilities urlElicitation() {
