@@ -59,7 +59,9 @@ class StrictConfigurationTests {
 						"Did you mean 'all'?"),
 				value("agent.middleware.approval.timeout=-5s", "must be longer than zero"),
 				value("agent.middleware.approval.store.poll-interval=0ms", "must be longer than zero"),
-				value("agent.middleware.approval.tools.refund-order.enabled=maybe", "'maybe' is not true or false"));
+				value("agent.middleware.approval.tools.refund-order.enabled=maybe", "'maybe' is not true or false"),
+				value("agent.middleware.approval.web.public-url=ftp://agents.example.com",
+						"must be an absolute http: or https: URL"));
 		section("agent.middleware.cache", key("agent.middleware.cache.defaults.tll=1m", "Did you mean 'ttl'?"),
 				value("agent.middleware.cache.defaults.ttl=-1m", "ttl must be positive"));
 		section("agent.middleware.authorization",
@@ -167,7 +169,7 @@ class StrictConfigurationTests {
 		assertThat(analysis.getDescription()).contains("Property: agent.middleware.approval.providers[1]")
 			.contains("Value: \"quue\"")
 			.contains("Reason: no approval provider is named 'quue'");
-		assertThat(analysis.getAction()).startsWith("Did you mean 'queue'?").contains("callback, mcp-elicitation, queue");
+		assertThat(analysis.getAction()).startsWith("Did you mean 'queue'?").contains("callback, link, mcp-elicitation, queue");
 	}
 
 	@Test

@@ -1,5 +1,6 @@
 package dev.agentmiddleware.autoconfigure.approval;
 
+import java.net.URI;
 import java.time.Clock;
 
 import javax.sql.DataSource;
@@ -26,6 +27,7 @@ import dev.agentmiddleware.metrics.MiddlewareMetrics;
 import dev.agentmiddleware.redaction.SecretRedactor;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.modelcontextprotocol.server.McpSyncServerExchange;
+import io.modelcontextprotocol.spec.McpServerTransportProviderBase;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -51,8 +53,9 @@ import org.springframework.web.servlet.DispatcherServlet;
 /**
  * Auto-configuration of human approval: an {@link ApprovalMiddleware} gating the tools that
  * {@code agent.middleware.approval.policy}, {@code exempt-tools} and {@code sensitive-tools} select; its providers
- * in the order of {@code agent.middleware.approval.providers} (MCP elicitation, a user's {@link ApprovalCallback}
- * bean, the in-app queue with its REST API and console); its store (JDBC when a {@link DataSource} exists, else in
+ * in the order of {@code agent.middleware.approval.providers} (a user's {@link ApprovalCallback} bean, a link to
+ * the console for MCP clients with URL elicitation, the in-app queue with its REST API and console, MCP form
+ * elicitation); its store (JDBC when a {@link DataSource} exists, else in
  * memory); and, with Spring Security, a filter chain that lets only the approver role see and decide approvals.
  */
 @AutoConfiguration(after = AgentMiddlewareAutoConfiguration.class,
@@ -139,8 +142,10 @@ public final class ApprovalAutoConfiguration {
 
 	@Bean
 	SmartInitializingSingleton approvalStartupReport(ObjectProvider<AgentToolRegistry> registry, ApprovalRules rules,
-			ApprovalMiddleware approvalMiddleware, ApprovalProperties properties) {
-		return new ApprovalStartupReport(registry, rules, approvalMiddleware, properties);
+			ApprovalMiddleware approvalMiddleware, ApprovalProperties properties,
+			ObjectProvider<ApprovalProvider> providers) {
+		return new ApprovalStartupReport(registry, rules, approvalMiddleware, properties,
+				() -> ApprovalProviderOrder.ordered(providers.orderedStream().toList(), properties.getProviders()));
 	}
 
 	@Configuration(proxyBeanMethods = false)
@@ -195,6 +200,21 @@ public final class ApprovalAutoConfiguration {
 					(name) -> registry.getObject().find(name).map(RegisteredTool::descriptor),
 					clock.getIfAvailable(Clock::systemUTC), properties.getWeb().getPath(),
 					properties.getWeb().getRefreshInterval(), properties.isAllowSelfApproval());
+		}
+
+		@Configuration(proxyBeanMethods = false)
+		@ConditionalOnClass(McpSyncServerExchange.class)
+		static class LinkConfiguration {
+
+			@Bean
+			@ConditionalOnMissingBean
+			McpUrlElicitationApprovalProvider mcpUrlElicitationApprovalProvider(ApprovalThreads approvalThreads,
+					ApprovalProperties properties, ObjectProvider<McpServerTransportProviderBase> transport) {
+				String publicUrl = properties.getWeb().getPublicUrl();
+				return new McpUrlElicitationApprovalProvider(approvalThreads.executor(), properties.getWeb().getPath(),
+						(publicUrl != null) ? URI.create(publicUrl) : null, transport::getIfUnique);
+			}
+
 		}
 
 		@Configuration(proxyBeanMethods = false)

@@ -48,7 +48,8 @@ import org.springframework.web.bind.annotation.RestController;
  * {@code {"scope": "arguments"|"tool"}}), {@code POST {path}/{id}/deny} ({@code {"reason": "…"}}),
  * {@code POST {path}/{id}/approve-with-arguments} ({@code {"arguments": {…}}}, bound and validated like a new call
  * of the same tool: 400 when invalid);</li>
- * <li>{@code GET {path}/console}: the web console.</li>
+ * <li>{@code GET {path}/console}: the web console; {@code GET {path}/console/requests/{id}}: its page of one request,
+ * where the approval link points.</li>
  * </ul>
  * Decisions answer 404 for an unknown id and 409 for a request already decided or expired. Nobody approves their
  * own call: an approval by the principal that made the call answers 403 naming the rule
@@ -201,11 +202,35 @@ public class ApprovalController {
 	@GetMapping(path = "${agent.middleware.approval.web.path:/agent/approvals}/console",
 			produces = MediaType.TEXT_HTML_VALUE)
 	public String console() throws java.io.IOException {
+		return page(null);
+	}
+
+	/**
+	 * The console page of one request, as the approval link sends it: that request (pending, or its decision), with
+	 * a link to the whole console. An id that cannot be one of ours gets 404.
+	 * @param id the request id
+	 * @return the page
+	 * @throws java.io.IOException if the page cannot be read
+	 */
+	@GetMapping(path = "${agent.middleware.approval.web.path:/agent/approvals}/console/requests/{id}",
+			produces = MediaType.TEXT_HTML_VALUE)
+	public ResponseEntity<String> consoleOfRequest(@PathVariable String id) throws java.io.IOException {
+		if (!plainId(id)) {
+			return ResponseEntity.status(HttpStatus.NOT_FOUND)
+				.contentType(MediaType.TEXT_HTML)
+				.body("<!DOCTYPE html><title>Not found</title><p>No approval request with this id.</p>");
+		}
+		return ResponseEntity.ok().contentType(MediaType.TEXT_HTML).body(page(id));
+	}
+
+	// The console; with a request id (plain characters only, so it is safe in the script as it is), only that one
+	private String page(@Nullable String requestId) throws java.io.IOException {
 		String page = StreamUtils.copyToString(
 				new ClassPathResource("console.html", ApprovalController.class).getInputStream(),
 				StandardCharsets.UTF_8);
 		return page.replace("{{path}}", this.path)
-			.replace("{{refreshMillis}}", Long.toString(this.refreshInterval.toMillis()));
+			.replace("{{refreshMillis}}", Long.toString(this.refreshInterval.toMillis()))
+			.replace("{{requestId}}", (requestId != null) ? "\"" + requestId + "\"" : "null");
 	}
 
 	/**
@@ -258,10 +283,13 @@ public class ApprovalController {
 	// An unknown id comes from the client: it is named back only when it looks like one of ours (short, plain), so an
 	// error body never echoes unbounded or markup-laden input.
 	private static String echoed(String id) {
-		boolean plain = !id.isEmpty() && id.length() <= MAX_ECHOED_ID_LENGTH && id.chars()
+		return plainId(id) ? "'" + id + "'" : "with this id";
+	}
+
+	private static boolean plainId(String id) {
+		return !id.isEmpty() && id.length() <= MAX_ECHOED_ID_LENGTH && id.chars()
 			.allMatch((c) -> (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-'
 					|| c == '_');
-		return plain ? "'" + id + "'" : "with this id";
 	}
 
 	private static ResponseEntity<Map<String, Object>> error(HttpStatus status, String message) {

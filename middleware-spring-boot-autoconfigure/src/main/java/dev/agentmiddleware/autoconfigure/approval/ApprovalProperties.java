@@ -76,10 +76,10 @@ public class ApprovalProperties implements ValidatedProperties {
 	private Duration denyRepeatWindow = ApprovalMiddleware.DEFAULT_DENY_REPEAT_WINDOW;
 
 	/**
-	 * Approval providers to try, first choice first, among mcp-elicitation, callback and queue; the first that can
-	 * handle a call asks. mcp-elicitation is not listed by default: it lets the calling MCP client's user decide.
+	 * Approval providers to try, first choice first, among callback, link, queue and mcp-elicitation; the first that
+	 * can handle a call asks. mcp-elicitation is not listed by default: it lets the calling MCP client's user decide.
 	 */
-	private List<String> providers = new ArrayList<>(List.of("callback", "queue"));
+	private List<String> providers = new ArrayList<>(List.of("callback", "link", "queue"));
 
 	/**
 	 * Whether the principal that made a call may decide its own approval request; off by default, and a startup
@@ -106,6 +106,9 @@ public class ApprovalProperties implements ValidatedProperties {
 			.positive("store.abandonAfter", this.store.getAbandonAfter())
 			.atLeast("store.maxAuditRecords", this.store.getMaxAuditRecords(), 1)
 			.atLeast("store.maxRemembered", this.store.getMaxRemembered(), 1);
+		if (this.web.getPublicUrl() != null) {
+			checks.httpUrl("web.publicUrl", this.web.getPublicUrl());
+		}
 		if (this.store.getInstanceId() != null) {
 			checks.notBlank("store.instanceId", this.store.getInstanceId());
 		}
@@ -248,6 +251,13 @@ public class ApprovalProperties implements ValidatedProperties {
 		 */
 		private Duration refreshInterval = Duration.ofSeconds(1);
 
+		/**
+		 * The application's base URL as approvers' browsers reach it (behind a proxy or load balancer), such as
+		 * https://agents.example.com, for links to the console; not set: the base URL of the MCP request that made
+		 * the call.
+		 */
+		private @Nullable String publicUrl;
+
 		public boolean isEnabled() {
 			return this.enabled;
 		}
@@ -274,6 +284,14 @@ public class ApprovalProperties implements ValidatedProperties {
 
 		public Duration getRefreshInterval() {
 			return this.refreshInterval;
+		}
+
+		public @Nullable String getPublicUrl() {
+			return this.publicUrl;
+		}
+
+		public void setPublicUrl(@Nullable String publicUrl) {
+			this.publicUrl = publicUrl;
 		}
 
 		public void setRefreshInterval(Duration refreshInterval) {

@@ -19,7 +19,8 @@ import dev.agentmiddleware.autoconfigure.tool.InvalidToolConfigurationException;
  */
 final class ApprovalProviderOrder {
 
-	static final Set<String> BUILT_IN = Set.of(McpElicitationApprovalProvider.NAME, "callback", "queue");
+	static final Set<String> BUILT_IN = Set.of(McpElicitationApprovalProvider.NAME,
+			McpUrlElicitationApprovalProvider.NAME, "callback", "queue");
 
 	private ApprovalProviderOrder() {
 	}

@@ -3,8 +3,10 @@ package dev.agentmiddleware.autoconfigure.approval;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.Supplier;
 
 import dev.agentmiddleware.approval.ApprovalMiddleware;
+import dev.agentmiddleware.approval.ApprovalProvider;
 import dev.agentmiddleware.approval.ApprovalRules;
 import dev.agentmiddleware.autoconfigure.actuate.PolicyEndpointContributor;
 import dev.agentmiddleware.autoconfigure.tool.AgentToolRegistry;
@@ -16,8 +18,9 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.SmartInitializingSingleton;
 
 /**
- * Once every singleton exists: logs one line naming the tools that need a person's approval, and warns when MCP
- * elicitation lets the calling client's user approve its own calls of them.
+ * Once every singleton exists: logs one line naming the tools that need a person's approval, one naming the
+ * approval providers in use (first choice first), and warns when MCP elicitation lets the calling client's user
+ * approve its own calls of them.
  */
 final class ApprovalStartupReport implements SmartInitializingSingleton {
 
@@ -31,12 +34,16 @@ final class ApprovalStartupReport implements SmartInitializingSingleton {
 
 	private final ApprovalProperties properties;
 
+	private final Supplier<List<ApprovalProvider>> providers;
+
 	ApprovalStartupReport(ObjectProvider<AgentToolRegistry> registry, ApprovalRules rules,
-			ApprovalMiddleware approvalMiddleware, ApprovalProperties properties) {
+			ApprovalMiddleware approvalMiddleware, ApprovalProperties properties,
+			Supplier<List<ApprovalProvider>> providers) {
 		this.registry = registry;
 		this.rules = rules;
 		this.approvalMiddleware = approvalMiddleware;
 		this.properties = properties;
+		this.providers = providers;
 	}
 
 	@Override
@@ -52,6 +59,11 @@ final class ApprovalStartupReport implements SmartInitializingSingleton {
 				this.rules.mode().name().toLowerCase(Locale.ROOT),
 				PolicyEndpointContributor.text(this.approvalMiddleware.timeout()),
 				gated.isEmpty() ? "none" : String.join(", ", gated));
+		List<String> active = this.providers.get().stream().map(ApprovalProvider::name).toList();
+		logger.info("Approval providers, first that can handle a call asks: {}{}",
+				active.isEmpty() ? "none (calls that need approval are denied)" : String.join(", ", active),
+				active.contains(McpUrlElicitationApprovalProvider.NAME)
+						? " (link: MCP clients with URL elicitation get a link to the request in the console)" : "");
 		if (this.properties.getProviders().contains(McpElicitationApprovalProvider.NAME) && !gated.isEmpty()) {
 			// Elicitation asks the client that made the call: whoever controls that client approves its own calls.
 			logger.warn("Approval provider '{}' is listed in {}.providers: for calls over MCP, the calling MCP "

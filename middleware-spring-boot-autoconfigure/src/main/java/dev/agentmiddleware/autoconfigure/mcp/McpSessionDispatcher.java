@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.Map;
 
 import dev.agentmiddleware.autoconfigure.internal.McpPrincipals;
+import dev.agentmiddleware.autoconfigure.internal.McpRequestBaseUrls;
 import dev.agentmiddleware.autoconfigure.internal.McpSessionIds;
 import dev.agentmiddleware.autoconfigure.internal.ToolPrincipals;
 import dev.agentmiddleware.tool.ToolPrincipal;
@@ -239,9 +240,11 @@ final class McpSessionDispatcher {
 	// session recreated from a shared store differs).
 	private static McpTransportContext transportContext(McpLiveSession live, HttpServletRequest request) {
 		ToolPrincipal principal = ToolPrincipals.of(request.getUserPrincipal());
+		// The base URL the client reached us under, for links back to this server (the approval console)
+		String baseUrl = McpRequestBaseUrls.of(request);
 		return McpTransportContext.create((principal != null)
-				? Map.of(McpPrincipals.KEY, principal, McpSessionIds.KEY, live.id())
-				: Map.of(McpSessionIds.KEY, live.id()));
+				? Map.of(McpPrincipals.KEY, principal, McpSessionIds.KEY, live.id(), McpRequestBaseUrls.KEY, baseUrl)
+				: Map.of(McpSessionIds.KEY, live.id(), McpRequestBaseUrls.KEY, baseUrl));
 	}
 
 	// The name of the authenticated principal of the request, which owns the sessions it starts

@@ -2,6 +2,8 @@ package dev.agentmiddleware.autoconfigure.tool;
 
 import dev.agentmiddleware.autoconfigure.internal.NameSuggestions;
 
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
@@ -111,6 +113,30 @@ public final class PropertyChecks {
 	public PropertyChecks startsWith(String field, @Nullable String value, String start) {
 		if (value == null || !value.startsWith(start)) {
 			fail(field, value, "must start with '" + start + "'", "a value starting with '" + start + "'");
+		}
+		return this;
+	}
+
+	/**
+	 * Requires a text to be an absolute {@code http:} or {@code https:} URL with a host and without user info, query
+	 * or fragment, such as a public base URL.
+	 * @param field the field's Java property path
+	 * @param value its value
+	 * @return these checks
+	 */
+	public PropertyChecks httpUrl(String field, @Nullable String value) {
+		URI uri = null;
+		try {
+			uri = (value != null) ? new URI(value) : null;
+		}
+		catch (URISyntaxException ex) {
+			// reported below
+		}
+		boolean http = uri != null && ("http".equalsIgnoreCase(uri.getScheme()) || "https".equalsIgnoreCase(uri.getScheme()));
+		if (!http || uri.getHost() == null || uri.getRawUserInfo() != null || uri.getRawQuery() != null
+				|| uri.getRawFragment() != null) {
+			fail(field, value, "must be an absolute http: or https: URL with a host, without user info, query or "
+					+ "fragment", "a base URL such as https://agents.example.com or https://example.com/app");
 		}
 		return this;
 	}
