@@ -13,7 +13,9 @@ import java.util.function.Predicate;
 
 import dev.agentmiddleware.binding.InvalidToolArgumentsException;
 import dev.agentmiddleware.chain.BuiltInOrder;
+import dev.agentmiddleware.chain.CallCancellation;
 import dev.agentmiddleware.chain.OrderedMiddleware;
+import dev.agentmiddleware.chain.ToolCancelledException;
 import dev.agentmiddleware.chain.ToolContractViolationException;
 import dev.agentmiddleware.chain.ToolPolicies;
 import dev.agentmiddleware.metrics.MiddlewareEvent;
@@ -42,8 +44,10 @@ import org.jspecify.annotations.Nullable;
  *
  * <p><b>Never retried</b>, whatever the policy lists: {@link ToolDeniedException}, {@link ToolRateLimitedException},
  * {@link InvalidToolArgumentsException}, {@link ToolContractViolationException}, {@link InterruptedException} and
- * errors. A {@link ToolTimeoutException} is retried only when the policy names {@code ToolTimeoutException} (or a
- * subclass) itself, not through a supertype such as {@code RuntimeException}: the timeouts this middleware sees are
+ * errors, nor anything once the call is {@linkplain CallCancellation cancelled}: a cancellation during the backoff
+ * ends it at once (with the default {@link Sleeper#THREAD}; another sleeper is asked after it returns) and the call
+ * fails with a {@link ToolCancelledException}. A {@link ToolTimeoutException} is retried only when the policy names
+ * {@code ToolTimeoutException} (or a subclass) itself, not through a supertype such as {@code RuntimeException}: the timeouts this middleware sees are
  * per attempt (a timeout ordered outside it ends the whole call and never reaches it), and retrying one multiplies
  * how long the caller waits.
  *
@@ -208,18 +212,24 @@ public final class RetryMiddleware implements OrderedMiddleware {
 
 		@Override
 		public @Nullable Object handle(ToolInvocation invocation) throws Exception {
+			CallCancellation cancellation = CallCancellation.current();
 			for (int attempt = 1;; attempt++) {
 				try {
 					return this.next.handle(invocation);
 				}
 				catch (Exception ex) {
-					if (attempt >= this.maxAttempts || !this.retryable.test(ex)) {
+					if (attempt >= this.maxAttempts || !this.retryable.test(ex) || cancellation.isCancelled()) {
 						throw ex;
 					}
 					long millis = this.backoff.apply(attempt, Either.left(ex));
 					this.metrics.count(MiddlewareEvent.RETRY, this.toolName);
 					try {
-						this.sleeper.sleep(Duration.ofMillis(millis));
+						// The default sleeper's backoff ends early when the call is cancelled
+						boolean cancelled = (this.sleeper == Sleeper.THREAD)
+								? cancellation.await(Duration.ofMillis(millis)) : sleep(millis, cancellation);
+						if (cancelled) {
+							throw new ToolCancelledException(this.toolName, NAME, cancellation.reason(), ex);
+						}
 					}
 					catch (InterruptedException interrupted) {
 						Thread.currentThread().interrupt();
@@ -227,6 +237,11 @@ public final class RetryMiddleware implements OrderedMiddleware {
 					}
 				}
 			}
+		}
+
+		private boolean sleep(long millis, CallCancellation cancellation) throws InterruptedException {
+			this.sleeper.sleep(Duration.ofMillis(millis));
+			return cancellation.isCancelled();
 		}
 
 	}
