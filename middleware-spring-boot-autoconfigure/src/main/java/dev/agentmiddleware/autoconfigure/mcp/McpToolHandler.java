@@ -12,6 +12,8 @@ import dev.agentmiddleware.autoconfigure.internal.ToolResultText;
 import dev.agentmiddleware.autoconfigure.springai.GovernedToolCallback;
 import dev.agentmiddleware.autoconfigure.springai.ToolErrorFormatter;
 import dev.agentmiddleware.autoconfigure.tool.RegisteredTool;
+import dev.agentmiddleware.chain.CallCancellation;
+import dev.agentmiddleware.chain.ToolPipeline;
 import dev.agentmiddleware.spring.McpInvocationAttributes;
 import dev.agentmiddleware.tool.InvocationSource;
 import dev.agentmiddleware.tool.SafetyLevel;
@@ -141,7 +143,11 @@ public final class McpToolHandler
 				// A governed Spring AI tool gets the tool context Spring AI's own MCP server would give it
 				invocation.attribute(GovernedToolCallback.TOOL_CONTEXT, new ToolContext(Map.of(EXCHANGE_KEY, exchange)));
 			}
-			return success(this.tool.pipeline().call(invocation.build()));
+			// A call the client cancels (notifications/cancelled, or gone away) is cancelled through the chain
+			CallCancellation cancellation = McpRequestCancellations.of(exchange.transportContext());
+			ToolPipeline pipeline = this.tool.pipeline();
+			return success((cancellation != null) ? pipeline.call(invocation.build(), cancellation)
+					: pipeline.call(invocation.build()));
 		}
 		catch (Exception ex) {
 			String text = this.errorFormatter.format(this.tool.name(), ex);
