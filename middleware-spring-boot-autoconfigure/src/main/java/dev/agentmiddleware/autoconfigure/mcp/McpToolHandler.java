@@ -43,9 +43,10 @@ import org.springframework.ai.chat.model.ToolContext;
  * <p>The request's arguments map is handed to the pipeline unbound: the pipeline binds it inside its observer tier,
  * so a call refused for its arguments is logged, counted and observed with the outcome {@code invalid_arguments}.
  * The call carries the MCP session id, the principal the transport saw, and the exchange under
- * {@link McpInvocationAttributes#EXCHANGE}. Any failure becomes a result with {@code isError} set, whose text comes
- * from the {@link ToolErrorFormatter}. A structured result is returned twice, as {@code structuredContent} and as
- * its JSON text, as the MCP specification asks.
+ * {@link McpInvocationAttributes#EXCHANGE}. It runs with the request's {@link CallCancellation}, which the client's
+ * {@code notifications/cancelled} and a client gone away cancel (the transport then sends no response). Any failure
+ * becomes a result with {@code isError} set, whose text comes from the {@link ToolErrorFormatter}. A structured
+ * result is returned twice, as {@code structuredContent} and as its JSON text, as the MCP specification asks.
  * <pre>{@code
  * McpServerFeatures.SyncToolSpecification spec = new McpToolHandler(tool, errorFormatter, jsonMapper).specification();
  * }</pre>
