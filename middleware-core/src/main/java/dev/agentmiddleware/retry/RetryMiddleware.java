@@ -22,6 +22,7 @@ import dev.agentmiddleware.metrics.MiddlewareEvent;
 import dev.agentmiddleware.metrics.MiddlewareMetrics;
 import dev.agentmiddleware.ratelimit.ToolRateLimitedException;
 import dev.agentmiddleware.timeout.ToolTimeoutException;
+import dev.agentmiddleware.tool.CallOutcome;
 import dev.agentmiddleware.tool.ToolDeniedException;
 import dev.agentmiddleware.tool.ToolDescriptor;
 import dev.agentmiddleware.tool.ToolHandler;
@@ -44,7 +45,8 @@ import org.jspecify.annotations.Nullable;
  *
  * <p><b>Never retried</b>, whatever the policy lists: {@link ToolDeniedException}, {@link ToolRateLimitedException},
  * {@link InvalidToolArgumentsException}, {@link ToolContractViolationException}, {@link InterruptedException} and
- * errors, nor anything once the call is {@linkplain CallCancellation cancelled}: a cancellation during the backoff
+ * errors, nor a cancelled attempt (outcome {@code cancelled}), nor anything once the call is
+ * {@linkplain CallCancellation cancelled}: a cancellation during the backoff
  * ends it at once (with the default {@link Sleeper#THREAD}; another sleeper is asked after it returns) and the call
  * fails with a {@link ToolCancelledException}. A {@link ToolTimeoutException} is retried only when the policy names
  * {@code ToolTimeoutException} (or a subclass) itself, not through a supertype such as {@code RuntimeException}: the timeouts this middleware sees are
@@ -165,7 +167,8 @@ public final class RetryMiddleware implements OrderedMiddleware {
 		return (failure) -> {
 			if (failure instanceof ToolDeniedException || failure instanceof ToolRateLimitedException
 					|| failure instanceof InvalidToolArgumentsException
-					|| failure instanceof ToolContractViolationException || failure instanceof InterruptedException) {
+					|| failure instanceof ToolContractViolationException || failure instanceof InterruptedException
+					|| CallOutcome.ofFailure(failure) == CallOutcome.CANCELLED) {
 				return false;
 			}
 			for (Class<? extends Throwable> type : ignore) {

@@ -94,6 +94,25 @@ class CallCancellationTests {
 	}
 
 	@Test
+	void retryNeverRetriesACancelledAttemptWhateverThePolicyRetries() {
+		AtomicInteger attempts = new AtomicInteger();
+		List<Duration> waits = new CopyOnWriteArrayList<>();
+		RetryMiddleware retry = RetryMiddleware.builder()
+			.policies((tool) -> RetryPolicy.defaults().withJitter(0).withMaxAttempts(5)
+				.withRetryOn(List.of(Throwable.class)))
+			.sleeper(waits::add)
+			.build();
+		ToolPipeline pipeline = observed(FETCH, (invocation) -> {
+			attempts.incrementAndGet();
+			throw new ToolCancelledException("fetch", "inner", null, null);
+		}, retry);
+		assertThatExceptionOfType(ToolCancelledException.class)
+			.isThrownBy(() -> pipeline.call(ToolInvocation.builder(FETCH).build()));
+		assertThat(attempts).hasValue(1);
+		assertThat(waits).isEmpty();
+	}
+
+	@Test
 	void retryWithTheDefaultSleeperEndsItsBackoffWhenTheCallIsCancelled() throws Exception {
 		AtomicInteger attempts = new AtomicInteger();
 		CallCancellation cancellation = new CallCancellation();
