@@ -26,7 +26,8 @@ import org.slf4j.LoggerFactory;
  * the {@link ApprovalProvider} that supports the call, and waits for the decision at most until the timeout.
  * Fail-closed: a timeout, a provider that fails or returns nothing, an interrupted or abandoned wait all end as a
  * system decision that does not approve. A cancelled call ({@link CallCancellation}) or an interrupted waiting thread
- * withdraws its request: decided {@link ApprovalOutcome#CANCELLED}, it leaves the pending requests at once. Thread-safe; parallel calls wait and are decided independently.
+ * withdraws its request: decided {@link ApprovalOutcome#CANCELLED}, it leaves the pending requests at once.
+ * Thread-safe; parallel calls wait and are decided independently.
  */
 final class ApprovalWait {
 

@@ -46,12 +46,13 @@ import org.jspecify.annotations.Nullable;
  * <p><b>Never retried</b>, whatever the policy lists: {@link ToolDeniedException}, {@link ToolRateLimitedException},
  * {@link InvalidToolArgumentsException}, {@link ToolContractViolationException}, {@link InterruptedException} and
  * errors, nor a cancelled attempt (outcome {@code cancelled}), nor anything once the call is
- * {@linkplain CallCancellation cancelled}: a cancellation during the backoff
- * ends it at once (with the default {@link Sleeper#THREAD}; another sleeper is asked after it returns) and the call
- * fails with a {@link ToolCancelledException}. A {@link ToolTimeoutException} is retried only when the policy names
- * {@code ToolTimeoutException} (or a subclass) itself, not through a supertype such as {@code RuntimeException}: the timeouts this middleware sees are
- * per attempt (a timeout ordered outside it ends the whole call and never reaches it), and retrying one multiplies
- * how long the caller waits.
+ * {@linkplain CallCancellation cancelled}: a cancellation during the backoff ends it at once (with the default
+ * {@link Sleeper#THREAD}; another sleeper is asked after it returns) and the call fails with a
+ * {@link ToolCancelledException}.
+ * A {@link ToolTimeoutException} is retried only when the policy names {@code ToolTimeoutException} (or a subclass)
+ * itself, not through a supertype such as {@code RuntimeException}: the timeouts this middleware sees are per attempt
+ * (a timeout ordered outside it ends the whole call and never reaches it), and retrying one multiplies how long the
+ * caller waits.
  *
  * <p>The schedule and the retry decision come from a Resilience4j {@link RetryConfig} (its interval function and
  * exception predicate). The attempts themselves run in this class rather than in Resilience4j's {@code Retry},
