@@ -35,7 +35,13 @@ public enum ApprovalOutcome {
 	REPEATED_DENIAL(false),
 
 	/** The caller went away (the application restarted) before a decision. */
-	ABANDONED(false);
+	ABANDONED(false),
+
+	/**
+	 * The caller cancelled the call while it waited (an MCP {@code notifications/cancelled}, a client that went
+	 * away, a cancelled future): the request was withdrawn and nobody can decide it any more.
+	 */
+	CANCELLED(false);
 
 	private final boolean approved;
 

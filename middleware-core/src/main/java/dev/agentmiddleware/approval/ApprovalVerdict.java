@@ -6,6 +6,7 @@ import java.time.Instant;
 import java.util.Map;
 import java.util.Objects;
 
+import dev.agentmiddleware.chain.ToolCancelledException;
 import dev.agentmiddleware.internal.DurationText;
 import dev.agentmiddleware.redaction.SecretRedactor;
 import dev.agentmiddleware.tool.ToolHandler;
@@ -16,7 +17,8 @@ import org.jspecify.annotations.Nullable;
  * What a decision does to the call of {@link ApprovalMiddleware}: an approval runs it (for the session: with a
  * {@link SessionGrant}; with changes: with the re-bound arguments, refused when they do not bind); any other outcome
  * denies it with an {@link ApprovalDeniedException} that says why (a person's denial is also remembered for the
- * deny-repeat window). Every outcome goes to the {@link ApprovalAudit} first. Reasons are cut to one redacted line.
+ * deny-repeat window); a cancelled call ends with a {@link ToolCancelledException}. Every outcome goes to the
+ * {@link ApprovalAudit} first. Reasons are cut to one redacted line.
  */
 final class ApprovalVerdict {
 
@@ -109,6 +111,10 @@ final class ApprovalVerdict {
 				this.audit.record(request, decision, reason);
 				throw deny(invocation, ApprovalOutcome.ABANDONED, "it was still waiting for approval when "
 						+ ((reason != null) ? reason : "the wait was abandoned") + ", so it was not approved");
+			}
+			case CANCELLED -> {
+				this.audit.record(request, decision, reason);
+				throw new ToolCancelledException(invocation.toolName(), ApprovalMiddleware.NAME, reason, null);
 			}
 			default -> {
 				this.audit.record(request, decision, reason);

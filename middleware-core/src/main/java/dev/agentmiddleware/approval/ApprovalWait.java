@@ -13,6 +13,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 
+import dev.agentmiddleware.chain.CallCancellation;
 import dev.agentmiddleware.redaction.SecretRedactor;
 import dev.agentmiddleware.tool.ProgressTarget;
 import dev.agentmiddleware.tool.SessionFingerprint;
@@ -25,7 +26,9 @@ import org.slf4j.LoggerFactory;
  * The wait of {@link ApprovalMiddleware}: saves an {@link ApprovalRequest} in the {@link ApprovalStore}, gives it to
  * the {@link ApprovalProvider} that supports the call, and waits for the decision at most until the timeout.
  * Fail-closed: a timeout, a provider that fails or returns nothing, an interrupted or abandoned wait all end as a
- * system decision that does not approve. Thread-safe; parallel calls wait and are decided independently.
+ * system decision that does not approve. A cancelled call ({@link CallCancellation}) or an interrupted waiting thread
+ * withdraws its request: decided {@link ApprovalOutcome#CANCELLED}, it leaves the pending requests at once.
+ * Thread-safe; parallel calls wait and are decided independently.
  */
 final class ApprovalWait {
 
@@ -85,6 +88,10 @@ final class ApprovalWait {
 	 */
 	ApprovalDecision await(ApprovalRequest request, ToolInvocation invocation,
 			ProgressTarget.@Nullable Reporter progress) {
+		CallCancellation cancellation = CallCancellation.current();
+		if (cancellation.isCancelled()) {
+			return cancelled(cancellation); // nobody is asked about a call its caller gave up on
+		}
 		this.store.add(request);
 		this.waiting.add(request.id());
 		try {
@@ -118,7 +125,9 @@ final class ApprovalWait {
 				SessionFingerprint.of(request.sessionId()), request.expiresAt());
 		CompletableFuture<ApprovalDecision> asked = ask(chosen, request, invocation);
 		ApprovalDecision fallback = ApprovalDecision.system(ApprovalOutcome.TIMED_OUT, null);
-		try {
+		CallCancellation cancellation = CallCancellation.current();
+		// A cancelled call withdraws its request, from the thread that cancels: the wait wakes as for any decision
+		try (CallCancellation.Registration withdrawal = cancellation.onCancel(() -> withdraw(request, cancellation))) {
 			Optional<ApprovalDecision> decided = (progress != null)
 					? ApprovalProgress.awaitDecision(this.store, request, this.clock, progress)
 					: this.store.awaitDecision(request.id(), request.expiresAt(), this.clock);
@@ -128,7 +137,8 @@ final class ApprovalWait {
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
-			fallback = ApprovalDecision.system(ApprovalOutcome.ABANDONED, "the waiting call was interrupted");
+			// An interrupt of the waiting thread is its caller giving up: a cancellation
+			fallback = ApprovalDecision.system(ApprovalOutcome.CANCELLED, "the waiting thread was interrupted");
 		}
 		finally {
 			if (asked != null && !asked.isDone()) {
@@ -140,6 +150,16 @@ final class ApprovalWait {
 			return new ApprovalDecision(ApprovalOutcome.PROVIDER_FAILED, chosen.name(), null, null, null);
 		}
 		return decision;
+	}
+
+	private void withdraw(ApprovalRequest request, CallCancellation cancellation) {
+		this.store.decide(request.id(), cancelled(cancellation), this.clock.instant());
+	}
+
+	private static ApprovalDecision cancelled(CallCancellation cancellation) {
+		String reason = cancellation.reason();
+		return ApprovalDecision.system(ApprovalOutcome.CANCELLED,
+				(reason != null) ? reason : "the caller cancelled the call");
 	}
 
 	private ApprovalProvider chosen(ToolInvocation invocation) {

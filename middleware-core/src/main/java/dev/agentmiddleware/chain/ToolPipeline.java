@@ -5,6 +5,8 @@ import java.util.Collection;
 import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 
 import dev.agentmiddleware.callrecord.ToolCallObservers;
 import dev.agentmiddleware.tool.ExecutableTool;
@@ -51,6 +53,9 @@ public final class ToolPipeline {
 
 	private final @Nullable ResultContract contract;
 
+	// What a cancellable call of a bare pipeline runs: the tool's handler, not started once the call is cancelled
+	private final ToolHandler cancellableBare;
+
 	private ToolPipeline(ToolDescriptor tool, ToolHandler head, List<String> layers, boolean bare,
 			boolean bindsAndChecks, @Nullable ResultContract contract) {
 		this.tool = tool;
@@ -59,6 +64,7 @@ public final class ToolPipeline {
 		this.bare = bare;
 		this.bindsAndChecks = bindsAndChecks;
 		this.contract = contract;
+		this.cancellableBare = bare ? CallCancellation.guarding(tool, head) : head;
 	}
 
 	/**
@@ -104,10 +110,7 @@ public final class ToolPipeline {
 	 * {@link dev.agentmiddleware.tool.ToolMiddlewareException} from a middleware
 	 */
 	public @Nullable Object call(ToolInvocation invocation) throws Exception {
-		if (invocation.tool() != this.tool && !invocation.tool().equals(this.tool)) {
-			throw new IllegalArgumentException("Invocation of tool '" + invocation.toolName()
-					+ "' passed to the pipeline of tool '" + this.tool.name() + "'");
-		}
+		checkTool(invocation);
 		if (this.bare) {
 			return this.head.handle(invocation.withBoundArguments());
 		}
@@ -119,6 +122,73 @@ public final class ToolPipeline {
 		Object result = ToolCall.detached(bound, this.head);
 		ResultContract contract = this.contract;
 		return (contract != null) ? contract.check(bound, result) : result;
+	}
+
+	/**
+	 * Runs one call through the chain, cancellable with {@code cancellation} from any thread
+	 * ({@link CallCancellation#cancel(String)}): an approval wait ends with its request withdrawn, a timed attempt stops
+	 * being waited for, a retry makes no further attempt, the tool does not start (or, tagged
+	 * {@value CallCancellation#INTERRUPTIBLE_TAG}, is interrupted), and the call ends with a
+	 * {@link ToolCancelledException}, observed and counted with the outcome {@code cancelled}.
+	 * <pre>{@code
+	 * CallCancellation cancellation = new CallCancellation();
+	 * onClientGone(() -> cancellation.cancel("the client went away"));
+	 * Object result = pipeline.call(invocation, cancellation);
+	 * }</pre>
+	 * @param invocation the call; must be of this pipeline's tool
+	 * @param cancellation cancels the call; one per call
+	 * @return the result
+	 * @throws ToolCancelledException if the call was cancelled before it returned
+	 * @throws Exception as {@link #call(ToolInvocation)}
+	 */
+	public @Nullable Object call(ToolInvocation invocation, CallCancellation cancellation) throws Exception {
+		Objects.requireNonNull(cancellation, "cancellation");
+		if (this.bare) {
+			checkTool(invocation);
+			return cancellation.run(() -> this.cancellableBare.handle(invocation.withBoundArguments()));
+		}
+		return cancellation.run(() -> call(invocation));
+	}
+
+	/**
+	 * Runs one call through the chain on {@code executor}; cancelling the returned future cancels the call as
+	 * {@link #call(ToolInvocation, CallCancellation)} describes. An interrupt of the executor's thread is not needed
+	 * and not relied on: {@code cancel(true)} and {@code cancel(false)} do the same. Only this future cancels the
+	 * call: stages derived from it ({@code thenApply}) complete exceptionally when it is cancelled, but cancelling
+	 * them does not reach the call.
+	 * <pre>{@code
+	 * CompletableFuture<Object> deletion = pipeline.callAsync(invocation, executor);
+	 * ...
+	 * deletion.cancel(true);   // the pending approval is withdrawn, audited as cancelled; the file stays
+	 * }</pre>
+	 * @param invocation the call; must be of this pipeline's tool
+	 * @param executor runs the call
+	 * @return the call's result, completed exceptionally with what {@link #call(ToolInvocation)} throws
+	 * @throws java.util.concurrent.RejectedExecutionException if the executor refuses the call
+	 */
+	public CompletableFuture<@Nullable Object> callAsync(ToolInvocation invocation, Executor executor) {
+		checkTool(invocation);
+		CallCancellation cancellation = new CallCancellation();
+		CompletableFuture<@Nullable Object> future = cancellation.future();
+		executor.execute(() -> {
+			if (future.isDone()) {
+				return; // cancelled before it started: nothing ran
+			}
+			try {
+				future.complete(call(invocation, cancellation));
+			}
+			catch (Throwable ex) {
+				future.completeExceptionally(ex);
+			}
+		});
+		return future;
+	}
+
+	private void checkTool(ToolInvocation invocation) {
+		if (invocation.tool() != this.tool && !invocation.tool().equals(this.tool)) {
+			throw new IllegalArgumentException("Invocation of tool '" + invocation.toolName()
+					+ "' passed to the pipeline of tool '" + this.tool.name() + "'");
+		}
 	}
 
 	/**
@@ -229,7 +299,8 @@ public final class ToolPipeline {
 					: null;
 			// Layers and observers learn whether the tool itself ran from the running ToolCall; with neither, the
 			// pipeline is the bare terminal handler.
-			ToolHandler handler = ToolCall.markingExecution(this.terminal);
+			// A cancelled call does not start the tool (nor count as having run it)
+			ToolHandler handler = CallCancellation.guarding(this.tool, ToolCall.markingExecution(this.terminal));
 			List<String> layers = new ArrayList<>();
 			// The layers and the binding step, outermost first, for the diagnosis of a broken result contract.
 			List<ToolMiddleware> steps = new ArrayList<>();

@@ -12,11 +12,14 @@ import java.util.function.Predicate;
 import dev.agentmiddleware.binding.InvalidToolArgumentsException;
 import dev.agentmiddleware.chain.BuiltInMiddleware;
 import dev.agentmiddleware.chain.BuiltInOrder;
+import dev.agentmiddleware.chain.CallCancellation;
+import dev.agentmiddleware.chain.ToolCancelledException;
 import dev.agentmiddleware.chain.ToolContractViolationException;
 import dev.agentmiddleware.metrics.MiddlewareEvent;
 import dev.agentmiddleware.metrics.MiddlewareMetrics;
 import dev.agentmiddleware.ratelimit.ToolRateLimitedException;
 import dev.agentmiddleware.timeout.ToolTimeoutException;
+import dev.agentmiddleware.tool.CallOutcome;
 import dev.agentmiddleware.tool.ToolDeniedException;
 import dev.agentmiddleware.tool.ToolDescriptor;
 import dev.agentmiddleware.tool.ToolHandler;
@@ -39,10 +42,14 @@ import org.jspecify.annotations.Nullable;
  *
  * <p><b>Never retried</b>, whatever the policy lists: {@link ToolDeniedException}, {@link ToolRateLimitedException},
  * {@link InvalidToolArgumentsException}, {@link ToolContractViolationException}, {@link InterruptedException} and
- * errors. A {@link ToolTimeoutException} is retried only when the policy names {@code ToolTimeoutException} (or a
- * subclass) itself, not through a supertype such as {@code RuntimeException}: the timeouts this middleware sees are
- * per attempt (a timeout ordered outside it ends the whole call and never reaches it), and retrying one multiplies
- * how long the caller waits.
+ * errors, nor a cancelled attempt (outcome {@code cancelled}), nor anything once the call is
+ * {@linkplain CallCancellation cancelled}: a cancellation during the backoff ends it at once (with the default
+ * {@link Sleeper#THREAD}; another sleeper is asked after it returns) and the call fails with a
+ * {@link ToolCancelledException}.
+ * A {@link ToolTimeoutException} is retried only when the policy names {@code ToolTimeoutException} (or a subclass)
+ * itself, not through a supertype such as {@code RuntimeException}: the timeouts this middleware sees are per attempt
+ * (a timeout ordered outside it ends the whole call and never reaches it), and retrying one multiplies how long the
+ * caller waits.
  *
  * <p>The schedule and the retry decision come from a Resilience4j {@link RetryConfig} (its interval function and
  * exception predicate). The attempts themselves run in this class rather than in Resilience4j's {@code Retry},
@@ -135,7 +142,8 @@ public final class RetryMiddleware extends BuiltInMiddleware<RetryPolicy> {
 		return (failure) -> {
 			if (failure instanceof ToolDeniedException || failure instanceof ToolRateLimitedException
 					|| failure instanceof InvalidToolArgumentsException
-					|| failure instanceof ToolContractViolationException || failure instanceof InterruptedException) {
+					|| failure instanceof ToolContractViolationException || failure instanceof InterruptedException
+					|| CallOutcome.ofFailure(failure) == CallOutcome.CANCELLED) {
 				return false;
 			}
 			for (Class<? extends Throwable> type : ignore) {
@@ -182,18 +190,24 @@ public final class RetryMiddleware extends BuiltInMiddleware<RetryPolicy> {
 
 		@Override
 		public @Nullable Object handle(ToolInvocation invocation) throws Exception {
+			CallCancellation cancellation = CallCancellation.current();
 			for (int attempt = 1;; attempt++) {
 				try {
 					return this.next.handle(invocation);
 				}
 				catch (Exception ex) {
-					if (attempt >= this.maxAttempts || !this.retryable.test(ex)) {
+					if (attempt >= this.maxAttempts || !this.retryable.test(ex) || cancellation.isCancelled()) {
 						throw ex;
 					}
 					long millis = this.backoff.apply(attempt, Either.left(ex));
 					this.metrics.count(MiddlewareEvent.RETRY, this.toolName);
 					try {
-						this.sleeper.sleep(Duration.ofMillis(millis));
+						// The default sleeper's backoff ends early when the call is cancelled
+						boolean cancelled = (this.sleeper == Sleeper.THREAD)
+								? cancellation.await(Duration.ofMillis(millis)) : sleep(millis, cancellation);
+						if (cancelled) {
+							throw new ToolCancelledException(this.toolName, NAME, cancellation.reason(), ex);
+						}
 					}
 					catch (InterruptedException interrupted) {
 						Thread.currentThread().interrupt();
@@ -201,6 +215,11 @@ public final class RetryMiddleware extends BuiltInMiddleware<RetryPolicy> {
 					}
 				}
 			}
+		}
+
+		private boolean sleep(long millis, CallCancellation cancellation) throws InterruptedException {
+			this.sleeper.sleep(Duration.ofMillis(millis));
+			return cancellation.isCancelled();
 		}
 
 	}

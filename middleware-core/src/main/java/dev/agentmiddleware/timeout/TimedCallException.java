@@ -1,5 +1,6 @@
 package dev.agentmiddleware.timeout;
 
+import dev.agentmiddleware.tool.CallOutcome;
 import dev.agentmiddleware.tool.ToolMiddlewareException;
 
 import org.jspecify.annotations.Nullable;
@@ -40,6 +41,16 @@ public class TimedCallException extends ToolMiddlewareException {
 	 */
 	public Reason reason() {
 		return this.reason;
+	}
+
+	/**
+	 * How the call is reported: {@link CallOutcome#CANCELLED} when its caller's thread was interrupted (the caller
+	 * gave up on it, as with a {@link dev.agentmiddleware.chain.CallCancellation}), else {@link CallOutcome#FAILED}.
+	 * @return the outcome
+	 */
+	@Override
+	public CallOutcome outcome() {
+		return (this.reason == Reason.INTERRUPTED) ? CallOutcome.CANCELLED : CallOutcome.FAILED;
 	}
 
 	/**

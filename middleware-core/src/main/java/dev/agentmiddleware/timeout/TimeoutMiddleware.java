@@ -11,7 +11,9 @@ import java.util.concurrent.TimeoutException;
 
 import dev.agentmiddleware.chain.BuiltInMiddleware;
 import dev.agentmiddleware.chain.BuiltInOrder;
+import dev.agentmiddleware.chain.CallCancellation;
 import dev.agentmiddleware.chain.ToolCall;
+import dev.agentmiddleware.chain.ToolCancelledException;
 import dev.agentmiddleware.tool.ToolDescriptor;
 import dev.agentmiddleware.tool.ToolHandler;
 import dev.agentmiddleware.tool.ToolInvocation;
@@ -27,7 +29,10 @@ import org.jspecify.annotations.Nullable;
  * <p><b>Exceptions:</b> the tool's own exception (checked or not) propagates unchanged. When every thread is busy
  * and the queue is full, the call fails at once with a {@link TimedCallException} ({@code SATURATED}) instead of
  * waiting; an interrupted caller cancels the attempt, keeps its interrupt flag and gets a
- * {@link TimedCallException} ({@code INTERRUPTED}).
+ * {@link TimedCallException} ({@code INTERRUPTED}). A call {@linkplain CallCancellation cancelled} by its caller stops
+ * waiting for its attempt at once and fails with a {@link dev.agentmiddleware.chain.ToolCancelledException}; the
+ * attempt's thread is interrupted only for a tool that allows it (tagged
+ * {@value CallCancellation#INTERRUPTIBLE_TAG}), other attempts run to their end and their result is dropped.
  *
  * <p><b>Threading:</b> the invocation reaches the layers inside on the pool's thread, with the running
  * {@link ToolCall} carried along; those layers must not rely on other thread-locals of the caller. An interrupted tool
@@ -148,8 +153,10 @@ public final class TimeoutMiddleware extends BuiltInMiddleware<TimeoutPolicy> im
 
 		@Override
 		public @Nullable Object handle(ToolInvocation invocation) throws Exception {
-			Future<@Nullable Object> attempt = submit(invocation);
-			try {
+			CallCancellation cancellation = CallCancellation.current();
+			Future<@Nullable Object> attempt = submit(invocation, cancellation);
+			// A cancelled call stops waiting for its attempt; the attempt's tool is interrupted only where it allows it
+			try (CallCancellation.Registration stop = cancellation.onCancel(() -> attempt.cancel(false))) {
 				return attempt.get(this.timeoutNanos, TimeUnit.NANOSECONDS);
 			}
 			catch (TimeoutException ex) {
@@ -163,6 +170,9 @@ public final class TimeoutMiddleware extends BuiltInMiddleware<TimeoutPolicy> im
 				throw toolFailure(ex);
 			}
 			catch (CancellationException ex) {
+				if (cancellation.isCancelled()) {
+					throw new ToolCancelledException(this.toolName, NAME, cancellation.reason(), null);
+				}
 				throw shutDown("was cancelled because timed tool calls are shutting down", ex);
 			}
 			catch (InterruptedException ex) {
@@ -175,10 +185,11 @@ public final class TimeoutMiddleware extends BuiltInMiddleware<TimeoutPolicy> im
 			}
 		}
 
-		private Future<@Nullable Object> submit(ToolInvocation invocation) {
+		private Future<@Nullable Object> submit(ToolInvocation invocation, CallCancellation cancellation) {
 			ToolHandler next = this.next;
 			try {
-				return TimeoutMiddleware.this.executor.submit(ToolCall.current().wrap(() -> next.handle(invocation)));
+				return TimeoutMiddleware.this.executor
+					.submit(cancellation.wrap(ToolCall.current().wrap(() -> next.handle(invocation))));
 			}
 			catch (RejectedExecutionException ex) {
 				if (TimeoutMiddleware.this.executor.isShutdown()) {

@@ -39,7 +39,14 @@ public enum CallOutcome {
 	 * The caller does not hold the authorities the tool requires, or is not authenticated; the tool did not run
 	 * and nobody was asked to approve it.
 	 */
-	FORBIDDEN;
+	FORBIDDEN,
+
+	/**
+	 * The caller cancelled the call while it ran (an MCP {@code notifications/cancelled}, a client that went away,
+	 * a cancelled {@code CompletableFuture}): an approval wait ended, no further attempt ran, and the tool, if it
+	 * had started, was interrupted where it allows that.
+	 */
+	CANCELLED;
 
 	/**
 	 * The outcome of a call that ended with an exception: the {@link ToolMiddlewareException#outcome() outcome}

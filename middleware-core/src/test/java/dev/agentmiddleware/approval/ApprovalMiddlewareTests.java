@@ -535,14 +535,14 @@ class ApprovalMiddlewareTests {
 	}
 
 	@Test
-	void interruptedWaitingCallIsDeniedAndItsRequestCannotBeApprovedLater() throws Exception {
+	void interruptedWaitingCallIsCancelledAndItsRequestCannotBeApprovedLater() throws Exception {
 		ToolPipeline pipeline = pipeline(middleware().build());
 		Future<Object> waiting = callAsync(pipeline, call("a.txt", "s1"));
 		ApprovalRequest request = this.provider.next();
 		waiting.cancel(true);
 		this.callers.shutdown();
 		assertThat(this.callers.awaitTermination(5, TimeUnit.SECONDS)).as("the interrupted call ends").isTrue();
-		assertThat(this.store.auditTrail(1).get(0).outcome()).isEqualTo(ApprovalOutcome.ABANDONED);
+		assertThat(this.store.auditTrail(1).get(0).outcome()).isEqualTo(ApprovalOutcome.CANCELLED);
 		assertThat(this.store.decide(request.id(), ApprovalDecision.approve("alice"), this.clock.instant()))
 			.isEqualTo(ApprovalStore.DecideResult.ALREADY_DECIDED);
 		assertThat(this.runs).hasValue(0);

@@ -11,7 +11,9 @@ import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
+import dev.agentmiddleware.chain.CallCancellation;
 import dev.agentmiddleware.chain.ToolCall;
+import dev.agentmiddleware.chain.ToolCancelledException;
 import dev.agentmiddleware.chain.ToolMiddleware;
 import dev.agentmiddleware.chain.ToolPipeline;
 import dev.agentmiddleware.redaction.SecretRedactor;
@@ -271,6 +273,21 @@ class LoggingMiddlewareTests {
 		assertThat(this.capturedLog.events().get(0).getFormattedMessage()).contains("outcome=cached decided_by=cache");
 		assertThat(this.capturedLog.events().get(1).getFormattedMessage())
 			.contains("outcome=denied decided_by=policy", "error_type=ToolDeniedException");
+	}
+
+	@Test
+	void aCancelledCallIsLoggedAsCancelledWithTheLayerThatWasWaiting() {
+		CallCancellation cancellation = new CallCancellation();
+		ToolMiddleware waiting = ToolMiddleware.named("waiting", (tool, next) -> (invocation) -> {
+			cancellation.cancel("the user pressed stop");
+			throw new ToolCancelledException("login", "waiting", cancellation.reason(), null);
+		});
+		ToolPipeline pipeline = ToolPipeline.builder(LOGIN, (invocation) -> "ok")
+			.middleware(List.of(logging(), waiting))
+			.build();
+		assertThatExceptionOfType(ToolCancelledException.class).isThrownBy(() -> pipeline.call(call(), cancellation));
+		assertThat(line()).contains("outcome=cancelled decided_by=waiting", "error_type=ToolCancelledException",
+				"error=\"Call of tool 'login' was cancelled by its caller: the user pressed stop\"");
 	}
 
 	@Test

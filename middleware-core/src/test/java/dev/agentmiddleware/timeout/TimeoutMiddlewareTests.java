@@ -204,7 +204,10 @@ class TimeoutMiddlewareTests {
 		caller.join(5000);
 		assertThat(caller.isAlive()).isFalse();
 		assertThat(failure.get()).isInstanceOfSatisfying(TimedCallException.class,
-				(ex) -> assertThat(ex.reason()).isEqualTo(TimedCallException.Reason.INTERRUPTED))
+				(ex) -> {
+					assertThat(ex.reason()).isEqualTo(TimedCallException.Reason.INTERRUPTED);
+					assertThat(ex.outcome()).isEqualTo(CallOutcome.CANCELLED);
+				})
 			.hasMessage("Call of tool 'open_page' was interrupted while waiting for the tool; the tool was cancelled");
 		assertThat(flagKept).isTrue();
 		assertThat(await(this.interrupted)).as("the tool's thread was interrupted").isTrue();

@@ -196,11 +196,11 @@ public final class HardenedStreamableHttpTransport implements McpStreamableServe
 		return SmartLifecycle.DEFAULT_PHASE - 512;
 	}
 
-	// Ends every stream, and the calls still running for them, so that no request holds the shutdown up
+	// Ends every stream and cancels the calls still running for them, so that no request holds the shutdown up
 	private void closeAll() {
 		this.closing = true;
 		for (McpLiveSession live : this.sessions.sessions()) {
-			live.abandonStreams();
+			live.abandonStreams("the server is stopping");
 		}
 		this.sessions.endAll();
 	}

@@ -5,7 +5,9 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
 
+import dev.agentmiddleware.chain.CallCancellation;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.spec.McpStreamableServerSession;
 import org.jspecify.annotations.Nullable;
@@ -33,6 +35,9 @@ final class McpLiveSession {
 	private volatile Instant lastUsed;
 
 	private final Set<McpSseStream> streams = ConcurrentHashMap.newKeySet();
+
+	// The streams of the requests this instance is answering, by request id, for the client's notifications/cancelled
+	private final ConcurrentMap<String, McpSseStream> calls = new ConcurrentHashMap<>();
 
 	McpLiveSession(McpStreamableServerSession session, @Nullable String owner, Instant lastUsed) {
 		this(session.getId(), session, owner, lastUsed);
@@ -76,9 +81,34 @@ final class McpLiveSession {
 	 * @return the stream, open until it completes, fails or is closed
 	 */
 	McpSseStream open(ServerResponse.SseBuilder sse, McpJsonMapper jsonMapper) {
-		McpSseStream stream = new McpSseStream(sse, this, jsonMapper);
+		return open(sse, jsonMapper, new CallCancellation());
+	}
+
+	/**
+	 * Opens a stream on this session for the response to a request whose call {@code cancellation} cancels.
+	 * @param sse the response
+	 * @param jsonMapper writes the messages sent on it
+	 * @param cancellation cancels the request's call when the stream is abandoned or the request cancelled
+	 * @return the stream, open until it completes, fails or is closed
+	 */
+	McpSseStream open(ServerResponse.SseBuilder sse, McpJsonMapper jsonMapper, CallCancellation cancellation) {
+		McpSseStream stream = new McpSseStream(sse, this, jsonMapper, cancellation);
 		this.streams.add(stream);
 		return stream;
+	}
+
+	// A request of this session is being answered on this instance, on the stream given
+	void callStarted(String requestKey, McpSseStream stream) {
+		this.calls.put(requestKey, stream);
+	}
+
+	void callEnded(String requestKey, McpSseStream stream) {
+		this.calls.remove(requestKey, stream);
+	}
+
+	// The stream of a request of this session still being answered on this instance, if any
+	@Nullable McpSseStream call(String requestKey) {
+		return this.calls.get(requestKey);
 	}
 
 	void ended(McpSseStream stream) {
@@ -95,9 +125,9 @@ final class McpLiveSession {
 		}
 	}
 
-	void abandonStreams() {
+	void abandonStreams(String reason) {
 		for (McpSseStream stream : streams()) {
-			stream.abandon();
+			stream.abandon(reason);
 		}
 	}
 

@@ -1,12 +1,14 @@
 package dev.agentmiddleware.autoconfigure.mcp;
 
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.Map;
 
 import dev.agentmiddleware.autoconfigure.internal.McpPrincipals;
 import dev.agentmiddleware.autoconfigure.internal.McpRequestBaseUrls;
 import dev.agentmiddleware.autoconfigure.internal.McpSessionIds;
 import dev.agentmiddleware.autoconfigure.internal.ToolPrincipals;
+import dev.agentmiddleware.chain.CallCancellation;
 import dev.agentmiddleware.tool.ToolPrincipal;
 import io.modelcontextprotocol.common.McpTransportContext;
 import io.modelcontextprotocol.json.McpJsonMapper;
@@ -31,7 +33,9 @@ import org.springframework.web.servlet.function.ServerResponse;
  * principal's session). A request is answered on a server-sent-events stream (a caller's {@code tools/list} filtered
  * to the tools it may see, {@link ToolListFilteringTransport}) that is completed once the request is answered,
  * whatever the SDK did; a request whose client went away while its call ran is completed here, so that it does not
- * stay open in the container. A {@code GET} gets the session's listening or replayed stream.
+ * stay open in the container. A request's call runs with a {@link CallCancellation} that the client's
+ * {@code notifications/cancelled} for it ({@link McpRequestCancellations}) and a client gone away cancel. A
+ * {@code GET} gets the session's listening or replayed stream.
  * <pre>{@code
  * McpChecked<McpLiveSession> found = dispatcher.session(request);
  * return found.isRefused() ? found.refusal() : dispatcher.deliver(found.value(), message, request);
@@ -154,12 +158,22 @@ final class McpSessionDispatcher {
 	 * @return the response
 	 */
 	ServerResponse deliver(McpLiveSession live, McpSchema.JSONRPCMessage message, ServerRequest httpRequest) {
-		McpTransportContext context = transportContext(live, httpRequest.servletRequest());
 		if (message instanceof McpSchema.JSONRPCRequest request) {
 			ServerResponse invalid = this.validator.refusalOfParams(request);
-			return (invalid != null) ? invalid : answer(live, request, context, httpRequest.servletRequest());
+			if (invalid != null) {
+				return invalid;
+			}
+			CallCancellation cancellation = new CallCancellation();
+			McpTransportContext context = transportContext(live, httpRequest.servletRequest(), cancellation);
+			return answer(live, request, context, cancellation, httpRequest.servletRequest());
 		}
+		McpTransportContext context = transportContext(live, httpRequest.servletRequest(), null);
 		if (message instanceof McpSchema.JSONRPCNotification notification) {
+			if (McpRequestCancellations.isCancellation(notification)) {
+				// The SDK drops it: the request in flight of this session is cancelled here
+				McpRequestCancellations.cancel(live, notification);
+				return ServerResponse.accepted().build();
+			}
 			live.session().accept(notification).contextWrite((ctx) -> ctx.put(McpTransportContext.KEY, context)).block();
 		}
 		else {
@@ -173,10 +187,13 @@ final class McpSessionDispatcher {
 
 	// The response stream of one request, which the session answers on the calling thread
 	private ServerResponse answer(McpLiveSession live, McpSchema.JSONRPCRequest request, McpTransportContext context,
-			HttpServletRequest servletRequest) {
+			CallCancellation cancellation, HttpServletRequest servletRequest) {
+		String requestKey = McpRequestCancellations.key(request.id());
 		return ServerResponse.sse((sse) -> {
-			McpSseStream stream = live.open(sse, this.jsonMapper);
-			stream.callStarted();
+			McpSseStream stream = live.open(sse, this.jsonMapper, cancellation);
+			if (requestKey != null) {
+				live.callStarted(requestKey, stream);
+			}
 			try {
 				// A caller's tools/list shows only the tools it may see
 				McpStreamableServerTransport answer = McpSchema.METHOD_TOOLS_LIST.equals(request.method())
@@ -189,7 +206,7 @@ final class McpSessionDispatcher {
 			}
 			catch (RuntimeException ex) {
 				if (stream.isClosed()) {
-					logger.debug("MCP request '{}' ended: its client went away", request.method());
+					logger.debug("MCP request '{}' ended: its client went away or cancelled it", request.method());
 				}
 				else {
 					logger.warn("MCP request '{}' failed in the transport: {}", request.method(),
@@ -197,8 +214,10 @@ final class McpSessionDispatcher {
 				}
 			}
 			finally {
-				stream.callEnded();
-				// The request is answered (or failed): its response must complete
+				if (requestKey != null) {
+					live.callEnded(requestKey, stream);
+				}
+				// The request is answered (or failed, or cancelled): its response must complete
 				stream.close();
 				if (stream.isAbandoned()) {
 					completeAbandoned(servletRequest);
@@ -238,13 +257,21 @@ final class McpSessionDispatcher {
 	// The caller's name and authorities (Spring Security's Authentication behind getUserPrincipal()), for
 	// McpToolHandler and the caller's tools/list, and the session's id as the client knows it (the SDK's own id of a
 	// session recreated from a shared store differs).
-	private static McpTransportContext transportContext(McpLiveSession live, HttpServletRequest request) {
+	private static McpTransportContext transportContext(McpLiveSession live, HttpServletRequest request,
+			@Nullable CallCancellation cancellation) {
+		Map<String, Object> context = new HashMap<>(4);
+		context.put(McpSessionIds.KEY, live.id());
 		ToolPrincipal principal = ToolPrincipals.of(request.getUserPrincipal());
+		if (principal != null) {
+			context.put(McpPrincipals.KEY, principal);
+		}
 		// The base URL the client reached us under, for links back to this server (the approval console)
-		String baseUrl = McpRequestBaseUrls.of(request);
-		return McpTransportContext.create((principal != null)
-				? Map.of(McpPrincipals.KEY, principal, McpSessionIds.KEY, live.id(), McpRequestBaseUrls.KEY, baseUrl)
-				: Map.of(McpSessionIds.KEY, live.id(), McpRequestBaseUrls.KEY, baseUrl));
+		context.put(McpRequestBaseUrls.KEY, McpRequestBaseUrls.of(request));
+		if (cancellation != null) {
+			// The request's tool call runs with it (McpToolHandler), so that the client can cancel it
+			context.put(McpRequestCancellations.KEY, cancellation);
+		}
+		return McpTransportContext.create(context);
 	}
 
 	// The name of the authenticated principal of the request, which owns the sessions it starts

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.concurrent.locks.ReentrantLock;
 
+import dev.agentmiddleware.chain.CallCancellation;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.json.TypeRef;
 import io.modelcontextprotocol.spec.McpSchema;
@@ -16,15 +17,16 @@ import reactor.core.publisher.Mono;
 import org.springframework.web.servlet.function.ServerResponse;
 
 /**
- * One server-sent-events response of a session: a request's answer or the session's listening stream. It knows the
- * thread running its request, so that a client found gone ({@linkplain #abandon() abandoned}: the container reports
- * an error, or a {@linkplain #ping() keep-alive} comment cannot be written) ends the call still running for it.
- * Messages are written one at a time, errors the SDK built {@linkplain JsonRpcErrors#bounded bounded}.
+ * One server-sent-events response of a session: a request's answer or the session's listening stream. It holds the
+ * {@link CallCancellation} of its request, so that a client found gone ({@linkplain #abandon(String) abandoned}: the
+ * container reports an error, or a {@linkplain #ping() keep-alive} comment cannot be written) or a client's
+ * {@code notifications/cancelled} ({@link #cancel(String)}) cancels the call still running for it through the chain,
+ * with a signal rather than a thread interrupt. Messages are written one at a time, errors the SDK built
+ * {@linkplain JsonRpcErrors#bounded bounded}; nothing is written once the stream is closed, so a cancelled request
+ * gets no response.
  * <pre>{@code
- * McpSseStream stream = live.open(sse, jsonMapper);
- * stream.callStarted();
+ * McpSseStream stream = live.open(sse, jsonMapper, cancellation);
  * live.session().responseStream(request, stream).block();
- * stream.callEnded();
  * stream.close();
  * }</pre>
  */
@@ -34,6 +36,8 @@ final class McpSseStream implements McpStreamableServerTransport {
 	private static final Logger logger = LoggerFactory.getLogger(HardenedStreamableHttpTransport.class);
 
 	private static final String MESSAGE_EVENT = "message";
+
+	private static final String GONE = "the client went away";
 
 	private final ServerResponse.SseBuilder sse;
 
@@ -47,18 +51,20 @@ final class McpSseStream implements McpStreamableServerTransport {
 
 	private volatile @Nullable Runnable onCompleted;
 
-	// The thread running this stream's request (the SDK runs a servlet's calls on it), while it runs
-	private @Nullable Thread call;
+	// Cancels the call running for this stream's request
+	private final CallCancellation cancellation;
 
 	private volatile boolean abandoned;
 
-	McpSseStream(ServerResponse.SseBuilder sse, McpLiveSession owner, McpJsonMapper jsonMapper) {
+	McpSseStream(ServerResponse.SseBuilder sse, McpLiveSession owner, McpJsonMapper jsonMapper,
+			CallCancellation cancellation) {
 		this.sse = sse;
 		this.owner = owner;
 		this.jsonMapper = jsonMapper;
+		this.cancellation = cancellation;
 		sse.onError((ex) -> {
 			logger.debug("MCP client disconnected: {}", ex.getClass().getSimpleName());
-			abandon();
+			abandon(GONE);
 		});
 		sse.onTimeout(this::close);
 		sse.onComplete(this::completed);
@@ -107,28 +113,6 @@ final class McpSseStream implements McpStreamableServerTransport {
 		});
 	}
 
-	void callStarted() {
-		this.lock.lock();
-		try {
-			this.call = Thread.currentThread();
-		}
-		finally {
-			this.lock.unlock();
-		}
-	}
-
-	void callEnded() {
-		this.lock.lock();
-		try {
-			this.call = null;
-		}
-		finally {
-			this.lock.unlock();
-		}
-		// An interrupt meant for the call may have come as it ended: the pooled thread must not keep it
-		Thread.interrupted();
-	}
-
 	boolean isClosed() {
 		return this.closed;
 	}
@@ -137,20 +121,24 @@ final class McpSseStream implements McpStreamableServerTransport {
 		return this.abandoned;
 	}
 
-	// The client went away, or the server is stopping: the stream ends, and so does the call still running for it
-	void abandon() {
+	// The client went away, or the server is stopping: the stream ends, and the call still running for it is
+	// cancelled (its tool's thread is interrupted only where the tool allows it)
+	void abandon(String reason) {
 		this.lock.lock();
 		try {
 			this.abandoned = true;
 			closeQuietly();
-			Thread running = this.call;
-			if (running != null) {
-				running.interrupt();
-			}
 		}
 		finally {
 			this.lock.unlock();
 		}
+		this.cancellation.cancel(reason);
+	}
+
+	// The client cancelled the request: the stream ends first, so that the request gets no response, then the call
+	boolean cancel(String reason) {
+		close();
+		return this.cancellation.cancel(reason);
 	}
 
 	// Writes a keep-alive comment: the only way to learn that a client went away while its call is still running,
@@ -173,7 +161,7 @@ final class McpSseStream implements McpStreamableServerTransport {
 			this.lock.unlock();
 		}
 		if (failed) {
-			abandon();
+			abandon(GONE);
 		}
 	}
 

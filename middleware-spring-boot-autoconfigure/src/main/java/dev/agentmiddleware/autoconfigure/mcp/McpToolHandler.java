@@ -14,6 +14,8 @@ import dev.agentmiddleware.autoconfigure.internal.ToolResultText;
 import dev.agentmiddleware.autoconfigure.springai.GovernedToolCallback;
 import dev.agentmiddleware.autoconfigure.springai.ToolErrorFormatter;
 import dev.agentmiddleware.autoconfigure.tool.RegisteredTool;
+import dev.agentmiddleware.chain.CallCancellation;
+import dev.agentmiddleware.chain.ToolPipeline;
 import dev.agentmiddleware.spring.McpInvocationAttributes;
 import dev.agentmiddleware.tool.InvocationSource;
 import dev.agentmiddleware.tool.ProgressTarget;
@@ -45,9 +47,10 @@ import org.springframework.ai.chat.model.ToolContext;
  * <p>The request's arguments map is handed to the pipeline unbound: the pipeline binds it inside its observer tier,
  * so a call refused for its arguments is logged, counted and observed with the outcome {@code invalid_arguments}.
  * The call carries the MCP session id, the principal the transport saw, and the exchange under
- * {@link McpInvocationAttributes#EXCHANGE}. Any failure becomes a result with {@code isError} set, whose text comes
- * from the {@link ToolErrorFormatter}. A structured result is returned twice, as {@code structuredContent} and as
- * its JSON text, as the MCP specification asks.
+ * {@link McpInvocationAttributes#EXCHANGE}. It runs with the request's {@link CallCancellation}, which the client's
+ * {@code notifications/cancelled} and a client gone away cancel (the transport then sends no response). Any failure
+ * becomes a result with {@code isError} set, whose text comes from the {@link ToolErrorFormatter}. A structured
+ * result is returned twice, as {@code structuredContent} and as its JSON text, as the MCP specification asks.
  *
  * <p>A request with a {@code progressToken} ({@code _meta.progressToken}) carries a {@link ProgressTarget} that
  * sends {@code notifications/progress} of that token on the request's response stream, at most one per progress
@@ -173,7 +176,11 @@ public final class McpToolHandler
 				// A governed Spring AI tool gets the tool context Spring AI's own MCP server would give it
 				invocation.attribute(GovernedToolCallback.TOOL_CONTEXT, new ToolContext(Map.of(EXCHANGE_KEY, exchange)));
 			}
-			return success(this.tool.pipeline().call(invocation.build()));
+			// A call the client cancels (notifications/cancelled, or gone away) is cancelled through the chain
+			CallCancellation cancellation = McpRequestCancellations.of(exchange.transportContext());
+			ToolPipeline pipeline = this.tool.pipeline();
+			return success((cancellation != null) ? pipeline.call(invocation.build(), cancellation)
+					: pipeline.call(invocation.build()));
 		}
 		catch (Exception ex) {
 			String text = this.errorFormatter.format(this.tool.name(), ex);

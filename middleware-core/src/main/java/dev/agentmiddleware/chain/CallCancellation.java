@@ -1,0 +1,370 @@
+package dev.agentmiddleware.chain;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
+
+import dev.agentmiddleware.tool.ToolDescriptor;
+import dev.agentmiddleware.tool.ToolHandler;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The caller's way to cancel one running call, and the layers' way to learn of it: a signal, not a thread interrupt.
+ * A caller that may give up on a call creates one, runs the call with it
+ * ({@link ToolPipeline#call(dev.agentmiddleware.tool.ToolInvocation, CallCancellation)}, or
+ * {@link ToolPipeline#callAsync} whose future's {@code cancel} cancels it), and {@linkplain #cancel(String) cancels}
+ * it from any thread. The call then ends with a {@link ToolCancelledException} (outcome
+ * {@link dev.agentmiddleware.tool.CallOutcome#CANCELLED}):
+ * <ul>
+ * <li>a layer that waits registers what ends its wait ({@link #onCancel(Runnable)}): the approval wait withdraws its
+ * request (audited {@code cancelled}), a timed attempt stops being waited for, a retry makes no further attempt;</li>
+ * <li>the tool does not start once the call is cancelled, and a tool already running is interrupted only while its
+ * own code runs and only if it allows it, by carrying the tag {@value #INTERRUPTIBLE_TAG}
+ * ({@code @AgentTool(tags = "interruptible")}). Other tools run to their end and their result is dropped: an
+ * interrupt during JDBC or file-channel I/O can close an embedded database or break a pooled connection, so it is
+ * never sent to code that did not ask for it. The interrupt is cleared when the tool's code returns.</li>
+ * </ul>
+ * <pre>{@code
+ * CallCancellation cancellation = new CallCancellation();
+ * executor.submit(() -> pipeline.call(invocation, cancellation));
+ * ...
+ * cancellation.cancel("the user closed the chat");   // the approval request disappears from the console
+ * }</pre>
+ * Thread-safe; the first {@code cancel} wins. A nested call (a tool calling another tool's pipeline) is cancelled
+ * with the call it runs in.
+ */
+public final class CallCancellation {
+
+	/** The tag of a tool whose thread may be interrupted when its call is cancelled. */
+	public static final String INTERRUPTIBLE_TAG = "interruptible";
+
+	private static final Logger logger = LoggerFactory.getLogger(CallCancellation.class);
+
+	private static final ThreadLocal<@Nullable CallCancellation> CURRENT = new ThreadLocal<>();
+
+	private static final CallCancellation NEVER = new CallCancellation(false);
+
+	private static final Registration NOTHING = () -> {
+	};
+
+	private final boolean cancellable;
+
+	private final ReentrantLock lock = new ReentrantLock();
+
+	private final CountDownLatch cancelledLatch = new CountDownLatch(1);
+
+	private volatile boolean cancelled;
+
+	private volatile @Nullable String reason;
+
+	// Guarded by the lock: what runs on cancel, the threads running an interruptible tool's code, and those of them
+	// this cancellation interrupted
+	private final List<Runnable> actions = new ArrayList<>(2);
+
+	private final List<Thread> inTool = new ArrayList<>(1);
+
+	private final List<Thread> interrupted = new ArrayList<>(1);
+
+	/**
+	 * Creates a cancellation for one call, not cancelled.
+	 */
+	public CallCancellation() {
+		this(true);
+	}
+
+	private CallCancellation(boolean cancellable) {
+		this.cancellable = cancellable;
+	}
+
+	/**
+	 * The cancellation of the call running on this thread, for a layer that waits.
+	 * @return the cancellation the caller gave, or one that is never cancelled
+	 */
+	public static CallCancellation current() {
+		CallCancellation current = CURRENT.get();
+		return (current != null) ? current : NEVER;
+	}
+
+	/**
+	 * Cancels the call: runs what the layers registered, on this thread, and interrupts an interruptible tool's
+	 * running code. Does nothing when the call was cancelled already.
+	 * @param reason why, for the audit trail and the log line, or {@code null}; never a secret
+	 * @return {@code true} if this cancelled the call, {@code false} if it was cancelled already
+	 */
+	public boolean cancel(@Nullable String reason) {
+		if (!this.cancellable) {
+			return false;
+		}
+		List<Runnable> toRun;
+		this.lock.lock();
+		try {
+			if (this.cancelled) {
+				return false;
+			}
+			this.reason = reason;
+			this.cancelled = true;
+			toRun = List.copyOf(this.actions);
+			this.actions.clear();
+			for (Thread thread : this.inTool) {
+				if (!this.interrupted.contains(thread)) {
+					this.interrupted.add(thread);
+					thread.interrupt();
+				}
+			}
+		}
+		finally {
+			this.lock.unlock();
+		}
+		this.cancelledLatch.countDown();
+		for (Runnable action : toRun) {
+			runQuietly(action);
+		}
+		return true;
+	}
+
+	/**
+	 * Whether the call was cancelled.
+	 * @return {@code true} once {@link #cancel(String)} was called
+	 */
+	public boolean isCancelled() {
+		return this.cancelled;
+	}
+
+	/**
+	 * Why the call was cancelled.
+	 * @return the reason given to {@link #cancel(String)}, or {@code null}
+	 */
+	public @Nullable String reason() {
+		return this.reason;
+	}
+
+	/**
+	 * Registers what ends a layer's wait when the call is cancelled; it runs on the cancelling thread, at once when the
+	 * call is cancelled already. Close the registration when the wait ends.
+	 * <pre>{@code
+	 * try (CallCancellation.Registration stop = CallCancellation.current().onCancel(() -> attempt.cancel(false))) {
+	 *     return attempt.get();
+	 * }
+	 * }</pre>
+	 * @param action what to run; it must not block
+	 * @return the registration
+	 */
+	public Registration onCancel(Runnable action) {
+		if (!this.cancellable) {
+			return NOTHING;
+		}
+		this.lock.lock();
+		try {
+			if (!this.cancelled) {
+				this.actions.add(action);
+				return () -> remove(action);
+			}
+		}
+		finally {
+			this.lock.unlock();
+		}
+		runQuietly(action);
+		return NOTHING;
+	}
+
+	/**
+	 * Waits until the call is cancelled, at most {@code duration}: a retry's backoff that ends early on cancellation.
+	 * @param duration how long at most
+	 * @return {@code true} if the call is cancelled
+	 * @throws InterruptedException if the waiting thread is interrupted
+	 */
+	public boolean await(Duration duration) throws InterruptedException {
+		long nanos = Math.max(0, saturatedNanos(duration));
+		if (!this.cancellable) {
+			TimeUnit.NANOSECONDS.sleep(nanos);
+			return false;
+		}
+		return this.cancelledLatch.await(nanos, TimeUnit.NANOSECONDS);
+	}
+
+	/**
+	 * Wraps a task so that it runs with this cancellation bound to its thread, for a layer that runs the rest of the
+	 * chain on another thread: {@code executor.submit(CallCancellation.current().wrap(task))}.
+	 * @param task the task
+	 * @param <T> the result type
+	 * @return the wrapped task; the task itself for a call that cannot be cancelled
+	 */
+	public <T> Callable<T> wrap(Callable<T> task) {
+		if (!this.cancellable) {
+			return task;
+		}
+		return () -> {
+			CallCancellation previous = CURRENT.get();
+			CURRENT.set(this);
+			try {
+				return task.call();
+			}
+			finally {
+				restore(previous);
+			}
+		};
+	}
+
+	@Override
+	public String toString() {
+		return this.cancellable ? "CallCancellation[cancelled=" + this.cancelled + "]" : "CallCancellation[never]";
+	}
+
+	// Runs a call with this cancellation bound; one nested in a call with another is cancelled with that one too
+	<T> T run(Callable<T> call) throws Exception {
+		CallCancellation outer = CURRENT.get();
+		try (Registration linked = (outer != null && outer != this) ? outer.onCancel(() -> cancel(outer.reason()))
+				: NOTHING) {
+			return wrap(call).call();
+		}
+	}
+
+	// A future whose cancel cancels this call
+	<T> CompletableFuture<T> future() {
+		return new CancellingFuture<>(this);
+	}
+
+	// The tool's own handler, guarded: not started once the call is cancelled, interrupted only where it allows it,
+	// and its failure after a cancellation reported as the cancellation
+	static ToolHandler guarding(ToolDescriptor tool, ToolHandler terminal) {
+		boolean interruptible = tool.hasTag(INTERRUPTIBLE_TAG);
+		String toolName = tool.name();
+		return (invocation) -> {
+			CallCancellation cancellation = CURRENT.get();
+			if (cancellation == null) {
+				return terminal.handle(invocation);
+			}
+			if (cancellation.cancelled) {
+				throw new ToolCancelledException(toolName, null, cancellation.reason, null);
+			}
+			if (interruptible) {
+				cancellation.enterTool();
+			}
+			try {
+				return terminal.handle(invocation);
+			}
+			catch (Exception ex) {
+				if (cancellation.cancelled && !(ex instanceof ToolCancelledException)) {
+					throw new ToolCancelledException(toolName, null, cancellation.reason, ex);
+				}
+				throw ex;
+			}
+			finally {
+				if (interruptible) {
+					cancellation.exitTool();
+				}
+			}
+		};
+	}
+
+	private void enterTool() {
+		Thread thread = Thread.currentThread();
+		this.lock.lock();
+		try {
+			this.inTool.add(thread);
+			if (this.cancelled && !this.interrupted.contains(thread)) {
+				this.interrupted.add(thread);
+				thread.interrupt();
+			}
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	// The interrupt this cancellation sent must not outlive the tool's code: the rest of the chain may do I/O
+	private void exitTool() {
+		Thread thread = Thread.currentThread();
+		this.lock.lock();
+		try {
+			this.inTool.remove(thread);
+			if (!this.inTool.contains(thread) && this.interrupted.remove(thread)) {
+				Thread.interrupted();
+			}
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	private void remove(Runnable action) {
+		this.lock.lock();
+		try {
+			this.actions.remove(action);
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	private static void restore(@Nullable CallCancellation previous) {
+		if (previous != null) {
+			CURRENT.set(previous);
+		}
+		else {
+			CURRENT.remove();
+		}
+	}
+
+	private static void runQuietly(Runnable action) {
+		try {
+			action.run();
+		}
+		catch (RuntimeException ex) {
+			logger.warn("Ending a cancelled call's wait failed: {}", ex.toString());
+		}
+	}
+
+	private static long saturatedNanos(Duration duration) {
+		try {
+			return duration.toNanos();
+		}
+		catch (ArithmeticException ex) {
+			return Long.MAX_VALUE;
+		}
+	}
+
+	/**
+	 * Ends what {@link #onCancel(Runnable)} registered; closing it twice does nothing.
+	 */
+	@FunctionalInterface
+	public interface Registration extends AutoCloseable {
+
+		/**
+		 * Unregisters the action: it no longer runs on cancel.
+		 */
+		@Override
+		void close();
+
+	}
+
+	/**
+	 * The future of {@link ToolPipeline#callAsync}: cancelling it cancels the call.
+	 */
+	private static final class CancellingFuture<T> extends CompletableFuture<T> {
+
+		private final CallCancellation cancellation;
+
+		CancellingFuture(CallCancellation cancellation) {
+			this.cancellation = cancellation;
+		}
+
+		@Override
+		public boolean cancel(boolean mayInterruptIfRunning) {
+			boolean cancelled = super.cancel(mayInterruptIfRunning);
+			if (cancelled) {
+				this.cancellation.cancel("the caller cancelled the call's future");
+			}
+			return cancelled;
+		}
+
+	}
+
+}
