@@ -196,8 +196,12 @@ public final class RetryMiddleware extends BuiltInMiddleware<RetryPolicy> {
 					return this.next.handle(invocation);
 				}
 				catch (Exception ex) {
-					if (attempt >= this.maxAttempts || !this.retryable.test(ex) || cancellation.isCancelled()) {
+					if (attempt >= this.maxAttempts || !this.retryable.test(ex)) {
 						throw ex;
+					}
+					if (cancellation.isCancelled()) {
+						// The attempt failed while its call was cancelled: the call ends cancelled, untried again
+						throw new ToolCancelledException(this.toolName, NAME, cancellation.reason(), ex);
 					}
 					long millis = this.backoff.apply(attempt, Either.left(ex));
 					this.metrics.count(MiddlewareEvent.RETRY, this.toolName);
