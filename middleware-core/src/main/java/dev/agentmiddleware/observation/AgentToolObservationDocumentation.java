@@ -17,7 +17,7 @@ import io.micrometer.observation.docs.ObservationDocumentation;
  *     .timer().count();
  * }</pre>
  */
-public enum AgentToolObservationDocumentation implements ObservationDocumentation {
+enum AgentToolObservationDocumentation implements ObservationDocumentation {
 
 	/**
 	 * One call of a tool through its middleware chain.

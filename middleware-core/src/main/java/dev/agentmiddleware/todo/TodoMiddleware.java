@@ -165,7 +165,7 @@ public final class TodoMiddleware implements AgentMiddleware {
 				throw new InvalidToolArgumentsException(UPDATE_TODO, null,
 						"give 'status' (pending, in_progress or done), 'text', or both");
 			}
-			TodoStatus status = (statusArgument != null) ? status(UPDATE_TODO, "status", statusArgument) : null;
+			TodoItem.Status status = (statusArgument != null) ? status(UPDATE_TODO, "status", statusArgument) : null;
 			String text = (textArgument != null) ? text(UPDATE_TODO, "text", textArgument) : null;
 			List<TodoItem> updated = new ArrayList<>();
 			this.threadStore.update(threadId, (metadata) -> {
@@ -221,7 +221,7 @@ public final class TodoMiddleware implements AgentMiddleware {
 						"the id '" + echo(id) + "' is used twice; ids must be unique");
 			}
 			String text = text(WRITE_TODOS, where + ".text", item.get("text"));
-			TodoStatus status = status(WRITE_TODOS, where + ".status", item.get("status"));
+			TodoItem.Status status = status(WRITE_TODOS, where + ".status", item.get("status"));
 			items.add(new TodoItem(id, text, status));
 		}
 		return items;
@@ -249,8 +249,8 @@ public final class TodoMiddleware implements AgentMiddleware {
 		return text;
 	}
 
-	private static TodoStatus status(String tool, String parameter, @Nullable Object value) {
-		TodoStatus status = TodoStatus.fromJson(value);
+	private static TodoItem.Status status(String tool, String parameter, @Nullable Object value) {
+		TodoItem.Status status = TodoItem.Status.fromJson(value);
 		if (status == null) {
 			throw new InvalidToolArgumentsException(tool, parameter, "expected one of: pending, in_progress, done");
 		}
@@ -284,8 +284,8 @@ public final class TodoMiddleware implements AgentMiddleware {
 		for (Object each : list) {
 			if (each instanceof Map<?, ?> item && item.get("id") instanceof String id
 					&& item.get("text") instanceof String text) {
-				TodoStatus status = TodoStatus.fromJson(item.get("status"));
-				items.add(new TodoItem(id, text, (status != null) ? status : TodoStatus.PENDING));
+				TodoItem.Status status = TodoItem.Status.fromJson(item.get("status"));
+				items.add(new TodoItem(id, text, (status != null) ? status : TodoItem.Status.PENDING));
 			}
 		}
 		return List.copyOf(items);

@@ -34,7 +34,7 @@ import org.springframework.boot.actuate.endpoint.annotation.Selector;
  * secret: descriptors and chains are static, and contributors only return configuration, counts and normalised text.
  */
 @Endpoint(id = "agentmiddleware")
-public final class AgentMiddlewareEndpoint {
+final class AgentMiddlewareEndpoint {
 
 	private final AgentToolRegistry registry;
 

@@ -30,7 +30,7 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * }</pre>
  */
 @ConfigurationProperties(prefix = AuthorizationProperties.PREFIX, ignoreUnknownFields = false)
-public class AuthorizationProperties extends ToolMiddlewareProperties<AuthorizationProperties.Settings, AuthorizationPolicy> {
+class AuthorizationProperties extends ToolMiddlewareProperties<AuthorizationProperties.Settings, AuthorizationPolicy> {
 
 	/** The prefix of the authorization properties. */
 	public static final String PREFIX = "agent.middleware.authorization";

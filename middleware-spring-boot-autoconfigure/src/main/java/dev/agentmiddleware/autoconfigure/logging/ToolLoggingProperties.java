@@ -29,7 +29,7 @@ import static dev.agentmiddleware.autoconfigure.PerToolSettings.required;
  * }</pre>
  */
 @ConfigurationProperties(ToolLoggingProperties.PREFIX)
-public class ToolLoggingProperties extends ToolMiddlewareProperties<ToolLoggingProperties.Settings, LoggingPolicy> {
+class ToolLoggingProperties extends ToolMiddlewareProperties<ToolLoggingProperties.Settings, LoggingPolicy> {
 
 	/** The prefix of the logging properties. */
 	public static final String PREFIX = "agent.middleware.logging";

@@ -22,7 +22,7 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * }</pre>
  */
 @ConfigurationProperties(ToolObservationProperties.PREFIX)
-public class ToolObservationProperties extends ToolMiddlewareProperties<ToolObservationProperties.Settings, ObservationPolicy> {
+class ToolObservationProperties extends ToolMiddlewareProperties<ToolObservationProperties.Settings, ObservationPolicy> {
 
 	/** The prefix of the observation properties. */
 	public static final String PREFIX = "agent.middleware.observation";

@@ -23,7 +23,7 @@ import static dev.agentmiddleware.autoconfigure.PerToolSettings.required;
  * crashed.
  */
 @ConfigurationProperties(CrashRecoveryProperties.PREFIX)
-public class CrashRecoveryProperties extends ToolMiddlewareProperties<CrashRecoveryProperties.Settings, CrashRecoveryPolicy> {
+class CrashRecoveryProperties extends ToolMiddlewareProperties<CrashRecoveryProperties.Settings, CrashRecoveryPolicy> {
 
 	/** The prefix of the crash-recovery properties. */
 	public static final String PREFIX = "agent.middleware.crash-recovery";

@@ -28,7 +28,7 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * }</pre>
  */
 @ConfigurationProperties(ToolResultProperties.PREFIX)
-public class ToolResultProperties extends ToolMiddlewareProperties<ToolResultProperties.Settings, ResultPolicy> {
+class ToolResultProperties extends ToolMiddlewareProperties<ToolResultProperties.Settings, ResultPolicy> {
 
 	/** The prefix of the result guard properties. */
 	public static final String PREFIX = "agent.middleware.results";

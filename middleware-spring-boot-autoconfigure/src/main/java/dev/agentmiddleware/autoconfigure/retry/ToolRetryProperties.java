@@ -33,7 +33,7 @@ import static dev.agentmiddleware.autoconfigure.PerToolSettings.required;
  * </pre>
  */
 @ConfigurationProperties(ToolRetryProperties.PREFIX)
-public class ToolRetryProperties extends ToolMiddlewareProperties<ToolRetryProperties.Settings, RetryPolicy> {
+class ToolRetryProperties extends ToolMiddlewareProperties<ToolRetryProperties.Settings, RetryPolicy> {
 
 	/** The prefix of the retry properties. */
 	public static final String PREFIX = "agent.middleware.retry";

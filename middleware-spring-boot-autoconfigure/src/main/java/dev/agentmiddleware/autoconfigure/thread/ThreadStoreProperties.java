@@ -11,7 +11,7 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * Configuration of the thread store, under {@code agent.middleware.threads}.
  */
 @ConfigurationProperties(ThreadStoreProperties.PREFIX)
-public class ThreadStoreProperties implements ValidatedProperties {
+class ThreadStoreProperties implements ValidatedProperties {
 
 	/** The prefix of these properties. */
 	public static final String PREFIX = "agent.middleware.threads";

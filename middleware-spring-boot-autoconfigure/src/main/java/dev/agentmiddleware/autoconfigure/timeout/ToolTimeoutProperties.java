@@ -20,7 +20,7 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * Configuration of per-tool timeouts.
  */
 @ConfigurationProperties(ToolTimeoutProperties.PREFIX)
-public class ToolTimeoutProperties extends ToolMiddlewareProperties<ToolTimeoutProperties.Settings, TimeoutPolicy> {
+class ToolTimeoutProperties extends ToolMiddlewareProperties<ToolTimeoutProperties.Settings, TimeoutPolicy> {
 
 	private static final Logger logger = LoggerFactory.getLogger(ToolTimeoutProperties.class);
 
