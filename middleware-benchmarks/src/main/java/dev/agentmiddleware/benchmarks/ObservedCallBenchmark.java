@@ -4,7 +4,7 @@ import java.util.concurrent.TimeUnit;
 
 import dev.agentmiddleware.callrecord.ToolCallObserver;
 import dev.agentmiddleware.callrecord.ToolCallObservers;
-import dev.agentmiddleware.callrecord.ToolCallRecord;
+import dev.agentmiddleware.callrecord.ToolCallObserver.ToolCallRecord;
 import dev.agentmiddleware.chain.ToolPipeline;
 import dev.agentmiddleware.observation.ObservationMiddleware;
 import dev.agentmiddleware.tool.SafetyLevel;

@@ -21,7 +21,7 @@ import dev.agentmiddleware.cache.CachePolicy;
 import dev.agentmiddleware.cache.CacheScope;
 import dev.agentmiddleware.cache.ToolResultCache;
 import dev.agentmiddleware.chain.ToolPipeline;
-import dev.agentmiddleware.ratelimit.RateLimitKey;
+import dev.agentmiddleware.ratelimit.RateLimitPolicy.RateLimitKey;
 import dev.agentmiddleware.ratelimit.RateLimitMiddleware;
 import dev.agentmiddleware.ratelimit.RateLimitPolicy;
 import dev.agentmiddleware.thread.InMemoryThreadStore;

@@ -8,7 +8,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.agentmiddleware.autoconfigure.ratelimit.Bucket4jJdbcRateLimiterStore;
 import dev.agentmiddleware.chain.ToolPipeline;
-import dev.agentmiddleware.ratelimit.RateLimitKey;
+import dev.agentmiddleware.ratelimit.RateLimitPolicy.RateLimitKey;
 import dev.agentmiddleware.ratelimit.RateLimitMiddleware;
 import dev.agentmiddleware.ratelimit.RateLimitPolicy;
 import dev.agentmiddleware.tool.SafetyLevel;

@@ -8,6 +8,10 @@ import java.util.concurrent.ConcurrentHashMap;
 
 import dev.agentmiddleware.thread.ThreadStore;
 import org.jspecify.annotations.Nullable;
+import dev.agentmiddleware.agent.AgentRun.ToolCallRequest;
+import dev.agentmiddleware.agent.AgentMiddleware.IterationContext;
+import dev.agentmiddleware.agent.AgentMiddleware.IterationResult;
+import dev.agentmiddleware.agent.AgentMiddleware.AgentMessage;
 
 /**
  * One run of an agent loop (one user turn, all its iterations), driving the composed middleware and the loop guard.
@@ -199,6 +203,79 @@ public final class AgentRun {
 	@Override
 	public String toString() {
 		return "AgentRun[thread=" + this.threadId + ", iteration=" + iteration() + "]";
+	}
+
+	/**
+	 * A tool call the model asked for, in a model-neutral form.
+	 *
+	 * @param id the id the model gave the call, which its answer must carry
+	 * @param name the tool name
+	 * @param arguments the arguments as the model sent them (JSON text)
+	 */
+	public record ToolCallRequest(String id, String name, String arguments) {
+
+		/**
+		 * Validates the components.
+		 */
+		public ToolCallRequest {
+			Objects.requireNonNull(id, "id");
+			Objects.requireNonNull(name, "name");
+			Objects.requireNonNull(arguments, "arguments");
+		}
+
+	}
+
+	/**
+	 * What to do with one tool call the model asked for: run it, or answer it with a text instead.
+	 *
+	 * @param call the call
+	 * @param answer the text the model gets instead of running the tool, or {@code null} to run it
+	 * @param endsRun whether the loop must stop after this turn (the iteration limit is reached)
+	 */
+	public record ToolCallDecision(ToolCallRequest call, @Nullable String answer, boolean endsRun) {
+
+		/**
+		 * Whether the tool runs.
+		 * @return {@code true} if the call is not answered by a guard
+		 */
+		public boolean runs() {
+			return this.answer == null;
+		}
+
+	}
+
+	/**
+	 * Starts {@link AgentRun}s of one configuration: the composed middleware, the thread store and the loop guard.
+	 * Immutable and thread-safe; an integration holds one and starts a run per user turn.
+	 * <pre>{@code
+	 * AgentRuns runs = new AgentRuns(AgentMiddleware.compose(List.of(todos, recovery)), threadStore, guard);
+	 * AgentRun run = runs.start(conversationId);
+	 * }</pre>
+	 *
+	 * @param middleware the composed middleware
+	 * @param threadStore the thread metadata
+	 * @param guard the loop guard
+	 */
+	public record AgentRuns(ComposedAgentMiddleware middleware, ThreadStore threadStore, LoopGuard guard) {
+
+		/**
+		 * Validates the components.
+		 */
+		public AgentRuns {
+			Objects.requireNonNull(middleware, "middleware");
+			Objects.requireNonNull(threadStore, "threadStore");
+			Objects.requireNonNull(guard, "guard");
+		}
+
+		/**
+		 * Starts a run.
+		 * @param threadId the thread the run belongs to
+		 * @return the run
+		 */
+		public AgentRun start(String threadId) {
+			return AgentRun.start(threadId, this.middleware, this.threadStore, this.guard);
+		}
+
 	}
 
 }

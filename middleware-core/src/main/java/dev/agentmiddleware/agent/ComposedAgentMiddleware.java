@@ -8,6 +8,8 @@ import java.util.Map;
 import dev.agentmiddleware.tool.ExecutableTool;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import dev.agentmiddleware.agent.AgentMiddleware.IterationContext;
+import dev.agentmiddleware.agent.AgentMiddleware.IterationResult;
 
 /**
  * Several {@link AgentMiddleware} as one: see {@link AgentMiddleware#compose}. Immutable and thread-safe.

@@ -7,6 +7,8 @@ import java.util.Objects;
 import dev.agentmiddleware.redaction.SecretRedactor;
 import dev.agentmiddleware.tool.ToolDeniedException;
 import org.jspecify.annotations.Nullable;
+import dev.agentmiddleware.agent.AgentMiddleware.IterationContext;
+import dev.agentmiddleware.agent.AgentMiddleware.IterationResult;
 
 /**
  * After an iteration whose last event is an error (a tool that failed, or the iteration itself), tells the model

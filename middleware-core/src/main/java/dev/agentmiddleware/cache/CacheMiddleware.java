@@ -9,7 +9,7 @@ import java.util.function.Function;
 import dev.agentmiddleware.chain.BuiltInOrder;
 import dev.agentmiddleware.chain.OrderedMiddleware;
 import dev.agentmiddleware.chain.ToolCall;
-import dev.agentmiddleware.metrics.MiddlewareEvent;
+import dev.agentmiddleware.metrics.MiddlewareMetrics.MiddlewareEvent;
 import dev.agentmiddleware.tool.CallOutcome;
 import dev.agentmiddleware.tool.ToolDescriptor;
 import dev.agentmiddleware.tool.ToolHandler;

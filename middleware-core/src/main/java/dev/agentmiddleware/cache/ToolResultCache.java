@@ -13,7 +13,7 @@ import java.util.function.Predicate;
 import com.github.benmanes.caffeine.cache.AsyncCache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.Ticker;
-import dev.agentmiddleware.metrics.MiddlewareEvent;
+import dev.agentmiddleware.metrics.MiddlewareMetrics.MiddlewareEvent;
 import dev.agentmiddleware.metrics.MiddlewareMetrics;
 
 import org.jspecify.annotations.Nullable;

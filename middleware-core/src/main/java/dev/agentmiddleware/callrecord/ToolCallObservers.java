@@ -16,6 +16,7 @@ import dev.agentmiddleware.tool.ToolInvocation;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import dev.agentmiddleware.callrecord.ToolCallObserver.ToolCallRecord;
 
 /**
  * The observer tier: wraps a pipeline so that every call produces one {@link ToolCallRecord}, and delivers it

@@ -4,7 +4,7 @@ import java.util.List;
 import java.util.Objects;
 
 import dev.agentmiddleware.callrecord.ToolCallObserver;
-import dev.agentmiddleware.callrecord.ToolCallRecord;
+import dev.agentmiddleware.callrecord.ToolCallObserver.ToolCallRecord;
 import dev.agentmiddleware.tool.ToolInvocation;
 
 import org.jspecify.annotations.Nullable;

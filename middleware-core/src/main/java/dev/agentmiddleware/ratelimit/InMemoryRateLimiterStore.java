@@ -12,6 +12,8 @@ import com.github.benmanes.caffeine.cache.Ticker;
 import io.github.resilience4j.ratelimiter.RateLimiterConfig;
 import io.github.resilience4j.ratelimiter.internal.AtomicRateLimiter;
 import org.jspecify.annotations.Nullable;
+import dev.agentmiddleware.ratelimit.RateLimiterStore.RateLimitDecision;
+import dev.agentmiddleware.ratelimit.RateLimitPolicy.RateLimitKey;
 
 /**
  * Counts permits in this JVM's memory with Resilience4j's {@code AtomicRateLimiter}: one per tool, or one per tool

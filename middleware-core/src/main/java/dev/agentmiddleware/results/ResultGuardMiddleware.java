@@ -9,7 +9,7 @@ import java.util.function.Function;
 import dev.agentmiddleware.chain.BuiltInOrder;
 import dev.agentmiddleware.chain.OrderedMiddleware;
 import dev.agentmiddleware.chain.ToolPolicies;
-import dev.agentmiddleware.metrics.MiddlewareEvent;
+import dev.agentmiddleware.metrics.MiddlewareMetrics.MiddlewareEvent;
 import dev.agentmiddleware.metrics.MiddlewareMetrics;
 import dev.agentmiddleware.redaction.SecretRedactor;
 import dev.agentmiddleware.tool.ToolDescriptor;
@@ -20,6 +20,9 @@ import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
+import dev.agentmiddleware.results.ResultPolicy.OnExceed;
+import dev.agentmiddleware.results.ToolResultGuard.ResultContent;
+import dev.agentmiddleware.tool.ToolDeniedException;
 
 /**
  * Guards what tools return before a model or an MCP client sees it: secrets are redacted, then your own
@@ -296,6 +299,28 @@ public final class ResultGuardMiddleware implements OrderedMiddleware {
 		 */
 		public ResultGuardMiddleware build() {
 			return new ResultGuardMiddleware(this);
+		}
+
+	}
+
+	/**
+	 * A result guard refused a tool's result: the tool ran, but what it returned is not handed to the caller. Observed
+	 * and counted as {@code denied}, decided by the guard; never retried.
+	 * <pre>{@code
+	 * throw new ToolResultRefusedException("read_file", "pii", "the result holds a credit card number");
+	 * }</pre>
+	 */
+	public static class ToolResultRefusedException extends ToolDeniedException {
+
+		/**
+		 * Creates the exception.
+		 * @param toolName the tool whose result was refused
+		 * @param decidedBy the guard that refused it, such as {@code results} for the size limit
+		 * @param reason why, in words a person and a model can act on
+		 */
+		public ToolResultRefusedException(String toolName, String decidedBy, String reason) {
+			super(toolName, decidedBy, reason,
+					"The result of tool '" + toolName + "' was refused by " + decidedBy + ": " + reason);
 		}
 
 	}

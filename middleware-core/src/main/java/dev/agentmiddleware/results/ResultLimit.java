@@ -13,6 +13,7 @@ import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 import tools.jackson.databind.node.StringNode;
+import dev.agentmiddleware.results.ToolResultGuard.ResultContent;
 
 /**
  * The size limit of one tool's results: measures a result as the caller reads it (a text's length, a tree's JSON

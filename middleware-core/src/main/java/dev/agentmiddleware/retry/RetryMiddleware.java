@@ -16,7 +16,7 @@ import dev.agentmiddleware.chain.BuiltInOrder;
 import dev.agentmiddleware.chain.OrderedMiddleware;
 import dev.agentmiddleware.chain.ToolContractViolationException;
 import dev.agentmiddleware.chain.ToolPolicies;
-import dev.agentmiddleware.metrics.MiddlewareEvent;
+import dev.agentmiddleware.metrics.MiddlewareMetrics.MiddlewareEvent;
 import dev.agentmiddleware.metrics.MiddlewareMetrics;
 import dev.agentmiddleware.ratelimit.ToolRateLimitedException;
 import dev.agentmiddleware.timeout.ToolTimeoutException;

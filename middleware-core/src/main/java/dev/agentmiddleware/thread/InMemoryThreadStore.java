@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 import org.jspecify.annotations.Nullable;
+import dev.agentmiddleware.thread.ThreadStore.ThreadMetadata;
 
 /**
  * A {@link ThreadStore} in this JVM's memory: the default when no database is configured. Metadata is lost when the

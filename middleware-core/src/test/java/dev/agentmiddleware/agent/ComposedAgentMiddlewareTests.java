@@ -13,6 +13,10 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import dev.agentmiddleware.agent.AgentMiddleware.IterationContext;
+import dev.agentmiddleware.agent.AgentMiddleware.IterationResult;
+import dev.agentmiddleware.agent.AgentMiddleware.AgentMessage;
+import dev.agentmiddleware.agent.LoopGuard.LoopGuardPolicy;
 
 class ComposedAgentMiddlewareTests {
 

@@ -10,6 +10,8 @@ import dev.agentmiddleware.tool.UnknownToolException;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import dev.agentmiddleware.agent.AgentMiddleware.IterationResult;
+import dev.agentmiddleware.agent.LoopGuard.LoopGuardPolicy;
 
 class ErrorRecoveryMiddlewareTests {
 

@@ -7,6 +7,10 @@ import dev.agentmiddleware.thread.ThreadStore;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import dev.agentmiddleware.agent.AgentRun.ToolCallRequest;
+import dev.agentmiddleware.agent.AgentRun.ToolCallDecision;
+import dev.agentmiddleware.agent.AgentMiddleware.IterationResult;
+import dev.agentmiddleware.agent.LoopGuard.LoopGuardPolicy;
 
 class LoopGuardTests {
 

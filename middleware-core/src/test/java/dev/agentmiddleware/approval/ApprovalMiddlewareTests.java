@@ -21,7 +21,7 @@ import java.util.function.Consumer;
 import dev.agentmiddleware.binding.InvalidToolArgumentsException;
 import dev.agentmiddleware.callrecord.ToolCallObserver;
 import dev.agentmiddleware.callrecord.ToolCallObservers;
-import dev.agentmiddleware.callrecord.ToolCallRecord;
+import dev.agentmiddleware.callrecord.ToolCallObserver.ToolCallRecord;
 import dev.agentmiddleware.chain.ToolPipeline;
 import dev.agentmiddleware.testsupport.MutableClock;
 import dev.agentmiddleware.tool.CallOutcome;

@@ -6,7 +6,7 @@ import java.util.Map;
 
 import dev.agentmiddleware.callrecord.ToolCallObserver;
 import dev.agentmiddleware.callrecord.ToolCallObservers;
-import dev.agentmiddleware.callrecord.ToolCallRecord;
+import dev.agentmiddleware.callrecord.ToolCallObserver.ToolCallRecord;
 import dev.agentmiddleware.tool.ExecutableTool;
 import dev.agentmiddleware.tool.SafetyLevel;
 import dev.agentmiddleware.tool.ToolDescriptor;

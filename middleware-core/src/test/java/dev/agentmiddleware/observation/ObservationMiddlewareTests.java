@@ -7,7 +7,7 @@ import java.util.concurrent.atomic.AtomicReference;
 
 import dev.agentmiddleware.callrecord.ToolCallObserver;
 import dev.agentmiddleware.callrecord.ToolCallObservers;
-import dev.agentmiddleware.callrecord.ToolCallRecord;
+import dev.agentmiddleware.callrecord.ToolCallObserver.ToolCallRecord;
 import dev.agentmiddleware.chain.ToolCall;
 import dev.agentmiddleware.chain.ToolMiddleware;
 import dev.agentmiddleware.chain.ToolPipeline;

@@ -19,7 +19,7 @@ import dev.agentmiddleware.chain.BuiltInOrder;
 import dev.agentmiddleware.chain.ToolContractViolationException;
 import dev.agentmiddleware.chain.ToolMiddleware;
 import dev.agentmiddleware.chain.ToolPipeline;
-import dev.agentmiddleware.metrics.MiddlewareEvent;
+import dev.agentmiddleware.metrics.MiddlewareMetrics.MiddlewareEvent;
 import dev.agentmiddleware.metrics.MiddlewareMetrics;
 import dev.agentmiddleware.ratelimit.ToolRateLimitedException;
 import dev.agentmiddleware.timeout.ToolTimeoutException;

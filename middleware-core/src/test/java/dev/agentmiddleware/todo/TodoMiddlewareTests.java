@@ -20,6 +20,7 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
+import dev.agentmiddleware.todo.TodoMiddleware.TodoLimits;
 
 class TodoMiddlewareTests {
 

@@ -4,7 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import dev.agentmiddleware.agent.AgentMiddleware;
-import dev.agentmiddleware.agent.AgentRuns;
+import dev.agentmiddleware.agent.AgentRun.AgentRuns;
 import dev.agentmiddleware.agent.ComposedAgentMiddleware;
 import dev.agentmiddleware.agent.ErrorRecoveryMiddleware;
 import dev.agentmiddleware.agent.LoopGuard;
@@ -14,7 +14,7 @@ import dev.agentmiddleware.autoconfigure.tool.AgentMiddlewareProperties;
 import dev.agentmiddleware.autoconfigure.tool.AgentToolContributor;
 import dev.agentmiddleware.redaction.SecretRedactor;
 import dev.agentmiddleware.thread.ThreadStore;
-import dev.agentmiddleware.todo.TodoLimits;
+import dev.agentmiddleware.todo.TodoMiddleware.TodoLimits;
 import dev.agentmiddleware.todo.TodoMiddleware;
 import dev.agentmiddleware.tool.ExecutableTool;
 

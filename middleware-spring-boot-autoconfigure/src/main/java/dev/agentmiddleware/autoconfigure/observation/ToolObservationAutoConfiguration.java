@@ -7,7 +7,7 @@ import dev.agentmiddleware.autoconfigure.actuate.PolicyEndpointContributor;
 import dev.agentmiddleware.autoconfigure.tool.AgentToolRegistry;
 import dev.agentmiddleware.autoconfigure.tool.ToolNameReferences;
 import dev.agentmiddleware.callrecord.ToolCallObservers;
-import dev.agentmiddleware.metrics.MiddlewareEvent;
+import dev.agentmiddleware.metrics.MiddlewareMetrics.MiddlewareEvent;
 import dev.agentmiddleware.metrics.MiddlewareMetrics;
 import dev.agentmiddleware.observation.AgentToolObservationConvention;
 import dev.agentmiddleware.observation.MicrometerMiddlewareMetrics;

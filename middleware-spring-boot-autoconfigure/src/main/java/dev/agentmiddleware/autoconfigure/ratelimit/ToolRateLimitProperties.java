@@ -7,7 +7,7 @@ import dev.agentmiddleware.autoconfigure.StoreType;
 import dev.agentmiddleware.autoconfigure.ToolMiddlewareProperties;
 import dev.agentmiddleware.autoconfigure.ToolSettings;
 import dev.agentmiddleware.chain.BuiltInOrder;
-import dev.agentmiddleware.ratelimit.RateLimitKey;
+import dev.agentmiddleware.ratelimit.RateLimitPolicy.RateLimitKey;
 import dev.agentmiddleware.ratelimit.RateLimitPolicy;
 import dev.agentmiddleware.tool.ToolDescriptor;
 import org.jspecify.annotations.Nullable;

@@ -9,7 +9,7 @@ import dev.agentmiddleware.autoconfigure.ToolSettings;
 import dev.agentmiddleware.chain.BuiltInOrder;
 import dev.agentmiddleware.chain.InvalidPolicyException;
 import dev.agentmiddleware.recovery.CrashRecoveryPolicy;
-import dev.agentmiddleware.recovery.SessionToolMatcher;
+import dev.agentmiddleware.recovery.CrashRecoveryPolicy.SessionToolMatcher;
 import dev.agentmiddleware.tool.ToolDescriptor;
 import org.jspecify.annotations.Nullable;
 

@@ -3,7 +3,7 @@ package dev.agentmiddleware.autoconfigure.results;
 import dev.agentmiddleware.autoconfigure.ToolMiddlewareProperties;
 import dev.agentmiddleware.autoconfigure.ToolSettings;
 import dev.agentmiddleware.chain.BuiltInOrder;
-import dev.agentmiddleware.results.OnExceed;
+import dev.agentmiddleware.results.ResultPolicy.OnExceed;
 import dev.agentmiddleware.results.ResultPolicy;
 import dev.agentmiddleware.tool.ToolDescriptor;
 import org.jspecify.annotations.Nullable;

@@ -1,6 +1,6 @@
 package dev.agentmiddleware.autoconfigure.springai;
 
-import dev.agentmiddleware.agent.AgentRuns;
+import dev.agentmiddleware.agent.AgentRun.AgentRuns;
 import dev.agentmiddleware.autoconfigure.agent.AgentAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.tool.AgentToolRegistry;
 

@@ -11,7 +11,7 @@ import java.util.Optional;
 
 import javax.sql.DataSource;
 
-import dev.agentmiddleware.thread.ThreadMetadata;
+import dev.agentmiddleware.thread.ThreadStore.ThreadMetadata;
 import dev.agentmiddleware.thread.ThreadStore;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.core.type.TypeReference;

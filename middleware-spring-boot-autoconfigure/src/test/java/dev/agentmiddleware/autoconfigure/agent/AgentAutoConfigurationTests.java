@@ -6,10 +6,10 @@ import java.util.Map;
 import java.util.UUID;
 
 import dev.agentmiddleware.agent.AgentMiddleware;
-import dev.agentmiddleware.agent.AgentRuns;
+import dev.agentmiddleware.agent.AgentRun.AgentRuns;
 import dev.agentmiddleware.agent.ErrorRecoveryMiddleware;
 import dev.agentmiddleware.agent.LoopGuard;
-import dev.agentmiddleware.agent.LoopGuardPolicy;
+import dev.agentmiddleware.agent.LoopGuard.LoopGuardPolicy;
 import dev.agentmiddleware.autoconfigure.AgentMiddlewareAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.springai.AgentToolCallback;
 import dev.agentmiddleware.autoconfigure.springai.AgentToolCallbackProvider;

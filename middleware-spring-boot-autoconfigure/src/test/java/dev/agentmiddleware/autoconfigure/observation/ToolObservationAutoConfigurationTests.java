@@ -6,7 +6,7 @@ import dev.agentmiddleware.autoconfigure.AgentMiddlewareAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.springai.AgentToolSpringAiAutoConfiguration;
 import dev.agentmiddleware.chain.OrderedMiddleware;
 import dev.agentmiddleware.chain.ToolMiddleware;
-import dev.agentmiddleware.metrics.MiddlewareEvent;
+import dev.agentmiddleware.metrics.MiddlewareMetrics.MiddlewareEvent;
 import dev.agentmiddleware.metrics.MiddlewareMetrics;
 import dev.agentmiddleware.observation.AgentToolObservationConvention;
 import dev.agentmiddleware.observation.DefaultAgentToolObservationConvention;

@@ -12,7 +12,7 @@ import dev.agentmiddleware.autoconfigure.springai.AgentToolSpringAiAutoConfigura
 import dev.agentmiddleware.autoconfigure.tool.AgentToolAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.tool.AgentToolRegistry;
 import dev.agentmiddleware.chain.OrderedMiddleware;
-import dev.agentmiddleware.metrics.MiddlewareEvent;
+import dev.agentmiddleware.metrics.MiddlewareMetrics.MiddlewareEvent;
 import dev.agentmiddleware.metrics.MiddlewareMetrics;
 import dev.agentmiddleware.ratelimit.RateLimitMiddleware;
 import dev.agentmiddleware.ratelimit.RateLimitPolicy;

@@ -10,7 +10,7 @@ import dev.agentmiddleware.autoconfigure.springai.AgentToolCallbackProvider;
 import dev.agentmiddleware.autoconfigure.springai.AgentToolSpringAiAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.tool.AgentToolAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.tool.AgentToolRegistry;
-import dev.agentmiddleware.metrics.MiddlewareEvent;
+import dev.agentmiddleware.metrics.MiddlewareMetrics.MiddlewareEvent;
 import dev.agentmiddleware.metrics.MiddlewareMetrics;
 import dev.agentmiddleware.retry.RetryMiddleware;
 import dev.agentmiddleware.spring.AgentTool;

@@ -13,7 +13,7 @@ import java.util.concurrent.TimeUnit;
 
 import javax.sql.DataSource;
 
-import dev.agentmiddleware.thread.ThreadMetadata;
+import dev.agentmiddleware.thread.ThreadStore.ThreadMetadata;
 import dev.agentmiddleware.thread.ThreadStore;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.json.JsonMapper;

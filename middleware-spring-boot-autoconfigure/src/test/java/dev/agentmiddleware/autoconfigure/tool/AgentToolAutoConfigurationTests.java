@@ -13,7 +13,7 @@ import dev.agentmiddleware.autoconfigure.springai.AgentToolCallback;
 import dev.agentmiddleware.autoconfigure.springai.AgentToolCallbackProvider;
 import dev.agentmiddleware.autoconfigure.springai.AgentToolSpringAiAutoConfiguration;
 import dev.agentmiddleware.callrecord.ToolCallObserver;
-import dev.agentmiddleware.callrecord.ToolCallRecord;
+import dev.agentmiddleware.callrecord.ToolCallObserver.ToolCallRecord;
 import dev.agentmiddleware.chain.BeforeDecision;
 import dev.agentmiddleware.chain.OrderedMiddleware;
 import dev.agentmiddleware.chain.ToolInterceptor;

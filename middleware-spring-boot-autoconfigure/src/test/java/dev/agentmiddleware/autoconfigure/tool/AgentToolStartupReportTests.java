@@ -8,7 +8,7 @@ import dev.agentmiddleware.autoconfigure.AgentMiddlewareAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.approval.ApprovalAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.thread.ThreadStoreAutoConfiguration;
 import dev.agentmiddleware.thread.InMemoryThreadStore;
-import dev.agentmiddleware.thread.ThreadMetadata;
+import dev.agentmiddleware.thread.ThreadStore.ThreadMetadata;
 import dev.agentmiddleware.thread.ThreadStore;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;

@@ -8,8 +8,8 @@ import java.util.stream.Collectors;
 
 import dev.agentmiddleware.agent.AgentEvent;
 import dev.agentmiddleware.agent.AgentMiddleware;
-import dev.agentmiddleware.agent.IterationContext;
-import dev.agentmiddleware.agent.IterationResult;
+import dev.agentmiddleware.agent.AgentMiddleware.IterationContext;
+import dev.agentmiddleware.agent.AgentMiddleware.IterationResult;
 import dev.agentmiddleware.tool.SessionFingerprint;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
