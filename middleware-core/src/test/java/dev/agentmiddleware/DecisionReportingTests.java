@@ -17,7 +17,7 @@ import dev.agentmiddleware.cache.CachePolicy;
 import dev.agentmiddleware.callrecord.ToolCallObserver;
 import dev.agentmiddleware.callrecord.ToolCallObservers;
 import dev.agentmiddleware.callrecord.ToolCallObserver.ToolCallRecord;
-import dev.agentmiddleware.chain.BeforeDecision;
+import dev.agentmiddleware.chain.ToolInterceptor.BeforeDecision;
 import dev.agentmiddleware.chain.ToolInterceptor;
 import dev.agentmiddleware.chain.ToolMiddleware;
 import dev.agentmiddleware.chain.ToolPipeline;

@@ -14,7 +14,7 @@ import dev.agentmiddleware.autoconfigure.springai.AgentToolCallbackProvider;
 import dev.agentmiddleware.autoconfigure.springai.AgentToolSpringAiAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.tool.AgentToolAutoConfiguration;
 import dev.agentmiddleware.logging.LoggingMiddleware;
-import dev.agentmiddleware.observation.ToolCallMeterObservationHandler;
+import dev.agentmiddleware.observation.ObservationMiddleware.ToolCallMeterObservationHandler;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.observation.DefaultMeterObservationHandler;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;

@@ -7,7 +7,7 @@ import dev.agentmiddleware.callrecord.ToolCallObservers;
 import dev.agentmiddleware.callrecord.ToolCallObserver.ToolCallRecord;
 import dev.agentmiddleware.chain.ToolPipeline;
 import dev.agentmiddleware.observation.ObservationMiddleware;
-import dev.agentmiddleware.tool.SafetyLevel;
+import dev.agentmiddleware.tool.ToolDescriptor.SafetyLevel;
 import dev.agentmiddleware.tool.ToolDescriptor;
 import dev.agentmiddleware.tool.ToolInvocation;
 import io.micrometer.observation.Observation;

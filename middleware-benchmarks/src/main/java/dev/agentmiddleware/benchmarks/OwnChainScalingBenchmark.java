@@ -10,7 +10,7 @@ import dev.agentmiddleware.chain.ToolPipeline;
 import dev.agentmiddleware.logging.LoggingMiddleware;
 import dev.agentmiddleware.retry.RetryMiddleware;
 import dev.agentmiddleware.retry.RetryPolicy;
-import dev.agentmiddleware.tool.SafetyLevel;
+import dev.agentmiddleware.tool.ToolDescriptor.SafetyLevel;
 import dev.agentmiddleware.tool.ToolDescriptor;
 import dev.agentmiddleware.tool.ToolInvocation;
 import org.jspecify.annotations.Nullable;

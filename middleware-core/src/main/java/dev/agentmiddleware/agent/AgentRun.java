@@ -12,6 +12,7 @@ import dev.agentmiddleware.agent.AgentRun.ToolCallRequest;
 import dev.agentmiddleware.agent.AgentMiddleware.IterationContext;
 import dev.agentmiddleware.agent.AgentMiddleware.IterationResult;
 import dev.agentmiddleware.agent.AgentMiddleware.AgentMessage;
+import dev.agentmiddleware.agent.AgentMiddleware.ComposedAgentMiddleware;
 
 /**
  * One run of an agent loop (one user turn, all its iterations), driving the composed middleware and the loop guard.

@@ -6,6 +6,7 @@ import dev.agentmiddleware.tool.ToolHandler;
 import dev.agentmiddleware.tool.ToolInvocation;
 
 import org.jspecify.annotations.Nullable;
+import dev.agentmiddleware.chain.ToolInterceptor.BeforeDecision;
 
 /**
  * Adapts a {@link ToolInterceptor} to {@link ToolMiddleware}: nesting the adapted layers gives FIFO before-hooks

@@ -3,7 +3,7 @@ package dev.agentmiddleware.observation;
 import java.util.Objects;
 import java.util.function.Function;
 
-import dev.agentmiddleware.chain.BuiltInOrder;
+import dev.agentmiddleware.chain.OrderedMiddleware.BuiltInOrder;
 import dev.agentmiddleware.chain.OrderedMiddleware;
 import dev.agentmiddleware.chain.ToolCall;
 import dev.agentmiddleware.tool.ToolDescriptor;
@@ -14,6 +14,9 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
 import org.jspecify.annotations.Nullable;
+import dev.agentmiddleware.observation.AgentToolObservationConvention.AgentToolObservationContext;
+import dev.agentmiddleware.observation.AgentToolObservationConvention.DefaultAgentToolObservationConvention;
+import io.micrometer.core.instrument.observation.DefaultMeterObservationHandler;
 
 /**
  * Observes tool calls with Micrometer {@link Observation}s, documented by
@@ -311,6 +314,33 @@ public final class ObservationMiddleware implements OrderedMiddleware {
 		 */
 		public ObservationMiddleware build() {
 			return new ObservationMiddleware(this);
+		}
+
+	}
+
+	/**
+	 * The meter handler of tool call observations only: a timer per observed call, without the long-task timer that
+	 * {@link DefaultMeterObservationHandler} adds (which costs about as much as the rest of the observation). Placed
+	 * before the default meter handler among the registry's first-matching meter handlers, it takes the tool calls
+	 * and leaves every other observation to the default.
+	 * <pre>{@code
+	 * registry.observationConfig().observationHandler(new FirstMatchingCompositeObservationHandler(
+	 *         new ToolCallMeterObservationHandler(meterRegistry), new DefaultMeterObservationHandler(meterRegistry)));
+	 * }</pre>
+	 */
+	public static class ToolCallMeterObservationHandler extends DefaultMeterObservationHandler {
+
+		/**
+		 * Creates the handler.
+		 * @param meterRegistry where the timers are registered
+		 */
+		public ToolCallMeterObservationHandler(MeterRegistry meterRegistry) {
+			super(meterRegistry, IgnoredMeters.LONG_TASK_TIMER);
+		}
+
+		@Override
+		public boolean supportsContext(Observation.Context context) {
+			return context instanceof AgentToolObservationContext;
 		}
 
 	}

@@ -14,6 +14,7 @@ import io.micrometer.core.instrument.Tag;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 import org.jspecify.annotations.Nullable;
+import dev.agentmiddleware.observation.AgentToolObservationConvention.AgentToolObservationContext;
 
 /**
  * One tool's timers for the calls the tool did not run (cache hits, denials, rate limits, other short-circuits):

@@ -17,6 +17,7 @@ import dev.agentmiddleware.agent.AgentMiddleware.IterationContext;
 import dev.agentmiddleware.agent.AgentMiddleware.IterationResult;
 import dev.agentmiddleware.agent.AgentMiddleware.AgentMessage;
 import dev.agentmiddleware.agent.LoopGuard.LoopGuardPolicy;
+import dev.agentmiddleware.agent.AgentMiddleware.ComposedAgentMiddleware;
 
 class ComposedAgentMiddlewareTests {
 

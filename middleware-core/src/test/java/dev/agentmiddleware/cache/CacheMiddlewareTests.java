@@ -20,7 +20,7 @@ import com.github.benmanes.caffeine.cache.Ticker;
 import dev.agentmiddleware.callrecord.ToolCallObserver;
 import dev.agentmiddleware.callrecord.ToolCallObservers;
 import dev.agentmiddleware.callrecord.ToolCallObserver.ToolCallRecord;
-import dev.agentmiddleware.chain.BuiltInOrder;
+import dev.agentmiddleware.chain.OrderedMiddleware.BuiltInOrder;
 import dev.agentmiddleware.chain.ToolPipeline;
 import dev.agentmiddleware.metrics.MiddlewareMetrics.MiddlewareEvent;
 import dev.agentmiddleware.metrics.MiddlewareMetrics;
@@ -36,6 +36,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.assertj.core.api.Assertions.fail;
+import dev.agentmiddleware.cache.CachePolicy.CacheScope;
+import dev.agentmiddleware.cache.ToolResultCache.CacheStatistics;
 
 class CacheMiddlewareTests {
 

@@ -12,6 +12,8 @@ import dev.agentmiddleware.tool.ToolInvocation;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import dev.agentmiddleware.cache.CachePolicy.CacheScope;
+import dev.agentmiddleware.cache.ToolResultCache.CacheStatistics;
 
 class ToolResultCacheTests {
 

@@ -13,7 +13,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
-import dev.agentmiddleware.chain.BeforeDecision;
+import dev.agentmiddleware.chain.ToolInterceptor.BeforeDecision;
 import dev.agentmiddleware.chain.ToolCall;
 import dev.agentmiddleware.chain.ToolInterceptor;
 import dev.agentmiddleware.chain.ToolMiddleware;

@@ -7,7 +7,7 @@ import java.util.Set;
 import dev.agentmiddleware.agent.LoopGuard.LoopGuardPolicy;
 import dev.agentmiddleware.authorization.AuthorizationPolicy;
 import dev.agentmiddleware.cache.CachePolicy;
-import dev.agentmiddleware.cache.CacheScope;
+import dev.agentmiddleware.cache.CachePolicy.CacheScope;
 import dev.agentmiddleware.logging.LoggingPolicy;
 import dev.agentmiddleware.ratelimit.RateLimitPolicy.RateLimitKey;
 import dev.agentmiddleware.ratelimit.RateLimitPolicy;

@@ -17,6 +17,7 @@ import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import dev.agentmiddleware.chain.ToolInterceptor.BeforeDecision;
 
 class ToolCallTests {
 

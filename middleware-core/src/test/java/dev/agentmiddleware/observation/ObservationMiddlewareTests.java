@@ -32,6 +32,9 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
+import dev.agentmiddleware.observation.AgentToolObservationConvention.AgentToolObservationContext;
+import dev.agentmiddleware.observation.AgentToolObservationConvention.DefaultAgentToolObservationConvention;
+import dev.agentmiddleware.observation.ObservationMiddleware.ToolCallMeterObservationHandler;
 
 class ObservationMiddlewareTests {
 

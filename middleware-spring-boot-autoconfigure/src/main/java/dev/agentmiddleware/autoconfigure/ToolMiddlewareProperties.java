@@ -15,6 +15,7 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.beans.BeanUtils;
 import org.springframework.beans.BeanWrapperImpl;
 import org.springframework.boot.context.properties.bind.DataObjectPropertyName;
+import dev.agentmiddleware.chain.OrderedMiddleware.BuiltInOrder;
 
 /**
  * The configuration of one built-in middleware, shaped like resilience4j's {@code Common*ConfigurationProperties}:

@@ -5,7 +5,7 @@ import java.util.List;
 
 import dev.agentmiddleware.agent.AgentMiddleware;
 import dev.agentmiddleware.agent.AgentRun.AgentRuns;
-import dev.agentmiddleware.agent.ComposedAgentMiddleware;
+import dev.agentmiddleware.agent.AgentMiddleware.ComposedAgentMiddleware;
 import dev.agentmiddleware.agent.ErrorRecoveryMiddleware;
 import dev.agentmiddleware.agent.LoopGuard;
 import dev.agentmiddleware.autoconfigure.AgentMiddlewareAutoConfiguration;

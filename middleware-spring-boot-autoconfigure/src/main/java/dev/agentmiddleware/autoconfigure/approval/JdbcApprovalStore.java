@@ -21,7 +21,7 @@ import dev.agentmiddleware.approval.ApprovalStore;
 import dev.agentmiddleware.approval.DeniedCall;
 import dev.agentmiddleware.approval.GrantScope;
 import dev.agentmiddleware.approval.SessionGrant;
-import dev.agentmiddleware.tool.SafetyLevel;
+import dev.agentmiddleware.tool.ToolDescriptor.SafetyLevel;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

@@ -13,7 +13,7 @@ import dev.agentmiddleware.autoconfigure.tool.AgentToolRegistry;
 import dev.agentmiddleware.autoconfigure.tool.InvalidToolConfigurationException;
 import dev.agentmiddleware.autoconfigure.tool.ToolNameReferences;
 import dev.agentmiddleware.cache.CacheMiddleware;
-import dev.agentmiddleware.cache.CacheStatistics;
+import dev.agentmiddleware.cache.ToolResultCache.CacheStatistics;
 import dev.agentmiddleware.cache.ToolResultCache;
 import dev.agentmiddleware.metrics.MiddlewareMetrics;
 import org.slf4j.Logger;

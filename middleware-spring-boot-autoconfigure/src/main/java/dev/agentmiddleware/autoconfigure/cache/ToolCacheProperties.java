@@ -7,8 +7,8 @@ import dev.agentmiddleware.autoconfigure.ToolSettings;
 import dev.agentmiddleware.autoconfigure.StoreType;
 import dev.agentmiddleware.cache.CacheMiddleware;
 import dev.agentmiddleware.cache.CachePolicy;
-import dev.agentmiddleware.cache.CacheScope;
-import dev.agentmiddleware.chain.BuiltInOrder;
+import dev.agentmiddleware.cache.CachePolicy.CacheScope;
+import dev.agentmiddleware.chain.OrderedMiddleware.BuiltInOrder;
 import dev.agentmiddleware.tool.ToolDescriptor;
 import org.jspecify.annotations.Nullable;
 

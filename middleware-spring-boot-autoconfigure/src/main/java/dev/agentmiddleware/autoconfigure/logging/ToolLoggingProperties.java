@@ -3,7 +3,7 @@ package dev.agentmiddleware.autoconfigure.logging;
 import dev.agentmiddleware.autoconfigure.ToolMiddlewareProperties;
 import dev.agentmiddleware.autoconfigure.ToolSettings;
 import dev.agentmiddleware.autoconfigure.tool.PropertyChecks;
-import dev.agentmiddleware.chain.BuiltInOrder;
+import dev.agentmiddleware.chain.OrderedMiddleware.BuiltInOrder;
 import dev.agentmiddleware.logging.LoggingMiddleware;
 import dev.agentmiddleware.logging.LoggingPolicy;
 import dev.agentmiddleware.tool.ToolDescriptor;

@@ -14,7 +14,7 @@ import dev.agentmiddleware.autoconfigure.springai.ToolErrorFormatter;
 import dev.agentmiddleware.autoconfigure.tool.RegisteredTool;
 import dev.agentmiddleware.spring.McpInvocationAttributes;
 import dev.agentmiddleware.tool.InvocationSource;
-import dev.agentmiddleware.tool.SafetyLevel;
+import dev.agentmiddleware.tool.ToolDescriptor.SafetyLevel;
 import dev.agentmiddleware.tool.ToolDescriptor;
 import dev.agentmiddleware.tool.ToolInvocation;
 import dev.agentmiddleware.tool.ToolPrincipal;

@@ -12,7 +12,7 @@ import dev.agentmiddleware.metrics.MiddlewareMetrics;
 import dev.agentmiddleware.observation.AgentToolObservationConvention;
 import dev.agentmiddleware.observation.MicrometerMiddlewareMetrics;
 import dev.agentmiddleware.observation.ObservationMiddleware;
-import dev.agentmiddleware.observation.ToolCallMeterObservationHandler;
+import dev.agentmiddleware.observation.ObservationMiddleware.ToolCallMeterObservationHandler;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;

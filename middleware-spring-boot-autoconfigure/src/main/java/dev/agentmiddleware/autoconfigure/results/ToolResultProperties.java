@@ -2,7 +2,7 @@ package dev.agentmiddleware.autoconfigure.results;
 
 import dev.agentmiddleware.autoconfigure.ToolMiddlewareProperties;
 import dev.agentmiddleware.autoconfigure.ToolSettings;
-import dev.agentmiddleware.chain.BuiltInOrder;
+import dev.agentmiddleware.chain.OrderedMiddleware.BuiltInOrder;
 import dev.agentmiddleware.results.ResultPolicy.OnExceed;
 import dev.agentmiddleware.results.ResultPolicy;
 import dev.agentmiddleware.tool.ToolDescriptor;

@@ -6,7 +6,7 @@ import java.util.List;
 
 import dev.agentmiddleware.autoconfigure.ToolMiddlewareProperties;
 import dev.agentmiddleware.autoconfigure.ToolSettings;
-import dev.agentmiddleware.chain.BuiltInOrder;
+import dev.agentmiddleware.chain.OrderedMiddleware.BuiltInOrder;
 import dev.agentmiddleware.retry.RetryMiddleware;
 import dev.agentmiddleware.retry.RetryPolicy;
 import dev.agentmiddleware.tool.ToolDescriptor;

@@ -1,6 +1,6 @@
 package dev.agentmiddleware.autoconfigure.springai;
 
-import dev.agentmiddleware.authorization.ToolForbiddenException;
+import dev.agentmiddleware.authorization.AuthorizationMiddleware.ToolForbiddenException;
 import dev.agentmiddleware.redaction.SecretRedactor;
 import dev.agentmiddleware.tool.ToolDeniedException;
 import dev.agentmiddleware.tool.ToolMiddlewareException;

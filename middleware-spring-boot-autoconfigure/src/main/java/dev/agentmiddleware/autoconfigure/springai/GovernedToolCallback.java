@@ -7,7 +7,7 @@ import dev.agentmiddleware.autoconfigure.tool.RegisteredTool;
 import dev.agentmiddleware.chain.ToolCall;
 import dev.agentmiddleware.tool.ExecutableTool;
 import dev.agentmiddleware.tool.InvocationAttribute;
-import dev.agentmiddleware.tool.SafetyLevel;
+import dev.agentmiddleware.tool.ToolDescriptor.SafetyLevel;
 import dev.agentmiddleware.tool.ToolDescriptor;
 import dev.agentmiddleware.tool.ToolInvocation;
 import org.jspecify.annotations.Nullable;

@@ -21,7 +21,7 @@ import dev.agentmiddleware.chain.ToolPipeline;
 import dev.agentmiddleware.spring.AgentTool;
 import dev.agentmiddleware.tool.ExecutableTool;
 import dev.agentmiddleware.tool.InvocationAttribute;
-import dev.agentmiddleware.tool.SafetyLevel;
+import dev.agentmiddleware.tool.ToolDescriptor.SafetyLevel;
 import dev.agentmiddleware.tool.ToolDescriptor;
 import dev.agentmiddleware.tool.ToolInvocation;
 import dev.agentmiddleware.tool.UnknownToolException;

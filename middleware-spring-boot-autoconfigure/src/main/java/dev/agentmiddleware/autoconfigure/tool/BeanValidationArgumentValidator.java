@@ -11,6 +11,7 @@ import jakarta.validation.ElementKind;
 import jakarta.validation.Path;
 import jakarta.validation.Validator;
 import org.jspecify.annotations.Nullable;
+import dev.agentmiddleware.tool.ToolDescriptor.SafetyLevel;
 
 /**
  * Checks Bean Validation constraints ({@code @NotBlank}, {@code @Size}, {@code @Valid} records, ...) declared on the

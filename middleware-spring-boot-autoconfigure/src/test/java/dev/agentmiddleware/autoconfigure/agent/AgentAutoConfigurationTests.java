@@ -24,7 +24,7 @@ import dev.agentmiddleware.thread.InMemoryThreadStore;
 import dev.agentmiddleware.thread.ThreadStore;
 import dev.agentmiddleware.todo.TodoMiddleware;
 import dev.agentmiddleware.tool.ExecutableTool;
-import dev.agentmiddleware.tool.SafetyLevel;
+import dev.agentmiddleware.tool.ToolDescriptor.SafetyLevel;
 import dev.agentmiddleware.tool.ToolDescriptor;
 import org.junit.jupiter.api.Test;
 

@@ -28,7 +28,7 @@ import dev.agentmiddleware.approval.SessionGrant;
 import dev.agentmiddleware.chain.ToolPipeline;
 import dev.agentmiddleware.testsupport.MutableClock;
 import dev.agentmiddleware.tool.ExecutableTool;
-import dev.agentmiddleware.tool.SafetyLevel;
+import dev.agentmiddleware.tool.ToolDescriptor.SafetyLevel;
 import dev.agentmiddleware.tool.ToolDescriptor;
 import dev.agentmiddleware.tool.ToolInvocation;
 import org.junit.jupiter.api.AfterEach;

@@ -18,7 +18,7 @@ import dev.agentmiddleware.learning.LearningObserverAdapter;
 import dev.agentmiddleware.learning.ToolFailureStatistics;
 import dev.agentmiddleware.spring.AgentTool;
 import dev.agentmiddleware.tool.CallOutcome;
-import dev.agentmiddleware.tool.SafetyLevel;
+import dev.agentmiddleware.tool.ToolDescriptor.SafetyLevel;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 

@@ -17,7 +17,7 @@ import dev.agentmiddleware.logging.LoggingMiddleware;
 import dev.agentmiddleware.logging.LoggingPolicy;
 import dev.agentmiddleware.spring.AgentTool;
 import dev.agentmiddleware.testsupport.CapturedLog;
-import dev.agentmiddleware.tool.SafetyLevel;
+import dev.agentmiddleware.tool.ToolDescriptor.SafetyLevel;
 import dev.agentmiddleware.tool.SessionFingerprint;
 import dev.agentmiddleware.tool.ToolDescriptor;
 import dev.agentmiddleware.tool.ToolHandler;

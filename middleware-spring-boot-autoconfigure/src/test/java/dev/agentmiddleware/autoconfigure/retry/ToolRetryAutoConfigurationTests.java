@@ -14,7 +14,7 @@ import dev.agentmiddleware.metrics.MiddlewareMetrics.MiddlewareEvent;
 import dev.agentmiddleware.metrics.MiddlewareMetrics;
 import dev.agentmiddleware.retry.RetryMiddleware;
 import dev.agentmiddleware.spring.AgentTool;
-import dev.agentmiddleware.tool.SafetyLevel;
+import dev.agentmiddleware.tool.ToolDescriptor.SafetyLevel;
 import dev.agentmiddleware.tool.TransientToolException;
 import io.github.resilience4j.retry.Retry;
 import org.junit.jupiter.api.Test;

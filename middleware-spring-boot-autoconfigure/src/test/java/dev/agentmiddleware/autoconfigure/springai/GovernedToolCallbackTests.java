@@ -12,7 +12,7 @@ import dev.agentmiddleware.autoconfigure.tool.RegisteredTool;
 import dev.agentmiddleware.chain.ToolMiddleware;
 import dev.agentmiddleware.spring.AgentTool;
 import dev.agentmiddleware.tool.InvocationSource;
-import dev.agentmiddleware.tool.SafetyLevel;
+import dev.agentmiddleware.tool.ToolDescriptor.SafetyLevel;
 import dev.agentmiddleware.tool.ToolDescriptor;
 import dev.agentmiddleware.tool.ToolInvocation;
 import org.junit.jupiter.api.Test;
