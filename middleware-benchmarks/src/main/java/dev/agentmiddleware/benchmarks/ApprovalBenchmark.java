@@ -4,7 +4,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import dev.agentmiddleware.approval.ApprovalMiddleware;
-import dev.agentmiddleware.approval.ApprovalPolicy;
+import dev.agentmiddleware.approval.ApprovalRules.ApprovalPolicy;
 import dev.agentmiddleware.approval.ApprovalRules;
 import dev.agentmiddleware.chain.ToolPipeline;
 import dev.agentmiddleware.tool.ToolDescriptor.SafetyLevel;

@@ -13,7 +13,7 @@ import java.util.Properties;
 import java.util.concurrent.atomic.AtomicLong;
 
 import com.github.benmanes.caffeine.cache.Ticker;
-import dev.agentmiddleware.approval.DeniedCall;
+import dev.agentmiddleware.approval.ApprovalStore.DeniedCall;
 import dev.agentmiddleware.approval.InMemoryApprovalStore;
 import dev.agentmiddleware.approval.SessionGrant;
 import dev.agentmiddleware.cache.CacheMiddleware;

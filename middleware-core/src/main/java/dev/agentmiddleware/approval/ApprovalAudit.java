@@ -11,6 +11,8 @@ import dev.agentmiddleware.tool.ToolInvocation;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import dev.agentmiddleware.approval.ApprovalAuditListener.ApprovalAuditRecord;
+import dev.agentmiddleware.approval.ApprovalAuditListener.ApprovalOutcome;
 
 /**
  * The audit of {@link ApprovalMiddleware}: every outcome becomes one {@link ApprovalAuditRecord}, written to the

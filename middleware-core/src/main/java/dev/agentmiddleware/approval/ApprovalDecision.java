@@ -3,6 +3,8 @@ package dev.agentmiddleware.approval;
 import java.util.Objects;
 
 import org.jspecify.annotations.Nullable;
+import dev.agentmiddleware.approval.SessionGrant.GrantScope;
+import dev.agentmiddleware.approval.ApprovalAuditListener.ApprovalOutcome;
 
 /**
  * A decision on one {@link ApprovalRequest}. It applies to that request's call only: its tool, its exact

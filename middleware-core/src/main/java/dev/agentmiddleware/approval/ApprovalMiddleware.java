@@ -15,6 +15,10 @@ import dev.agentmiddleware.tool.ToolDescriptor;
 import dev.agentmiddleware.tool.ToolHandler;
 import dev.agentmiddleware.tool.ToolInvocation;
 import org.jspecify.annotations.Nullable;
+import dev.agentmiddleware.approval.ApprovalAuditListener.ApprovalOutcome;
+import dev.agentmiddleware.approval.ApprovalProvider.ApprovalQueueProvider;
+import dev.agentmiddleware.approval.ApprovalProvider.CompositeApprovalProvider;
+import dev.agentmiddleware.approval.ApprovalRules.ApprovalPolicy;
 
 /**
  * Human approval of tool calls (seed {@code WithApproval}). Applies only to the tools its {@link ApprovalRules}

@@ -19,6 +19,8 @@ import dev.agentmiddleware.tool.ToolInvocation;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import dev.agentmiddleware.approval.ApprovalAuditListener.ApprovalOutcome;
+import dev.agentmiddleware.approval.ApprovalProvider.CompositeApprovalProvider;
 
 /**
  * The wait of {@link ApprovalMiddleware}: saves an {@link ApprovalRequest} in the {@link ApprovalStore}, gives it to

@@ -7,6 +7,7 @@ import dev.agentmiddleware.tool.ToolInvocation;
 
 import org.jspecify.annotations.Nullable;
 import dev.agentmiddleware.chain.ToolInterceptor.BeforeDecision;
+import dev.agentmiddleware.chain.ToolMiddleware.ToolContractViolationException;
 
 /**
  * Adapts a {@link ToolInterceptor} to {@link ToolMiddleware}: nesting the adapted layers gives FIFO before-hooks

@@ -8,6 +8,7 @@ import dev.agentmiddleware.tool.ToolHandler;
 import dev.agentmiddleware.tool.ToolInvocation;
 
 import org.jspecify.annotations.Nullable;
+import dev.agentmiddleware.chain.ToolMiddleware.ToolContractViolationException;
 
 /**
  * Checks, once at the boundary of a pipeline's middleware, that the chain's result is one the tool's callers

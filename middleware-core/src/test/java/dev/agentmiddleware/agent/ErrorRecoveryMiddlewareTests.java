@@ -3,7 +3,7 @@ package dev.agentmiddleware.agent;
 import java.util.List;
 
 import dev.agentmiddleware.approval.ApprovalDeniedException;
-import dev.agentmiddleware.approval.ApprovalOutcome;
+import dev.agentmiddleware.approval.ApprovalAuditListener.ApprovalOutcome;
 import dev.agentmiddleware.redaction.SecretRedactor;
 import dev.agentmiddleware.thread.InMemoryThreadStore;
 import dev.agentmiddleware.tool.UnknownToolException;

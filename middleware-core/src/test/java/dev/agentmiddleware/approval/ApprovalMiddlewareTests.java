@@ -35,6 +35,11 @@ import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import dev.agentmiddleware.approval.SessionGrant.GrantScope;
+import dev.agentmiddleware.approval.ApprovalAuditListener.ApprovalAuditRecord;
+import dev.agentmiddleware.approval.ApprovalAuditListener.ApprovalOutcome;
+import dev.agentmiddleware.approval.ApprovalProvider.CallbackApprovalProvider;
+import dev.agentmiddleware.approval.ApprovalProvider.CompositeApprovalProvider;
 
 class ApprovalMiddlewareTests {
 

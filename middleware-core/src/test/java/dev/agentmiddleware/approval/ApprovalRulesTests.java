@@ -15,6 +15,7 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import dev.agentmiddleware.approval.ApprovalRules.ApprovalPolicy;
 
 class ApprovalRulesTests {
 

@@ -16,6 +16,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.agentmiddleware.chain.ToolInterceptor.BeforeDecision;
+import dev.agentmiddleware.chain.ToolMiddleware.ToolContractViolationException;
 
 class ToolInterceptorTests {
 

@@ -16,7 +16,7 @@ import java.util.function.DoubleSupplier;
 
 import dev.agentmiddleware.binding.InvalidToolArgumentsException;
 import dev.agentmiddleware.chain.OrderedMiddleware.BuiltInOrder;
-import dev.agentmiddleware.chain.ToolContractViolationException;
+import dev.agentmiddleware.chain.ToolMiddleware.ToolContractViolationException;
 import dev.agentmiddleware.chain.ToolMiddleware;
 import dev.agentmiddleware.chain.ToolPipeline;
 import dev.agentmiddleware.metrics.MiddlewareMetrics.MiddlewareEvent;

@@ -16,6 +16,7 @@ import org.springframework.beans.BeanUtils;
 import org.springframework.beans.BeanWrapperImpl;
 import org.springframework.boot.context.properties.bind.DataObjectPropertyName;
 import dev.agentmiddleware.chain.OrderedMiddleware.BuiltInOrder;
+import dev.agentmiddleware.autoconfigure.PerToolSettings.ToolSettings;
 
 /**
  * The configuration of one built-in middleware, shaped like resilience4j's {@code Common*ConfigurationProperties}:

@@ -8,6 +8,7 @@ import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import dev.agentmiddleware.autoconfigure.PerToolSettings.ToolSettings;
 
 class PerToolSettingsTests {
 

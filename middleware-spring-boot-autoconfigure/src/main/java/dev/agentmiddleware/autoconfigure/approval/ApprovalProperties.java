@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.Map;
 
 import dev.agentmiddleware.approval.ApprovalMiddleware;
-import dev.agentmiddleware.approval.ApprovalPolicy;
+import dev.agentmiddleware.approval.ApprovalRules.ApprovalPolicy;
 import dev.agentmiddleware.approval.InMemoryApprovalStore;
 import dev.agentmiddleware.autoconfigure.StoreType;
 import dev.agentmiddleware.chain.OrderedMiddleware.BuiltInOrder;

@@ -8,7 +8,7 @@ import java.util.Set;
 import java.util.TreeSet;
 
 import dev.agentmiddleware.approval.ApprovalProvider;
-import dev.agentmiddleware.approval.CompositeApprovalProvider;
+import dev.agentmiddleware.approval.ApprovalProvider.CompositeApprovalProvider;
 import dev.agentmiddleware.autoconfigure.internal.NameSuggestions;
 import dev.agentmiddleware.autoconfigure.tool.InvalidToolConfigurationException;
 

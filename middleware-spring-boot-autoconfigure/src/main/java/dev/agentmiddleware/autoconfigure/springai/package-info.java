@@ -1,7 +1,7 @@
 /**
  * The boundary to Spring AI, with its auto-configuration: every registered tool as a Spring AI {@code ToolCallback}
  * ({@link dev.agentmiddleware.autoconfigure.springai.AgentToolCallback}, all of them from
- * {@link dev.agentmiddleware.autoconfigure.springai.AgentToolCallbackProvider}); Spring AI's own tools governed by the chain
+ * {@link dev.agentmiddleware.autoconfigure.springai.AgentToolCallback.AgentToolCallbackProvider}); Spring AI's own tools governed by the chain
  * ({@link dev.agentmiddleware.autoconfigure.springai.GovernedToolCallback}); agent-level middleware on the {@code ChatClient}
  * tool loop ({@link dev.agentmiddleware.autoconfigure.springai.AgentToolCallingAdvisor}); failures turned into short, redacted
  * text for the model ({@link dev.agentmiddleware.autoconfigure.springai.ToolErrorFormatter},

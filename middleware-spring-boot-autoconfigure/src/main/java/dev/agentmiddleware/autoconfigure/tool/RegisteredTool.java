@@ -13,6 +13,7 @@ import dev.agentmiddleware.tool.ToolInvocation;
 import dev.agentmiddleware.tool.UnboundArguments;
 
 import org.jspecify.annotations.Nullable;
+import dev.agentmiddleware.autoconfigure.tool.ToolCallSessionResolver.ToolCallSession;
 
 /**
  * One registered tool: its descriptor, what declares it (an {@code @AgentTool} bean method, an agent middleware or

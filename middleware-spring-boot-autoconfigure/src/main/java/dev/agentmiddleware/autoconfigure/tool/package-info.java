@@ -13,7 +13,7 @@
  * {@link dev.agentmiddleware.autoconfigure.tool.RegisteredTool} (descriptor, owner, argument binder, pipeline);
  * {@link dev.agentmiddleware.autoconfigure.tool.AgentToolContributor} registers tools that are not {@code @AgentTool}
  * methods.</li>
- * <li>{@link dev.agentmiddleware.autoconfigure.tool.ToolCallScope}, {@link dev.agentmiddleware.autoconfigure.tool.ToolCallSession}
+ * <li>{@link dev.agentmiddleware.autoconfigure.tool.ToolCallScope}, {@link dev.agentmiddleware.autoconfigure.tool.ToolCallSessionResolver.ToolCallSession}
  * and {@link dev.agentmiddleware.autoconfigure.tool.ToolCallSessionResolver}: the session and principal of direct Java
  * calls.</li>
  * <li>{@link dev.agentmiddleware.autoconfigure.tool.ToolArgumentValidator}: checks bound JSON arguments before the chain

@@ -16,7 +16,7 @@ import dev.agentmiddleware.observation.ObservationMiddleware.ToolCallMeterObserv
 import dev.agentmiddleware.tool.SessionFingerprint;
 import io.micrometer.observation.Observation;
 import dev.agentmiddleware.autoconfigure.springai.AgentToolCallback;
-import dev.agentmiddleware.autoconfigure.springai.AgentToolCallbackProvider;
+import dev.agentmiddleware.autoconfigure.springai.AgentToolCallback.AgentToolCallbackProvider;
 import dev.agentmiddleware.autoconfigure.tool.AgentToolAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.tool.AgentToolRegistry;
 import dev.agentmiddleware.spring.AgentTool;

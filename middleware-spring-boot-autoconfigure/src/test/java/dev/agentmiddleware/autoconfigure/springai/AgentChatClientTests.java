@@ -9,7 +9,7 @@ import dev.agentmiddleware.agent.AgentMiddleware;
 import dev.agentmiddleware.agent.ErrorRecoveryMiddleware;
 import dev.agentmiddleware.agent.AgentMiddleware.IterationContext;
 import dev.agentmiddleware.agent.AgentMiddleware.IterationResult;
-import dev.agentmiddleware.approval.ApprovalCallback;
+import dev.agentmiddleware.approval.ApprovalProvider.ApprovalCallback;
 import dev.agentmiddleware.approval.ApprovalDecision;
 import dev.agentmiddleware.autoconfigure.AgentMiddlewareAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.agent.AgentAutoConfiguration;
@@ -58,6 +58,7 @@ import static dev.agentmiddleware.autoconfigure.springai.ScriptedChatModel.call;
 import static dev.agentmiddleware.autoconfigure.springai.ScriptedChatModel.text;
 import static dev.agentmiddleware.autoconfigure.springai.ScriptedChatModel.toolCalls;
 import static org.assertj.core.api.Assertions.assertThat;
+import dev.agentmiddleware.autoconfigure.springai.AgentToolCallback.AgentToolCallbackProvider;
 
 @ExtendWith(OutputCaptureExtension.class)
 class AgentChatClientTests {
