@@ -9,6 +9,7 @@ import dev.agentmiddleware.tool.ToolDeniedException;
 import org.jspecify.annotations.Nullable;
 import dev.agentmiddleware.agent.AgentMiddleware.IterationContext;
 import dev.agentmiddleware.agent.AgentMiddleware.IterationResult;
+import dev.agentmiddleware.agent.AgentRun.AgentEvent;
 
 /**
  * After an iteration whose last event is an error (a tool that failed, or the iteration itself), tells the model

@@ -12,6 +12,7 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 import dev.agentmiddleware.agent.AgentMiddleware.IterationResult;
 import dev.agentmiddleware.agent.LoopGuard.LoopGuardPolicy;
+import dev.agentmiddleware.agent.AgentRun.AgentEvent;
 
 class ErrorRecoveryMiddlewareTests {
 

@@ -30,6 +30,8 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.assertj.core.api.Assertions.tuple;
+import dev.agentmiddleware.learning.ErrorPatternStore.ErrorPatternStatistics;
+import dev.agentmiddleware.learning.ErrorPatternStore.ToolFailureStatistics;
 
 class ErrorPatternStoreTests {
 

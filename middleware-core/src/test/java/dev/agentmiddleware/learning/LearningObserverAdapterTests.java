@@ -16,6 +16,7 @@ import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import dev.agentmiddleware.learning.LearningObserver.LearningObserverAdapter;
 
 class LearningObserverAdapterTests {
 

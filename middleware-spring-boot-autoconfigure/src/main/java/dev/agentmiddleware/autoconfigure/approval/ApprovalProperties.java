@@ -11,7 +11,7 @@ import java.util.Map;
 import dev.agentmiddleware.approval.ApprovalMiddleware;
 import dev.agentmiddleware.approval.ApprovalRules.ApprovalPolicy;
 import dev.agentmiddleware.approval.InMemoryApprovalStore;
-import dev.agentmiddleware.autoconfigure.StoreType;
+import dev.agentmiddleware.autoconfigure.ConditionalOnStoreType.StoreType;
 import dev.agentmiddleware.chain.OrderedMiddleware.BuiltInOrder;
 import org.jspecify.annotations.Nullable;
 

@@ -9,7 +9,7 @@ import java.util.TreeSet;
 
 import dev.agentmiddleware.approval.ApprovalProvider;
 import dev.agentmiddleware.approval.ApprovalProvider.CompositeApprovalProvider;
-import dev.agentmiddleware.autoconfigure.internal.NameSuggestions;
+import dev.agentmiddleware.autoconfigure.internal.ToolNames.NameSuggestions;
 import dev.agentmiddleware.autoconfigure.tool.InvalidToolConfigurationException;
 
 /**

@@ -13,3 +13,4 @@
 package dev.agentmiddleware.autoconfigure.internal;
 
 import org.jspecify.annotations.NullMarked;
+import dev.agentmiddleware.autoconfigure.internal.ToolNames.NameSuggestions;

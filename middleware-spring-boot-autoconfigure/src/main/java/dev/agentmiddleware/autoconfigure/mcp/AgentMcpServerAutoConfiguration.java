@@ -13,7 +13,7 @@ import java.util.Set;
 import javax.sql.DataSource;
 
 import dev.agentmiddleware.authorization.AuthorizationMiddleware;
-import dev.agentmiddleware.autoconfigure.StoreType;
+import dev.agentmiddleware.autoconfigure.ConditionalOnStoreType.StoreType;
 import dev.agentmiddleware.autoconfigure.agent.TodoProperties;
 import dev.agentmiddleware.autoconfigure.edge.HostOriginGuard;
 import dev.agentmiddleware.autoconfigure.springai.AgentToolCallback.AgentToolCallbackProvider;

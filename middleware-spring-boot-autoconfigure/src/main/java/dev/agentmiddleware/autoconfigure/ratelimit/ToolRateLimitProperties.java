@@ -3,7 +3,7 @@ package dev.agentmiddleware.autoconfigure.ratelimit;
 import dev.agentmiddleware.autoconfigure.tool.PropertyChecks;
 import java.time.Duration;
 
-import dev.agentmiddleware.autoconfigure.StoreType;
+import dev.agentmiddleware.autoconfigure.ConditionalOnStoreType.StoreType;
 import dev.agentmiddleware.autoconfigure.ToolMiddlewareProperties;
 import dev.agentmiddleware.autoconfigure.PerToolSettings.ToolSettings;
 import dev.agentmiddleware.chain.OrderedMiddleware.BuiltInOrder;

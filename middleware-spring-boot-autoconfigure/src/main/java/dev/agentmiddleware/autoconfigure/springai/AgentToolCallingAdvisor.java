@@ -8,7 +8,7 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 
-import dev.agentmiddleware.agent.AgentEvent;
+import dev.agentmiddleware.agent.AgentRun.AgentEvent;
 import dev.agentmiddleware.agent.AgentMiddleware.AgentMessage;
 import dev.agentmiddleware.agent.AgentMiddlewareException;
 import dev.agentmiddleware.agent.AgentRun;

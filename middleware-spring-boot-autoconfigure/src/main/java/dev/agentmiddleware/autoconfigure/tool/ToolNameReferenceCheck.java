@@ -5,7 +5,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 
-import dev.agentmiddleware.autoconfigure.internal.NameSuggestions;
+import dev.agentmiddleware.autoconfigure.internal.ToolNames.NameSuggestions;
 import dev.agentmiddleware.autoconfigure.internal.ToolNames;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

@@ -42,3 +42,4 @@
 package dev.agentmiddleware.autoconfigure.tool;
 
 import org.jspecify.annotations.NullMarked;
+import dev.agentmiddleware.autoconfigure.internal.ToolNames.NameSuggestions;

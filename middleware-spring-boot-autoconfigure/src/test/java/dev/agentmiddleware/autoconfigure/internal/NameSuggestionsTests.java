@@ -5,6 +5,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import dev.agentmiddleware.autoconfigure.internal.ToolNames.NameSuggestions;
 
 class NameSuggestionsTests {
 

@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 
-import dev.agentmiddleware.agent.AgentEvent;
+import dev.agentmiddleware.agent.AgentRun.AgentEvent;
 import dev.agentmiddleware.agent.AgentMiddleware;
 import dev.agentmiddleware.agent.AgentRun;
 import dev.agentmiddleware.agent.AgentMiddleware.IterationContext;
