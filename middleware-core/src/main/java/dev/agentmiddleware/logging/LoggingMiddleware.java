@@ -10,7 +10,7 @@ import java.util.function.LongSupplier;
 import dev.agentmiddleware.chain.OrderedMiddleware.BuiltInOrder;
 import dev.agentmiddleware.chain.OrderedMiddleware;
 import dev.agentmiddleware.chain.ToolCall;
-import dev.agentmiddleware.chain.ToolPolicies;
+import dev.agentmiddleware.internal.ToolPolicies;
 import dev.agentmiddleware.redaction.SecretRedactor;
 import dev.agentmiddleware.tool.CallOutcome;
 import dev.agentmiddleware.tool.ToolDescriptor;

@@ -5,7 +5,7 @@ import java.util.List;
 
 import ch.qos.logback.classic.Level;
 import dev.agentmiddleware.testsupport.CapturedLog;
-import dev.agentmiddleware.thread.InMemoryThreadStore;
+import dev.agentmiddleware.thread.ThreadStore.InMemoryThreadStore;
 import dev.agentmiddleware.tool.ExecutableTool;
 import dev.agentmiddleware.tool.ToolDescriptor;
 import org.junit.jupiter.api.Test;

@@ -2,7 +2,7 @@ package dev.agentmiddleware.agent;
 
 import java.util.List;
 
-import dev.agentmiddleware.thread.InMemoryThreadStore;
+import dev.agentmiddleware.thread.ThreadStore.InMemoryThreadStore;
 import dev.agentmiddleware.thread.ThreadStore;
 import org.junit.jupiter.api.Test;
 

@@ -16,6 +16,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 import dev.agentmiddleware.thread.ThreadStore.ThreadMetadata;
+import dev.agentmiddleware.thread.ThreadStore.InMemoryThreadStore;
 
 class InMemoryThreadStoreTests {
 

@@ -9,7 +9,7 @@ import java.util.stream.Collectors;
 import dev.agentmiddleware.cache.CacheMiddleware;
 import dev.agentmiddleware.chain.ToolMiddleware;
 import dev.agentmiddleware.chain.ToolPipeline;
-import dev.agentmiddleware.thread.InMemoryThreadStore;
+import dev.agentmiddleware.thread.ThreadStore.InMemoryThreadStore;
 import dev.agentmiddleware.thread.ThreadStore;
 import dev.agentmiddleware.tool.ExecutableTool;
 import dev.agentmiddleware.binding.InvalidToolArgumentsException;

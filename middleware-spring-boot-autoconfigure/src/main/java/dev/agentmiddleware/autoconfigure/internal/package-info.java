@@ -14,3 +14,4 @@ package dev.agentmiddleware.autoconfigure.internal;
 
 import org.jspecify.annotations.NullMarked;
 import dev.agentmiddleware.autoconfigure.internal.ToolNames.NameSuggestions;
+import dev.agentmiddleware.autoconfigure.internal.ToolPrincipals.McpPrincipals;

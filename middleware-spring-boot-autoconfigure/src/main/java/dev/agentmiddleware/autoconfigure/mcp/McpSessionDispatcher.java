@@ -3,7 +3,7 @@ package dev.agentmiddleware.autoconfigure.mcp;
 import java.time.Duration;
 import java.util.Map;
 
-import dev.agentmiddleware.autoconfigure.internal.McpPrincipals;
+import dev.agentmiddleware.autoconfigure.internal.ToolPrincipals.McpPrincipals;
 import dev.agentmiddleware.autoconfigure.internal.McpSessionIds;
 import dev.agentmiddleware.autoconfigure.internal.ToolPrincipals;
 import dev.agentmiddleware.tool.ToolPrincipal;

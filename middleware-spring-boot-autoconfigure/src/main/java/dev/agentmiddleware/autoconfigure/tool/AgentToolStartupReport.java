@@ -9,7 +9,7 @@ import javax.sql.DataSource;
 
 import dev.agentmiddleware.approval.ApprovalStore;
 import dev.agentmiddleware.approval.InMemoryApprovalStore;
-import dev.agentmiddleware.thread.InMemoryThreadStore;
+import dev.agentmiddleware.thread.ThreadStore.InMemoryThreadStore;
 import dev.agentmiddleware.thread.ThreadStore;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
