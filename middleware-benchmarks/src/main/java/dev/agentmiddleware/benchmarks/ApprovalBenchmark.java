@@ -4,11 +4,11 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import dev.agentmiddleware.approval.ApprovalMiddleware;
-import dev.agentmiddleware.approval.ApprovalRules.ApprovalPolicy;
 import dev.agentmiddleware.approval.ApprovalRules;
+import dev.agentmiddleware.approval.ApprovalRules.ApprovalPolicy;
 import dev.agentmiddleware.chain.ToolPipeline;
-import dev.agentmiddleware.tool.ToolDescriptor.SafetyLevel;
 import dev.agentmiddleware.tool.ToolDescriptor;
+import dev.agentmiddleware.tool.ToolDescriptor.SafetyLevel;
 import dev.agentmiddleware.tool.ToolInvocation;
 import org.jspecify.annotations.Nullable;
 import org.openjdk.jmh.annotations.Benchmark;

@@ -21,12 +21,12 @@ import dev.agentmiddleware.cache.CachePolicy;
 import dev.agentmiddleware.cache.CachePolicy.CacheScope;
 import dev.agentmiddleware.cache.ToolResultCache;
 import dev.agentmiddleware.chain.ToolPipeline;
-import dev.agentmiddleware.ratelimit.RateLimitPolicy.RateLimitKey;
 import dev.agentmiddleware.ratelimit.RateLimitMiddleware;
 import dev.agentmiddleware.ratelimit.RateLimitPolicy;
+import dev.agentmiddleware.ratelimit.RateLimitPolicy.RateLimitKey;
 import dev.agentmiddleware.thread.ThreadStore.InMemoryThreadStore;
-import dev.agentmiddleware.tool.ToolDescriptor.SafetyLevel;
 import dev.agentmiddleware.tool.ToolDescriptor;
+import dev.agentmiddleware.tool.ToolDescriptor.SafetyLevel;
 import dev.agentmiddleware.tool.ToolInvocation;
 
 /**

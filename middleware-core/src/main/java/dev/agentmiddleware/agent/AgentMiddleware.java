@@ -1,22 +1,20 @@
 package dev.agentmiddleware.agent;
 
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
-
-import dev.agentmiddleware.tool.ExecutableTool;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.UnaryOperator;
-import dev.agentmiddleware.thread.ThreadStore.ThreadMetadata;
-import dev.agentmiddleware.thread.ThreadStore;
-import org.jspecify.annotations.Nullable;
+
+import dev.agentmiddleware.agent.AgentRun.AgentEvent;
 import dev.agentmiddleware.agent.AgentRun.ToolCallRequest;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
+import dev.agentmiddleware.thread.ThreadStore;
+import dev.agentmiddleware.thread.ThreadStore.ThreadMetadata;
+import dev.agentmiddleware.tool.ExecutableTool;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import dev.agentmiddleware.agent.AgentMiddleware.IterationContext;
-import dev.agentmiddleware.agent.AgentMiddleware.IterationResult;
-import dev.agentmiddleware.agent.AgentRun.AgentEvent;
 
 /**
  * Extends an agent without changing its loop: contributes tools, and hooks before and after each iteration of the

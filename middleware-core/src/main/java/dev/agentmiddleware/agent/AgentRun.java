@@ -6,13 +6,12 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 
-import dev.agentmiddleware.thread.ThreadStore;
-import org.jspecify.annotations.Nullable;
-import dev.agentmiddleware.agent.AgentRun.ToolCallRequest;
-import dev.agentmiddleware.agent.AgentMiddleware.IterationContext;
-import dev.agentmiddleware.agent.AgentMiddleware.IterationResult;
 import dev.agentmiddleware.agent.AgentMiddleware.AgentMessage;
 import dev.agentmiddleware.agent.AgentMiddleware.ComposedAgentMiddleware;
+import dev.agentmiddleware.agent.AgentMiddleware.IterationContext;
+import dev.agentmiddleware.agent.AgentMiddleware.IterationResult;
+import dev.agentmiddleware.thread.ThreadStore;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One run of an agent loop (one user turn, all its iterations), driving the composed middleware and the loop guard.

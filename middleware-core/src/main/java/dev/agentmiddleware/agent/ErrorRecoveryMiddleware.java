@@ -4,12 +4,12 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.Objects;
 
-import dev.agentmiddleware.redaction.SecretRedactor;
-import dev.agentmiddleware.tool.ToolDeniedException;
-import org.jspecify.annotations.Nullable;
 import dev.agentmiddleware.agent.AgentMiddleware.IterationContext;
 import dev.agentmiddleware.agent.AgentMiddleware.IterationResult;
 import dev.agentmiddleware.agent.AgentRun.AgentEvent;
+import dev.agentmiddleware.redaction.SecretRedactor;
+import dev.agentmiddleware.tool.ToolDeniedException;
+import org.jspecify.annotations.Nullable;
 
 /**
  * After an iteration whose last event is an error (a tool that failed, or the iteration itself), tells the model

@@ -5,13 +5,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
+import dev.agentmiddleware.agent.AgentRun.ToolCallRequest;
 import dev.agentmiddleware.cache.ArgumentsFingerprint;
+import dev.agentmiddleware.chain.InvalidPolicyException;
 import dev.agentmiddleware.thread.ThreadStore;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.json.JsonMapper;
-import dev.agentmiddleware.agent.AgentRun.ToolCallRequest;
-import dev.agentmiddleware.chain.InvalidPolicyException;
 
 /**
  * Stops runaway agent loops: a maximum number of iterations per run, tool-call limits per run and per thread, and

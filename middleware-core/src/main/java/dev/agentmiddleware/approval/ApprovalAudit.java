@@ -4,15 +4,15 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
 
-import dev.agentmiddleware.metrics.MiddlewareMetrics.MiddlewareEvent;
+import dev.agentmiddleware.approval.ApprovalAuditListener.ApprovalAuditRecord;
+import dev.agentmiddleware.approval.ApprovalAuditListener.ApprovalOutcome;
 import dev.agentmiddleware.metrics.MiddlewareMetrics;
+import dev.agentmiddleware.metrics.MiddlewareMetrics.MiddlewareEvent;
 import dev.agentmiddleware.tool.SessionFingerprint;
 import dev.agentmiddleware.tool.ToolInvocation;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import dev.agentmiddleware.approval.ApprovalAuditListener.ApprovalAuditRecord;
-import dev.agentmiddleware.approval.ApprovalAuditListener.ApprovalOutcome;
 
 /**
  * The audit of {@link ApprovalMiddleware}: every outcome becomes one {@link ApprovalAuditRecord}, written to the

@@ -1,9 +1,10 @@
 package dev.agentmiddleware.approval;
 
 import java.time.Instant;
-import java.util.Objects;
-import org.jspecify.annotations.Nullable;
 import java.util.Locale;
+import java.util.Objects;
+
+import org.jspecify.annotations.Nullable;
 
 /**
  * Told about every approval outcome right after it is written to the audit trail, for example to count outcomes

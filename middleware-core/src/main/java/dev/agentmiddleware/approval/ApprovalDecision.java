@@ -2,9 +2,9 @@ package dev.agentmiddleware.approval;
 
 import java.util.Objects;
 
-import org.jspecify.annotations.Nullable;
-import dev.agentmiddleware.approval.SessionGrant.GrantScope;
 import dev.agentmiddleware.approval.ApprovalAuditListener.ApprovalOutcome;
+import dev.agentmiddleware.approval.SessionGrant.GrantScope;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A decision on one {@link ApprovalRequest}. It applies to that request's call only: its tool, its exact

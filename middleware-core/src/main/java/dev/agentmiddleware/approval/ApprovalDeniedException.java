@@ -1,7 +1,7 @@
 package dev.agentmiddleware.approval;
 
-import dev.agentmiddleware.tool.ToolDeniedException;
 import dev.agentmiddleware.approval.ApprovalAuditListener.ApprovalOutcome;
+import dev.agentmiddleware.tool.ToolDeniedException;
 
 /**
  * A call that approval did not let through: a person denied it, nobody decided in time, no approver is

@@ -4,11 +4,11 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
 
+import dev.agentmiddleware.approval.ApprovalAuditListener.ApprovalOutcome;
+import dev.agentmiddleware.approval.ApprovalStore.DeniedCall;
 import dev.agentmiddleware.tool.ToolDescriptor;
 import dev.agentmiddleware.tool.ToolInvocation;
 import org.jspecify.annotations.Nullable;
-import dev.agentmiddleware.approval.ApprovalStore.DeniedCall;
-import dev.agentmiddleware.approval.ApprovalAuditListener.ApprovalOutcome;
 
 /**
  * The gate of {@link ApprovalMiddleware}: whether a call needs a person's decision at all. A tool its

@@ -7,18 +7,18 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 
-import dev.agentmiddleware.chain.OrderedMiddleware.BuiltInOrder;
+import dev.agentmiddleware.approval.ApprovalAuditListener.ApprovalOutcome;
+import dev.agentmiddleware.approval.ApprovalProvider.ApprovalQueueProvider;
+import dev.agentmiddleware.approval.ApprovalProvider.CompositeApprovalProvider;
+import dev.agentmiddleware.approval.ApprovalRules.ApprovalPolicy;
 import dev.agentmiddleware.chain.OrderedMiddleware;
+import dev.agentmiddleware.chain.OrderedMiddleware.BuiltInOrder;
 import dev.agentmiddleware.metrics.MiddlewareMetrics;
 import dev.agentmiddleware.redaction.SecretRedactor;
 import dev.agentmiddleware.tool.ToolDescriptor;
 import dev.agentmiddleware.tool.ToolHandler;
 import dev.agentmiddleware.tool.ToolInvocation;
 import org.jspecify.annotations.Nullable;
-import dev.agentmiddleware.approval.ApprovalAuditListener.ApprovalOutcome;
-import dev.agentmiddleware.approval.ApprovalProvider.ApprovalQueueProvider;
-import dev.agentmiddleware.approval.ApprovalProvider.CompositeApprovalProvider;
-import dev.agentmiddleware.approval.ApprovalRules.ApprovalPolicy;
 
 /**
  * Human approval of tool calls (seed {@code WithApproval}). Applies only to the tools its {@link ApprovalRules}

@@ -1,14 +1,13 @@
 package dev.agentmiddleware.approval;
 
-import java.util.concurrent.CompletionStage;
-
-import dev.agentmiddleware.tool.ToolInvocation;
+import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
-import dev.agentmiddleware.approval.ApprovalProvider.CallbackApprovalProvider;
-import java.util.List;
+
+import dev.agentmiddleware.tool.ToolInvocation;
 
 /**
  * Asks someone to decide an {@link ApprovalRequest}: a queue that people decide through a REST API or a web

@@ -3,10 +3,11 @@ package dev.agentmiddleware.approval;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
-import java.util.Optional;
 import java.util.Objects;
-import org.jspecify.annotations.Nullable;
+import java.util.Optional;
+
 import dev.agentmiddleware.approval.ApprovalAuditListener.ApprovalAuditRecord;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Where pending approval requests, their decisions, session grants, recent denials and the audit trail live. In

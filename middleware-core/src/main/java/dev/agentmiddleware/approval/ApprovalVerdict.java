@@ -6,14 +6,14 @@ import java.time.Instant;
 import java.util.Map;
 import java.util.Objects;
 
+import dev.agentmiddleware.approval.ApprovalAuditListener.ApprovalOutcome;
+import dev.agentmiddleware.approval.ApprovalStore.DeniedCall;
+import dev.agentmiddleware.approval.SessionGrant.GrantScope;
 import dev.agentmiddleware.internal.DurationText;
 import dev.agentmiddleware.redaction.SecretRedactor;
 import dev.agentmiddleware.tool.ToolHandler;
 import dev.agentmiddleware.tool.ToolInvocation;
 import org.jspecify.annotations.Nullable;
-import dev.agentmiddleware.approval.SessionGrant.GrantScope;
-import dev.agentmiddleware.approval.ApprovalStore.DeniedCall;
-import dev.agentmiddleware.approval.ApprovalAuditListener.ApprovalOutcome;
 
 /**
  * What a decision does to the call of {@link ApprovalMiddleware}: an approval runs it (for the session: with a

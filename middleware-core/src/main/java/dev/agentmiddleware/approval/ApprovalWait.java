@@ -13,14 +13,14 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 
+import dev.agentmiddleware.approval.ApprovalAuditListener.ApprovalOutcome;
+import dev.agentmiddleware.approval.ApprovalProvider.CompositeApprovalProvider;
 import dev.agentmiddleware.redaction.SecretRedactor;
 import dev.agentmiddleware.tool.SessionFingerprint;
 import dev.agentmiddleware.tool.ToolInvocation;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import dev.agentmiddleware.approval.ApprovalAuditListener.ApprovalOutcome;
-import dev.agentmiddleware.approval.ApprovalProvider.CompositeApprovalProvider;
 
 /**
  * The wait of {@link ApprovalMiddleware}: saves an {@link ApprovalRequest} in the {@link ApprovalStore}, gives it to

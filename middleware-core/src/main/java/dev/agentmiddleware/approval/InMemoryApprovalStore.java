@@ -19,9 +19,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Predicate;
 
-import org.jspecify.annotations.Nullable;
-import dev.agentmiddleware.approval.ApprovalStore.DeniedCall;
 import dev.agentmiddleware.approval.ApprovalAuditListener.ApprovalAuditRecord;
+import dev.agentmiddleware.approval.ApprovalStore.DeniedCall;
+import org.jspecify.annotations.Nullable;
 
 /**
  * An {@link ApprovalStore} in this JVM's memory: the default, for a single application instance. A waiting call

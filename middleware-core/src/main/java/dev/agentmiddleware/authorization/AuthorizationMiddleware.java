@@ -1,20 +1,20 @@
 package dev.agentmiddleware.authorization;
 
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.Function;
 
-import dev.agentmiddleware.chain.OrderedMiddleware.BuiltInOrder;
 import dev.agentmiddleware.chain.OrderedMiddleware;
+import dev.agentmiddleware.chain.OrderedMiddleware.BuiltInOrder;
 import dev.agentmiddleware.internal.ToolPolicies;
+import dev.agentmiddleware.tool.CallOutcome;
+import dev.agentmiddleware.tool.ToolDeniedException;
 import dev.agentmiddleware.tool.ToolDescriptor;
 import dev.agentmiddleware.tool.ToolHandler;
 import dev.agentmiddleware.tool.ToolInvocation;
 import dev.agentmiddleware.tool.ToolPrincipal;
 import org.jspecify.annotations.Nullable;
-import java.util.List;
-import dev.agentmiddleware.tool.CallOutcome;
-import dev.agentmiddleware.tool.ToolDeniedException;
 
 /**
  * Lets a tool run only for a caller that holds the authorities the tool requires: the

@@ -13,9 +13,8 @@ import java.util.function.Predicate;
 import com.github.benmanes.caffeine.cache.AsyncCache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.Ticker;
-import dev.agentmiddleware.metrics.MiddlewareMetrics.MiddlewareEvent;
 import dev.agentmiddleware.metrics.MiddlewareMetrics;
-
+import dev.agentmiddleware.metrics.MiddlewareMetrics.MiddlewareEvent;
 import org.jspecify.annotations.Nullable;
 
 /**

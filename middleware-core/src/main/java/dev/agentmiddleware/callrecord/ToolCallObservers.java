@@ -10,13 +10,12 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 
+import dev.agentmiddleware.callrecord.ToolCallObserver.ToolCallRecord;
 import dev.agentmiddleware.tool.CallOutcome;
 import dev.agentmiddleware.tool.ToolInvocation;
-
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import dev.agentmiddleware.callrecord.ToolCallObserver.ToolCallRecord;
 
 /**
  * The observer tier: wraps a pipeline so that every call produces one {@link ToolCallRecord}, and delivers it

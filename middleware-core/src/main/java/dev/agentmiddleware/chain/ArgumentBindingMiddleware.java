@@ -1,10 +1,10 @@
 package dev.agentmiddleware.chain;
 
+import dev.agentmiddleware.chain.OrderedMiddleware.BuiltInOrder;
 import dev.agentmiddleware.tool.ToolDescriptor;
 import dev.agentmiddleware.tool.ToolHandler;
 import dev.agentmiddleware.tool.ToolInvocation;
 import dev.agentmiddleware.tool.UnboundArguments;
-import dev.agentmiddleware.chain.OrderedMiddleware.BuiltInOrder;
 
 /**
  * The step of every pipeline that binds the {@link dev.agentmiddleware.tool.UnboundArguments} of a call coming from a model or an MCP

@@ -1,13 +1,12 @@
 package dev.agentmiddleware.chain;
 
+import dev.agentmiddleware.chain.ToolInterceptor.BeforeDecision;
+import dev.agentmiddleware.chain.ToolMiddleware.ToolContractViolationException;
 import dev.agentmiddleware.tool.CallOutcome;
 import dev.agentmiddleware.tool.ToolDescriptor;
 import dev.agentmiddleware.tool.ToolHandler;
 import dev.agentmiddleware.tool.ToolInvocation;
-
 import org.jspecify.annotations.Nullable;
-import dev.agentmiddleware.chain.ToolInterceptor.BeforeDecision;
-import dev.agentmiddleware.chain.ToolMiddleware.ToolContractViolationException;
 
 /**
  * Adapts a {@link ToolInterceptor} to {@link ToolMiddleware}: nesting the adapted layers gives FIFO before-hooks

@@ -3,12 +3,11 @@ package dev.agentmiddleware.chain;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 
+import dev.agentmiddleware.chain.ToolMiddleware.ToolContractViolationException;
 import dev.agentmiddleware.tool.ToolDescriptor;
 import dev.agentmiddleware.tool.ToolHandler;
 import dev.agentmiddleware.tool.ToolInvocation;
-
 import org.jspecify.annotations.Nullable;
-import dev.agentmiddleware.chain.ToolMiddleware.ToolContractViolationException;
 
 /**
  * Checks, once at the boundary of a pipeline's middleware, that the chain's result is one the tool's callers

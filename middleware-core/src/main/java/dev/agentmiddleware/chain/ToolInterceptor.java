@@ -1,10 +1,11 @@
 package dev.agentmiddleware.chain;
 
+import java.util.Objects;
+
+import dev.agentmiddleware.tool.CallOutcome;
 import dev.agentmiddleware.tool.ToolDescriptor;
 import dev.agentmiddleware.tool.ToolInvocation;
-import java.util.Objects;
 import org.jspecify.annotations.Nullable;
-import dev.agentmiddleware.tool.CallOutcome;
 
 /**
  * Phase-style middleware: a hook before the call and a hook after it, for people who prefer not to write the

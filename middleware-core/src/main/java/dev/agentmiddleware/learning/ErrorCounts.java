@@ -2,8 +2,8 @@ package dev.agentmiddleware.learning;
 
 import java.time.Instant;
 
-import org.jspecify.annotations.Nullable;
 import dev.agentmiddleware.learning.ErrorPatternStore.ToolFailureStatistics;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The mutable counters behind {@link ErrorPatternStore}, guarded by the store's lock: one per error pattern of a

@@ -12,9 +12,9 @@ import java.util.Objects;
 import dev.agentmiddleware.learning.ErrorCounts.PatternCount;
 import dev.agentmiddleware.learning.ErrorCounts.PatternKey;
 import dev.agentmiddleware.learning.ErrorCounts.ToolCount;
+import dev.agentmiddleware.learning.LearningObserver.LearningObserverAdapter;
 import dev.agentmiddleware.redaction.SecretRedactor;
 import org.jspecify.annotations.Nullable;
-import dev.agentmiddleware.learning.LearningObserver.LearningObserverAdapter;
 
 /**
  * Learns what keeps failing: groups the failures of each tool into error patterns, counts them, and notices when a

@@ -1,13 +1,13 @@
 package dev.agentmiddleware.learning;
 
-import java.util.Map;
-
-import org.jspecify.annotations.Nullable;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+
 import dev.agentmiddleware.callrecord.ToolCallObserver;
 import dev.agentmiddleware.callrecord.ToolCallObserver.ToolCallRecord;
 import dev.agentmiddleware.tool.ToolInvocation;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Learns from tool calls: called once after every call with the session, the tool, its arguments and how the call

@@ -3,19 +3,18 @@ package dev.agentmiddleware.logging;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
-
 import java.util.function.Function;
 import java.util.function.LongSupplier;
 
-import dev.agentmiddleware.chain.OrderedMiddleware.BuiltInOrder;
 import dev.agentmiddleware.chain.OrderedMiddleware;
+import dev.agentmiddleware.chain.OrderedMiddleware.BuiltInOrder;
 import dev.agentmiddleware.chain.ToolCall;
 import dev.agentmiddleware.internal.ToolPolicies;
 import dev.agentmiddleware.redaction.SecretRedactor;
 import dev.agentmiddleware.tool.CallOutcome;
+import dev.agentmiddleware.tool.SessionFingerprint;
 import dev.agentmiddleware.tool.ToolDescriptor;
 import dev.agentmiddleware.tool.ToolHandler;
-import dev.agentmiddleware.tool.SessionFingerprint;
 import dev.agentmiddleware.tool.ToolInvocation;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;

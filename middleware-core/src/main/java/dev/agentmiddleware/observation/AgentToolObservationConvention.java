@@ -1,21 +1,22 @@
 package dev.agentmiddleware.observation;
 
-import io.micrometer.observation.Observation;
-import io.micrometer.observation.ObservationConvention;
-import java.util.Objects;
-import dev.agentmiddleware.tool.CallOutcome;
-import dev.agentmiddleware.tool.ToolInvocation;
-import org.jspecify.annotations.Nullable;
 import java.util.Locale;
+import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
+
+import dev.agentmiddleware.observation.AgentToolObservationConvention.AgentToolObservationContext;
 import dev.agentmiddleware.observation.AgentToolObservationDocumentation.HighCardinalityKeyNames;
 import dev.agentmiddleware.observation.AgentToolObservationDocumentation.LowCardinalityKeyNames;
+import dev.agentmiddleware.tool.CallOutcome;
 import dev.agentmiddleware.tool.InvocationSource;
 import dev.agentmiddleware.tool.SessionFingerprint;
+import dev.agentmiddleware.tool.ToolInvocation;
 import io.micrometer.common.KeyValue;
 import io.micrometer.common.KeyValues;
-import dev.agentmiddleware.observation.AgentToolObservationConvention.AgentToolObservationContext;
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationConvention;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Names and tags the observation of a tool call. Implement it (or extend
@@ -83,7 +84,7 @@ public interface AgentToolObservationConvention extends ObservationConvention<Ag
 
 	/**
 	 * The default names and keys of a tool call's observation, as listed in
-	 * {@link AgentToolObservationDocumentation}: name {@code agent.tool.call}, contextual (span) name
+	 * {@code AgentToolObservationDocumentation}: name {@code agent.tool.call}, contextual (span) name
 	 * {@code execute_tool <tool>}. Extend it to add or change keys.
 	 */
 	public static class DefaultAgentToolObservationConvention implements AgentToolObservationConvention {

@@ -1,10 +1,10 @@
 package dev.agentmiddleware.observation;
 
+import dev.agentmiddleware.observation.AgentToolObservationConvention.DefaultAgentToolObservationConvention;
 import io.micrometer.common.docs.KeyName;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationConvention;
 import io.micrometer.observation.docs.ObservationDocumentation;
-import dev.agentmiddleware.observation.AgentToolObservationConvention.DefaultAgentToolObservationConvention;
 
 /**
  * The observation of a tool call: its name, and the keys it is tagged with.

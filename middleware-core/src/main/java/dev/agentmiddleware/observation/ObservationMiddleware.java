@@ -3,24 +3,24 @@ package dev.agentmiddleware.observation;
 import java.util.Objects;
 import java.util.function.Function;
 
-import dev.agentmiddleware.chain.OrderedMiddleware.BuiltInOrder;
 import dev.agentmiddleware.chain.OrderedMiddleware;
+import dev.agentmiddleware.chain.OrderedMiddleware.BuiltInOrder;
 import dev.agentmiddleware.chain.ToolCall;
+import dev.agentmiddleware.observation.AgentToolObservationConvention.AgentToolObservationContext;
+import dev.agentmiddleware.observation.AgentToolObservationConvention.DefaultAgentToolObservationConvention;
+import dev.agentmiddleware.tool.CallOutcome;
 import dev.agentmiddleware.tool.ToolDescriptor;
 import dev.agentmiddleware.tool.ToolHandler;
-import dev.agentmiddleware.tool.CallOutcome;
 import dev.agentmiddleware.tool.ToolInvocation;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.observation.DefaultMeterObservationHandler;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
 import org.jspecify.annotations.Nullable;
-import dev.agentmiddleware.observation.AgentToolObservationConvention.AgentToolObservationContext;
-import dev.agentmiddleware.observation.AgentToolObservationConvention.DefaultAgentToolObservationConvention;
-import io.micrometer.core.instrument.observation.DefaultMeterObservationHandler;
 
 /**
  * Observes tool calls with Micrometer {@link Observation}s, documented by
- * {@link AgentToolObservationDocumentation#TOOL_CALL}: the registry's handlers turn one into a timer, a tracing span
+ * {@code AgentToolObservationDocumentation.TOOL_CALL}: the registry's handlers turn one into a timer, a tracing span
  * and, where the meter handler adds one, a long-task timer, tagged with the tool, the outcome and the error type.
  *
  * <p>The observation starts as a child of the current observation, so that a call made from Spring AI's

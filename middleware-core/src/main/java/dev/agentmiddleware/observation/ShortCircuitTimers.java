@@ -5,6 +5,7 @@ import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 
+import dev.agentmiddleware.observation.AgentToolObservationConvention.AgentToolObservationContext;
 import dev.agentmiddleware.tool.CallOutcome;
 import dev.agentmiddleware.tool.InvocationSource;
 import dev.agentmiddleware.tool.ToolInvocation;
@@ -14,7 +15,6 @@ import io.micrometer.core.instrument.Tag;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 import org.jspecify.annotations.Nullable;
-import dev.agentmiddleware.observation.AgentToolObservationConvention.AgentToolObservationContext;
 
 /**
  * One tool's timers for the calls the tool did not run (cache hits, denials, rate limits, other short-circuits):

@@ -6,16 +6,16 @@ import java.util.Objects;
 import java.util.function.Function;
 
 import com.github.benmanes.caffeine.cache.Ticker;
-import dev.agentmiddleware.chain.OrderedMiddleware.BuiltInOrder;
 import dev.agentmiddleware.chain.OrderedMiddleware;
+import dev.agentmiddleware.chain.OrderedMiddleware.BuiltInOrder;
 import dev.agentmiddleware.internal.ToolPolicies;
-import dev.agentmiddleware.metrics.MiddlewareMetrics.MiddlewareEvent;
 import dev.agentmiddleware.metrics.MiddlewareMetrics;
+import dev.agentmiddleware.metrics.MiddlewareMetrics.MiddlewareEvent;
+import dev.agentmiddleware.ratelimit.RateLimitPolicy.RateLimitKey;
+import dev.agentmiddleware.ratelimit.RateLimiterStore.RateLimiterUnavailableException;
 import dev.agentmiddleware.tool.ToolDescriptor;
 import dev.agentmiddleware.tool.ToolHandler;
 import org.jspecify.annotations.Nullable;
-import dev.agentmiddleware.ratelimit.RateLimiterStore.RateLimiterUnavailableException;
-import dev.agentmiddleware.ratelimit.RateLimitPolicy.RateLimitKey;
 
 /**
  * Limits how often a tool runs, with a limiter per tool, per tool and session, or per tool and principal, plus an

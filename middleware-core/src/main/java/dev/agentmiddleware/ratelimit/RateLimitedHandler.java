@@ -12,16 +12,16 @@ import java.util.function.Function;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.Ticker;
-import dev.agentmiddleware.metrics.MiddlewareMetrics.MiddlewareEvent;
 import dev.agentmiddleware.metrics.MiddlewareMetrics;
+import dev.agentmiddleware.metrics.MiddlewareMetrics.MiddlewareEvent;
+import dev.agentmiddleware.ratelimit.RateLimitPolicy.RateLimitKey;
+import dev.agentmiddleware.ratelimit.RateLimiterStore.RateLimitDecision;
+import dev.agentmiddleware.ratelimit.RateLimiterStore.RateLimiterUnavailableException;
 import dev.agentmiddleware.tool.ToolHandler;
 import dev.agentmiddleware.tool.ToolInvocation;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import dev.agentmiddleware.ratelimit.RateLimiterStore.RateLimitDecision;
-import dev.agentmiddleware.ratelimit.RateLimiterStore.RateLimiterUnavailableException;
-import dev.agentmiddleware.ratelimit.RateLimitPolicy.RateLimitKey;
 
 /**
  * The handler {@link RateLimitMiddleware} puts in front of one limited tool: the session's concurrency cap, then

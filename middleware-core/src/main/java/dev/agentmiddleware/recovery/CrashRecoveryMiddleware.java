@@ -2,21 +2,19 @@ package dev.agentmiddleware.recovery;
 
 import java.util.Map;
 import java.util.Objects;
-
 import java.util.function.Function;
 
-import dev.agentmiddleware.chain.OrderedMiddleware.BuiltInOrder;
 import dev.agentmiddleware.chain.OrderedMiddleware;
+import dev.agentmiddleware.chain.OrderedMiddleware.BuiltInOrder;
 import dev.agentmiddleware.internal.ToolPolicies;
-import dev.agentmiddleware.metrics.MiddlewareMetrics.MiddlewareEvent;
 import dev.agentmiddleware.metrics.MiddlewareMetrics;
+import dev.agentmiddleware.metrics.MiddlewareMetrics.MiddlewareEvent;
+import dev.agentmiddleware.recovery.CrashRecoveryPolicy.SessionToolMatcher;
 import dev.agentmiddleware.tool.ToolDescriptor;
 import dev.agentmiddleware.tool.ToolHandler;
 import dev.agentmiddleware.tool.ToolInvocation;
-
-import org.jspecify.annotations.Nullable;
-import dev.agentmiddleware.recovery.CrashRecoveryPolicy.SessionToolMatcher;
 import dev.agentmiddleware.tool.ToolMiddlewareException;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Recovers tools whose session crashed. When a tool with a {@link CrashRecoveryPolicy} fails with what the policy

@@ -1,18 +1,18 @@
 package dev.agentmiddleware.recovery;
 
-import java.util.List;
-import java.util.Objects;
-
-import dev.agentmiddleware.tool.ToolMiddlewareException;
-import dev.agentmiddleware.tool.ToolSessionCrashedException;
-import dev.agentmiddleware.tool.TransientToolException;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
 import java.util.Set;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
+
 import dev.agentmiddleware.tool.ToolDescriptor;
+import dev.agentmiddleware.tool.ToolMiddlewareException;
+import dev.agentmiddleware.tool.ToolSessionCrashedException;
+import dev.agentmiddleware.tool.TransientToolException;
 
 /**
  * Which failures of a tool count as a crash of its session. A {@link ToolSessionCrashedException} always does; so

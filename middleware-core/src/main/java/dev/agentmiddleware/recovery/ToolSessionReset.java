@@ -1,7 +1,7 @@
 package dev.agentmiddleware.recovery;
 
-import dev.agentmiddleware.tool.ToolInvocation;
 import dev.agentmiddleware.recovery.CrashRecoveryMiddleware.CrashRecoveryException;
+import dev.agentmiddleware.tool.ToolInvocation;
 
 /**
  * Resets the session a tool drives after it crashed, typically by closing it so that the next call opens a fresh

@@ -6,23 +6,22 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.function.Function;
 
-import dev.agentmiddleware.chain.OrderedMiddleware.BuiltInOrder;
 import dev.agentmiddleware.chain.OrderedMiddleware;
+import dev.agentmiddleware.chain.OrderedMiddleware.BuiltInOrder;
 import dev.agentmiddleware.internal.ToolPolicies;
-import dev.agentmiddleware.metrics.MiddlewareMetrics.MiddlewareEvent;
 import dev.agentmiddleware.metrics.MiddlewareMetrics;
+import dev.agentmiddleware.metrics.MiddlewareMetrics.MiddlewareEvent;
 import dev.agentmiddleware.redaction.SecretRedactor;
+import dev.agentmiddleware.results.ResultPolicy.OnExceed;
+import dev.agentmiddleware.results.ToolResultGuard.ResultContent;
+import dev.agentmiddleware.tool.ToolDeniedException;
 import dev.agentmiddleware.tool.ToolDescriptor;
 import dev.agentmiddleware.tool.ToolHandler;
 import dev.agentmiddleware.tool.ToolInvocation;
-
 import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
-import dev.agentmiddleware.results.ResultPolicy.OnExceed;
-import dev.agentmiddleware.results.ToolResultGuard.ResultContent;
-import dev.agentmiddleware.tool.ToolDeniedException;
 
 /**
  * Guards what tools return before a model or an MCP client sees it: secrets are redacted, then your own

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
+import dev.agentmiddleware.results.ToolResultGuard.ResultContent;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
@@ -13,7 +14,6 @@ import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 import tools.jackson.databind.node.StringNode;
-import dev.agentmiddleware.results.ToolResultGuard.ResultContent;
 
 /**
  * The size limit of one tool's results: measures a result as the caller reads it (a text's length, a tree's JSON

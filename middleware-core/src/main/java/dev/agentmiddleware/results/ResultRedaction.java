@@ -3,11 +3,11 @@ package dev.agentmiddleware.results;
 import java.util.Map;
 
 import dev.agentmiddleware.redaction.SecretRedactor;
+import dev.agentmiddleware.results.ToolResultGuard.ResultContent;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 import tools.jackson.databind.node.StringNode;
-import dev.agentmiddleware.results.ToolResultGuard.ResultContent;
 
 /**
  * Redacts the secrets of a result: {@link SecretRedactor#redactText(String)} on a text and on every string of a

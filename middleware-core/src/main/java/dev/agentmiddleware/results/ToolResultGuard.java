@@ -1,10 +1,11 @@
 package dev.agentmiddleware.results;
 
-import dev.agentmiddleware.tool.ToolInvocation;
 import java.util.Objects;
+
+import dev.agentmiddleware.results.ResultGuardMiddleware.ToolResultRefusedException;
+import dev.agentmiddleware.tool.ToolInvocation;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
-import dev.agentmiddleware.results.ResultGuardMiddleware.ToolResultRefusedException;
 
 /**
  * A check of what a tool returned, before a model or an MCP client sees it: your own rules (PII, policy) next to

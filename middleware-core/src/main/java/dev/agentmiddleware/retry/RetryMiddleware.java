@@ -1,23 +1,22 @@
 package dev.agentmiddleware.retry;
 
 import java.time.Duration;
-
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
 import java.util.function.DoubleSupplier;
 import java.util.function.Function;
 import java.util.function.Predicate;
 
 import dev.agentmiddleware.binding.InvalidToolArgumentsException;
-import dev.agentmiddleware.chain.OrderedMiddleware.BuiltInOrder;
 import dev.agentmiddleware.chain.OrderedMiddleware;
+import dev.agentmiddleware.chain.OrderedMiddleware.BuiltInOrder;
 import dev.agentmiddleware.chain.ToolMiddleware.ToolContractViolationException;
 import dev.agentmiddleware.internal.ToolPolicies;
-import dev.agentmiddleware.metrics.MiddlewareMetrics.MiddlewareEvent;
 import dev.agentmiddleware.metrics.MiddlewareMetrics;
+import dev.agentmiddleware.metrics.MiddlewareMetrics.MiddlewareEvent;
 import dev.agentmiddleware.ratelimit.ToolRateLimitedException;
 import dev.agentmiddleware.timeout.ToolTimeoutException;
 import dev.agentmiddleware.tool.ToolDeniedException;
@@ -29,7 +28,6 @@ import io.github.resilience4j.core.IntervalFunction;
 import io.github.resilience4j.core.functions.Either;
 import io.github.resilience4j.retry.RetryConfig;
 import org.jspecify.annotations.Nullable;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Retries failed calls of idempotent and read-only tools, with exponential backoff and jitter.

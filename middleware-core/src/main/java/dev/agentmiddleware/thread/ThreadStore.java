@@ -1,13 +1,12 @@
 package dev.agentmiddleware.thread;
 
+import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Objects;
 import java.util.function.UnaryOperator;
 
 import org.jspecify.annotations.Nullable;
-import java.util.Objects;
-import java.util.Iterator;
-import java.util.LinkedHashMap;
-import dev.agentmiddleware.thread.ThreadStore.ThreadMetadata;
 
 /**
  * Keeps the metadata of each thread (a conversation on the {@code ChatClient} path, a session on the MCP path) as a

@@ -1,9 +1,10 @@
 package dev.agentmiddleware.todo;
 
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Locale;
+
 import org.jspecify.annotations.Nullable;
 
 /**

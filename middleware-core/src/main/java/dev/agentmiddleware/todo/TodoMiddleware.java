@@ -9,12 +9,12 @@ import java.util.Objects;
 import java.util.Set;
 
 import dev.agentmiddleware.agent.AgentMiddleware;
+import dev.agentmiddleware.binding.InvalidToolArgumentsException;
 import dev.agentmiddleware.cache.CacheMiddleware;
 import dev.agentmiddleware.thread.ThreadStore;
 import dev.agentmiddleware.tool.ExecutableTool;
-import dev.agentmiddleware.binding.InvalidToolArgumentsException;
-import dev.agentmiddleware.tool.ToolDescriptor.SafetyLevel;
 import dev.agentmiddleware.tool.ToolDescriptor;
+import dev.agentmiddleware.tool.ToolDescriptor.SafetyLevel;
 import dev.agentmiddleware.tool.ToolInvocation;
 import org.jspecify.annotations.Nullable;
 

@@ -4,6 +4,11 @@ import java.util.ArrayList;
 import java.util.List;
 
 import ch.qos.logback.classic.Level;
+import dev.agentmiddleware.agent.AgentMiddleware.AgentMessage;
+import dev.agentmiddleware.agent.AgentMiddleware.ComposedAgentMiddleware;
+import dev.agentmiddleware.agent.AgentMiddleware.IterationContext;
+import dev.agentmiddleware.agent.AgentMiddleware.IterationResult;
+import dev.agentmiddleware.agent.LoopGuard.LoopGuardPolicy;
 import dev.agentmiddleware.testsupport.CapturedLog;
 import dev.agentmiddleware.thread.ThreadStore.InMemoryThreadStore;
 import dev.agentmiddleware.tool.ExecutableTool;
@@ -13,11 +18,6 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
-import dev.agentmiddleware.agent.AgentMiddleware.IterationContext;
-import dev.agentmiddleware.agent.AgentMiddleware.IterationResult;
-import dev.agentmiddleware.agent.AgentMiddleware.AgentMessage;
-import dev.agentmiddleware.agent.LoopGuard.LoopGuardPolicy;
-import dev.agentmiddleware.agent.AgentMiddleware.ComposedAgentMiddleware;
 
 class ComposedAgentMiddlewareTests {
 

@@ -2,17 +2,17 @@ package dev.agentmiddleware.agent;
 
 import java.util.List;
 
-import dev.agentmiddleware.approval.ApprovalDeniedException;
+import dev.agentmiddleware.agent.AgentMiddleware.IterationResult;
+import dev.agentmiddleware.agent.AgentRun.AgentEvent;
+import dev.agentmiddleware.agent.LoopGuard.LoopGuardPolicy;
 import dev.agentmiddleware.approval.ApprovalAuditListener.ApprovalOutcome;
+import dev.agentmiddleware.approval.ApprovalDeniedException;
 import dev.agentmiddleware.redaction.SecretRedactor;
 import dev.agentmiddleware.thread.ThreadStore.InMemoryThreadStore;
 import dev.agentmiddleware.tool.UnknownToolException;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import dev.agentmiddleware.agent.AgentMiddleware.IterationResult;
-import dev.agentmiddleware.agent.LoopGuard.LoopGuardPolicy;
-import dev.agentmiddleware.agent.AgentRun.AgentEvent;
 
 class ErrorRecoveryMiddlewareTests {
 

@@ -18,16 +18,21 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
+import dev.agentmiddleware.approval.ApprovalAuditListener.ApprovalAuditRecord;
+import dev.agentmiddleware.approval.ApprovalAuditListener.ApprovalOutcome;
+import dev.agentmiddleware.approval.ApprovalProvider.CallbackApprovalProvider;
+import dev.agentmiddleware.approval.ApprovalProvider.CompositeApprovalProvider;
+import dev.agentmiddleware.approval.SessionGrant.GrantScope;
 import dev.agentmiddleware.binding.InvalidToolArgumentsException;
 import dev.agentmiddleware.callrecord.ToolCallObserver;
-import dev.agentmiddleware.callrecord.ToolCallObservers;
 import dev.agentmiddleware.callrecord.ToolCallObserver.ToolCallRecord;
+import dev.agentmiddleware.callrecord.ToolCallObservers;
 import dev.agentmiddleware.chain.ToolPipeline;
 import dev.agentmiddleware.testsupport.MutableClock;
 import dev.agentmiddleware.tool.CallOutcome;
 import dev.agentmiddleware.tool.ExecutableTool;
-import dev.agentmiddleware.tool.ToolDescriptor.SafetyLevel;
 import dev.agentmiddleware.tool.ToolDescriptor;
+import dev.agentmiddleware.tool.ToolDescriptor.SafetyLevel;
 import dev.agentmiddleware.tool.ToolHandler;
 import dev.agentmiddleware.tool.ToolInvocation;
 import org.junit.jupiter.api.AfterEach;
@@ -35,11 +40,6 @@ import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
-import dev.agentmiddleware.approval.SessionGrant.GrantScope;
-import dev.agentmiddleware.approval.ApprovalAuditListener.ApprovalAuditRecord;
-import dev.agentmiddleware.approval.ApprovalAuditListener.ApprovalOutcome;
-import dev.agentmiddleware.approval.ApprovalProvider.CallbackApprovalProvider;
-import dev.agentmiddleware.approval.ApprovalProvider.CompositeApprovalProvider;
 
 class ApprovalMiddlewareTests {
 

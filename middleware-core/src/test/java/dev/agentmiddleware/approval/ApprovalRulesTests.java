@@ -7,15 +7,15 @@ import java.util.Map;
 import java.util.Set;
 import java.util.stream.Stream;
 
-import dev.agentmiddleware.tool.ToolDescriptor.SafetyLevel;
+import dev.agentmiddleware.approval.ApprovalRules.ApprovalPolicy;
 import dev.agentmiddleware.tool.ToolDescriptor;
+import dev.agentmiddleware.tool.ToolDescriptor.SafetyLevel;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import dev.agentmiddleware.approval.ApprovalRules.ApprovalPolicy;
 
 class ApprovalRulesTests {
 

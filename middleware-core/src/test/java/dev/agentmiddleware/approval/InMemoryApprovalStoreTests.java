@@ -3,11 +3,11 @@ package dev.agentmiddleware.approval;
 import java.time.Duration;
 import java.time.Instant;
 
+import dev.agentmiddleware.approval.ApprovalStore.DeniedCall;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
-import dev.agentmiddleware.approval.ApprovalStore.DeniedCall;
 
 class InMemoryApprovalStoreTests {
 

@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import dev.agentmiddleware.authorization.AuthorizationMiddleware.ToolForbiddenException;
 import dev.agentmiddleware.chain.OrderedMiddleware.BuiltInOrder;
 import dev.agentmiddleware.tool.CallOutcome;
 import dev.agentmiddleware.tool.ToolDeniedException;
@@ -17,7 +18,6 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
-import dev.agentmiddleware.authorization.AuthorizationMiddleware.ToolForbiddenException;
 
 class AuthorizationMiddlewareTests {
 

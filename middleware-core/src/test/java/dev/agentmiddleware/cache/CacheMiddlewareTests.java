@@ -17,13 +17,15 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 import com.github.benmanes.caffeine.cache.Ticker;
+import dev.agentmiddleware.cache.CachePolicy.CacheScope;
+import dev.agentmiddleware.cache.ToolResultCache.CacheStatistics;
 import dev.agentmiddleware.callrecord.ToolCallObserver;
-import dev.agentmiddleware.callrecord.ToolCallObservers;
 import dev.agentmiddleware.callrecord.ToolCallObserver.ToolCallRecord;
+import dev.agentmiddleware.callrecord.ToolCallObservers;
 import dev.agentmiddleware.chain.OrderedMiddleware.BuiltInOrder;
 import dev.agentmiddleware.chain.ToolPipeline;
-import dev.agentmiddleware.metrics.MiddlewareMetrics.MiddlewareEvent;
 import dev.agentmiddleware.metrics.MiddlewareMetrics;
+import dev.agentmiddleware.metrics.MiddlewareMetrics.MiddlewareEvent;
 import dev.agentmiddleware.tool.CallOutcome;
 import dev.agentmiddleware.tool.ToolDescriptor;
 import dev.agentmiddleware.tool.ToolHandler;
@@ -36,8 +38,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.assertj.core.api.Assertions.fail;
-import dev.agentmiddleware.cache.CachePolicy.CacheScope;
-import dev.agentmiddleware.cache.ToolResultCache.CacheStatistics;
 
 class CacheMiddlewareTests {
 

@@ -7,6 +7,8 @@ import java.util.function.BiFunction;
 import java.util.function.Function;
 
 import dev.agentmiddleware.chain.InterceptorMiddleware.InterceptorFailure;
+import dev.agentmiddleware.chain.ToolInterceptor.BeforeDecision;
+import dev.agentmiddleware.chain.ToolMiddleware.ToolContractViolationException;
 import dev.agentmiddleware.tool.ToolDescriptor;
 import dev.agentmiddleware.tool.ToolHandler;
 import dev.agentmiddleware.tool.ToolInvocation;
@@ -15,8 +17,6 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import dev.agentmiddleware.chain.ToolInterceptor.BeforeDecision;
-import dev.agentmiddleware.chain.ToolMiddleware.ToolContractViolationException;
 
 class ToolInterceptorTests {
 

@@ -13,8 +13,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.agentmiddleware.callrecord.ToolCallObserver;
-import dev.agentmiddleware.callrecord.ToolCallObservers;
 import dev.agentmiddleware.callrecord.ToolCallObserver.ToolCallRecord;
+import dev.agentmiddleware.callrecord.ToolCallObservers;
+import dev.agentmiddleware.chain.ToolMiddleware.ToolContractViolationException;
 import dev.agentmiddleware.tool.CallOutcome;
 import dev.agentmiddleware.tool.ExecutableTool;
 import dev.agentmiddleware.tool.ToolDescriptor;
@@ -28,7 +29,6 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import dev.agentmiddleware.chain.ToolMiddleware.ToolContractViolationException;
 
 class ToolPipelineTests {
 

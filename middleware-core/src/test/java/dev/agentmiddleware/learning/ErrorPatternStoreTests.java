@@ -20,6 +20,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 import dev.agentmiddleware.binding.InvalidToolArgumentsException;
+import dev.agentmiddleware.learning.ErrorPatternStore.ErrorPatternStatistics;
+import dev.agentmiddleware.learning.ErrorPatternStore.ToolFailureStatistics;
 import dev.agentmiddleware.ratelimit.ToolRateLimitedException;
 import dev.agentmiddleware.testsupport.MutableClock;
 import dev.agentmiddleware.timeout.ToolTimeoutException;
@@ -30,8 +32,6 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.assertj.core.api.Assertions.tuple;
-import dev.agentmiddleware.learning.ErrorPatternStore.ErrorPatternStatistics;
-import dev.agentmiddleware.learning.ErrorPatternStore.ToolFailureStatistics;
 
 class ErrorPatternStoreTests {
 

@@ -6,19 +6,22 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 
 import dev.agentmiddleware.callrecord.ToolCallObserver;
-import dev.agentmiddleware.callrecord.ToolCallObservers;
 import dev.agentmiddleware.callrecord.ToolCallObserver.ToolCallRecord;
+import dev.agentmiddleware.callrecord.ToolCallObservers;
 import dev.agentmiddleware.chain.ToolCall;
 import dev.agentmiddleware.chain.ToolMiddleware;
 import dev.agentmiddleware.chain.ToolPipeline;
+import dev.agentmiddleware.observation.AgentToolObservationConvention.AgentToolObservationContext;
+import dev.agentmiddleware.observation.AgentToolObservationConvention.DefaultAgentToolObservationConvention;
+import dev.agentmiddleware.observation.ObservationMiddleware.ToolCallMeterObservationHandler;
 import dev.agentmiddleware.ratelimit.ToolRateLimitedException;
 import dev.agentmiddleware.timeout.ToolTimeoutException;
 import dev.agentmiddleware.tool.CallOutcome;
 import dev.agentmiddleware.tool.InvocationSource;
+import dev.agentmiddleware.tool.SessionFingerprint;
 import dev.agentmiddleware.tool.ToolDeniedException;
 import dev.agentmiddleware.tool.ToolDescriptor;
 import dev.agentmiddleware.tool.ToolHandler;
-import dev.agentmiddleware.tool.SessionFingerprint;
 import dev.agentmiddleware.tool.ToolInvocation;
 import io.micrometer.common.KeyValues;
 import io.micrometer.core.instrument.observation.DefaultMeterObservationHandler;
@@ -32,9 +35,6 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
-import dev.agentmiddleware.observation.AgentToolObservationConvention.AgentToolObservationContext;
-import dev.agentmiddleware.observation.AgentToolObservationConvention.DefaultAgentToolObservationConvention;
-import dev.agentmiddleware.observation.ObservationMiddleware.ToolCallMeterObservationHandler;
 
 class ObservationMiddlewareTests {
 

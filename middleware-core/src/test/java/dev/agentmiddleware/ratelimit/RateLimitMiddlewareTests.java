@@ -15,8 +15,11 @@ import java.util.concurrent.atomic.AtomicLong;
 import com.github.benmanes.caffeine.cache.Ticker;
 import dev.agentmiddleware.chain.OrderedMiddleware.BuiltInOrder;
 import dev.agentmiddleware.chain.ToolPipeline;
-import dev.agentmiddleware.metrics.MiddlewareMetrics.MiddlewareEvent;
 import dev.agentmiddleware.metrics.MiddlewareMetrics;
+import dev.agentmiddleware.metrics.MiddlewareMetrics.MiddlewareEvent;
+import dev.agentmiddleware.ratelimit.RateLimitPolicy.RateLimitKey;
+import dev.agentmiddleware.ratelimit.RateLimiterStore.RateLimitDecision;
+import dev.agentmiddleware.ratelimit.RateLimiterStore.RateLimiterUnavailableException;
 import dev.agentmiddleware.tool.CallOutcome;
 import dev.agentmiddleware.tool.ExecutableTool;
 import dev.agentmiddleware.tool.ToolDescriptor;
@@ -28,9 +31,6 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
-import dev.agentmiddleware.ratelimit.RateLimiterStore.RateLimitDecision;
-import dev.agentmiddleware.ratelimit.RateLimiterStore.RateLimiterUnavailableException;
-import dev.agentmiddleware.ratelimit.RateLimitPolicy.RateLimitKey;
 
 class RateLimitMiddlewareTests {
 

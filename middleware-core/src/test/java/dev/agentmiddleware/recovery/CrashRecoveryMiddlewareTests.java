@@ -10,8 +10,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.agentmiddleware.chain.OrderedMiddleware.BuiltInOrder;
 import dev.agentmiddleware.chain.ToolPipeline;
-import dev.agentmiddleware.metrics.MiddlewareMetrics.MiddlewareEvent;
 import dev.agentmiddleware.metrics.MiddlewareMetrics;
+import dev.agentmiddleware.metrics.MiddlewareMetrics.MiddlewareEvent;
+import dev.agentmiddleware.recovery.CrashRecoveryMiddleware.CrashRecoveryException;
+import dev.agentmiddleware.recovery.CrashRecoveryPolicy.SessionToolMatcher;
 import dev.agentmiddleware.tool.ToolDeniedException;
 import dev.agentmiddleware.tool.ToolDescriptor;
 import dev.agentmiddleware.tool.ToolHandler;
@@ -23,8 +25,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import dev.agentmiddleware.recovery.CrashRecoveryPolicy.SessionToolMatcher;
-import dev.agentmiddleware.recovery.CrashRecoveryMiddleware.CrashRecoveryException;
 
 class CrashRecoveryMiddlewareTests {
 

@@ -6,13 +6,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 
+import dev.agentmiddleware.binding.InvalidToolArgumentsException;
 import dev.agentmiddleware.cache.CacheMiddleware;
 import dev.agentmiddleware.chain.ToolMiddleware;
 import dev.agentmiddleware.chain.ToolPipeline;
-import dev.agentmiddleware.thread.ThreadStore.InMemoryThreadStore;
 import dev.agentmiddleware.thread.ThreadStore;
+import dev.agentmiddleware.thread.ThreadStore.InMemoryThreadStore;
+import dev.agentmiddleware.todo.TodoMiddleware.TodoLimits;
 import dev.agentmiddleware.tool.ExecutableTool;
-import dev.agentmiddleware.binding.InvalidToolArgumentsException;
 import dev.agentmiddleware.tool.ToolDescriptor.SafetyLevel;
 import dev.agentmiddleware.tool.ToolInvocation;
 import org.junit.jupiter.api.Test;
@@ -20,7 +21,6 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
-import dev.agentmiddleware.todo.TodoMiddleware.TodoLimits;
 
 class TodoMiddlewareTests {
 

@@ -4,12 +4,12 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 
+import dev.agentmiddleware.tool.ToolDescriptor.SafetyLevel;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import dev.agentmiddleware.tool.ToolDescriptor.SafetyLevel;
 
 class ToolDescriptorTests {
 

@@ -6,8 +6,9 @@ import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 
-import org.springframework.context.annotation.Conditional;
 import dev.agentmiddleware.autoconfigure.tool.InvalidToolConfigurationException;
+
+import org.springframework.context.annotation.Conditional;
 
 /**
  * Matches when a feature's {@code <prefix>.store.type} (default {@code auto}) is one of the given

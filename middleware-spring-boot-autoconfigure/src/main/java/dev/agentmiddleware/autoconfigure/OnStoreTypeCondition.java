@@ -4,11 +4,12 @@ import java.util.Arrays;
 import java.util.Locale;
 import java.util.Map;
 
+import dev.agentmiddleware.autoconfigure.ConditionalOnStoreType.StoreType;
+
 import org.springframework.boot.autoconfigure.condition.ConditionOutcome;
 import org.springframework.boot.autoconfigure.condition.SpringBootCondition;
 import org.springframework.context.annotation.ConditionContext;
 import org.springframework.core.type.AnnotatedTypeMetadata;
-import dev.agentmiddleware.autoconfigure.ConditionalOnStoreType.StoreType;
 
 // The condition behind @ConditionalOnStoreType: reads '<prefix>.store.type' as Boot binds an enum (any case,
 // dashes or underscores), so that the condition and the bound properties never disagree.

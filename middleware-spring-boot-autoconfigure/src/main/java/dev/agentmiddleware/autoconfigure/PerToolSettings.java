@@ -1,5 +1,6 @@
 package dev.agentmiddleware.autoconfigure;
 
+import java.beans.PropertyDescriptor;
 import java.util.Map;
 import java.util.function.Supplier;
 
@@ -8,7 +9,7 @@ import dev.agentmiddleware.autoconfigure.tool.InvalidToolConfigurationException;
 import dev.agentmiddleware.autoconfigure.tool.ToolNameReferences;
 import dev.agentmiddleware.chain.InvalidPolicyException;
 import org.jspecify.annotations.Nullable;
-import java.beans.PropertyDescriptor;
+
 import org.springframework.beans.BeanUtils;
 import org.springframework.beans.BeanWrapper;
 import org.springframework.beans.BeanWrapperImpl;

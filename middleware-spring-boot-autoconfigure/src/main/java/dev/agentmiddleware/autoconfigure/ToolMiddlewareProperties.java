@@ -4,19 +4,19 @@ import java.beans.PropertyDescriptor;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
+import dev.agentmiddleware.autoconfigure.PerToolSettings.ToolSettings;
 import dev.agentmiddleware.autoconfigure.tool.InvalidToolConfigurationException;
 import dev.agentmiddleware.autoconfigure.tool.PropertyChecks;
 import dev.agentmiddleware.autoconfigure.tool.ToolNameReferences;
 import dev.agentmiddleware.autoconfigure.tool.ValidatedProperties;
 import dev.agentmiddleware.chain.InvalidPolicyException;
+import dev.agentmiddleware.chain.OrderedMiddleware.BuiltInOrder;
 import dev.agentmiddleware.tool.ToolDescriptor;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.BeanUtils;
 import org.springframework.beans.BeanWrapperImpl;
 import org.springframework.boot.context.properties.bind.DataObjectPropertyName;
-import dev.agentmiddleware.chain.OrderedMiddleware.BuiltInOrder;
-import dev.agentmiddleware.autoconfigure.PerToolSettings.ToolSettings;
 
 /**
  * The configuration of one built-in middleware, shaped like resilience4j's {@code Common*ConfigurationProperties}:

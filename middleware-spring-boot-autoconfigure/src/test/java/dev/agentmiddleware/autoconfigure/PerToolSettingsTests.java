@@ -4,11 +4,11 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
+import dev.agentmiddleware.autoconfigure.PerToolSettings.ToolSettings;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import dev.agentmiddleware.autoconfigure.PerToolSettings.ToolSettings;
 
 class PerToolSettingsTests {
 

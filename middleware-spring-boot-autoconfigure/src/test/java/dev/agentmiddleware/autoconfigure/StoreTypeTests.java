@@ -1,5 +1,6 @@
 package dev.agentmiddleware.autoconfigure;
 
+import dev.agentmiddleware.autoconfigure.ConditionalOnStoreType.StoreType;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -7,7 +8,6 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import dev.agentmiddleware.autoconfigure.ConditionalOnStoreType.StoreType;
 
 class StoreTypeTests {
 

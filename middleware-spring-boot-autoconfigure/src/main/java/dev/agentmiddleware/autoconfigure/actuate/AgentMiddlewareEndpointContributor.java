@@ -1,8 +1,5 @@
 package dev.agentmiddleware.autoconfigure.actuate;
 
-import dev.agentmiddleware.autoconfigure.tool.RegisteredTool;
-
-import org.jspecify.annotations.Nullable;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.RecordComponent;
 import java.time.Duration;
@@ -14,7 +11,11 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.function.Function;
 import java.util.function.Supplier;
+
+import dev.agentmiddleware.autoconfigure.tool.RegisteredTool;
 import dev.agentmiddleware.chain.OrderedMiddleware;
+import org.jspecify.annotations.Nullable;
+
 import org.springframework.core.Ordered;
 
 /**

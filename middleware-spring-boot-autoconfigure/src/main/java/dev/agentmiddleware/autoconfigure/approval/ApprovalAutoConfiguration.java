@@ -5,15 +5,15 @@ import java.time.Clock;
 import javax.sql.DataSource;
 
 import dev.agentmiddleware.approval.ApprovalAuditListener;
-import dev.agentmiddleware.approval.ApprovalProvider.ApprovalCallback;
 import dev.agentmiddleware.approval.ApprovalMiddleware;
 import dev.agentmiddleware.approval.ApprovalProvider;
+import dev.agentmiddleware.approval.ApprovalProvider.ApprovalCallback;
 import dev.agentmiddleware.approval.ApprovalProvider.ApprovalQueueProvider;
+import dev.agentmiddleware.approval.ApprovalProvider.CallbackApprovalProvider;
+import dev.agentmiddleware.approval.ApprovalProvider.CompositeApprovalProvider;
 import dev.agentmiddleware.approval.ApprovalRules;
 import dev.agentmiddleware.approval.ApprovalStore;
 import dev.agentmiddleware.approval.ArgumentsBinder;
-import dev.agentmiddleware.approval.ApprovalProvider.CallbackApprovalProvider;
-import dev.agentmiddleware.approval.ApprovalProvider.CompositeApprovalProvider;
 import dev.agentmiddleware.approval.InMemoryApprovalStore;
 import dev.agentmiddleware.autoconfigure.AgentMiddlewareAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.ConditionalOnStoreType;

@@ -1,7 +1,5 @@
 package dev.agentmiddleware.autoconfigure.approval;
 
-import dev.agentmiddleware.autoconfigure.tool.PropertyChecks;
-import dev.agentmiddleware.autoconfigure.tool.ValidatedProperties;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -12,6 +10,8 @@ import dev.agentmiddleware.approval.ApprovalMiddleware;
 import dev.agentmiddleware.approval.ApprovalRules.ApprovalPolicy;
 import dev.agentmiddleware.approval.InMemoryApprovalStore;
 import dev.agentmiddleware.autoconfigure.ConditionalOnStoreType.StoreType;
+import dev.agentmiddleware.autoconfigure.tool.PropertyChecks;
+import dev.agentmiddleware.autoconfigure.tool.ValidatedProperties;
 import dev.agentmiddleware.chain.OrderedMiddleware.BuiltInOrder;
 import org.jspecify.annotations.Nullable;
 

@@ -14,13 +14,13 @@ import java.util.Optional;
 import javax.sql.DataSource;
 
 import dev.agentmiddleware.approval.ApprovalAuditListener.ApprovalAuditRecord;
-import dev.agentmiddleware.approval.ApprovalDecision;
 import dev.agentmiddleware.approval.ApprovalAuditListener.ApprovalOutcome;
+import dev.agentmiddleware.approval.ApprovalDecision;
 import dev.agentmiddleware.approval.ApprovalRequest;
 import dev.agentmiddleware.approval.ApprovalStore;
 import dev.agentmiddleware.approval.ApprovalStore.DeniedCall;
-import dev.agentmiddleware.approval.SessionGrant.GrantScope;
 import dev.agentmiddleware.approval.SessionGrant;
+import dev.agentmiddleware.approval.SessionGrant.GrantScope;
 import dev.agentmiddleware.tool.ToolDescriptor.SafetyLevel;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;

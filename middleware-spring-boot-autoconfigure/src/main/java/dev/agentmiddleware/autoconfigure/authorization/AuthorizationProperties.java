@@ -4,8 +4,8 @@ import java.util.List;
 import java.util.Set;
 
 import dev.agentmiddleware.authorization.AuthorizationPolicy;
-import dev.agentmiddleware.autoconfigure.ToolMiddlewareProperties;
 import dev.agentmiddleware.autoconfigure.PerToolSettings.ToolSettings;
+import dev.agentmiddleware.autoconfigure.ToolMiddlewareProperties;
 import dev.agentmiddleware.chain.OrderedMiddleware.BuiltInOrder;
 import dev.agentmiddleware.tool.ToolDescriptor;
 import org.jspecify.annotations.Nullable;

@@ -2,9 +2,9 @@ package dev.agentmiddleware.autoconfigure.cache;
 
 import java.time.Duration;
 
-import dev.agentmiddleware.autoconfigure.ToolMiddlewareProperties;
-import dev.agentmiddleware.autoconfigure.PerToolSettings.ToolSettings;
 import dev.agentmiddleware.autoconfigure.ConditionalOnStoreType.StoreType;
+import dev.agentmiddleware.autoconfigure.PerToolSettings.ToolSettings;
+import dev.agentmiddleware.autoconfigure.ToolMiddlewareProperties;
 import dev.agentmiddleware.cache.CacheMiddleware;
 import dev.agentmiddleware.cache.CachePolicy;
 import dev.agentmiddleware.cache.CachePolicy.CacheScope;

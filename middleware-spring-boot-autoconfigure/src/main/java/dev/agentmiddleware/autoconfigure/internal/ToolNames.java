@@ -1,6 +1,7 @@
 package dev.agentmiddleware.autoconfigure.internal;
 
 import java.lang.reflect.Method;
+import java.util.Collection;
 import java.util.Locale;
 
 import dev.agentmiddleware.spring.AgentTool;
@@ -9,7 +10,6 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.core.annotation.MergedAnnotation;
 import org.springframework.core.annotation.MergedAnnotations;
 import org.springframework.core.annotation.MergedAnnotations.SearchStrategy;
-import java.util.Collection;
 
 /**
  * The names of {@link AgentTool} methods as tools: the name the annotation gives, or else the method name in

@@ -5,6 +5,7 @@ import java.util.LinkedHashSet;
 import java.util.Set;
 
 import dev.agentmiddleware.tool.ToolPrincipal;
+import io.modelcontextprotocol.common.McpTransportContext;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.security.authentication.AnonymousAuthenticationToken;
@@ -12,7 +13,6 @@ import org.springframework.security.core.Authentication;
 import org.springframework.security.core.GrantedAuthority;
 import org.springframework.security.core.context.SecurityContextHolder;
 import org.springframework.util.ClassUtils;
-import io.modelcontextprotocol.common.McpTransportContext;
 
 /**
  * The one conversion of a caller's identity into the {@link ToolPrincipal} of a tool call, on every path: a Java

@@ -12,6 +12,6 @@
 @NullMarked
 package dev.agentmiddleware.autoconfigure.internal;
 
-import org.jspecify.annotations.NullMarked;
 import dev.agentmiddleware.autoconfigure.internal.ToolNames.NameSuggestions;
 import dev.agentmiddleware.autoconfigure.internal.ToolPrincipals.McpPrincipals;
+import org.jspecify.annotations.NullMarked;

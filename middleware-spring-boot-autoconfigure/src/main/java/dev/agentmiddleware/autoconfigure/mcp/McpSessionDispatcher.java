@@ -3,9 +3,9 @@ package dev.agentmiddleware.autoconfigure.mcp;
 import java.time.Duration;
 import java.util.Map;
 
-import dev.agentmiddleware.autoconfigure.internal.ToolPrincipals.McpPrincipals;
 import dev.agentmiddleware.autoconfigure.internal.McpSessionIds;
 import dev.agentmiddleware.autoconfigure.internal.ToolPrincipals;
+import dev.agentmiddleware.autoconfigure.internal.ToolPrincipals.McpPrincipals;
 import dev.agentmiddleware.tool.ToolPrincipal;
 import io.modelcontextprotocol.common.McpTransportContext;
 import io.modelcontextprotocol.json.McpJsonMapper;

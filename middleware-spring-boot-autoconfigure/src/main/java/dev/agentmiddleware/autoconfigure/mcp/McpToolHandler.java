@@ -6,16 +6,16 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.BiFunction;
 
-import dev.agentmiddleware.autoconfigure.internal.ToolPrincipals.McpPrincipals;
 import dev.agentmiddleware.autoconfigure.internal.McpSessionIds;
+import dev.agentmiddleware.autoconfigure.internal.ToolPrincipals.McpPrincipals;
 import dev.agentmiddleware.autoconfigure.internal.ToolResultText;
 import dev.agentmiddleware.autoconfigure.springai.GovernedToolCallback;
 import dev.agentmiddleware.autoconfigure.springai.ToolErrorFormatter;
 import dev.agentmiddleware.autoconfigure.tool.RegisteredTool;
 import dev.agentmiddleware.spring.McpInvocationAttributes;
 import dev.agentmiddleware.tool.InvocationSource;
-import dev.agentmiddleware.tool.ToolDescriptor.SafetyLevel;
 import dev.agentmiddleware.tool.ToolDescriptor;
+import dev.agentmiddleware.tool.ToolDescriptor.SafetyLevel;
 import dev.agentmiddleware.tool.ToolInvocation;
 import dev.agentmiddleware.tool.ToolPrincipal;
 import io.modelcontextprotocol.common.McpTransportContext;

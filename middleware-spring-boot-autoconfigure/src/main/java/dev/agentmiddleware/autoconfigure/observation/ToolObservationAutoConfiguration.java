@@ -7,8 +7,8 @@ import dev.agentmiddleware.autoconfigure.actuate.AgentMiddlewareEndpointContribu
 import dev.agentmiddleware.autoconfigure.tool.AgentToolRegistry;
 import dev.agentmiddleware.autoconfigure.tool.ToolNameReferences;
 import dev.agentmiddleware.callrecord.ToolCallObservers;
-import dev.agentmiddleware.metrics.MiddlewareMetrics.MiddlewareEvent;
 import dev.agentmiddleware.metrics.MiddlewareMetrics;
+import dev.agentmiddleware.metrics.MiddlewareMetrics.MiddlewareEvent;
 import dev.agentmiddleware.observation.AgentToolObservationConvention;
 import dev.agentmiddleware.observation.MicrometerMiddlewareMetrics;
 import dev.agentmiddleware.observation.ObservationMiddleware;

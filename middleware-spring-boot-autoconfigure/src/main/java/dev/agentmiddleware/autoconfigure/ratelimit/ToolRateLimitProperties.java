@@ -1,14 +1,14 @@
 package dev.agentmiddleware.autoconfigure.ratelimit;
 
-import dev.agentmiddleware.autoconfigure.tool.PropertyChecks;
 import java.time.Duration;
 
 import dev.agentmiddleware.autoconfigure.ConditionalOnStoreType.StoreType;
-import dev.agentmiddleware.autoconfigure.ToolMiddlewareProperties;
 import dev.agentmiddleware.autoconfigure.PerToolSettings.ToolSettings;
+import dev.agentmiddleware.autoconfigure.ToolMiddlewareProperties;
+import dev.agentmiddleware.autoconfigure.tool.PropertyChecks;
 import dev.agentmiddleware.chain.OrderedMiddleware.BuiltInOrder;
-import dev.agentmiddleware.ratelimit.RateLimitPolicy.RateLimitKey;
 import dev.agentmiddleware.ratelimit.RateLimitPolicy;
+import dev.agentmiddleware.ratelimit.RateLimitPolicy.RateLimitKey;
 import dev.agentmiddleware.tool.ToolDescriptor;
 import org.jspecify.annotations.Nullable;
 

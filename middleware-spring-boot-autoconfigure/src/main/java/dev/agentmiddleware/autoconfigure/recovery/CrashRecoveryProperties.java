@@ -1,13 +1,13 @@
 package dev.agentmiddleware.autoconfigure.recovery;
 
-import dev.agentmiddleware.autoconfigure.tool.PropertyChecks;
 import java.util.ArrayList;
 import java.util.List;
 
-import dev.agentmiddleware.autoconfigure.ToolMiddlewareProperties;
 import dev.agentmiddleware.autoconfigure.PerToolSettings.ToolSettings;
-import dev.agentmiddleware.chain.OrderedMiddleware.BuiltInOrder;
+import dev.agentmiddleware.autoconfigure.ToolMiddlewareProperties;
+import dev.agentmiddleware.autoconfigure.tool.PropertyChecks;
 import dev.agentmiddleware.chain.InvalidPolicyException;
+import dev.agentmiddleware.chain.OrderedMiddleware.BuiltInOrder;
 import dev.agentmiddleware.recovery.CrashRecoveryPolicy;
 import dev.agentmiddleware.recovery.CrashRecoveryPolicy.SessionToolMatcher;
 import dev.agentmiddleware.tool.ToolDescriptor;

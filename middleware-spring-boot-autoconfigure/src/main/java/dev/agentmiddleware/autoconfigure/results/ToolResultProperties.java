@@ -1,10 +1,10 @@
 package dev.agentmiddleware.autoconfigure.results;
 
-import dev.agentmiddleware.autoconfigure.ToolMiddlewareProperties;
 import dev.agentmiddleware.autoconfigure.PerToolSettings.ToolSettings;
+import dev.agentmiddleware.autoconfigure.ToolMiddlewareProperties;
 import dev.agentmiddleware.chain.OrderedMiddleware.BuiltInOrder;
-import dev.agentmiddleware.results.ResultPolicy.OnExceed;
 import dev.agentmiddleware.results.ResultPolicy;
+import dev.agentmiddleware.results.ResultPolicy.OnExceed;
 import dev.agentmiddleware.tool.ToolDescriptor;
 import org.jspecify.annotations.Nullable;
 

@@ -21,7 +21,7 @@ import org.springframework.context.annotation.Configuration;
 
 /**
  * Auto-configuration of {@link RetryMiddleware}: retries of every idempotent or read-only tool, with per-tool
- * settings under {@code agent.middleware.retry.tools}, by the rule of {@link ToolRetryProperties}.
+ * settings under {@code agent.middleware.retry.tools}, by the rule of {@code ToolRetryProperties}.
  */
 @AutoConfiguration(after = AgentMiddlewareAutoConfiguration.class)
 @ConditionalOnClass(Retry.class)

@@ -2,6 +2,7 @@ package dev.agentmiddleware.autoconfigure.springai;
 
 import dev.agentmiddleware.agent.AgentRun.AgentRuns;
 import dev.agentmiddleware.autoconfigure.agent.AgentAutoConfiguration;
+import dev.agentmiddleware.autoconfigure.springai.AgentToolCallback.AgentToolCallbackProvider;
 import dev.agentmiddleware.autoconfigure.tool.AgentToolRegistry;
 
 import org.springframework.ai.chat.client.ChatClient;
@@ -17,7 +18,6 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
-import dev.agentmiddleware.autoconfigure.springai.AgentToolCallback.AgentToolCallbackProvider;
 
 /**
  * Agent-level middleware on Spring AI's {@code ChatClient} tool loop: the {@link AgentToolCallingAdvisor} supplied

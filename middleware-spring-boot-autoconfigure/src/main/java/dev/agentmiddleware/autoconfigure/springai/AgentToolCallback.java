@@ -1,6 +1,9 @@
 package dev.agentmiddleware.autoconfigure.springai;
 
+import java.util.function.Supplier;
+
 import dev.agentmiddleware.autoconfigure.internal.ToolResultText;
+import dev.agentmiddleware.autoconfigure.tool.AgentToolRegistry;
 import dev.agentmiddleware.autoconfigure.tool.RegisteredTool;
 import dev.agentmiddleware.tool.ToolDescriptor;
 import dev.agentmiddleware.tool.ToolInvocation;
@@ -11,12 +14,10 @@ import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.ai.chat.model.ToolContext;
 import org.springframework.ai.tool.ToolCallback;
+import org.springframework.ai.tool.ToolCallbackProvider;
 import org.springframework.ai.tool.definition.DefaultToolDefinition;
 import org.springframework.ai.tool.definition.ToolDefinition;
 import org.springframework.ai.tool.metadata.ToolMetadata;
-import java.util.function.Supplier;
-import dev.agentmiddleware.autoconfigure.tool.AgentToolRegistry;
-import org.springframework.ai.tool.ToolCallbackProvider;
 import org.springframework.util.function.SingletonSupplier;
 
 /**

@@ -6,9 +6,9 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
 
-import dev.agentmiddleware.agent.AgentRun.AgentEvent;
-import dev.agentmiddleware.agent.AgentRun;
 import dev.agentmiddleware.agent.AgentMiddleware.IterationResult;
+import dev.agentmiddleware.agent.AgentRun;
+import dev.agentmiddleware.agent.AgentRun.AgentEvent;
 import dev.agentmiddleware.agent.AgentRun.ToolCallDecision;
 import dev.agentmiddleware.autoconfigure.tool.AgentToolRegistry;
 import org.jspecify.annotations.Nullable;

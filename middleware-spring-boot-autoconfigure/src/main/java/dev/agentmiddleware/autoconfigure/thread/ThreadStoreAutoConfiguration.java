@@ -8,8 +8,8 @@ import dev.agentmiddleware.autoconfigure.AgentMiddlewareAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.ConditionalOnStoreType;
 import dev.agentmiddleware.autoconfigure.ConditionalOnStoreType.StoreType;
 import dev.agentmiddleware.autoconfigure.tool.AgentMiddlewareProperties;
-import dev.agentmiddleware.thread.ThreadStore.InMemoryThreadStore;
 import dev.agentmiddleware.thread.ThreadStore;
+import dev.agentmiddleware.thread.ThreadStore.InMemoryThreadStore;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.beans.factory.ObjectProvider;

@@ -1,12 +1,12 @@
 package dev.agentmiddleware.autoconfigure.timeout;
 
-import dev.agentmiddleware.autoconfigure.tool.PropertyChecks;
 import java.time.Duration;
 
-import dev.agentmiddleware.autoconfigure.ToolMiddlewareProperties;
 import dev.agentmiddleware.autoconfigure.PerToolSettings.ToolSettings;
-import dev.agentmiddleware.chain.OrderedMiddleware.BuiltInOrder;
+import dev.agentmiddleware.autoconfigure.ToolMiddlewareProperties;
+import dev.agentmiddleware.autoconfigure.tool.PropertyChecks;
 import dev.agentmiddleware.chain.InvalidPolicyException;
+import dev.agentmiddleware.chain.OrderedMiddleware.BuiltInOrder;
 import dev.agentmiddleware.timeout.TimeoutMiddleware;
 import dev.agentmiddleware.timeout.TimeoutPolicy;
 import dev.agentmiddleware.tool.ToolDescriptor;

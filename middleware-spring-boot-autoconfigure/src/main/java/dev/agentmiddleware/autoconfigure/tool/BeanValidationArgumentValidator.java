@@ -6,12 +6,12 @@ import java.util.Map;
 import java.util.Set;
 
 import dev.agentmiddleware.binding.InvalidToolArgumentsException;
+import dev.agentmiddleware.tool.ToolDescriptor.SafetyLevel;
 import jakarta.validation.ConstraintViolation;
 import jakarta.validation.ElementKind;
 import jakarta.validation.Path;
 import jakarta.validation.Validator;
 import org.jspecify.annotations.Nullable;
-import dev.agentmiddleware.tool.ToolDescriptor.SafetyLevel;
 
 /**
  * Checks Bean Validation constraints ({@code @NotBlank}, {@code @Size}, {@code @Valid} records, ...) declared on the

@@ -1,11 +1,10 @@
 package dev.agentmiddleware.autoconfigure.tool;
 
-import dev.agentmiddleware.autoconfigure.internal.ToolNames.NameSuggestions;
-
 import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
 
+import dev.agentmiddleware.autoconfigure.internal.ToolNames.NameSuggestions;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.bind.DataObjectPropertyName;

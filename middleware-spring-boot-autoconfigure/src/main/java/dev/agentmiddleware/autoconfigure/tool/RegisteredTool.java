@@ -4,6 +4,7 @@ import java.lang.reflect.Method;
 import java.util.Map;
 import java.util.function.Function;
 
+import dev.agentmiddleware.autoconfigure.tool.ToolCallSessionResolver.ToolCallSession;
 import dev.agentmiddleware.binding.JsonArgumentBinder;
 import dev.agentmiddleware.chain.ToolPipeline;
 import dev.agentmiddleware.tool.ExecutableTool;
@@ -11,9 +12,7 @@ import dev.agentmiddleware.tool.ToolArguments;
 import dev.agentmiddleware.tool.ToolDescriptor;
 import dev.agentmiddleware.tool.ToolInvocation;
 import dev.agentmiddleware.tool.UnboundArguments;
-
 import org.jspecify.annotations.Nullable;
-import dev.agentmiddleware.autoconfigure.tool.ToolCallSessionResolver.ToolCallSession;
 
 /**
  * One registered tool: its descriptor, what declares it (an {@code @AgentTool} bean method, an agent middleware or

@@ -1,6 +1,7 @@
 package dev.agentmiddleware.autoconfigure.tool;
 
 import dev.agentmiddleware.autoconfigure.internal.ToolPrincipals;
+import dev.agentmiddleware.autoconfigure.tool.ToolCallSessionResolver.ToolCallSession;
 import dev.agentmiddleware.tool.ToolPrincipal;
 import jakarta.servlet.http.HttpSession;
 import org.jspecify.annotations.Nullable;
@@ -9,7 +10,6 @@ import org.springframework.util.ClassUtils;
 import org.springframework.web.context.request.RequestAttributes;
 import org.springframework.web.context.request.RequestContextHolder;
 import org.springframework.web.context.request.ServletRequestAttributes;
-import dev.agentmiddleware.autoconfigure.tool.ToolCallSessionResolver.ToolCallSession;
 
 /**
  * {@link ToolCallSessionResolver#standard()}: the scope first, then the HTTP session and Spring Security, each only

@@ -3,9 +3,9 @@ package dev.agentmiddleware.autoconfigure.tool;
 import java.util.Objects;
 import java.util.concurrent.Callable;
 
+import dev.agentmiddleware.autoconfigure.tool.ToolCallSessionResolver.ToolCallSession;
 import dev.agentmiddleware.tool.ToolPrincipal;
 import org.jspecify.annotations.Nullable;
-import dev.agentmiddleware.autoconfigure.tool.ToolCallSessionResolver.ToolCallSession;
 
 /**
  * Runs direct Java calls of {@code @AgentTool} methods in a session and for a principal. Without a scope, a Java

@@ -16,7 +16,7 @@
  * <li>{@link dev.agentmiddleware.autoconfigure.tool.ToolCallScope}, {@link dev.agentmiddleware.autoconfigure.tool.ToolCallSessionResolver.ToolCallSession}
  * and {@link dev.agentmiddleware.autoconfigure.tool.ToolCallSessionResolver}: the session and principal of direct Java
  * calls.</li>
- * <li>{@link dev.agentmiddleware.autoconfigure.tool.ToolArgumentValidator}: checks bound JSON arguments before the chain
+ * <li>{@code ToolArgumentValidator}: checks bound JSON arguments before the chain
  * (the default uses Bean Validation when it is present).</li>
  * <li>{@link dev.agentmiddleware.autoconfigure.tool.ToolNameReferences}: tool names that configuration refers to, checked
  * against the registered tools at startup; a bad one fails with
@@ -41,5 +41,5 @@
 @NullMarked
 package dev.agentmiddleware.autoconfigure.tool;
 
-import org.jspecify.annotations.NullMarked;
 import dev.agentmiddleware.autoconfigure.internal.ToolNames.NameSuggestions;
+import org.jspecify.annotations.NullMarked;

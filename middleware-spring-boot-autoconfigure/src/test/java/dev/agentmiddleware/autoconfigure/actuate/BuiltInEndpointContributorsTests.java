@@ -9,6 +9,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.agentmiddleware.autoconfigure.AgentMiddlewareAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.actuate.AgentMiddlewareEndpoint.AgentToolDescriptor;
+import dev.agentmiddleware.autoconfigure.actuate.AgentMiddlewareEndpointContributor.PolicyEndpointContributor;
 import dev.agentmiddleware.autoconfigure.cache.ToolCacheAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.learning.LearningAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.logging.ToolLoggingAutoConfiguration;
@@ -40,7 +41,6 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import dev.agentmiddleware.autoconfigure.actuate.AgentMiddlewareEndpointContributor.PolicyEndpointContributor;
 
 class BuiltInEndpointContributorsTests {
 

@@ -20,12 +20,12 @@ import dev.agentmiddleware.autoconfigure.tool.AgentToolAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.tool.AgentToolRegistry;
 import dev.agentmiddleware.autoconfigure.tool.RegisteredTool;
 import dev.agentmiddleware.autoconfigure.tool.ToolNameReferences;
-import dev.agentmiddleware.thread.ThreadStore.InMemoryThreadStore;
 import dev.agentmiddleware.thread.ThreadStore;
+import dev.agentmiddleware.thread.ThreadStore.InMemoryThreadStore;
 import dev.agentmiddleware.todo.TodoMiddleware;
 import dev.agentmiddleware.tool.ExecutableTool;
-import dev.agentmiddleware.tool.ToolDescriptor.SafetyLevel;
 import dev.agentmiddleware.tool.ToolDescriptor;
+import dev.agentmiddleware.tool.ToolDescriptor.SafetyLevel;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.ai.chat.model.ToolContext;

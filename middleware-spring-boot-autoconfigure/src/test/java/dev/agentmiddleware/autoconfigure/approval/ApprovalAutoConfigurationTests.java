@@ -14,15 +14,15 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import javax.sql.DataSource;
 
-import dev.agentmiddleware.approval.ApprovalProvider.ApprovalCallback;
+import dev.agentmiddleware.approval.ApprovalAuditListener.ApprovalOutcome;
 import dev.agentmiddleware.approval.ApprovalDecision;
 import dev.agentmiddleware.approval.ApprovalDeniedException;
 import dev.agentmiddleware.approval.ApprovalMiddleware;
-import dev.agentmiddleware.approval.ApprovalAuditListener.ApprovalOutcome;
 import dev.agentmiddleware.approval.ApprovalProvider;
+import dev.agentmiddleware.approval.ApprovalProvider.ApprovalCallback;
+import dev.agentmiddleware.approval.ApprovalProvider.CompositeApprovalProvider;
 import dev.agentmiddleware.approval.ApprovalRequest;
 import dev.agentmiddleware.approval.ApprovalStore;
-import dev.agentmiddleware.approval.ApprovalProvider.CompositeApprovalProvider;
 import dev.agentmiddleware.approval.InMemoryApprovalStore;
 import dev.agentmiddleware.autoconfigure.AgentMiddlewareAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.actuate.AgentMiddlewareEndpointContributor;

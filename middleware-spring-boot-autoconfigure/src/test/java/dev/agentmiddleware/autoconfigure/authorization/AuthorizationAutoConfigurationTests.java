@@ -3,8 +3,8 @@ package dev.agentmiddleware.autoconfigure.authorization;
 import java.util.Set;
 
 import dev.agentmiddleware.authorization.AuthorizationMiddleware;
-import dev.agentmiddleware.authorization.AuthorizationPolicy;
 import dev.agentmiddleware.authorization.AuthorizationMiddleware.ToolForbiddenException;
+import dev.agentmiddleware.authorization.AuthorizationPolicy;
 import dev.agentmiddleware.autoconfigure.AgentMiddlewareAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.approval.ApprovalAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.cache.ToolCacheAutoConfiguration;

@@ -17,8 +17,8 @@ import dev.agentmiddleware.autoconfigure.springai.AgentToolCallback.AgentToolCal
 import dev.agentmiddleware.autoconfigure.springai.AgentToolSpringAiAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.tool.AgentToolAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.tool.InvalidToolConfigurationException;
-import dev.agentmiddleware.cache.ToolResultCache.CacheStatistics;
 import dev.agentmiddleware.cache.ToolResultCache;
+import dev.agentmiddleware.cache.ToolResultCache.CacheStatistics;
 import dev.agentmiddleware.spring.AgentTool;
 import dev.agentmiddleware.testsupport.PostgresTestDatabase;
 import dev.agentmiddleware.testsupport.RequiresService;

@@ -2,10 +2,10 @@ package dev.agentmiddleware.autoconfigure.internal;
 
 import java.util.List;
 
+import dev.agentmiddleware.autoconfigure.internal.ToolNames.NameSuggestions;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import dev.agentmiddleware.autoconfigure.internal.ToolNames.NameSuggestions;
 
 class NameSuggestionsTests {
 

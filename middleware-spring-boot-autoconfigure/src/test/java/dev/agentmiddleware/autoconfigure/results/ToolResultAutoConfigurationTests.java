@@ -1,21 +1,21 @@
 package dev.agentmiddleware.autoconfigure.results;
 
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 import dev.agentmiddleware.autoconfigure.AgentMiddlewareAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.springai.AgentToolCallback.AgentToolCallbackProvider;
 import dev.agentmiddleware.autoconfigure.springai.AgentToolSpringAiAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.tool.AgentToolAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.tool.AgentToolRegistry;
-import dev.agentmiddleware.metrics.MiddlewareMetrics.MiddlewareEvent;
 import dev.agentmiddleware.metrics.MiddlewareMetrics;
-import dev.agentmiddleware.results.ResultPolicy.OnExceed;
+import dev.agentmiddleware.metrics.MiddlewareMetrics.MiddlewareEvent;
 import dev.agentmiddleware.results.ResultGuardMiddleware;
-import dev.agentmiddleware.results.ResultPolicy;
-import dev.agentmiddleware.results.ToolResultGuard;
 import dev.agentmiddleware.results.ResultGuardMiddleware.ToolResultRefusedException;
+import dev.agentmiddleware.results.ResultPolicy;
+import dev.agentmiddleware.results.ResultPolicy.OnExceed;
+import dev.agentmiddleware.results.ToolResultGuard;
 import dev.agentmiddleware.spring.AgentTool;
-import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.ai.tool.ToolCallback;

@@ -10,8 +10,8 @@ import dev.agentmiddleware.autoconfigure.springai.AgentToolCallback.AgentToolCal
 import dev.agentmiddleware.autoconfigure.springai.AgentToolSpringAiAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.tool.AgentToolAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.tool.AgentToolRegistry;
-import dev.agentmiddleware.metrics.MiddlewareMetrics.MiddlewareEvent;
 import dev.agentmiddleware.metrics.MiddlewareMetrics;
+import dev.agentmiddleware.metrics.MiddlewareMetrics.MiddlewareEvent;
 import dev.agentmiddleware.retry.RetryMiddleware;
 import dev.agentmiddleware.spring.AgentTool;
 import dev.agentmiddleware.tool.ToolDescriptor.SafetyLevel;

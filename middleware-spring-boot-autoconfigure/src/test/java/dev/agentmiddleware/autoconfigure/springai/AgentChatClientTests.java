@@ -6,15 +6,16 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.agentmiddleware.agent.AgentMiddleware;
-import dev.agentmiddleware.agent.ErrorRecoveryMiddleware;
 import dev.agentmiddleware.agent.AgentMiddleware.IterationContext;
 import dev.agentmiddleware.agent.AgentMiddleware.IterationResult;
-import dev.agentmiddleware.approval.ApprovalProvider.ApprovalCallback;
+import dev.agentmiddleware.agent.ErrorRecoveryMiddleware;
 import dev.agentmiddleware.approval.ApprovalDecision;
+import dev.agentmiddleware.approval.ApprovalProvider.ApprovalCallback;
 import dev.agentmiddleware.autoconfigure.AgentMiddlewareAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.agent.AgentAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.approval.ApprovalAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.observation.ToolObservationAutoConfiguration;
+import dev.agentmiddleware.autoconfigure.springai.AgentToolCallback.AgentToolCallbackProvider;
 import dev.agentmiddleware.autoconfigure.thread.ThreadStoreAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.tool.AgentToolAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.tool.AgentToolRegistry;
@@ -58,7 +59,6 @@ import static dev.agentmiddleware.autoconfigure.springai.ScriptedChatModel.call;
 import static dev.agentmiddleware.autoconfigure.springai.ScriptedChatModel.text;
 import static dev.agentmiddleware.autoconfigure.springai.ScriptedChatModel.toolCalls;
 import static org.assertj.core.api.Assertions.assertThat;
-import dev.agentmiddleware.autoconfigure.springai.AgentToolCallback.AgentToolCallbackProvider;
 
 @ExtendWith(OutputCaptureExtension.class)
 class AgentChatClientTests {

@@ -5,11 +5,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 
-import dev.agentmiddleware.agent.AgentRun.AgentEvent;
 import dev.agentmiddleware.agent.AgentMiddleware;
-import dev.agentmiddleware.agent.AgentRun;
 import dev.agentmiddleware.agent.AgentMiddleware.IterationContext;
 import dev.agentmiddleware.agent.AgentMiddleware.IterationResult;
+import dev.agentmiddleware.agent.AgentRun;
+import dev.agentmiddleware.agent.AgentRun.AgentEvent;
 import dev.agentmiddleware.autoconfigure.AgentMiddlewareAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.agent.AgentAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.thread.ThreadStoreAutoConfiguration;
