@@ -6,8 +6,8 @@ import java.util.concurrent.TimeUnit;
 
 import dev.agentmiddleware.authorization.AuthorizationMiddleware;
 import dev.agentmiddleware.chain.ToolPipeline;
-import dev.agentmiddleware.tool.SafetyLevel;
 import dev.agentmiddleware.tool.ToolDescriptor;
+import dev.agentmiddleware.tool.ToolDescriptor.SafetyLevel;
 import dev.agentmiddleware.tool.ToolInvocation;
 import dev.agentmiddleware.tool.ToolPrincipal;
 import org.jspecify.annotations.Nullable;

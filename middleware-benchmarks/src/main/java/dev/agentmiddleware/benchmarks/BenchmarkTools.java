@@ -3,7 +3,7 @@ package dev.agentmiddleware.benchmarks;
 import java.util.List;
 
 import dev.agentmiddleware.spring.AgentTool;
-import dev.agentmiddleware.tool.SafetyLevel;
+import dev.agentmiddleware.tool.ToolDescriptor.SafetyLevel;
 
 import org.springframework.ai.tool.annotation.Tool;
 

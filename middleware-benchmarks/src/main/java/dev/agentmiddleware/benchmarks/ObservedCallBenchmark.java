@@ -3,12 +3,12 @@ package dev.agentmiddleware.benchmarks;
 import java.util.concurrent.TimeUnit;
 
 import dev.agentmiddleware.callrecord.ToolCallObserver;
+import dev.agentmiddleware.callrecord.ToolCallObserver.ToolCallRecord;
 import dev.agentmiddleware.callrecord.ToolCallObservers;
-import dev.agentmiddleware.callrecord.ToolCallRecord;
 import dev.agentmiddleware.chain.ToolPipeline;
 import dev.agentmiddleware.observation.ObservationMiddleware;
-import dev.agentmiddleware.tool.SafetyLevel;
 import dev.agentmiddleware.tool.ToolDescriptor;
+import dev.agentmiddleware.tool.ToolDescriptor.SafetyLevel;
 import dev.agentmiddleware.tool.ToolInvocation;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationHandler;

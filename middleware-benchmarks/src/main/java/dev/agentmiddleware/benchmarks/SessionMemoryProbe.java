@@ -13,20 +13,20 @@ import java.util.Properties;
 import java.util.concurrent.atomic.AtomicLong;
 
 import com.github.benmanes.caffeine.cache.Ticker;
-import dev.agentmiddleware.approval.DeniedCall;
+import dev.agentmiddleware.approval.ApprovalStore.DeniedCall;
 import dev.agentmiddleware.approval.InMemoryApprovalStore;
 import dev.agentmiddleware.approval.SessionGrant;
 import dev.agentmiddleware.cache.CacheMiddleware;
 import dev.agentmiddleware.cache.CachePolicy;
-import dev.agentmiddleware.cache.CacheScope;
+import dev.agentmiddleware.cache.CachePolicy.CacheScope;
 import dev.agentmiddleware.cache.ToolResultCache;
 import dev.agentmiddleware.chain.ToolPipeline;
-import dev.agentmiddleware.ratelimit.RateLimitKey;
 import dev.agentmiddleware.ratelimit.RateLimitMiddleware;
 import dev.agentmiddleware.ratelimit.RateLimitPolicy;
-import dev.agentmiddleware.thread.InMemoryThreadStore;
-import dev.agentmiddleware.tool.SafetyLevel;
+import dev.agentmiddleware.ratelimit.RateLimitPolicy.RateLimitKey;
+import dev.agentmiddleware.thread.ThreadStore.InMemoryThreadStore;
 import dev.agentmiddleware.tool.ToolDescriptor;
+import dev.agentmiddleware.tool.ToolDescriptor.SafetyLevel;
 import dev.agentmiddleware.tool.ToolInvocation;
 
 /**

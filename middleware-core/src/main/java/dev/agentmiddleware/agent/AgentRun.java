@@ -6,6 +6,10 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 
+import dev.agentmiddleware.agent.AgentMiddleware.AgentMessage;
+import dev.agentmiddleware.agent.AgentMiddleware.ComposedAgentMiddleware;
+import dev.agentmiddleware.agent.AgentMiddleware.IterationContext;
+import dev.agentmiddleware.agent.AgentMiddleware.IterationResult;
 import dev.agentmiddleware.thread.ThreadStore;
 import org.jspecify.annotations.Nullable;
 
@@ -199,6 +203,175 @@ public final class AgentRun {
 	@Override
 	public String toString() {
 		return "AgentRun[thread=" + this.threadId + ", iteration=" + iteration() + "]";
+	}
+
+	/**
+	 * A tool call the model asked for, in a model-neutral form.
+	 *
+	 * @param id the id the model gave the call, which its answer must carry
+	 * @param name the tool name
+	 * @param arguments the arguments as the model sent them (JSON text)
+	 */
+	public record ToolCallRequest(String id, String name, String arguments) {
+
+		/**
+		 * Validates the components.
+		 */
+		public ToolCallRequest {
+			Objects.requireNonNull(id, "id");
+			Objects.requireNonNull(name, "name");
+			Objects.requireNonNull(arguments, "arguments");
+		}
+
+	}
+
+	/**
+	 * What to do with one tool call the model asked for: run it, or answer it with a text instead.
+	 *
+	 * @param call the call
+	 * @param answer the text the model gets instead of running the tool, or {@code null} to run it
+	 * @param endsRun whether the loop must stop after this turn (the iteration limit is reached)
+	 */
+	public record ToolCallDecision(ToolCallRequest call, @Nullable String answer, boolean endsRun) {
+
+		/**
+		 * Whether the tool runs.
+		 * @return {@code true} if the call is not answered by a guard
+		 */
+		public boolean runs() {
+			return this.answer == null;
+		}
+
+	}
+
+	/**
+	 * Starts {@link AgentRun}s of one configuration: the composed middleware, the thread store and the loop guard.
+	 * Immutable and thread-safe; an integration holds one and starts a run per user turn.
+	 * <pre>{@code
+	 * AgentRuns runs = new AgentRuns(AgentMiddleware.compose(List.of(todos, recovery)), threadStore, guard);
+	 * AgentRun run = runs.start(conversationId);
+	 * }</pre>
+	 *
+	 * @param middleware the composed middleware
+	 * @param threadStore the thread metadata
+	 * @param guard the loop guard
+	 */
+	public record AgentRuns(ComposedAgentMiddleware middleware, ThreadStore threadStore, LoopGuard guard) {
+
+		/**
+		 * Validates the components.
+		 */
+		public AgentRuns {
+			Objects.requireNonNull(middleware, "middleware");
+			Objects.requireNonNull(threadStore, "threadStore");
+			Objects.requireNonNull(guard, "guard");
+		}
+
+		/**
+		 * Starts a run.
+		 * @param threadId the thread the run belongs to
+		 * @return the run
+		 */
+		public AgentRun start(String threadId) {
+			return AgentRun.start(threadId, this.middleware, this.threadStore, this.guard);
+		}
+
+	}
+
+	/**
+	 * Something that happened during an iteration, in order: a tool answered, a tool failed, a loop guard answered a
+	 * call instead of the tool, or the iteration itself failed.
+	 * <pre>{@code
+	 * AgentEvent failed = AgentEvent.toolError("call-1", "read_file", "File not found", exception);
+	 * }</pre>
+	 *
+	 * @param kind what happened
+	 * @param toolName the tool concerned, or {@code null} for an iteration failure
+	 * @param callId the id of the tool call, or {@code null}
+	 * @param text the text the model reads (the tool's result, the error text or the guard's answer)
+	 * @param error the exception behind an error, or {@code null} when only its text is known
+	 */
+	public record AgentEvent(Kind kind, @Nullable String toolName, @Nullable String callId, String text,
+			@Nullable Throwable error) {
+
+		/**
+		 * Validates the components.
+		 */
+		public AgentEvent {
+			Objects.requireNonNull(kind, "kind");
+			Objects.requireNonNull(text, "text");
+		}
+
+		/**
+		 * A tool answered.
+		 * @param callId the call id
+		 * @param toolName the tool
+		 * @param text the result as the model reads it
+		 * @return the event
+		 */
+		public static AgentEvent toolResult(String callId, String toolName, String text) {
+			return new AgentEvent(Kind.TOOL_RESULT, toolName, callId, text, null);
+		}
+
+		/**
+		 * A tool failed.
+		 * @param callId the call id
+		 * @param toolName the tool
+		 * @param text the error as the model reads it
+		 * @param error the exception, or {@code null} when only the text is known
+		 * @return the event
+		 */
+		public static AgentEvent toolError(String callId, String toolName, String text, @Nullable Throwable error) {
+			return new AgentEvent(Kind.TOOL_ERROR, toolName, callId, text, error);
+		}
+
+		/**
+		 * A loop guard answered a call instead of running the tool.
+		 * @param callId the call id
+		 * @param toolName the tool
+		 * @param text the guard's answer
+		 * @return the event
+		 */
+		public static AgentEvent guarded(String callId, String toolName, String text) {
+			return new AgentEvent(Kind.GUARDED, toolName, callId, text, null);
+		}
+
+		/**
+		 * The iteration failed, for example the model call.
+		 * @param error the exception
+		 * @return the event
+		 */
+		public static AgentEvent failure(Throwable error) {
+			return new AgentEvent(Kind.FAILURE, null, null, String.valueOf(error.getMessage()), error);
+		}
+
+		/**
+		 * Whether this event is an error: a failed tool or a failed iteration.
+		 * @return {@code true} for {@link Kind#TOOL_ERROR} and {@link Kind#FAILURE}
+		 */
+		public boolean isError() {
+			return this.kind == Kind.TOOL_ERROR || this.kind == Kind.FAILURE;
+		}
+
+		/**
+		 * What happened.
+		 */
+		public enum Kind {
+
+			/** A tool answered. */
+			TOOL_RESULT,
+
+			/** A tool failed; the model read an error text. */
+			TOOL_ERROR,
+
+			/** A loop guard answered the call; the tool did not run. */
+			GUARDED,
+
+			/** The iteration itself failed. */
+			FAILURE
+
+		}
+
 	}
 
 }

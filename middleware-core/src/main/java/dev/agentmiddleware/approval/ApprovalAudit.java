@@ -4,8 +4,10 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
 
-import dev.agentmiddleware.metrics.MiddlewareEvent;
+import dev.agentmiddleware.approval.ApprovalAuditListener.ApprovalAuditRecord;
+import dev.agentmiddleware.approval.ApprovalAuditListener.ApprovalOutcome;
 import dev.agentmiddleware.metrics.MiddlewareMetrics;
+import dev.agentmiddleware.metrics.MiddlewareMetrics.MiddlewareEvent;
 import dev.agentmiddleware.tool.SessionFingerprint;
 import dev.agentmiddleware.tool.ToolInvocation;
 import org.jspecify.annotations.Nullable;

@@ -2,6 +2,8 @@ package dev.agentmiddleware.approval;
 
 import java.util.Objects;
 
+import dev.agentmiddleware.approval.ApprovalAuditListener.ApprovalOutcome;
+import dev.agentmiddleware.approval.SessionGrant.GrantScope;
 import org.jspecify.annotations.Nullable;
 
 /**

@@ -1,5 +1,6 @@
 package dev.agentmiddleware.approval;
 
+import dev.agentmiddleware.approval.ApprovalAuditListener.ApprovalOutcome;
 import dev.agentmiddleware.tool.ToolDeniedException;
 
 /**

@@ -1,12 +1,16 @@
 package dev.agentmiddleware.approval;
 
+import dev.agentmiddleware.approval.ApprovalStore.DeniedCall;
+
+import dev.agentmiddleware.approval.ApprovalAuditListener.ApprovalOutcome;
+
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
 
-import dev.agentmiddleware.chain.ToolPolicies;
+import dev.agentmiddleware.internal.ToolPolicies;
 import dev.agentmiddleware.tool.ToolDescriptor;
 import dev.agentmiddleware.tool.ToolInvocation;
 import org.jspecify.annotations.Nullable;

@@ -9,8 +9,11 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.function.Function;
 
-import dev.agentmiddleware.chain.BuiltInOrder;
+import dev.agentmiddleware.approval.ApprovalAuditListener.ApprovalOutcome;
+import dev.agentmiddleware.approval.ApprovalProvider.ApprovalQueueProvider;
+import dev.agentmiddleware.approval.ApprovalProvider.CompositeApprovalProvider;
 import dev.agentmiddleware.chain.OrderedMiddleware;
+import dev.agentmiddleware.chain.OrderedMiddleware.BuiltInOrder;
 import dev.agentmiddleware.metrics.MiddlewareMetrics;
 import dev.agentmiddleware.redaction.SecretRedactor;
 import dev.agentmiddleware.tool.ProgressTarget;

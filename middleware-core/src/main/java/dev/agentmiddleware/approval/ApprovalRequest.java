@@ -3,7 +3,7 @@ package dev.agentmiddleware.approval;
 import java.time.Instant;
 import java.util.Objects;
 
-import dev.agentmiddleware.tool.SafetyLevel;
+import dev.agentmiddleware.tool.ToolDescriptor.SafetyLevel;
 import org.jspecify.annotations.Nullable;
 
 /**

@@ -3,7 +3,11 @@ package dev.agentmiddleware.approval;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
+
+import dev.agentmiddleware.approval.ApprovalAuditListener.ApprovalAuditRecord;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Where pending approval requests, their decisions, session grants, recent denials and the audit trail live. In
@@ -125,6 +129,32 @@ public interface ApprovalStore {
 
 		/** The request expired before the decision came. */
 		EXPIRED
+
+	}
+
+	/**
+	 * A call that a person denied, remembered so that the same call in the same session is denied again at once.
+	 *
+	 * @param sessionId the session
+	 * @param toolName the tool
+	 * @param argumentsHash the hash of the call's exact arguments
+	 * @param deniedBy who denied it
+	 * @param reason the reason given, or {@code null}
+	 * @param deniedAt when
+	 */
+	public record DeniedCall(String sessionId, String toolName, String argumentsHash, String deniedBy,
+			@Nullable String reason, Instant deniedAt) {
+
+		/**
+		 * Validates the record.
+		 */
+		public DeniedCall {
+			Objects.requireNonNull(sessionId, "sessionId");
+			Objects.requireNonNull(toolName, "toolName");
+			Objects.requireNonNull(argumentsHash, "argumentsHash");
+			Objects.requireNonNull(deniedBy, "deniedBy");
+			Objects.requireNonNull(deniedAt, "deniedAt");
+		}
 
 	}
 

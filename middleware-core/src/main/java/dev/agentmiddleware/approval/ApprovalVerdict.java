@@ -1,5 +1,11 @@
 package dev.agentmiddleware.approval;
 
+import dev.agentmiddleware.approval.SessionGrant.GrantScope;
+
+import dev.agentmiddleware.approval.ApprovalStore.DeniedCall;
+
+import dev.agentmiddleware.approval.ApprovalAuditListener.ApprovalOutcome;
+
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;

@@ -1,5 +1,9 @@
 package dev.agentmiddleware.approval;
 
+import dev.agentmiddleware.approval.ApprovalProvider.CompositeApprovalProvider;
+
+import dev.agentmiddleware.approval.ApprovalAuditListener.ApprovalOutcome;
+
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;

@@ -19,6 +19,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Predicate;
 
+import dev.agentmiddleware.approval.ApprovalAuditListener.ApprovalAuditRecord;
+import dev.agentmiddleware.approval.ApprovalStore.DeniedCall;
 import org.jspecify.annotations.Nullable;
 
 /**

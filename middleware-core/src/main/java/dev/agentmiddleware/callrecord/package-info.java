@@ -1,6 +1,6 @@
 /**
  * Observability, part one of three — the <b>call record tier</b>: one
- * {@link dev.agentmiddleware.callrecord.ToolCallRecord} per call (outcome, deciding middleware, result or error,
+ * {@link dev.agentmiddleware.callrecord.ToolCallObserver.ToolCallRecord} per call (outcome, deciding middleware, result or error,
  * duration), delivered to {@link dev.agentmiddleware.callrecord.ToolCallObserver}s outside every middleware, without
  * ever failing or delaying the call. Plain Java, no metrics library.
  *
@@ -10,5 +10,7 @@
  */
 @NullMarked
 package dev.agentmiddleware.callrecord;
+
+import dev.agentmiddleware.callrecord.ToolCallObserver.ToolCallRecord;
 
 import org.jspecify.annotations.NullMarked;

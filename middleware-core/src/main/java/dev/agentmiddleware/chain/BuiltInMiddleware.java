@@ -1,5 +1,9 @@
 package dev.agentmiddleware.chain;
 
+import dev.agentmiddleware.internal.ToolPolicies;
+
+import dev.agentmiddleware.chain.OrderedMiddleware.BuiltInOrder;
+
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.Function;

@@ -1,10 +1,11 @@
 package dev.agentmiddleware.chain;
 
+import dev.agentmiddleware.chain.ToolInterceptor.BeforeDecision;
+import dev.agentmiddleware.chain.ToolMiddleware.ToolContractViolationException;
 import dev.agentmiddleware.tool.CallOutcome;
 import dev.agentmiddleware.tool.ToolDescriptor;
 import dev.agentmiddleware.tool.ToolHandler;
 import dev.agentmiddleware.tool.ToolInvocation;
-
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -72,24 +73,24 @@ final class InterceptorMiddleware implements ToolMiddleware {
 						"beforeInvocation returned null; return BeforeDecision.proceed() to go on");
 			}
 			ToolInvocation inner = decision.invocationOr(invocation);
-			ToolCallResult result;
+			ToolInterceptor.Result result;
 			if (decision.isSkip()) {
 				call.decide(decision.skipOutcome(), this.name);
 				call.skipped = true;
-				result = ToolCallResult.skipped(decision.result());
+				result = ToolInterceptor.Result.skipped(decision.result());
 			}
 			else {
 				// The after-hooks of this and every outer interceptor see a skip further in through the running call.
 				call.skipped = false;
 				try {
 					Object value = this.next.handle(inner);
-					result = call.skipped ? ToolCallResult.skipped(value) : ToolCallResult.success(value);
+					result = call.skipped ? ToolInterceptor.Result.skipped(value) : ToolInterceptor.Result.success(value);
 				}
 				catch (Exception ex) {
-					result = ToolCallResult.failure(ex);
+					result = ToolInterceptor.Result.failure(ex);
 				}
 			}
-			ToolCallResult after;
+			ToolInterceptor.Result after;
 			try {
 				after = this.interceptor.afterInvocation(inner, result);
 			}

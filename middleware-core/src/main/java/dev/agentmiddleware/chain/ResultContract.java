@@ -3,10 +3,10 @@ package dev.agentmiddleware.chain;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 
+import dev.agentmiddleware.chain.ToolMiddleware.ToolContractViolationException;
 import dev.agentmiddleware.tool.ToolDescriptor;
 import dev.agentmiddleware.tool.ToolHandler;
 import dev.agentmiddleware.tool.ToolInvocation;
-
 import org.jspecify.annotations.Nullable;
 
 /**

@@ -2,6 +2,7 @@ package dev.agentmiddleware.chain;
 
 import dev.agentmiddleware.tool.ToolDescriptor;
 import dev.agentmiddleware.tool.ToolHandler;
+import dev.agentmiddleware.tool.ToolMiddlewareException;
 
 /**
  * Around-style middleware: wraps a tool's handler in a handler of its own.
@@ -68,6 +69,25 @@ public interface ToolMiddleware {
 	 */
 	static ToolMiddleware named(String name, ToolMiddleware middleware) {
 		return new NamedMiddleware(name, middleware);
+	}
+
+	/**
+	 * A middleware broke the chain's contract, for example by answering with a result the tool's callers cannot
+	 * accept. The message names the middleware so that its author can fix it.
+	 */
+	public static class ToolContractViolationException extends ToolMiddlewareException {
+
+		/**
+		 * Creates the exception.
+		 * @param toolName the tool whose pipeline holds the middleware
+		 * @param middleware the offending middleware
+		 * @param problem what it did wrong
+		 */
+		public ToolContractViolationException(String toolName, String middleware, String problem) {
+			super(toolName, middleware, "Middleware '" + middleware + "' broke the contract of tool '" + toolName + "': "
+					+ problem, null, true);
+		}
+
 	}
 
 }

@@ -9,6 +9,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
+import dev.agentmiddleware.learning.ErrorCounts.PatternCount;
+import dev.agentmiddleware.learning.ErrorCounts.PatternKey;
+import dev.agentmiddleware.learning.ErrorCounts.ToolCount;
+import dev.agentmiddleware.learning.LearningObserver.LearningObserverAdapter;
 import dev.agentmiddleware.redaction.SecretRedactor;
 import org.jspecify.annotations.Nullable;
 
@@ -234,7 +238,6 @@ public final class ErrorPatternStore implements LearningObserver {
 		}
 	}
 
-
 	private List<ErrorPatternStatistics> patternSnapshots(@Nullable String toolName) {
 		List<ErrorPatternStatistics> snapshots = new ArrayList<>();
 		synchronized (this.lock) {
@@ -255,57 +258,6 @@ public final class ErrorPatternStore implements LearningObserver {
 		}
 		snapshots.sort(order);
 		return List.copyOf((snapshots.size() > limit) ? snapshots.subList(0, limit) : snapshots);
-	}
-
-
-	private record PatternKey(String tool, String errorType, String pattern) {
-	}
-
-	private static final class PatternCount {
-
-		private final ErrorCategory category;
-
-		private final Instant firstSeen;
-
-		private Instant lastSeen;
-
-		private long occurrences;
-
-		private long recoveries;
-
-		private @Nullable Instant lastRecoveredAt;
-
-		private PatternCount(ErrorCategory category, Instant firstSeen) {
-			this.category = category;
-			this.firstSeen = firstSeen;
-			this.lastSeen = firstSeen;
-		}
-
-	}
-
-	private static final class ToolCount {
-
-		private long failures;
-
-		private long successes;
-
-		private long recoveries;
-
-		private boolean failing;
-
-		private @Nullable PatternKey lastFailure;
-
-		private @Nullable ErrorCategory lastFailureCategory;
-
-		private @Nullable Instant lastFailedAt;
-
-		private ToolFailureStatistics snapshot(String name) {
-			PatternKey lastFailure = this.lastFailure;
-			return new ToolFailureStatistics(name, this.failures, this.successes, this.recoveries,
-					(lastFailure != null) ? lastFailure.pattern() : null, this.lastFailureCategory, this.lastFailedAt,
-					this.failing);
-		}
-
 	}
 
 	/**
@@ -380,6 +332,43 @@ public final class ErrorPatternStore implements LearningObserver {
 		public ErrorPatternStore build() {
 			return new ErrorPatternStore(this);
 		}
+
+	}
+
+	/**
+	 * A snapshot of one error pattern of one tool, as counted by {@link ErrorPatternStore}.
+	 *
+	 * @param tool the tool that failed
+	 * @param pattern the normalised error message: ids, numbers, paths, URLs, timestamps and quoted values replaced by
+	 * placeholders such as {@code <id>}, {@code <n>}, {@code <path>}, {@code <time>}; secrets redacted
+	 * @param errorType the simple class name of the error
+	 * @param category what kind of failure it is
+	 * @param occurrences how many calls failed this way
+	 * @param firstSeen when the first of them ended
+	 * @param lastSeen when the last of them ended
+	 * @param recoveries how many times the tool succeeded again right after failing this way
+	 * @param lastRecoveredAt when it last did, or {@code null} if it never has
+	 */
+	public record ErrorPatternStatistics(String tool, String pattern, String errorType, ErrorCategory category,
+			long occurrences, Instant firstSeen, Instant lastSeen, long recoveries, @Nullable Instant lastRecoveredAt) {
+
+	}
+
+	/**
+	 * A snapshot of how one tool fares, as counted by {@link ErrorPatternStore}.
+	 *
+	 * @param tool the tool
+	 * @param failures how many of its calls failed
+	 * @param successes how many of its calls succeeded
+	 * @param recoveries how many times it succeeded right after a failure
+	 * @param lastErrorPattern the normalised message of its last failure, or {@code null} if it never failed
+	 * @param lastErrorCategory the category of its last failure, or {@code null} if it never failed
+	 * @param lastFailedAt when its last failure ended, or {@code null} if it never failed
+	 * @param failing whether its last call failed
+	 */
+	public record ToolFailureStatistics(String tool, long failures, long successes, long recoveries,
+			@Nullable String lastErrorPattern, @Nullable ErrorCategory lastErrorCategory, @Nullable Instant lastFailedAt,
+			boolean failing) {
 
 	}
 

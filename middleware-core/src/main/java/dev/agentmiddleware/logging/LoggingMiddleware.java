@@ -6,7 +6,7 @@ import java.util.Objects;
 import java.util.function.LongSupplier;
 
 import dev.agentmiddleware.chain.BuiltInMiddleware;
-import dev.agentmiddleware.chain.BuiltInOrder;
+import dev.agentmiddleware.chain.OrderedMiddleware.BuiltInOrder;
 import dev.agentmiddleware.chain.ToolCall;
 import dev.agentmiddleware.redaction.SecretRedactor;
 import dev.agentmiddleware.tool.CallOutcome;

@@ -21,4 +21,62 @@ public interface MiddlewareMetrics {
 	 */
 	void count(MiddlewareEvent event, String toolName);
 
+	/**
+	 * Something a built-in middleware decided, counted per tool. Each event has the name of the counter it becomes
+	 * in a metrics registry, tagged with the tool's name.
+	 */
+	public enum MiddlewareEvent {
+
+		/** A cached result was returned. */
+		CACHE_HIT("agent.tool.cache.hits"),
+
+		/** The cache had no entry; the tool ran. */
+		CACHE_MISS("agent.tool.cache.misses"),
+
+		/** An entry left the cache because of its size limit or its time to live. */
+		CACHE_EVICTION("agent.tool.cache.evictions"),
+
+		/** A call was rejected by a rate limit or a call budget. */
+		RATE_LIMIT_REJECTED("agent.tool.ratelimit.rejections"),
+
+		/** A failed attempt was retried. */
+		RETRY("agent.tool.retries"),
+
+		/** A session crash was recovered by resetting the session and retrying. */
+		CRASH_RECOVERED("agent.tool.crash.recoveries"),
+
+		/**
+		 * An approval was asked for. (Approval outcomes are counted once, by outcome, on
+		 * {@code agent.tool.approvals{outcome}}: see the auto-configuration's approval outcome counter.)
+		 */
+		APPROVAL_REQUESTED("agent.tool.approvals.requested"),
+
+		/** A call record was dropped because the asynchronous observers could not keep up. */
+		OBSERVER_RECORD_DROPPED("agent.tool.observer.drops"),
+
+		/** Secrets in a tool's result were redacted before the caller saw it. */
+		RESULT_REDACTED("agent.tool.results.redacted"),
+
+		/** A tool's result was longer than its limit and was cut. */
+		RESULT_TRUNCATED("agent.tool.results.truncated"),
+
+		/** A tool's result was refused by its size limit or a result guard. */
+		RESULT_REFUSED("agent.tool.results.refused");
+
+		private final String meterName;
+
+		MiddlewareEvent(String meterName) {
+			this.meterName = meterName;
+		}
+
+		/**
+		 * The name of the counter this event increments.
+		 * @return the meter name, such as {@code agent.tool.cache.hits}
+		 */
+		public String meterName() {
+			return this.meterName;
+		}
+
+	}
+
 }

@@ -1,5 +1,6 @@
 package dev.agentmiddleware.observation;
 
+import dev.agentmiddleware.observation.AgentToolObservationConvention.DefaultAgentToolObservationConvention;
 import io.micrometer.common.docs.KeyName;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationConvention;
@@ -17,7 +18,7 @@ import io.micrometer.observation.docs.ObservationDocumentation;
  *     .timer().count();
  * }</pre>
  */
-public enum AgentToolObservationDocumentation implements ObservationDocumentation {
+enum AgentToolObservationDocumentation implements ObservationDocumentation {
 
 	/**
 	 * One call of a tool through its middleware chain.

@@ -9,6 +9,8 @@ import java.util.function.Function;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.Ticker;
+import dev.agentmiddleware.ratelimit.RateLimitPolicy.RateLimitKey;
+import dev.agentmiddleware.ratelimit.RateLimiterStore.RateLimitDecision;
 import io.github.resilience4j.ratelimiter.RateLimiterConfig;
 import io.github.resilience4j.ratelimiter.internal.AtomicRateLimiter;
 import org.jspecify.annotations.Nullable;

@@ -1,12 +1,16 @@
 package dev.agentmiddleware.ratelimit;
 
+import dev.agentmiddleware.ratelimit.RateLimiterStore.RateLimiterUnavailableException;
+
+import dev.agentmiddleware.ratelimit.RateLimitPolicy.RateLimitKey;
+
 import java.time.Duration;
 import java.util.Objects;
 
 import com.github.benmanes.caffeine.cache.Ticker;
 import dev.agentmiddleware.chain.BuiltInMiddleware;
-import dev.agentmiddleware.chain.BuiltInOrder;
-import dev.agentmiddleware.metrics.MiddlewareEvent;
+import dev.agentmiddleware.chain.OrderedMiddleware.BuiltInOrder;
+import dev.agentmiddleware.metrics.MiddlewareMetrics.MiddlewareEvent;
 import dev.agentmiddleware.metrics.MiddlewareMetrics;
 import dev.agentmiddleware.tool.ToolDescriptor;
 import dev.agentmiddleware.tool.ToolHandler;

@@ -1,5 +1,6 @@
 package dev.agentmiddleware.recovery;
 
+import dev.agentmiddleware.recovery.CrashRecoveryMiddleware.CrashRecoveryException;
 import dev.agentmiddleware.tool.ToolInvocation;
 
 /**

@@ -1,12 +1,16 @@
 package dev.agentmiddleware.results;
 
+import dev.agentmiddleware.results.ToolResultGuard.ResultContent;
+
+import dev.agentmiddleware.results.ResultPolicy.OnExceed;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 
 import dev.agentmiddleware.chain.BuiltInMiddleware;
-import dev.agentmiddleware.chain.BuiltInOrder;
-import dev.agentmiddleware.metrics.MiddlewareEvent;
+import dev.agentmiddleware.chain.OrderedMiddleware.BuiltInOrder;
+import dev.agentmiddleware.metrics.MiddlewareMetrics.MiddlewareEvent;
 import dev.agentmiddleware.metrics.MiddlewareMetrics;
 import dev.agentmiddleware.redaction.SecretRedactor;
 import dev.agentmiddleware.tool.ToolDescriptor;
@@ -17,6 +21,7 @@ import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
+import dev.agentmiddleware.tool.ToolDeniedException;
 
 /**
  * Guards what tools return before a model or an MCP client sees it: secrets are redacted, then your own
@@ -241,6 +246,28 @@ public final class ResultGuardMiddleware extends BuiltInMiddleware<ResultPolicy>
 		@Override
 		public ResultGuardMiddleware build() {
 			return new ResultGuardMiddleware(this);
+		}
+
+	}
+
+	/**
+	 * A result guard refused a tool's result: the tool ran, but what it returned is not handed to the caller. Observed
+	 * and counted as {@code denied}, decided by the guard; never retried.
+	 * <pre>{@code
+	 * throw new ToolResultRefusedException("read_file", "pii", "the result holds a credit card number");
+	 * }</pre>
+	 */
+	public static class ToolResultRefusedException extends ToolDeniedException {
+
+		/**
+		 * Creates the exception.
+		 * @param toolName the tool whose result was refused
+		 * @param decidedBy the guard that refused it, such as {@code results} for the size limit
+		 * @param reason why, in words a person and a model can act on
+		 */
+		public ToolResultRefusedException(String toolName, String decidedBy, String reason) {
+			super(toolName, decidedBy, reason,
+					"The result of tool '" + toolName + "' was refused by " + decidedBy + ": " + reason);
 		}
 
 	}

@@ -3,6 +3,7 @@ package dev.agentmiddleware.results;
 import java.util.Objects;
 
 import dev.agentmiddleware.chain.InvalidPolicyException;
+import dev.agentmiddleware.results.ResultGuardMiddleware.ToolResultRefusedException;
 
 /**
  * How the results of one tool are guarded: the longest result in characters (of its text, or of its JSON text for
@@ -42,6 +43,19 @@ public record ResultPolicy(int maxChars, OnExceed onExceed, boolean redactSecret
 	 */
 	public boolean limited() {
 		return this.maxChars != UNLIMITED;
+	}
+
+	/**
+	 * What happens to a result longer than its tool's {@link ResultPolicy#maxChars() limit}.
+	 */
+	public enum OnExceed {
+
+		/** The result is cut to the limit, with a marker saying how much was left out. */
+		TRUNCATE,
+
+		/** The call fails with a {@link ToolResultRefusedException}; the model sees the refusal, not the result. */
+		REFUSE
+
 	}
 
 }

@@ -3,6 +3,7 @@ package dev.agentmiddleware.results;
 import java.util.Map;
 
 import dev.agentmiddleware.redaction.SecretRedactor;
+import dev.agentmiddleware.results.ToolResultGuard.ResultContent;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;

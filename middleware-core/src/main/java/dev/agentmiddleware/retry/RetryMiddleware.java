@@ -11,11 +11,11 @@ import java.util.function.Predicate;
 
 import dev.agentmiddleware.binding.InvalidToolArgumentsException;
 import dev.agentmiddleware.chain.BuiltInMiddleware;
-import dev.agentmiddleware.chain.BuiltInOrder;
+import dev.agentmiddleware.chain.OrderedMiddleware.BuiltInOrder;
 import dev.agentmiddleware.chain.CallCancellation;
 import dev.agentmiddleware.chain.ToolCancelledException;
-import dev.agentmiddleware.chain.ToolContractViolationException;
-import dev.agentmiddleware.metrics.MiddlewareEvent;
+import dev.agentmiddleware.chain.ToolMiddleware.ToolContractViolationException;
+import dev.agentmiddleware.metrics.MiddlewareMetrics.MiddlewareEvent;
 import dev.agentmiddleware.metrics.MiddlewareMetrics;
 import dev.agentmiddleware.ratelimit.ToolRateLimitedException;
 import dev.agentmiddleware.timeout.ToolTimeoutException;
@@ -29,6 +29,7 @@ import io.github.resilience4j.core.IntervalFunction;
 import io.github.resilience4j.core.functions.Either;
 import io.github.resilience4j.retry.RetryConfig;
 import org.jspecify.annotations.Nullable;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Retries failed calls of idempotent and read-only tools, with exponential backoff and jitter.
@@ -291,6 +292,29 @@ public final class RetryMiddleware extends BuiltInMiddleware<RetryPolicy> {
 		public RetryMiddleware build() {
 			return new RetryMiddleware(this);
 		}
+
+	}
+
+	/**
+	 * Waits between two attempts of a retried call. The default blocks the calling thread; tests pass one that records
+	 * the backoff instead of sleeping.
+	 * <pre>{@code
+	 * List<Duration> waits = new ArrayList<>();
+	 * RetryMiddleware retry = RetryMiddleware.builder().policies((tool) -> RetryPolicy.defaults()).sleeper(waits::add).build();
+	 * }</pre>
+	 */
+	@FunctionalInterface
+	public interface Sleeper {
+
+		/** Blocks the calling thread for the duration. */
+		Sleeper THREAD = (duration) -> TimeUnit.NANOSECONDS.sleep(duration.toNanos());
+
+		/**
+		 * Waits.
+		 * @param duration how long
+		 * @throws InterruptedException if the thread is interrupted while waiting; the call then stops retrying
+		 */
+		void sleep(Duration duration) throws InterruptedException;
 
 	}
 

@@ -10,7 +10,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 import dev.agentmiddleware.chain.BuiltInMiddleware;
-import dev.agentmiddleware.chain.BuiltInOrder;
+import dev.agentmiddleware.chain.OrderedMiddleware.BuiltInOrder;
 import dev.agentmiddleware.chain.CallCancellation;
 import dev.agentmiddleware.chain.ToolCall;
 import dev.agentmiddleware.chain.ToolCancelledException;

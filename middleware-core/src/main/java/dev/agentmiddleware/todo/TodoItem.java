@@ -1,20 +1,23 @@
 package dev.agentmiddleware.todo;
 
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+
+import org.jspecify.annotations.Nullable;
 
 /**
  * One item of a todo list.
  * <pre>{@code
- * TodoItem item = new TodoItem("1", "Read the config file", TodoStatus.PENDING);
+ * TodoItem item = new TodoItem("1", "Read the config file", TodoItem.Status.PENDING);
  * }</pre>
  *
  * @param id the item's id, unique within the list
  * @param text what to do
  * @param status how far it is
  */
-public record TodoItem(String id, String text, TodoStatus status) {
+public record TodoItem(String id, String text, Status status) {
 
 	/**
 	 * Validates the components.
@@ -35,6 +38,41 @@ public record TodoItem(String id, String text, TodoStatus status) {
 		json.put("text", this.text);
 		json.put("status", this.status.json());
 		return json;
+	}
+
+	/**
+	 * The status of a todo item, written in lower case in JSON: {@code pending}, {@code in_progress}, {@code done}.
+	 */
+	public enum Status {
+
+		/** Not started. */
+		PENDING,
+
+		/** Being worked on. */
+		IN_PROGRESS,
+
+		/** Finished. */
+		DONE;
+
+		/**
+		 * The JSON form.
+		 * @return the lower-case name
+		 */
+		public String json() {
+			return name().toLowerCase(Locale.ROOT);
+		}
+
+		static @Nullable Status fromJson(@Nullable Object value) {
+			if (value instanceof String text) {
+				for (Status status : values()) {
+					if (status.json().equals(text)) {
+						return status;
+					}
+				}
+			}
+			return null;
+		}
+
 	}
 
 }

@@ -9,12 +9,12 @@ import java.util.Objects;
 import java.util.Set;
 
 import dev.agentmiddleware.agent.AgentMiddleware;
+import dev.agentmiddleware.binding.InvalidToolArgumentsException;
 import dev.agentmiddleware.cache.CacheMiddleware;
 import dev.agentmiddleware.thread.ThreadStore;
 import dev.agentmiddleware.tool.ExecutableTool;
-import dev.agentmiddleware.binding.InvalidToolArgumentsException;
-import dev.agentmiddleware.tool.SafetyLevel;
 import dev.agentmiddleware.tool.ToolDescriptor;
+import dev.agentmiddleware.tool.ToolDescriptor.SafetyLevel;
 import dev.agentmiddleware.tool.ToolInvocation;
 import org.jspecify.annotations.Nullable;
 
@@ -160,7 +160,7 @@ public final class TodoMiddleware implements AgentMiddleware {
 				throw new InvalidToolArgumentsException(UPDATE_TODO, null,
 						"give 'status' (pending, in_progress or done), 'text', or both");
 			}
-			TodoStatus status = (statusArgument != null) ? status(UPDATE_TODO, "status", statusArgument) : null;
+			TodoItem.Status status = (statusArgument != null) ? status(UPDATE_TODO, "status", statusArgument) : null;
 			String text = (textArgument != null) ? text(UPDATE_TODO, "text", textArgument) : null;
 			List<TodoItem> updated = new ArrayList<>();
 			this.threadStore.update(threadId, (metadata) -> {
@@ -216,7 +216,7 @@ public final class TodoMiddleware implements AgentMiddleware {
 						"the id '" + echo(id) + "' is used twice; ids must be unique");
 			}
 			String text = text(WRITE_TODOS, where + ".text", item.get("text"));
-			TodoStatus status = status(WRITE_TODOS, where + ".status", item.get("status"));
+			TodoItem.Status status = status(WRITE_TODOS, where + ".status", item.get("status"));
 			items.add(new TodoItem(id, text, status));
 		}
 		return items;
@@ -244,8 +244,8 @@ public final class TodoMiddleware implements AgentMiddleware {
 		return text;
 	}
 
-	private static TodoStatus status(String tool, String parameter, @Nullable Object value) {
-		TodoStatus status = TodoStatus.fromJson(value);
+	private static TodoItem.Status status(String tool, String parameter, @Nullable Object value) {
+		TodoItem.Status status = TodoItem.Status.fromJson(value);
 		if (status == null) {
 			throw new InvalidToolArgumentsException(tool, parameter, "expected one of: pending, in_progress, done");
 		}
@@ -279,8 +279,8 @@ public final class TodoMiddleware implements AgentMiddleware {
 		for (Object each : list) {
 			if (each instanceof Map<?, ?> item && item.get("id") instanceof String id
 					&& item.get("text") instanceof String text) {
-				TodoStatus status = TodoStatus.fromJson(item.get("status"));
-				items.add(new TodoItem(id, text, (status != null) ? status : TodoStatus.PENDING));
+				TodoItem.Status status = TodoItem.Status.fromJson(item.get("status"));
+				items.add(new TodoItem(id, text, (status != null) ? status : TodoItem.Status.PENDING));
 			}
 		}
 		return List.copyOf(items);
@@ -289,6 +289,28 @@ public final class TodoMiddleware implements AgentMiddleware {
 	// Ids come from the model: echo a bounded part of them only.
 	private static String echo(String value) {
 		return (value.length() <= 64) ? value : value.substring(0, 61) + "...";
+	}
+
+	/**
+	 * Bounds on a todo list.
+	 *
+	 * @param maxItems the most items a list may hold
+	 * @param maxTextLength the most characters of an item's text (and of its id)
+	 */
+	public record TodoLimits(int maxItems, int maxTextLength) {
+
+		/** 100 items of at most 1000 characters. */
+		public static final TodoLimits DEFAULTS = new TodoLimits(100, 1000);
+
+		/**
+		 * Validates the bounds.
+		 */
+		public TodoLimits {
+			if (maxItems < 1 || maxTextLength < 1) {
+				throw new IllegalArgumentException("Todo limits must be positive");
+			}
+		}
+
 	}
 
 }

@@ -1,6 +1,7 @@
 package dev.agentmiddleware.tool;
 
 import java.util.Objects;
+import dev.agentmiddleware.tool.ToolDescriptor.SafetyLevel;
 
 /**
  * A tool ready to run: its descriptor and the handler holding its own code, before any middleware.

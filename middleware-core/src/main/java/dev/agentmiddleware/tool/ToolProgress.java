@@ -1,5 +1,7 @@
 package dev.agentmiddleware.tool;
 
+import dev.agentmiddleware.tool.ToolDescriptor.SafetyLevel;
+
 import org.jspecify.annotations.Nullable;
 
 /**

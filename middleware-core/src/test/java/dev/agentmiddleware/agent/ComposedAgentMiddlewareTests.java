@@ -4,8 +4,13 @@ import java.util.ArrayList;
 import java.util.List;
 
 import ch.qos.logback.classic.Level;
+import dev.agentmiddleware.agent.AgentMiddleware.AgentMessage;
+import dev.agentmiddleware.agent.AgentMiddleware.ComposedAgentMiddleware;
+import dev.agentmiddleware.agent.AgentMiddleware.IterationContext;
+import dev.agentmiddleware.agent.AgentMiddleware.IterationResult;
+import dev.agentmiddleware.agent.LoopGuard.LoopGuardPolicy;
 import dev.agentmiddleware.testsupport.CapturedLog;
-import dev.agentmiddleware.thread.InMemoryThreadStore;
+import dev.agentmiddleware.thread.ThreadStore.InMemoryThreadStore;
 import dev.agentmiddleware.tool.ExecutableTool;
 import dev.agentmiddleware.tool.ToolDescriptor;
 import org.junit.jupiter.api.Test;

@@ -2,10 +2,13 @@ package dev.agentmiddleware.agent;
 
 import java.util.List;
 
+import dev.agentmiddleware.agent.AgentMiddleware.IterationResult;
+import dev.agentmiddleware.agent.AgentRun.AgentEvent;
+import dev.agentmiddleware.agent.LoopGuard.LoopGuardPolicy;
+import dev.agentmiddleware.approval.ApprovalAuditListener.ApprovalOutcome;
 import dev.agentmiddleware.approval.ApprovalDeniedException;
-import dev.agentmiddleware.approval.ApprovalOutcome;
 import dev.agentmiddleware.redaction.SecretRedactor;
-import dev.agentmiddleware.thread.InMemoryThreadStore;
+import dev.agentmiddleware.thread.ThreadStore.InMemoryThreadStore;
 import dev.agentmiddleware.tool.UnknownToolException;
 import org.junit.jupiter.api.Test;
 

@@ -2,8 +2,12 @@ package dev.agentmiddleware.agent;
 
 import java.util.List;
 
-import dev.agentmiddleware.thread.InMemoryThreadStore;
+import dev.agentmiddleware.agent.AgentMiddleware.IterationResult;
+import dev.agentmiddleware.agent.AgentRun.ToolCallDecision;
+import dev.agentmiddleware.agent.AgentRun.ToolCallRequest;
+import dev.agentmiddleware.agent.LoopGuard.LoopGuardPolicy;
 import dev.agentmiddleware.thread.ThreadStore;
+import dev.agentmiddleware.thread.ThreadStore.InMemoryThreadStore;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;

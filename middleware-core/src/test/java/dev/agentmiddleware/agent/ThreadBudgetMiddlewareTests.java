@@ -1,12 +1,18 @@
 package dev.agentmiddleware.agent;
 
+import dev.agentmiddleware.agent.AgentRun.ToolCallRequest;
+
+import dev.agentmiddleware.agent.AgentRun.ToolCallDecision;
+
+import dev.agentmiddleware.agent.LoopGuard.LoopGuardPolicy;
+
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import dev.agentmiddleware.chain.BuiltInOrder;
+import dev.agentmiddleware.chain.OrderedMiddleware.BuiltInOrder;
 import dev.agentmiddleware.chain.OrderedMiddleware;
 import dev.agentmiddleware.ratelimit.ToolRateLimitedException;
-import dev.agentmiddleware.thread.InMemoryThreadStore;
+import dev.agentmiddleware.thread.ThreadStore.InMemoryThreadStore;
 import dev.agentmiddleware.thread.ThreadStore;
 import dev.agentmiddleware.tool.CallOutcome;
 import dev.agentmiddleware.tool.InvocationSource;

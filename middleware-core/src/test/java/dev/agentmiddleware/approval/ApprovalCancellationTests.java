@@ -1,5 +1,11 @@
 package dev.agentmiddleware.approval;
 
+import dev.agentmiddleware.approval.ApprovalProvider.CompositeApprovalProvider;
+
+import dev.agentmiddleware.approval.ApprovalAuditListener.ApprovalOutcome;
+
+import dev.agentmiddleware.approval.ApprovalAuditListener.ApprovalAuditRecord;
+
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -13,15 +19,14 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.agentmiddleware.callrecord.ToolCallObserver;
 import dev.agentmiddleware.callrecord.ToolCallObservers;
-import dev.agentmiddleware.callrecord.ToolCallRecord;
+import dev.agentmiddleware.callrecord.ToolCallObserver.ToolCallRecord;
 import dev.agentmiddleware.chain.CallCancellation;
 import dev.agentmiddleware.chain.ToolCancelledException;
 import dev.agentmiddleware.chain.ToolPipeline;
 import dev.agentmiddleware.observation.ObservationMiddleware;
 import dev.agentmiddleware.testsupport.MutableClock;
 import dev.agentmiddleware.tool.CallOutcome;
-import dev.agentmiddleware.tool.ExecutableTool;
-import dev.agentmiddleware.tool.SafetyLevel;
+import dev.agentmiddleware.tool.ToolDescriptor.SafetyLevel;
 import dev.agentmiddleware.tool.ToolDescriptor;
 import dev.agentmiddleware.tool.ToolInvocation;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;

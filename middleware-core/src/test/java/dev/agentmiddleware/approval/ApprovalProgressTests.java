@@ -1,5 +1,11 @@
 package dev.agentmiddleware.approval;
 
+import dev.agentmiddleware.approval.ApprovalStore.DeniedCall;
+
+import dev.agentmiddleware.approval.ApprovalAuditListener.ApprovalOutcome;
+
+import dev.agentmiddleware.approval.ApprovalAuditListener.ApprovalAuditRecord;
+
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -14,7 +20,7 @@ import dev.agentmiddleware.chain.ToolPipeline;
 import dev.agentmiddleware.testsupport.MutableClock;
 import dev.agentmiddleware.tool.ExecutableTool;
 import dev.agentmiddleware.tool.ProgressTarget;
-import dev.agentmiddleware.tool.SafetyLevel;
+import dev.agentmiddleware.tool.ToolDescriptor.SafetyLevel;
 import dev.agentmiddleware.tool.ToolDescriptor;
 import dev.agentmiddleware.tool.ToolInvocation;
 import org.jspecify.annotations.Nullable;

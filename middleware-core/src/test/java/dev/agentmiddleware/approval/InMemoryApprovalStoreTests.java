@@ -3,6 +3,7 @@ package dev.agentmiddleware.approval;
 import java.time.Duration;
 import java.time.Instant;
 
+import dev.agentmiddleware.approval.ApprovalStore.DeniedCall;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;

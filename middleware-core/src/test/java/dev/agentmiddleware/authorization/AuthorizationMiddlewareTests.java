@@ -4,7 +4,8 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import dev.agentmiddleware.chain.BuiltInOrder;
+import dev.agentmiddleware.authorization.AuthorizationMiddleware.ToolForbiddenException;
+import dev.agentmiddleware.chain.OrderedMiddleware.BuiltInOrder;
 import dev.agentmiddleware.tool.CallOutcome;
 import dev.agentmiddleware.tool.ToolDeniedException;
 import dev.agentmiddleware.tool.ToolDescriptor;

@@ -13,9 +13,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
-import dev.agentmiddleware.chain.BeforeDecision;
+import dev.agentmiddleware.callrecord.ToolCallObserver.ToolCallRecord;
 import dev.agentmiddleware.chain.ToolCall;
 import dev.agentmiddleware.chain.ToolInterceptor;
+import dev.agentmiddleware.chain.ToolInterceptor.BeforeDecision;
 import dev.agentmiddleware.chain.ToolMiddleware;
 import dev.agentmiddleware.chain.ToolPipeline;
 import dev.agentmiddleware.ratelimit.ToolRateLimitedException;

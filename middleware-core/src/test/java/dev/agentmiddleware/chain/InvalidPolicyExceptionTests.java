@@ -4,13 +4,13 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 
-import dev.agentmiddleware.agent.LoopGuardPolicy;
+import dev.agentmiddleware.agent.LoopGuard.LoopGuardPolicy;
 import dev.agentmiddleware.authorization.AuthorizationPolicy;
 import dev.agentmiddleware.cache.CachePolicy;
-import dev.agentmiddleware.cache.CacheScope;
+import dev.agentmiddleware.cache.CachePolicy.CacheScope;
 import dev.agentmiddleware.logging.LoggingPolicy;
-import dev.agentmiddleware.ratelimit.RateLimitKey;
 import dev.agentmiddleware.ratelimit.RateLimitPolicy;
+import dev.agentmiddleware.ratelimit.RateLimitPolicy.RateLimitKey;
 import dev.agentmiddleware.retry.RetryPolicy;
 import dev.agentmiddleware.timeout.TimeoutPolicy;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;

@@ -7,6 +7,8 @@ import java.util.function.BiFunction;
 import java.util.function.Function;
 
 import dev.agentmiddleware.chain.InterceptorMiddleware.InterceptorFailure;
+import dev.agentmiddleware.chain.ToolInterceptor.BeforeDecision;
+import dev.agentmiddleware.chain.ToolMiddleware.ToolContractViolationException;
 import dev.agentmiddleware.tool.ToolDescriptor;
 import dev.agentmiddleware.tool.ToolHandler;
 import dev.agentmiddleware.tool.ToolInvocation;
@@ -77,7 +79,7 @@ class ToolInterceptorTests {
 			.interceptor(skipOnce)
 			.build();
 		assertThat(pipeline.call(call("hi"))).isEqualTo("tool:hi");
-		assertThat(skipOnce.results).extracting(ToolCallResult::shortCircuited).containsExactly(true, false);
+		assertThat(skipOnce.results).extracting(ToolInterceptor.Result::shortCircuited).containsExactly(true, false);
 		assertThat(outer.results).singleElement().satisfies((result) -> assertThat(result.shortCircuited()).isFalse());
 	}
 
@@ -98,7 +100,7 @@ class ToolInterceptorTests {
 	@Test
 	void afterHookMayReplaceTheResult() throws Exception {
 		Recording masking = new Recording("mask")
-			.after((invocation, result) -> ToolCallResult.success(((String) result.value()).toUpperCase()));
+			.after((invocation, result) -> ToolInterceptor.Result.success(((String) result.value()).toUpperCase()));
 		assertThat(pipeline(masking).call(call("hi"))).isEqualTo("TOOL:HI");
 	}
 
@@ -106,7 +108,7 @@ class ToolInterceptorTests {
 	void toolFailureReachesAfterHooksWhichMayReplaceItWithASuccess() throws Exception {
 		IOException failure = new IOException("disk full");
 		Recording fallback = new Recording("fallback")
-			.after((invocation, result) -> result.isFailure() ? ToolCallResult.success("fallback") : result);
+			.after((invocation, result) -> result.isFailure() ? ToolInterceptor.Result.success("fallback") : result);
 		Recording inner = new Recording("inner");
 		ToolPipeline pipeline = ToolPipeline.builder(ECHO, (invocation) -> {
 			throw failure;
@@ -247,11 +249,11 @@ class ToolInterceptorTests {
 
 		final List<ToolInvocation> invocations = new ArrayList<>();
 
-		final List<ToolCallResult> results = new ArrayList<>();
+		final List<ToolInterceptor.Result> results = new ArrayList<>();
 
 		private Function<ToolInvocation, BeforeDecision> before = (invocation) -> BeforeDecision.proceed();
 
-		private BiFunction<ToolInvocation, ToolCallResult, ToolCallResult> after = (invocation, result) -> result;
+		private BiFunction<ToolInvocation, ToolInterceptor.Result, ToolInterceptor.Result> after = (invocation, result) -> result;
 
 		Recording(String name) {
 			this.name = name;
@@ -262,7 +264,7 @@ class ToolInterceptorTests {
 			return this;
 		}
 
-		Recording after(BiFunction<ToolInvocation, ToolCallResult, ToolCallResult> after) {
+		Recording after(BiFunction<ToolInvocation, ToolInterceptor.Result, ToolInterceptor.Result> after) {
 			this.after = after;
 			return this;
 		}
@@ -274,7 +276,7 @@ class ToolInterceptorTests {
 		}
 
 		@Override
-		public ToolCallResult afterInvocation(ToolInvocation invocation, ToolCallResult result) {
+		public ToolInterceptor.Result afterInvocation(ToolInvocation invocation, ToolInterceptor.Result result) {
 			ToolInterceptorTests.this.events.add(this.name + "-after");
 			this.invocations.add(invocation);
 			this.results.add(result);

@@ -3,11 +3,8 @@ package dev.agentmiddleware.learning;
 import java.io.IOException;
 import java.net.SocketTimeoutException;
 import java.nio.file.AccessDeniedException;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -20,11 +17,12 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 import dev.agentmiddleware.binding.InvalidToolArgumentsException;
+import dev.agentmiddleware.learning.ErrorPatternStore.ErrorPatternStatistics;
+import dev.agentmiddleware.learning.ErrorPatternStore.ToolFailureStatistics;
 import dev.agentmiddleware.ratelimit.ToolRateLimitedException;
 import dev.agentmiddleware.testsupport.MutableClock;
 import dev.agentmiddleware.timeout.ToolTimeoutException;
 import dev.agentmiddleware.tool.ToolDeniedException;
-import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;

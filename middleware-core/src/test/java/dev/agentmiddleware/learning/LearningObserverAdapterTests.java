@@ -9,6 +9,7 @@ import java.util.concurrent.TimeUnit;
 
 import dev.agentmiddleware.callrecord.ToolCallObservers;
 import dev.agentmiddleware.chain.ToolPipeline;
+import dev.agentmiddleware.learning.LearningObserver.LearningObserverAdapter;
 import dev.agentmiddleware.tool.ToolDeniedException;
 import dev.agentmiddleware.tool.ToolDescriptor;
 import dev.agentmiddleware.tool.ToolInvocation;

@@ -10,6 +10,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
+import dev.agentmiddleware.thread.ThreadStore.InMemoryThreadStore;
+import dev.agentmiddleware.thread.ThreadStore.ThreadMetadata;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;

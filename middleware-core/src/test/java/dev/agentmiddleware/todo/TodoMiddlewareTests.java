@@ -4,16 +4,16 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Collectors;
 
+import dev.agentmiddleware.binding.InvalidToolArgumentsException;
 import dev.agentmiddleware.cache.CacheMiddleware;
 import dev.agentmiddleware.chain.ToolMiddleware;
 import dev.agentmiddleware.chain.ToolPipeline;
-import dev.agentmiddleware.thread.InMemoryThreadStore;
 import dev.agentmiddleware.thread.ThreadStore;
+import dev.agentmiddleware.thread.ThreadStore.InMemoryThreadStore;
+import dev.agentmiddleware.todo.TodoMiddleware.TodoLimits;
 import dev.agentmiddleware.tool.ExecutableTool;
-import dev.agentmiddleware.binding.InvalidToolArgumentsException;
-import dev.agentmiddleware.tool.SafetyLevel;
+import dev.agentmiddleware.tool.ToolDescriptor.SafetyLevel;
 import dev.agentmiddleware.tool.ToolInvocation;
 import org.junit.jupiter.api.Test;
 
@@ -82,7 +82,7 @@ class TodoMiddlewareTests {
 	void writeReplacesTheWholeList() throws Exception {
 		call("write_todos", "t1", Map.of("todos", List.of(item("1", "a", "pending"), item("2", "b", "pending"))));
 		call("write_todos", "t1", Map.of("todos", List.of(item("3", "c", "done"))));
-		assertThat(this.todos.todos("t1")).containsExactly(new TodoItem("3", "c", TodoStatus.DONE));
+		assertThat(this.todos.todos("t1")).containsExactly(new TodoItem("3", "c", TodoItem.Status.DONE));
 	}
 
 	@Test
@@ -90,8 +90,8 @@ class TodoMiddlewareTests {
 		call("write_todos", "t1", Map.of("todos", List.of(item("1", "a", "pending"), item("2", "b", "pending"))));
 		call("update_todo", "t1", args("id", "2", "status", "done"));
 		call("update_todo", "t1", args("id", "1", "text", "a, better"));
-		assertThat(this.todos.todos("t1")).containsExactly(new TodoItem("1", "a, better", TodoStatus.PENDING),
-				new TodoItem("2", "b", TodoStatus.DONE));
+		assertThat(this.todos.todos("t1")).containsExactly(new TodoItem("1", "a, better", TodoItem.Status.PENDING),
+				new TodoItem("2", "b", TodoItem.Status.DONE));
 	}
 
 	@Test

@@ -4,7 +4,7 @@ import java.time.Duration;
 import java.util.List;
 
 import dev.agentmiddleware.binding.InvalidToolArgumentsException;
-import dev.agentmiddleware.chain.ToolContractViolationException;
+import dev.agentmiddleware.chain.ToolMiddleware.ToolContractViolationException;
 import dev.agentmiddleware.ratelimit.ToolRateLimitedException;
 import dev.agentmiddleware.recovery.CrashRecoveryPolicy;
 import dev.agentmiddleware.timeout.ToolTimeoutException;

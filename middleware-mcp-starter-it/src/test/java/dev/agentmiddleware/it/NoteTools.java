@@ -6,7 +6,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import dev.agentmiddleware.spring.AgentTool;
 import dev.agentmiddleware.spring.AgentToolIcon;
 import dev.agentmiddleware.spring.AgentToolParam;
-import dev.agentmiddleware.tool.SafetyLevel;
+import dev.agentmiddleware.tool.ToolDescriptor.SafetyLevel;
 
 import org.springframework.stereotype.Component;
 

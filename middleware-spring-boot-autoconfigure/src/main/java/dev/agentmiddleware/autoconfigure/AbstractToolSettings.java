@@ -1,5 +1,7 @@
 package dev.agentmiddleware.autoconfigure;
 
+import dev.agentmiddleware.autoconfigure.PerToolSettings.ToolSettings;
+
 import org.jspecify.annotations.Nullable;
 
 /**

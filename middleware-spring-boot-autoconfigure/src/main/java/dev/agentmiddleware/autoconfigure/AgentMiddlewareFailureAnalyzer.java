@@ -9,7 +9,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 
-import dev.agentmiddleware.autoconfigure.internal.NameSuggestions;
+import dev.agentmiddleware.autoconfigure.internal.ToolNames.NameSuggestions;
 import dev.agentmiddleware.autoconfigure.tool.AgentMiddlewareProperties;
 import dev.agentmiddleware.autoconfigure.tool.InvalidToolConfigurationException;
 import org.jspecify.annotations.Nullable;

@@ -6,6 +6,8 @@ import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 
+import dev.agentmiddleware.autoconfigure.tool.InvalidToolConfigurationException;
+
 import org.springframework.context.annotation.Conditional;
 
 /**
@@ -34,5 +36,65 @@ public @interface ConditionalOnStoreType {
 	 * @return the types
 	 */
 	StoreType[] value();
+
+	/**
+	 * Where a feature keeps its shared state, selected like Spring Boot's {@code spring.cache.type} by one property,
+	 * {@code <feature>.store.type}, with <b>one rule</b>: {@code auto} is JDBC when the application has a
+	 * {@code DataSource}, memory otherwise; {@code jdbc} without a {@code DataSource} fails startup naming the property.
+	 * Approvals ({@code agent.middleware.approval.store.type}) and threads ({@code agent.middleware.threads.store.type})
+	 * use it; a feature adopts it with a {@code StoreType} field in its properties' {@code store} block and
+	 * {@link ConditionalOnStoreType} on its store configurations:
+	 * <pre>{@code
+	 * @Configuration(proxyBeanMethods = false)
+	 * @ConditionalOnBean(DataSource.class)
+	 * @ConditionalOnStoreType(prefix = "agent.middleware.threads", value = { StoreType.AUTO, StoreType.JDBC })
+	 * static class JdbcThreadStoreConfiguration { ... }
+	 *
+	 * @Configuration(proxyBeanMethods = false)
+	 * @ConditionalOnMissingBean(DataSource.class)
+	 * @ConditionalOnStoreType(prefix = "agent.middleware.threads", value = StoreType.JDBC)
+	 * static class MissingDataSourceConfiguration {
+	 *     MissingDataSourceConfiguration() {
+	 *         throw StoreType.missingDataSource("agent.middleware.threads", "thread");
+	 *     }
+	 * }
+	 * }</pre>
+	 */
+	public enum StoreType {
+
+		/** JDBC when the application has a {@code DataSource}, memory otherwise (the default). */
+		AUTO,
+
+		/** In this JVM's memory: lost on restart and not shared between instances. */
+		MEMORY,
+
+		/** In the application's database, through its {@code DataSource}; shared between instances. */
+		JDBC;
+
+		/**
+		 * The store this type resolves to, by the one rule.
+		 * @param dataSourceAvailable whether the application has a {@code DataSource}
+		 * @return {@link #JDBC} or {@link #MEMORY}; {@link #JDBC} also when it was asked for without a
+		 * {@code DataSource}, which {@link #missingDataSource} reports
+		 */
+		public StoreType resolve(boolean dataSourceAvailable) {
+			return (this == JDBC || (this == AUTO && dataSourceAvailable)) ? JDBC : MEMORY;
+		}
+
+		/**
+		 * The startup failure of {@code store.type: jdbc} in an application without a {@code DataSource}.
+		 * @param prefix the feature's prefix, such as {@code agent.middleware.threads}
+		 * @param storeName what is stored, such as {@code thread}
+		 * @return the failure, naming {@code <prefix>.store.type} and the fix
+		 */
+		public static InvalidToolConfigurationException missingDataSource(String prefix, String storeName) {
+			String property = prefix + ".store.type";
+			return new InvalidToolConfigurationException(property,
+					"the JDBC " + storeName + " store needs a DataSource, and the application has none",
+					"Add a DataSource (spring-boot-starter-jdbc and a database driver, with spring.datasource.*), or "
+							+ "set '" + property + "' to auto or memory.");
+		}
+
+	}
 
 }

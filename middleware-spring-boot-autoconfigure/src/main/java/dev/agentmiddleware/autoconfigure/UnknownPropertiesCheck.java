@@ -5,8 +5,8 @@ import java.util.HashSet;
 import java.util.Set;
 import java.util.TreeSet;
 
-import dev.agentmiddleware.autoconfigure.internal.NameSuggestions;
 import dev.agentmiddleware.autoconfigure.internal.ToolNames;
+import dev.agentmiddleware.autoconfigure.internal.ToolNames.NameSuggestions;
 import dev.agentmiddleware.autoconfigure.tool.AgentMiddlewareProperties;
 import dev.agentmiddleware.autoconfigure.tool.InvalidToolConfigurationException;
 import org.jspecify.annotations.Nullable;

@@ -3,7 +3,7 @@
  * {@code agent.middleware} keys, the failure analysis of bad settings, the secret redactor and the observers
  * ({@link dev.agentmiddleware.autoconfigure.AgentMiddlewareAutoConfiguration}), and the one settings path of the
  * built-ins ({@link dev.agentmiddleware.autoconfigure.ToolMiddlewareProperties},
- * {@link dev.agentmiddleware.autoconfigure.ToolSettings}, {@link dev.agentmiddleware.autoconfigure.PerToolSettings}).
+ * {@link dev.agentmiddleware.autoconfigure.PerToolSettings.ToolSettings}, {@link dev.agentmiddleware.autoconfigure.PerToolSettings}).
  * The root properties, {@link dev.agentmiddleware.autoconfigure.tool.AgentMiddlewareProperties}, live in
  * {@code autoconfigure.tool}, the layer every other part builds on, so that packages depend one way only: here,
  * every built-in, {@code autoconfigure.springai} and {@code autoconfigure.mcp} on {@code autoconfigure.tool}, never
@@ -31,5 +31,7 @@
  */
 @NullMarked
 package dev.agentmiddleware.autoconfigure;
+
+import dev.agentmiddleware.autoconfigure.PerToolSettings.ToolSettings;
 
 import org.jspecify.annotations.NullMarked;

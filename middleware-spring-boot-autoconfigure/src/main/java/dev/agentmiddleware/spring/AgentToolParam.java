@@ -5,6 +5,7 @@ import java.lang.annotation.ElementType;
 import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
+import dev.agentmiddleware.tool.ToolDescriptor.SafetyLevel;
 
 /**
  * Describes a parameter of an {@link AgentTool} method in the tool's JSON schema.

@@ -20,6 +20,7 @@ import org.springframework.boot.context.properties.bind.DataObjectPropertyName;
 import org.springframework.boot.convert.ApplicationConversionService;
 import org.springframework.core.ResolvableType;
 import org.springframework.core.convert.TypeDescriptor;
+import org.springframework.util.ReflectionUtils;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -106,6 +107,8 @@ class ConfigurationMetadataTests {
 
 	private static @Nullable Object invoke(PropertyDescriptor descriptor, Object target) {
 		try {
+			// properties classes used only by their own auto-configuration are package-private
+			ReflectionUtils.makeAccessible(descriptor.getReadMethod());
 			return descriptor.getReadMethod().invoke(target);
 		}
 		catch (ReflectiveOperationException ex) {

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
+import dev.agentmiddleware.autoconfigure.PerToolSettings.ToolSettings;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 

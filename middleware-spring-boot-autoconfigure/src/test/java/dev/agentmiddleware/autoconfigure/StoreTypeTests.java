@@ -1,5 +1,6 @@
 package dev.agentmiddleware.autoconfigure;
 
+import dev.agentmiddleware.autoconfigure.ConditionalOnStoreType.StoreType;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;

@@ -7,7 +7,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.agentmiddleware.autoconfigure.approval.ApprovalController;
 import dev.agentmiddleware.spring.AgentTool;
-import dev.agentmiddleware.tool.SafetyLevel;
+import dev.agentmiddleware.tool.ToolDescriptor.SafetyLevel;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;

@@ -12,8 +12,8 @@ import dev.agentmiddleware.autoconfigure.tool.AgentToolRegistry;
 import dev.agentmiddleware.autoconfigure.tool.RegisteredTool;
 import dev.agentmiddleware.callrecord.ToolCallObservers;
 import dev.agentmiddleware.chain.ToolPipeline;
-import dev.agentmiddleware.tool.SafetyLevel;
 import dev.agentmiddleware.tool.ToolDescriptor;
+import dev.agentmiddleware.tool.ToolDescriptor.SafetyLevel;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.json.JsonMapper;
@@ -34,7 +34,7 @@ import org.springframework.boot.actuate.endpoint.annotation.Selector;
  * secret: descriptors and chains are static, and contributors only return configuration, counts and normalised text.
  */
 @Endpoint(id = "agentmiddleware")
-public final class AgentMiddlewareEndpoint {
+final class AgentMiddlewareEndpoint {
 
 	private final AgentToolRegistry registry;
 

@@ -4,8 +4,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 import dev.agentmiddleware.agent.AgentMiddleware;
-import dev.agentmiddleware.agent.AgentRuns;
-import dev.agentmiddleware.agent.ComposedAgentMiddleware;
+import dev.agentmiddleware.agent.AgentMiddleware.ComposedAgentMiddleware;
+import dev.agentmiddleware.agent.AgentRun.AgentRuns;
 import dev.agentmiddleware.agent.ErrorRecoveryMiddleware;
 import dev.agentmiddleware.agent.LoopGuard;
 import dev.agentmiddleware.autoconfigure.AgentMiddlewareAutoConfiguration;
@@ -15,8 +15,8 @@ import dev.agentmiddleware.autoconfigure.tool.AgentToolContributor;
 import dev.agentmiddleware.chain.OrderedMiddleware;
 import dev.agentmiddleware.redaction.SecretRedactor;
 import dev.agentmiddleware.thread.ThreadStore;
-import dev.agentmiddleware.todo.TodoLimits;
 import dev.agentmiddleware.todo.TodoMiddleware;
+import dev.agentmiddleware.todo.TodoMiddleware.TodoLimits;
 import dev.agentmiddleware.tool.ExecutableTool;
 
 import org.springframework.beans.factory.ObjectProvider;

@@ -6,7 +6,7 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * Configuration of the error-recovery middleware, under {@code agent.middleware.error-recovery}.
  */
 @ConfigurationProperties(ErrorRecoveryProperties.PREFIX)
-public class ErrorRecoveryProperties {
+class ErrorRecoveryProperties {
 
 	/** The prefix of these properties. */
 	public static final String PREFIX = "agent.middleware.error-recovery";

@@ -1,6 +1,6 @@
 package dev.agentmiddleware.autoconfigure.agent;
 
-import dev.agentmiddleware.agent.LoopGuardPolicy;
+import dev.agentmiddleware.agent.LoopGuard.LoopGuardPolicy;
 
 /**
  * The mapping of {@code agent.middleware.loop-guard} to the loop guard's policy, so that

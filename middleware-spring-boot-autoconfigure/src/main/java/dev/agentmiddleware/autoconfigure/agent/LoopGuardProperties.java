@@ -8,7 +8,7 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * Configuration of the loop guards, under {@code agent.middleware.loop-guard}; a limit of 0 means none.
  */
 @ConfigurationProperties(LoopGuardProperties.PREFIX)
-public class LoopGuardProperties implements ValidatedProperties {
+class LoopGuardProperties implements ValidatedProperties {
 
 	/** The prefix of these properties. */
 	public static final String PREFIX = "agent.middleware.loop-guard";

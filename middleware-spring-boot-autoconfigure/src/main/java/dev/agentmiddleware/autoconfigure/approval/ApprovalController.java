@@ -11,12 +11,12 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 
-import dev.agentmiddleware.approval.ApprovalAuditRecord;
+import dev.agentmiddleware.approval.ApprovalAuditListener.ApprovalAuditRecord;
 import dev.agentmiddleware.approval.ApprovalDecision;
 import dev.agentmiddleware.approval.ApprovalRequest;
 import dev.agentmiddleware.approval.ApprovalStore;
 import dev.agentmiddleware.approval.ArgumentsBinder;
-import dev.agentmiddleware.approval.GrantScope;
+import dev.agentmiddleware.approval.SessionGrant.GrantScope;
 import dev.agentmiddleware.tool.SessionFingerprint;
 import dev.agentmiddleware.tool.ToolDescriptor;
 import dev.agentmiddleware.tool.ToolMiddlewareException;

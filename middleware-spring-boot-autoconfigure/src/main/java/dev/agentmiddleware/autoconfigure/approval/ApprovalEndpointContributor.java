@@ -8,7 +8,7 @@ import java.util.Map;
 
 import dev.agentmiddleware.approval.ApprovalMiddleware;
 import dev.agentmiddleware.autoconfigure.actuate.AgentMiddlewareEndpointContributor;
-import dev.agentmiddleware.autoconfigure.actuate.PolicyEndpointContributor;
+import dev.agentmiddleware.autoconfigure.actuate.AgentMiddlewareEndpointContributor.PolicyEndpointContributor;
 import dev.agentmiddleware.autoconfigure.tool.RegisteredTool;
 import dev.agentmiddleware.tool.SessionFingerprint;
 import org.jspecify.annotations.Nullable;

@@ -4,7 +4,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 import dev.agentmiddleware.approval.ApprovalAuditListener;
-import dev.agentmiddleware.approval.ApprovalAuditRecord;
+import dev.agentmiddleware.approval.ApprovalAuditListener.ApprovalAuditRecord;
 import dev.agentmiddleware.observation.MicrometerMiddlewareMetrics;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;

@@ -11,8 +11,8 @@ import java.util.Map;
 import dev.agentmiddleware.approval.ApprovalMiddleware;
 import dev.agentmiddleware.approval.ApprovalRules;
 import dev.agentmiddleware.approval.InMemoryApprovalStore;
-import dev.agentmiddleware.autoconfigure.StoreType;
-import dev.agentmiddleware.chain.BuiltInOrder;
+import dev.agentmiddleware.autoconfigure.ConditionalOnStoreType.StoreType;
+import dev.agentmiddleware.chain.OrderedMiddleware.BuiltInOrder;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;

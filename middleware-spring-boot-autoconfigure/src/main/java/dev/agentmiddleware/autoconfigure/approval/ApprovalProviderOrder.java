@@ -8,8 +8,8 @@ import java.util.Set;
 import java.util.TreeSet;
 
 import dev.agentmiddleware.approval.ApprovalProvider;
-import dev.agentmiddleware.approval.CompositeApprovalProvider;
-import dev.agentmiddleware.autoconfigure.internal.NameSuggestions;
+import dev.agentmiddleware.approval.ApprovalProvider.CompositeApprovalProvider;
+import dev.agentmiddleware.autoconfigure.internal.ToolNames.NameSuggestions;
 import dev.agentmiddleware.autoconfigure.tool.InvalidToolConfigurationException;
 
 /**

@@ -5,9 +5,9 @@ import java.util.List;
 import java.util.Optional;
 import java.util.function.IntSupplier;
 
-import dev.agentmiddleware.approval.ApprovalAuditRecord;
-import dev.agentmiddleware.approval.ApprovalOutcome;
-import dev.agentmiddleware.approval.DeniedCall;
+import dev.agentmiddleware.approval.ApprovalAuditListener.ApprovalAuditRecord;
+import dev.agentmiddleware.approval.ApprovalAuditListener.ApprovalOutcome;
+import dev.agentmiddleware.approval.ApprovalStore.DeniedCall;
 import dev.agentmiddleware.approval.SessionGrant;
 
 import org.springframework.dao.DuplicateKeyException;

@@ -13,15 +13,15 @@ import java.util.Optional;
 
 import javax.sql.DataSource;
 
-import dev.agentmiddleware.approval.ApprovalAuditRecord;
+import dev.agentmiddleware.approval.ApprovalAuditListener.ApprovalAuditRecord;
+import dev.agentmiddleware.approval.ApprovalAuditListener.ApprovalOutcome;
 import dev.agentmiddleware.approval.ApprovalDecision;
-import dev.agentmiddleware.approval.ApprovalOutcome;
 import dev.agentmiddleware.approval.ApprovalRequest;
 import dev.agentmiddleware.approval.ApprovalStore;
-import dev.agentmiddleware.approval.DeniedCall;
-import dev.agentmiddleware.approval.GrantScope;
+import dev.agentmiddleware.approval.ApprovalStore.DeniedCall;
 import dev.agentmiddleware.approval.SessionGrant;
-import dev.agentmiddleware.tool.SafetyLevel;
+import dev.agentmiddleware.approval.SessionGrant.GrantScope;
+import dev.agentmiddleware.tool.ToolDescriptor.SafetyLevel;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

@@ -2,7 +2,7 @@ package dev.agentmiddleware.autoconfigure.authorization;
 
 import dev.agentmiddleware.authorization.AuthorizationMiddleware;
 import dev.agentmiddleware.autoconfigure.AgentMiddlewareAutoConfiguration;
-import dev.agentmiddleware.autoconfigure.actuate.PolicyEndpointContributor;
+import dev.agentmiddleware.autoconfigure.actuate.AgentMiddlewareEndpointContributor.PolicyEndpointContributor;
 import dev.agentmiddleware.autoconfigure.tool.AgentToolRegistry;
 
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;

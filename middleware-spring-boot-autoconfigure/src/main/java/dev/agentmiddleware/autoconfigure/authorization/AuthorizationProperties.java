@@ -6,7 +6,7 @@ import java.util.Set;
 import dev.agentmiddleware.authorization.AuthorizationPolicy;
 import dev.agentmiddleware.autoconfigure.ToolMiddlewareProperties;
 import dev.agentmiddleware.autoconfigure.AbstractToolSettings;
-import dev.agentmiddleware.chain.BuiltInOrder;
+import dev.agentmiddleware.chain.OrderedMiddleware.BuiltInOrder;
 import dev.agentmiddleware.tool.ToolDescriptor;
 import org.jspecify.annotations.Nullable;
 
@@ -30,7 +30,7 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * }</pre>
  */
 @ConfigurationProperties(prefix = AuthorizationProperties.PREFIX, ignoreUnknownFields = false)
-public class AuthorizationProperties extends ToolMiddlewareProperties<AuthorizationProperties.Settings, AuthorizationPolicy> {
+class AuthorizationProperties extends ToolMiddlewareProperties<AuthorizationProperties.Settings, AuthorizationPolicy> {
 
 	/** The prefix of the authorization properties. */
 	public static final String PREFIX = "agent.middleware.authorization";
@@ -77,7 +77,6 @@ public class AuthorizationProperties extends ToolMiddlewareProperties<Authorizat
 		 * added to those the tool declares with @AgentTool(authorities).
 		 */
 		private @Nullable List<String> authorities;
-
 
 		public @Nullable List<String> getAuthorities() {
 			return this.authorities;

@@ -44,7 +44,7 @@ import org.springframework.util.ClassUtils;
  * invalidations.start(results);
  * }</pre>
  */
-public final class JdbcCacheInvalidations implements CacheInvalidationTransport, AutoCloseable {
+final class JdbcCacheInvalidations implements CacheInvalidationTransport, AutoCloseable {
 
 	/** The table of the invalidations. */
 	public static final String TABLE = "agent_cache_invalidation";

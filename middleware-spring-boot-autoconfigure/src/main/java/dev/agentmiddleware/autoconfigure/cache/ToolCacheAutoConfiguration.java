@@ -8,12 +8,12 @@ import javax.sql.DataSource;
 
 import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.agentmiddleware.autoconfigure.AgentMiddlewareAutoConfiguration;
-import dev.agentmiddleware.autoconfigure.actuate.PolicyEndpointContributor;
+import dev.agentmiddleware.autoconfigure.actuate.AgentMiddlewareEndpointContributor.PolicyEndpointContributor;
 import dev.agentmiddleware.autoconfigure.tool.AgentToolRegistry;
 import dev.agentmiddleware.autoconfigure.tool.InvalidToolConfigurationException;
 import dev.agentmiddleware.cache.CacheMiddleware;
-import dev.agentmiddleware.cache.CacheStatistics;
 import dev.agentmiddleware.cache.ToolResultCache;
+import dev.agentmiddleware.cache.ToolResultCache.CacheStatistics;
 import dev.agentmiddleware.metrics.MiddlewareMetrics;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -36,7 +36,7 @@ import org.springframework.jdbc.core.simple.JdbcClient;
  * the latter to invalidate results or read statistics): caches the results of read-only tools (and of the tools
  * configured with {@code enabled: true}) per session, with the time to live and size of
  * {@code agent.middleware.cache}. With a {@code DataSource} (or {@code invalidation.type: jdbc}) invalidations
- * travel to the other instances on the database through {@link JdbcCacheInvalidations}; entries stay local.
+ * travel to the other instances on the database through {@code JdbcCacheInvalidations}; entries stay local.
  */
 @AutoConfiguration(after = AgentMiddlewareAutoConfiguration.class,
 		afterName = "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration")

@@ -12,4 +12,6 @@
 @NullMarked
 package dev.agentmiddleware.autoconfigure.internal;
 
+import dev.agentmiddleware.autoconfigure.internal.ToolNames.NameSuggestions;
+import dev.agentmiddleware.autoconfigure.internal.ToolPrincipals.McpPrincipals;
 import org.jspecify.annotations.NullMarked;

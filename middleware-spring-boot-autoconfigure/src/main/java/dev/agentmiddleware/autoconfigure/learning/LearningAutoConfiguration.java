@@ -4,7 +4,7 @@ import dev.agentmiddleware.autoconfigure.AgentMiddlewareAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.tool.AgentToolRegistry;
 import dev.agentmiddleware.learning.ErrorPatternStore;
 import dev.agentmiddleware.learning.LearningObserver;
-import dev.agentmiddleware.learning.LearningObserverAdapter;
+import dev.agentmiddleware.learning.LearningObserver.LearningObserverAdapter;
 import dev.agentmiddleware.redaction.SecretRedactor;
 
 import org.springframework.beans.factory.ObjectProvider;

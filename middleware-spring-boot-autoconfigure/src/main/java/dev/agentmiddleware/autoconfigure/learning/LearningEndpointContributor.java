@@ -6,10 +6,9 @@ import java.util.Map;
 
 import dev.agentmiddleware.autoconfigure.actuate.AgentMiddlewareEndpointContributor;
 import dev.agentmiddleware.autoconfigure.tool.RegisteredTool;
-import dev.agentmiddleware.learning.ErrorPatternStatistics;
 import dev.agentmiddleware.learning.ErrorPatternStore;
-import dev.agentmiddleware.learning.ToolFailureStatistics;
-
+import dev.agentmiddleware.learning.ErrorPatternStore.ErrorPatternStatistics;
+import dev.agentmiddleware.learning.ErrorPatternStore.ToolFailureStatistics;
 import org.jspecify.annotations.Nullable;
 
 /**

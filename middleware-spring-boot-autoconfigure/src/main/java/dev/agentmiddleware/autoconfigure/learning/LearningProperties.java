@@ -10,7 +10,7 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * Configuration of learning from tool calls.
  */
 @ConfigurationProperties(LearningProperties.PREFIX)
-public class LearningProperties implements ValidatedProperties {
+class LearningProperties implements ValidatedProperties {
 
 	/** The prefix of the learning properties. */
 	public static final String PREFIX = "agent.middleware.learning";

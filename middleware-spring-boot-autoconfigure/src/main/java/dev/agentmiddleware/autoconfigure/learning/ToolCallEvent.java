@@ -1,6 +1,6 @@
 package dev.agentmiddleware.autoconfigure.learning;
 
-import dev.agentmiddleware.callrecord.ToolCallRecord;
+import dev.agentmiddleware.callrecord.ToolCallObserver.ToolCallRecord;
 import dev.agentmiddleware.tool.CallOutcome;
 
 import org.springframework.context.ApplicationEvent;

@@ -1,7 +1,7 @@
 package dev.agentmiddleware.autoconfigure.learning;
 
 import dev.agentmiddleware.callrecord.ToolCallObserver;
-import dev.agentmiddleware.callrecord.ToolCallRecord;
+import dev.agentmiddleware.callrecord.ToolCallObserver.ToolCallRecord;
 
 import org.springframework.context.ApplicationEventPublisher;
 

@@ -3,7 +3,7 @@ package dev.agentmiddleware.autoconfigure.logging;
 import dev.agentmiddleware.autoconfigure.ToolMiddlewareProperties;
 import dev.agentmiddleware.autoconfigure.AbstractToolSettings;
 import dev.agentmiddleware.autoconfigure.tool.PropertyChecks;
-import dev.agentmiddleware.chain.BuiltInOrder;
+import dev.agentmiddleware.chain.OrderedMiddleware.BuiltInOrder;
 import dev.agentmiddleware.logging.LoggingMiddleware;
 import dev.agentmiddleware.logging.LoggingPolicy;
 import dev.agentmiddleware.tool.ToolDescriptor;
@@ -29,7 +29,7 @@ import static dev.agentmiddleware.autoconfigure.PerToolSettings.required;
  * }</pre>
  */
 @ConfigurationProperties(ToolLoggingProperties.PREFIX)
-public class ToolLoggingProperties extends ToolMiddlewareProperties<ToolLoggingProperties.Settings, LoggingPolicy> {
+class ToolLoggingProperties extends ToolMiddlewareProperties<ToolLoggingProperties.Settings, LoggingPolicy> {
 
 	/** The prefix of the logging properties. */
 	public static final String PREFIX = "agent.middleware.logging";

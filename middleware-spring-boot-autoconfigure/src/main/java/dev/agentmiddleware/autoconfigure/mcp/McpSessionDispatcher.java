@@ -4,7 +4,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 
-import dev.agentmiddleware.autoconfigure.internal.McpPrincipals;
+import dev.agentmiddleware.autoconfigure.internal.ToolPrincipals.McpPrincipals;
 import dev.agentmiddleware.autoconfigure.internal.McpRequestBaseUrls;
 import dev.agentmiddleware.autoconfigure.internal.McpSessionIds;
 import dev.agentmiddleware.autoconfigure.internal.ToolPrincipals;

@@ -2,7 +2,7 @@ package dev.agentmiddleware.autoconfigure.observation;
 
 import dev.agentmiddleware.autoconfigure.ToolMiddlewareProperties;
 import dev.agentmiddleware.autoconfigure.AbstractToolSettings;
-import dev.agentmiddleware.chain.BuiltInOrder;
+import dev.agentmiddleware.chain.OrderedMiddleware.BuiltInOrder;
 import dev.agentmiddleware.observation.ObservationPolicy;
 import dev.agentmiddleware.tool.ToolDescriptor;
 
@@ -21,7 +21,7 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * }</pre>
  */
 @ConfigurationProperties(ToolObservationProperties.PREFIX)
-public class ToolObservationProperties extends ToolMiddlewareProperties<ToolObservationProperties.Settings, ObservationPolicy> {
+class ToolObservationProperties extends ToolMiddlewareProperties<ToolObservationProperties.Settings, ObservationPolicy> {
 
 	/** The prefix of the observation properties. */
 	public static final String PREFIX = "agent.middleware.observation";

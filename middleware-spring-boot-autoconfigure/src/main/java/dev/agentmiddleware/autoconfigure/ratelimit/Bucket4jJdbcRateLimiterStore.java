@@ -12,11 +12,11 @@ import java.util.concurrent.TimeUnit;
 
 import javax.sql.DataSource;
 
-import dev.agentmiddleware.ratelimit.RateLimitDecision;
-import dev.agentmiddleware.ratelimit.RateLimitKey;
 import dev.agentmiddleware.ratelimit.RateLimitPolicy;
+import dev.agentmiddleware.ratelimit.RateLimitPolicy.RateLimitKey;
 import dev.agentmiddleware.ratelimit.RateLimiterStore;
-import dev.agentmiddleware.ratelimit.RateLimiterUnavailableException;
+import dev.agentmiddleware.ratelimit.RateLimiterStore.RateLimitDecision;
+import dev.agentmiddleware.ratelimit.RateLimiterStore.RateLimiterUnavailableException;
 import io.github.bucket4j.BandwidthBuilder;
 import io.github.bucket4j.BucketConfiguration;
 import io.github.bucket4j.ConsumptionProbe;

@@ -7,7 +7,7 @@ import java.util.Locale;
 import javax.sql.DataSource;
 
 import com.github.benmanes.caffeine.cache.Ticker;
-import dev.agentmiddleware.autoconfigure.StoreType;
+import dev.agentmiddleware.autoconfigure.ConditionalOnStoreType.StoreType;
 import dev.agentmiddleware.autoconfigure.tool.InvalidToolConfigurationException;
 import dev.agentmiddleware.ratelimit.InMemoryRateLimiterStore;
 import dev.agentmiddleware.ratelimit.RateLimiterStore;

@@ -3,11 +3,11 @@ package dev.agentmiddleware.autoconfigure.ratelimit;
 import dev.agentmiddleware.autoconfigure.tool.PropertyChecks;
 import java.time.Duration;
 
-import dev.agentmiddleware.autoconfigure.StoreType;
+import dev.agentmiddleware.autoconfigure.ConditionalOnStoreType.StoreType;
 import dev.agentmiddleware.autoconfigure.ToolMiddlewareProperties;
 import dev.agentmiddleware.autoconfigure.AbstractToolSettings;
-import dev.agentmiddleware.chain.BuiltInOrder;
-import dev.agentmiddleware.ratelimit.RateLimitKey;
+import dev.agentmiddleware.chain.OrderedMiddleware.BuiltInOrder;
+import dev.agentmiddleware.ratelimit.RateLimitPolicy.RateLimitKey;
 import dev.agentmiddleware.ratelimit.RateLimitPolicy;
 import dev.agentmiddleware.tool.ToolDescriptor;
 import org.jspecify.annotations.Nullable;
@@ -33,7 +33,7 @@ import static dev.agentmiddleware.autoconfigure.PerToolSettings.required;
  * </pre>
  */
 @ConfigurationProperties(ToolRateLimitProperties.PREFIX)
-public class ToolRateLimitProperties extends ToolMiddlewareProperties<ToolRateLimitProperties.Settings, RateLimitPolicy> {
+class ToolRateLimitProperties extends ToolMiddlewareProperties<ToolRateLimitProperties.Settings, RateLimitPolicy> {
 
 	/** The prefix of the rate-limit properties. */
 	public static final String PREFIX = "agent.middleware.rate-limit";

@@ -3,7 +3,7 @@ package dev.agentmiddleware.autoconfigure.recovery;
 import java.util.Map;
 
 import dev.agentmiddleware.autoconfigure.AgentMiddlewareAutoConfiguration;
-import dev.agentmiddleware.autoconfigure.actuate.PolicyEndpointContributor;
+import dev.agentmiddleware.autoconfigure.actuate.AgentMiddlewareEndpointContributor.PolicyEndpointContributor;
 import dev.agentmiddleware.autoconfigure.tool.AgentToolRegistry;
 import dev.agentmiddleware.metrics.MiddlewareMetrics;
 import dev.agentmiddleware.recovery.CrashRecoveryMiddleware;

@@ -6,10 +6,10 @@ import java.util.List;
 
 import dev.agentmiddleware.autoconfigure.ToolMiddlewareProperties;
 import dev.agentmiddleware.autoconfigure.AbstractToolSettings;
-import dev.agentmiddleware.chain.BuiltInOrder;
+import dev.agentmiddleware.chain.OrderedMiddleware.BuiltInOrder;
 import dev.agentmiddleware.chain.InvalidPolicyException;
 import dev.agentmiddleware.recovery.CrashRecoveryPolicy;
-import dev.agentmiddleware.recovery.SessionToolMatcher;
+import dev.agentmiddleware.recovery.CrashRecoveryPolicy.SessionToolMatcher;
 import dev.agentmiddleware.tool.ToolDescriptor;
 import org.jspecify.annotations.Nullable;
 
@@ -23,7 +23,7 @@ import static dev.agentmiddleware.autoconfigure.PerToolSettings.required;
  * crashed.
  */
 @ConfigurationProperties(CrashRecoveryProperties.PREFIX)
-public class CrashRecoveryProperties extends ToolMiddlewareProperties<CrashRecoveryProperties.Settings, CrashRecoveryPolicy> {
+class CrashRecoveryProperties extends ToolMiddlewareProperties<CrashRecoveryProperties.Settings, CrashRecoveryPolicy> {
 
 	/** The prefix of the crash-recovery properties. */
 	public static final String PREFIX = "agent.middleware.crash-recovery";

@@ -2,8 +2,8 @@ package dev.agentmiddleware.autoconfigure.results;
 
 import dev.agentmiddleware.autoconfigure.ToolMiddlewareProperties;
 import dev.agentmiddleware.autoconfigure.AbstractToolSettings;
-import dev.agentmiddleware.chain.BuiltInOrder;
-import dev.agentmiddleware.results.OnExceed;
+import dev.agentmiddleware.chain.OrderedMiddleware.BuiltInOrder;
+import dev.agentmiddleware.results.ResultPolicy.OnExceed;
 import dev.agentmiddleware.results.ResultPolicy;
 import dev.agentmiddleware.tool.ToolDescriptor;
 import org.jspecify.annotations.Nullable;
@@ -28,7 +28,7 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * }</pre>
  */
 @ConfigurationProperties(ToolResultProperties.PREFIX)
-public class ToolResultProperties extends ToolMiddlewareProperties<ToolResultProperties.Settings, ResultPolicy> {
+class ToolResultProperties extends ToolMiddlewareProperties<ToolResultProperties.Settings, ResultPolicy> {
 
 	/** The prefix of the result guard properties. */
 	public static final String PREFIX = "agent.middleware.results";
@@ -75,7 +75,6 @@ public class ToolResultProperties extends ToolMiddlewareProperties<ToolResultPro
 		 * fields) are replaced by [REDACTED] before the model or client sees it.
 		 */
 		private @Nullable Boolean redactSecrets;
-
 
 		static Settings defaults() {
 			Settings defaults = new Settings();

@@ -1,7 +1,7 @@
 package dev.agentmiddleware.autoconfigure.retry;
 
 import dev.agentmiddleware.autoconfigure.AgentMiddlewareAutoConfiguration;
-import dev.agentmiddleware.autoconfigure.actuate.PolicyEndpointContributor;
+import dev.agentmiddleware.autoconfigure.actuate.AgentMiddlewareEndpointContributor.PolicyEndpointContributor;
 import dev.agentmiddleware.autoconfigure.tool.AgentToolRegistry;
 import dev.agentmiddleware.metrics.MiddlewareMetrics;
 import dev.agentmiddleware.retry.RetryMiddleware;
@@ -20,7 +20,7 @@ import org.springframework.context.annotation.Configuration;
 
 /**
  * Auto-configuration of {@link RetryMiddleware}: retries of every idempotent or read-only tool, with per-tool
- * settings under {@code agent.middleware.retry.tools}, by the rule of {@link ToolRetryProperties}.
+ * settings under {@code agent.middleware.retry.tools}, by the rule of {@code ToolRetryProperties}.
  */
 @AutoConfiguration(after = AgentMiddlewareAutoConfiguration.class)
 @ConditionalOnClass(Retry.class)

@@ -6,7 +6,7 @@ import java.util.List;
 
 import dev.agentmiddleware.autoconfigure.ToolMiddlewareProperties;
 import dev.agentmiddleware.autoconfigure.AbstractToolSettings;
-import dev.agentmiddleware.chain.BuiltInOrder;
+import dev.agentmiddleware.chain.OrderedMiddleware.BuiltInOrder;
 import dev.agentmiddleware.retry.RetryMiddleware;
 import dev.agentmiddleware.retry.RetryPolicy;
 import dev.agentmiddleware.tool.ToolDescriptor;
@@ -33,7 +33,7 @@ import static dev.agentmiddleware.autoconfigure.PerToolSettings.required;
  * </pre>
  */
 @ConfigurationProperties(ToolRetryProperties.PREFIX)
-public class ToolRetryProperties extends ToolMiddlewareProperties<ToolRetryProperties.Settings, RetryPolicy> {
+class ToolRetryProperties extends ToolMiddlewareProperties<ToolRetryProperties.Settings, RetryPolicy> {
 
 	/** The prefix of the retry properties. */
 	public static final String PREFIX = "agent.middleware.retry";

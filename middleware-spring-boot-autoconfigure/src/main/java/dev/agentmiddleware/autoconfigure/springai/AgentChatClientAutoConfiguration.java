@@ -1,7 +1,8 @@
 package dev.agentmiddleware.autoconfigure.springai;
 
-import dev.agentmiddleware.agent.AgentRuns;
+import dev.agentmiddleware.agent.AgentRun.AgentRuns;
 import dev.agentmiddleware.autoconfigure.agent.AgentAutoConfiguration;
+import dev.agentmiddleware.autoconfigure.springai.AgentToolCallback.AgentToolCallbackProvider;
 import dev.agentmiddleware.autoconfigure.tool.AgentToolRegistry;
 
 import org.springframework.ai.chat.client.ChatClient;

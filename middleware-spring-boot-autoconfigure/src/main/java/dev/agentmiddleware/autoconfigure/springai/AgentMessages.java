@@ -3,8 +3,8 @@ package dev.agentmiddleware.autoconfigure.springai;
 import java.util.ArrayList;
 import java.util.List;
 
-import dev.agentmiddleware.agent.AgentMessage;
-import dev.agentmiddleware.agent.ToolCallRequest;
+import dev.agentmiddleware.agent.AgentMiddleware.AgentMessage;
+import dev.agentmiddleware.agent.AgentRun.ToolCallRequest;
 
 import org.springframework.ai.chat.messages.AssistantMessage;
 import org.springframework.ai.chat.messages.Message;

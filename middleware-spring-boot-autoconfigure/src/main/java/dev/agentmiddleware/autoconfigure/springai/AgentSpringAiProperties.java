@@ -6,7 +6,7 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * Configuration of the Spring AI integration of agent-level middleware, under {@code agent.middleware.spring-ai}.
  */
 @ConfigurationProperties(AgentSpringAiProperties.PREFIX)
-public class AgentSpringAiProperties {
+class AgentSpringAiProperties {
 
 	/** The prefix of these properties. */
 	public static final String PREFIX = "agent.middleware.spring-ai";

@@ -8,12 +8,12 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 
-import dev.agentmiddleware.agent.AgentEvent;
-import dev.agentmiddleware.agent.AgentMessage;
+import dev.agentmiddleware.agent.AgentMiddleware.AgentMessage;
+import dev.agentmiddleware.agent.AgentMiddleware.IterationResult;
 import dev.agentmiddleware.agent.AgentMiddlewareException;
 import dev.agentmiddleware.agent.AgentRun;
-import dev.agentmiddleware.agent.AgentRuns;
-import dev.agentmiddleware.agent.IterationResult;
+import dev.agentmiddleware.agent.AgentRun.AgentEvent;
+import dev.agentmiddleware.agent.AgentRun.AgentRuns;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

@@ -1,6 +1,6 @@
 package dev.agentmiddleware.autoconfigure.springai;
 
-import dev.agentmiddleware.authorization.ToolForbiddenException;
+import dev.agentmiddleware.authorization.AuthorizationMiddleware.ToolForbiddenException;
 import dev.agentmiddleware.redaction.SecretRedactor;
 import dev.agentmiddleware.tool.ToolDeniedException;
 import dev.agentmiddleware.tool.ToolMiddlewareException;
@@ -15,7 +15,7 @@ import dev.agentmiddleware.tool.ToolMiddlewareException;
  * was denied by approval: alice denied it: keep the logs. Do not retry this call unless the user asks you to.}, and
  * {@value #FORBIDDEN_HINT} for a call refused for missing authorities, since asking again does not grant them.
  */
-public final class DefaultToolErrorFormatter implements ToolErrorFormatter {
+final class DefaultToolErrorFormatter implements ToolErrorFormatter {
 
 	/** The hint appended to denials. */
 	public static final String DENIAL_HINT = "Do not retry this call unless the user asks you to.";

@@ -7,8 +7,8 @@ import dev.agentmiddleware.autoconfigure.tool.RegisteredTool;
 import dev.agentmiddleware.chain.ToolCall;
 import dev.agentmiddleware.tool.ExecutableTool;
 import dev.agentmiddleware.tool.InvocationAttribute;
-import dev.agentmiddleware.tool.SafetyLevel;
 import dev.agentmiddleware.tool.ToolDescriptor;
+import dev.agentmiddleware.tool.ToolDescriptor.SafetyLevel;
 import dev.agentmiddleware.tool.ToolInvocation;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -33,7 +33,7 @@ import org.springframework.ai.tool.metadata.ToolMetadata;
  * properties (bad input gets a clear error and never reaches the chain or the delegate), runs the tool's pipeline,
  * and at the end of the chain calls the delegate with the (possibly rewritten) arguments as JSON and the original
  * {@link ToolContext}. Failures become the text of the {@link ToolErrorFormatter}, as for an {@code @AgentTool}:
- * returned to a {@code ChatClient}, raised as a {@link ToolCallFailedException} to an MCP client.
+ * returned to a {@code ChatClient}, raised as a {@code ToolCallFailedException} to an MCP client.
  *
  * <p>Governing is idempotent: our own callbacks ({@link AgentToolCallback}, {@code GovernedToolCallback}) are
  * returned as they are, so the chain runs exactly once per call. Governing another instance of the same tool (same

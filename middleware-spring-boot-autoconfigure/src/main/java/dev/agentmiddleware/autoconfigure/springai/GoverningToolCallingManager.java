@@ -6,10 +6,10 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
 
-import dev.agentmiddleware.agent.AgentEvent;
+import dev.agentmiddleware.agent.AgentMiddleware.IterationResult;
 import dev.agentmiddleware.agent.AgentRun;
-import dev.agentmiddleware.agent.IterationResult;
-import dev.agentmiddleware.agent.ToolCallDecision;
+import dev.agentmiddleware.agent.AgentRun.AgentEvent;
+import dev.agentmiddleware.agent.AgentRun.ToolCallDecision;
 import dev.agentmiddleware.autoconfigure.tool.AgentToolRegistry;
 import org.jspecify.annotations.Nullable;
 

@@ -3,9 +3,9 @@ package dev.agentmiddleware.autoconfigure.springai;
 import java.util.Map;
 
 import dev.agentmiddleware.agent.AgentRun;
-import dev.agentmiddleware.autoconfigure.internal.McpPrincipals;
 import dev.agentmiddleware.autoconfigure.internal.McpSessionIds;
 import dev.agentmiddleware.autoconfigure.internal.ToolPrincipals;
+import dev.agentmiddleware.autoconfigure.internal.ToolPrincipals.McpPrincipals;
 import dev.agentmiddleware.spring.McpInvocationAttributes;
 import dev.agentmiddleware.tool.InvocationSource;
 import dev.agentmiddleware.tool.ToolInvocation;

@@ -4,7 +4,7 @@ package dev.agentmiddleware.autoconfigure.springai;
  * Turns a failed tool call into the short text the model (or the MCP client) reads instead of a result.
  *
  * <p>Implementations must never include a stack trace or a secret, and should say what the model can do next.
- * Declare a bean of this type to replace {@link DefaultToolErrorFormatter}.
+ * Declare a bean of this type to replace the default formatter (package-private {@code DefaultToolErrorFormatter}).
  * <pre>{@code
  * @Bean
  * ToolErrorFormatter toolErrorFormatter() {

@@ -11,8 +11,8 @@ import java.util.Optional;
 
 import javax.sql.DataSource;
 
-import dev.agentmiddleware.thread.ThreadMetadata;
 import dev.agentmiddleware.thread.ThreadStore;
+import dev.agentmiddleware.thread.ThreadStore.ThreadMetadata;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.core.type.TypeReference;
 import tools.jackson.databind.json.JsonMapper;

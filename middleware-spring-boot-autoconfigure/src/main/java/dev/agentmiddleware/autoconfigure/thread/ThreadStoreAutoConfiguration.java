@@ -6,10 +6,10 @@ import javax.sql.DataSource;
 
 import dev.agentmiddleware.autoconfigure.AgentMiddlewareAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.ConditionalOnStoreType;
-import dev.agentmiddleware.autoconfigure.StoreType;
+import dev.agentmiddleware.autoconfigure.ConditionalOnStoreType.StoreType;
 import dev.agentmiddleware.autoconfigure.tool.AgentMiddlewareProperties;
-import dev.agentmiddleware.thread.InMemoryThreadStore;
 import dev.agentmiddleware.thread.ThreadStore;
+import dev.agentmiddleware.thread.ThreadStore.InMemoryThreadStore;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.beans.factory.ObjectProvider;

@@ -1,9 +1,9 @@
 package dev.agentmiddleware.autoconfigure.thread;
 
-import dev.agentmiddleware.autoconfigure.StoreType;
+import dev.agentmiddleware.autoconfigure.ConditionalOnStoreType.StoreType;
 import dev.agentmiddleware.autoconfigure.tool.PropertyChecks;
 import dev.agentmiddleware.autoconfigure.tool.ValidatedProperties;
-import dev.agentmiddleware.thread.InMemoryThreadStore;
+import dev.agentmiddleware.thread.ThreadStore.InMemoryThreadStore;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
@@ -11,7 +11,7 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * Configuration of the thread store, under {@code agent.middleware.threads}.
  */
 @ConfigurationProperties(ThreadStoreProperties.PREFIX)
-public class ThreadStoreProperties implements ValidatedProperties {
+class ThreadStoreProperties implements ValidatedProperties {
 
 	/** The prefix of these properties. */
 	public static final String PREFIX = "agent.middleware.threads";

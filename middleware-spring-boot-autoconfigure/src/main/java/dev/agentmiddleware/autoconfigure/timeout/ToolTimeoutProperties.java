@@ -5,7 +5,7 @@ import java.time.Duration;
 
 import dev.agentmiddleware.autoconfigure.ToolMiddlewareProperties;
 import dev.agentmiddleware.autoconfigure.AbstractToolSettings;
-import dev.agentmiddleware.chain.BuiltInOrder;
+import dev.agentmiddleware.chain.OrderedMiddleware.BuiltInOrder;
 import dev.agentmiddleware.chain.InvalidPolicyException;
 import dev.agentmiddleware.timeout.TimeoutMiddleware;
 import dev.agentmiddleware.timeout.TimeoutPolicy;
@@ -20,7 +20,7 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * Configuration of per-tool timeouts.
  */
 @ConfigurationProperties(ToolTimeoutProperties.PREFIX)
-public class ToolTimeoutProperties extends ToolMiddlewareProperties<ToolTimeoutProperties.Settings, TimeoutPolicy> {
+class ToolTimeoutProperties extends ToolMiddlewareProperties<ToolTimeoutProperties.Settings, TimeoutPolicy> {
 
 	private static final Logger logger = LoggerFactory.getLogger(ToolTimeoutProperties.class);
 
@@ -101,7 +101,6 @@ public class ToolTimeoutProperties extends ToolMiddlewareProperties<ToolTimeoutP
 		 * 'enabled: false').
 		 */
 		private @Nullable Duration timeout;
-
 
 		public @Nullable Duration getTimeout() {
 			return this.timeout;

@@ -9,8 +9,8 @@ import javax.sql.DataSource;
 
 import dev.agentmiddleware.approval.ApprovalStore;
 import dev.agentmiddleware.approval.InMemoryApprovalStore;
-import dev.agentmiddleware.thread.InMemoryThreadStore;
 import dev.agentmiddleware.thread.ThreadStore;
+import dev.agentmiddleware.thread.ThreadStore.InMemoryThreadStore;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

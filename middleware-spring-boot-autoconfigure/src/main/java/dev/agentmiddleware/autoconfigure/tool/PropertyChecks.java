@@ -1,6 +1,6 @@
 package dev.agentmiddleware.autoconfigure.tool;
 
-import dev.agentmiddleware.autoconfigure.internal.NameSuggestions;
+import dev.agentmiddleware.autoconfigure.internal.ToolNames.NameSuggestions;
 
 import java.net.URI;
 import java.net.URISyntaxException;

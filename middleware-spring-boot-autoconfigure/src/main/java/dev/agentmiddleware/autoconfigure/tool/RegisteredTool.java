@@ -4,6 +4,7 @@ import java.lang.reflect.Method;
 import java.util.Map;
 import java.util.function.Function;
 
+import dev.agentmiddleware.autoconfigure.tool.ToolCallSessionResolver.ToolCallSession;
 import dev.agentmiddleware.binding.JsonArgumentBinder;
 import dev.agentmiddleware.chain.ToolPipeline;
 import dev.agentmiddleware.tool.ExecutableTool;
@@ -12,7 +13,6 @@ import dev.agentmiddleware.tool.ToolArguments;
 import dev.agentmiddleware.tool.ToolDescriptor;
 import dev.agentmiddleware.tool.ToolInvocation;
 import dev.agentmiddleware.tool.UnboundArguments;
-
 import org.jspecify.annotations.Nullable;
 
 /**

@@ -1,6 +1,7 @@
 package dev.agentmiddleware.autoconfigure.tool;
 
 import dev.agentmiddleware.autoconfigure.internal.ToolPrincipals;
+import dev.agentmiddleware.autoconfigure.tool.ToolCallSessionResolver.ToolCallSession;
 import dev.agentmiddleware.tool.ToolPrincipal;
 import jakarta.servlet.http.HttpSession;
 import org.jspecify.annotations.Nullable;

@@ -9,7 +9,7 @@ import org.jspecify.annotations.Nullable;
  * the tool method's parameters.
  */
 @FunctionalInterface
-public interface ToolArgumentValidator {
+interface ToolArgumentValidator {
 
 	/**
 	 * Validates the arguments of one call.

@@ -3,6 +3,7 @@ package dev.agentmiddleware.autoconfigure.tool;
 import java.util.Objects;
 import java.util.concurrent.Callable;
 
+import dev.agentmiddleware.autoconfigure.tool.ToolCallSessionResolver.ToolCallSession;
 import dev.agentmiddleware.tool.ToolPrincipal;
 import org.jspecify.annotations.Nullable;
 

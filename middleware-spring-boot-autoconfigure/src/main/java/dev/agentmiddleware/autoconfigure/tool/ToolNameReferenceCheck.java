@@ -5,8 +5,8 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 
-import dev.agentmiddleware.autoconfigure.internal.NameSuggestions;
 import dev.agentmiddleware.autoconfigure.internal.ToolNames;
+import dev.agentmiddleware.autoconfigure.internal.ToolNames.NameSuggestions;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -13,10 +13,10 @@
  * {@link dev.agentmiddleware.autoconfigure.tool.RegisteredTool} (descriptor, owner, argument binder, pipeline);
  * {@link dev.agentmiddleware.autoconfigure.tool.AgentToolContributor} registers tools that are not {@code @AgentTool}
  * methods.</li>
- * <li>{@link dev.agentmiddleware.autoconfigure.tool.ToolCallScope}, {@link dev.agentmiddleware.autoconfigure.tool.ToolCallSession}
+ * <li>{@link dev.agentmiddleware.autoconfigure.tool.ToolCallScope}, {@link dev.agentmiddleware.autoconfigure.tool.ToolCallSessionResolver.ToolCallSession}
  * and {@link dev.agentmiddleware.autoconfigure.tool.ToolCallSessionResolver}: the session and principal of direct Java
  * calls.</li>
- * <li>{@link dev.agentmiddleware.autoconfigure.tool.ToolArgumentValidator}: checks bound JSON arguments before the chain
+ * <li>{@code ToolArgumentValidator}: checks bound JSON arguments before the chain
  * (the default uses Bean Validation when it is present).</li>
  * <li>{@link dev.agentmiddleware.autoconfigure.tool.ToolNameReferences}: tool names that configuration refers to, checked
  * against the registered tools at startup; a bad one fails with
@@ -42,4 +42,7 @@
 @NullMarked
 package dev.agentmiddleware.autoconfigure.tool;
 
+import dev.agentmiddleware.autoconfigure.tool.ToolCallSessionResolver.ToolCallSession;
+
+import dev.agentmiddleware.autoconfigure.internal.ToolNames.NameSuggestions;
 import org.jspecify.annotations.NullMarked;

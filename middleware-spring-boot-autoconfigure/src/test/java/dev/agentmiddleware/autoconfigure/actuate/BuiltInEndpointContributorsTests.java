@@ -9,6 +9,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.agentmiddleware.autoconfigure.AgentMiddlewareAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.actuate.AgentMiddlewareEndpoint.AgentToolDescriptor;
+import dev.agentmiddleware.autoconfigure.actuate.AgentMiddlewareEndpointContributor.PolicyEndpointContributor;
 import dev.agentmiddleware.autoconfigure.cache.ToolCacheAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.learning.LearningAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.logging.ToolLoggingAutoConfiguration;
@@ -17,7 +18,7 @@ import dev.agentmiddleware.autoconfigure.ratelimit.ToolRateLimitAutoConfiguratio
 import dev.agentmiddleware.autoconfigure.recovery.CrashRecoveryAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.retry.ToolRetryAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.springai.AgentToolCallback;
-import dev.agentmiddleware.autoconfigure.springai.AgentToolCallbackProvider;
+import dev.agentmiddleware.autoconfigure.springai.AgentToolCallback.AgentToolCallbackProvider;
 import dev.agentmiddleware.autoconfigure.springai.AgentToolSpringAiAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.timeout.ToolTimeoutAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.tool.AgentToolAutoConfiguration;

@@ -15,23 +15,23 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import javax.sql.DataSource;
 
-import dev.agentmiddleware.approval.ApprovalCallback;
+import dev.agentmiddleware.approval.ApprovalProvider.ApprovalCallback;
 import dev.agentmiddleware.approval.ApprovalDecision;
 import dev.agentmiddleware.approval.ApprovalDeniedException;
 import dev.agentmiddleware.approval.ApprovalMiddleware;
-import dev.agentmiddleware.approval.ApprovalOutcome;
+import dev.agentmiddleware.approval.ApprovalAuditListener.ApprovalOutcome;
 import dev.agentmiddleware.approval.ApprovalPolicy;
 import dev.agentmiddleware.approval.ApprovalProvider;
 import dev.agentmiddleware.approval.ApprovalRequest;
 import dev.agentmiddleware.approval.ApprovalStore;
-import dev.agentmiddleware.approval.CompositeApprovalProvider;
+import dev.agentmiddleware.approval.ApprovalProvider.CompositeApprovalProvider;
 import dev.agentmiddleware.approval.InMemoryApprovalStore;
 import dev.agentmiddleware.autoconfigure.AgentMiddlewareAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.actuate.AgentMiddlewareEndpointContributor;
 import dev.agentmiddleware.autoconfigure.tool.AgentToolAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.tool.AgentToolRegistry;
 import dev.agentmiddleware.spring.AgentTool;
-import dev.agentmiddleware.tool.SafetyLevel;
+import dev.agentmiddleware.tool.ToolDescriptor.SafetyLevel;
 import dev.agentmiddleware.tool.ToolInvocation;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;

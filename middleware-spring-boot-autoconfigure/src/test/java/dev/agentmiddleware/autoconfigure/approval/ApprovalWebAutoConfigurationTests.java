@@ -1,6 +1,6 @@
 package dev.agentmiddleware.autoconfigure.approval;
 
-import dev.agentmiddleware.approval.ApprovalQueueProvider;
+import dev.agentmiddleware.approval.ApprovalProvider.ApprovalQueueProvider;
 import dev.agentmiddleware.autoconfigure.AgentMiddlewareAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.tool.AgentToolAutoConfiguration;
 import org.junit.jupiter.api.Test;

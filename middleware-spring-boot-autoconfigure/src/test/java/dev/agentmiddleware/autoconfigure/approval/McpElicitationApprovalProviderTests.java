@@ -3,8 +3,8 @@ package dev.agentmiddleware.autoconfigure.approval;
 import java.util.Map;
 import java.util.concurrent.Executors;
 
+import dev.agentmiddleware.approval.ApprovalAuditListener.ApprovalOutcome;
 import dev.agentmiddleware.approval.ApprovalDecision;
-import dev.agentmiddleware.approval.ApprovalOutcome;
 import dev.agentmiddleware.tool.ToolDescriptor;
 import dev.agentmiddleware.tool.ToolInvocation;
 import io.modelcontextprotocol.spec.McpSchema.ElicitResult;

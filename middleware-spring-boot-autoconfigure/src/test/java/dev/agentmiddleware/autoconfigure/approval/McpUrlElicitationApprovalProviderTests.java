@@ -9,11 +9,11 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
 import dev.agentmiddleware.approval.ApprovalDecision;
-import dev.agentmiddleware.approval.ApprovalOutcome;
+import dev.agentmiddleware.approval.ApprovalAuditListener.ApprovalOutcome;
 import dev.agentmiddleware.approval.ApprovalRequest;
 import dev.agentmiddleware.autoconfigure.internal.McpRequestBaseUrls;
 import dev.agentmiddleware.spring.McpInvocationAttributes;
-import dev.agentmiddleware.tool.SafetyLevel;
+import dev.agentmiddleware.tool.ToolDescriptor.SafetyLevel;
 import dev.agentmiddleware.tool.ToolDescriptor;
 import dev.agentmiddleware.tool.ToolInvocation;
 import io.modelcontextprotocol.server.McpSyncServerExchange;

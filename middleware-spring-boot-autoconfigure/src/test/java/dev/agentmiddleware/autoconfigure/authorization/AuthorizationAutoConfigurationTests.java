@@ -3,8 +3,8 @@ package dev.agentmiddleware.autoconfigure.authorization;
 import java.util.Set;
 
 import dev.agentmiddleware.authorization.AuthorizationMiddleware;
+import dev.agentmiddleware.authorization.AuthorizationMiddleware.ToolForbiddenException;
 import dev.agentmiddleware.authorization.AuthorizationPolicy;
-import dev.agentmiddleware.authorization.ToolForbiddenException;
 import dev.agentmiddleware.autoconfigure.AgentMiddlewareAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.approval.ApprovalAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.cache.ToolCacheAutoConfiguration;
@@ -13,7 +13,7 @@ import dev.agentmiddleware.autoconfigure.tool.AgentToolRegistry;
 import dev.agentmiddleware.autoconfigure.tool.InvalidToolConfigurationException;
 import dev.agentmiddleware.autoconfigure.tool.ToolCallScope;
 import dev.agentmiddleware.spring.AgentTool;
-import dev.agentmiddleware.tool.SafetyLevel;
+import dev.agentmiddleware.tool.ToolDescriptor.SafetyLevel;
 import dev.agentmiddleware.tool.ToolPrincipal;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;

@@ -10,8 +10,8 @@ import javax.sql.DataSource;
 
 import dev.agentmiddleware.cache.CacheInvalidation;
 import dev.agentmiddleware.cache.CacheMiddleware;
-import dev.agentmiddleware.cache.CacheStatistics;
 import dev.agentmiddleware.cache.ToolResultCache;
+import dev.agentmiddleware.cache.ToolResultCache.CacheStatistics;
 import dev.agentmiddleware.chain.ToolPipeline;
 import dev.agentmiddleware.tool.ToolDescriptor;
 import dev.agentmiddleware.tool.ToolInvocation;

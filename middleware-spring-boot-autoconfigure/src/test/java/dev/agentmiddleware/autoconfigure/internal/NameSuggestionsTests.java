@@ -2,6 +2,7 @@ package dev.agentmiddleware.autoconfigure.internal;
 
 import java.util.List;
 
+import dev.agentmiddleware.autoconfigure.internal.ToolNames.NameSuggestions;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;

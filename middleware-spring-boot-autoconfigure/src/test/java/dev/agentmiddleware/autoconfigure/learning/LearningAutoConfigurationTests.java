@@ -7,18 +7,18 @@ import java.util.concurrent.CopyOnWriteArrayList;
 
 import dev.agentmiddleware.autoconfigure.AgentMiddlewareAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.springai.AgentToolCallback;
-import dev.agentmiddleware.autoconfigure.springai.AgentToolCallbackProvider;
+import dev.agentmiddleware.autoconfigure.springai.AgentToolCallback.AgentToolCallbackProvider;
 import dev.agentmiddleware.autoconfigure.springai.AgentToolSpringAiAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.tool.AgentToolAutoConfiguration;
 import dev.agentmiddleware.callrecord.ToolCallObservers;
 import dev.agentmiddleware.learning.ErrorCategory;
 import dev.agentmiddleware.learning.ErrorPatternStore;
+import dev.agentmiddleware.learning.ErrorPatternStore.ToolFailureStatistics;
 import dev.agentmiddleware.learning.LearningObserver;
-import dev.agentmiddleware.learning.LearningObserverAdapter;
-import dev.agentmiddleware.learning.ToolFailureStatistics;
+import dev.agentmiddleware.learning.LearningObserver.LearningObserverAdapter;
 import dev.agentmiddleware.spring.AgentTool;
 import dev.agentmiddleware.tool.CallOutcome;
-import dev.agentmiddleware.tool.SafetyLevel;
+import dev.agentmiddleware.tool.ToolDescriptor.SafetyLevel;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 

@@ -1,21 +1,21 @@
 package dev.agentmiddleware.autoconfigure.results;
 
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 import dev.agentmiddleware.autoconfigure.AgentMiddlewareAutoConfiguration;
-import dev.agentmiddleware.autoconfigure.springai.AgentToolCallbackProvider;
+import dev.agentmiddleware.autoconfigure.springai.AgentToolCallback.AgentToolCallbackProvider;
 import dev.agentmiddleware.autoconfigure.springai.AgentToolSpringAiAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.tool.AgentToolAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.tool.AgentToolRegistry;
-import dev.agentmiddleware.metrics.MiddlewareEvent;
 import dev.agentmiddleware.metrics.MiddlewareMetrics;
-import dev.agentmiddleware.results.OnExceed;
+import dev.agentmiddleware.metrics.MiddlewareMetrics.MiddlewareEvent;
 import dev.agentmiddleware.results.ResultGuardMiddleware;
+import dev.agentmiddleware.results.ResultGuardMiddleware.ToolResultRefusedException;
 import dev.agentmiddleware.results.ResultPolicy;
+import dev.agentmiddleware.results.ResultPolicy.OnExceed;
 import dev.agentmiddleware.results.ToolResultGuard;
-import dev.agentmiddleware.results.ToolResultRefusedException;
 import dev.agentmiddleware.spring.AgentTool;
-import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.ai.tool.ToolCallback;
@@ -195,8 +195,8 @@ class ToolResultAutoConfigurationTests {
 		ToolResultGuard noPasswordsAtAll() {
 			return new ToolResultGuard() {
 				@Override
-				public dev.agentmiddleware.results.ResultContent check(dev.agentmiddleware.tool.ToolInvocation invocation,
-						dev.agentmiddleware.results.ResultContent result) {
+				public dev.agentmiddleware.results.ToolResultGuard.ResultContent check(dev.agentmiddleware.tool.ToolInvocation invocation,
+						dev.agentmiddleware.results.ToolResultGuard.ResultContent result) {
 					if (result.text().contains("password")) {
 						throw new ToolResultRefusedException(invocation.toolName(), name(), "it mentions a password");
 					}
@@ -215,8 +215,8 @@ class ToolResultAutoConfigurationTests {
 		ToolResultGuard first() {
 			return new ToolResultGuard() {
 				@Override
-				public dev.agentmiddleware.results.ResultContent check(dev.agentmiddleware.tool.ToolInvocation invocation,
-						dev.agentmiddleware.results.ResultContent result) {
+				public dev.agentmiddleware.results.ToolResultGuard.ResultContent check(dev.agentmiddleware.tool.ToolInvocation invocation,
+						dev.agentmiddleware.results.ToolResultGuard.ResultContent result) {
 					return result;
 				}
 

@@ -4,7 +4,7 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
 
-import dev.agentmiddleware.authorization.ToolForbiddenException;
+import dev.agentmiddleware.authorization.AuthorizationMiddleware.ToolForbiddenException;
 import dev.agentmiddleware.binding.InvalidToolArgumentsException;
 import dev.agentmiddleware.ratelimit.ToolRateLimitedException;
 import dev.agentmiddleware.redaction.SecretRedactor;

@@ -13,8 +13,8 @@ import java.util.concurrent.TimeUnit;
 
 import javax.sql.DataSource;
 
-import dev.agentmiddleware.thread.ThreadMetadata;
 import dev.agentmiddleware.thread.ThreadStore;
+import dev.agentmiddleware.thread.ThreadStore.ThreadMetadata;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.json.JsonMapper;
 

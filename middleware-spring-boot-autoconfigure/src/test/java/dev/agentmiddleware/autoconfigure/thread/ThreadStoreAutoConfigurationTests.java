@@ -5,7 +5,7 @@ import java.util.UUID;
 import javax.sql.DataSource;
 
 import dev.agentmiddleware.autoconfigure.AgentMiddlewareAutoConfiguration;
-import dev.agentmiddleware.thread.InMemoryThreadStore;
+import dev.agentmiddleware.thread.ThreadStore.InMemoryThreadStore;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;

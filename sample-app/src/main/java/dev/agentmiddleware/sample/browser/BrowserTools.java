@@ -2,7 +2,7 @@ package dev.agentmiddleware.sample.browser;
 
 import dev.agentmiddleware.spring.AgentTool;
 import dev.agentmiddleware.spring.AgentToolParam;
-import dev.agentmiddleware.tool.SafetyLevel;
+import dev.agentmiddleware.tool.ToolDescriptor.SafetyLevel;
 
 import org.springframework.stereotype.Component;
 

@@ -6,10 +6,10 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
 
-import dev.agentmiddleware.agent.AgentEvent;
 import dev.agentmiddleware.agent.AgentMiddleware;
-import dev.agentmiddleware.agent.IterationContext;
-import dev.agentmiddleware.agent.IterationResult;
+import dev.agentmiddleware.agent.AgentMiddleware.IterationContext;
+import dev.agentmiddleware.agent.AgentMiddleware.IterationResult;
+import dev.agentmiddleware.agent.AgentRun.AgentEvent;
 import dev.agentmiddleware.tool.SessionFingerprint;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

@@ -7,7 +7,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import dev.agentmiddleware.spring.AgentTool;
 import dev.agentmiddleware.spring.AgentToolParam;
-import dev.agentmiddleware.tool.SafetyLevel;
+import dev.agentmiddleware.tool.ToolDescriptor.SafetyLevel;
 import dev.agentmiddleware.tool.TransientToolException;
 
 import org.springframework.stereotype.Component;

@@ -5,7 +5,7 @@ import java.util.Locale;
 
 import dev.agentmiddleware.spring.AgentTool;
 import dev.agentmiddleware.spring.AgentToolParam;
-import dev.agentmiddleware.tool.SafetyLevel;
+import dev.agentmiddleware.tool.ToolDescriptor.SafetyLevel;
 
 import org.springframework.stereotype.Component;
 

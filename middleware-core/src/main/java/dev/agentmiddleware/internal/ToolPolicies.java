@@ -1,4 +1,4 @@
-package dev.agentmiddleware.chain;
+package dev.agentmiddleware.internal;
 
 import java.util.Collections;
 import java.util.Map;
