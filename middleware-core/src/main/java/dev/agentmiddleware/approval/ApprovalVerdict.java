@@ -12,7 +12,7 @@ import java.time.Instant;
 import java.util.Map;
 import java.util.Objects;
 
-import dev.agentmiddleware.chain.ToolCancelledException;
+import dev.agentmiddleware.chain.ToolMiddleware.ToolCancelledException;
 import dev.agentmiddleware.internal.DurationText;
 import dev.agentmiddleware.redaction.SecretRedactor;
 import dev.agentmiddleware.tool.ToolHandler;

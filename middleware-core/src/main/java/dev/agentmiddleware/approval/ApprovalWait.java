@@ -19,7 +19,7 @@ import java.util.concurrent.ConcurrentHashMap;
 
 import dev.agentmiddleware.chain.CallCancellation;
 import dev.agentmiddleware.redaction.SecretRedactor;
-import dev.agentmiddleware.tool.ProgressTarget;
+import dev.agentmiddleware.tool.ToolProgress.ProgressTarget;
 import dev.agentmiddleware.tool.SessionFingerprint;
 import dev.agentmiddleware.tool.ToolInvocation;
 import org.jspecify.annotations.Nullable;

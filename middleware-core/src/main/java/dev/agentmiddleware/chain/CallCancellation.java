@@ -14,6 +14,7 @@ import dev.agentmiddleware.tool.ToolHandler;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import dev.agentmiddleware.chain.ToolMiddleware.ToolCancelledException;
 
 /**
  * The caller's way to cancel one running call, and the layers' way to learn of it: a signal, not a thread interrupt.

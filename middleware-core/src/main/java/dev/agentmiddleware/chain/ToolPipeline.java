@@ -15,6 +15,7 @@ import dev.agentmiddleware.tool.ToolHandler;
 import dev.agentmiddleware.tool.ToolInvocation;
 
 import org.jspecify.annotations.Nullable;
+import dev.agentmiddleware.chain.ToolMiddleware.ToolCancelledException;
 
 /**
  * One tool's composed chain: its middleware, outermost first, around the tool's own handler. Built once per tool;

@@ -13,7 +13,7 @@ import dev.agentmiddleware.chain.BuiltInMiddleware;
 import dev.agentmiddleware.chain.OrderedMiddleware.BuiltInOrder;
 import dev.agentmiddleware.chain.CallCancellation;
 import dev.agentmiddleware.chain.ToolCall;
-import dev.agentmiddleware.chain.ToolCancelledException;
+import dev.agentmiddleware.chain.ToolMiddleware.ToolCancelledException;
 import dev.agentmiddleware.tool.ToolDescriptor;
 import dev.agentmiddleware.tool.ToolHandler;
 import dev.agentmiddleware.tool.ToolInvocation;

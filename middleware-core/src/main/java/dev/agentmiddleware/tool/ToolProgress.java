@@ -3,6 +3,12 @@ package dev.agentmiddleware.tool;
 import dev.agentmiddleware.tool.ToolDescriptor.SafetyLevel;
 
 import org.jspecify.annotations.Nullable;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Objects;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Reports how far one running tool call has come, to a caller that asked to be told: an MCP client that sent a
@@ -83,6 +89,206 @@ public interface ToolProgress {
 	 */
 	default boolean isReported() {
 		return true;
+	}
+
+	/**
+	 * Where the progress of one call goes, for a caller that asked to be told (an MCP client that sent a
+	 * {@code progressToken}): a call carries it under {@link #ATTRIBUTE}, and a call without it has nobody to tell, so
+	 * nothing is reported and nothing is spent. The layer that accepts the call sets it; a layer that waits (approval)
+	 * or the tool reports through a {@linkplain #reporter() reporter} of it.
+	 *
+	 * <p>A value: the sender, the interval and the clock never change, and a reporter keeps its own state. A reporter
+	 * sends at most one report per interval (a sooner report is dropped) and only reports whose progress increases. A
+	 * layer that reported and then lets the call go on hands the rest of the chain its reporter's
+	 * {@linkplain Reporter#continuation() continuation}, so that the next reporter of the same call keeps the bound on
+	 * the rate and counts its progress on from where the earlier one left off.
+	 * <pre>{@code
+	 * ProgressTarget target = ProgressTarget.of((progress, total, message) -> client.notifyProgress(token, progress,
+	 *         total, message), Duration.ofSeconds(5), Clock.systemUTC());
+	 * pipeline.call(invocation.withAttribute(ProgressTarget.ATTRIBUTE, target));
+	 *
+	 * // in a layer of the chain
+	 * ProgressTarget target = invocation.attribute(ProgressTarget.ATTRIBUTE);
+	 * if (target != null) {
+	 *     ProgressTarget.Reporter reporter = target.reporter();
+	 *     reporter.report(0, null, "waiting for a slot");
+	 *     ...
+	 *     return next.handle(invocation.withAttribute(ProgressTarget.ATTRIBUTE, reporter.continuation()));
+	 * }
+	 * }</pre>
+	 */
+	public static final class ProgressTarget {
+
+		/** The attribute under which a call carries where its progress goes. */
+		public static final InvocationAttribute<ProgressTarget> ATTRIBUTE = InvocationAttribute.of("progress",
+				ProgressTarget.class);
+
+		/** The default least time between two reports: five seconds. */
+		public static final Duration DEFAULT_INTERVAL = Duration.ofSeconds(5);
+
+		private static final Logger logger = LoggerFactory.getLogger(ProgressTarget.class);
+
+		private final ToolProgress sender;
+
+		private final Duration interval;
+
+		private final Clock clock;
+
+		// What an earlier reporter of the same call last sent, and when; NaN and null when nothing was sent
+		private final double sentProgress;
+
+		private final @Nullable Instant sentAt;
+
+		private ProgressTarget(ToolProgress sender, Duration interval, Clock clock, double sentProgress,
+				@Nullable Instant sentAt) {
+			this.sender = sender;
+			this.interval = interval;
+			this.clock = clock;
+			this.sentProgress = sentProgress;
+			this.sentAt = sentAt;
+		}
+
+		/**
+		 * Creates the target of one call.
+		 * @param sender sends each report that passes the bounds to the caller, as it is given
+		 * @param interval the least time between two reports; positive
+		 * @param clock the clock the interval is measured with
+		 * @return the target
+		 */
+		public static ProgressTarget of(ToolProgress sender, Duration interval, Clock clock) {
+			Objects.requireNonNull(sender, "sender");
+			Objects.requireNonNull(interval, "interval");
+			if (interval.isNegative() || interval.isZero()) {
+				throw new IllegalArgumentException("interval must be positive, was " + interval);
+			}
+			return new ProgressTarget(sender, interval, Objects.requireNonNull(clock, "clock"), Double.NaN, null);
+		}
+
+		/**
+		 * The least time between two reports.
+		 * @return the interval
+		 */
+		public Duration interval() {
+			return this.interval;
+		}
+
+		/**
+		 * The clock the interval is measured with.
+		 * @return the clock
+		 */
+		public Clock clock() {
+			return this.clock;
+		}
+
+		/**
+		 * A new reporter, for one layer or one run of the tool; reporters of one target do not share state.
+		 * @return the reporter
+		 */
+		public Reporter reporter() {
+			return new Reporter(this);
+		}
+
+		@Override
+		public String toString() {
+			return "ProgressTarget[interval=" + this.interval + ", sent=" + this.sentAt + "]";
+		}
+
+		/**
+		 * Reports to a {@link ProgressTarget}, within its bounds. Thread-safe.
+		 */
+		public static final class Reporter implements ToolProgress {
+
+			private final ProgressTarget target;
+
+			// Added to what this reporter is given: the progress an earlier reporter of the same call reached
+			private final double base;
+
+			private double lastSent;
+
+			private @Nullable Instant lastSentAt;
+
+			private Reporter(ProgressTarget target) {
+				this.target = target;
+				boolean continued = !Double.isNaN(target.sentProgress);
+				this.base = continued ? target.sentProgress : 0;
+				this.lastSent = continued ? target.sentProgress : Double.NEGATIVE_INFINITY;
+				this.lastSentAt = target.sentAt;
+			}
+
+			/**
+			 * Sends the report if the interval has passed since the last one sent and its progress increases; drops it
+			 * otherwise. A sender that fails is logged at DEBUG; the report counts as not sent.
+			 * @throws IllegalArgumentException if {@code progress} or {@code total} is not finite
+			 */
+			@Override
+			public void report(double progress, @Nullable Double total, @Nullable String message) {
+				if (!Double.isFinite(progress) || (total != null && !Double.isFinite(total))) {
+					throw new IllegalArgumentException("progress and total must be finite numbers, were " + progress
+							+ " and " + total);
+				}
+				Instant now = this.target.clock.instant();
+				double value = this.base + progress;
+				synchronized (this) {
+					if (now.isBefore(nextReportAt(now)) || value <= this.lastSent) {
+						return;
+					}
+					try {
+						this.target.sender.report(value, (total != null) ? this.base + total : null, message);
+					}
+					catch (RuntimeException ex) {
+						logger.debug("A progress report could not be sent: {}", ex.getClass().getSimpleName());
+						return;
+					}
+					this.lastSent = value;
+					this.lastSentAt = now;
+				}
+			}
+
+			/**
+			 * How long until the next report may be sent: the rest of the interval after the last one sent, zero if none
+			 * was or the interval has passed.
+			 * @return the time to wait, not negative
+			 */
+			public synchronized Duration untilNextReport() {
+				Instant now = this.target.clock.instant();
+				Duration left = Duration.between(now, nextReportAt(now));
+				return left.isNegative() ? Duration.ZERO : left;
+			}
+
+			/**
+			 * The least time between two reports, that of the target.
+			 * @return the interval
+			 */
+			public Duration interval() {
+				return this.target.interval;
+			}
+
+			private Instant nextReportAt(Instant now) {
+				Instant sent = this.lastSentAt;
+				return (sent != null) ? sent.plus(this.target.interval) : now;
+			}
+
+			/**
+			 * The target for the rest of the call: the same caller, with what this reporter sent, so that the next
+			 * reporter keeps the bound on the rate and counts on from this reporter's progress.
+			 * @return the target; the one this reporter came from if it sent nothing
+			 */
+			public synchronized ProgressTarget continuation() {
+				Instant sent = this.lastSentAt;
+				if (sent == null || sent.equals(this.target.sentAt)) {
+					return this.target;
+				}
+				return new ProgressTarget(this.target.sender, this.target.interval, this.target.clock, this.lastSent,
+						sent);
+			}
+
+			@Override
+			public String toString() {
+				return "ProgressTarget.Reporter[last=" + this.lastSentAt + "]";
+			}
+
+		}
+
 	}
 
 }

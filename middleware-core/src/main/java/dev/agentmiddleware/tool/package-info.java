@@ -8,3 +8,4 @@
 package dev.agentmiddleware.tool;
 
 import org.jspecify.annotations.NullMarked;
+import dev.agentmiddleware.tool.ToolProgress.ProgressTarget;

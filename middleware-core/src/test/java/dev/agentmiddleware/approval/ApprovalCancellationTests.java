@@ -21,7 +21,7 @@ import dev.agentmiddleware.callrecord.ToolCallObserver;
 import dev.agentmiddleware.callrecord.ToolCallObservers;
 import dev.agentmiddleware.callrecord.ToolCallObserver.ToolCallRecord;
 import dev.agentmiddleware.chain.CallCancellation;
-import dev.agentmiddleware.chain.ToolCancelledException;
+import dev.agentmiddleware.chain.ToolMiddleware.ToolCancelledException;
 import dev.agentmiddleware.chain.ToolPipeline;
 import dev.agentmiddleware.observation.ObservationMiddleware;
 import dev.agentmiddleware.testsupport.MutableClock;

@@ -30,6 +30,7 @@ import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import dev.agentmiddleware.chain.ToolMiddleware.ToolCancelledException;
 
 /**
  * Cancelling a call through {@link CallCancellation}: a retry makes no further attempt, a timed attempt stops being

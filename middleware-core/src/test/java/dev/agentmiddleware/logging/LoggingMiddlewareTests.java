@@ -13,7 +13,7 @@ import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import dev.agentmiddleware.chain.CallCancellation;
 import dev.agentmiddleware.chain.ToolCall;
-import dev.agentmiddleware.chain.ToolCancelledException;
+import dev.agentmiddleware.chain.ToolMiddleware.ToolCancelledException;
 import dev.agentmiddleware.chain.ToolMiddleware;
 import dev.agentmiddleware.chain.ToolPipeline;
 import dev.agentmiddleware.redaction.SecretRedactor;

@@ -10,6 +10,7 @@ import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+import dev.agentmiddleware.tool.ToolProgress.ProgressTarget;
 
 class ProgressTargetTests {
 

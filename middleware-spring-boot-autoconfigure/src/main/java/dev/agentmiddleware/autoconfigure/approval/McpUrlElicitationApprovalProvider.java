@@ -15,7 +15,7 @@ import dev.agentmiddleware.approval.ApprovalDecision;
 import dev.agentmiddleware.approval.ApprovalProvider;
 import dev.agentmiddleware.approval.ApprovalRequest;
 import dev.agentmiddleware.approval.ApprovalStore;
-import dev.agentmiddleware.autoconfigure.internal.McpRequestBaseUrls;
+import dev.agentmiddleware.autoconfigure.internal.McpSessionIds.McpRequestBaseUrls;
 import dev.agentmiddleware.spring.McpInvocationAttributes;
 import dev.agentmiddleware.tool.ToolInvocation;
 import io.modelcontextprotocol.server.McpSyncServerExchange;
@@ -49,7 +49,7 @@ import org.slf4j.LoggerFactory;
  *         URI.create("https://agents.example.com"), () -> transport);
  * }</pre>
  */
-public final class McpUrlElicitationApprovalProvider implements ApprovalProvider {
+final class McpUrlElicitationApprovalProvider implements ApprovalProvider {
 
 	/** The provider's name in {@code agent.middleware.approval.providers}. */
 	public static final String NAME = "link";

@@ -3,7 +3,7 @@ package dev.agentmiddleware.autoconfigure.cache;
 import java.time.Duration;
 
 import dev.agentmiddleware.autoconfigure.ToolMiddlewareProperties;
-import dev.agentmiddleware.autoconfigure.AbstractToolSettings;
+import dev.agentmiddleware.autoconfigure.PerToolSettings.AbstractToolSettings;
 import dev.agentmiddleware.autoconfigure.ConditionalOnStoreType.StoreType;
 import dev.agentmiddleware.cache.CacheMiddleware;
 import dev.agentmiddleware.cache.CachePolicy;

@@ -5,7 +5,7 @@ import java.util.HashMap;
 import java.util.Map;
 
 import dev.agentmiddleware.autoconfigure.internal.ToolPrincipals.McpPrincipals;
-import dev.agentmiddleware.autoconfigure.internal.McpRequestBaseUrls;
+import dev.agentmiddleware.autoconfigure.internal.McpSessionIds.McpRequestBaseUrls;
 import dev.agentmiddleware.autoconfigure.internal.McpSessionIds;
 import dev.agentmiddleware.autoconfigure.internal.ToolPrincipals;
 import dev.agentmiddleware.chain.CallCancellation;

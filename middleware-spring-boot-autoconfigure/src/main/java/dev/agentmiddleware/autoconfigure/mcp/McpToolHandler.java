@@ -18,7 +18,7 @@ import dev.agentmiddleware.chain.CallCancellation;
 import dev.agentmiddleware.chain.ToolPipeline;
 import dev.agentmiddleware.spring.McpInvocationAttributes;
 import dev.agentmiddleware.tool.InvocationSource;
-import dev.agentmiddleware.tool.ProgressTarget;
+import dev.agentmiddleware.tool.ToolProgress.ProgressTarget;
 import dev.agentmiddleware.tool.ToolDescriptor.SafetyLevel;
 import dev.agentmiddleware.tool.ToolDescriptor;
 import dev.agentmiddleware.tool.ToolInvocation;

@@ -1,7 +1,7 @@
 package dev.agentmiddleware.autoconfigure.results;
 
 import dev.agentmiddleware.autoconfigure.ToolMiddlewareProperties;
-import dev.agentmiddleware.autoconfigure.AbstractToolSettings;
+import dev.agentmiddleware.autoconfigure.PerToolSettings.AbstractToolSettings;
 import dev.agentmiddleware.chain.OrderedMiddleware.BuiltInOrder;
 import dev.agentmiddleware.results.ResultPolicy.OnExceed;
 import dev.agentmiddleware.results.ResultPolicy;

@@ -4,7 +4,7 @@ import dev.agentmiddleware.autoconfigure.tool.PropertyChecks;
 import java.time.Duration;
 
 import dev.agentmiddleware.autoconfigure.ToolMiddlewareProperties;
-import dev.agentmiddleware.autoconfigure.AbstractToolSettings;
+import dev.agentmiddleware.autoconfigure.PerToolSettings.AbstractToolSettings;
 import dev.agentmiddleware.chain.OrderedMiddleware.BuiltInOrder;
 import dev.agentmiddleware.chain.InvalidPolicyException;
 import dev.agentmiddleware.timeout.TimeoutMiddleware;

@@ -8,7 +8,7 @@ import dev.agentmiddleware.autoconfigure.tool.ToolCallSessionResolver.ToolCallSe
 import dev.agentmiddleware.binding.JsonArgumentBinder;
 import dev.agentmiddleware.chain.ToolPipeline;
 import dev.agentmiddleware.tool.ExecutableTool;
-import dev.agentmiddleware.tool.ProgressTarget;
+import dev.agentmiddleware.tool.ToolProgress.ProgressTarget;
 import dev.agentmiddleware.tool.ToolArguments;
 import dev.agentmiddleware.tool.ToolDescriptor;
 import dev.agentmiddleware.tool.ToolInvocation;

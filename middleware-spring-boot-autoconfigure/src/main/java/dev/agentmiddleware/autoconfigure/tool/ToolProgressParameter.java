@@ -4,7 +4,7 @@ import java.lang.reflect.Method;
 import java.lang.reflect.Parameter;
 import java.time.Clock;
 
-import dev.agentmiddleware.tool.ProgressTarget;
+import dev.agentmiddleware.tool.ToolProgress.ProgressTarget;
 import dev.agentmiddleware.tool.ToolInvocation;
 import dev.agentmiddleware.tool.ToolProgress;
 import org.jspecify.annotations.Nullable;

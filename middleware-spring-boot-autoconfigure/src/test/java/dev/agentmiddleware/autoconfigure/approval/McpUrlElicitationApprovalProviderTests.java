@@ -11,7 +11,7 @@ import java.util.concurrent.TimeUnit;
 import dev.agentmiddleware.approval.ApprovalDecision;
 import dev.agentmiddleware.approval.ApprovalAuditListener.ApprovalOutcome;
 import dev.agentmiddleware.approval.ApprovalRequest;
-import dev.agentmiddleware.autoconfigure.internal.McpRequestBaseUrls;
+import dev.agentmiddleware.autoconfigure.internal.McpSessionIds.McpRequestBaseUrls;
 import dev.agentmiddleware.spring.McpInvocationAttributes;
 import dev.agentmiddleware.tool.ToolDescriptor.SafetyLevel;
 import dev.agentmiddleware.tool.ToolDescriptor;
