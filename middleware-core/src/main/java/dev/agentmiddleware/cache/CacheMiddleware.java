@@ -39,6 +39,15 @@ import org.jspecify.annotations.Nullable;
  * anonymous callers never share results with each other or with anyone else; it counts neither as a hit nor as a
  * miss.
  *
+ * <p><b>Before binding:</b> right inside the argument-binding step (no layer between them applies to the tool), the
+ * cache is handed calls unbound ({@link ArgumentBindingMiddleware.AnswersUnbound}). It remembers the
+ * {@linkplain UnboundArguments#asSent() arguments as sent} of calls that were bound and then answered from it (so
+ * never given to the tool), with what they bound to and their key, up to the policy's size and for its time to live;
+ * a later call with equal arguments as sent is looked up by that key without binding, and the layers outside are told
+ * of the remembered bound arguments. Entries stay keyed by the bound arguments, so spellings that bind alike share
+ * one, and invalidation reaches them all. Arguments that fail to bind are never remembered, and a call whose result
+ * is not there yet (a miss, a flight in progress) is bound as by the binding step.
+ *
  * <p><b>Hits and misses:</b> a hit returns the cached value (shared: tools should return immutable values),
  * {@linkplain ToolCall#decide reports} {@link CallOutcome#CACHED} so observers see it, and counts
  * {@link MiddlewareEvent#CACHE_HIT}; a miss runs the tool and counts {@link MiddlewareEvent#CACHE_MISS}; an entry
