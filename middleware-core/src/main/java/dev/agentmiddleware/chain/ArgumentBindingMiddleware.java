@@ -74,6 +74,16 @@ public final class ArgumentBindingMiddleware implements OrderedMiddleware {
 	 * {@linkplain UnboundArguments#asSent() arguments as sent}: the cache's. The binding step hands such a handler,
 	 * when it is the next one, every call that carries {@link UnboundArguments}; calls that carry none (direct Java
 	 * calls) go to {@link #handle(ToolInvocation)} as usual.
+	 * <pre>{@code
+	 * public Object handleUnbound(ToolInvocation invocation, ArgumentBindingMiddleware.Binding binding) throws Exception {
+	 *     Known known = remembered.get(invocation.attribute(UnboundArguments.ATTRIBUTE).asSent());
+	 *     if (known != null && known.answer() != null) {
+	 *         binding.boundAs(invocation, known.arguments());   // outer layers see the bound call
+	 *         return known.answer();
+	 *     }
+	 *     return handle(binding.bind(invocation));              // refused here exactly as by the binding step
+	 * }
+	 * }</pre>
 	 */
 	public interface AnswersUnbound extends ToolHandler {
 
