@@ -159,10 +159,44 @@ class CacheBeforeBindingTests {
 	}
 
 	@Test
+	void aLayerOutsideTheBindingStepStillDecidesBeforeACallIsAnsweredUnbound() throws Exception {
+		AtomicBoolean deny = new AtomicBoolean();
+		List<Object> seen = new ArrayList<>();
+		ToolPipeline pipeline = ToolPipeline.builder(PLAN_TRIP, this.planTrip)
+			.middleware(List.of(gate(deny, seen), ArgumentBindingMiddleware.INSTANCE, cache()))
+			.observers(this.observers)
+			.build();
+		for (int i = 0; i < 3; i++) {
+			assertThat(pipeline.call(call("s1", TRIP))).isEqualTo("Lisbon to Porto via 2 stops #1");
+		}
+		deny.set(true);
+		assertThatExceptionOfType(ToolDeniedException.class).isThrownBy(() -> pipeline.call(call("s1", TRIP)));
+		assertThat(this.bindings).as("the miss and the first hit only").hasValue(2);
+		assertThat(this.records).extracting(ToolCallRecord::outcome)
+			.containsExactly(CallOutcome.SUCCEEDED, CallOutcome.CACHED, CallOutcome.CACHED, CallOutcome.DENIED);
+	}
+
+	@Test
 	void aLayerBetweenBindingAndCacheSeesEveryCallBoundAndDecidesBeforeTheCache() throws Exception {
 		AtomicBoolean deny = new AtomicBoolean();
 		List<Object> seen = new ArrayList<>();
-		ToolMiddleware gate = new ToolMiddleware() {
+		ToolPipeline pipeline = ToolPipeline.builder(PLAN_TRIP, this.planTrip)
+			.middleware(List.of(ArgumentBindingMiddleware.INSTANCE, gate(deny, seen), cache()))
+			.observers(this.observers)
+			.build();
+		for (int i = 0; i < 3; i++) {
+			pipeline.call(call("s1", TRIP));
+		}
+		deny.set(true);
+		assertThatExceptionOfType(ToolDeniedException.class).isThrownBy(() -> pipeline.call(call("s1", TRIP)));
+		assertThat(seen).hasSize(4).allSatisfy((trip) -> assertThat(trip).isInstanceOf(Trip.class));
+		assertThat(this.bindings).hasValue(4);
+		assertThat(this.runs).hasValue(1);
+	}
+
+	// Refuses every call once told to; records the trip argument of each call it sees.
+	private static ToolMiddleware gate(AtomicBoolean deny, List<Object> seen) {
+		return new ToolMiddleware() {
 
 			@Override
 			public String name() {
@@ -181,18 +215,6 @@ class CacheBeforeBindingTests {
 			}
 
 		};
-		ToolPipeline pipeline = ToolPipeline.builder(PLAN_TRIP, this.planTrip)
-			.middleware(List.of(ArgumentBindingMiddleware.INSTANCE, gate, cache()))
-			.observers(this.observers)
-			.build();
-		for (int i = 0; i < 3; i++) {
-			pipeline.call(call("s1", TRIP));
-		}
-		deny.set(true);
-		assertThatExceptionOfType(ToolDeniedException.class).isThrownBy(() -> pipeline.call(call("s1", TRIP)));
-		assertThat(seen).hasSize(4).allSatisfy((trip) -> assertThat(trip).isInstanceOf(Trip.class));
-		assertThat(this.bindings).hasValue(4);
-		assertThat(this.runs).hasValue(1);
 	}
 
 	@Test
