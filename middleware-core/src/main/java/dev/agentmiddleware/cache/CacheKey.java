@@ -76,6 +76,14 @@ final class CacheKey {
 	}
 
 	/**
+	 * This key in another scope: this key itself when the scope is the same, else a key sharing its (stored)
+	 * arguments; for a key {@link #stored()} before.
+	 */
+	CacheKey withScope(@Nullable String scope) {
+		return Objects.equals(scope, this.scope) ? this : new CacheKey(scope, this.fingerprint, this.arguments);
+	}
+
+	/**
 	 * Whether this key holds the given arguments, in the forms {@link ArgumentsFingerprint#ofSerializable} and
 	 * {@link #canonicalArguments} made of them.
 	 */
@@ -112,6 +120,14 @@ final class CacheKey {
 
 	static Map<String, @Nullable Object> canonicalArguments(Map<String, ?> arguments) {
 		return canonicalMap(arguments);
+	}
+
+	/**
+	 * Arguments as a caller sent them, to keep as a key: JSON text as it is, a map of JSON values copied deeply (as
+	 * the arguments of a stored key), so that a caller who later changes its own map cannot make it match others.
+	 */
+	static Object copyOfAsSent(Object asSent) {
+		return (asSent instanceof Map<?, ?> map) ? canonicalMap(map) : asSent;
 	}
 
 	private static boolean allScalar(Map<String, @Nullable Object> arguments) {

@@ -7,6 +7,7 @@ import java.util.concurrent.ConcurrentMap;
 import java.util.function.Function;
 
 import dev.agentmiddleware.cache.CachePolicy.CacheScope;
+import dev.agentmiddleware.chain.ArgumentBindingMiddleware;
 import dev.agentmiddleware.chain.OrderedMiddleware;
 import dev.agentmiddleware.chain.OrderedMiddleware.BuiltInOrder;
 import dev.agentmiddleware.chain.ToolCall;
@@ -15,6 +16,7 @@ import dev.agentmiddleware.tool.CallOutcome;
 import dev.agentmiddleware.tool.ToolDescriptor;
 import dev.agentmiddleware.tool.ToolHandler;
 import dev.agentmiddleware.tool.ToolInvocation;
+import dev.agentmiddleware.tool.UnboundArguments;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -36,6 +38,15 @@ import org.jspecify.annotations.Nullable;
  * under {@code PRINCIPAL}) <em>bypasses</em> the cache: it runs the tool and neither reads nor stores a result, so
  * anonymous callers never share results with each other or with anyone else; it counts neither as a hit nor as a
  * miss.
+ *
+ * <p><b>Before binding:</b> right inside the argument-binding step (no layer between them applies to the tool), the
+ * cache is handed calls unbound ({@link ArgumentBindingMiddleware.AnswersUnbound}). It remembers the
+ * {@linkplain UnboundArguments#asSent() arguments as sent} of calls that were bound and then answered from it (so
+ * never given to the tool), with what they bound to and their key, up to the policy's size and for its time to live;
+ * a later call with equal arguments as sent is looked up by that key without binding, and the layers outside are told
+ * of the remembered bound arguments. Entries stay keyed by the bound arguments, so spellings that bind alike share
+ * one, and invalidation reaches them all. Arguments that fail to bind are never remembered, and a call whose result
+ * is not there yet (a miss, a flight in progress) is bound as by the binding step.
  *
  * <p><b>Hits and misses:</b> a hit returns the cached value (shared: tools should return immutable values),
  * {@linkplain ToolCall#decide reports} {@link CallOutcome#CACHED} so observers see it, and counts
@@ -163,9 +174,10 @@ public final class CacheMiddleware implements OrderedMiddleware {
 	}
 
 	/**
-	 * The per-call side: looks the key up, leads a flight on a miss, or waits for the flight in progress.
+	 * The per-call side: looks the key up, leads a flight on a miss, or waits for the flight in progress; answers a
+	 * repeated call from its arguments as sent, before binding them, when it is right inside the binding step.
 	 */
-	private static final class CachingHandler implements ToolHandler {
+	private static final class CachingHandler implements ArgumentBindingMiddleware.AnswersUnbound {
 
 		private final ToolResultCache.ToolCache cache;
 
@@ -184,11 +196,35 @@ public final class CacheMiddleware implements OrderedMiddleware {
 
 		@Override
 		public @Nullable Object handle(ToolInvocation invocation) throws Exception {
-			String scopeValue = switch (this.scope) {
-				case SESSION -> invocation.sessionId();
-				case PRINCIPAL -> invocation.principalName();
-				case GLOBAL -> null;
-			};
+			return handle(invocation, null);
+		}
+
+		@Override
+		public @Nullable Object handleUnbound(ToolInvocation invocation, ArgumentBindingMiddleware.Binding binding)
+				throws Exception {
+			UnboundArguments unbound = invocation.attribute(UnboundArguments.ATTRIBUTE);
+			Object asSent = (unbound != null) ? unbound.asSent() : null;
+			if (asSent == null) {
+				return handle(binding.bind(invocation), null);
+			}
+			String scopeValue = scopeValue(invocation);
+			ToolResultCache.KnownArguments known = this.cache.known.getIfPresent(asSent);
+			if (known != null && (scopeValue != null || this.scope == CacheScope.GLOBAL)) {
+				// These arguments as sent bound before: their key is known, and a finished result answers at once
+				CompletableFuture<Object> entry = this.results.get(known.key().withScope(scopeValue));
+				Object value = (entry != null) ? entry.getNow(null) : null;
+				if (value != null && !(value instanceof Failure)) {
+					binding.boundAs(invocation, known.arguments());
+					return hit(value);
+				}
+			}
+			// Bound as by the binding step (an invalid call fails here, as there); remembered once it is a hit
+			return handle(binding.bind(invocation), (known == null) ? asSent : null);
+		}
+
+		private @Nullable Object handle(ToolInvocation invocation, @Nullable Object asSentToRemember)
+				throws Exception {
+			String scopeValue = scopeValue(invocation);
 			if (scopeValue == null && this.scope != CacheScope.GLOBAL) {
 				return this.next.handle(invocation);
 			}
@@ -201,8 +237,23 @@ public final class CacheMiddleware implements OrderedMiddleware {
 				if (entry == null) {
 					return lead(invocation, stored, flight);
 				}
+				key = stored;
 			}
-			return await(invocation, entry);
+			Object result = await(entry);
+			if (asSentToRemember != null) {
+				// A hit: these bound arguments were never given to the tool, so later hits may share them
+				this.cache.known.put(CacheKey.copyOfAsSent(asSentToRemember),
+						new ToolResultCache.KnownArguments(key.stored(), invocation.arguments()));
+			}
+			return result;
+		}
+
+		private @Nullable String scopeValue(ToolInvocation invocation) {
+			return switch (this.scope) {
+				case SESSION -> invocation.sessionId();
+				case PRINCIPAL -> invocation.principalName();
+				case GLOBAL -> null;
+			};
 		}
 
 		private @Nullable Object lead(ToolInvocation invocation, CacheKey key, CompletableFuture<Object> flight)
@@ -223,12 +274,16 @@ public final class CacheMiddleware implements OrderedMiddleware {
 			return result;
 		}
 
-		private @Nullable Object await(ToolInvocation invocation, CompletableFuture<Object> entry) throws Exception {
+		private @Nullable Object await(CompletableFuture<Object> entry) throws Exception {
 			// Returns at once on a hit; blocks only while an identical call is in flight.
 			Object value = entry.get();
 			if (value instanceof Failure failure) {
 				throw rethrow(failure.error());
 			}
+			return hit(value);
+		}
+
+		private @Nullable Object hit(Object value) {
 			this.cache.hit();
 			ToolCall.current().decide(CallOutcome.CACHED, NAME);
 			return (value != NULL_RESULT) ? value : null;

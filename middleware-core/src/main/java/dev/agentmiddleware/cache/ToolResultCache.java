@@ -11,6 +11,7 @@ import java.util.function.Consumer;
 import java.util.function.Predicate;
 
 import com.github.benmanes.caffeine.cache.AsyncCache;
+import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.Ticker;
 import dev.agentmiddleware.metrics.MiddlewareMetrics;
@@ -201,6 +202,10 @@ public final class ToolResultCache {
 
 		final AsyncCache<CacheKey, Object> results;
 
+		// The arguments as sent of calls that were bound and then answered from this cache (so never given to the
+		// tool), with what they bound to and their key: a repeated call is answered without binding it again.
+		final Cache<Object, KnownArguments> known;
+
 		final LongAdder hits = new LongAdder();
 
 		final LongAdder misses = new LongAdder();
@@ -229,6 +234,12 @@ public final class ToolResultCache {
 					}
 				})
 				.buildAsync();
+			this.known = Caffeine.newBuilder()
+				.expireAfterWrite(policy.ttl())
+				.maximumSize(policy.maxSize())
+				.ticker(ticker)
+				.executor(Runnable::run)
+				.build();
 		}
 
 		void hit() {
@@ -247,6 +258,13 @@ public final class ToolResultCache {
 					this.results.synchronous().estimatedSize());
 		}
 
+	}
+
+	/**
+	 * What a tool's arguments as sent bound to, and the key of their results (in the scope of the call that bound
+	 * them).
+	 */
+	record KnownArguments(CacheKey key, Map<String, @Nullable Object> arguments) {
 	}
 
 	/**

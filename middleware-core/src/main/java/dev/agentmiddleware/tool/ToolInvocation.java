@@ -123,8 +123,7 @@ public final class ToolInvocation {
 	 * @return the principal's name, or {@code null} when the caller is anonymous or unknown
 	 */
 	public @Nullable String principalName() {
-		ToolPrincipal principal = this.principal;
-		return (principal != null) ? principal.name() : null;
+		return (this.principal != null) ? this.principal.name() : null;
 	}
 
 	/**
@@ -186,12 +185,18 @@ public final class ToolInvocation {
 	 */
 	public ToolInvocation withBoundArguments() {
 		UnboundArguments unbound = this.attributes.isEmpty() ? null : attribute(UnboundArguments.ATTRIBUTE);
-		if (unbound == null) {
-			return this;
-		}
-		Map<String, @Nullable Object> bound = unbound.bind();
-		return new ToolInvocation(this.tool, ToolArguments.frozenCopy(bound), this.sessionId, this.principal, this.callId, this.callNumber,
-				this.source, InvocationAttributes.without(this.attributes, UnboundArguments.ATTRIBUTE), this.toolCallId);
+		return (unbound != null) ? withBoundArguments(unbound.bind()) : this;
+	}
+
+	/**
+	 * The copy of a call that carries {@link UnboundArguments}, with what an earlier binding of the same arguments
+	 * as sent gave and without them: for the cache, which answers a repeated call before binding it.
+	 * @param bound the bound arguments
+	 * @return the bound copy
+	 */
+	public ToolInvocation withBoundArguments(Map<String, ? extends @Nullable Object> bound) {
+		return new ToolInvocation(this.tool, ToolArguments.frozenCopy(bound), this.sessionId, this.principal, this.callId,
+				this.callNumber, this.source, InvocationAttributes.without(this.attributes, UnboundArguments.ATTRIBUTE), this.toolCallId);
 	}
 
 	/**

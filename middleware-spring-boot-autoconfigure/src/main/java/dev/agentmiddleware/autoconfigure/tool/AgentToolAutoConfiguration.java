@@ -1,8 +1,11 @@
 package dev.agentmiddleware.autoconfigure.tool;
 
+import java.util.Map;
+
 import dev.agentmiddleware.binding.ArgumentLimits;
 import dev.agentmiddleware.callrecord.ToolCallObservers;
 import jakarta.validation.Validator;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -74,7 +77,17 @@ public final class AgentToolAutoConfiguration {
 		@ConditionalOnMissingBean
 		ToolArgumentValidator toolArgumentValidator(ObjectProvider<Validator> validator) {
 			Validator available = validator.getIfAvailable();
-			return (available != null) ? new BeanValidationArgumentValidator(available) : (tool, target, arguments) -> {
+			return (available != null) ? new BeanValidationArgumentValidator(available) : new ToolArgumentValidator() {
+
+				@Override
+				public void validate(RegisteredTool tool, Object target, Map<String, @Nullable Object> arguments) {
+				}
+
+				@Override
+				public boolean checks(RegisteredTool tool, Object target) {
+					return false;
+				}
+
 			};
 		}
 

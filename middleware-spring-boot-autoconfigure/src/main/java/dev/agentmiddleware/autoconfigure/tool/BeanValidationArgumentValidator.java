@@ -11,6 +11,7 @@ import jakarta.validation.ConstraintViolation;
 import jakarta.validation.ElementKind;
 import jakarta.validation.Path;
 import jakarta.validation.Validator;
+import jakarta.validation.metadata.MethodDescriptor;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -53,6 +54,22 @@ final class BeanValidationArgumentValidator implements ToolArgumentValidator {
 		String[] names = arguments.keySet().toArray(String[]::new);
 		throw new InvalidToolArgumentsException(tool.name(), parameterName(first.getPropertyPath(), names, progress),
 				describe(first.getPropertyPath()) + first.getMessage());
+	}
+
+	@Override
+	public boolean checks(RegisteredTool tool, Object target) {
+		Method method = tool.method();
+		if (method == null) {
+			return false;
+		}
+		try {
+			MethodDescriptor constraints = this.validator.getConstraintsForClass(target.getClass())
+				.getConstraintsForMethod(method.getName(), method.getParameterTypes());
+			return constraints != null && constraints.hasConstrainedParameters();
+		}
+		catch (RuntimeException ex) {
+			return true; // metadata it cannot read: check every call, as validate would
+		}
 	}
 
 	private static @Nullable String parameterName(Path path, String[] names, ToolProgressParameter progress) {

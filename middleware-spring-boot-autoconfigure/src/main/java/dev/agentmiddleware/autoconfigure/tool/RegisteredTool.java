@@ -3,6 +3,7 @@ package dev.agentmiddleware.autoconfigure.tool;
 import java.lang.reflect.Method;
 import java.util.Map;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 import dev.agentmiddleware.autoconfigure.tool.ToolCallSessionResolver.ToolCallSession;
 import dev.agentmiddleware.binding.JsonArgumentBinder;
@@ -40,6 +41,10 @@ public final class RegisteredTool {
 	private final Function<ExecutableTool, ToolPipeline> pipelineFactory;
 
 	private volatile @Nullable ToolPipeline pipeline;
+
+	// Whether binding is a function of the arguments as sent alone (no validator checks this tool's calls); worked
+	// out on first use
+	private @Nullable Boolean bindsAsSent;
 
 	RegisteredTool(ExecutableTool tool, String beanName, Object target, Method method, String[] parameterNames,
 			JsonArgumentBinder binder, @Nullable ToolArgumentValidator validator,
@@ -149,8 +154,9 @@ public final class RegisteredTool {
 	 * @return an invocation builder carrying the unbound arguments
 	 */
 	public ToolInvocation.Builder unboundInvocation(@Nullable String json) {
+		Supplier<Map<String, @Nullable Object>> binding = () -> bind(json);
 		return ToolInvocation.builder(descriptor()).attribute(UnboundArguments.ATTRIBUTE,
-				new UnboundArguments(() -> bind(json)));
+				(json != null && bindsAsSent()) ? UnboundArguments.of(json, binding) : new UnboundArguments(binding));
 	}
 
 	/**
@@ -160,9 +166,22 @@ public final class RegisteredTool {
 	 * @return an invocation builder carrying the unbound arguments
 	 */
 	public ToolInvocation.Builder unboundInvocation(@Nullable Map<String, ? extends @Nullable Object> arguments) {
+		Supplier<Map<String, @Nullable Object>> binding = () -> bindValues(arguments);
 		ToolInvocation.Builder builder = ToolInvocation.builder(descriptor())
-			.attribute(UnboundArguments.ATTRIBUTE, new UnboundArguments(() -> bindValues(arguments)));
+			.attribute(UnboundArguments.ATTRIBUTE, (arguments != null && bindsAsSent())
+					? UnboundArguments.of(arguments, binding) : new UnboundArguments(binding));
 		return (arguments != null) ? builder.arguments(arguments) : builder;
+	}
+
+	// Unbound arguments carry the arguments as sent, so that the cache may answer a repeated call without binding
+	// it, only where binding is a function of them alone (see UnboundArguments)
+	private boolean bindsAsSent() {
+		Boolean bindsAsSent = this.bindsAsSent;
+		if (bindsAsSent == null) {
+			bindsAsSent = this.validator == null || this.target == null || !this.validator.checks(this, this.target);
+			this.bindsAsSent = bindsAsSent;
+		}
+		return bindsAsSent;
 	}
 
 	/**
