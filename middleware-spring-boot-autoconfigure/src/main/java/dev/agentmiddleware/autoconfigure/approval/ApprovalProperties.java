@@ -26,9 +26,7 @@ public class ApprovalProperties implements ValidatedProperties {
 	/** The prefix of the approval properties. */
 	public static final String PREFIX = "agent.middleware.approval";
 
-	/**
-	 * Whether calls of gated tools wait for a human's approval.
-	 */
+	/** Whether calls of gated tools wait for a human's approval. */
 	private boolean enabled = true;
 
 	/**
@@ -64,9 +62,7 @@ public class ApprovalProperties implements ValidatedProperties {
 	 */
 	private Duration timeout = ApprovalMiddleware.DEFAULT_TIMEOUT;
 
-	/**
-	 * How long an approval for the session lets the same calls through.
-	 */
+	/** How long an approval for the session lets the same calls through. */
 	private Duration grantTtl = ApprovalMiddleware.DEFAULT_GRANT_TTL;
 
 	/**

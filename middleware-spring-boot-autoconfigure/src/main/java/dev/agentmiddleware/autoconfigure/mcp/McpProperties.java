@@ -32,11 +32,6 @@ import org.springframework.util.unit.DataSize;
  *       security:
  *         resource: https://mcp.example.com/mcp
  *         scopes: [tools.read, tools.call]
- *       tools:
- *         get-weather:
- *           icons:
- *             - src: https://example.com/icons/weather.png
- *               sizes: [48x48]
  * }</pre>
  * Which hosts and origins the endpoint answers is configured for every path the starter serves, under
  * {@code agent.middleware.edge} ({@link dev.agentmiddleware.autoconfigure.edge.EdgeProperties}).
