@@ -88,7 +88,8 @@ final class JdbcMcpSessionRegistry implements McpSessionRegistry {
 	private final Object creation = new Object();
 
 	/**
-	 * Keeps the sessions in a database, creating table {@value #TABLE} when it is missing.
+	 * Keeps the sessions in a database, creating table {@value #TABLE} when it is missing (on H2 also
+	 * {@value #LOCK_TABLE}, whose one row serializes session starts).
 	 * @param dataSource the database every instance shares (PostgreSQL, or H2 for a single machine)
 	 * @param jsonMapper writes and reads the stored {@code initialize} params
 	 * @param idleTimeout how long an unused session lives
@@ -111,7 +112,7 @@ final class JdbcMcpSessionRegistry implements McpSessionRegistry {
 				: "SELECT id FROM " + LOCK_TABLE + " WHERE id = 1 FOR UPDATE";
 	}
 
-	// Whether the database is PostgreSQL
+	// Creates the missing tables in the database's dialect and says whether it is PostgreSQL
 	private static boolean createSchema(DataSource dataSource) {
 		boolean postgres;
 		try (Connection connection = dataSource.getConnection()) {
