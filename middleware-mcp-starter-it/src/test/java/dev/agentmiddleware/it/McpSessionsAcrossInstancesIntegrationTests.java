@@ -4,7 +4,15 @@ import java.io.IOException;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 
 import javax.sql.DataSource;
 
@@ -32,7 +40,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * load balancer: with a {@code DataSource} on PostgreSQL the MCP sessions are kept in the database
  * ({@code agent.middleware.mcp.sessions.store.type: auto}), so a session started on one instance is served by the
  * other, still bound to its owner, ended everywhere by one {@code DELETE} or by idling past the timeout, and counted
- * against one cap for both.
+ * against one cap for both, exactly even when both start sessions at the same instant.
  */
 @RequiresService(TestService.POSTGRES)
 class McpSessionsAcrossInstancesIntegrationTests {
@@ -170,6 +178,54 @@ class McpSessionsAcrossInstancesIntegrationTests {
 		assertThat(refused.statusCode()).as(refused.body()).isEqualTo(503);
 		assertThat(refused.body()).contains("limit of 3 live sessions");
 		assertThat(post(instanceA, "dave", null, RawMcpHttp.INITIALIZE).statusCode()).isEqualTo(503);
+	}
+
+	@Test
+	void simultaneousInitializesOnBothInstancesStartExactlyTheCapAndAreAnswered503Beyond() throws Exception {
+		int clients = 12;
+		ExecutorService threads = Executors.newFixedThreadPool(clients);
+		try {
+			for (int round = 1; round <= 10; round++) {
+				CountDownLatch go = new CountDownLatch(1);
+				Map<String, Future<HttpResponse<String>>> responses = new LinkedHashMap<>();
+				for (int i = 0; i < clients; i++) {
+					ConfigurableApplicationContext instance = (i % 2 == 0) ? instanceA : instanceB;
+					String user = "user-" + i;
+					responses.put(user, threads.submit(() -> {
+						go.await();
+						return post(instance, user, null, RawMcpHttp.INITIALIZE);
+					}));
+				}
+				go.countDown();
+				Map<String, String> started = new LinkedHashMap<>();
+				List<HttpResponse<String>> refused = new ArrayList<>();
+				for (Map.Entry<String, Future<HttpResponse<String>>> entry : responses.entrySet()) {
+					HttpResponse<String> response = entry.getValue().get(60, TimeUnit.SECONDS);
+					if (response.statusCode() == 200) {
+						started.put(response.headers().firstValue("Mcp-Session-Id").orElseThrow(), entry.getKey());
+					}
+					else {
+						refused.add(response);
+					}
+				}
+				assertThat(started).as("sessions started in round %d", round).hasSize(3);
+				assertThat(refused).as("initializes refused in round %d", round)
+					.hasSize(clients - 3)
+					.allSatisfy((response) -> {
+						assertThat(response.statusCode()).isEqualTo(503);
+						assertThat(response.body()).contains("limit of 3 live sessions");
+					});
+				// Ended by their owners through instance B: the slots are free for the next round
+				for (Map.Entry<String, String> session : started.entrySet()) {
+					assertThat(send(instanceB, "DELETE", session.getValue(), session.getKey(),
+							HttpRequest.BodyPublishers.noBody())
+						.statusCode()).isEqualTo(200);
+				}
+			}
+		}
+		finally {
+			threads.shutdownNow();
+		}
 	}
 
 	private static ConfigurableApplicationContext start() {

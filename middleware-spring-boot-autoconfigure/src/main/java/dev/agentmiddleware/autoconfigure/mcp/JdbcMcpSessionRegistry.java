@@ -25,7 +25,9 @@ import org.slf4j.LoggerFactory;
 
 import org.springframework.core.io.ClassPathResource;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.jdbc.datasource.init.ResourceDatabasePopulator;
+import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * The sessions of every instance on one database: a session started on one instance is a row of table
@@ -33,6 +35,11 @@ import org.springframework.jdbc.datasource.init.ResourceDatabasePopulator;
  * used), and any instance that receives a request naming it recreates the MCP SDK's session from that row. The
  * idle timeout and the cap count the rows, so they hold for the cluster; ending a session deletes its row, so it is
  * gone on every instance (the next request naming it gets 404 wherever it lands).
+ *
+ * <p>The cap is exact for the cluster: a start deletes the expired rows, counts the rest and inserts its own in one
+ * transaction that holds a lock every instance's starts take first (on PostgreSQL a transaction-level advisory lock
+ * keyed by this table and the current schema, elsewhere a row lock on {@value #LOCK_TABLE}), so two instances
+ * starting the last free session at once give it to one of them, and an expired session never holds a slot.
  *
  * <p>The MCP SDK (2.0.x) gives every session it starts a random id of its own and has no way to start one under a
  * given id, so an instance that recreates a session keeps the SDK's copy under the id the client knows
@@ -49,10 +56,21 @@ final class JdbcMcpSessionRegistry implements McpSessionRegistry {
 	/** The table of the shared sessions. */
 	static final String TABLE = "agent_mcp_session";
 
+	/** The one-row table whose row lock serializes session starts where there are no advisory locks (H2). */
+	static final String LOCK_TABLE = "agent_mcp_session_lock";
+
+	// The first key of the advisory lock (the second is the schema's): "MCPS", so that it names this table
+	private static final int ADVISORY_LOCK_KEY = 0x4D435053;
+
 	// The transport's log category, which operators configure for all of it
 	private static final Logger logger = LoggerFactory.getLogger(HardenedStreamableHttpTransport.class);
 
 	private final JdbcTemplate jdbc;
+
+	private final TransactionTemplate transactions;
+
+	// Taken first in every start's transaction, released by its commit
+	private final String startLock;
 
 	private final McpJsonMapper jsonMapper;
 
@@ -70,7 +88,8 @@ final class JdbcMcpSessionRegistry implements McpSessionRegistry {
 	private final Object creation = new Object();
 
 	/**
-	 * Keeps the sessions in a database, creating table {@value #TABLE} when it is missing.
+	 * Keeps the sessions in a database, creating table {@value #TABLE} when it is missing (on H2 also
+	 * {@value #LOCK_TABLE}, whose one row serializes session starts).
 	 * @param dataSource the database every instance shares (PostgreSQL, or H2 for a single machine)
 	 * @param jsonMapper writes and reads the stored {@code initialize} params
 	 * @param idleTimeout how long an unused session lives
@@ -81,45 +100,66 @@ final class JdbcMcpSessionRegistry implements McpSessionRegistry {
 	JdbcMcpSessionRegistry(DataSource dataSource, McpJsonMapper jsonMapper, Duration idleTimeout, int maxSessions,
 			Clock clock, Supplier<McpStreamableServerSession.@Nullable Factory> factory) {
 		this.jdbc = new JdbcTemplate(dataSource);
+		this.transactions = new TransactionTemplate(new DataSourceTransactionManager(dataSource));
 		this.jsonMapper = jsonMapper;
 		this.idleTimeout = idleTimeout;
 		this.maxSessions = maxSessions;
 		this.clock = clock;
 		this.factory = factory;
-		createSchema(dataSource);
+		boolean postgres = createSchema(dataSource);
+		this.startLock = postgres
+				? "SELECT pg_advisory_xact_lock(" + ADVISORY_LOCK_KEY + ", hashtext(current_schema()))"
+				: "SELECT id FROM " + LOCK_TABLE + " WHERE id = 1 FOR UPDATE";
 	}
 
-	private static void createSchema(DataSource dataSource) {
-		String script;
+	// Creates the missing tables in the database's dialect and says whether it is PostgreSQL
+	private static boolean createSchema(DataSource dataSource) {
+		boolean postgres;
 		try (Connection connection = dataSource.getConnection()) {
 			String product = connection.getMetaData().getDatabaseProductName().toLowerCase(Locale.ROOT);
-			script = product.contains("postgres") ? "schema-postgresql.sql" : "schema-h2.sql";
+			postgres = product.contains("postgres");
 		}
 		catch (SQLException ex) {
 			throw new IllegalStateException("The MCP session store cannot reach its database", ex);
 		}
+		String script = postgres ? "schema-postgresql.sql" : "schema-h2.sql";
 		new ResourceDatabasePopulator(new ClassPathResource(script, JdbcMcpSessionRegistry.class)).execute(dataSource);
+		return postgres;
 	}
 
 	@Override
 	public McpStreamableServerSession.@Nullable McpStreamableServerSessionInit start(
 			McpStreamableServerSession.Factory factory, McpSchema.InitializeRequest request, @Nullable String owner) {
+		// One start of this instance at a time, so that it waits for the others' with one connection at most
 		synchronized (this.creation) {
 			long now = this.clock.millis();
-			deleteIdle(now);
-			Integer live = this.jdbc.queryForObject("SELECT COUNT(*) FROM " + TABLE, Integer.class);
-			if (live != null && live >= this.maxSessions) {
+			McpStreamableServerSession.McpStreamableServerSessionInit init = this.transactions
+				.execute((status) -> startUnderCap(factory, request, owner, now));
+			dropLocalCopiesOfDeletedRows();
+			if (init == null) {
 				logger.warn("MCP session refused: the limit of {} live sessions is reached", this.maxSessions);
 				return null;
 			}
-			McpStreamableServerSession.McpStreamableServerSessionInit init = factory.startSession(request);
-			String id = init.session().getId();
-			this.jdbc.update("INSERT INTO " + TABLE
-					+ " (id, owner_name, protocol_version, initialize_request, created_at, last_used) VALUES (?, ?, ?, ?, ?, ?)",
-					id, owner, request.protocolVersion(), write(request), now, now);
-			this.local.put(id, new McpLiveSession(init.session(), owner, Instant.ofEpochMilli(now)));
+			this.local.put(init.session().getId(), new McpLiveSession(init.session(), owner, Instant.ofEpochMilli(now)));
 			return init;
 		}
+	}
+
+	// In the start's transaction, after every other instance's start has committed or rolled back
+	private McpStreamableServerSession.@Nullable McpStreamableServerSessionInit startUnderCap(
+			McpStreamableServerSession.Factory factory, McpSchema.InitializeRequest request, @Nullable String owner,
+			long now) {
+		this.jdbc.execute(this.startLock);
+		this.jdbc.update("DELETE FROM " + TABLE + " WHERE last_used < ?", now - this.idleTimeout.toMillis());
+		Integer live = this.jdbc.queryForObject("SELECT COUNT(*) FROM " + TABLE, Integer.class);
+		if (live != null && live >= this.maxSessions) {
+			return null;
+		}
+		McpStreamableServerSession.McpStreamableServerSessionInit init = factory.startSession(request);
+		this.jdbc.update("INSERT INTO " + TABLE
+				+ " (id, owner_name, protocol_version, initialize_request, created_at, last_used) VALUES (?, ?, ?, ?, ?, ?)",
+				init.session().getId(), owner, request.protocolVersion(), write(request), now, now);
+		return init;
 	}
 
 	@Override
@@ -218,10 +258,8 @@ final class JdbcMcpSessionRegistry implements McpSessionRegistry {
 		return (count != null) ? count : 0;
 	}
 
-	// Expired sessions are deleted for every instance; this instance's copies of them end with them
-	private void deleteIdle(long now) {
-		long oldest = now - this.idleTimeout.toMillis();
-		this.jdbc.update("DELETE FROM " + TABLE + " WHERE last_used < ?", oldest);
+	// Sessions expired or ended on any instance end their copies here too
+	private void dropLocalCopiesOfDeletedRows() {
 		// A copy is not idle because it was not used here: the client may have gone on on another instance
 		Set<String> stored = new HashSet<>(this.jdbc.queryForList("SELECT id FROM " + TABLE, String.class));
 		for (String id : List.copyOf(this.local.keySet())) {
