@@ -89,8 +89,8 @@ public final class ApprovalMiddleware extends BuiltInMiddleware<ApprovalPolicy> 
 		this.audit = new ApprovalAudit(builder.store, builder.metrics, builder.listeners, builder.clock);
 		this.wait = new ApprovalWait(builder.provider, builder.store, this.arguments, builder.redactor, this.audit,
 				builder.clock, builder.timeout);
-		this.verdict = new ApprovalVerdict(builder.store, builder.binder, builder.redactor, this.audit, builder.clock,
-				builder.grantTtl, builder.timeout);
+		this.verdict = new ApprovalVerdict(builder.store, builder.binder, this.arguments, this.audit,
+				builder.grantTtl);
 	}
 
 	/**
@@ -154,7 +154,8 @@ public final class ApprovalMiddleware extends BuiltInMiddleware<ApprovalPolicy> 
 		ApprovalDecision decision = this.wait.await(request, invocation, waiting);
 		// The tool's own progress goes on from the wait's
 		return this.verdict.apply(decision, request, (waiting != null)
-				? invocation.withAttribute(ProgressTarget.ATTRIBUTE, waiting.continuation()) : invocation, next);
+				? invocation.withAttribute(ProgressTarget.ATTRIBUTE, waiting.continuation()) : invocation, next,
+				this.clock.instant());
 	}
 
 	/**
