@@ -27,6 +27,8 @@ import tools.jackson.databind.node.ObjectNode;
  */
 final class ApprovalArguments {
 
+	private static final int MAX_TEXT_LENGTH = 200;
+
 	private final SecretRedactor redactor;
 
 	private final JsonMapper mapper;
@@ -75,6 +77,34 @@ final class ApprovalArguments {
 			arguments.forEach((name, value) -> fallback.put(name, String.valueOf(value)));
 			return fallback;
 		}
+	}
+
+	/**
+	 * The one-line summary of a call that approvers see: the tool's name and its redacted arguments, cut to
+	 * {@value #MAX_TEXT_LENGTH} characters.
+	 */
+	String summary(String toolName, String redactedJson) {
+		return cut(toolName + " " + redactedJson);
+	}
+
+	/**
+	 * A reason as approvals show and keep it: its first line, redacted, cut to {@value #MAX_TEXT_LENGTH} characters;
+	 * {@code null} for no reason or a blank one.
+	 */
+	@Nullable String reason(@Nullable String text) {
+		if (text == null || text.isBlank()) {
+			return null;
+		}
+		String line = text.strip();
+		int end = line.indexOf('\n');
+		if (end >= 0) {
+			line = line.substring(0, end).strip();
+		}
+		return cut(this.redactor.redactText(line));
+	}
+
+	private static String cut(String text) {
+		return (text.length() <= MAX_TEXT_LENGTH) ? text : text.substring(0, MAX_TEXT_LENGTH - 1) + "…";
 	}
 
 	private void redact(JsonNode node) {

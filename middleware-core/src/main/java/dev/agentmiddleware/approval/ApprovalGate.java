@@ -6,45 +6,26 @@ import dev.agentmiddleware.approval.ApprovalAuditListener.ApprovalOutcome;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Map;
 import java.util.Optional;
-import java.util.function.Function;
 
-import dev.agentmiddleware.internal.ToolPolicies;
-import dev.agentmiddleware.tool.ToolDescriptor;
 import dev.agentmiddleware.tool.ToolInvocation;
 import org.jspecify.annotations.Nullable;
 
 /**
  * The gate of {@link ApprovalMiddleware}: whether a call needs a person's decision at all. A tool its policy
- * function gives no {@link ApprovalPolicy} never reaches it; a gated call is let through by a {@link SessionGrant}
+ * function gives no {@link ApprovalPolicy} never reaches it (the middleware leaves it out of the chain); a gated call is let through by a {@link SessionGrant}
  * that covers it, denied again at once when a person denied the same call (same session, tool and arguments hash) within
  * the deny-repeat window, and otherwise must be asked about. Thread-safe.
  */
 final class ApprovalGate {
 
-	private final ToolPolicies<ApprovalPolicy> policies;
-
 	private final ApprovalStore store;
 
 	private final Duration denyRepeatWindow;
 
-	ApprovalGate(Function<ToolDescriptor, @Nullable ApprovalPolicy> policies, ApprovalStore store,
-			Duration denyRepeatWindow) {
-		this.policies = ToolPolicies.of(policies);
+	ApprovalGate(ApprovalStore store, Duration denyRepeatWindow) {
 		this.store = store;
 		this.denyRepeatWindow = denyRepeatWindow;
-	}
-
-	/**
-	 * Whether the tool's calls pass through the gate at all (decided once, when the pipeline is built).
-	 */
-	boolean gates(ToolDescriptor tool) {
-		return this.policies.resolve(tool) != null;
-	}
-
-	Map<String, ApprovalPolicy> policies() {
-		return this.policies.applied();
 	}
 
 	/**

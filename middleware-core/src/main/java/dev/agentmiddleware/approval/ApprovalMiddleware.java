@@ -5,14 +5,12 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
-import java.util.function.Function;
 
 import dev.agentmiddleware.approval.ApprovalAuditListener.ApprovalOutcome;
 import dev.agentmiddleware.approval.ApprovalProvider.ApprovalQueueProvider;
 import dev.agentmiddleware.approval.ApprovalProvider.CompositeApprovalProvider;
-import dev.agentmiddleware.chain.OrderedMiddleware;
+import dev.agentmiddleware.chain.BuiltInMiddleware;
 import dev.agentmiddleware.chain.OrderedMiddleware.BuiltInOrder;
 import dev.agentmiddleware.metrics.MiddlewareMetrics;
 import dev.agentmiddleware.redaction.SecretRedactor;
@@ -54,7 +52,7 @@ import org.jspecify.annotations.Nullable;
  *     .build();
  * }</pre>
  */
-public final class ApprovalMiddleware implements OrderedMiddleware {
+public final class ApprovalMiddleware extends BuiltInMiddleware<ApprovalPolicy> {
 
 	/** The name shown in chains, observer records and denials. */
 	public static final String NAME = "approval";
@@ -82,19 +80,17 @@ public final class ApprovalMiddleware implements OrderedMiddleware {
 
 	private final Clock clock;
 
-	private final int order;
-
 	private ApprovalMiddleware(Builder builder) {
+		super(NAME, builder);
 		this.store = builder.store;
 		this.arguments = new ApprovalArguments(builder.redactor);
 		this.clock = builder.clock;
-		this.order = builder.order;
-		this.gate = new ApprovalGate(builder.policies, builder.store, builder.denyRepeatWindow);
+		this.gate = new ApprovalGate(builder.store, builder.denyRepeatWindow);
 		this.audit = new ApprovalAudit(builder.store, builder.metrics, builder.listeners, builder.clock);
 		this.wait = new ApprovalWait(builder.provider, builder.store, this.arguments, builder.redactor, this.audit,
 				builder.clock, builder.timeout);
-		this.verdict = new ApprovalVerdict(builder.store, builder.binder, builder.redactor, this.audit, builder.clock,
-				builder.grantTtl, builder.timeout);
+		this.verdict = new ApprovalVerdict(builder.store, builder.binder, this.arguments, this.audit,
+				builder.grantTtl);
 	}
 
 	/**
@@ -106,30 +102,12 @@ public final class ApprovalMiddleware implements OrderedMiddleware {
 		return new Builder();
 	}
 
-	@Override
-	public String name() {
-		return NAME;
-	}
-
-	@Override
-	public int order() {
-		return this.order;
-	}
-
-	@Override
-	public ToolHandler wrap(ToolDescriptor tool, ToolHandler next) {
-		if (!this.gate.gates(tool)) {
-			return next;
-		}
-		return (invocation) -> handle(invocation, next);
-	}
-
 	/**
-	 * The policy of every tool this middleware gates, as decided when the tools' pipelines were built.
-	 * @return the policies by tool name, sorted by name
+	 * Gates the calls of a tool that needs approval; tools without a policy never get here and stay out of the chain.
 	 */
-	public Map<String, ApprovalPolicy> policies() {
-		return this.gate.policies();
+	@Override
+	protected ToolHandler wrap(ToolDescriptor tool, ApprovalPolicy policy, ToolHandler next) {
+		return (invocation) -> handle(invocation, next);
 	}
 
 	/**
@@ -176,7 +154,8 @@ public final class ApprovalMiddleware implements OrderedMiddleware {
 		ApprovalDecision decision = this.wait.await(request, invocation, waiting);
 		// The tool's own progress goes on from the wait's
 		return this.verdict.apply(decision, request, (waiting != null)
-				? invocation.withAttribute(ProgressTarget.ATTRIBUTE, waiting.continuation()) : invocation, next);
+				? invocation.withAttribute(ProgressTarget.ATTRIBUTE, waiting.continuation()) : invocation, next,
+				this.clock.instant());
 	}
 
 	/**
@@ -197,10 +176,7 @@ public final class ApprovalMiddleware implements OrderedMiddleware {
 	/**
 	 * Builds an {@link ApprovalMiddleware}.
 	 */
-	public static final class Builder {
-
-		private Function<ToolDescriptor, @Nullable ApprovalPolicy> policies = ApprovalRules
-			.of(ApprovalRules.Mode.DANGEROUS, List.of(), List.of());
+	public static final class Builder extends BuiltInMiddleware.Builder<ApprovalPolicy, Builder> {
 
 		private ApprovalProvider provider = NoApproverProvider.INSTANCE;
 
@@ -222,20 +198,13 @@ public final class ApprovalMiddleware implements OrderedMiddleware {
 
 		private final List<ApprovalAuditListener> listeners = new ArrayList<>();
 
-		private int order = BuiltInOrder.APPROVAL;
-
-		private Builder() {
-		}
-
 		/**
-		 * Sets which tools need approval, decided once per tool when its pipeline is built (default:
-		 * {@link ApprovalRules} with {@link ApprovalRules.Mode#DANGEROUS}).
-		 * @param policies gives a tool's policy, or {@code null} for a tool that needs no approval
-		 * @return this builder
+		 * Starts with which tools need approval decided by {@link ApprovalRules} with
+		 * {@link ApprovalRules.Mode#DANGEROUS} ({@link #policies policies(fn)} decides otherwise, a {@code null} policy
+		 * meaning no approval) and order {@link BuiltInOrder#APPROVAL} ({@link #order order(int)}).
 		 */
-		public Builder policies(Function<ToolDescriptor, @Nullable ApprovalPolicy> policies) {
-			this.policies = Objects.requireNonNull(policies, "policies");
-			return this;
+		private Builder() {
+			super(ApprovalRules.of(ApprovalRules.Mode.DANGEROUS, List.of(), List.of()), BuiltInOrder.APPROVAL);
 		}
 
 		/**
@@ -344,19 +313,10 @@ public final class ApprovalMiddleware implements OrderedMiddleware {
 		}
 
 		/**
-		 * Sets the position in the chain (default {@link BuiltInOrder#APPROVAL}).
-		 * @param order the order
-		 * @return this builder
-		 */
-		public Builder order(int order) {
-			this.order = order;
-			return this;
-		}
-
-		/**
 		 * Builds the middleware.
 		 * @return the middleware
 		 */
+		@Override
 		public ApprovalMiddleware build() {
 			return new ApprovalMiddleware(this);
 		}

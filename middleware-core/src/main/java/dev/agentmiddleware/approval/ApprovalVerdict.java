@@ -6,7 +6,6 @@ import dev.agentmiddleware.approval.ApprovalStore.DeniedCall;
 
 import dev.agentmiddleware.approval.ApprovalAuditListener.ApprovalOutcome;
 
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
@@ -14,7 +13,6 @@ import java.util.Objects;
 
 import dev.agentmiddleware.chain.ToolMiddleware.ToolCancelledException;
 import dev.agentmiddleware.internal.DurationText;
-import dev.agentmiddleware.redaction.SecretRedactor;
 import dev.agentmiddleware.tool.ToolHandler;
 import dev.agentmiddleware.tool.ToolInvocation;
 import org.jspecify.annotations.Nullable;
@@ -24,42 +22,37 @@ import org.jspecify.annotations.Nullable;
  * {@link SessionGrant}; with changes: with the re-bound arguments, refused when they do not bind); any other outcome
  * denies it with an {@link ApprovalDeniedException} that says why (a person's denial is also remembered for the
  * deny-repeat window); a cancelled call ends with a {@link ToolCancelledException}. Every outcome goes to the
- * {@link ApprovalAudit} first. Reasons are cut to one redacted line.
+ * {@link ApprovalAudit} first. Reasons are cut to one redacted line ({@link ApprovalArguments#reason}).
  */
 final class ApprovalVerdict {
-
-	private static final int MAX_REASON_LENGTH = 200;
 
 	private final ApprovalStore store;
 
 	private final ArgumentsBinder binder;
 
-	private final SecretRedactor redactor;
+	private final ApprovalArguments arguments;
 
 	private final ApprovalAudit audit;
 
-	private final Clock clock;
-
 	private final Duration grantTtl;
 
-	private final Duration timeout;
-
-	ApprovalVerdict(ApprovalStore store, ArgumentsBinder binder, SecretRedactor redactor, ApprovalAudit audit,
-			Clock clock, Duration grantTtl, Duration timeout) {
+	ApprovalVerdict(ApprovalStore store, ArgumentsBinder binder, ApprovalArguments arguments, ApprovalAudit audit,
+			Duration grantTtl) {
 		this.store = store;
 		this.binder = binder;
-		this.redactor = redactor;
+		this.arguments = arguments;
 		this.audit = audit;
-		this.clock = clock;
 		this.grantTtl = grantTtl;
-		this.timeout = timeout;
 	}
 
+	/**
+	 * Applies a decision to its call.
+	 * @param now the time the decision is applied: the start of a session grant, the time of a denial
+	 */
 	@Nullable Object apply(ApprovalDecision decision, ApprovalRequest request, ToolInvocation invocation,
-			ToolHandler next) throws Exception {
+			ToolHandler next, Instant now) throws Exception {
 		String toolName = request.toolName();
-		String reason = sanitized(decision.reason());
-		Instant now = this.clock.instant();
+		String reason = this.arguments.reason(decision.reason());
 		switch (decision.outcome()) {
 			case APPROVED -> {
 				this.audit.record(request, decision, null);
@@ -82,7 +75,7 @@ final class ApprovalVerdict {
 				}
 				catch (RuntimeException ex) {
 					String refused = "the arguments " + decision.decidedBy() + " changed were refused: "
-							+ sanitized(ex.getMessage());
+							+ this.arguments.reason(ex.getMessage());
 					this.audit.record(request, ApprovalDecision.deny(decision.decidedBy(), refused), refused);
 					throw deny(invocation, ApprovalOutcome.DENIED, refused);
 				}
@@ -101,7 +94,8 @@ final class ApprovalVerdict {
 			case TIMED_OUT -> {
 				this.audit.record(request, decision, null);
 				throw deny(invocation, ApprovalOutcome.TIMED_OUT,
-						"nobody approved it within " + DurationText.of(this.timeout));
+						"nobody approved it within "
+								+ DurationText.of(Duration.between(request.createdAt(), request.expiresAt())));
 			}
 			case NO_APPROVER -> {
 				this.audit.record(request, decision, null);
@@ -137,19 +131,6 @@ final class ApprovalVerdict {
 
 	static String because(@Nullable String reason) {
 		return (reason != null && !reason.isBlank()) ? ": " + reason : "";
-	}
-
-	private @Nullable String sanitized(@Nullable String text) {
-		if (text == null || text.isBlank()) {
-			return null;
-		}
-		String line = text.strip();
-		int end = line.indexOf('\n');
-		if (end >= 0) {
-			line = line.substring(0, end).strip();
-		}
-		line = this.redactor.redactText(line);
-		return (line.length() <= MAX_REASON_LENGTH) ? line : line.substring(0, MAX_REASON_LENGTH - 1) + "…";
 	}
 
 }

@@ -38,8 +38,6 @@ final class ApprovalWait {
 
 	private static final Logger logger = LoggerFactory.getLogger(ApprovalMiddleware.class);
 
-	private static final int MAX_SUMMARY_LENGTH = 200;
-
 	private final ApprovalProvider provider;
 
 	private final ApprovalStore store;
@@ -77,12 +75,9 @@ final class ApprovalWait {
 	 */
 	ApprovalRequest request(ToolInvocation invocation, String hash, Instant now) {
 		String redacted = this.arguments.redactedJson(invocation.arguments());
-		String summary = invocation.toolName() + " " + redacted;
-		if (summary.length() > MAX_SUMMARY_LENGTH) {
-			summary = summary.substring(0, MAX_SUMMARY_LENGTH - 1) + "…";
-		}
 		return new ApprovalRequest(UUID.randomUUID().toString(), invocation.toolName(), invocation.tool().safety(),
-				redacted, hash, invocation.sessionId(), invocation.principalName(), summary, now, now.plus(this.timeout));
+				redacted, hash, invocation.sessionId(), invocation.principalName(),
+				this.arguments.summary(invocation.toolName(), redacted), now, now.plus(this.timeout));
 	}
 
 	/**

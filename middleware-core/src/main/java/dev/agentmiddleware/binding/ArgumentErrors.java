@@ -10,6 +10,7 @@ import tools.jackson.core.JsonParser;
 import tools.jackson.core.JsonToken;
 import tools.jackson.core.TokenStreamContext;
 import tools.jackson.core.TokenStreamLocation;
+import tools.jackson.core.exc.InputCoercionException;
 import tools.jackson.core.exc.StreamConstraintsException;
 import tools.jackson.core.exc.StreamReadException;
 import tools.jackson.core.exc.UnexpectedEndOfInputException;
@@ -187,6 +188,28 @@ final class ArgumentErrors {
 					+ location.getColumnNr() + ": " + problem);
 		}
 		return invalid(null, "malformed JSON: " + problem);
+	}
+
+	/**
+	 * What a value that could not be read tells the model, the same whether it came as JSON or as a value: over a
+	 * limit, an integer out of range, of the wrong kind, or otherwise unreadable. A syntax error of JSON text is
+	 * {@link #malformed}'s to report.
+	 * @param ex the failure
+	 * @param parser the parser at the failure
+	 * @param current the index of the argument being read, or {@code -1}
+	 * @return the exception to throw
+	 */
+	InvalidToolArgumentsException unreadable(JacksonException ex, JsonParser parser, int current) {
+		if (ex instanceof StreamConstraintsException overLimit) {
+			return overLimit(overLimit, current);
+		}
+		if (ex instanceof InputCoercionException coercion) {
+			return outOfRange(coercion.getTargetType(), where(parser.streamReadContext()), current);
+		}
+		if (ex instanceof DatabindException databind) {
+			return mismatch(databind, parser, current);
+		}
+		return invalid(nameOf(current), "could not be read: expected " + expectationOf(current));
 	}
 
 	InvalidToolArgumentsException mismatch(DatabindException ex, JsonParser parser, int current) {

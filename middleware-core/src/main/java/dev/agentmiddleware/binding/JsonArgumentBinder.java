@@ -24,7 +24,6 @@ import tools.jackson.core.json.JsonFactory;
 import tools.jackson.core.json.JsonFactoryBuilder;
 import tools.jackson.core.json.JsonReadFeature;
 import tools.jackson.core.util.JsonRecyclerPools;
-import tools.jackson.databind.DatabindException;
 import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.JavaType;
 import tools.jackson.databind.ObjectReader;
@@ -223,16 +222,7 @@ public final class JsonArgumentBinder {
 			for (Map.Entry<String, ? extends @Nullable Object> argument : arguments.entrySet()) {
 				int index = indexOf(argument.getKey(), given);
 				Object value = argument.getValue();
-				if (value == null) {
-					if (this.required[index]) {
-						throw this.errors.invalid(this.names[index],
-								"is required and must not be null: expected " + this.expectations[index]);
-					}
-					values[index] = this.absentValues[index];
-				}
-				else {
-					values[index] = convert(index, value);
-				}
+				values[index] = (value != null) ? convert(index, value) : givenAsNull(index);
 				given[index] = true;
 			}
 		}
@@ -251,19 +241,8 @@ public final class JsonArgumentBinder {
 			parser.nextToken();
 			return this.readers[index].readValue(parser);
 		}
-		catch (StreamConstraintsException ex) {
-			throw this.errors.overLimit(ex, index);
-		}
-		catch (InputCoercionException ex) {
-			throw this.errors.outOfRange(ex.getTargetType(), ArgumentErrors.where(parser.streamReadContext()),
-					index);
-		}
-		catch (DatabindException ex) {
-			throw this.errors.mismatch(ex, parser, index);
-		}
 		catch (JacksonException ex) {
-			throw this.errors.invalid(this.names[index],
-					"could not be read: expected " + this.expectations[index]);
+			throw this.errors.unreadable(ex, parser, index);
 		}
 		finally {
 			parser.close();
@@ -284,17 +263,8 @@ public final class JsonArgumentBinder {
 				stage = ArgumentErrors.Stage.IN_ARGUMENTS;
 				while (parser.nextToken() == JsonToken.PROPERTY_NAME) {
 					current = indexOf(parser.currentName(), given);
-					JsonToken valueToken = parser.nextToken();
-					if (valueToken == JsonToken.VALUE_NULL) {
-						if (this.required[current]) {
-							throw this.errors.invalid(this.names[current],
-									"is required and must not be null: expected " + this.expectations[current]);
-						}
-						values[current] = this.absentValues[current];
-					}
-					else {
-						values[current] = this.readers[current].readValue(parser);
-					}
+					values[current] = (parser.nextToken() == JsonToken.VALUE_NULL) ? givenAsNull(current)
+							: this.readers[current].readValue(parser);
 					given[current] = true;
 					current = -1;
 				}
@@ -305,26 +275,27 @@ public final class JsonArgumentBinder {
 						"unexpected content after the arguments object");
 			}
 		}
-		catch (StreamConstraintsException ex) {
-			throw this.errors.overLimit(ex, current);
-		}
-		catch (InputCoercionException ex) {
-			throw this.errors.outOfRange(ex.getTargetType(), ArgumentErrors.where(parser.streamReadContext()),
-					current);
+		catch (StreamConstraintsException | InputCoercionException ex) {
+			throw this.errors.unreadable(ex, parser, current);
 		}
 		catch (StreamReadException ex) {
 			throw this.errors.malformed(ex, stage, current);
 		}
-		catch (DatabindException ex) {
-			throw this.errors.mismatch(ex, parser, current);
-		}
 		catch (JacksonException ex) {
-			throw this.errors.invalid(this.errors.nameOf(current),
-					"could not be read: expected " + this.errors.expectationOf(current));
+			throw this.errors.unreadable(ex, parser, current);
 		}
 		finally {
 			parser.close();
 		}
+	}
+
+	// An argument given as null: absent, unless it is required
+	private @Nullable Object givenAsNull(int index) {
+		if (this.required[index]) {
+			throw this.errors.invalid(this.names[index],
+					"is required and must not be null: expected " + this.expectations[index]);
+		}
+		return this.absentValues[index];
 	}
 
 	private int indexOf(String name, boolean[] given) {

@@ -1,6 +1,5 @@
 package dev.agentmiddleware.cache;
 
-import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentMap;
@@ -8,7 +7,7 @@ import java.util.function.Function;
 
 import dev.agentmiddleware.cache.CachePolicy.CacheScope;
 import dev.agentmiddleware.chain.ArgumentBindingMiddleware;
-import dev.agentmiddleware.chain.OrderedMiddleware;
+import dev.agentmiddleware.chain.BuiltInMiddleware;
 import dev.agentmiddleware.chain.OrderedMiddleware.BuiltInOrder;
 import dev.agentmiddleware.chain.ToolCall;
 import dev.agentmiddleware.metrics.MiddlewareMetrics.MiddlewareEvent;
@@ -77,7 +76,7 @@ import org.jspecify.annotations.Nullable;
  * results.invalidate("read_file", Map.of("path", path));
  * }</pre>
  */
-public final class CacheMiddleware implements OrderedMiddleware {
+public final class CacheMiddleware extends BuiltInMiddleware<CachePolicy> {
 
 	/** The name of this middleware in printed chains and in observer records. */
 	public static final String NAME = "cache";
@@ -101,15 +100,10 @@ public final class CacheMiddleware implements OrderedMiddleware {
 		return tool.readOnly() && !tool.hasTag(UNCACHEABLE_TAG);
 	}
 
-	private final Function<ToolDescriptor, @Nullable CachePolicy> policies;
-
-	private final int order;
-
 	private final ToolResultCache cache;
 
 	private CacheMiddleware(Builder builder) {
-		this.policies = builder.policies;
-		this.order = builder.order;
+		super(NAME, builder);
 		this.cache = (builder.cache != null) ? builder.cache : ToolResultCache.create();
 	}
 
@@ -121,43 +115,23 @@ public final class CacheMiddleware implements OrderedMiddleware {
 		return new Builder();
 	}
 
-	@Override
-	public String name() {
-		return NAME;
-	}
-
-	@Override
-	public int order() {
-		return this.order;
-	}
-
 	/**
-	 * Creates the tool's cache when its policy function gives it a policy; otherwise returns {@code next}. Building
-	 * a pipeline for the same tool again keeps its cache when the policy is unchanged and replaces it otherwise.
+	 * Creates the cache of a tool its policy function gives a policy (a tool without one stays out of the chain).
+	 * Building a pipeline for the same tool again keeps its cache when the policy is unchanged and replaces it
+	 * otherwise.
 	 * @param tool the tool
+	 * @param policy its policy
 	 * @param next the rest of the chain
-	 * @return the caching handler, or {@code next}
+	 * @return the caching handler
 	 */
 	@Override
-	public ToolHandler wrap(ToolDescriptor tool, ToolHandler next) {
-		CachePolicy policy = this.policies.apply(tool);
-		if (policy == null) {
-			return next;
-		}
+	protected ToolHandler wrap(ToolDescriptor tool, CachePolicy policy, ToolHandler next) {
 		return new CachingHandler(this.cache.forTool(tool.name(), policy), next);
-	}
-
-	/**
-	 * The policy each cached tool was given.
-	 * @return an unmodifiable map from tool name to its policy, in no particular order
-	 */
-	public Map<String, CachePolicy> policies() {
-		return this.cache.policies();
 	}
 
 	@Override
 	public String toString() {
-		return "CacheMiddleware[order=" + this.order + ", cache=" + this.cache + "]";
+		return "CacheMiddleware[order=" + order() + ", cache=" + this.cache + "]";
 	}
 
 	/**
@@ -294,15 +268,17 @@ public final class CacheMiddleware implements OrderedMiddleware {
 	/**
 	 * Builds a {@link CacheMiddleware}.
 	 */
-	public static final class Builder {
-
-		private Function<ToolDescriptor, @Nullable CachePolicy> policies = readOnlyTools(CachePolicy.DEFAULT);
-
-		private int order = BuiltInOrder.CACHE;
+	public static final class Builder extends BuiltInMiddleware.Builder<CachePolicy, Builder> {
 
 		private @Nullable ToolResultCache cache;
 
+		/**
+		 * Starts with every read-only tool cached with {@link CachePolicy#DEFAULT} ({@link #policies policies(fn)}
+		 * decides per tool, and can force caching on for a tool that is not read-only or off for one that is) and
+		 * order {@link BuiltInOrder#CACHE} ({@link #order order(int)}).
+		 */
 		private Builder() {
+			super(readOnlyTools(CachePolicy.DEFAULT), BuiltInOrder.CACHE);
 		}
 
 		/**
@@ -312,29 +288,7 @@ public final class CacheMiddleware implements OrderedMiddleware {
 		 * @return this builder
 		 */
 		public Builder defaultPolicy(CachePolicy policy) {
-			this.policies = readOnlyTools(Objects.requireNonNull(policy, "policy"));
-			return this;
-		}
-
-		/**
-		 * Decides per tool, when its pipeline is built, whether and how it is cached. Use it to force caching on for
-		 * a tool that is not read-only, or off for one that is.
-		 * @param policies gives a tool's policy, or {@code null} for a tool that is not cached
-		 * @return this builder
-		 */
-		public Builder policies(Function<ToolDescriptor, @Nullable CachePolicy> policies) {
-			this.policies = Objects.requireNonNull(policies, "policies");
-			return this;
-		}
-
-		/**
-		 * Sets the order (default {@link BuiltInOrder#CACHE}).
-		 * @param order the order; lower runs further out
-		 * @return this builder
-		 */
-		public Builder order(int order) {
-			this.order = order;
-			return this;
+			return policies(readOnlyTools(Objects.requireNonNull(policy, "policy")));
 		}
 
 		/**
@@ -352,16 +306,13 @@ public final class CacheMiddleware implements OrderedMiddleware {
 		 * Builds the middleware; each tool's storage is created later, as its pipeline is built.
 		 * @return the middleware
 		 */
+		@Override
 		public CacheMiddleware build() {
 			return new CacheMiddleware(this);
 		}
 
-		private static boolean cachedByDefault(ToolDescriptor tool) {
-			return CacheMiddleware.cachedByDefault(tool);
-		}
-
 		private static Function<ToolDescriptor, @Nullable CachePolicy> readOnlyTools(CachePolicy policy) {
-			return (tool) -> cachedByDefault(tool) ? policy : null;
+			return (tool) -> CacheMiddleware.cachedByDefault(tool) ? policy : null;
 		}
 
 	}

@@ -97,4 +97,32 @@ public @interface ConditionalOnStoreType {
 
 	}
 
+	/**
+	 * The {@code store} block of a feature's properties, the one place its {@link StoreType} is chosen
+	 * ({@code <feature>.store.type}); a feature whose store has more settings extends it.
+	 * <pre>{@code
+	 * private final StoreSettings store = new StoreSettings();
+	 *
+	 * public StoreSettings getStore() {
+	 *     return this.store;
+	 * }
+	 * }</pre>
+	 */
+	class StoreSettings {
+
+		/**
+		 * Which store to use: auto (JDBC when a DataSource exists, else memory), memory or jdbc.
+		 */
+		private StoreType type = StoreType.AUTO;
+
+		public StoreType getType() {
+			return this.type;
+		}
+
+		public void setType(StoreType type) {
+			this.type = type;
+		}
+
+	}
+
 }

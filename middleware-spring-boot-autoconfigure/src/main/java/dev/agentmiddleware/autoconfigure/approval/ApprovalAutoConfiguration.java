@@ -19,7 +19,7 @@ import dev.agentmiddleware.approval.InMemoryApprovalStore;
 import dev.agentmiddleware.autoconfigure.AgentMiddlewareAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.ConditionalOnStoreType;
 import dev.agentmiddleware.autoconfigure.ConditionalOnStoreType.StoreType;
-import dev.agentmiddleware.autoconfigure.actuate.AgentMiddlewareEndpointContributor;
+import dev.agentmiddleware.autoconfigure.actuate.AgentMiddlewareEndpointContributor.PolicyEndpointContributor;
 import dev.agentmiddleware.autoconfigure.tool.AgentToolRegistry;
 import dev.agentmiddleware.autoconfigure.tool.RegisteredTool;
 import dev.agentmiddleware.autoconfigure.tool.ToolNameReferences;
@@ -279,9 +279,9 @@ public final class ApprovalAutoConfiguration {
 
 		@Bean
 		@ConditionalOnMissingBean(name = "approvalEndpointContributor")
-		AgentMiddlewareEndpointContributor approvalEndpointContributor(ApprovalMiddleware approvalMiddleware,
+		PolicyEndpointContributor approvalEndpointContributor(ApprovalMiddleware approvalMiddleware,
 				ApprovalProperties properties, ObjectProvider<Clock> clock) {
-			return new ApprovalEndpointContributor(approvalMiddleware, properties, clock.getIfAvailable(Clock::systemUTC));
+			return ApprovalEndpointContributor.of(approvalMiddleware, properties, clock.getIfAvailable(Clock::systemUTC));
 		}
 
 	}

@@ -7,53 +7,37 @@ import java.util.List;
 import java.util.Map;
 
 import dev.agentmiddleware.approval.ApprovalMiddleware;
-import dev.agentmiddleware.autoconfigure.actuate.AgentMiddlewareEndpointContributor;
 import dev.agentmiddleware.autoconfigure.actuate.AgentMiddlewareEndpointContributor.PolicyEndpointContributor;
-import dev.agentmiddleware.autoconfigure.tool.RegisteredTool;
 import dev.agentmiddleware.tool.SessionFingerprint;
-import org.jspecify.annotations.Nullable;
-
-import org.springframework.core.Ordered;
 
 /**
- * The {@code approval} section of the {@code agentmiddleware} endpoint: the policy, the pending requests and the
+ * The {@code approval} part of the {@code agentmiddleware} endpoint, a {@link PolicyEndpointContributor} of the
+ * {@link ApprovalMiddleware} like every built-in's: a global section with the policy, the pending requests and the
  * latest audit records (ids, tools, session fingerprints, hashes and outcomes; never argument values nor session ids),
- * and for each gated tool that it needs approval.
+ * and for each gated tool that it needs approval, with the timeout.
  */
-final class ApprovalEndpointContributor implements AgentMiddlewareEndpointContributor, Ordered {
+final class ApprovalEndpointContributor {
 
 	private static final int AUDIT_RECORDS = 20;
 
-	private final ApprovalMiddleware middleware;
-
-	private final ApprovalProperties properties;
-
-	private final Clock clock;
-
-	ApprovalEndpointContributor(ApprovalMiddleware middleware, ApprovalProperties properties, Clock clock) {
-		this.middleware = middleware;
-		this.properties = properties;
-		this.clock = clock;
+	private ApprovalEndpointContributor() {
 	}
 
-	@Override
-	public String name() {
-		return this.middleware.name();
+	static PolicyEndpointContributor of(ApprovalMiddleware middleware, ApprovalProperties properties, Clock clock) {
+		return PolicyEndpointContributor
+			.of(middleware,
+					(tool) -> Map.of("requiresApproval", true, "timeout",
+							PolicyEndpointContributor.text(middleware.timeout())))
+			.withSection(() -> section(middleware, properties, clock.instant()));
 	}
 
-	@Override
-	public int getOrder() {
-		return this.middleware.order();
-	}
-
-	@Override
-	public @Nullable Object describe() {
-		Instant now = this.clock.instant();
+	private static Map<String, Object> section(ApprovalMiddleware middleware, ApprovalProperties properties,
+			Instant now) {
 		Map<String, Object> section = new LinkedHashMap<>();
-		section.put("policy", this.properties.getPolicy().name().toLowerCase(java.util.Locale.ROOT));
-		section.put("timeout", PolicyEndpointContributor.text(this.middleware.timeout()));
-		section.put("providers", List.copyOf(this.properties.getProviders()));
-		section.put("pending", this.middleware.store().pending(now).stream().map((request) -> {
+		section.put("policy", properties.getPolicy().name().toLowerCase(java.util.Locale.ROOT));
+		section.put("timeout", PolicyEndpointContributor.text(middleware.timeout()));
+		section.put("providers", List.copyOf(properties.getProviders()));
+		section.put("pending", middleware.store().pending(now).stream().map((request) -> {
 			Map<String, Object> pending = new LinkedHashMap<>();
 			pending.put("id", request.id());
 			pending.put("tool", request.toolName());
@@ -62,7 +46,7 @@ final class ApprovalEndpointContributor implements AgentMiddlewareEndpointContri
 			pending.put("expiresAt", request.expiresAt().toString());
 			return pending;
 		}).toList());
-		section.put("audit", this.middleware.store().auditTrail(AUDIT_RECORDS).stream().map((record) -> {
+		section.put("audit", middleware.store().auditTrail(AUDIT_RECORDS).stream().map((record) -> {
 			Map<String, Object> entry = new LinkedHashMap<>();
 			entry.put("requestId", record.requestId());
 			entry.put("tool", record.toolName());
@@ -74,14 +58,6 @@ final class ApprovalEndpointContributor implements AgentMiddlewareEndpointContri
 			return entry;
 		}).toList());
 		return section;
-	}
-
-	@Override
-	public @Nullable Object describeTool(RegisteredTool tool) {
-		if (!tool.pipeline().layers().contains(this.middleware.name())) {
-			return null;
-		}
-		return Map.of("requiresApproval", true, "timeout", PolicyEndpointContributor.text(this.middleware.timeout()));
 	}
 
 }

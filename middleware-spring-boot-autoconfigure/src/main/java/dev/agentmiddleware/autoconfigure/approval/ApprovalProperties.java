@@ -11,7 +11,7 @@ import java.util.Map;
 import dev.agentmiddleware.approval.ApprovalMiddleware;
 import dev.agentmiddleware.approval.ApprovalRules;
 import dev.agentmiddleware.approval.InMemoryApprovalStore;
-import dev.agentmiddleware.autoconfigure.ConditionalOnStoreType.StoreType;
+import dev.agentmiddleware.autoconfigure.ConditionalOnStoreType.StoreSettings;
 import dev.agentmiddleware.chain.OrderedMiddleware.BuiltInOrder;
 import org.jspecify.annotations.Nullable;
 
@@ -299,12 +299,7 @@ public class ApprovalProperties implements ValidatedProperties {
 	/**
 	 * Where pending requests, grants and the audit trail live.
 	 */
-	public static class Store {
-
-		/**
-		 * Which store to use: auto (JDBC when a DataSource exists, else memory), memory or jdbc.
-		 */
-		private StoreType type = StoreType.AUTO;
+	public static class Store extends StoreSettings {
 
 		/**
 		 * How often a waiting call checks a shared store for a decision made on another instance.
@@ -336,14 +331,6 @@ public class ApprovalProperties implements ValidatedProperties {
 		 * forgotten (the call is asked about again).
 		 */
 		private int maxRemembered = InMemoryApprovalStore.DEFAULT_MAX_REMEMBERED;
-
-		public StoreType getType() {
-			return this.type;
-		}
-
-		public void setType(StoreType type) {
-			this.type = type;
-		}
 
 		public Duration getPollInterval() {
 			return this.pollInterval;

@@ -7,6 +7,7 @@ import java.util.function.IntSupplier;
 
 import dev.agentmiddleware.approval.ApprovalAuditListener.ApprovalAuditRecord;
 import dev.agentmiddleware.approval.ApprovalAuditListener.ApprovalOutcome;
+import dev.agentmiddleware.approval.ApprovalStore;
 import dev.agentmiddleware.approval.ApprovalStore.DeniedCall;
 import dev.agentmiddleware.approval.SessionGrant;
 
@@ -20,19 +21,20 @@ import static dev.agentmiddleware.autoconfigure.approval.JdbcApprovalStore.trunc
  * The session grants, recorded denials and audit trail of a {@link JdbcApprovalStore}: the tables
  * {@code agent_approval_grant}, {@code agent_approval_denial} and {@code agent_approval_audit}. A grant or denial
  * recorded twice for the same session, tool and arguments replaces the first, also when two instances record it at
- * once. Thread-safe.
+ * once. Thread-safe. The base of the store, which adds the pending requests and their decisions.
  */
-final class JdbcApprovalRecords {
+abstract class JdbcApprovalRecords implements ApprovalStore {
 
 	private static final String ANY_ARGUMENTS = "*";
 
-	private final JdbcClient jdbc;
+	final JdbcClient jdbc;
 
 	JdbcApprovalRecords(JdbcClient jdbc) {
 		this.jdbc = jdbc;
 	}
 
-	void grant(SessionGrant grant) {
+	@Override
+	public final void grant(SessionGrant grant) {
 		String hash = (grant.argumentsHash() != null) ? grant.argumentsHash() : ANY_ARGUMENTS;
 		upsert(() -> this.jdbc
 			.sql("UPDATE agent_approval_grant SET granted_by = ?, expires_at = ? WHERE session_id = ? "
@@ -45,7 +47,8 @@ final class JdbcApprovalRecords {
 				.update());
 	}
 
-	Optional<SessionGrant> findGrant(String sessionId, String toolName, String argumentsHash, Instant now) {
+	@Override
+	public final Optional<SessionGrant> findGrant(String sessionId, String toolName, String argumentsHash, Instant now) {
 		return this.jdbc
 			.sql("SELECT session_id, tool_name, arguments_hash, granted_by, expires_at FROM agent_approval_grant "
 					+ "WHERE session_id = ? AND tool_name = ? AND arguments_hash IN (?, ?) AND expires_at > ? "
@@ -59,7 +62,8 @@ final class JdbcApprovalRecords {
 			.findFirst();
 	}
 
-	void recordDenial(DeniedCall denial) {
+	@Override
+	public final void recordDenial(DeniedCall denial) {
 		upsert(() -> this.jdbc
 			.sql("UPDATE agent_approval_denial SET denied_by = ?, reason = ?, denied_at = ? WHERE session_id = ? "
 					+ "AND tool_name = ? AND arguments_hash = ?")
@@ -73,7 +77,8 @@ final class JdbcApprovalRecords {
 				.update());
 	}
 
-	Optional<DeniedCall> findDenial(String sessionId, String toolName, String argumentsHash, Instant since) {
+	@Override
+	public final Optional<DeniedCall> findDenial(String sessionId, String toolName, String argumentsHash, Instant since) {
 		return this.jdbc
 			.sql("SELECT session_id, tool_name, arguments_hash, denied_by, reason, denied_at FROM agent_approval_denial "
 					+ "WHERE session_id = ? AND tool_name = ? AND arguments_hash = ? AND denied_at >= ?")
@@ -83,7 +88,8 @@ final class JdbcApprovalRecords {
 			.optional();
 	}
 
-	void audit(ApprovalAuditRecord record) {
+	@Override
+	public final void audit(ApprovalAuditRecord record) {
 		this.jdbc
 			.sql("INSERT INTO agent_approval_audit (request_id, tool_name, arguments_hash, session_id, principal, "
 					+ "decided_by, outcome, reason, requested_at, decided_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
@@ -93,7 +99,8 @@ final class JdbcApprovalRecords {
 			.update();
 	}
 
-	List<ApprovalAuditRecord> auditTrail(int limit) {
+	@Override
+	public final List<ApprovalAuditRecord> auditTrail(int limit) {
 		return this.jdbc
 			.sql("SELECT request_id, tool_name, arguments_hash, session_id, principal, decided_by, outcome, reason, "
 					+ "requested_at, decided_at FROM agent_approval_audit ORDER BY seq DESC LIMIT ?")

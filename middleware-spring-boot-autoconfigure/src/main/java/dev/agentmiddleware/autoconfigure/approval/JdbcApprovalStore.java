@@ -18,8 +18,6 @@ import dev.agentmiddleware.approval.ApprovalAuditListener.ApprovalOutcome;
 import dev.agentmiddleware.approval.ApprovalDecision;
 import dev.agentmiddleware.approval.ApprovalRequest;
 import dev.agentmiddleware.approval.ApprovalStore;
-import dev.agentmiddleware.approval.ApprovalStore.DeniedCall;
-import dev.agentmiddleware.approval.SessionGrant;
 import dev.agentmiddleware.approval.SessionGrant.GrantScope;
 import dev.agentmiddleware.tool.ToolDescriptor.SafetyLevel;
 import org.jspecify.annotations.Nullable;
@@ -49,7 +47,7 @@ import org.springframework.util.ClassUtils;
  * store.start();
  * }</pre>
  */
-public final class JdbcApprovalStore implements ApprovalStore, AutoCloseable {
+public final class JdbcApprovalStore extends JdbcApprovalRecords implements AutoCloseable {
 
 	/** The PostgreSQL notification channel decisions are announced on. */
 	public static final String CHANNEL = "agent_approval";
@@ -64,10 +62,6 @@ public final class JdbcApprovalStore implements ApprovalStore, AutoCloseable {
 			+ "principal, summary, created_at, expires_at";
 
 	private final DataSource dataSource;
-
-	private final JdbcClient jdbc;
-
-	private final JdbcApprovalRecords records;
 
 	private final Clock clock;
 
@@ -98,9 +92,8 @@ public final class JdbcApprovalStore implements ApprovalStore, AutoCloseable {
 	 */
 	public JdbcApprovalStore(DataSource dataSource, Clock clock, Duration pollInterval, Duration abandonAfter,
 			String instanceId) {
-		this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
-		this.jdbc = JdbcClient.create(dataSource);
-		this.records = new JdbcApprovalRecords(this.jdbc);
+		super(JdbcClient.create(Objects.requireNonNull(dataSource, "dataSource")));
+		this.dataSource = dataSource;
 		this.clock = Objects.requireNonNull(clock, "clock");
 		this.pollInterval = positive("pollInterval", pollInterval);
 		this.abandonAfter = positive("abandonAfter", abandonAfter);
@@ -110,12 +103,14 @@ public final class JdbcApprovalStore implements ApprovalStore, AutoCloseable {
 	}
 
 	/**
-	 * Creates the tables when they are missing, with the script for this database
-	 * ({@code schema-postgresql.sql} or {@code schema-h2.sql} next to this class).
+	 * Creates the tables when they are missing, with the script for this database ({@code schema-postgresql.sql} or
+	 * {@code schema-h2.sql} next to this class), then the one every database shares ({@code schema-records.sql}).
 	 */
 	public void initializeSchema() {
 		String script = this.postgres ? "schema-postgresql.sql" : "schema-h2.sql";
-		new ResourceDatabasePopulator(new ClassPathResource(script, JdbcApprovalStore.class)).execute(this.dataSource);
+		new ResourceDatabasePopulator(new ClassPathResource(script, JdbcApprovalStore.class),
+				new ClassPathResource("schema-records.sql", JdbcApprovalStore.class))
+			.execute(this.dataSource);
 	}
 
 	/**
@@ -246,36 +241,6 @@ public final class JdbcApprovalStore implements ApprovalStore, AutoCloseable {
 			return fallback;
 		}
 		return decision(id).orElse(fallback);
-	}
-
-	@Override
-	public void grant(SessionGrant grant) {
-		this.records.grant(grant);
-	}
-
-	@Override
-	public Optional<SessionGrant> findGrant(String sessionId, String toolName, String argumentsHash, Instant now) {
-		return this.records.findGrant(sessionId, toolName, argumentsHash, now);
-	}
-
-	@Override
-	public void recordDenial(DeniedCall denial) {
-		this.records.recordDenial(denial);
-	}
-
-	@Override
-	public Optional<DeniedCall> findDenial(String sessionId, String toolName, String argumentsHash, Instant since) {
-		return this.records.findDenial(sessionId, toolName, argumentsHash, since);
-	}
-
-	@Override
-	public void audit(ApprovalAuditRecord record) {
-		this.records.audit(record);
-	}
-
-	@Override
-	public List<ApprovalAuditRecord> auditTrail(int limit) {
-		return this.records.auditTrail(limit);
 	}
 
 	private Optional<ApprovalDecision> decision(String id) {

@@ -54,15 +54,16 @@ public final class McpElicitationApprovalProvider implements ApprovalProvider {
 
 	@Override
 	public boolean supports(ToolInvocation invocation) {
-		McpSyncServerExchange exchange = invocation.attribute(McpInvocationAttributes.EXCHANGE);
-		if (exchange == null) {
-			return false;
-		}
-		McpSchema.ClientCapabilities capabilities = exchange.getClientCapabilities();
-		McpSchema.ClientCapabilities.Elicitation elicitation = (capabilities != null) ? capabilities.elicitation()
-				: null;
+		McpSchema.ClientCapabilities.Elicitation elicitation = elicitation(
+				invocation.attribute(McpInvocationAttributes.EXCHANGE));
 		// A client that declares elicitation without modes supports forms; one that lists modes must list form.
 		return elicitation != null && (elicitation.form() != null || elicitation.url() == null);
+	}
+
+	// The elicitation capability of the client that made a call over MCP, or null for none (or no MCP call)
+	static McpSchema.ClientCapabilities.@Nullable Elicitation elicitation(@Nullable McpSyncServerExchange exchange) {
+		McpSchema.ClientCapabilities capabilities = (exchange != null) ? exchange.getClientCapabilities() : null;
+		return (capabilities != null) ? capabilities.elicitation() : null;
 	}
 
 	@Override

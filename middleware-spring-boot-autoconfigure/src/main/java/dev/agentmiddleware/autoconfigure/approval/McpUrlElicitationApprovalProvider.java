@@ -92,14 +92,9 @@ final class McpUrlElicitationApprovalProvider implements ApprovalProvider {
 	@Override
 	public boolean supports(ToolInvocation invocation) {
 		McpSyncServerExchange exchange = invocation.attribute(McpInvocationAttributes.EXCHANGE);
-		if (exchange == null || baseUrl(exchange) == null) {
-			return false;
-		}
-		McpSchema.ClientCapabilities capabilities = exchange.getClientCapabilities();
-		McpSchema.ClientCapabilities.Elicitation elicitation = (capabilities != null) ? capabilities.elicitation()
-				: null;
-		// Only a client that lists the url mode may be sent one (MCP 2025-11-25)
-		return elicitation != null && elicitation.url() != null;
+		McpSchema.ClientCapabilities.Elicitation elicitation = McpElicitationApprovalProvider.elicitation(exchange);
+		// Only a client that lists the url mode may be sent one (MCP 2025-11-25), with a link it can be given
+		return elicitation != null && elicitation.url() != null && exchange != null && baseUrl(exchange) != null;
 	}
 
 	@Override

@@ -103,12 +103,7 @@ public final class ToolCacheAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	CacheMiddleware cacheMiddleware(ToolCacheProperties properties, ToolResultCache toolResultCache) {
-		properties.validate();
-		return CacheMiddleware.builder()
-			.policies(properties::policyFor)
-			.order(properties.getOrder())
-			.cache(toolResultCache)
-			.build();
+		return properties.applyTo(CacheMiddleware.builder()).cache(toolResultCache).build();
 	}
 
 	@Configuration(proxyBeanMethods = false)
@@ -119,7 +114,7 @@ public final class ToolCacheAutoConfiguration {
 		@ConditionalOnMissingBean(name = "cacheEndpointContributor")
 		PolicyEndpointContributor cacheEndpointContributor(CacheMiddleware cacheMiddleware,
 				ToolResultCache toolResultCache) {
-			return PolicyEndpointContributor.of(cacheMiddleware, (tool) -> cacheMiddleware.policies().get(tool))
+			return PolicyEndpointContributor.of(cacheMiddleware)
 				.withSection(() -> statistics(toolResultCache));
 		}
 

@@ -99,13 +99,7 @@ final class InMemoryMcpSessionRegistry implements McpSessionRegistry {
 		if (live == null) {
 			return;
 		}
-		try {
-			live.session().delete().block(Duration.ofSeconds(1));
-		}
-		catch (RuntimeException ex) {
-			logger.debug("Closing an MCP session failed: {}", ex.getClass().getSimpleName());
-		}
-		live.closeStreams();
+		live.end();
 	}
 
 	@Override

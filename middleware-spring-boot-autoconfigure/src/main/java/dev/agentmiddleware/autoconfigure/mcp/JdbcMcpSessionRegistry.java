@@ -274,13 +274,7 @@ final class JdbcMcpSessionRegistry implements McpSessionRegistry {
 		if (live == null) {
 			return;
 		}
-		try {
-			live.session().delete().block(Duration.ofSeconds(1));
-		}
-		catch (RuntimeException ex) {
-			logger.debug("Closing an MCP session failed: {}", ex.getClass().getSimpleName());
-		}
-		live.closeStreams();
+		live.end();
 	}
 
 	private String write(McpSchema.InitializeRequest request) {

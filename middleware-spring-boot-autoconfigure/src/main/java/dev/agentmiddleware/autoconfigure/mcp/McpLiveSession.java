@@ -11,6 +11,8 @@ import dev.agentmiddleware.chain.CallCancellation;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.spec.McpStreamableServerSession;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import org.springframework.web.servlet.function.ServerResponse;
 
@@ -25,6 +27,9 @@ import org.springframework.web.servlet.function.ServerResponse;
  * }</pre>
  */
 final class McpLiveSession {
+
+	// The transport's log category, which operators configure for all of it
+	private static final Logger logger = LoggerFactory.getLogger(HardenedStreamableHttpTransport.class);
 
 	private final String id;
 
@@ -123,6 +128,17 @@ final class McpLiveSession {
 		for (McpSseStream stream : streams()) {
 			stream.close();
 		}
+	}
+
+	// Ends this instance's copy: the SDK's session is deleted (a failure only logged) and its streams completed
+	void end() {
+		try {
+			this.session.delete().block(Duration.ofSeconds(1));
+		}
+		catch (RuntimeException ex) {
+			logger.debug("Closing an MCP session failed: {}", ex.getClass().getSimpleName());
+		}
+		closeStreams();
 	}
 
 	void abandonStreams(String reason) {

@@ -6,7 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import dev.agentmiddleware.autoconfigure.ConditionalOnStoreType.StoreType;
+import dev.agentmiddleware.autoconfigure.ConditionalOnStoreType.StoreSettings;
 import dev.agentmiddleware.autoconfigure.tool.PropertyChecks;
 import dev.agentmiddleware.autoconfigure.tool.ValidatedProperties;
 import dev.agentmiddleware.spring.AgentToolIcon;
@@ -14,6 +14,7 @@ import dev.agentmiddleware.tool.ToolProgress.ProgressTarget;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.NestedConfigurationProperty;
 import org.springframework.boot.context.properties.DeprecatedConfigurationProperty;
 import org.springframework.util.unit.DataSize;
 
@@ -132,31 +133,11 @@ public class McpProperties implements ValidatedProperties {
 		/**
 		 * The session store.
 		 */
-		private final Store store = new Store();
+		@NestedConfigurationProperty
+		private final StoreSettings store = new StoreSettings();
 
-		public Store getStore() {
+		public StoreSettings getStore() {
 			return this.store;
-		}
-
-		/**
-		 * The session store.
-		 */
-		public static class Store {
-
-			/**
-			 * Which store keeps the sessions: auto (the database when the DataSource is PostgreSQL, else memory),
-			 * memory (per instance) or jdbc (table agent_mcp_session, shared by all instances).
-			 */
-			private StoreType type = StoreType.AUTO;
-
-			public StoreType getType() {
-				return this.type;
-			}
-
-			public void setType(StoreType type) {
-				this.type = type;
-			}
-
 		}
 
 	}

@@ -3,7 +3,7 @@ package dev.agentmiddleware.autoconfigure.ratelimit;
 import dev.agentmiddleware.autoconfigure.tool.PropertyChecks;
 import java.time.Duration;
 
-import dev.agentmiddleware.autoconfigure.ConditionalOnStoreType.StoreType;
+import dev.agentmiddleware.autoconfigure.ConditionalOnStoreType.StoreSettings;
 import dev.agentmiddleware.autoconfigure.ToolMiddlewareProperties;
 import dev.agentmiddleware.autoconfigure.PerToolSettings.AbstractToolSettings;
 import dev.agentmiddleware.chain.OrderedMiddleware.BuiltInOrder;
@@ -200,13 +200,7 @@ class ToolRateLimitProperties extends ToolMiddlewareProperties<ToolRateLimitProp
 	/**
 	 * Where permits are counted. Session budgets ({@code max-calls-per-session}) stay in each instance's memory.
 	 */
-	public static class Store {
-
-		/**
-		 * Which store counts permits: auto (the database when the DataSource is PostgreSQL and a tool is limited, else
-		 * memory), memory (per instance) or jdbc (Bucket4j on PostgreSQL, shared by all instances).
-		 */
-		private StoreType type = StoreType.AUTO;
+	public static class Store extends StoreSettings {
 
 		/**
 		 * What a call gets when the shared store's database is unreachable: deny (rejected as rate limited, 'rate
@@ -218,14 +212,6 @@ class ToolRateLimitProperties extends ToolMiddlewareProperties<ToolRateLimitProp
 		 * Whether the JDBC store creates its table (agent_rate_limit_bucket) on startup when it is missing.
 		 */
 		private boolean initializeSchema = true;
-
-		public StoreType getType() {
-			return this.type;
-		}
-
-		public void setType(StoreType type) {
-			this.type = type;
-		}
 
 		public OnUnavailable getOnUnavailable() {
 			return this.onUnavailable;

@@ -6,7 +6,6 @@ import dev.agentmiddleware.autoconfigure.internal.ToolResultText;
 import dev.agentmiddleware.autoconfigure.tool.AgentToolRegistry;
 import dev.agentmiddleware.autoconfigure.tool.RegisteredTool;
 import dev.agentmiddleware.tool.ToolDescriptor;
-import dev.agentmiddleware.tool.ToolInvocation;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -97,15 +96,9 @@ public final class AgentToolCallback implements ToolCallback {
 
 	@Override
 	public String call(String toolInput, @Nullable ToolContext toolContext) {
-		ToolCaller caller = ToolCaller.of(toolContext);
-		try {
-			// Bound inside the pipeline, so that a call refused for its arguments is observed and counted too
-			ToolInvocation invocation = caller.describe(this.tool.unboundInvocation(toolInput)).build();
-			return ToolResultText.of(this.tool.descriptor(), this.tool.pipeline().call(invocation), this.jsonMapper);
-		}
-		catch (Exception ex) {
-			return caller.failed(this.tool.name(), ex, this.errorFormatter, logger);
-		}
+		return ToolCaller.call(this.tool, toolInput, toolContext, this.errorFormatter, logger,
+				(described) -> ToolResultText.of(this.tool.descriptor(), this.tool.pipeline().call(described.build()),
+						this.jsonMapper));
 	}
 
 	@Override

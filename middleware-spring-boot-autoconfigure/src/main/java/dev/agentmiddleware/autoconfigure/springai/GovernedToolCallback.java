@@ -176,23 +176,17 @@ public final class GovernedToolCallback implements ToolCallback {
 
 	@Override
 	public String call(String toolInput, @Nullable ToolContext toolContext) {
-		ToolCaller caller = ToolCaller.of(toolContext);
-		try {
-			// Bound inside the pipeline, so that a call refused for its arguments is observed and counted too
-			ToolInvocation.Builder builder = caller.describe(this.tool.unboundInvocation(toolInput))
-				.attribute(DELEGATE, this.delegate);
+		return ToolCaller.call(this.tool, toolInput, toolContext, this.errorFormatter, logger, (described) -> {
+			described.attribute(DELEGATE, this.delegate);
 			if (toolInput != null) {
-				builder.attribute(INPUT, toolInput);
+				described.attribute(INPUT, toolInput);
 			}
 			if (toolContext != null) {
-				builder.attribute(TOOL_CONTEXT, toolContext);
+				described.attribute(TOOL_CONTEXT, toolContext);
 			}
-			Object result = this.tool.pipeline().call(builder.build());
+			Object result = this.tool.pipeline().call(described.build());
 			return (result != null) ? result.toString() : "";
-		}
-		catch (Exception ex) {
-			return caller.failed(this.tool.name(), ex, this.errorFormatter, logger);
-		}
+		});
 	}
 
 	@Override

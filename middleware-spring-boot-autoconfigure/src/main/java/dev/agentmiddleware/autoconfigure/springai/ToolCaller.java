@@ -6,6 +6,7 @@ import dev.agentmiddleware.agent.AgentRun;
 import dev.agentmiddleware.autoconfigure.internal.McpSessionIds;
 import dev.agentmiddleware.autoconfigure.internal.ToolPrincipals;
 import dev.agentmiddleware.autoconfigure.internal.ToolPrincipals.McpPrincipals;
+import dev.agentmiddleware.autoconfigure.tool.RegisteredTool;
 import dev.agentmiddleware.spring.McpInvocationAttributes;
 import dev.agentmiddleware.tool.InvocationSource;
 import dev.agentmiddleware.tool.ToolInvocation;
@@ -93,6 +94,27 @@ record ToolCaller(InvocationSource source, @Nullable String sessionId, @Nullable
 	}
 
 	/**
+	 * Runs one Spring AI call of a registered tool, the part every callback of ours shares: the caller is taken from
+	 * the tool context, the call is described as unbound (bound inside the pipeline, so that a call refused for its
+	 * arguments is observed and counted too), the callback runs the pipeline, and a failure becomes what the caller
+	 * gets ({@link #failed}).
+	 * <pre>{@code
+	 * return ToolCaller.call(tool, toolInput, toolContext, errorFormatter, logger,
+	 *         (described) -> String.valueOf(tool.pipeline().call(described.build())));
+	 * }</pre>
+	 */
+	static String call(RegisteredTool tool, @Nullable String toolInput, @Nullable ToolContext toolContext,
+			ToolErrorFormatter errorFormatter, Logger logger, PipelineCall call) {
+		ToolCaller caller = of(toolContext);
+		try {
+			return call.call(caller.describe(tool.unboundInvocation(toolInput)));
+		}
+		catch (Exception ex) {
+			return caller.failed(tool.name(), ex, errorFormatter, logger);
+		}
+	}
+
+	/**
 	 * What this caller gets for a failed call: the formatted text, which an MCP client receives as an error result
 	 * (thrown as {@link ToolCallFailedException}) and a {@code ChatClient} turn as the tool's answer.
 	 * @param toolName the tool that failed
@@ -112,6 +134,16 @@ record ToolCaller(InvocationSource source, @Nullable String sessionId, @Nullable
 			throw new ToolCallFailedException(text);
 		}
 		return text;
+	}
+
+	/**
+	 * Runs a described call through the tool's pipeline and gives the model's text.
+	 */
+	@FunctionalInterface
+	interface PipelineCall {
+
+		String call(ToolInvocation.Builder described) throws Exception;
+
 	}
 
 	private static @Nullable String text(@Nullable Object value) {

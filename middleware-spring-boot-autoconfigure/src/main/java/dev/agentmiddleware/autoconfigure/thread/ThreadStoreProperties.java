@@ -1,11 +1,12 @@
 package dev.agentmiddleware.autoconfigure.thread;
 
-import dev.agentmiddleware.autoconfigure.ConditionalOnStoreType.StoreType;
+import dev.agentmiddleware.autoconfigure.ConditionalOnStoreType.StoreSettings;
 import dev.agentmiddleware.autoconfigure.tool.PropertyChecks;
 import dev.agentmiddleware.autoconfigure.tool.ValidatedProperties;
 import dev.agentmiddleware.thread.ThreadStore.InMemoryThreadStore;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.NestedConfigurationProperty;
 
 /**
  * Configuration of the thread store, under {@code agent.middleware.threads}.
@@ -16,7 +17,8 @@ class ThreadStoreProperties implements ValidatedProperties {
 	/** The prefix of these properties. */
 	public static final String PREFIX = "agent.middleware.threads";
 
-	private final Store store = new Store();
+	@NestedConfigurationProperty
+	private final StoreSettings store = new StoreSettings();
 
 	private final Jdbc jdbc = new Jdbc();
 
@@ -39,7 +41,7 @@ class ThreadStoreProperties implements ValidatedProperties {
 	 * Which store keeps the threads.
 	 * @return its settings
 	 */
-	public Store getStore() {
+	public StoreSettings getStore() {
 		return this.store;
 	}
 
@@ -49,26 +51,6 @@ class ThreadStoreProperties implements ValidatedProperties {
 	 */
 	public Jdbc getJdbc() {
 		return this.jdbc;
-	}
-
-	/**
-	 * The choice of the thread store.
-	 */
-	public static class Store {
-
-		/**
-		 * Which store to use: auto (JDBC when a DataSource exists, else memory), memory or jdbc.
-		 */
-		private StoreType type = StoreType.AUTO;
-
-		public StoreType getType() {
-			return this.type;
-		}
-
-		public void setType(StoreType type) {
-			this.type = type;
-		}
-
 	}
 
 	/**
