@@ -11,6 +11,7 @@ import java.util.concurrent.locks.ReentrantLock;
 
 import dev.agentmiddleware.tool.ToolDescriptor;
 import dev.agentmiddleware.tool.ToolHandler;
+import dev.agentmiddleware.tool.ToolInvocation;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -47,8 +48,6 @@ public final class CallCancellation {
 	public static final String INTERRUPTIBLE_TAG = "interruptible";
 
 	private static final Logger logger = LoggerFactory.getLogger(CallCancellation.class);
-
-	private static final ThreadLocal<@Nullable CallCancellation> CURRENT = new ThreadLocal<>();
 
 	private static final CallCancellation NEVER = new CallCancellation(false);
 
@@ -89,7 +88,7 @@ public final class CallCancellation {
 	 * @return the cancellation the caller gave, or one that is never cancelled
 	 */
 	public static CallCancellation current() {
-		CallCancellation current = CURRENT.get();
+		CallCancellation current = ThreadBinding.current().cancellation;
 		return (current != null) ? current : NEVER;
 	}
 
@@ -202,13 +201,14 @@ public final class CallCancellation {
 			return task;
 		}
 		return () -> {
-			CallCancellation previous = CURRENT.get();
-			CURRENT.set(this);
+			ThreadBinding binding = ThreadBinding.current();
+			CallCancellation previous = binding.cancellation;
+			binding.cancellation = this;
 			try {
 				return task.call();
 			}
 			finally {
-				restore(previous);
+				binding.cancellation = previous;
 			}
 		};
 	}
@@ -220,7 +220,7 @@ public final class CallCancellation {
 
 	// Runs a call with this cancellation bound; one nested in a call with another is cancelled with that one too
 	<T> T run(Callable<T> call) throws Exception {
-		CallCancellation outer = CURRENT.get();
+		CallCancellation outer = ThreadBinding.current().cancellation;
 		try (Registration linked = (outer != null && outer != this) ? outer.onCancel(() -> cancel(outer.reason()))
 				: NOTHING) {
 			return wrap(call).call();
@@ -232,37 +232,32 @@ public final class CallCancellation {
 		return new CancellingFuture<>(this);
 	}
 
-	// The tool's own handler, guarded: not started once the call is cancelled, interrupted only where it allows it,
-	// and its failure after a cancellation reported as the cancellation
-	static ToolHandler guarding(ToolDescriptor tool, ToolHandler terminal) {
+	// Runs the tool's own code (in the running call, if any) for a call with this cancellation: not started once the
+	// call is cancelled, interrupted only where the tool allows it, and its failure after a cancellation reported as
+	// the cancellation. Reached only when the caller gave a cancellation (ToolCall.markingExecution, ToolPipeline).
+	@Nullable Object guard(ToolDescriptor tool, ToolInvocation invocation, @Nullable ToolCall call, ToolHandler terminal)
+			throws Exception {
+		if (this.cancelled) {
+			throw new ToolCancelledException(tool.name(), null, this.reason, null);
+		}
 		boolean interruptible = tool.hasTag(INTERRUPTIBLE_TAG);
-		String toolName = tool.name();
-		return (invocation) -> {
-			CallCancellation cancellation = CURRENT.get();
-			if (cancellation == null) {
-				return terminal.handle(invocation);
+		if (interruptible) {
+			enterTool();
+		}
+		try {
+			return (call != null) ? call.runTool(invocation, terminal) : terminal.handle(invocation);
+		}
+		catch (Exception ex) {
+			if (this.cancelled && !(ex instanceof ToolCancelledException)) {
+				throw new ToolCancelledException(tool.name(), null, this.reason, ex);
 			}
-			if (cancellation.cancelled) {
-				throw new ToolCancelledException(toolName, null, cancellation.reason, null);
-			}
+			throw ex;
+		}
+		finally {
 			if (interruptible) {
-				cancellation.enterTool();
+				exitTool();
 			}
-			try {
-				return terminal.handle(invocation);
-			}
-			catch (Exception ex) {
-				if (cancellation.cancelled && !(ex instanceof ToolCancelledException)) {
-					throw new ToolCancelledException(toolName, null, cancellation.reason, ex);
-				}
-				throw ex;
-			}
-			finally {
-				if (interruptible) {
-					cancellation.exitTool();
-				}
-			}
-		};
+		}
 	}
 
 	private void enterTool() {
@@ -302,15 +297,6 @@ public final class CallCancellation {
 		}
 		finally {
 			this.lock.unlock();
-		}
-	}
-
-	private static void restore(@Nullable CallCancellation previous) {
-		if (previous != null) {
-			CURRENT.set(previous);
-		}
-		else {
-			CURRENT.remove();
 		}
 	}
 

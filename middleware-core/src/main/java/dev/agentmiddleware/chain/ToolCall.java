@@ -3,6 +3,7 @@ package dev.agentmiddleware.chain;
 import java.util.concurrent.Callable;
 
 import dev.agentmiddleware.tool.CallOutcome;
+import dev.agentmiddleware.tool.ToolDescriptor;
 import dev.agentmiddleware.tool.ToolHandler;
 import dev.agentmiddleware.tool.ToolInvocation;
 import dev.agentmiddleware.tool.ToolMiddlewareException;
@@ -57,10 +58,6 @@ import org.jspecify.annotations.Nullable;
  */
 public final class ToolCall {
 
-	// One holder per thread whose field binds and unbinds calls: a call costs thread-local look-ups but no
-	// ThreadLocal.set, which probes the thread's map and clears stale entries it meets; binding allocates nothing.
-	private static final ThreadLocal<Binding> CURRENT = ThreadLocal.withInitial(Binding::new);
-
 	private static final ToolCall INERT = new ToolCall(false);
 
 	private static final Listener<Object> NO_LISTENER = (attachment, invocation, outcome, decidedBy, result,
@@ -99,7 +96,7 @@ public final class ToolCall {
 	 * outside a pipeline
 	 */
 	public static ToolCall current() {
-		ToolCall call = CURRENT.get().call;
+		ToolCall call = ThreadBinding.current().call;
 		return (call != null) ? call : INERT;
 	}
 
@@ -188,7 +185,7 @@ public final class ToolCall {
 			return task;
 		}
 		return () -> {
-			Binding binding = CURRENT.get();
+			ThreadBinding binding = ThreadBinding.current();
 			ToolCall previous = binding.call;
 			binding.call = this;
 			try {
@@ -213,7 +210,7 @@ public final class ToolCall {
 	 */
 	public static <A> @Nullable Object observe(ToolInvocation invocation, ToolHandler next, Listener<A> listener,
 			A attachment) throws Exception {
-		Binding binding = CURRENT.get();
+		ThreadBinding binding = ThreadBinding.current();
 		ToolCall call = binding.call;
 		if (call != null) {
 			return call.proceed(invocation, next, listener, attachment);
@@ -270,24 +267,32 @@ public final class ToolCall {
 
 	// Runs the rest of the chain with a call bound, creating one when none is, for this package's layers.
 	static @Nullable Object withCall(ToolInvocation invocation, ToolHandler next) throws Exception {
-		return (CURRENT.get().call != null) ? next.handle(invocation)
+		return (ThreadBinding.current().call != null) ? next.handle(invocation)
 				: observe(invocation, next, NO_LISTENER, NO_LISTENER);
 	}
 
-	// Wraps the tool's own handler: marks the running call as executed.
-	static ToolHandler markingExecution(ToolHandler terminal) {
+	// Wraps the tool's own handler, the one frame around it: marks the running call as executed, guarded by the
+	// call's cancellation if the caller gave one (CallCancellation.guard); one thread-local look-up for both.
+	static ToolHandler markingExecution(ToolDescriptor tool, ToolHandler terminal) {
 		return (invocation) -> {
-			ToolCall call = CURRENT.get().call;
-			if (call != null) {
-				call.toolExecuted = true;
-				ToolExecution around = call.aroundTool;
-				Object result = (around != null) ? around.run(invocation, terminal) : terminal.handle(invocation);
-				call.toolResult = result;
-				call.toolReturned = true;
-				return result;
+			ThreadBinding binding = ThreadBinding.current();
+			ToolCall call = binding.call;
+			CallCancellation cancellation = binding.cancellation;
+			if (cancellation != null) {
+				return cancellation.guard(tool, invocation, call, terminal);
 			}
-			return terminal.handle(invocation);
+			return (call != null) ? call.runTool(invocation, terminal) : terminal.handle(invocation);
 		};
+	}
+
+	// Runs the tool's own code once in this call: marked as executed, inside what aroundTool registered.
+	@Nullable Object runTool(ToolInvocation invocation, ToolHandler terminal) throws Exception {
+		this.toolExecuted = true;
+		ToolExecution around = this.aroundTool;
+		Object result = (around != null) ? around.run(invocation, terminal) : terminal.handle(invocation);
+		this.toolResult = result;
+		this.toolReturned = true;
+		return result;
 	}
 
 	// Whether the tool's own code returned (its last run, if it ran several times); false on the inert call.
@@ -302,7 +307,7 @@ public final class ToolCall {
 
 	// Runs a pipeline's head with no call bound: a pipeline entered from a tool's code gets calls of its own.
 	static @Nullable Object detached(ToolInvocation invocation, ToolHandler head) throws Exception {
-		Binding binding = CURRENT.get();
+		ThreadBinding binding = ThreadBinding.current();
 		ToolCall outer = binding.call;
 		if (outer == null) {
 			return head.handle(invocation);
@@ -367,15 +372,6 @@ public final class ToolCall {
 		 */
 		void callEnded(A attachment, ToolInvocation invocation, CallOutcome outcome, @Nullable String decidedBy,
 				@Nullable Object result, @Nullable Throwable error);
-
-	}
-
-	/**
-	 * The call bound to one thread; only that thread reads or writes it.
-	 */
-	private static final class Binding {
-
-		@Nullable ToolCall call;
 
 	}
 

@@ -54,9 +54,6 @@ public final class ToolPipeline {
 
 	private final @Nullable ResultContract contract;
 
-	// What a cancellable call of a bare pipeline runs: the tool's handler, not started once the call is cancelled
-	private final ToolHandler cancellableBare;
-
 	private ToolPipeline(ToolDescriptor tool, ToolHandler head, List<String> layers, boolean bare,
 			boolean bindsAndChecks, @Nullable ResultContract contract) {
 		this.tool = tool;
@@ -65,7 +62,6 @@ public final class ToolPipeline {
 		this.bare = bare;
 		this.bindsAndChecks = bindsAndChecks;
 		this.contract = contract;
-		this.cancellableBare = bare ? CallCancellation.guarding(tool, head) : head;
 	}
 
 	/**
@@ -146,7 +142,9 @@ public final class ToolPipeline {
 		Objects.requireNonNull(cancellation, "cancellation");
 		if (this.bare) {
 			checkTool(invocation);
-			return cancellation.run(() -> this.cancellableBare.handle(invocation.withBoundArguments()));
+			// Guarded with no call: a bare pipeline entered from a tool's code must not mark the outer call as run
+			return cancellation
+				.run(() -> cancellation.guard(this.tool, invocation.withBoundArguments(), null, this.head));
 		}
 		return cancellation.run(() -> call(invocation));
 	}
@@ -300,8 +298,8 @@ public final class ToolPipeline {
 					: null;
 			// Layers and observers learn whether the tool itself ran from the running ToolCall; with neither, the
 			// pipeline is the bare terminal handler.
-			// A cancelled call does not start the tool (nor count as having run it)
-			ToolHandler handler = CallCancellation.guarding(this.tool, ToolCall.markingExecution(this.terminal));
+			// A cancelled call does not start the tool (nor count as having run it): the same wrapper guards it
+			ToolHandler handler = ToolCall.markingExecution(this.tool, this.terminal);
 			List<String> layers = new ArrayList<>();
 			// The layers and the binding step, outermost first, for the diagnosis of a broken result contract.
 			List<ToolMiddleware> steps = new ArrayList<>();

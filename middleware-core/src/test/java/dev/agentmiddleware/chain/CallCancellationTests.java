@@ -229,6 +229,62 @@ class CallCancellationTests {
 	}
 
 	@Test
+	void cancelledCallStartsNeitherTheToolOfABarePipelineNorThatOfAnObservedOne() {
+		AtomicInteger runs = new AtomicInteger();
+		ToolHandler export = (invocation) -> runs.incrementAndGet();
+		CallCancellation cancellation = new CallCancellation();
+		cancellation.cancel("the user left");
+
+		assertThatExceptionOfType(ToolCancelledException.class)
+			.isThrownBy(() -> ToolPipeline.builder(EXPORT, export).build()
+				.call(ToolInvocation.builder(EXPORT).build(), cancellation))
+			.satisfies((ex) -> assertThat(ex.reason()).isEqualTo("the user left"));
+		assertThatExceptionOfType(ToolCancelledException.class)
+			.isThrownBy(() -> observed(EXPORT, export).call(ToolInvocation.builder(EXPORT).build(), cancellation));
+		assertThat(runs).hasValue(0);
+		assertThat(this.records).singleElement()
+			.satisfies((record) -> assertThat(record.outcome()).isEqualTo(CallOutcome.CANCELLED));
+	}
+
+	@Test
+	void failureOfAToolAfterItsCallWasCancelledIsReportedAsTheCancellation() {
+		CallCancellation cancellation = new CallCancellation();
+		IllegalStateException broken = new IllegalStateException("connection closed");
+		ToolPipeline pipeline = observed(EXPORT, (invocation) -> {
+			cancellation.cancel("the user left");
+			throw broken;
+		});
+
+		assertThatExceptionOfType(ToolCancelledException.class)
+			.isThrownBy(() -> pipeline.call(ToolInvocation.builder(EXPORT).build(), cancellation))
+			.satisfies((ex) -> assertThat(ex.getCause()).isSameAs(broken));
+		assertThat(this.records).singleElement()
+			.satisfies((record) -> assertThat(record.outcome()).isEqualTo(CallOutcome.CANCELLED));
+	}
+
+	@Test
+	void pipelineEnteredFromTheToolOfACancelledCallIsCancelledWithIt() throws Exception {
+		AtomicInteger innerRuns = new AtomicInteger();
+		ToolDescriptor inner = ToolDescriptor.builder("inner").build();
+		ToolPipeline innerPipeline = ToolPipeline.builder(inner, (invocation) -> innerRuns.incrementAndGet())
+			.middleware(ToolMiddleware.named("pass-through", (tool, next) -> next::handle))
+			.build();
+		CallCancellation cancellation = new CallCancellation();
+		ToolPipeline outer = observed(EXPORT, (invocation) -> {
+			cancellation.cancel("the user left");
+			try {
+				return innerPipeline.call(ToolInvocation.builder(inner).build());
+			}
+			catch (ToolCancelledException ex) {
+				return ex.outcome();
+			}
+		});
+
+		assertThat(outer.call(ToolInvocation.builder(EXPORT).build(), cancellation)).isEqualTo(CallOutcome.CANCELLED);
+		assertThat(innerRuns).hasValue(0);
+	}
+
+	@Test
 	void outsideACancellableCallNothingIsEverCancelled() {
 		CallCancellation none = CallCancellation.current();
 		assertThat(none.cancel("no")).isFalse();

@@ -37,7 +37,7 @@ class ToolCallTests {
 
 	@Test
 	void aReturnedCallSucceededWhenTheToolRanAndWasShortCircuitedOtherwise() throws Exception {
-		observe(ToolCall.markingExecution((invocation) -> "ran"));
+		observe(ToolCall.markingExecution(ECHO, (invocation) -> "ran"));
 		observe((invocation) -> "answered");
 		assertThat(this.ended).containsExactly(new Ended(CallOutcome.SUCCEEDED, null, "ran", null),
 				new Ended(CallOutcome.SHORT_CIRCUITED, null, "answered", null));
@@ -55,7 +55,7 @@ class ToolCallTests {
 
 	@Test
 	void aFailureReportedByAHookThatWasRecoveredFromDoesNotDecideAReturnedCall() throws Exception {
-		observe(ToolCall.markingExecution((invocation) -> {
+		observe(ToolCall.markingExecution(ECHO, (invocation) -> {
 			ToolCall.current().decide(CallOutcome.FAILED, "audit");
 			return "ran";
 		}));
@@ -127,7 +127,7 @@ class ToolCallTests {
 				}, "ignored");
 			}))
 			.build();
-		observe(ToolCall.markingExecution(
+		observe(ToolCall.markingExecution(ECHO,
 				(invocation) -> innerPipeline.call(ToolInvocation.builder(inner).build()) + " used"));
 		assertThat(this.ended).containsExactly(new Ended(CallOutcome.SUCCEEDED, null, "inner result used", null));
 	}
