@@ -8,6 +8,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.agentmiddleware.autoconfigure.AgentMiddlewareAutoConfiguration;
+import dev.agentmiddleware.autoconfigure.RecordingToolCallObserver;
 import dev.agentmiddleware.autoconfigure.springai.AgentToolCallback;
 import dev.agentmiddleware.autoconfigure.springai.AgentToolCallback.AgentToolCallbackProvider;
 import dev.agentmiddleware.autoconfigure.springai.AgentToolSpringAiAutoConfiguration;
@@ -18,7 +19,6 @@ import dev.agentmiddleware.cache.CachePolicy;
 import dev.agentmiddleware.cache.CachePolicy.CacheScope;
 import dev.agentmiddleware.cache.ToolResultCache;
 import dev.agentmiddleware.cache.ToolResultCache.CacheStatistics;
-import dev.agentmiddleware.callrecord.ToolCallObserver;
 import dev.agentmiddleware.callrecord.ToolCallObserver.ToolCallRecord;
 import dev.agentmiddleware.chain.OrderedMiddleware;
 import dev.agentmiddleware.metrics.MiddlewareMetrics;
@@ -204,7 +204,7 @@ class ToolCacheAutoConfigurationTests {
 			assertThat(tools.readFile("/a")).as("a Java call without a session is not cached")
 				.isEqualTo("content of /a #3");
 			assertThat(tools.reads()).isEqualTo(3);
-			assertThat(context.getBean(RecordingObserver.class).records).extracting(ToolCallRecord::outcome)
+			assertThat(context.getBean(RecordingToolCallObserver.class).records).extracting(ToolCallRecord::outcome)
 				.containsExactly(CallOutcome.SUCCEEDED, CallOutcome.CACHED, CallOutcome.SUCCEEDED,
 						CallOutcome.SUCCEEDED);
 			assertThat(context.getBean(RecordingMetrics.class).events).containsExactly(
@@ -342,22 +342,6 @@ class ToolCacheAutoConfigurationTests {
 
 	}
 
-	static class RecordingObserver implements ToolCallObserver {
-
-		final List<ToolCallRecord> records = new CopyOnWriteArrayList<>();
-
-		@Override
-		public void onToolCall(ToolCallRecord record) {
-			this.records.add(record);
-		}
-
-		@Override
-		public boolean synchronous() {
-			return true;
-		}
-
-	}
-
 	static class RecordingMetrics implements MiddlewareMetrics {
 
 		final List<MiddlewareEvent> events = new CopyOnWriteArrayList<>();
@@ -373,8 +357,8 @@ class ToolCacheAutoConfigurationTests {
 	static class ObservedConfiguration {
 
 		@Bean
-		RecordingObserver recordingObserver() {
-			return new RecordingObserver();
+		RecordingToolCallObserver recordingObserver() {
+			return new RecordingToolCallObserver();
 		}
 
 		@Bean

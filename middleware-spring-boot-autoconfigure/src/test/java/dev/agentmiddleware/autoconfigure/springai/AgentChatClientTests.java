@@ -12,6 +12,7 @@ import dev.agentmiddleware.agent.ErrorRecoveryMiddleware;
 import dev.agentmiddleware.approval.ApprovalDecision;
 import dev.agentmiddleware.approval.ApprovalProvider.ApprovalCallback;
 import dev.agentmiddleware.autoconfigure.AgentMiddlewareAutoConfiguration;
+import dev.agentmiddleware.autoconfigure.RecordingToolCallObserver;
 import dev.agentmiddleware.autoconfigure.agent.AgentAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.approval.ApprovalAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.observation.ToolObservationAutoConfiguration;
@@ -19,7 +20,6 @@ import dev.agentmiddleware.autoconfigure.springai.AgentToolCallback.AgentToolCal
 import dev.agentmiddleware.autoconfigure.thread.ThreadStoreAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.tool.AgentToolAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.tool.AgentToolRegistry;
-import dev.agentmiddleware.callrecord.ToolCallObserver;
 import dev.agentmiddleware.callrecord.ToolCallObserver.ToolCallRecord;
 import dev.agentmiddleware.chain.ToolMiddleware;
 import dev.agentmiddleware.thread.ThreadStore;
@@ -173,7 +173,7 @@ class AgentChatClientTests {
 				.endsWith(ErrorRecoveryMiddleware.HINT);
 			assertThat(context.getBean(HookRecorder.class).hooks).containsExactly("typo-1 before#1",
 					"typo-1 after#1 get_wether", "typo-1 before#2", "typo-1 after#2");
-			assertThat(context.getBean(RecordingObserver.class).records).singleElement().satisfies((record) -> {
+			assertThat(context.getBean(RecordingToolCallObserver.class).records).singleElement().satisfies((record) -> {
 				assertThat(record.outcome()).isEqualTo(CallOutcome.UNKNOWN_TOOL);
 				assertThat(record.invocation().toolName()).isEqualTo(AgentToolRegistry.UNKNOWN_TOOL_NAME);
 				assertThat(record.invocation().sessionId()).isEqualTo("typo-1");
@@ -202,7 +202,7 @@ class AgentChatClientTests {
 				.extracting(ToolResponseMessage.ToolResponse::responseData)
 				.asString()
 				.startsWith("No tool named 'get_wether'; known tools: current_time");
-			assertThat(context.getBean(RecordingObserver.class).records).extracting(ToolCallRecord::outcome)
+			assertThat(context.getBean(RecordingToolCallObserver.class).records).extracting(ToolCallRecord::outcome)
 				.containsExactly(CallOutcome.UNKNOWN_TOOL);
 		});
 	}
@@ -220,7 +220,7 @@ class AgentChatClientTests {
 				assertThat(answer.getResponses()).singleElement()
 					.satisfies((response) -> assertThat(response.responseData())
 						.startsWith("Not run: you called 'get_wether' with the same arguments 2 times"));
-				assertThat(context.getBean(RecordingObserver.class).records).hasSize(1);
+				assertThat(context.getBean(RecordingToolCallObserver.class).records).hasSize(1);
 			});
 	}
 
@@ -431,22 +431,6 @@ class AgentChatClientTests {
 
 	}
 
-	static class RecordingObserver implements ToolCallObserver {
-
-		final List<ToolCallRecord> records = new CopyOnWriteArrayList<>();
-
-		@Override
-		public void onToolCall(ToolCallRecord record) {
-			this.records.add(record);
-		}
-
-		@Override
-		public boolean synchronous() {
-			return true;
-		}
-
-	}
-
 	static class ChainRecorder {
 
 		final List<ToolInvocation> calls = new CopyOnWriteArrayList<>();
@@ -467,8 +451,8 @@ class AgentChatClientTests {
 		}
 
 		@Bean
-		RecordingObserver recordingObserver() {
-			return new RecordingObserver();
+		RecordingToolCallObserver recordingObserver() {
+			return new RecordingToolCallObserver();
 		}
 
 		@Bean

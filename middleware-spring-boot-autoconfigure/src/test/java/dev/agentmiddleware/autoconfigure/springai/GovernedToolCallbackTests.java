@@ -6,6 +6,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.agentmiddleware.autoconfigure.AgentMiddlewareAutoConfiguration;
+import dev.agentmiddleware.autoconfigure.RecordingMiddlewareConfiguration;
+import dev.agentmiddleware.autoconfigure.RecordingMiddlewareConfiguration.Recorder;
 import dev.agentmiddleware.autoconfigure.springai.AgentToolCallback.AgentToolCallbackProvider;
 import dev.agentmiddleware.autoconfigure.tool.AgentToolAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.tool.AgentToolRegistry;
@@ -39,7 +41,7 @@ class GovernedToolCallbackTests {
 		.withConfiguration(AutoConfigurations.of(AgentMiddlewareAutoConfiguration.class,
 				AgentToolAutoConfiguration.class,
 				AgentToolSpringAiAutoConfiguration.class))
-		.withUserConfiguration(RecordingConfiguration.class);
+		.withUserConfiguration(RecordingMiddlewareConfiguration.class);
 
 	@Test
 	void aToolMethodCallbackRunsTheChainExactlyOnceWithTheSessionFromTheToolContext() {
@@ -257,30 +259,6 @@ class GovernedToolCallbackTests {
 		@Bean
 		ClashingAgentClock agentClock() {
 			return new ClashingAgentClock();
-		}
-
-	}
-
-	static class Recorder {
-
-		final List<ToolInvocation> calls = new CopyOnWriteArrayList<>();
-
-	}
-
-	@Configuration(proxyBeanMethods = false)
-	static class RecordingConfiguration {
-
-		@Bean
-		Recorder recorder() {
-			return new Recorder();
-		}
-
-		@Bean
-		ToolMiddleware recordingMiddleware(Recorder recorder) {
-			return ToolMiddleware.named("recording", (tool, next) -> (invocation) -> {
-				recorder.calls.add(invocation);
-				return next.handle(invocation);
-			});
 		}
 
 	}

@@ -11,10 +11,10 @@ import dev.agentmiddleware.agent.AgentMiddleware.IterationResult;
 import dev.agentmiddleware.agent.AgentRun;
 import dev.agentmiddleware.agent.AgentRun.AgentEvent;
 import dev.agentmiddleware.autoconfigure.AgentMiddlewareAutoConfiguration;
+import dev.agentmiddleware.autoconfigure.RecordingToolCallObserver;
 import dev.agentmiddleware.autoconfigure.agent.AgentAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.thread.ThreadStoreAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.tool.AgentToolAutoConfiguration;
-import dev.agentmiddleware.callrecord.ToolCallObserver;
 import dev.agentmiddleware.callrecord.ToolCallObserver.ToolCallRecord;
 import dev.agentmiddleware.tool.CallOutcome;
 import org.junit.jupiter.api.Test;
@@ -78,7 +78,7 @@ class ToolCallIdJoinTests {
 			assertThat(events.get(0).error()).isInstanceOf(IllegalArgumentException.class)
 				.hasMessage("cannot echo boom");
 
-			List<ToolCallRecord> records = context.getBean(RecordingObserver.class).records;
+			List<ToolCallRecord> records = context.getBean(RecordingToolCallObserver.class).records;
 			assertThat(records).extracting((record) -> record.invocation().toolCallId())
 				.containsExactly("call-b", "call-a", "call-c");
 			assertThat(records).extracting(ToolCallRecord::outcome)
@@ -98,7 +98,7 @@ class ToolCallIdJoinTests {
 			assertThat(toolContext).containsEntry(ChatMemory.CONVERSATION_ID, "thread-9")
 				.doesNotContainKey(AgentToolCallback.SESSION_ID_KEY)
 				.doesNotContainKey("agent.run-id");
-			assertThat(context.getBean(RecordingObserver.class).records).singleElement()
+			assertThat(context.getBean(RecordingToolCallObserver.class).records).singleElement()
 				.satisfies((record) -> assertThat(record.invocation().sessionId()).isEqualTo("thread-9"));
 		});
 	}
@@ -144,22 +144,6 @@ class ToolCallIdJoinTests {
 
 	}
 
-	static class RecordingObserver implements ToolCallObserver {
-
-		final List<ToolCallRecord> records = new CopyOnWriteArrayList<>();
-
-		@Override
-		public void onToolCall(ToolCallRecord record) {
-			this.records.add(record);
-		}
-
-		@Override
-		public boolean synchronous() {
-			return true;
-		}
-
-	}
-
 	@Configuration(proxyBeanMethods = false)
 	static class RecordingConfiguration {
 
@@ -174,8 +158,8 @@ class ToolCallIdJoinTests {
 		}
 
 		@Bean
-		RecordingObserver recordingObserver() {
-			return new RecordingObserver();
+		RecordingToolCallObserver recordingObserver() {
+			return new RecordingToolCallObserver();
 		}
 
 	}

@@ -4,11 +4,13 @@ import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import ch.qos.logback.classic.Level;
 import dev.agentmiddleware.autoconfigure.AgentMiddlewareAutoConfiguration;
+import dev.agentmiddleware.autoconfigure.RecordingMiddlewareConfiguration;
+import dev.agentmiddleware.autoconfigure.RecordingMiddlewareConfiguration.Recorder;
+import dev.agentmiddleware.autoconfigure.RecordingToolCallObserver;
 import dev.agentmiddleware.autoconfigure.springai.AgentToolCallback;
 import dev.agentmiddleware.autoconfigure.springai.AgentToolCallback.AgentToolCallbackProvider;
 import dev.agentmiddleware.autoconfigure.springai.AgentToolSpringAiAutoConfiguration;
@@ -83,7 +85,7 @@ class AgentMiddlewareAutoConfigurationTests {
 
 	@Test
 	void directJavaCallRunsTheChainExactlyOnce() {
-		this.contextRunner.withUserConfiguration(RecordingConfiguration.class).run((context) -> {
+		this.contextRunner.withUserConfiguration(RecordingMiddlewareConfiguration.class).run((context) -> {
 			WeatherTools tools = context.getBean(WeatherTools.class);
 			assertThat(AopUtils.isCglibProxy(tools)).isTrue();
 			assertThat(tools.getWeather("Lisbon")).isEqualTo("Sunny in Lisbon");
@@ -97,7 +99,7 @@ class AgentMiddlewareAutoConfigurationTests {
 
 	@Test
 	void toolCallbackRunsTheChainExactlyOnceWithTheSessionFromTheToolContext() {
-		this.contextRunner.withUserConfiguration(RecordingConfiguration.class).run((context) -> {
+		this.contextRunner.withUserConfiguration(RecordingMiddlewareConfiguration.class).run((context) -> {
 			ToolCallback callback = callback(context.getBean(AgentToolCallbackProvider.class), "get_weather");
 			String result = callback.call("{\"city\":\"Porto\"}",
 					new ToolContext(Map.of(AgentToolCallback.SESSION_ID_KEY, "conversation-7")));
@@ -126,7 +128,7 @@ class AgentMiddlewareAutoConfigurationTests {
 
 	@Test
 	void badJsonArgumentsBecomeAClearMessageAndNeverReachTheChainOrTheTool() {
-		this.contextRunner.withUserConfiguration(RecordingConfiguration.class).run((context) -> {
+		this.contextRunner.withUserConfiguration(RecordingMiddlewareConfiguration.class).run((context) -> {
 			ToolCallback weather = callback(context.getBean(AgentToolCallbackProvider.class), "get_weather");
 			assertThat(weather.call("{\"city\":")).contains("get_weather").containsIgnoringCase("malformed JSON");
 			assertThat(weather.call("{}")).contains("get_weather", "'city'", "required");
@@ -140,7 +142,7 @@ class AgentMiddlewareAutoConfigurationTests {
 	@Test
 	void beanValidationConstraintsOnParametersAreCheckedBeforeTheChain() {
 		this.contextRunner.withBean(LocalValidatorFactoryBean.class)
-			.withUserConfiguration(RecordingConfiguration.class, ValidatedConfiguration.class)
+			.withUserConfiguration(RecordingMiddlewareConfiguration.class, ValidatedConfiguration.class)
 			.run((context) -> {
 				ToolCallback booking = callback(context.getBean(AgentToolCallbackProvider.class), "book_table");
 				assertThat(booking.call("{\"guests\":30,\"name\":\"Ada\"}"))
@@ -177,7 +179,7 @@ class AgentMiddlewareAutoConfigurationTests {
 			ToolCallback alarm = callback(context.getBean(AgentToolCallbackProvider.class), "set_alarm");
 			String text = alarm.call("{\"minutes\":5}");
 			assertThat(text).contains("denied by policy", "Do not retry");
-			ToolCallRecord record = context.getBean(SynchronousObserver.class).records.get(0);
+			ToolCallRecord record = context.getBean(RecordingToolCallObserver.class).records.get(0);
 			assertThat(record.outcome()).isEqualTo(CallOutcome.DENIED);
 			assertThat(record.decidedBy()).isEqualTo("policy");
 			assertThat(context.getBean(WeatherTools.class).alarms()).isZero();
@@ -252,7 +254,7 @@ class AgentMiddlewareAutoConfigurationTests {
 
 	@Test
 	void anExistingAopProxyGetsTheAdvisorInsteadOfASecondProxy() {
-		this.contextRunner.withUserConfiguration(RecordingConfiguration.class, ExistingProxyConfiguration.class)
+		this.contextRunner.withUserConfiguration(RecordingMiddlewareConfiguration.class, ExistingProxyConfiguration.class)
 			.run((context) -> {
 				WeatherTools tools = context.getBean(WeatherTools.class);
 				Advised advised = (Advised) tools;
@@ -357,52 +359,12 @@ class AgentMiddlewareAutoConfigurationTests {
 
 	}
 
-	static class Recorder {
-
-		final List<ToolInvocation> calls = new CopyOnWriteArrayList<>();
-
-	}
-
-	@Configuration(proxyBeanMethods = false)
-	static class RecordingConfiguration {
-
-		@Bean
-		Recorder recorder() {
-			return new Recorder();
-		}
-
-		@Bean
-		ToolMiddleware recordingMiddleware(Recorder recorder) {
-			return ToolMiddleware.named("recording", (tool, next) -> (invocation) -> {
-				recorder.calls.add(invocation);
-				return next.handle(invocation);
-			});
-		}
-
-	}
-
-	static class SynchronousObserver implements ToolCallObserver {
-
-		final List<ToolCallRecord> records = new CopyOnWriteArrayList<>();
-
-		@Override
-		public void onToolCall(ToolCallRecord record) {
-			this.records.add(record);
-		}
-
-		@Override
-		public boolean synchronous() {
-			return true;
-		}
-
-	}
-
 	@Configuration(proxyBeanMethods = false)
 	static class DenyingConfiguration {
 
 		@Bean
-		SynchronousObserver synchronousObserver() {
-			return new SynchronousObserver();
+		RecordingToolCallObserver synchronousObserver() {
+			return new RecordingToolCallObserver();
 		}
 
 		@Bean
