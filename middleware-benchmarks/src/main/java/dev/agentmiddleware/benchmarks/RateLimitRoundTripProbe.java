@@ -21,6 +21,7 @@ import dev.agentmiddleware.autoconfigure.ratelimit.Bucket4jRedisRateLimiterStore
 import dev.agentmiddleware.chain.ToolPipeline;
 import dev.agentmiddleware.ratelimit.RateLimitMiddleware;
 import dev.agentmiddleware.ratelimit.RateLimitPolicy;
+import dev.agentmiddleware.ratelimit.RateLimiterStore;
 import dev.agentmiddleware.tool.ToolDescriptor;
 import dev.agentmiddleware.tool.ToolInvocation;
 import io.lettuce.core.RedisClient;
@@ -70,24 +71,7 @@ public final class RateLimitRoundTripProbe {
 			Bucket4jJdbcRateLimiterStore store = new Bucket4jJdbcRateLimiterStore(counting);
 			store.initializeSchema();
 			JdbcClient.create(pool).sql("DELETE FROM " + Bucket4jJdbcRateLimiterStore.TABLE).update();
-			ToolDescriptor echo = ToolDescriptor.builder("echo").build();
-			ToolPipeline pipeline = ToolPipeline.builder(echo, (invocation) -> "ok")
-				.middleware(List.of(RateLimitMiddleware
-					.builder()
-					.policies((tool) -> RateLimitPolicy.of(1_000_000_000, Duration.ofSeconds(1)))
-					.store(store)
-					.build()))
-				.build();
-			ToolInvocation invocation = ToolInvocation.builder(echo).build();
-			counts.clear();
-			pipeline.call(invocation);
-			System.out.println("first call of a key: " + total(counts) + " round trips " + counts);
-			counts.clear();
-			for (int i = 0; i < calls; i++) {
-				pipeline.call(invocation);
-			}
-			System.out.printf("each later call: %.2f round trips (%s over %d calls)%n", total(counts) / (double) calls,
-					counts, calls);
+			measure(limitedEcho(store), counts, calls);
 			store.close();
 		}
 	}
@@ -110,27 +94,35 @@ public final class RateLimitRoundTripProbe {
 			try (StatefulRedisConnection<String, String> admin = client.connect()) {
 				admin.sync().flushdb();
 			}
-			ToolDescriptor echo = ToolDescriptor.builder("echo").build();
-			ToolPipeline pipeline = ToolPipeline.builder(echo, (invocation) -> "ok")
-				.middleware(List.of(RateLimitMiddleware.builder()
-					.policies((tool) -> RateLimitPolicy.of(1_000_000_000, Duration.ofSeconds(1)))
-					.store(store)
-					.build()))
-				.build();
-			ToolInvocation invocation = ToolInvocation.builder(echo).build();
-			counts.clear();
-			pipeline.call(invocation);
-			System.out.println("first call of a key: " + total(counts) + " round trips " + counts);
-			counts.clear();
-			for (int i = 0; i < calls; i++) {
-				pipeline.call(invocation);
-			}
-			System.out.printf("each later call: %.2f round trips (%s over %d calls)%n", total(counts) / (double) calls,
-					counts, calls);
+			measure(limitedEcho(store), counts, calls);
 		}
 		finally {
 			client.shutdown();
 		}
+	}
+
+	// Prints the round trips of the first call of the key, then those of each later call on average.
+	private static void measure(ToolPipeline pipeline, Map<String, AtomicLong> counts, int calls) throws Exception {
+		ToolInvocation invocation = ToolInvocation.builder(pipeline.tool()).build();
+		counts.clear();
+		pipeline.call(invocation);
+		System.out.println("first call of a key: " + total(counts) + " round trips " + counts);
+		counts.clear();
+		for (int i = 0; i < calls; i++) {
+			pipeline.call(invocation);
+		}
+		System.out.printf("each later call: %.2f round trips (%s over %d calls)%n", total(counts) / (double) calls,
+				counts, calls);
+	}
+
+	// The echo tool behind a limit it never reaches: every call takes a permit from the store.
+	private static ToolPipeline limitedEcho(RateLimiterStore store) {
+		return ToolPipeline.builder(ToolDescriptor.builder("echo").build(), (invocation) -> "ok")
+			.middleware(List.of(RateLimitMiddleware.builder()
+				.policies((tool) -> RateLimitPolicy.of(1_000_000_000, Duration.ofSeconds(1)))
+				.store(store)
+				.build()))
+			.build();
 	}
 
 	private static long total(Map<String, AtomicLong> counts) {

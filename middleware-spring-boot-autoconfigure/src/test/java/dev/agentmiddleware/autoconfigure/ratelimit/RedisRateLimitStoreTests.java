@@ -1,17 +1,9 @@
 package dev.agentmiddleware.autoconfigure.ratelimit;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.Callable;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 
 import dev.agentmiddleware.autoconfigure.AgentMiddlewareAutoConfiguration;
-import dev.agentmiddleware.autoconfigure.springai.AgentToolCallback;
-import dev.agentmiddleware.autoconfigure.springai.AgentToolCallback.AgentToolCallbackProvider;
 import dev.agentmiddleware.autoconfigure.springai.AgentToolSpringAiAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.tool.AgentToolAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.tool.InvalidToolConfigurationException;
@@ -28,17 +20,17 @@ import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
-import org.springframework.ai.chat.model.ToolContext;
 import org.springframework.ai.tool.ToolCallback;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
-import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
-import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.core.NestedExceptionUtils;
 
+import static dev.agentmiddleware.autoconfigure.ratelimit.TwoInstances.callback;
+import static dev.agentmiddleware.autoconfigure.ratelimit.TwoInstances.executions;
+import static dev.agentmiddleware.autoconfigure.ratelimit.TwoInstances.session;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -89,23 +81,6 @@ class RedisRateLimitStoreTests {
 				.isNotInstanceOf(Bucket4jRedisRateLimiterStore.class));
 	}
 
-	private static ToolCallback callback(ConfigurableApplicationContext context, String name) {
-		for (ToolCallback callback : context.getBean(AgentToolCallbackProvider.class).getToolCallbacks()) {
-			if (callback.getToolDefinition().name().equals(name)) {
-				return callback;
-			}
-		}
-		throw new AssertionError("no tool " + name);
-	}
-
-	private static ToolContext session(String sessionId) {
-		return new ToolContext(Map.of(AgentToolCallback.SESSION_ID_KEY, sessionId));
-	}
-
-	private static int executions(AssertableApplicationContext context) {
-		return context.getBean(ToolRateLimitAutoConfigurationTests.SearchTools.class).executions();
-	}
-
 	@Nested
 	@RequiresService(TestService.REDIS)
 	class OnRedis {
@@ -133,47 +108,12 @@ class RedisRateLimitStoreTests {
 
 		@Test
 		void twoInstancesShareALimitOfFive() {
-			instance().run((a) -> instance().run((b) -> {
-				ToolCallback onA = callback(a.getSourceApplicationContext(), "search");
-				ToolCallback onB = callback(b.getSourceApplicationContext(), "search");
-				List<String> results = new ArrayList<>();
-				for (int i = 0; i < 10; i++) {
-					results.add(((i % 2 == 0) ? onA : onB).call("{\"query\":\"q" + i + "\"}", session("s" + i)));
-				}
-				assertThat(results.subList(0, 5)).allSatisfy((result) -> assertThat(result).startsWith("found"));
-				assertThat(results.subList(5, 10)).allSatisfy((result) -> assertThat(result)
-					.startsWith("Tool 'search' is rate limited (5 calls per 1h); retry in about ")
-					.matches(".*retry in about (59m\\d+s|1h)$"));
-				assertThat(executions(a) + executions(b)).isEqualTo(5);
-			}));
+			instance().run((a) -> instance().run((b) -> TwoInstances.shareALimitOfFive(a, b)));
 		}
 
 		@Test
 		void concurrentCallsOnTwoInstancesRunExactlyTheLimit() {
-			instance().run((a) -> instance().run((b) -> {
-				ToolCallback onA = callback(a.getSourceApplicationContext(), "search");
-				ToolCallback onB = callback(b.getSourceApplicationContext(), "search");
-				ExecutorService pool = Executors.newFixedThreadPool(8);
-				try {
-					List<Callable<String>> calls = new ArrayList<>();
-					for (int i = 0; i < 40; i++) {
-						ToolCallback target = (i % 2 == 0) ? onA : onB;
-						calls.add(() -> target.call("{\"query\":\"x\"}", session("s")));
-					}
-					List<String> results = new ArrayList<>();
-					for (Future<String> result : pool.invokeAll(calls)) {
-						results.add(result.get());
-					}
-					assertThat(results).filteredOn((result) -> result.equals("found x")).hasSize(5);
-					assertThat(results).filteredOn((result) -> !result.equals("found x"))
-						.hasSize(35)
-						.allSatisfy((result) -> assertThat(result).startsWith("Tool 'search' is rate limited (5 calls"));
-					assertThat(executions(a) + executions(b)).isEqualTo(5);
-				}
-				finally {
-					pool.shutdownNow();
-				}
-			}));
+			instance().run((a) -> instance().run((b) -> TwoInstances.runExactlyTheLimitOfConcurrentCalls(a, b)));
 		}
 
 		@Test
@@ -186,12 +126,12 @@ class RedisRateLimitStoreTests {
 							"agent.middleware.rate-limit.tools.search.limit-refresh-period=1m",
 							"agent.middleware.rate-limit.tools.search.key=tool-and-session")
 					.run((b) -> {
-						assertThat(callback(a.getSourceApplicationContext(), "search").call("{\"query\":\"a\"}",
+						assertThat(callback(a, "search").call("{\"query\":\"a\"}",
 								session("secret-session-1"))).isEqualTo("found a");
-						assertThat(callback(b.getSourceApplicationContext(), "search").call("{\"query\":\"b\"}",
+						assertThat(callback(b, "search").call("{\"query\":\"b\"}",
 								session("secret-session-1")))
 							.startsWith("Tool 'search' is rate limited (1 call per 1m per session)");
-						assertThat(callback(b.getSourceApplicationContext(), "search").call("{\"query\":\"c\"}",
+						assertThat(callback(b, "search").call("{\"query\":\"c\"}",
 								session("secret-session-2"))).isEqualTo("found c");
 						try (RedisClient client = RedisClient.create(this.redis.uri());
 								StatefulRedisConnection<String, String> connection = client.connect()) {
@@ -210,7 +150,7 @@ class RedisRateLimitStoreTests {
 		@Test
 		void redisDownRejectsCallsWithADistinctReasonUntilItIsBack() {
 			instance().run((context) -> {
-				ToolCallback search = callback(context.getSourceApplicationContext(), "search");
+				ToolCallback search = callback(context, "search");
 				assertThat(search.call("{\"query\":\"a\"}", session("s1"))).isEqualTo("found a");
 				this.redis.stop();
 				assertThat(search.call("{\"query\":\"b\"}", session("s1")))
@@ -227,7 +167,7 @@ class RedisRateLimitStoreTests {
 			this.redis.stop();
 			instance().run((context) -> {
 				assertThat(context).hasNotFailed();
-				ToolCallback search = callback(context.getSourceApplicationContext(), "search");
+				ToolCallback search = callback(context, "search");
 				assertThat(search.call("{\"query\":\"a\"}", session("s1")))
 					.isEqualTo("Tool 'search' is rate limited (rate limiter unavailable)");
 				this.redis.restart();
@@ -242,7 +182,7 @@ class RedisRateLimitStoreTests {
 				assertThat(output).contains("WARN")
 					.contains("Rate limits are shared in Redis (Bucket4j, keys agent-rate-limit:*); while it is "
 							+ "unreachable calls run WITHOUT a limit");
-				ToolCallback search = callback(context.getSourceApplicationContext(), "search");
+				ToolCallback search = callback(context, "search");
 				this.redis.stop();
 				for (int i = 0; i < 7; i++) {
 					assertThat(search.call("{\"query\":\"a\"}", session("s1"))).isEqualTo("found a");
