@@ -17,11 +17,17 @@ import javax.sql.DataSource;
 
 import com.zaxxer.hikari.HikariDataSource;
 import dev.agentmiddleware.autoconfigure.ratelimit.Bucket4jJdbcRateLimiterStore;
+import dev.agentmiddleware.autoconfigure.ratelimit.Bucket4jRedisRateLimiterStore;
 import dev.agentmiddleware.chain.ToolPipeline;
 import dev.agentmiddleware.ratelimit.RateLimitMiddleware;
 import dev.agentmiddleware.ratelimit.RateLimitPolicy;
+import dev.agentmiddleware.ratelimit.RateLimiterStore;
 import dev.agentmiddleware.tool.ToolDescriptor;
 import dev.agentmiddleware.tool.ToolInvocation;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.event.command.CommandListener;
+import io.lettuce.core.event.command.CommandStartedEvent;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.jdbc.datasource.DelegatingDataSource;
@@ -30,9 +36,12 @@ import org.springframework.jdbc.datasource.DelegatingDataSource;
  * Counts the database round trips of one rate-limited call with the shared (Bucket4j, PostgreSQL) store: the
  * statements executed and the commits and rollbacks, through a counting wrapper around the pool's connections
  * (outside JMH, so that the wrapper does not skew the timings). Prints one line per kind and the total per call,
- * for the first call of a key (its row is created) and for the calls after it.
+ * for the first call of a key (its row is created) and for the calls after it. With the argument {@code redis} it
+ * counts the commands the Redis store sends instead, with a Lettuce command listener on its client
+ * ({@code AGENTMW_BENCHMARK_REDIS_URL}, default {@code redis://127.0.0.1:6379}, emptied first).
  * <pre>
  * java -cp middleware-benchmarks/target/benchmarks.jar dev.agentmiddleware.benchmarks.RateLimitRoundTripProbe
+ * java -cp middleware-benchmarks/target/benchmarks.jar dev.agentmiddleware.benchmarks.RateLimitRoundTripProbe redis
  * </pre>
  */
 public final class RateLimitRoundTripProbe {
@@ -44,6 +53,10 @@ public final class RateLimitRoundTripProbe {
 	}
 
 	public static void main(String[] args) throws Exception {
+		if (args.length > 0 && args[0].equals("redis")) {
+			redis(1000);
+			return;
+		}
 		int calls = 1000;
 		Map<String, AtomicLong> counts = new TreeMap<>();
 		try (HikariDataSource pool = SharedRateLimitBenchmark.LimitedEcho.postgres()) {
@@ -58,26 +71,58 @@ public final class RateLimitRoundTripProbe {
 			Bucket4jJdbcRateLimiterStore store = new Bucket4jJdbcRateLimiterStore(counting);
 			store.initializeSchema();
 			JdbcClient.create(pool).sql("DELETE FROM " + Bucket4jJdbcRateLimiterStore.TABLE).update();
-			ToolDescriptor echo = ToolDescriptor.builder("echo").build();
-			ToolPipeline pipeline = ToolPipeline.builder(echo, (invocation) -> "ok")
-				.middleware(List.of(RateLimitMiddleware
-					.builder()
-					.policies((tool) -> RateLimitPolicy.of(1_000_000_000, Duration.ofSeconds(1)))
-					.store(store)
-					.build()))
-				.build();
-			ToolInvocation invocation = ToolInvocation.builder(echo).build();
-			counts.clear();
-			pipeline.call(invocation);
-			System.out.println("first call of a key: " + total(counts) + " round trips " + counts);
-			counts.clear();
-			for (int i = 0; i < calls; i++) {
-				pipeline.call(invocation);
-			}
-			System.out.printf("each later call: %.2f round trips (%s over %d calls)%n", total(counts) / (double) calls,
-					counts, calls);
+			measure(limitedEcho(store), counts, calls);
 			store.close();
 		}
+	}
+
+	// Lettuce's command listener sees every command the store's client sends (one round trip each); the commands the
+	// compare-and-swap script runs inside Redis are not round trips and are not counted.
+	private static void redis(int calls) throws Exception {
+		Map<String, AtomicLong> counts = new TreeMap<>();
+		RedisClient client = SharedRateLimitBenchmark.LimitedEcho.redis();
+		client.addListener(new CommandListener() {
+
+			@Override
+			public void commandStarted(CommandStartedEvent event) {
+				counts.computeIfAbsent(event.getCommand().getType().toString(), (name) -> new AtomicLong())
+					.incrementAndGet();
+			}
+
+		});
+		try (Bucket4jRedisRateLimiterStore store = new Bucket4jRedisRateLimiterStore(client, Duration.ofSeconds(5))) {
+			try (StatefulRedisConnection<String, String> admin = client.connect()) {
+				admin.sync().flushdb();
+			}
+			measure(limitedEcho(store), counts, calls);
+		}
+		finally {
+			client.shutdown();
+		}
+	}
+
+	// Prints the round trips of the first call of the key, then those of each later call on average.
+	private static void measure(ToolPipeline pipeline, Map<String, AtomicLong> counts, int calls) throws Exception {
+		ToolInvocation invocation = ToolInvocation.builder(pipeline.tool()).build();
+		counts.clear();
+		pipeline.call(invocation);
+		System.out.println("first call of a key: " + total(counts) + " round trips " + counts);
+		counts.clear();
+		for (int i = 0; i < calls; i++) {
+			pipeline.call(invocation);
+		}
+		System.out.printf("each later call: %.2f round trips (%s over %d calls)%n", total(counts) / (double) calls,
+				counts, calls);
+	}
+
+	// The echo tool behind a limit it never reaches: every call takes a permit from the store.
+	private static ToolPipeline limitedEcho(RateLimiterStore store) {
+		return ToolPipeline.builder(ToolDescriptor.builder("echo").build(), (invocation) -> "ok")
+			.middleware(List.of(RateLimitMiddleware.builder()
+				.policies((tool) -> RateLimitPolicy.of(1_000_000_000, Duration.ofSeconds(1)))
+				.store(store)
+				.build()))
+			.build();
 	}
 
 	private static long total(Map<String, AtomicLong> counts) {

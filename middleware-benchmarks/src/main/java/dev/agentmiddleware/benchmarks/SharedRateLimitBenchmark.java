@@ -7,6 +7,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import com.zaxxer.hikari.HikariDataSource;
 import dev.agentmiddleware.autoconfigure.ratelimit.Bucket4jJdbcRateLimiterStore;
+import dev.agentmiddleware.autoconfigure.ratelimit.Bucket4jRedisRateLimiterStore;
 import dev.agentmiddleware.chain.ToolPipeline;
 import dev.agentmiddleware.ratelimit.RateLimitMiddleware;
 import dev.agentmiddleware.ratelimit.RateLimitPolicy;
@@ -14,6 +15,8 @@ import dev.agentmiddleware.ratelimit.RateLimitPolicy.RateLimitKey;
 import dev.agentmiddleware.tool.ToolDescriptor;
 import dev.agentmiddleware.tool.ToolDescriptor.SafetyLevel;
 import dev.agentmiddleware.tool.ToolInvocation;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.api.StatefulRedisConnection;
 import org.jspecify.annotations.Nullable;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -31,10 +34,13 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 
 /**
  * The per-call cost of a rate-limited call when the limit is counted in memory (Resilience4j) and when it is shared
- * in PostgreSQL (Bucket4j, one {@code SELECT ... FOR UPDATE} transaction per call): the {@code echo} tool of
- * {@link PipelineBenchmark} behind a {@link RateLimitMiddleware} whose limit is never reached. The database is the
- * one the tests use ({@code AGENTMW_TEST_POSTGRES_URL}, {@code _USER}, {@code _PASSWORD}; default
- * {@code jdbc:postgresql://127.0.0.1:5432/agentmw}), on loopback, through a Hikari pool of 10.
+ * in PostgreSQL (Bucket4j, one {@code SELECT ... FOR UPDATE} transaction per call) or in Redis (Bucket4j's Lettuce
+ * backend, a {@code GET} and a compare-and-swap script per call): the {@code echo} tool of {@link PipelineBenchmark}
+ * behind a {@link RateLimitMiddleware} whose limit is never reached. The database is the one the tests use
+ * ({@code AGENTMW_TEST_POSTGRES_URL}, {@code _USER}, {@code _PASSWORD}; default
+ * {@code jdbc:postgresql://127.0.0.1:5432/agentmw}), on loopback, through a Hikari pool of 10; Redis is
+ * {@code AGENTMW_BENCHMARK_REDIS_URL} (default {@code redis://127.0.0.1:6379}, emptied at the start), on loopback,
+ * through one Lettuce connection.
  *
  * <p>{@link #limitedCall} is one caller (average time); {@link Throughput#limitedCalls} is 4 callers (calls per
  * second), with one limit for the tool (every call locks the same row) or one per session (each caller its own
@@ -46,7 +52,7 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 public class SharedRateLimitBenchmark {
 
 	/** Where the limit is counted. */
-	@Param({ "memory", "postgresql" })
+	@Param({ "memory", "postgresql", "redis" })
 	public String store;
 
 	private final BenchmarkTools tools = new BenchmarkTools();
@@ -69,7 +75,7 @@ public class SharedRateLimitBenchmark {
 	}
 
 	/**
-	 * Four callers at once, against PostgreSQL only.
+	 * Four callers at once, against a shared store.
 	 */
 	@State(Scope.Benchmark)
 	@BenchmarkMode(Mode.Throughput)
@@ -81,13 +87,17 @@ public class SharedRateLimitBenchmark {
 		@Param({ "tool", "session" })
 		public String key;
 
+		/** The shared store. */
+		@Param({ "postgresql", "redis" })
+		public String store;
+
 		private final BenchmarkTools tools = new BenchmarkTools();
 
 		private final LimitedEcho echo = new LimitedEcho();
 
 		@Setup
 		public void setUp() {
-			this.echo.start("postgresql", "tool".equals(this.key) ? RateLimitKey.TOOL : RateLimitKey.TOOL_AND_SESSION,
+			this.echo.start(this.store, "tool".equals(this.key) ? RateLimitKey.TOOL : RateLimitKey.TOOL_AND_SESSION,
 					this.tools);
 		}
 
@@ -148,6 +158,10 @@ public class SharedRateLimitBenchmark {
 
 		private @Nullable Bucket4jJdbcRateLimiterStore bucket4j;
 
+		private @Nullable RedisClient redisClient;
+
+		private @Nullable Bucket4jRedisRateLimiterStore redisStore;
+
 		void start(String store, RateLimitKey key, BenchmarkTools tools) {
 			// A limit never reached: every call takes a permit.
 			RateLimitPolicy policy = RateLimitPolicy.of(1_000_000_000, Duration.ofSeconds(1)).withKey(key);
@@ -160,6 +174,16 @@ public class SharedRateLimitBenchmark {
 				rateLimit.store(shared);
 				this.dataSource = pool;
 				this.bucket4j = shared;
+			}
+			else if ("redis".equals(store)) {
+				RedisClient client = redis();
+				try (StatefulRedisConnection<String, String> connection = client.connect()) {
+					connection.sync().flushdb();
+				}
+				Bucket4jRedisRateLimiterStore shared = new Bucket4jRedisRateLimiterStore(client, Duration.ofSeconds(5));
+				rateLimit.store(shared);
+				this.redisClient = client;
+				this.redisStore = shared;
 			}
 			this.pipeline = ToolPipeline.builder(this.tool, PipelineBenchmark.handler(tools))
 				.middleware(List.of(rateLimit.build()))
@@ -177,6 +201,16 @@ public class SharedRateLimitBenchmark {
 			if (this.dataSource != null) {
 				this.dataSource.close();
 			}
+			if (this.redisStore != null) {
+				this.redisStore.close();
+			}
+			if (this.redisClient != null) {
+				this.redisClient.shutdown();
+			}
+		}
+
+		static RedisClient redis() {
+			return RedisClient.create(env("AGENTMW_BENCHMARK_REDIS_URL", "redis://127.0.0.1:6379"));
 		}
 
 		static HikariDataSource postgres() {

@@ -69,7 +69,13 @@ public @interface ConditionalOnStoreType {
 		MEMORY,
 
 		/** In the application's database, through its {@code DataSource}; shared between instances. */
-		JDBC;
+		JDBC,
+
+		/**
+		 * In Redis, through Spring Boot's Lettuce connection factory ({@code spring.data.redis.*}); shared between
+		 * instances. Rate limits only: every other feature refuses it when its properties are bound.
+		 */
+		REDIS;
 
 		/**
 		 * The store this type resolves to, by the one rule.
@@ -79,6 +85,23 @@ public @interface ConditionalOnStoreType {
 		 */
 		public StoreType resolve(boolean dataSourceAvailable) {
 			return (this == JDBC || (this == AUTO && dataSourceAvailable)) ? JDBC : MEMORY;
+		}
+
+		/**
+		 * Fails startup when a feature that keeps its state in memory or a database only is given {@link #REDIS};
+		 * called from the feature's {@code validate}.
+		 * <pre>{@code
+		 * this.store.getType().requireMemoryOrJdbc(checks.property("store.type"));
+		 * }</pre>
+		 * @param property the feature's store-type property, such as {@code agent.middleware.approval.store.type}
+		 * @throws InvalidToolConfigurationException if this is {@link #REDIS}, naming the property and the fix
+		 */
+		public void requireMemoryOrJdbc(String property) {
+			if (this == REDIS) {
+				throw new InvalidToolConfigurationException(property, "redis",
+						"redis is a store for rate limits only (agent.middleware.rate-limit.store.type)",
+						"Set '" + property + "' to auto, memory or jdbc.");
+			}
 		}
 
 		/**

@@ -189,6 +189,20 @@ class StrictConfigurationTests {
 		assertThat(analysis.getAction()).startsWith("Did you mean 'jdbc'?").contains("auto, memory, jdbc");
 	}
 
+	@TestFactory
+	Stream<DynamicTest> aRedisStoreIsRefusedByEveryFeatureButRateLimits() {
+		return Stream
+			.of("agent.middleware.approval.store.type", "agent.middleware.threads.store.type",
+					"agent.middleware.mcp.sessions.store.type", "agent.middleware.cache.invalidation.type")
+			.map((property) -> DynamicTest.dynamicTest(property, () -> {
+				FailureAnalysis analysis = startAndAnalyze(property + "=redis");
+				assertThat(analysis.getDescription()).contains("Property: " + property)
+					.contains("Value: \"redis\"")
+					.contains("Reason: redis is a store for rate limits only (agent.middleware.rate-limit.store.type)");
+				assertThat(analysis.getAction()).isEqualTo("Set '" + property + "' to auto, memory or jdbc.");
+			}));
+	}
+
 	@Test
 	void anUnknownSensitiveToolIsReportedAtItsIndex() {
 		FailureAnalysis analysis = startAndAnalyze("agent.middleware.approval.sensitive-tools[0]=refund_order",

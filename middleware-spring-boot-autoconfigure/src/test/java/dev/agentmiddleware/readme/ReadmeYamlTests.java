@@ -42,6 +42,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.env.YamlPropertySourceLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.core.env.EnumerablePropertySource;
@@ -73,7 +74,7 @@ class ReadmeYamlTests {
 				ThreadStoreAutoConfiguration.class, ToolTimeoutAutoConfiguration.class,
 				AgentChatClientAutoConfiguration.class, AgentToolSpringAiAutoConfiguration.class,
 				AgentMcpServerAutoConfiguration.class, AgentToolAutoConfiguration.class,
-				ToolResultAutoConfiguration.class));
+				ToolResultAutoConfiguration.class, DataRedisAutoConfiguration.class));
 
 	@TestFactory
 	Stream<DynamicTest> everyYamlBlockOfEveryReadmeStartsAContextWithTheToolsItNames() {

@@ -49,6 +49,21 @@ public enum TestService {
 	},
 
 	/**
+	 * Debian's {@code redis-server} binary: {@code AGENTMW_TEST_REDIS_SERVER}, by default
+	 * {@code /usr/bin/redis-server}. Tests start their own server with {@link RedisTestServer}.
+	 */
+	REDIS {
+		@Override
+		Optional<String> unavailableReason() {
+			if (!Files.isExecutable(redisServer())) {
+				return Optional.of("redis-server missing (" + redisServer()
+						+ "); apt-get install redis-server, set AGENTMW_TEST_REDIS_SERVER or run .ci/run");
+			}
+			return Optional.empty();
+		}
+	},
+
+	/**
 	 * Node.js and npm on the {@code PATH} (for the TypeScript MCP client).
 	 */
 	NODE {
@@ -94,6 +109,14 @@ public enum TestService {
 	 */
 	public static Path chromedriver() {
 		return Path.of(env("AGENTMW_TEST_CHROMEDRIVER", "/usr/bin/chromedriver"));
+	}
+
+	/**
+	 * The {@code redis-server} binary.
+	 * @return its path
+	 */
+	public static Path redisServer() {
+		return Path.of(env("AGENTMW_TEST_REDIS_SERVER", "/usr/bin/redis-server"));
 	}
 
 	static String env(String name, String fallback) {

@@ -89,6 +89,7 @@ public class ApprovalProperties implements ValidatedProperties {
 
 	@Override
 	public void validate(PropertyChecks checks) {
+		this.store.getType().requireMemoryOrJdbc(checks.property("store.type"));
 		checks.positive("timeout", this.timeout)
 			.positive("grantTtl", this.grantTtl)
 			.notNegative("denyRepeatWindow", this.denyRepeatWindow)

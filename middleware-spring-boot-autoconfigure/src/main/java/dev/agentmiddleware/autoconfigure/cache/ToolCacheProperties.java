@@ -5,6 +5,7 @@ import java.time.Duration;
 import dev.agentmiddleware.autoconfigure.ToolMiddlewareProperties;
 import dev.agentmiddleware.autoconfigure.PerToolSettings.AbstractToolSettings;
 import dev.agentmiddleware.autoconfigure.ConditionalOnStoreType.StoreType;
+import dev.agentmiddleware.autoconfigure.tool.PropertyChecks;
 import dev.agentmiddleware.cache.CacheMiddleware;
 import dev.agentmiddleware.cache.CachePolicy;
 import dev.agentmiddleware.cache.CachePolicy.CacheScope;
@@ -47,6 +48,11 @@ public class ToolCacheProperties extends ToolMiddlewareProperties<ToolCachePrope
 	 * How invalidations reach the other instances of a cluster.
 	 * @return the invalidation settings
 	 */
+	@Override
+	protected void validateOwnSettings(PropertyChecks checks) {
+		this.invalidation.getType().requireMemoryOrJdbc(checks.property("invalidation.type"));
+	}
+
 	public Invalidation getInvalidation() {
 		return this.invalidation;
 	}

@@ -78,6 +78,7 @@ public class McpProperties implements ValidatedProperties {
 
 	@Override
 	public void validate(PropertyChecks checks) {
+		this.sessions.getStore().getType().requireMemoryOrJdbc(checks.property("sessions.store.type"));
 		this.tools.forEach((name, tool) -> McpToolIcons.fromProperties(checks.property("tools") + "." + name + ".icons",
 				tool.getIcons()));
 		checks.positive("progressInterval", this.progressInterval)

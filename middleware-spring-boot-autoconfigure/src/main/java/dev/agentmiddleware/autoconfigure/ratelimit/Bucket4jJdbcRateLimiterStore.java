@@ -1,10 +1,6 @@
 package dev.agentmiddleware.autoconfigure.ratelimit;
 
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
-import java.util.HexFormat;
 import java.util.Objects;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -13,15 +9,7 @@ import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
 
 import dev.agentmiddleware.ratelimit.RateLimitPolicy;
-import dev.agentmiddleware.ratelimit.RateLimitPolicy.RateLimitKey;
 import dev.agentmiddleware.ratelimit.RateLimiterStore;
-import dev.agentmiddleware.ratelimit.RateLimiterStore.RateLimitDecision;
-import dev.agentmiddleware.ratelimit.RateLimiterStore.RateLimiterUnavailableException;
-import io.github.bucket4j.BandwidthBuilder;
-import io.github.bucket4j.BucketConfiguration;
-import io.github.bucket4j.ConsumptionProbe;
-import io.github.bucket4j.TokensInheritanceStrategy;
-import io.github.bucket4j.distributed.BucketProxy;
 import io.github.bucket4j.distributed.ExpirationAfterWriteStrategy;
 import io.github.bucket4j.distributed.jdbc.PrimaryKeyMapper;
 import io.github.bucket4j.postgresql.Bucket4jPostgreSQL;
@@ -43,7 +31,8 @@ import org.springframework.jdbc.datasource.init.ResourceDatabasePopulator;
  * <p>Session ids and principals are not stored: a bucket's id is the tool name, the key kind and a SHA-256 hash of
  * the session id or principal. A bucket left alone expires once it would have refilled completely (plus ten
  * seconds); a background thread deletes expired rows every minute. When the database cannot be reached a permit
- * throws {@link RateLimiterUnavailableException}; the middleware then fails closed or open as configured.
+ * throws {@link RateLimiterStore.RateLimiterUnavailableException}; the middleware then fails closed or open as
+ * configured.
  * <pre>{@code
  * Bucket4jJdbcRateLimiterStore store = new Bucket4jJdbcRateLimiterStore(dataSource);
  * store.initializeSchema();
@@ -65,6 +54,8 @@ public final class Bucket4jJdbcRateLimiterStore implements RateLimiterStore, Aut
 
 	private final PostgreSQLSelectForUpdateBasedProxyManager<String> buckets;
 
+	private final Bucket4jToolLimiters limiters;
+
 	private final ScheduledExecutorService cleanup;
 
 	/**
@@ -81,6 +72,7 @@ public final class Bucket4jJdbcRateLimiterStore implements RateLimiterStore, Aut
 			.expiresAtColumn("expires_at")
 			.expirationAfterWrite(ExpirationAfterWriteStrategy.basedOnTimeForRefillingBucketUpToMax(KEEP_AFTER_REFILL))
 			.build();
+		this.limiters = new Bucket4jToolLimiters(() -> this.buckets, "", "PostgreSQL");
 		this.cleanup = Executors.newSingleThreadScheduledExecutor((task) -> {
 			Thread thread = new Thread(task, "agent-rate-limit-cleanup");
 			thread.setDaemon(true);
@@ -99,64 +91,7 @@ public final class Bucket4jJdbcRateLimiterStore implements RateLimiterStore, Aut
 
 	@Override
 	public ToolLimiter limiter(String toolName, RateLimitPolicy policy) {
-		BucketConfiguration configuration = BucketConfiguration.builder()
-			.addLimit(BandwidthBuilder.builder()
-				.capacity(policy.limitForPeriod())
-				.refillIntervally(policy.limitForPeriod(), policy.limitRefreshPeriod())
-				.build())
-			.build();
-		// A changed limit replaces the configuration of existing buckets (and refills them) instead of being ignored.
-		long version = Math.abs(31L * policy.limitForPeriod() + policy.limitRefreshPeriod().toNanos());
-		String prefix = toolName + "|" + policy.key().name() + "|";
-		long maxWaitNanos = policy.maxWait().toNanos();
-		boolean perTool = policy.key() == RateLimitKey.TOOL;
-		return (key) -> {
-			BucketProxy bucket = this.buckets.builder()
-				.withImplicitConfigurationReplacement(version, TokensInheritanceStrategy.RESET)
-				.build(prefix + (perTool ? "" : hash(key)), () -> configuration);
-			return acquire(toolName, bucket, maxWaitNanos);
-		};
-	}
-
-	private static RateLimitDecision acquire(String toolName, BucketProxy bucket, long maxWaitNanos)
-			throws InterruptedException {
-		try {
-			ConsumptionProbe probe = bucket.tryConsumeAndReturnRemaining(1);
-			if (probe.isConsumed()) {
-				return RateLimitDecision.granted(Duration.ZERO);
-			}
-			if (maxWaitNanos > 0 && probe.getNanosToWaitForRefill() <= maxWaitNanos
-					&& bucket.asBlocking().tryConsume(1, maxWaitNanos)) {
-				return RateLimitDecision.granted(Duration.ZERO);
-			}
-			return RateLimitDecision.rejected(retryAfter(probe.getNanosToWaitForRefill()));
-		}
-		catch (RuntimeException ex) {
-			throw new RateLimiterUnavailableException("the PostgreSQL rate-limit store failed for tool '" + toolName
-					+ "': " + ex.getClass().getSimpleName() + ": " + rootMessage(ex), ex);
-		}
-	}
-
-	private static Duration retryAfter(long nanos) {
-		return Duration.ofMillis(Math.max(1, TimeUnit.NANOSECONDS.toMillis(nanos + 999_999)));
-	}
-
-	private static String rootMessage(Throwable ex) {
-		Throwable root = ex;
-		while (root.getCause() != null && root.getCause() != root) {
-			root = root.getCause();
-		}
-		return String.valueOf(root.getMessage());
-	}
-
-	private static String hash(String key) {
-		try {
-			byte[] digest = MessageDigest.getInstance("SHA-256").digest(key.getBytes(StandardCharsets.UTF_8));
-			return HexFormat.of().formatHex(digest);
-		}
-		catch (NoSuchAlgorithmException ex) {
-			throw new IllegalStateException("SHA-256 is missing from this JVM", ex);
-		}
+		return this.limiters.limiter(toolName, policy);
 	}
 
 	/**

@@ -19,7 +19,8 @@ import org.springframework.util.ClassUtils;
 
 /**
  * Chooses the {@link RateLimiterStore} from {@code agent.middleware.rate-limit.store.type} and the application's
- * {@code DataSource}, and says at startup which one it chose and what happens while it is unavailable.
+ * {@code DataSource} (or, for {@code redis}, Spring Boot's Lettuce connection factory), and says at startup which one
+ * it chose and what happens while it is unavailable.
  */
 final class RateLimiterStoreSelection {
 
@@ -28,6 +29,11 @@ final class RateLimiterStoreSelection {
 	private static final Logger logger = LoggerFactory.getLogger(RateLimiterStoreSelection.class);
 
 	private static final String BUCKET4J_CLASS = "io.github.bucket4j.postgresql.Bucket4jPostgreSQL";
+
+	static final String BUCKET4J_LETTUCE_CLASS = "io.github.bucket4j.redis.lettuce.Bucket4jLettuce";
+
+	static final String LETTUCE_FACTORY_CLASS =
+			"org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory";
 
 	private RateLimiterStoreSelection() {
 	}
@@ -42,10 +48,34 @@ final class RateLimiterStoreSelection {
 	static RateLimiterStore select(ToolRateLimitProperties properties, @Nullable DataSource dataSource) {
 		ToolRateLimitProperties.Store settings = properties.getStore();
 		StoreType type = settings.getType();
+		if (type == StoreType.REDIS) {
+			// The Redis store comes from ToolRateLimitAutoConfiguration's Redis configuration; here it could not
+			throw redisUnavailable();
+		}
 		RateLimiterStore store = (type == StoreType.MEMORY) ? memory(properties)
 				: (type == StoreType.JDBC) ? jdbc(properties, dataSource) : auto(properties, dataSource);
 		log(store, settings.getOnUnavailable());
 		return store;
+	}
+
+	private static InvalidToolConfigurationException redisUnavailable() {
+		ClassLoader classLoader = RateLimiterStoreSelection.class.getClassLoader();
+		if (!ClassUtils.isPresent(BUCKET4J_LETTUCE_CLASS, classLoader)) {
+			return new InvalidToolConfigurationException(TYPE_PROPERTY, "redis",
+					"the Redis rate-limit store needs Bucket4j's Lettuce backend, which is not on the classpath",
+					"Add com.bucket4j:bucket4j_jdk17-core (8.18.0) and com.bucket4j:bucket4j_jdk17-lettuce (8.17.0) "
+							+ "to the application's dependencies, or set " + TYPE_PROPERTY + " to memory or jdbc.");
+		}
+		if (!ClassUtils.isPresent(LETTUCE_FACTORY_CLASS, classLoader)) {
+			return new InvalidToolConfigurationException(TYPE_PROPERTY, "redis",
+					"the Redis rate-limit store uses Spring Boot's Redis support, which is not on the classpath",
+					"Add org.springframework.boot:spring-boot-starter-data-redis and point spring.data.redis.* at "
+							+ "Redis, or set " + TYPE_PROPERTY + " to memory or jdbc.");
+		}
+		return new InvalidToolConfigurationException(TYPE_PROPERTY, "redis",
+				"the Redis rate-limit store needs a LettuceConnectionFactory bean, and the application has none",
+				"Let spring-boot-starter-data-redis configure Lettuce (spring.data.redis.client-type=lettuce, the "
+						+ "default; Jedis is not supported), or set " + TYPE_PROPERTY + " to memory or jdbc.");
 	}
 
 	private static RateLimiterStore auto(ToolRateLimitProperties properties, @Nullable DataSource dataSource) {
@@ -94,10 +124,10 @@ final class RateLimiterStoreSelection {
 		return InMemoryRateLimiterStore.create(Ticker.systemTicker(), properties.getMaxTrackedKeys());
 	}
 
-	private static void log(RateLimiterStore store, ToolRateLimitProperties.OnUnavailable onUnavailable) {
+	static void log(RateLimiterStore store, ToolRateLimitProperties.OnUnavailable onUnavailable) {
 		if (store instanceof InMemoryRateLimiterStore) {
 			logger.info("Rate limits are counted in memory, per instance (" + TYPE_PROPERTY
-					+ "=jdbc shares them on PostgreSQL)");
+					+ "=jdbc shares them on PostgreSQL, =redis on Redis)");
 		}
 		else if (onUnavailable == ToolRateLimitProperties.OnUnavailable.ALLOW) {
 			logger.warn("Rate limits are shared in {}; while it is unreachable calls run WITHOUT a limit ({}"

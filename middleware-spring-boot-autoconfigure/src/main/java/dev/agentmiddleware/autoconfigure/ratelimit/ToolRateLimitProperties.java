@@ -198,13 +198,15 @@ class ToolRateLimitProperties extends ToolMiddlewareProperties<ToolRateLimitProp
 	}
 
 	/**
-	 * Where permits are counted. Session budgets ({@code max-calls-per-session}) stay in each instance's memory.
+	 * Where permits are counted: {@code auto}, {@code memory}, {@code jdbc} (Bucket4j on PostgreSQL) or
+	 * {@code redis} (Bucket4j on Redis, through Spring Boot's Lettuce connection factory). Session budgets
+	 * ({@code max-calls-per-session}) stay in each instance's memory.
 	 */
 	public static class Store extends StoreSettings {
 
 		/**
-		 * What a call gets when the shared store's database is unreachable: deny (rejected as rate limited, 'rate
-		 * limiter unavailable') or allow (runs without a limit).
+		 * What a call gets when the shared store (database or Redis) is unreachable: deny (rejected as rate limited,
+		 * 'rate limiter unavailable') or allow (runs without a limit).
 		 */
 		private OnUnavailable onUnavailable = OnUnavailable.DENY;
 

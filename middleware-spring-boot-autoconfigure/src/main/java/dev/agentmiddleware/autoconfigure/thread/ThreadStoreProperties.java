@@ -30,6 +30,7 @@ class ThreadStoreProperties implements ValidatedProperties {
 	 */
 	@Override
 	public void validate(PropertyChecks checks) {
+		this.store.getType().requireMemoryOrJdbc(checks.property("store.type"));
 		checks.atLeast("memory.maxThreads", this.memory.getMaxThreads(), 1);
 	}
 

@@ -2,20 +2,12 @@ package dev.agentmiddleware.autoconfigure.ratelimit;
 
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.Callable;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 
 import javax.sql.DataSource;
 
 import dev.agentmiddleware.autoconfigure.AgentMiddlewareAutoConfiguration;
-import dev.agentmiddleware.autoconfigure.springai.AgentToolCallback;
-import dev.agentmiddleware.autoconfigure.springai.AgentToolCallback.AgentToolCallbackProvider;
 import dev.agentmiddleware.autoconfigure.springai.AgentToolSpringAiAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.tool.AgentToolAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.tool.InvalidToolConfigurationException;
@@ -31,17 +23,14 @@ import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
-import org.springframework.ai.chat.model.ToolContext;
 import org.springframework.ai.tool.ToolCallback;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
 import org.springframework.boot.builder.SpringApplicationBuilder;
-import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
-import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
@@ -50,6 +39,9 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.jdbc.datasource.AbstractDataSource;
 import org.springframework.jdbc.datasource.SimpleDriverDataSource;
 
+import static dev.agentmiddleware.autoconfigure.ratelimit.TwoInstances.callback;
+import static dev.agentmiddleware.autoconfigure.ratelimit.TwoInstances.executions;
+import static dev.agentmiddleware.autoconfigure.ratelimit.TwoInstances.session;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatException;
 
@@ -133,19 +125,6 @@ class SharedRateLimitStoreTests {
 				.isInstanceOf(InMemoryRateLimiterStore.class));
 	}
 
-	private static ToolCallback callback(ConfigurableApplicationContext context, String name) {
-		for (ToolCallback callback : context.getBean(AgentToolCallbackProvider.class).getToolCallbacks()) {
-			if (callback.getToolDefinition().name().equals(name)) {
-				return callback;
-			}
-		}
-		throw new AssertionError("no tool " + name);
-	}
-
-	private static ToolContext session(String sessionId) {
-		return new ToolContext(Map.of(AgentToolCallback.SESSION_ID_KEY, sessionId));
-	}
-
 	@Nested
 	@RequiresService(TestService.POSTGRES)
 	class OnPostgresql {
@@ -193,44 +172,12 @@ class SharedRateLimitStoreTests {
 
 		@Test
 		void twoInstancesShareALimitOfFive() {
-			instance().run((a) -> instance().run((b) -> {
-				ToolCallback onA = callback(a.getSourceApplicationContext(), "search");
-				ToolCallback onB = callback(b.getSourceApplicationContext(), "search");
-				List<String> results = new ArrayList<>();
-				for (int i = 0; i < 10; i++) {
-					results.add(((i % 2 == 0) ? onA : onB).call("{\"query\":\"q" + i + "\"}", session("s" + i)));
-				}
-				assertThat(results).filteredOn((result) -> result.startsWith("found")).hasSize(5);
-				assertThat(results.subList(5, 10)).allSatisfy((result) -> assertThat(result)
-					.startsWith("Tool 'search' is rate limited (5 calls per 1h); retry in about ")
-					.matches(".*retry in about (59m\\d+s|1h)$"));
-				assertThat(executions(a) + executions(b)).isEqualTo(5);
-			}));
+			instance().run((a) -> instance().run((b) -> TwoInstances.shareALimitOfFive(a, b)));
 		}
 
 		@Test
-		void concurrentCallsOnTwoInstancesRunExactlyTheLimit() throws Exception {
-			instance().run((a) -> instance().run((b) -> {
-				ToolCallback onA = callback(a.getSourceApplicationContext(), "search");
-				ToolCallback onB = callback(b.getSourceApplicationContext(), "search");
-				ExecutorService pool = Executors.newFixedThreadPool(8);
-				try {
-					List<Callable<String>> calls = new ArrayList<>();
-					for (int i = 0; i < 40; i++) {
-						ToolCallback target = (i % 2 == 0) ? onA : onB;
-						calls.add(() -> target.call("{\"query\":\"x\"}", session("s")));
-					}
-					List<String> results = new ArrayList<>();
-					for (Future<String> result : pool.invokeAll(calls)) {
-						results.add(result.get());
-					}
-					assertThat(results).filteredOn((result) -> result.equals("found x")).hasSize(5);
-					assertThat(executions(a) + executions(b)).isEqualTo(5);
-				}
-				finally {
-					pool.shutdownNow();
-				}
-			}));
+		void concurrentCallsOnTwoInstancesRunExactlyTheLimit() {
+			instance().run((a) -> instance().run((b) -> TwoInstances.runExactlyTheLimitOfConcurrentCalls(a, b)));
 		}
 
 		@Test
@@ -241,11 +188,11 @@ class SharedRateLimitStoreTests {
 					.withPropertyValues("agent.middleware.rate-limit.tools.search.limit-for-period=1",
 							"agent.middleware.rate-limit.tools.search.key=tool-and-session")
 					.run((b) -> {
-						assertThat(callback(a.getSourceApplicationContext(), "search").call("{\"query\":\"a\"}",
+						assertThat(callback(a, "search").call("{\"query\":\"a\"}",
 								session("secret-session-1"))).isEqualTo("found a");
-						assertThat(callback(b.getSourceApplicationContext(), "search").call("{\"query\":\"b\"}",
+						assertThat(callback(b, "search").call("{\"query\":\"b\"}",
 								session("secret-session-1"))).startsWith("Tool 'search' is rate limited (1 call per 1h per session)");
-						assertThat(callback(b.getSourceApplicationContext(), "search").call("{\"query\":\"c\"}",
+						assertThat(callback(b, "search").call("{\"query\":\"c\"}",
 								session("secret-session-2"))).isEqualTo("found c");
 						List<String> ids = JdbcClient.create(dataSource())
 							.sql("SELECT id FROM agent_rate_limit_bucket")
@@ -259,7 +206,7 @@ class SharedRateLimitStoreTests {
 		void anUnreachableDatabaseRejectsCallsWithADistinctReason() {
 			SwitchableDataSource dataSource = new SwitchableDataSource(dataSource());
 			instance(dataSource).withPropertyValues("agent.middleware.rate-limit.store.type=jdbc").run((context) -> {
-				ToolCallback search = callback(context.getSourceApplicationContext(), "search");
+				ToolCallback search = callback(context, "search");
 				assertThat(search.call("{\"query\":\"a\"}", session("s1"))).isEqualTo("found a");
 				dataSource.stop();
 				assertThat(search.call("{\"query\":\"b\"}", session("s1")))
@@ -278,7 +225,7 @@ class SharedRateLimitStoreTests {
 						"agent.middleware.rate-limit.store.on-unavailable=allow")
 				.run((context) -> {
 					assertThat(output).contains("WARN").contains("calls run WITHOUT a limit");
-					ToolCallback search = callback(context.getSourceApplicationContext(), "search");
+					ToolCallback search = callback(context, "search");
 					dataSource.stop();
 					for (int i = 0; i < 7; i++) {
 						assertThat(search.call("{\"query\":\"a\"}", session("s1"))).isEqualTo("found a");
@@ -298,10 +245,6 @@ class SharedRateLimitStoreTests {
 		private DataSource dataSource() {
 			return new SimpleDriverDataSource(new org.postgresql.Driver(), this.database.jdbcUrl(),
 					this.database.username(), this.database.password());
-		}
-
-		private static int executions(AssertableApplicationContext context) {
-			return context.getBean(ToolRateLimitAutoConfigurationTests.SearchTools.class).executions();
 		}
 
 	}

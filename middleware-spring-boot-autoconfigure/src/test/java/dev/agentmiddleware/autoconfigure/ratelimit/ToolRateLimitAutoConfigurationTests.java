@@ -6,8 +6,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.agentmiddleware.autoconfigure.AgentMiddlewareAutoConfiguration;
-import dev.agentmiddleware.autoconfigure.springai.AgentToolCallback;
-import dev.agentmiddleware.autoconfigure.springai.AgentToolCallback.AgentToolCallbackProvider;
 import dev.agentmiddleware.autoconfigure.springai.AgentToolSpringAiAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.tool.AgentToolAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.tool.AgentToolRegistry;
@@ -23,7 +21,6 @@ import dev.agentmiddleware.tool.ToolHandler;
 import io.github.resilience4j.ratelimiter.RateLimiter;
 import org.junit.jupiter.api.Test;
 
-import org.springframework.ai.chat.model.ToolContext;
 import org.springframework.ai.tool.ToolCallback;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.FilteredClassLoader;
@@ -33,6 +30,8 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.NestedExceptionUtils;
 
+import static dev.agentmiddleware.autoconfigure.ratelimit.TwoInstances.callback;
+import static dev.agentmiddleware.autoconfigure.ratelimit.TwoInstances.session;
 import static org.assertj.core.api.Assertions.assertThat;
 
 class ToolRateLimitAutoConfigurationTests {
@@ -198,19 +197,6 @@ class ToolRateLimitAutoConfigurationTests {
 
 	private static List<String> layers(AssertableApplicationContext context, String tool) {
 		return context.getBean(AgentToolRegistry.class).get(tool).pipeline().layers();
-	}
-
-	private static ToolCallback callback(AssertableApplicationContext context, String name) {
-		for (ToolCallback callback : context.getBean(AgentToolCallbackProvider.class).getToolCallbacks()) {
-			if (callback.getToolDefinition().name().equals(name)) {
-				return callback;
-			}
-		}
-		throw new AssertionError("no tool " + name);
-	}
-
-	private static ToolContext session(String sessionId) {
-		return new ToolContext(Map.of(AgentToolCallback.SESSION_ID_KEY, sessionId));
 	}
 
 	public static class SearchTools {
