@@ -40,9 +40,19 @@ public final class RedisTestServer implements AutoCloseable {
 	 * @return the running server; closing it stops the server
 	 */
 	public static RedisTestServer start() {
-		RedisTestServer server = new RedisTestServer(freePort());
-		server.restart();
-		return server;
+		IllegalStateException failure = null;
+		// Another process may take the free port before the server binds it: then try another
+		for (int attempt = 0; attempt < 3; attempt++) {
+			RedisTestServer server = new RedisTestServer(freePort());
+			try {
+				server.restart();
+				return server;
+			}
+			catch (IllegalStateException ex) {
+				failure = ex;
+			}
+		}
+		throw failure;
 	}
 
 	/**
