@@ -5,6 +5,7 @@ import java.util.Objects;
 
 import dev.agentmiddleware.ratelimit.RateLimitPolicy;
 import dev.agentmiddleware.ratelimit.RateLimiterStore;
+import dev.agentmiddleware.ratelimit.RateLimiterStore.RateLimiterUnavailableException;
 import io.github.bucket4j.distributed.ExpirationAfterWriteStrategy;
 import io.github.bucket4j.distributed.proxy.ProxyManager;
 import io.github.bucket4j.redis.lettuce.Bucket4jLettuce;
@@ -29,9 +30,9 @@ import org.jspecify.annotations.Nullable;
  * have refilled completely, plus ten seconds, so Redis needs no clean-up.
  *
  * <p>The store opens its own connection from the given client when a permit is first asked for, and Lettuce
- * reconnects it after a failure. A permit that Redis does not answer within the timeout (or while it cannot be
- * reached) throws {@link RateLimiterStore.RateLimiterUnavailableException}; the middleware then fails closed or open
- * as configured. Works with a standalone {@link RedisClient} and with a {@link RedisClusterClient}.
+ * reconnects it after a failure. A permit that Redis does not answer within the timeout, or that is asked for while
+ * the connection is down (at once, without queueing a command), throws
+ * {@link RateLimiterStore.RateLimiterUnavailableException}; the middleware then fails closed or open as configured. Works with a standalone {@link RedisClient} and with a {@link RedisClusterClient}.
  * <pre>{@code
  * RedisClient client = RedisClient.create("redis://127.0.0.1:6379");
  * Bucket4jRedisRateLimiterStore store = new Bucket4jRedisRateLimiterStore(client, Duration.ofSeconds(2));
@@ -53,7 +54,7 @@ public final class Bucket4jRedisRateLimiterStore implements RateLimiterStore, Au
 
 	private final Bucket4jToolLimiters limiters;
 
-	private @Nullable StatefulConnection<String, byte[]> connection;
+	private volatile @Nullable StatefulConnection<String, byte[]> connection;
 
 	private volatile @Nullable ProxyManager<String> buckets;
 
@@ -85,7 +86,16 @@ public final class Bucket4jRedisRateLimiterStore implements RateLimiterStore, Au
 
 	private ProxyManager<String> buckets() {
 		ProxyManager<String> open = this.buckets;
-		return (open != null) ? open : connect();
+		if (open == null) {
+			return connect();
+		}
+		StatefulConnection<String, byte[]> connected = this.connection;
+		if (connected != null && !connected.isOpen()) {
+			// Lettuce is reconnecting: fail at once instead of queueing commands that would wait out the timeout
+			throw new RateLimiterUnavailableException("the Redis rate-limit store is not connected (reconnecting)",
+					new IllegalStateException("Redis connection closed"));
+		}
+		return open;
 	}
 
 	// Connects on first use, and again after a failed attempt: a Redis that is down at startup only rejects the
