@@ -6,6 +6,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
@@ -26,6 +27,7 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Replays sample-app/README.md from the top, in order, on a freshly started app: "Talk to it", then each built-in
@@ -109,7 +111,16 @@ class ReadmeWalkthroughMcpIntegrationTests {
 			// "and one read_file of a missing file"
 			session.fail("read_file", Map.of("path", "missing.txt"));
 		}
-		// Watch it: Actuator and Prometheus
+		// Watch it: Actuator and Prometheus. Learning is fed on the observer tier's thread, after each call has
+		// returned, one record after the other: wait until the walk's last call (the read_file of a missing file,
+		// read_file's second failure) has reached it, and so every earlier one
+		await("the walk's last call reaches learning").atMost(Duration.ofSeconds(10))
+			.pollInterval(Duration.ofMillis(50))
+			.untilAsserted(() -> assertThat(failingTool(
+					JsonMapper.shared().readTree(get("/actuator/agentmiddleware")).get("sections").get("learning"),
+					"read_file")
+				.get("failures")
+				.asInt()).isGreaterThanOrEqualTo(2));
 		JsonNode overview = JsonMapper.shared().readTree(get("/actuator/agentmiddleware"));
 		Map<String, String> pipelines = Map.of("browse", "[observation, logging, results, crash-recovery, call-counting, browse]",
 				"crash_browser", "[observation, logging, results, call-counting, crash_browser]", "delete_file",
