@@ -1,7 +1,7 @@
 // Connects to an MCP server over Streamable HTTP with the official TypeScript SDK client, calls delete_file (which
 // waits for a human's approval), finds its pending request in the approval API, cancels the call with an AbortSignal
-// (the SDK sends notifications/cancelled), waits until the request has left the approval API, and prints what it saw
-// as one JSON object on stdout.
+// (the SDK sends notifications/cancelled), waits until the request has left the approval API and its audit record is
+// written, and prints what it saw as one JSON object on stdout.
 // Usage: node cancel-client.mjs http://localhost:8080/mcp http://localhost:8080/agent/approvals user:password <file>
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -50,7 +50,11 @@ const pending = await until('the call waits for approval', async () => (await ap
 stop.abort('the user pressed stop');
 const outcome = await call;
 await until('the request left the approval API', async () => !(await approvals()).some((request) => request.id === pending.id));
-const audit = (await approvals('/audit')).filter((record) => record.requestId === pending.id);
+// The call's audit record is written by the waiting call once it wakes, a moment after its request was withdrawn
+const audit = await until('the audit records the request', async () => {
+  const records = (await approvals('/audit')).filter((record) => record.requestId === pending.id);
+  return (records.length > 0) ? records : undefined;
+});
 
 console.log(JSON.stringify({
   pending: { id: pending.id, tool: pending.tool, summary: pending.summary },

@@ -25,10 +25,17 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class McpShutdownIntegrationTests {
 
+	// A held stream would make stopping wait for the whole graceful-shutdown phase; a quick stop takes a few seconds
+	// at most, also on a loaded 2-core CI machine. The bound sits well between the two.
+	private static final Duration GRACEFUL_SHUTDOWN_PHASE = Duration.ofSeconds(60);
+
+	private static final Duration QUICK_STOP = Duration.ofSeconds(20);
+
 	@Test
-	void stopsWithinFiveSecondsWhileClientsAreConnected() throws Exception {
+	void stopsLongBeforeTheGracefulShutdownTimeoutWhileClientsAreConnected() throws Exception {
 		ConfigurableApplicationContext context = SpringApplication.run(FreshMcpApplication.class, "--server.port=0",
-				"--server.shutdown=graceful", "--spring.lifecycle.timeout-per-shutdown-phase=30s");
+				"--server.shutdown=graceful",
+				"--spring.lifecycle.timeout-per-shutdown-phase=" + GRACEFUL_SHUTDOWN_PHASE.toSeconds() + "s");
 		int port = ((WebServerApplicationContext) context).getWebServer().getPort();
 		McpSyncClient client = McpClients.connect(port);
 		client.callTool(new CallToolRequest("convert", Map.of("amount", 2)));
@@ -41,7 +48,7 @@ class McpShutdownIntegrationTests {
 			.build();
 		HttpResponse<InputStream> open = HttpClient.newHttpClient()
 			.sendAsync(stream, HttpResponse.BodyHandlers.ofInputStream())
-			.get(5, java.util.concurrent.TimeUnit.SECONDS);
+			.get(30, java.util.concurrent.TimeUnit.SECONDS);
 		assertThat(open.statusCode()).isEqualTo(200);
 		CompletableFuture<byte[]> streamEnd = CompletableFuture.supplyAsync(() -> {
 			try (InputStream body = open.body()) {
@@ -61,8 +68,8 @@ class McpShutdownIntegrationTests {
 		context.close();
 		Duration stopping = Duration.ofNanos(System.nanoTime() - start);
 
-		assertThat(stopping).isLessThan(Duration.ofSeconds(5));
-		assertThat(streamEnd.get(5, java.util.concurrent.TimeUnit.SECONDS)).isNotNull();
+		assertThat(stopping).isLessThan(QUICK_STOP);
+		assertThat(streamEnd.get(30, java.util.concurrent.TimeUnit.SECONDS)).isNotNull();
 		// The client is left as it is: the server it would say goodbye to is gone
 	}
 

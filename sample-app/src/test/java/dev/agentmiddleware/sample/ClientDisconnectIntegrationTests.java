@@ -32,6 +32,13 @@ class ClientDisconnectIntegrationTests {
 
 	private static final Duration BOUND = Duration.ofSeconds(10);
 
+	// A client holding the app up would make stopping wait for the whole graceful-shutdown phase (set here, so that
+	// the bound does not depend on Spring Boot's default); a quick stop takes a few seconds at most, also on a loaded
+	// 2-core CI machine. The bound sits well between the two.
+	private static final Duration GRACEFUL_SHUTDOWN_PHASE = Duration.ofSeconds(60);
+
+	private static final Duration QUICK_STOP = Duration.ofSeconds(20);
+
 	@TempDir
 	Path workspace;
 
@@ -48,13 +55,17 @@ class ClientDisconnectIntegrationTests {
 	void aClientThatDisconnectsMidCallEndsItsRequestAndShutdownIsQuick() throws Exception {
 		this.context = new SpringApplicationBuilder(SampleApplication.class).run("--server.port=0",
 				"--sample.workspace.root=" + this.workspace, "--spring.main.banner-mode=off",
-				"--spring.ai.mcp.server.streamable-http.keep-alive-interval=200ms");
+				"--spring.ai.mcp.server.streamable-http.keep-alive-interval=200ms", "--server.shutdown=graceful",
+				"--spring.lifecycle.timeout-per-shutdown-phase=" + GRACEFUL_SHUTDOWN_PHASE.toSeconds() + "s");
 		int port = Integer.parseInt(this.context.getEnvironment().getProperty("local.server.port"));
 		MeterRegistry meters = this.context.getBean(MeterRegistry.class);
 		ApprovalStore approvals = this.context.getBean(ApprovalStore.class);
 		HttpClient http = HttpClient.newHttpClient();
 		String session = RawMcp.initialize(http, port);
-		long idle = activeRequests(meters);
+		// The server ends a request's observation just after the client has the response: the set-up's two requests
+		// may still count for a moment. Nothing else is open, so idle is none at all
+		awaitTrue(() -> activeRequests(meters) == 0, "the set-up requests end");
+		long idle = 0;
 
 		try (Socket gone = new Socket("127.0.0.1", port)) {
 			post(gone, port, session, RawMcp.toolsCall(2, "delete_file", "{\"path\":\"notes.txt\"}"));
@@ -73,7 +84,7 @@ class ClientDisconnectIntegrationTests {
 			long start = System.nanoTime();
 			this.context.close();
 			Duration shutdown = Duration.ofNanos(System.nanoTime() - start);
-			assertThat(shutdown).as("shutdown with connected and disconnected clients").isLessThan(Duration.ofSeconds(5));
+			assertThat(shutdown).as("shutdown with connected and disconnected clients").isLessThan(QUICK_STOP);
 			assertThat(responseOf(waiting)).startsWith("HTTP/1.1 200");
 		}
 	}

@@ -247,10 +247,13 @@ class ClusterIntegrationTests {
 			.until(() -> approverOnB.pending().stream().noneMatch((request) -> request.get("id").asString().equals(id)));
 		ApprovalApi.Response decision = approverOnB.approve(id);
 		assertThat(decision.status()).as(decision.body()).isEqualTo(409);
-		assertThat(approverOnB.audit()).anySatisfy((record) -> {
-			assertThat(record.get("requestId").asString()).isEqualTo(id);
-			assertThat(record.get("outcome").asString()).isEqualTo("abandoned");
-		});
+		// Written by the waiting call once it wakes, a moment after its request was closed
+		await().atMost(Duration.ofSeconds(10))
+			.pollInterval(Duration.ofMillis(100))
+			.untilAsserted(() -> assertThat(approverOnB.audit()).anySatisfy((record) -> {
+				assertThat(record.get("requestId").asString()).isEqualTo(id);
+				assertThat(record.get("outcome").asString()).isEqualTo("abandoned");
+			}));
 		assertThat(workspace.resolve("orphan.txt")).exists();
 		call.cancel(true);
 	}

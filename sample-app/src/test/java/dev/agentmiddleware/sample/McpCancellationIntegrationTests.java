@@ -86,13 +86,16 @@ class McpCancellationIntegrationTests {
 		assertThat(response.statusCode()).isEqualTo(200);
 		assertThat(response.body()).as("no JSON-RPC response to a cancelled request").doesNotContain("\"result\"")
 			.doesNotContain("\"error\"");
-		assertThat(pendingIds()).doesNotContain(id);
-		assertThat(this.approver.audit()).anySatisfy((record) -> {
-			assertThat(record.get("requestId").asString()).isEqualTo(id);
-			assertThat(record.get("outcome").asString()).isEqualTo("cancelled");
-			assertThat(record.get("reason").asString())
-				.isEqualTo("the client cancelled the request: the user pressed stop");
-		});
+		// The stream is closed first, so that nothing is written to it after the cancellation; the request is then
+		// withdrawn, and the audit record written by the waking call: a moment after the client saw its stream end
+		await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(50)).until(() -> !pendingIds().contains(id));
+		await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(50)).untilAsserted(
+				() -> assertThat(this.approver.audit()).anySatisfy((record) -> {
+					assertThat(record.get("requestId").asString()).isEqualTo(id);
+					assertThat(record.get("outcome").asString()).isEqualTo("cancelled");
+					assertThat(record.get("reason").asString())
+						.isEqualTo("the client cancelled the request: the user pressed stop");
+				}));
 		assertThat(this.approver.approve(id).status()).isEqualTo(409);
 		assertThat(file).exists();
 		await().atMost(Duration.ofSeconds(10)).until(() -> cancelledCalls() == cancelledBefore + 1);
@@ -117,11 +120,13 @@ class McpCancellationIntegrationTests {
 
 		// Found gone by a keep-alive comment (every 200 ms here)
 		await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(50)).until(() -> !pendingIds().contains(id));
-		assertThat(this.approver.audit()).anySatisfy((record) -> {
-			assertThat(record.get("requestId").asString()).isEqualTo(id);
-			assertThat(record.get("outcome").asString()).isEqualTo("cancelled");
-			assertThat(record.get("reason").asString()).isEqualTo("the client went away");
-		});
+		// Written by the waiting call once it wakes, a moment after the request was withdrawn
+		await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(50)).untilAsserted(
+				() -> assertThat(this.approver.audit()).anySatisfy((record) -> {
+					assertThat(record.get("requestId").asString()).isEqualTo(id);
+					assertThat(record.get("outcome").asString()).isEqualTo("cancelled");
+					assertThat(record.get("reason").asString()).isEqualTo("the client went away");
+				}));
 		assertThat(file).exists();
 	}
 

@@ -36,7 +36,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 @RequiresService(TestService.NODE)
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = { "sample.approver.username=alice", "sample.approver.password=alice-secret",
-				"agent.middleware.mcp.progress-interval=200ms" })
+				"agent.middleware.mcp.progress-interval=200ms",
+				// A report of 1 s against the sample's 2 s timeout leaves a loaded CI machine 1 s for everything else;
+				// timing out is not what this test is about (ResilienceMcpIntegrationTests is)
+				"agent.middleware.timeout.tools.generate-report.timeout=30s" })
 class TypeScriptClientProgressIntegrationTests {
 
 	private static final Path CLIENT_DIRECTORY = Paths.get("target/ts-mcp-client");
