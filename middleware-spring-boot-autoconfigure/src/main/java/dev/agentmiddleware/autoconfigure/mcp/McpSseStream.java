@@ -22,8 +22,8 @@ import org.springframework.web.servlet.function.ServerResponse;
  * container reports an error, or a {@linkplain #ping() keep-alive} comment cannot be written) or a client's
  * {@code notifications/cancelled} ({@link #cancel(String)}) cancels the call still running for it through the chain,
  * with a signal rather than a thread interrupt. Messages are written one at a time, errors the SDK built
- * {@linkplain JsonRpcErrors#bounded bounded}; nothing is written once the stream is closed, so a cancelled request
- * gets no response.
+ * {@linkplain JsonRpcErrors#bounded bounded}; nothing is written once the stream is closed or its request cancelled,
+ * so a cancelled request gets no response, and its stream ends only once the call is cancelled.
  * <pre>{@code
  * McpSseStream stream = live.open(sse, jsonMapper, cancellation);
  * live.session().responseStream(request, stream).block();
@@ -48,6 +48,9 @@ final class McpSseStream implements McpStreamableServerTransport {
 	private final ReentrantLock lock = new ReentrantLock();
 
 	private volatile boolean closed;
+
+	// Set by a cancellation before the call is cancelled: no message is written from then on
+	private boolean muted;
 
 	private volatile @Nullable Runnable onCompleted;
 
@@ -92,7 +95,7 @@ final class McpSseStream implements McpStreamableServerTransport {
 		return Mono.fromRunnable(() -> {
 			this.lock.lock();
 			try {
-				if (this.closed) {
+				if (this.closed || this.muted) {
 					return;
 				}
 				String id = (messageId != null) ? messageId : this.owner.id();
@@ -135,10 +138,23 @@ final class McpSseStream implements McpStreamableServerTransport {
 		this.cancellation.cancel(reason);
 	}
 
-	// The client cancelled the request: the stream ends first, so that the request gets no response, then the call
+	// The client cancelled the request: nothing more is written, so that the request gets no response; then the call
+	// is cancelled (a pending approval is withdrawn on this thread), and only then does the stream end, so that a
+	// client that sees its stream end finds the request withdrawn
 	boolean cancel(String reason) {
-		close();
-		return this.cancellation.cancel(reason);
+		this.lock.lock();
+		try {
+			this.muted = true;
+		}
+		finally {
+			this.lock.unlock();
+		}
+		try {
+			return this.cancellation.cancel(reason);
+		}
+		finally {
+			close();
+		}
 	}
 
 	// Writes a keep-alive comment: the only way to learn that a client went away while its call is still running,
