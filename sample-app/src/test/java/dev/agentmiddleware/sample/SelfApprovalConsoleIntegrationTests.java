@@ -1,9 +1,7 @@
 package dev.agentmiddleware.sample;
 
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Base64;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -16,11 +14,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
-import org.openqa.selenium.Dimension;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
-import org.openqa.selenium.chrome.ChromeDriverService;
-import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
@@ -47,35 +42,20 @@ class SelfApprovalConsoleIntegrationTests {
 	@LocalServerPort
 	int port;
 
-	private ChromeDriverService service;
+	private ApproverBrowser chromium;
 
 	private ChromeDriver browser;
 
 	@BeforeEach
 	void openBrowserAsAlice() {
-		this.service = new ChromeDriverService.Builder().usingDriverExecutable(TestService.chromedriver().toFile())
-			.usingAnyFreePort()
-			.build();
-		ChromeOptions options = new ChromeOptions().setBinary(TestService.chromium().toFile())
-			.addArguments("--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-					"--disable-background-networking", "--disable-component-update", "--disable-sync",
-					"--no-first-run", "--user-data-dir=" + this.browserProfile);
-		this.browser = new ChromeDriver(this.service, options);
-		this.browser.manage().window().setSize(new Dimension(1400, 800));
-		String credentials = Base64.getEncoder()
-			.encodeToString(("alice:" + AuthorizationMcpIntegrationTests.PASSWORD).getBytes(StandardCharsets.UTF_8));
-		this.browser.executeCdpCommand("Network.enable", Map.of());
-		this.browser.executeCdpCommand("Network.setExtraHTTPHeaders",
-				Map.of("headers", Map.of("Authorization", "Basic " + credentials)));
+		this.chromium = ApproverBrowser.open(this.browserProfile, "alice", AuthorizationMcpIntegrationTests.PASSWORD);
+		this.browser = this.chromium.driver();
 	}
 
 	@AfterEach
 	void closeBrowser() {
-		if (this.browser != null) {
-			this.browser.quit();
-		}
-		if (this.service != null) {
-			this.service.stop();
+		if (this.chromium != null) {
+			this.chromium.close();
 		}
 	}
 

@@ -8,7 +8,6 @@ import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
-import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
@@ -24,11 +23,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
-import org.openqa.selenium.Dimension;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
-import org.openqa.selenium.chrome.ChromeDriverService;
-import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 import tools.jackson.databind.JsonNode;
@@ -68,7 +64,7 @@ class TypeScriptApprovalLinkIntegrationTests {
 	@LocalServerPort
 	int port;
 
-	private ChromeDriverService service;
+	private ApproverBrowser chromium;
 
 	private ChromeDriver browser;
 
@@ -84,20 +80,8 @@ class TypeScriptApprovalLinkIntegrationTests {
 		TypeScriptClientIntegrationTests.installClient();
 		Files.copy(Paths.get("src/test/node/mcp-client/link-client.mjs"), CLIENT_DIRECTORY.resolve("link-client.mjs"),
 				StandardCopyOption.REPLACE_EXISTING);
-		this.service = new ChromeDriverService.Builder().usingDriverExecutable(TestService.chromedriver().toFile())
-			.usingAnyFreePort()
-			.build();
-		ChromeOptions options = new ChromeOptions().setBinary(TestService.chromium().toFile())
-			.addArguments("--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-					"--disable-background-networking", "--disable-component-update", "--disable-sync",
-					"--no-first-run", "--user-data-dir=" + this.browserProfile);
-		this.browser = new ChromeDriver(this.service, options);
-		this.browser.manage().window().setSize(new Dimension(1400, 800));
-		// The approver's credentials on every request of the page, as a browser sends them after a Basic login
-		String credentials = Base64.getEncoder().encodeToString("bob:bob-secret".getBytes(StandardCharsets.UTF_8));
-		this.browser.executeCdpCommand("Network.enable", Map.of());
-		this.browser.executeCdpCommand("Network.setExtraHTTPHeaders",
-				Map.of("headers", Map.of("Authorization", "Basic " + credentials)));
+		this.chromium = ApproverBrowser.open(this.browserProfile, "bob", "bob-secret");
+		this.browser = this.chromium.driver();
 	}
 
 	@AfterEach
@@ -105,11 +89,8 @@ class TypeScriptApprovalLinkIntegrationTests {
 		if (this.client != null && this.client.isAlive()) {
 			this.client.destroyForcibly();
 		}
-		if (this.browser != null) {
-			this.browser.quit();
-		}
-		if (this.service != null) {
-			this.service.stop();
+		if (this.chromium != null) {
+			this.chromium.close();
 		}
 	}
 
