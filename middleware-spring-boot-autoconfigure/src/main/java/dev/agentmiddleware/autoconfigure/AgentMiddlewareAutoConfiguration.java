@@ -14,6 +14,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.core.env.Environment;
+import org.springframework.core.io.ResourceLoader;
 
 /**
  * Auto-configuration of what every part of the middleware shares: the {@code agent.middleware} properties, the
@@ -37,6 +38,14 @@ public final class AgentMiddlewareAutoConfiguration {
 	UnknownPropertiesCheck agentMiddlewareUnknownPropertiesCheck(Environment environment,
 			ListableBeanFactory beanFactory) {
 		return new UnknownPropertiesCheck(environment, beanFactory);
+	}
+
+	@Bean
+	SharedStoreCheck agentMiddlewareSharedStoreCheck(Environment environment, ListableBeanFactory beanFactory,
+			ResourceLoader resourceLoader) {
+		ClassLoader classLoader = resourceLoader.getClassLoader();
+		return new SharedStoreCheck(environment, beanFactory,
+				(classLoader != null) ? classLoader : SharedStoreCheck.class.getClassLoader());
 	}
 
 	@Bean

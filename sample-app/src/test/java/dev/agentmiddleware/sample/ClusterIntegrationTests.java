@@ -10,7 +10,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.agentmiddleware.testsupport.PostgresTestDatabase;
 import dev.agentmiddleware.testsupport.RequiresService;
@@ -62,9 +61,7 @@ class ClusterIntegrationTests {
 
 	private final HttpClient http = HttpClient.newHttpClient();
 
-	private final AtomicInteger requestIds = new AtomicInteger(10);
-
-	private String session;
+	private McpHttpSession session;
 
 	@BeforeAll
 	void startTwoInstances() {
@@ -90,7 +87,7 @@ class ClusterIntegrationTests {
 
 	@BeforeEach
 	void initializeOneSessionOnA() throws Exception {
-		this.session = RawMcp.initialize(this.http, port(this.instanceA));
+		this.session = McpHttpSession.initialize(this.http, port(this.instanceA));
 	}
 
 	private ConfigurableApplicationContext start(String name) {
@@ -117,7 +114,7 @@ class ClusterIntegrationTests {
 	void oneSessionListsAndCallsToolsOnBothInstances() throws Exception {
 		Files.writeString(workspace.resolve("both.txt"), "seen from both");
 		for (ConfigurableApplicationContext instance : List.of(this.instanceB, this.instanceA)) {
-			JsonNode tools = send(instance, "{\"jsonrpc\":\"2.0\",\"id\":" + this.requestIds.incrementAndGet()
+			JsonNode tools = send(instance, "{\"jsonrpc\":\"2.0\",\"id\":" + this.session.nextRequestId()
 					+ ",\"method\":\"tools/list\"}");
 			List<String> names = new ArrayList<>();
 			tools.get("result").get("tools").forEach((tool) -> names.add(tool.get("name").asString()));
@@ -169,8 +166,8 @@ class ClusterIntegrationTests {
 	}
 
 	private String succeedInNewSession(ConfigurableApplicationContext instance, String tool) throws Exception {
-		String ownSession = this.session;
-		this.session = RawMcp.initialize(this.http, port(instance));
+		McpHttpSession ownSession = this.session;
+		this.session = McpHttpSession.initialize(this.http, port(instance));
 		try {
 			return succeed(instance, tool, Map.of());
 		}
@@ -234,7 +231,7 @@ class ClusterIntegrationTests {
 		String sessionOnStopped = RawMcp.initialize(this.http, port(stopped));
 		CompletableFuture<HttpResponse<String>> call = this.http.sendAsync(
 				RawMcp.post(port(stopped), sessionOnStopped,
-						RawMcp.toolsCall(this.requestIds.incrementAndGet(), "delete_file", "{\"path\":\"orphan.txt\"}")),
+						RawMcp.toolsCall(this.session.nextRequestId(), "delete_file", "{\"path\":\"orphan.txt\"}")),
 				HttpResponse.BodyHandlers.ofString());
 		ApprovalApi approverOnB = new ApprovalApi(port(this.instanceB), "alice", "alice-secret");
 		String id = approverOnB.awaitPendingFor("delete_file", "orphan.txt").get("id").asString();
@@ -260,59 +257,25 @@ class ClusterIntegrationTests {
 
 	private CompletableFuture<JsonNode> callAsync(ConfigurableApplicationContext instance, String tool,
 			Map<String, Object> arguments) {
-		int id = this.requestIds.incrementAndGet();
-		return this.http
-			.sendAsync(RawMcp.post(port(instance), this.session,
-					RawMcp.toolsCall(id, tool, JSON.writeValueAsString(arguments))), HttpResponse.BodyHandlers.ofString())
-			.thenApply((response) -> response(response, id));
+		return this.session.callAsync(port(instance), tool, arguments);
 	}
 
 	private String succeed(ConfigurableApplicationContext instance, String tool, Map<String, Object> arguments)
 			throws Exception {
-		JsonNode response = callAsync(instance, tool, arguments).get(30, TimeUnit.SECONDS);
-		assertThat(response.get("result").path("isError").asBoolean(false)).as("%s %s failed: %s", tool, arguments,
-				response)
-			.isFalse();
-		return text(response);
+		return this.session.succeed(port(instance), tool, arguments);
 	}
 
 	private String fail(ConfigurableApplicationContext instance, String tool, Map<String, Object> arguments)
 			throws Exception {
-		JsonNode response = callAsync(instance, tool, arguments).get(30, TimeUnit.SECONDS);
-		assertThat(response.get("result").path("isError").asBoolean(false)).as("%s %s succeeded: %s", tool,
-				arguments, response)
-			.isTrue();
-		return text(response);
+		return this.session.fail(port(instance), tool, arguments);
 	}
 
 	private JsonNode send(ConfigurableApplicationContext instance, String body) throws Exception {
-		int id = JSON.readTree(body).get("id").asInt();
-		return response(this.http.send(RawMcp.post(port(instance), this.session, body),
-				HttpResponse.BodyHandlers.ofString()), id);
+		return this.session.send(port(instance), body);
 	}
 
 	private static String text(JsonNode response) {
-		JsonNode content = response.get("result").get("content");
-		assertThat(content.size()).as("%s", response).isEqualTo(1);
-		return content.get(0).get("text").asString();
-	}
-
-	// The JSON-RPC response with this id, whether the server answered with JSON or with an event stream.
-	private static JsonNode response(HttpResponse<String> response, int id) {
-		assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
-		String contentType = response.headers().firstValue("Content-Type").orElse("");
-		if (!contentType.startsWith("text/event-stream")) {
-			return JSON.readTree(response.body());
-		}
-		for (String line : response.body().split("\r?\n")) {
-			if (line.startsWith("data:")) {
-				JsonNode message = JSON.readTree(line.substring(5).trim());
-				if (message.path("id").asInt(-1) == id && (message.has("result") || message.has("error"))) {
-					return message;
-				}
-			}
-		}
-		throw new AssertionError("No response to request " + id + " in: " + response.body());
+		return McpHttpSession.text(response);
 	}
 
 }

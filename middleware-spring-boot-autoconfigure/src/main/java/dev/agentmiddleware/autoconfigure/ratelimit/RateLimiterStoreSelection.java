@@ -43,7 +43,8 @@ final class RateLimiterStoreSelection {
 	 * @param properties the rate-limit properties
 	 * @param dataSource the application's only DataSource, if any
 	 * @return the store, its table created when asked to
-	 * @throws InvalidToolConfigurationException if {@code jdbc} is asked for and cannot be had
+	 * @throws InvalidToolConfigurationException if {@code jdbc} is asked for and cannot be had, or {@code auto} finds
+	 * PostgreSQL without Bucket4j's PostgreSQL backend (a shared store never silently becomes a local one)
 	 */
 	static RateLimiterStore select(ToolRateLimitProperties properties, @Nullable DataSource dataSource) {
 		ToolRateLimitProperties.Store settings = properties.getStore();
@@ -82,9 +83,17 @@ final class RateLimiterStoreSelection {
 		// No tool is limited: no reason to touch the database (nor to create a table in it).
 		boolean limitsAnything = !properties.getTools().isEmpty()
 				|| Boolean.TRUE.equals(properties.getDefaults().getEnabled());
-		if (!limitsAnything || dataSource == null || !ClassUtils.isPresent(BUCKET4J_CLASS, RateLimiterStoreSelection.class.getClassLoader())
-				|| !isPostgres(productName(dataSource))) {
+		if (!limitsAnything || dataSource == null || !isPostgres(productName(dataSource))) {
 			return memory(properties);
+		}
+		// A PostgreSQL database means several instances may share it: never count alone without saying so.
+		if (!ClassUtils.isPresent(BUCKET4J_CLASS, RateLimiterStoreSelection.class.getClassLoader())) {
+			throw new InvalidToolConfigurationException(TYPE_PROPERTY, "auto",
+					"the application's DataSource is PostgreSQL, so rate limits are shared there, and that needs "
+							+ "Bucket4j's PostgreSQL backend, which is not on the classpath",
+					"Add com.bucket4j:bucket4j_jdk17-core and com.bucket4j:bucket4j_jdk17-postgresql (8.18.0) to the "
+							+ "application's dependencies, or set " + TYPE_PROPERTY
+							+ " to memory (each instance then counts on its own).");
 		}
 		return bucket4j(properties, dataSource);
 	}

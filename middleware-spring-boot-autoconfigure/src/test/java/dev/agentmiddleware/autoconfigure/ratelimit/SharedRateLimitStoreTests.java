@@ -28,6 +28,7 @@ import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
 import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
@@ -149,6 +150,22 @@ class SharedRateLimitStoreTests {
 						+ "agent_rate_limit_bucket); while it is unreachable calls are rejected as rate limited "
 						+ "(fail closed)");
 			});
+		}
+
+		@Test
+		void autoWithoutBucket4jFailsStartupInsteadOfCountingPerInstance() {
+			instance().withClassLoader(new FilteredClassLoader("io.github.bucket4j.postgresql"))
+				.run((context) -> {
+					assertThat(context).hasFailed();
+					Throwable root = NestedExceptionUtils.getMostSpecificCause(context.getStartupFailure());
+					assertThat(root).isInstanceOfSatisfying(InvalidToolConfigurationException.class, (ex) -> {
+						assertThat(ex.getProperty()).isEqualTo("agent.middleware.rate-limit.store.type");
+						assertThat(ex.getReason()).contains("PostgreSQL")
+							.contains("Bucket4j's PostgreSQL backend, which is not on the classpath");
+						assertThat(ex.getAction()).contains("com.bucket4j:bucket4j_jdk17-postgresql")
+							.contains("agent.middleware.rate-limit.store.type to memory");
+					});
+				});
 		}
 
 		@Test

@@ -11,6 +11,8 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.ai.chat.client.ChatClient;
 import org.springframework.ai.chat.memory.ChatMemory;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RestController;
@@ -55,6 +57,19 @@ class ChatController {
 		List<Map<String, Object>> todoList = (todoMiddleware != null)
 				? todoMiddleware.todos(thread).stream().map(TodoItem::toJson).toList() : List.of();
 		return new ChatReply(conversationId, (answer != null) ? answer : "", this.trace.take(thread), todoList);
+	}
+
+	/**
+	 * A conversation's todo list as the thread store keeps it, without a turn of the model: after a restart it is
+	 * still there, since the sample's threads live in its H2 file database.
+	 * @param conversationId the conversation
+	 * @return its todo list, empty for a conversation that has none
+	 */
+	@GetMapping("/chat/{conversationId}/todos")
+	List<Map<String, Object>> todos(@PathVariable String conversationId) {
+		TodoMiddleware todoMiddleware = this.todos.getIfAvailable();
+		return (todoMiddleware != null)
+				? todoMiddleware.todos(thread(conversationId)).stream().map(TodoItem::toJson).toList() : List.of();
 	}
 
 	/**

@@ -1,0 +1,98 @@
+package dev.agentmiddleware.autoconfigure;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+import javax.sql.DataSource;
+
+import dev.agentmiddleware.autoconfigure.ConditionalOnStoreType.StoreType;
+import dev.agentmiddleware.autoconfigure.tool.AgentMiddlewareProperties;
+import dev.agentmiddleware.autoconfigure.tool.InvalidToolConfigurationException;
+
+import org.springframework.beans.factory.ListableBeanFactory;
+import org.springframework.beans.factory.SmartInitializingSingleton;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.core.env.Environment;
+import org.springframework.util.ClassUtils;
+import org.springframework.util.StringUtils;
+
+/**
+ * Fails startup when configuration implies a shared store that the class path cannot build, instead of letting the
+ * store fall back to memory: a store whose type is {@code jdbc}, or {@code auto} while the application has a database
+ * ({@code spring.datasource.url} set, or a {@code DataSource} bean), needs Spring's JDBC support
+ * ({@code org.springframework:spring-jdbc}, brought by {@code spring-boot-starter-jdbc}).
+ *
+ * <p>Without this check an application whose {@code spring-jdbc} was dropped (a {@code test}-scoped copy of it
+ * overrides the starter's compile-scoped one) starts with every store in memory: each instance alone, and nothing
+ * kept over a restart, while its configuration names a shared database. The failure names every affected
+ * {@code store.type} property and the dependency to add.
+ */
+final class SharedStoreCheck implements SmartInitializingSingleton {
+
+	static final String JDBC_CLIENT_CLASS = "org.springframework.jdbc.core.simple.JdbcClient";
+
+	private static final String MCP_SERVER_CLASS = "io.modelcontextprotocol.server.McpServer";
+
+	private final Environment environment;
+
+	private final ListableBeanFactory beanFactory;
+
+	private final ClassLoader classLoader;
+
+	SharedStoreCheck(Environment environment, ListableBeanFactory beanFactory, ClassLoader classLoader) {
+		this.environment = environment;
+		this.beanFactory = beanFactory;
+		this.classLoader = classLoader;
+	}
+
+	@Override
+	public void afterSingletonsInstantiated() {
+		if (ClassUtils.isPresent(JDBC_CLIENT_CLASS, this.classLoader)) {
+			return;
+		}
+		boolean database = hasDatabase();
+		List<String> shared = new ArrayList<>();
+		for (String property : storeTypeProperties()) {
+			StoreType type = Binder.get(this.environment).bind(property, StoreType.class).orElse(StoreType.AUTO);
+			if (type == StoreType.JDBC || (type == StoreType.AUTO && database)) {
+				shared.add(property + "=" + type.name().toLowerCase(Locale.ROOT));
+			}
+		}
+		if (shared.isEmpty()) {
+			return;
+		}
+		String why = database ? "the application has a database (" + databaseDescription() + ")"
+				: "a JDBC store was asked for";
+		throw new InvalidToolConfigurationException(shared.get(0).substring(0, shared.get(0).indexOf('=')),
+				"the JDBC stores need Spring's JDBC support (org.springframework:spring-jdbc), which is not on the class "
+						+ "path; " + why + ", so " + String.join(", ", shared)
+						+ " would keep their state in a database, and without spring-jdbc they would silently stay in "
+						+ "memory (one instance only, lost on restart)",
+				"Add org.springframework.boot:spring-boot-starter-jdbc to the application's dependencies (and make sure "
+						+ "no dependency declares org.springframework:spring-jdbc with <scope>test</scope>, which "
+						+ "overrides it), or set each of these properties to memory.");
+	}
+
+	private boolean hasDatabase() {
+		return StringUtils.hasText(this.environment.getProperty("spring.datasource.url"))
+				|| this.beanFactory.getBeanNamesForType(DataSource.class, true, false).length > 0;
+	}
+
+	private String databaseDescription() {
+		return StringUtils.hasText(this.environment.getProperty("spring.datasource.url")) ? "spring.datasource.url is set"
+				: "a DataSource bean";
+	}
+
+	// Every store that 'auto' puts in the application's database. The MCP sessions only where an MCP server runs.
+	private List<String> storeTypeProperties() {
+		String prefix = AgentMiddlewareProperties.PREFIX;
+		List<String> properties = new ArrayList<>(List.of(prefix + ".approval.store.type",
+				prefix + ".threads.store.type", prefix + ".rate-limit.store.type", prefix + ".cache.invalidation.type"));
+		if (ClassUtils.isPresent(MCP_SERVER_CLASS, this.classLoader)) {
+			properties.add(prefix + ".mcp.sessions.store.type");
+		}
+		return properties;
+	}
+
+}
