@@ -44,7 +44,7 @@ class ReadmeJavaSnippetsTests {
 	private static final String FRAGMENT = "java-fragment:";
 
 	@Test
-	void everyJavaBlockOfEveryReadmeCompilesWithItsImports(@TempDir Path classes) throws IOException {
+	void everyJavaBlockOfEveryReadmeCompilesWithItsImportsAndNoDeprecatedCall(@TempDir Path classes) throws IOException {
 		Map<String, Readme.Block> sources = new LinkedHashMap<>();
 		List<JavaFileObject> units = new ArrayList<>();
 		for (Readme readme : Readme.all()) {
@@ -58,18 +58,19 @@ class ReadmeJavaSnippetsTests {
 		assertThat(sources).as("Java blocks of the READMEs").hasSizeGreaterThanOrEqualTo(9);
 		DiagnosticCollector<JavaFileObject> diagnostics = new DiagnosticCollector<>();
 		JavaCompiler compiler = ToolProvider.getSystemJavaCompiler();
-		List<String> options = List.of("--release", "17", "-proc:none", "-d", classes.toString(), "-classpath",
-				testClassPath());
+		List<String> options = List.of("--release", "17", "-proc:none", "-Xlint:deprecation,removal", "-d",
+				classes.toString(), "-classpath", testClassPath());
 		boolean compiled = compiler.getTask(null, null, diagnostics, options, null, units).call();
 		List<String> errors = new ArrayList<>();
 		for (Diagnostic<? extends JavaFileObject> diagnostic : diagnostics.getDiagnostics()) {
-			if (diagnostic.getKind() == Diagnostic.Kind.ERROR) {
+			// A README shows the current API: a deprecated method (Spring AI's, ours) is an error here.
+			if (diagnostic.getKind() == Diagnostic.Kind.ERROR || isDeprecation(diagnostic)) {
 				Readme.Block block = sources.get(((Source) diagnostic.getSource()).className);
 				errors.add(block.file() + ":" + (block.line() + diagnostic.getLineNumber()) + ": "
 						+ diagnostic.getMessage(Locale.ROOT));
 			}
 		}
-		assertThat(errors).as("compiler errors, at the README line").isEmpty();
+		assertThat(errors).as("compiler errors and deprecations, at the README line").isEmpty();
 		assertThat(compiled).isTrue();
 		try (var files = Files.walk(classes.resolve("readme"))) {
 			assertThat(files.filter((file) -> file.toString().endsWith(".class")).count())
@@ -87,6 +88,11 @@ class ReadmeJavaSnippetsTests {
 		assertThat(source).startsWith("package readme; import java.util.Map;")
 			.contains("class Snippet { String id; void run() throws Exception { Map<String, Object> context")
 			.endsWith("(\"id\", id);\n}}\n");
+	}
+
+	private static boolean isDeprecation(Diagnostic<? extends JavaFileObject> diagnostic) {
+		return diagnostic.getKind() != Diagnostic.Kind.NOTE && diagnostic.getCode() != null
+				&& diagnostic.getCode().contains("deprecated");
 	}
 
 	private static boolean isUnit(Readme.Block block) {

@@ -5,12 +5,13 @@ import org.springframework.boot.autoconfigure.SpringBootApplication;
 
 /**
  * An MCP tool server whose tools run through the agent tool middleware chain. Start it with
- * {@code ./mvnw -pl sample-app spring-boot:run} and point an MCP client at {@code http://localhost:8080/mcp}.
+ * {@code ./mvnw -pl sample-app -am spring-boot:run} and point an MCP client at {@code http://localhost:8080/mcp}.
  */
 @SpringBootApplication
 public class SampleApplication {
 
 	public static void main(String[] args) {
+		TerminationSignal.exitNormallyOnSigterm();
 		SpringApplication.run(SampleApplication.class, args);
 	}
 
