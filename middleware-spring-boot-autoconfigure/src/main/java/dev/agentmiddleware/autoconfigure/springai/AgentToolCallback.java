@@ -110,7 +110,7 @@ public final class AgentToolCallback implements ToolCallback {
 	 * Exposes every registered {@code @AgentTool} as a Spring AI {@link ToolCallback}. With Spring AI's MCP server
 	 * starter on the classpath, these become the server's MCP tools.
 	 * <pre>{@code
-	 * ChatClient client = chatClientBuilder.defaultToolCallbacks(agentToolCallbackProvider).build();
+	 * ChatClient client = chatClientBuilder.defaultTools(agentToolCallbackProvider).build();
 	 * }</pre>
 	 */
 	public static final class AgentToolCallbackProvider implements ToolCallbackProvider {
