@@ -36,8 +36,8 @@ import org.springframework.util.StringUtils;
  * <ul>
  * <li>the model is offered only the tools its caller may call ({@link #resolveToolDefinitions}, which Spring AI's
  * model modules ask for the tools of their request): the caller is the one its tool calls have (see
- * {@code ToolCaller}), and the decision is {@link AuthorizedTools}', the rule that refuses its calls and filters an
- * MCP client's {@code tools/list}. A call of a tool it was not offered still reaches that tool's chain, which refuses
+ * {@code ToolCaller}), and {@link AuthorizedTools} decides, by the rule that refuses its calls and filters an MCP
+ * client's {@code tools/list}. A call of a tool it was not offered still reaches that tool's chain, which refuses
  * it;</li>
  * <li>tools registered the Spring AI way ({@code @Tool} methods, function callbacks, any other
  * {@link ToolCallback}) pass our middleware chain too: every callback of the request that does not already run our
