@@ -15,6 +15,7 @@ import javax.sql.DataSource;
 import dev.agentmiddleware.authorization.AuthorizationMiddleware;
 import dev.agentmiddleware.autoconfigure.ConditionalOnStoreType.StoreType;
 import dev.agentmiddleware.autoconfigure.agent.TodoProperties;
+import dev.agentmiddleware.autoconfigure.authorization.AuthorizedTools;
 import dev.agentmiddleware.autoconfigure.edge.HostOriginGuard;
 import dev.agentmiddleware.autoconfigure.springai.AgentToolCallback.AgentToolCallbackProvider;
 import dev.agentmiddleware.autoconfigure.springai.AgentToolSpringAiAutoConfiguration;
@@ -169,18 +170,8 @@ public final class AgentMcpServerAutoConfiguration {
 	@ConditionalOnMissingBean
 	McpToolVisibility mcpToolVisibility(ObjectProvider<AgentToolRegistry> registry,
 			ObjectProvider<AuthorizationMiddleware> authorization) {
-		// The rule that refuses a caller's calls also hides the tools from its list; a tool the registry does not
-		// know (published without our chain) is not ours to hide.
-		return (toolName, caller) -> {
-			AuthorizationMiddleware middleware = authorization.getIfAvailable();
-			if (middleware == null) {
-				return true;
-			}
-			return registry.getObject()
-				.find(toolName)
-				.map((tool) -> middleware.permits(tool.descriptor(), caller))
-				.orElse(true);
-		};
+		// The rule that refuses a caller's calls also hides the tools from its list, as on the ChatClient path
+		return new AuthorizedTools(registry::getObject, authorization::getIfAvailable)::permits;
 	}
 
 	@Bean

@@ -1,7 +1,9 @@
 package dev.agentmiddleware.autoconfigure.springai;
 
 import dev.agentmiddleware.agent.AgentRun.AgentRuns;
+import dev.agentmiddleware.authorization.AuthorizationMiddleware;
 import dev.agentmiddleware.autoconfigure.agent.AgentAutoConfiguration;
+import dev.agentmiddleware.autoconfigure.authorization.AuthorizedTools;
 import dev.agentmiddleware.autoconfigure.springai.AgentToolCallback.AgentToolCallbackProvider;
 import dev.agentmiddleware.autoconfigure.tool.AgentToolRegistry;
 
@@ -22,9 +24,10 @@ import org.springframework.context.annotation.Bean;
 /**
  * Agent-level middleware on Spring AI's {@code ChatClient} tool loop: the {@link AgentToolCallingAdvisor} supplied
  * through its builder (so the auto-configured {@code ChatClient.Builder} uses it), a
- * {@link ChatClientBuilderCustomizer} that attaches every agent tool, the contributed tools and the advisor, a
- * and the one decorator of the {@link ToolCallingManager} ({@code GoverningToolCallingManager}, applied once) that
- * puts tools registered the Spring AI way through the middleware chain and runs the loop's side of each tool call.
+ * {@link ChatClientBuilderCustomizer} that attaches every agent tool, the contributed tools and the advisor, and the
+ * one decorator of the {@link ToolCallingManager} ({@code GoverningToolCallingManager}, applied once) that offers the
+ * model only the tools its caller may call ({@link AuthorizedTools}), puts tools registered the Spring AI way through
+ * the middleware chain and runs the loop's side of each tool call.
  */
 @AutoConfiguration(after = { AgentAutoConfiguration.class, AgentToolSpringAiAutoConfiguration.class },
 		afterName = "org.springframework.ai.model.tool.autoconfigure.ToolCallingAutoConfiguration",
@@ -38,13 +41,14 @@ public final class AgentChatClientAutoConfiguration {
 	@ConditionalOnBooleanProperty(name = AgentSpringAiProperties.PREFIX + ".tool-calling-manager.enabled",
 			matchIfMissing = true)
 	static BeanPostProcessor governingToolCallingManagerPostProcessor(ObjectProvider<AgentToolRegistry> registry,
-			ObjectProvider<ToolErrorFormatter> errorFormatter) {
+			ObjectProvider<ToolErrorFormatter> errorFormatter, ObjectProvider<AuthorizationMiddleware> authorization) {
 		return new BeanPostProcessor() {
 
 			@Override
 			public Object postProcessAfterInitialization(Object bean, String beanName) {
 				if (bean instanceof ToolCallingManager manager && !(bean instanceof GoverningToolCallingManager)) {
-					return new GoverningToolCallingManager(manager, registry.getObject(), errorFormatter.getObject());
+					return new GoverningToolCallingManager(manager, registry.getObject(), errorFormatter.getObject(),
+							new AuthorizedTools(registry::getObject, authorization::getIfAvailable));
 				}
 				return bean;
 			}
@@ -58,10 +62,12 @@ public final class AgentChatClientAutoConfiguration {
 			matchIfMissing = true)
 	AgentToolCallingAdvisor.Builder agentToolCallingAdvisorBuilder(AgentRuns agentRuns,
 			ObjectProvider<ToolCallingManager> toolCallingManager, AgentToolRegistry registry,
-			ToolErrorFormatter errorFormatter, AgentSpringAiProperties properties) {
+			ToolErrorFormatter errorFormatter, ObjectProvider<AuthorizationMiddleware> authorization,
+			AgentSpringAiProperties properties) {
 		ToolCallingManager manager = toolCallingManager.getIfAvailable(() -> ToolCallingManager.builder().build());
 		if (properties.getToolCallingManager().isEnabled() && !(manager instanceof GoverningToolCallingManager)) {
-			manager = new GoverningToolCallingManager(manager, registry, errorFormatter);
+			manager = new GoverningToolCallingManager(manager, registry, errorFormatter,
+					new AuthorizedTools(() -> registry, authorization::getIfAvailable));
 		}
 		return AgentToolCallingAdvisor.builder(agentRuns).toolCallingManager(manager);
 	}

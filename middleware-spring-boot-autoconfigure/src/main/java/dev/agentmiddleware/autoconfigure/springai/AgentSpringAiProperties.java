@@ -46,7 +46,10 @@ class AgentSpringAiProperties {
 	 */
 	public static class ToolCallingManager {
 
-		/** Whether tools registered the Spring AI way (@Tool beans, other ToolCallbacks) pass the middleware chain. */
+		/**
+		 * Whether tools registered the Spring AI way (@Tool beans, other ToolCallbacks) pass the middleware chain, and
+		 * a chat model is offered only the tools its caller may call.
+		 */
 		private boolean enabled = true;
 
 		public boolean isEnabled() {

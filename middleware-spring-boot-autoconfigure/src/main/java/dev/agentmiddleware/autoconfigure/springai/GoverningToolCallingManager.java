@@ -1,7 +1,9 @@
 package dev.agentmiddleware.autoconfigure.springai;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
@@ -10,7 +12,9 @@ import dev.agentmiddleware.agent.AgentMiddleware.IterationResult;
 import dev.agentmiddleware.agent.AgentRun;
 import dev.agentmiddleware.agent.AgentRun.AgentEvent;
 import dev.agentmiddleware.agent.AgentRun.ToolCallDecision;
+import dev.agentmiddleware.autoconfigure.authorization.AuthorizedTools;
 import dev.agentmiddleware.autoconfigure.tool.AgentToolRegistry;
+import dev.agentmiddleware.tool.ToolPrincipal;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.ai.chat.messages.AssistantMessage;
@@ -18,6 +22,7 @@ import org.springframework.ai.chat.messages.Message;
 import org.springframework.ai.chat.messages.ToolResponseMessage;
 import org.springframework.ai.chat.model.ChatResponse;
 import org.springframework.ai.chat.model.Generation;
+import org.springframework.ai.chat.model.ToolContext;
 import org.springframework.ai.chat.prompt.Prompt;
 import org.springframework.ai.model.tool.ToolCallingChatOptions;
 import org.springframework.ai.model.tool.ToolCallingManager;
@@ -29,6 +34,11 @@ import org.springframework.util.StringUtils;
 /**
  * Our one seam at Spring AI's tool execution: decorates Spring AI's {@link ToolCallingManager}, once, so that
  * <ul>
+ * <li>the model is offered only the tools its caller may call ({@link #resolveToolDefinitions}, which Spring AI's
+ * model modules ask for the tools of their request): the caller is the one its tool calls have (see
+ * {@code ToolCaller}), and {@link AuthorizedTools} decides, by the rule that refuses its calls and filters an MCP
+ * client's {@code tools/list}. A call of a tool it was not offered still reaches that tool's chain, which refuses
+ * it;</li>
  * <li>tools registered the Spring AI way ({@code @Tool} methods, function callbacks, any other
  * {@link ToolCallback}) pass our middleware chain too: every callback of the request that does not already run our
  * chain is {@linkplain GovernedToolCallback#govern governed}, our own are left alone, so each call passes the chain
@@ -45,7 +55,7 @@ import org.springframework.util.StringUtils;
  * Everything else is the delegate's, including Spring AI's own per-turn limits.
  * <pre>{@code
  * ToolCallingManager manager = new GoverningToolCallingManager(ToolCallingManager.builder().build(), registry,
- *         errorFormatter);
+ *         errorFormatter, new AuthorizedTools(() -> registry, () -> authorization));
  * }</pre>
  */
 final class GoverningToolCallingManager implements ToolCallingManager {
@@ -56,28 +66,33 @@ final class GoverningToolCallingManager implements ToolCallingManager {
 
 	private final @Nullable ToolErrorFormatter errorFormatter;
 
+	private final @Nullable AuthorizedTools authorizedTools;
+
 	/**
 	 * Creates the decorator.
 	 * @param delegate Spring AI's manager, which runs the tool calls
 	 * @param registry the registry governed tools join
 	 * @param errorFormatter turns failures into text for the model
+	 * @param authorizedTools decides which tools a caller is offered
 	 */
 	GoverningToolCallingManager(ToolCallingManager delegate, AgentToolRegistry registry,
-			ToolErrorFormatter errorFormatter) {
+			ToolErrorFormatter errorFormatter, AuthorizedTools authorizedTools) {
 		this.delegate = Objects.requireNonNull(delegate, "delegate");
 		this.registry = Objects.requireNonNull(registry, "registry");
 		this.errorFormatter = Objects.requireNonNull(errorFormatter, "errorFormatter");
+		this.authorizedTools = Objects.requireNonNull(authorizedTools, "authorizedTools");
 	}
 
 	private GoverningToolCallingManager(ToolCallingManager delegate) {
 		this.delegate = Objects.requireNonNull(delegate, "delegate");
 		this.registry = null;
 		this.errorFormatter = null;
+		this.authorizedTools = null;
 	}
 
 	/**
 	 * The decorator for a manager that governs no callbacks (governing is switched off): it only runs the agent
-	 * loop's side of tool execution.
+	 * loop's side of tool execution, and offers the model every tool.
 	 * @param delegate the manager that runs the tool calls
 	 * @return the decorator
 	 */
@@ -95,7 +110,36 @@ final class GoverningToolCallingManager implements ToolCallingManager {
 
 	@Override
 	public List<ToolDefinition> resolveToolDefinitions(ToolCallingChatOptions chatOptions) {
-		return this.delegate.resolveToolDefinitions(chatOptions);
+		List<ToolDefinition> definitions = this.delegate.resolveToolDefinitions(chatOptions);
+		AuthorizedTools authorizedTools = this.authorizedTools;
+		AgentToolRegistry registry = this.registry;
+		if (authorizedTools == null || registry == null || definitions.isEmpty()) {
+			return definitions;
+		}
+		Map<String, Object> toolContext = chatOptions.getToolContext();
+		ToolPrincipal caller = ToolCaller.of((toolContext != null) ? new ToolContext(toolContext) : null).principal();
+		Map<String, ToolCallback> callbacks = new HashMap<>();
+		if (chatOptions.getToolCallbacks() != null) {
+			chatOptions.getToolCallbacks()
+				.forEach((callback) -> callbacks.putIfAbsent(callback.getToolDefinition().name(), callback));
+		}
+		List<ToolDefinition> offered = new ArrayList<>(definitions.size());
+		for (ToolDefinition definition : definitions) {
+			if (offers(definition.name(), callbacks.get(definition.name()), caller, registry, authorizedTools)) {
+				offered.add(definition);
+			}
+		}
+		return offered;
+	}
+
+	// A tool of the Spring AI way is registered when its first call is governed: until then it is judged by the
+	// descriptor governing will register it with, so that it is offered the same from the first turn on.
+	private static boolean offers(String name, @Nullable ToolCallback callback, @Nullable ToolPrincipal caller,
+			AgentToolRegistry registry, AuthorizedTools authorizedTools) {
+		if (callback != null && !GovernedToolCallback.isGoverned(callback) && registry.find(name).isEmpty()) {
+			return authorizedTools.permits(GovernedToolCallback.descriptor(callback), caller);
+		}
+		return authorizedTools.permits(name, caller);
 	}
 
 	@Override

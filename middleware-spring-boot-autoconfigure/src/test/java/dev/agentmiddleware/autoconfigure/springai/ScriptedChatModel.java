@@ -6,6 +6,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 
+import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Flux;
 
 import org.springframework.ai.chat.messages.AssistantMessage;
@@ -15,12 +16,18 @@ import org.springframework.ai.chat.model.Generation;
 import org.springframework.ai.chat.prompt.ChatOptions;
 import org.springframework.ai.chat.prompt.Prompt;
 import org.springframework.ai.model.tool.ToolCallingChatOptions;
+import org.springframework.ai.model.tool.ToolCallingManager;
+import org.springframework.ai.tool.definition.ToolDefinition;
 
 /**
  * A test double of a chat model: replays a fixed script of replies (tool calls or text), one per model call, and
- * records every prompt it gets. Stands in for a hosted LLM, which cannot run here.
+ * records every prompt it gets. Stands in for a hosted LLM, which cannot run here. Given a {@link ToolCallingManager},
+ * it also does what a Spring AI model module does to build its request: asks the manager for the tool definitions of
+ * each prompt, and records the names of the tools it was offered.
  */
 class ScriptedChatModel implements ChatModel {
+
+	private final @Nullable ToolCallingManager toolCallingManager;
 
 	private final List<Function<Prompt, AssistantMessage>> script;
 
@@ -28,8 +35,17 @@ class ScriptedChatModel implements ChatModel {
 
 	final List<Prompt> prompts = new CopyOnWriteArrayList<>();
 
+	/** The names of the tools each model call was offered, when the model has a tool-calling manager. */
+	final List<List<String>> offeredTools = new CopyOnWriteArrayList<>();
+
 	@SafeVarargs
 	ScriptedChatModel(Function<Prompt, AssistantMessage>... script) {
+		this(null, script);
+	}
+
+	@SafeVarargs
+	ScriptedChatModel(@Nullable ToolCallingManager toolCallingManager, Function<Prompt, AssistantMessage>... script) {
+		this.toolCallingManager = toolCallingManager;
 		this.script = List.of(script);
 	}
 
@@ -48,6 +64,12 @@ class ScriptedChatModel implements ChatModel {
 	@Override
 	public ChatResponse call(Prompt prompt) {
 		this.prompts.add(prompt);
+		if (this.toolCallingManager != null && prompt.getOptions() instanceof ToolCallingChatOptions options) {
+			this.offeredTools.add(this.toolCallingManager.resolveToolDefinitions(options)
+				.stream()
+				.map(ToolDefinition::name)
+				.toList());
+		}
 		int index = this.next.getAndIncrement();
 		if (index >= this.script.size()) {
 			throw new IllegalStateException("The script has only " + this.script.size() + " replies");
