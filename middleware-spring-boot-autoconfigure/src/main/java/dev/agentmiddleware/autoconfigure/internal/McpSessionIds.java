@@ -1,5 +1,10 @@
 package dev.agentmiddleware.autoconfigure.internal;
 
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+
 import io.modelcontextprotocol.common.McpTransportContext;
 import org.jspecify.annotations.Nullable;
 import jakarta.servlet.http.HttpServletRequest;
@@ -13,12 +18,20 @@ import org.springframework.web.servlet.support.ServletUriComponentsBuilder;
  * <pre>{@code
  * McpTransportContext context = McpTransportContext.create(Map.of(McpSessionIds.KEY, "3f1c…"));
  * McpSessionIds.of(context, exchange.sessionId());   // "3f1c…"
+ * McpSessionIds.digest("3f1c…");                      // 64 hex digits: what a table keeps instead of the id
  * }</pre>
+ *
+ * <p>A session id works like a bearer secret (whoever presents it continues the session), so the tables keyed by
+ * it ({@code agent_mcp_session}, {@code agent_thread_metadata}) keep its {@link #digest(String) digest} instead: a
+ * lookup by the id the client sends hashes it first, and a copy of the table gives nobody a session to continue.
  */
 public final class McpSessionIds {
 
 	/** The key of the client's session id in the MCP transport context. */
 	public static final String KEY = "agent.session";
+
+	/** The length of a {@link #digest(String) digest}: 64 hex digits. */
+	public static final int DIGEST_LENGTH = 64;
 
 	private McpSessionIds() {
 	}
@@ -31,6 +44,24 @@ public final class McpSessionIds {
 	 */
 	public static @Nullable String of(McpTransportContext transportContext, @Nullable String sdkSessionId) {
 		return (transportContext.get(KEY) instanceof String id) ? id : sdkSessionId;
+	}
+
+	/**
+	 * The SHA-256 of a session id (or of any thread id), which is what a table keyed by it stores: its first
+	 * {@value dev.agentmiddleware.tool.SessionFingerprint#HEX_DIGITS} hex digits are those of the
+	 * {@link dev.agentmiddleware.tool.SessionFingerprint fingerprint} that logs and listings show, so a row can be
+	 * matched to them.
+	 * @param id the session id, of any length
+	 * @return {@value #DIGEST_LENGTH} lower-case hex digits
+	 */
+	public static String digest(String id) {
+		try {
+			byte[] hash = MessageDigest.getInstance("SHA-256").digest(id.getBytes(StandardCharsets.UTF_8));
+			return HexFormat.of().formatHex(hash);
+		}
+		catch (NoSuchAlgorithmException ex) {
+			throw new IllegalStateException("SHA-256 is not available", ex);
+		}
 	}
 
 	/**

@@ -16,6 +16,7 @@ import java.util.function.Supplier;
 
 import javax.sql.DataSource;
 
+import dev.agentmiddleware.autoconfigure.internal.McpSessionIds;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.spec.McpSchema;
 import io.modelcontextprotocol.spec.McpStreamableServerSession;
@@ -31,10 +32,20 @@ import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * The sessions of every instance on one database: a session started on one instance is a row of table
- * {@value #TABLE} (its id, owner, protocol version, the client's {@code initialize} params and the time it was last
- * used), and any instance that receives a request naming it recreates the MCP SDK's session from that row. The
- * idle timeout and the cap count the rows, so they hold for the cluster; ending a session deletes its row, so it is
- * gone on every instance (the next request naming it gets 404 wherever it lands).
+ * {@value #TABLE} (the digest of its id, the digest of its owner's name, its protocol version, the client's
+ * {@code initialize} params and the time it was last used), and any instance that receives a request naming it
+ * recreates the MCP SDK's session from that row. The idle timeout and the cap count the rows, so they hold for the
+ * cluster; ending a session deletes its row, so it is gone on every instance (the next request naming it gets 404
+ * wherever it lands).
+ *
+ * <p>The table keeps no session id: an id is a bearer secret, so a row is keyed by its SHA-256
+ * ({@link McpSessionIds#digest}), which a lookup computes from the id the client sends. The owner is only ever
+ * compared with the caller, so a row keeps the SHA-256 of the principal's name, which fits its column however long
+ * the name (a token's subject of any length owns its session); it does not hide the name, which is easily guessed
+ * back from it. Both are {@value McpSessionIds#DIGEST_LENGTH}
+ * characters, the width of columns {@code id} and {@code owner_name}; the protocol version is at most
+ * {@value McpSessionRegistry#MAX_PROTOCOL_VERSION_LENGTH} characters, the width of {@code protocol_version}, and a
+ * longer one is refused before a session starts ({@link McpSessionRegistry#refusalOf}).
  *
  * <p>The cap is exact for the cluster: a start deletes the expired rows, counts the rest and inserts its own in one
  * transaction that holds a lock every instance's starts take first (on PostgreSQL a transaction-level advisory lock
@@ -158,16 +169,18 @@ final class JdbcMcpSessionRegistry implements McpSessionRegistry {
 		McpStreamableServerSession.McpStreamableServerSessionInit init = factory.startSession(request);
 		this.jdbc.update("INSERT INTO " + TABLE
 				+ " (id, owner_name, protocol_version, initialize_request, created_at, last_used) VALUES (?, ?, ?, ?, ?, ?)",
-				init.session().getId(), owner, request.protocolVersion(), write(request), now, now);
+				McpSessionIds.digest(init.session().getId()), ownerDigest(owner), request.protocolVersion(),
+				write(request), now, now);
 		return init;
 	}
 
 	@Override
 	public @Nullable McpLiveSession find(String id, @Nullable String principalName) {
 		Instant now = this.clock.instant();
+		String key = McpSessionIds.digest(id);
 		List<StoredSession> rows = this.jdbc.query(
 				"SELECT owner_name, initialize_request, last_used FROM " + TABLE + " WHERE id = ?",
-				(rs, rowNum) -> new StoredSession(rs.getString(1), rs.getString(2), rs.getLong(3)), id);
+				(rs, rowNum) -> new StoredSession(rs.getString(1), rs.getString(2), rs.getLong(3)), key);
 		if (rows.isEmpty()) {
 			// Ended or expired, here or on another instance
 			dropLocal(id);
@@ -179,15 +192,16 @@ final class JdbcMcpSessionRegistry implements McpSessionRegistry {
 			end(id);
 			return null;
 		}
-		if (stored.owner() != null && !stored.owner().equals(principalName)) {
+		if (stored.owner() != null && !stored.owner().equals(ownerDigest(principalName))) {
 			// Answered exactly as an unknown session: the id of another principal's session is worth nothing
 			logger.warn("MCP request refused: it names a session that another principal started");
 			return null;
 		}
-		this.jdbc.update("UPDATE " + TABLE + " SET last_used = ? WHERE id = ?", now.toEpochMilli(), id);
+		this.jdbc.update("UPDATE " + TABLE + " SET last_used = ? WHERE id = ?", now.toEpochMilli(), key);
 		McpLiveSession live = this.local.get(id);
 		if (live == null) {
-			live = recreate(id, stored, now);
+			// The row keeps only a digest of the owner's name, which is the caller's: the copy is the caller's
+			live = recreate(id, stored, (stored.owner() != null) ? principalName : null, now);
 			if (live == null) {
 				return null;
 			}
@@ -197,14 +211,14 @@ final class JdbcMcpSessionRegistry implements McpSessionRegistry {
 	}
 
 	// The SDK's session of one started on another instance, from the initialize params the client sent there
-	private @Nullable McpLiveSession recreate(String id, StoredSession stored, Instant now) {
+	private @Nullable McpLiveSession recreate(String id, StoredSession stored, @Nullable String owner, Instant now) {
 		McpStreamableServerSession.Factory sessionFactory = this.factory.get();
 		if (sessionFactory == null) {
 			return null;
 		}
 		McpSchema.InitializeRequest request = read(stored.initializeRequest());
 		McpStreamableServerSession session = sessionFactory.startSession(request).session();
-		McpLiveSession recreated = new McpLiveSession(id, session, stored.owner(), now);
+		McpLiveSession recreated = new McpLiveSession(id, session, owner, now);
 		McpLiveSession raced = this.local.putIfAbsent(id, recreated);
 		if (raced != null) {
 			session.close();
@@ -226,7 +240,7 @@ final class JdbcMcpSessionRegistry implements McpSessionRegistry {
 
 	@Override
 	public void end(String id) {
-		this.jdbc.update("DELETE FROM " + TABLE + " WHERE id = ?", id);
+		this.jdbc.update("DELETE FROM " + TABLE + " WHERE id = ?", McpSessionIds.digest(id));
 		dropLocal(id);
 	}
 
@@ -263,10 +277,15 @@ final class JdbcMcpSessionRegistry implements McpSessionRegistry {
 		// A copy is not idle because it was not used here: the client may have gone on on another instance
 		Set<String> stored = new HashSet<>(this.jdbc.queryForList("SELECT id FROM " + TABLE, String.class));
 		for (String id : List.copyOf(this.local.keySet())) {
-			if (!stored.contains(id)) {
+			if (!stored.contains(McpSessionIds.digest(id))) {
 				dropLocal(id);
 			}
 		}
+	}
+
+	// What a row keeps of the owner's name: its SHA-256, only ever compared with the caller's
+	private static @Nullable String ownerDigest(@Nullable String principalName) {
+		return (principalName != null) ? McpSessionIds.digest(principalName) : null;
 	}
 
 	private void dropLocal(String id) {
@@ -295,6 +314,7 @@ final class JdbcMcpSessionRegistry implements McpSessionRegistry {
 		}
 	}
 
+	// A row: the digest of its owner's name (null for an anonymous session), the initialize params, the last use
 	private record StoredSession(@Nullable String owner, String initializeRequest, long lastUsed) {
 	}
 

@@ -11,6 +11,7 @@ import java.util.Optional;
 
 import javax.sql.DataSource;
 
+import dev.agentmiddleware.autoconfigure.internal.McpSessionIds;
 import dev.agentmiddleware.thread.ThreadStore;
 import dev.agentmiddleware.thread.ThreadStore.ThreadMetadata;
 import org.jspecify.annotations.Nullable;
@@ -30,6 +31,11 @@ import org.springframework.util.StreamUtils;
  * <p>One row per thread in {@code agent_thread_metadata}: the metadata as JSON text and a version. A write is an
  * {@code INSERT} for a new thread and an {@code UPDATE ... WHERE version = ?} otherwise, so of two concurrent
  * writers exactly one succeeds and the other retries with the newer metadata ({@link ThreadStore#update}).
+ *
+ * <p>A row is keyed by the SHA-256 of the thread id ({@link McpSessionIds#digest}, 64 hex digits, the width of
+ * column {@code thread_id}), never by the id itself: on the MCP path the thread id is the session id, a bearer
+ * secret, and a conversation id of any length fits. The table is read only by thread id, so nothing needs the id
+ * back; a row written under a raw id by an earlier version is no longer found.
  * <pre>{@code
  * JdbcThreadStore store = new JdbcThreadStore(JdbcClient.create(dataSource), JsonMapper.shared(), Clock.systemUTC());
  * store.initializeSchema(dataSource);
@@ -92,7 +98,7 @@ public final class JdbcThreadStore implements ThreadStore {
 	public ThreadMetadata load(String threadId) {
 		Optional<ThreadMetadata> row = this.jdbc
 			.sql("SELECT metadata, version FROM agent_thread_metadata WHERE thread_id = ?")
-			.param(threadId)
+			.param(McpSessionIds.digest(threadId))
 			.query((rs, rowNum) -> new ThreadMetadata(threadId, this.jsonMapper.readValue(rs.getString(1), MAP),
 					rs.getLong(2)))
 			.optional();
@@ -110,7 +116,7 @@ public final class JdbcThreadStore implements ThreadStore {
 			try {
 				return this.jdbc
 					.sql("INSERT INTO agent_thread_metadata (thread_id, metadata, version, updated_at) VALUES (?, ?, ?, ?)")
-					.params(current.threadId(), json, next.version(), now)
+					.params(McpSessionIds.digest(current.threadId()), json, next.version(), now)
 					.update() == 1;
 			}
 			catch (DuplicateKeyException ex) {
@@ -120,7 +126,7 @@ public final class JdbcThreadStore implements ThreadStore {
 		return this.jdbc
 			.sql("UPDATE agent_thread_metadata SET metadata = ?, version = ?, updated_at = ? "
 					+ "WHERE thread_id = ? AND version = ?")
-			.params(json, next.version(), now, current.threadId(), current.version())
+			.params(json, next.version(), now, McpSessionIds.digest(current.threadId()), current.version())
 			.update() == 1;
 	}
 

@@ -1,5 +1,7 @@
 -- Table of the approval store (h2): pending requests and their decisions; the session grants, recent denials and
 -- the audit trail are in schema-records.sql, the same for every database. Times are epoch milliseconds.
+-- Principal names (principal, decided_by) have no length limit: a token's subject may be longer than any fixed width,
+-- and they are shown and compared as they are. Tables created by an earlier version kept them in VARCHAR(255).
 CREATE TABLE IF NOT EXISTS agent_approval_request (
 	id VARCHAR(64) NOT NULL PRIMARY KEY,
 	tool_name VARCHAR(64) NOT NULL,
@@ -7,12 +9,12 @@ CREATE TABLE IF NOT EXISTS agent_approval_request (
 	arguments CHARACTER VARYING(2000000) NOT NULL,
 	arguments_hash VARCHAR(64) NOT NULL,
 	session_id VARCHAR(255),
-	principal VARCHAR(255),
+	principal CHARACTER VARYING,
 	summary VARCHAR(1024) NOT NULL,
 	created_at BIGINT NOT NULL,
 	expires_at BIGINT NOT NULL,
 	status VARCHAR(32) NOT NULL,
-	decided_by VARCHAR(255),
+	decided_by CHARACTER VARYING,
 	reason VARCHAR(1000),
 	changed_arguments CHARACTER VARYING(2000000),
 	grant_scope VARCHAR(16),

@@ -1,10 +1,12 @@
 -- Tables of the approval store that every database shares as they are: session grants, recent denials and the audit
--- trail (run after schema-h2.sql or schema-postgresql.sql). Times are epoch milliseconds.
+-- trail (run after schema-h2.sql or schema-postgresql.sql). Times are epoch milliseconds. Principal names
+-- (granted_by, denied_by, principal, decided_by) are VARCHAR without a length, which both databases accept, so a
+-- name of any length is kept as it is.
 CREATE TABLE IF NOT EXISTS agent_approval_grant (
 	session_id VARCHAR(255) NOT NULL,
 	tool_name VARCHAR(64) NOT NULL,
 	arguments_hash VARCHAR(64) NOT NULL,
-	granted_by VARCHAR(255) NOT NULL,
+	granted_by VARCHAR NOT NULL,
 	expires_at BIGINT NOT NULL,
 	PRIMARY KEY (session_id, tool_name, arguments_hash)
 );
@@ -12,7 +14,7 @@ CREATE TABLE IF NOT EXISTS agent_approval_denial (
 	session_id VARCHAR(255) NOT NULL,
 	tool_name VARCHAR(64) NOT NULL,
 	arguments_hash VARCHAR(64) NOT NULL,
-	denied_by VARCHAR(255) NOT NULL,
+	denied_by VARCHAR NOT NULL,
 	reason VARCHAR(1000),
 	denied_at BIGINT NOT NULL,
 	PRIMARY KEY (session_id, tool_name, arguments_hash)
@@ -23,8 +25,8 @@ CREATE TABLE IF NOT EXISTS agent_approval_audit (
 	tool_name VARCHAR(64) NOT NULL,
 	arguments_hash VARCHAR(64) NOT NULL,
 	session_id VARCHAR(255),
-	principal VARCHAR(255),
-	decided_by VARCHAR(255) NOT NULL,
+	principal VARCHAR,
+	decided_by VARCHAR NOT NULL,
 	outcome VARCHAR(32) NOT NULL,
 	reason VARCHAR(1000),
 	requested_at BIGINT NOT NULL,

@@ -1,8 +1,12 @@
 -- MCP sessions shared by every instance: any instance recreates a session from the initialize params its client
 -- sent. Times are epoch milliseconds; a row idle longer than the session idle timeout is deleted.
+-- Neither the session id (a bearer secret) nor the owner's name is kept as it is: id and owner_name hold their
+-- SHA-256 in hex (McpSessionIds.DIGEST_LENGTH = 64 characters), which a lookup computes from the id the client sends.
+-- protocol_version holds at most McpSessionRegistry.MAX_PROTOCOL_VERSION_LENGTH = 32 characters; an initialize
+-- with a longer one is refused (400) before a session starts.
 CREATE TABLE IF NOT EXISTS agent_mcp_session (
 	id VARCHAR(64) PRIMARY KEY,
-	owner_name VARCHAR(255),
+	owner_name VARCHAR(64),
 	protocol_version VARCHAR(32),
 	initialize_request CLOB NOT NULL,
 	created_at BIGINT NOT NULL,

@@ -15,6 +15,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import javax.sql.DataSource;
 
+import dev.agentmiddleware.approval.ApprovalAuditListener.ApprovalAuditRecord;
 import dev.agentmiddleware.approval.ApprovalAuditListener.ApprovalOutcome;
 import dev.agentmiddleware.approval.ApprovalDecision;
 import dev.agentmiddleware.approval.ApprovalDeniedException;
@@ -94,6 +95,38 @@ abstract class JdbcApprovalStoreContractTests {
 		assertThat(store.close("r1", ApprovalDecision.deny("system", null), this.clock.instant()))
 			.isEqualTo(ApprovalDecision.approveForSession("alice", GrantScope.TOOL));
 		assertThat(store.pending(this.clock.instant())).isEmpty();
+	}
+
+	@Test
+	void principalNamesLongerThan255CharactersAreKeptExactly() throws Exception {
+		// Token subjects and approver names longer than the VARCHAR(255) columns that used to keep them
+		String requester = "sub-" + "r".repeat(296);
+		String approver = "sub-" + "a".repeat(296);
+		JdbcApprovalStore store = store("a");
+		Instant now = this.clock.instant();
+		store.add(new ApprovalRequest("r-long", "delete_file", SafetyLevel.DANGEROUS, "{}", "hash-a", "s1", requester,
+				"delete_file {}", now, now.plus(Duration.ofMinutes(2))));
+		assertThat(store.find("r-long")).get().extracting(ApprovalRequest::principal).isEqualTo(requester);
+		assertThat(store.decide("r-long", ApprovalDecision.approveForSession(approver, GrantScope.TOOL), now))
+			.isEqualTo(DecideResult.DECIDED);
+		assertThat(store.awaitDecision("r-long", now, this.clock)).get()
+			.extracting(ApprovalDecision::decidedBy)
+			.isEqualTo(approver);
+
+		store.grant(new SessionGrant("s1", "delete_file", null, approver, now.plus(Duration.ofMinutes(2))));
+		assertThat(store.findGrant("s1", "delete_file", "hash-a", now)).get()
+			.extracting(SessionGrant::grantedBy)
+			.isEqualTo(approver);
+		store.recordDenial(new DeniedCall("s1", "delete_file", "hash-b", approver, "no", now));
+		assertThat(store.findDenial("s1", "delete_file", "hash-b", now)).get()
+			.extracting(DeniedCall::deniedBy)
+			.isEqualTo(approver);
+		store.audit(new ApprovalAuditRecord("r-long", "delete_file", "hash-a", "s1", requester, approver,
+				ApprovalOutcome.APPROVED, null, now, now));
+		assertThat(store.auditTrail(1)).singleElement().satisfies((record) -> {
+			assertThat(record.principal()).isEqualTo(requester);
+			assertThat(record.decidedBy()).isEqualTo(approver);
+		});
 	}
 
 	@Test

@@ -14,6 +14,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 import com.zaxxer.hikari.HikariDataSource;
+import dev.agentmiddleware.autoconfigure.internal.McpSessionIds;
 import dev.agentmiddleware.testsupport.MutableClock;
 import dev.agentmiddleware.testsupport.PostgresTestDatabase;
 import dev.agentmiddleware.testsupport.RequiresService;
@@ -122,7 +123,7 @@ class McpSessionCapAcrossInstancesTests {
 					assertThat(race.refused()).as("starts refused in round %d", round)
 						.isEqualTo(INSTANCES * STARTS_PER_INSTANCE - cap);
 					assertThat(cluster.storedIds()).as("rows after round %d", round)
-						.containsExactlyInAnyOrderElementsOf(race.started());
+						.containsExactlyInAnyOrderElementsOf(digests(race.started()));
 					for (JdbcMcpSessionRegistry instance : cluster.instances()) {
 						assertThat(instance.size()).isEqualTo(cap);
 					}
@@ -151,7 +152,8 @@ class McpSessionCapAcrossInstancesTests {
 
 				Race race = cluster.race();
 				assertThat(race.started()).hasSize(1);
-				assertThat(cluster.storedIds()).containsExactlyInAnyOrder(used, race.started().get(0));
+				assertThat(cluster.storedIds())
+					.containsExactlyInAnyOrderElementsOf(digests(List.of(used, race.started().get(0))));
 				assertThat(first.find(idle, "alice")).isNull();
 				assertThat(second.find(used, "alice")).isNotNull();
 			}
@@ -230,6 +232,7 @@ class McpSessionCapAcrossInstancesTests {
 			}
 		}
 
+		// A row keeps the digest of its session's id, never the id
 		List<String> storedIds() {
 			return new JdbcTemplate(this.pools.get(0)).queryForList("SELECT id FROM " + JdbcMcpSessionRegistry.TABLE,
 					String.class);
@@ -245,6 +248,11 @@ class McpSessionCapAcrossInstancesTests {
 			}
 		}
 
+	}
+
+	// What the table keeps of these session ids
+	private static List<String> digests(List<String> ids) {
+		return ids.stream().map(McpSessionIds::digest).toList();
 	}
 
 	// The ids of the sessions started, and how many starts were refused

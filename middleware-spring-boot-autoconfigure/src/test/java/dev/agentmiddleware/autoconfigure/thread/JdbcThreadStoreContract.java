@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -13,6 +14,7 @@ import java.util.concurrent.TimeUnit;
 
 import javax.sql.DataSource;
 
+import dev.agentmiddleware.autoconfigure.internal.McpSessionIds;
 import dev.agentmiddleware.thread.ThreadStore;
 import dev.agentmiddleware.thread.ThreadStore.ThreadMetadata;
 import org.junit.jupiter.api.Test;
@@ -79,6 +81,33 @@ abstract class JdbcThreadStoreContract {
 	}
 
 	@Test
+	void theTableHoldsADigestOfTheThreadIdNotTheIdItselfWhileLoadsByTheIdWork() {
+		// On the MCP path the thread id is the session id, a bearer secret
+		JdbcThreadStore store = store();
+		String sessionId = UUID.randomUUID().toString();
+		store.update(sessionId, (values) -> with(values, "flag", true));
+		assertThat(storedThreadIds()).containsExactly(McpSessionIds.digest(sessionId));
+		ThreadMetadata read = store.load(sessionId);
+		assertThat(read.threadId()).isEqualTo(sessionId);
+		assertThat(read.get("flag")).isEqualTo(true);
+		assertThat(read.version()).isEqualTo(1);
+		store.update(sessionId, (values) -> with(values, "flag", false));
+		assertThat(store.load(sessionId).get("flag")).isEqualTo(false);
+		assertThat(storedThreadIds()).hasSize(1);
+	}
+
+	@Test
+	void threadIdsLongerThanTheColumnAreKeptApart() {
+		JdbcThreadStore store = store();
+		String prefix = "conversation-" + "c".repeat(300);
+		store.update(prefix + "-a", (values) -> with(values, "owner", "a"));
+		store.update(prefix + "-b", (values) -> with(values, "owner", "b"));
+		assertThat(store.load(prefix + "-a").get("owner")).isEqualTo("a");
+		assertThat(store.load(prefix + "-b").get("owner")).isEqualTo("b");
+		assertThat(storedThreadIds()).hasSize(2);
+	}
+
+	@Test
 	void eightConcurrentWritersToOneThreadLoseNoUpdate() throws Exception {
 		ThreadStore store = store();
 		int writers = 8;
@@ -118,6 +147,10 @@ abstract class JdbcThreadStoreContract {
 		for (int w = 0; w < writers; w++) {
 			assertThat((List<?>) metadata.get("writer-" + w)).hasSize(updatesEach);
 		}
+	}
+
+	private List<String> storedThreadIds() {
+		return JdbcClient.create(dataSource()).sql("SELECT thread_id FROM agent_thread_metadata").query(String.class).list();
 	}
 
 	static Map<String, Object> with(Map<String, ?> values, String key, Object value) {
