@@ -190,7 +190,7 @@ final class McpSessionDispatcher {
 			CallCancellation cancellation, HttpServletRequest servletRequest) {
 		String requestKey = McpRequestCancellations.key(request.id());
 		return ServerResponse.sse((sse) -> {
-			McpSseStream stream = live.open(sse, this.jsonMapper, cancellation);
+			McpSseStream stream = live.open(sse, this.jsonMapper, cancellation, request);
 			if (requestKey != null) {
 				live.callStarted(requestKey, stream);
 			}
