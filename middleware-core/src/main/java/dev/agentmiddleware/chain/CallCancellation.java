@@ -64,6 +64,10 @@ public final class CallCancellation {
 
 	private volatile @Nullable String reason;
 
+	// Set, under the lock, when the tool's own code is entered: a cancellation that finds it unset stops the tool
+	// from ever starting
+	private volatile boolean toolStarted;
+
 	// Guarded by the lock: what runs on cancel, the threads running an interruptible tool's code, and those of them
 	// this cancellation interrupted
 	private final List<Runnable> actions = new ArrayList<>(2);
@@ -143,6 +147,16 @@ public final class CallCancellation {
 	 */
 	public @Nullable String reason() {
 		return this.reason;
+	}
+
+	/**
+	 * Whether the tool's own code started in this call: for a caller that must tell its client whether a cancelled
+	 * call may have done anything. Read after {@link #cancel(String)}, the answer is final: a tool that had not
+	 * started by then never starts.
+	 * @return {@code true} once the chain reached the tool's own code
+	 */
+	public boolean toolStarted() {
+		return this.toolStarted;
 	}
 
 	/**
@@ -237,7 +251,7 @@ public final class CallCancellation {
 	// the cancellation. Reached only when the caller gave a cancellation (ToolCall.markingExecution, ToolPipeline).
 	@Nullable Object guard(ToolDescriptor tool, ToolInvocation invocation, @Nullable ToolCall call, ToolHandler terminal)
 			throws Exception {
-		if (this.cancelled) {
+		if (!start()) {
 			throw new ToolCancelledException(tool.name(), null, this.reason, null);
 		}
 		boolean interruptible = tool.hasTag(INTERRUPTIBLE_TAG);
@@ -257,6 +271,21 @@ public final class CallCancellation {
 			if (interruptible) {
 				exitTool();
 			}
+		}
+	}
+
+	// Marks the tool as started unless the call is cancelled; one or the other, under the lock that cancel takes
+	private boolean start() {
+		this.lock.lock();
+		try {
+			if (this.cancelled) {
+				return false;
+			}
+			this.toolStarted = true;
+			return true;
+		}
+		finally {
+			this.lock.unlock();
 		}
 	}
 

@@ -159,6 +159,27 @@ class CallCancellationTests {
 	}
 
 	@Test
+	void saysWhetherTheToolStartedBeforeTheCallWasCancelled() throws Exception {
+		CallCancellation cancelledEarly = new CallCancellation();
+		cancelledEarly.cancel("the server is stopping");
+		AtomicBoolean ran = new AtomicBoolean();
+		ToolPipeline pipeline = observed(EXPORT, (invocation) -> ran.getAndSet(true), this.timeout);
+		assertThatExceptionOfType(ToolCancelledException.class)
+			.isThrownBy(() -> pipeline.call(ToolInvocation.builder(EXPORT).build(), cancelledEarly));
+		assertThat(cancelledEarly.toolStarted()).isFalse();
+		assertThat(ran).isFalse();
+
+		CallCancellation cancelledLate = new CallCancellation();
+		ToolPipeline running = observed(EXPORT, blockingTool(), this.timeout);
+		Future<Object> call = this.callers.submit(() -> running.call(ToolInvocation.builder(EXPORT).build(),
+				cancelledLate));
+		assertThat(this.toolStarted.await(5, TimeUnit.SECONDS)).isTrue();
+		cancelledLate.cancel("the server is stopping");
+		assertThatExceptionOfType(ExecutionException.class).isThrownBy(() -> call.get(5, TimeUnit.SECONDS));
+		assertThat(cancelledLate.toolStarted()).isTrue();
+	}
+
+	@Test
 	void timedAttemptOfAnInterruptibleToolIsInterrupted() throws Exception {
 		ToolPipeline pipeline = observed(CRAWL, blockingTool(), this.timeout);
 		CallCancellation cancellation = new CallCancellation();

@@ -11,14 +11,19 @@ import java.util.Map;
 import io.micrometer.core.instrument.LongTaskTimer;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import dev.agentmiddleware.autoconfigure.mcp.HardenedStreamableHttpTransport;
+import io.modelcontextprotocol.spec.McpSchema;
 import io.modelcontextprotocol.spec.McpSchema.Tool;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
@@ -26,10 +31,12 @@ import org.springframework.test.context.DynamicPropertySource;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The sample's MCP edge as an operator sees it: tools annotated for clients, a call refused for its arguments
- * counted with its own outcome, and requests for unknown methods that leave no request open.
+ * The sample's MCP edge as an operator sees it: tools annotated for clients, only the capabilities it serves
+ * advertised, a call refused for its arguments counted with its own outcome, requests for unknown methods that leave
+ * no request open, and a client's own texts in {@code initialize} limited and kept out of the log.
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT)
+@ExtendWith(OutputCaptureExtension.class)
 class McpEdgeIntegrationTests {
 
 	private static final String ACTIVE_REQUESTS = "http.server.requests.active";
@@ -42,6 +49,9 @@ class McpEdgeIntegrationTests {
 
 	@Autowired
 	MeterRegistry meterRegistry;
+
+	@Autowired
+	HardenedStreamableHttpTransport transport;
 
 	@DynamicPropertySource
 	static void workspaceInTempDir(DynamicPropertyRegistry registry) {
@@ -96,6 +106,65 @@ class McpEdgeIntegrationTests {
 			.atMost(Duration.ofSeconds(10))
 			.pollInterval(Duration.ofMillis(20))
 			.until(() -> activeRequests() <= baseline);
+	}
+
+	@Test
+	void initializeAdvertisesOnlyTheToolsTheSampleServes() {
+		try (McpSession session = McpSession.open(this.port)) {
+			McpSchema.ServerCapabilities capabilities = session.initialized().capabilities();
+			assertThat(capabilities.tools()).isNotNull();
+			assertThat(capabilities.resources()).as("resources").isNull();
+			assertThat(capabilities.prompts()).as("prompts").isNull();
+			assertThat(capabilities.completions()).as("completions").isNull();
+		}
+	}
+
+	@Test
+	void initializeRefusesClientTextsOverTheirLimitsNamingTheFieldAndTheLimit() throws Exception {
+		HttpClient http = HttpClient.newHttpClient();
+		int sessions = this.transport.sessionCount();
+		assertThat(refusalOfInitialize(http, "2025-06-18", "a".repeat(786_000), "1"))
+			.contains("-32602", "clientInfo.name may have at most 256 characters");
+		assertThat(refusalOfInitialize(http, "2025-06-18", "client", "1".repeat(65)))
+			.contains("-32602", "clientInfo.version may have at most 64 characters");
+		assertThat(refusalOfInitialize(http, "2025-06-18-" + "9".repeat(22), "client", "1"))
+			.contains("-32602", "protocolVersion must be 1 to 32 letters, digits");
+		assertThat(refusalOfInitialize(http, "2025-06-18\\nINFO forged", "client", "1"))
+			.contains("-32602", "protocolVersion must be 1 to 32 letters, digits");
+		assertThat(this.transport.sessionCount()).as("no session keeps what was refused").isEqualTo(sessions);
+		// At the limits a session starts
+		HttpResponse<String> atLimits = http.send(post(null, initialize("2025-06-18", "a".repeat(256), "1".repeat(64))),
+				HttpResponse.BodyHandlers.ofString());
+		assertThat(atLimits.headers().firstValue("Mcp-Session-Id")).as(atLimits.body()).isPresent();
+	}
+
+	@Test
+	void aClientsTextsNeitherForgeNorFloodTheLog(CapturedOutput output) throws Exception {
+		HttpClient http = HttpClient.newHttpClient();
+		String forged = "evil\\n2026-01-01T00:00:00.000Z  INFO 1 --- [main] d.a.approval : call approved by admin"
+				+ "\\u001b[2K\\u001b[1A\\u009b31m";
+		HttpResponse<String> initialized = http.send(post(null, initialize("2025-06-18", forged, "1")),
+				HttpResponse.BodyHandlers.ofString());
+		assertThat(initialized.headers().firstValue("Mcp-Session-Id")).as(initialized.body()).isPresent();
+		assertThat(output).doesNotContain("approved by admin")
+			.doesNotContain("\u001b[")
+			.doesNotContain("\u009b")
+			.doesNotContain("Client initialize request");
+	}
+
+	private String refusalOfInitialize(HttpClient http, String protocolVersion, String name, String version)
+			throws Exception {
+		HttpResponse<String> response = http.send(post(null, initialize(protocolVersion, name, version)),
+				HttpResponse.BodyHandlers.ofString());
+		assertThat(response.headers().firstValue("Mcp-Session-Id")).isEmpty();
+		assertThat(response.body().length()).as("the refusal does not echo the text").isLessThan(300);
+		return response.body();
+	}
+
+	private static String initialize(String protocolVersion, String name, String version) {
+		return "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\""
+				+ protocolVersion + "\",\"capabilities\":{},\"clientInfo\":{\"name\":\"" + name
+				+ "\",\"version\":\"" + version + "\"}}}";
 	}
 
 	private HttpRequest post(String session, String body) {

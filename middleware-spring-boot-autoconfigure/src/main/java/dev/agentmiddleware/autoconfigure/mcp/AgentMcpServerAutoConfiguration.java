@@ -65,6 +65,7 @@ import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.ResolvableType;
 import org.springframework.core.env.ConfigurableEnvironment;
+import org.springframework.core.env.Environment;
 import org.springframework.util.ClassUtils;
 import org.springframework.util.MimeType;
 import org.springframework.web.servlet.function.RouterFunction;
@@ -80,6 +81,8 @@ import org.springframework.web.servlet.function.ServerResponse;
  * its arguments bound inside the chain ({@link McpToolHandler});</li>
  * <li>Spring AI tool callbacks that the server publishes (a {@code ToolCallbackProvider} of {@code @Tool} beans)
  * run through the chain too ({@code agent.middleware.mcp.govern-spring-ai-tools});</li>
+ * <li>{@code initialize} advertising resources, prompts and completions only when the application serves them
+ * ({@link McpServedCapabilitiesBuilder});</li>
  * <li>the {@link HardenedStreamableHttpTransport} in place of Spring AI's Streamable HTTP transport for Spring MVC
  * ({@code agent.middleware.mcp.transport.*}), whose {@code tools/list} shows each caller only the tools it may call
  * ({@link McpToolVisibility}).</li>
@@ -152,6 +155,14 @@ public final class AgentMcpServerAutoConfiguration {
 					McpProperties.PREFIX + ".govern-spring-ai-tools", String.join(", ", ungovernedNames));
 		}
 		return List.copyOf(specifications.values());
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	McpSchema.ServerCapabilities.Builder mcpServedCapabilitiesBuilder(ListableBeanFactory beanFactory,
+			Environment environment) {
+		// Replaces Spring AI's capabilitiesBuilder: resources, prompts and completions only when served
+		return new McpServedCapabilitiesBuilder(beanFactory, environment);
 	}
 
 	@Bean

@@ -37,7 +37,10 @@ import org.springframework.web.servlet.function.ServerResponse;
  * <li>a session id is all it takes to use a session; here a session started by an authenticated principal is
  * answered as unknown (404) when another principal, or an anonymous client, presents its id;</li>
  * <li>open streams are left open at shutdown, so graceful shutdown waits for its timeout; here
- * {@linkplain #stop() stopping} completes every stream at once and ends the calls still running for them;</li>
+ * {@linkplain #stop() stopping} completes every stream at once and ends the calls still running for them, each
+ * request still unanswered getting an answer that says its call was abandoned and whether its tool had started
+ * ({@code tools/call}: a result with {@code isError}; any other request: a {@code -32000} error), so that no client
+ * waits out its own timeout;</li>
  * <li>a client that goes away while its call runs is not noticed until the call writes its answer; here every open
  * stream gets a keep-alive comment at an interval ({@link HardenedStreamableHttpTransportBuilder#keepAliveInterval}), and a stream found broken
  * ends, with the call running for it (its thread is interrupted);</li>
@@ -196,11 +199,12 @@ public final class HardenedStreamableHttpTransport implements McpStreamableServe
 		return SmartLifecycle.DEFAULT_PHASE - 512;
 	}
 
-	// Ends every stream and cancels the calls still running for them, so that no request holds the shutdown up
+	// Ends every stream and cancels the calls still running for them, so that no request holds the shutdown up; a
+	// request still unanswered is answered first that its call was abandoned (and whether its tool started)
 	private void closeAll() {
 		this.closing = true;
 		for (McpLiveSession live : this.sessions.sessions()) {
-			live.abandonStreams("the server is stopping");
+			live.abandonStreamsAtShutdown("the server is stopping");
 		}
 		this.sessions.endAll();
 	}

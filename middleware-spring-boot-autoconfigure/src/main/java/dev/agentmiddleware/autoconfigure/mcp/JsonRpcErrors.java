@@ -84,6 +84,30 @@ final class JsonRpcErrors {
 	}
 
 	/**
+	 * The answer to a request still unanswered when the server stops, so that its client does not wait out its own
+	 * timeout: for {@code tools/call} a result with {@code isError} (as for any other failed call, so that the model
+	 * reads it) saying the call was abandoned and whether the tool started; for any other request a {@code -32000}
+	 * error.
+	 * @param request the request
+	 * @param toolStarted whether the call's tool had started when the call was cancelled
+	 * @return the response
+	 */
+	static McpSchema.JSONRPCResponse abandonedAtShutdown(McpSchema.JSONRPCRequest request, boolean toolStarted) {
+		if (!McpSchema.METHOD_TOOLS_CALL.equals(request.method())) {
+			return new McpSchema.JSONRPCResponse(McpSchema.JSONRPC_VERSION, request.id(), null,
+					new McpSchema.JSONRPCResponse.JSONRPCError(HardenedStreamableHttpTransport.SERVER_ERROR,
+							"Service Unavailable: the request was abandoned because the server is stopping", null));
+		}
+		String text = toolStarted
+				? "The call was abandoned because the server is stopping. The tool had started and may have run, "
+						+ "in part or in full: check its effect before calling it again."
+				: "The call was abandoned because the server is stopping. The tool was not started, so nothing "
+						+ "was done: call it again once the server is back.";
+		McpSchema.CallToolResult result = McpSchema.CallToolResult.builder().addTextContent(text).isError(true).build();
+		return new McpSchema.JSONRPCResponse(McpSchema.JSONRPC_VERSION, request.id(), result, null);
+	}
+
+	/**
 	 * Writes a JSON-RPC message or error body as JSON, with the transport's mapper.
 	 * @param value the message
 	 * @return its JSON text

@@ -9,6 +9,7 @@ import java.util.concurrent.ConcurrentMap;
 
 import dev.agentmiddleware.chain.CallCancellation;
 import io.modelcontextprotocol.json.McpJsonMapper;
+import io.modelcontextprotocol.spec.McpSchema;
 import io.modelcontextprotocol.spec.McpStreamableServerSession;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -86,7 +87,9 @@ final class McpLiveSession {
 	 * @return the stream, open until it completes, fails or is closed
 	 */
 	McpSseStream open(ServerResponse.SseBuilder sse, McpJsonMapper jsonMapper) {
-		return open(sse, jsonMapper, new CallCancellation());
+		McpSseStream stream = new McpSseStream(sse, this, jsonMapper, new CallCancellation(), null);
+		this.streams.add(stream);
+		return stream;
 	}
 
 	/**
@@ -94,10 +97,12 @@ final class McpLiveSession {
 	 * @param sse the response
 	 * @param jsonMapper writes the messages sent on it
 	 * @param cancellation cancels the request's call when the stream is abandoned or the request cancelled
+	 * @param request the request the stream answers
 	 * @return the stream, open until it completes, fails or is closed
 	 */
-	McpSseStream open(ServerResponse.SseBuilder sse, McpJsonMapper jsonMapper, CallCancellation cancellation) {
-		McpSseStream stream = new McpSseStream(sse, this, jsonMapper, cancellation);
+	McpSseStream open(ServerResponse.SseBuilder sse, McpJsonMapper jsonMapper, CallCancellation cancellation,
+			McpSchema.JSONRPCRequest request) {
+		McpSseStream stream = new McpSseStream(sse, this, jsonMapper, cancellation, request);
 		this.streams.add(stream);
 		return stream;
 	}
@@ -141,9 +146,11 @@ final class McpLiveSession {
 		closeStreams();
 	}
 
-	void abandonStreams(String reason) {
+	// The server is stopping: each request still unanswered is answered that its call was abandoned, and every
+	// stream ends
+	void abandonStreamsAtShutdown(String reason) {
 		for (McpSseStream stream : streams()) {
-			stream.abandon(reason);
+			stream.abandonAtShutdown(reason);
 		}
 	}
 

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.json.TypeRef;
@@ -50,6 +51,20 @@ final class McpRequestValidator {
 		.build();
 
 	private static final String PROTOCOL_VERSION_HEADER = "MCP-Protocol-Version";
+
+	// The limits of what a client says of itself in initialize: its protocol version (a date such as 2025-06-18;
+	// a session store keeps it in a column of 32), its names and version, its other texts, and all of its params
+	static final int MAX_PROTOCOL_VERSION_LENGTH = 32;
+
+	static final int MAX_CLIENT_NAME_LENGTH = 256;
+
+	static final int MAX_CLIENT_VERSION_LENGTH = 64;
+
+	static final int MAX_CLIENT_TEXT_LENGTH = 2048;
+
+	static final int MAX_INITIALIZE_PARAMS_LENGTH = 16 * 1024;
+
+	private static final Pattern PROTOCOL_VERSION = Pattern.compile("[A-Za-z0-9._-]+");
 
 	private final McpRequestGuard guard;
 
@@ -144,7 +159,10 @@ final class McpRequestValidator {
 	/**
 	 * Reads the params of an {@code initialize} request.
 	 * @param request the {@code initialize} request
-	 * @return its params, or the refusal (200 with {@code -32602}) when they lack a protocol version
+	 * @return its params, or the refusal (200 with {@code -32602}) when they lack a protocol version, or a text the
+	 * client describes itself with is over its limit: {@code protocolVersion} 32 characters (letters, digits,
+	 * {@code .}, {@code _}, {@code -}), {@code clientInfo.name} and {@code title} 256, {@code version} 64,
+	 * {@code description} and {@code websiteUrl} 2048, all the params 16 KiB of JSON
 	 */
 	McpChecked<McpSchema.InitializeRequest> initializeRequest(McpSchema.JSONRPCRequest request) {
 		McpSchema.InitializeRequest initializeRequest;
@@ -159,7 +177,63 @@ final class McpRequestValidator {
 			return McpChecked.refused(this.errors.error(HttpStatus.OK, request.id(), INVALID_PARAMS,
 					"Invalid params: initialize needs protocolVersion, capabilities and clientInfo"));
 		}
+		String invalid = invalidClientMetadata(initializeRequest);
+		if (invalid == null && paramsLength(request) > MAX_INITIALIZE_PARAMS_LENGTH) {
+			invalid = "Invalid params: the params of initialize may have at most " + MAX_INITIALIZE_PARAMS_LENGTH
+					+ " characters of JSON";
+		}
+		if (invalid != null) {
+			return McpChecked.refused(this.errors.error(HttpStatus.OK, request.id(), INVALID_PARAMS, invalid));
+		}
 		return McpChecked.passed(initializeRequest);
+	}
+
+	// A session keeps its initialize params for its whole life (in the database too, with a shared store), and the
+	// MCP SDK logs the protocol version it does not know: every text a client describes itself with has a limit
+	private static @Nullable String invalidClientMetadata(McpSchema.InitializeRequest request) {
+		String protocolVersion = request.protocolVersion();
+		if (protocolVersion.length() > MAX_PROTOCOL_VERSION_LENGTH
+				|| !PROTOCOL_VERSION.matcher(protocolVersion).matches()) {
+			return "Invalid params: initialize protocolVersion must be 1 to " + MAX_PROTOCOL_VERSION_LENGTH
+					+ " letters, digits, '.', '_' or '-', such as 2025-06-18";
+		}
+		McpSchema.Implementation clientInfo = request.clientInfo();
+		if (clientInfo == null) {
+			return null;
+		}
+		if (isLonger(clientInfo.name(), MAX_CLIENT_NAME_LENGTH)) {
+			return tooLong("clientInfo.name", MAX_CLIENT_NAME_LENGTH);
+		}
+		if (isLonger(clientInfo.title(), MAX_CLIENT_NAME_LENGTH)) {
+			return tooLong("clientInfo.title", MAX_CLIENT_NAME_LENGTH);
+		}
+		if (isLonger(clientInfo.version(), MAX_CLIENT_VERSION_LENGTH)) {
+			return tooLong("clientInfo.version", MAX_CLIENT_VERSION_LENGTH);
+		}
+		if (isLonger(clientInfo.description(), MAX_CLIENT_TEXT_LENGTH)) {
+			return tooLong("clientInfo.description", MAX_CLIENT_TEXT_LENGTH);
+		}
+		if (isLonger(clientInfo.websiteUrl(), MAX_CLIENT_TEXT_LENGTH)) {
+			return tooLong("clientInfo.websiteUrl", MAX_CLIENT_TEXT_LENGTH);
+		}
+		return null;
+	}
+
+	private static boolean isLonger(@Nullable String value, int limit) {
+		return value != null && value.length() > limit;
+	}
+
+	private static String tooLong(String field, int limit) {
+		return "Invalid params: initialize " + field + " may have at most " + limit + " characters";
+	}
+
+	private long paramsLength(McpSchema.JSONRPCRequest request) {
+		try {
+			return this.jsonMapper.writeValueAsString(request.params()).length();
+		}
+		catch (IOException | RuntimeException ex) {
+			return 0;
+		}
 	}
 
 	private McpChecked<McpSchema.JSONRPCMessage> parse(byte[] body) {

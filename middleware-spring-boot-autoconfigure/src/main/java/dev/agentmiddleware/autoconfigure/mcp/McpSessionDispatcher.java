@@ -9,6 +9,7 @@ import dev.agentmiddleware.autoconfigure.internal.McpSessionIds.McpRequestBaseUr
 import dev.agentmiddleware.autoconfigure.internal.McpSessionIds;
 import dev.agentmiddleware.autoconfigure.internal.ToolPrincipals;
 import dev.agentmiddleware.chain.CallCancellation;
+import dev.agentmiddleware.tool.SessionFingerprint;
 import dev.agentmiddleware.tool.ToolPrincipal;
 import io.modelcontextprotocol.common.McpTransportContext;
 import io.modelcontextprotocol.json.McpJsonMapper;
@@ -93,6 +94,14 @@ final class McpSessionDispatcher {
 							+ this.sessions.maxSessions() + " live sessions; end an unused session or try again later");
 		}
 		McpSchema.InitializeResult result = init.initResult().block();
+		if (logger.isDebugEnabled()) {
+			// In place of the MCP SDK's INFO line, which logs the client's texts as they came (set to WARN by default)
+			McpSchema.Implementation client = params.value().clientInfo();
+			logger.debug("MCP session {} started by client {} version {} (protocol {})",
+					SessionFingerprint.of(init.session().getId()), McpLogText.of((client != null) ? client.name() : null),
+					McpLogText.of((client != null) ? client.version() : null),
+					McpLogText.of(params.value().protocolVersion()));
+		}
 		return ServerResponse.ok()
 			.contentType(MediaType.APPLICATION_JSON)
 			.header(SESSION_HEADER, init.session().getId())
@@ -195,7 +204,7 @@ final class McpSessionDispatcher {
 			CallCancellation cancellation, HttpServletRequest servletRequest) {
 		String requestKey = McpRequestCancellations.key(request.id());
 		return ServerResponse.sse((sse) -> {
-			McpSseStream stream = live.open(sse, this.jsonMapper, cancellation);
+			McpSseStream stream = live.open(sse, this.jsonMapper, cancellation, request);
 			if (requestKey != null) {
 				live.callStarted(requestKey, stream);
 			}
@@ -211,10 +220,11 @@ final class McpSessionDispatcher {
 			}
 			catch (RuntimeException ex) {
 				if (stream.isClosed()) {
-					logger.debug("MCP request '{}' ended: its client went away or cancelled it", request.method());
+					logger.debug("MCP request {} ended: its client went away or cancelled it",
+							McpLogText.of(request.method()));
 				}
 				else {
-					logger.warn("MCP request '{}' failed in the transport: {}", request.method(),
+					logger.warn("MCP request {} failed in the transport: {}", McpLogText.of(request.method()),
 							ex.getClass().getSimpleName());
 				}
 			}

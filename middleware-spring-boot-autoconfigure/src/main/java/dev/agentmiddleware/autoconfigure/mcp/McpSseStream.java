@@ -19,13 +19,14 @@ import org.springframework.web.servlet.function.ServerResponse;
 /**
  * One server-sent-events response of a session: a request's answer or the session's listening stream. It holds the
  * {@link CallCancellation} of its request, so that a client found gone ({@linkplain #abandon(String) abandoned}: the
- * container reports an error, or a {@linkplain #ping() keep-alive} comment cannot be written) or a client's
+ * container reports an error, a {@linkplain #ping() keep-alive} comment or a message cannot be written) or a client's
  * {@code notifications/cancelled} ({@link #cancel(String)}) cancels the call still running for it through the chain,
  * with a signal rather than a thread interrupt. Messages are written one at a time, errors the SDK built
  * {@linkplain JsonRpcErrors#bounded bounded}; nothing is written once the stream is closed or its request cancelled,
- * so a cancelled request gets no response, and its stream ends only once the call is cancelled.
+ * so a cancelled request gets no response, and its stream ends only once the call is cancelled. When the server
+ * stops ({@link #abandonAtShutdown(String)}), a request not yet answered is answered that its call was abandoned.
  * <pre>{@code
- * McpSseStream stream = live.open(sse, jsonMapper, cancellation);
+ * McpSseStream stream = live.open(sse, jsonMapper, cancellation, request);
  * live.session().responseStream(request, stream).block();
  * stream.close();
  * }</pre>
@@ -59,12 +60,19 @@ final class McpSseStream implements McpStreamableServerTransport {
 
 	private volatile boolean abandoned;
 
+	// The request this stream answers, null for the session's listening stream
+	private final McpSchema.@Nullable JSONRPCRequest request;
+
+	// Set once the request's response was written
+	private boolean answered;
+
 	McpSseStream(ServerResponse.SseBuilder sse, McpLiveSession owner, McpJsonMapper jsonMapper,
-			CallCancellation cancellation) {
+			CallCancellation cancellation, McpSchema.@Nullable JSONRPCRequest request) {
 		this.sse = sse;
 		this.owner = owner;
 		this.jsonMapper = jsonMapper;
 		this.cancellation = cancellation;
+		this.request = request;
 		sse.onError((ex) -> {
 			logger.debug("MCP client disconnected: {}", ex.getClass().getSimpleName());
 			abandon(GONE);
@@ -93,18 +101,17 @@ final class McpSseStream implements McpStreamableServerTransport {
 	@Override
 	public Mono<Void> sendMessage(McpSchema.JSONRPCMessage message, @Nullable String messageId) {
 		return Mono.fromRunnable(() -> {
+			boolean gone = false;
 			this.lock.lock();
 			try {
 				if (this.closed || this.muted) {
 					return;
 				}
-				String id = (messageId != null) ? messageId : this.owner.id();
-				String data = this.jsonMapper.writeValueAsString(JsonRpcErrors.bounded(message));
-				this.sse.id(id).event(MESSAGE_EVENT).data(data);
+				write(message, messageId);
 			}
 			catch (IOException | UncheckedIOException ex) {
 				logger.debug("MCP client disconnected before a message was sent: {}", ex.getClass().getSimpleName());
-				closeQuietly();
+				gone = true;
 			}
 			catch (RuntimeException ex) {
 				logger.warn("MCP transport failed to send a message: {}", ex.getClass().getSimpleName());
@@ -113,7 +120,21 @@ final class McpSseStream implements McpStreamableServerTransport {
 			finally {
 				this.lock.unlock();
 			}
+			if (gone) {
+				// As when a keep-alive comment finds the client gone: the call is cancelled and the request completed
+				abandon(GONE);
+			}
 		});
+	}
+
+	// Under the lock, on an open stream
+	private void write(McpSchema.JSONRPCMessage message, @Nullable String messageId) throws IOException {
+		String id = (messageId != null) ? messageId : this.owner.id();
+		String data = this.jsonMapper.writeValueAsString(JsonRpcErrors.bounded(message));
+		this.sse.id(id).event(MESSAGE_EVENT).data(data);
+		if (message instanceof McpSchema.JSONRPCResponse) {
+			this.answered = true;
+		}
 	}
 
 	boolean isClosed() {
@@ -136,6 +157,38 @@ final class McpSseStream implements McpStreamableServerTransport {
 			this.lock.unlock();
 		}
 		this.cancellation.cancel(reason);
+	}
+
+	// The server is stopping: a request not yet answered is answered here, saying that its call was abandoned and
+	// whether its tool started, since its client would otherwise wait out its own timeout. Nothing the call writes
+	// from now on reaches the client; the call is cancelled first, so that a tool that had not started never starts
+	// and the answer tells the truth; then the answer is written and the stream ends.
+	void abandonAtShutdown(String reason) {
+		boolean unanswered;
+		this.lock.lock();
+		try {
+			unanswered = this.request != null && !this.closed && !this.muted && !this.answered;
+			this.muted = true;
+			this.abandoned = true;
+		}
+		finally {
+			this.lock.unlock();
+		}
+		this.cancellation.cancel(reason);
+		this.lock.lock();
+		try {
+			if (unanswered && !this.closed) {
+				write(JsonRpcErrors.abandonedAtShutdown(this.request, this.cancellation.toolStarted()), null);
+			}
+		}
+		catch (IOException | RuntimeException ex) {
+			logger.debug("MCP client gone before its request was answered at shutdown: {}",
+					ex.getClass().getSimpleName());
+		}
+		finally {
+			closeQuietly();
+			this.lock.unlock();
+		}
 	}
 
 	// The client cancelled the request: nothing more is written, so that the request gets no response; then the call

@@ -12,11 +12,14 @@ import dev.agentmiddleware.autoconfigure.tool.AgentToolRegistry;
 import dev.agentmiddleware.spring.AgentTool;
 import dev.agentmiddleware.spring.AgentToolIcon;
 import dev.agentmiddleware.tool.ToolDescriptor.SafetyLevel;
+import io.modelcontextprotocol.server.McpServerFeatures.SyncPromptSpecification;
 import io.modelcontextprotocol.server.McpServerFeatures.SyncToolSpecification;
+import io.modelcontextprotocol.server.McpSyncServer;
 import io.modelcontextprotocol.spec.McpSchema;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
+import org.springframework.ai.mcp.server.common.autoconfigure.McpServerAutoConfiguration;
 import org.springframework.ai.mcp.server.common.autoconfigure.McpServerJsonMapperAutoConfiguration;
 import org.springframework.ai.tool.ToolCallbackProvider;
 import org.springframework.ai.tool.annotation.Tool;
@@ -224,10 +227,58 @@ class AgentMcpServerAutoConfigurationTests {
 		});
 	}
 
+	@Test
+	void advertisesOnlyToolsWhenTheApplicationServesNothingElse() {
+		this.webContextRunner.withConfiguration(AutoConfigurations.of(McpServerAutoConfiguration.class))
+			.withUserConfiguration(ToolsConfiguration.class)
+			.run((context) -> {
+				McpSchema.ServerCapabilities capabilities = context.getBean(McpSyncServer.class).getServerCapabilities();
+				assertThat(capabilities.tools()).isNotNull();
+				assertThat(capabilities.resources()).isNull();
+				assertThat(capabilities.prompts()).isNull();
+				assertThat(capabilities.completions()).isNull();
+			});
+	}
+
+	@Test
+	void advertisesPromptsWhenTheApplicationDeclaresPromptSpecifications() {
+		this.webContextRunner.withConfiguration(AutoConfigurations.of(McpServerAutoConfiguration.class))
+			.withUserConfiguration(ToolsConfiguration.class, PromptsConfiguration.class)
+			.run((context) -> {
+				McpSyncServer server = context.getBean(McpSyncServer.class);
+				assertThat(server.getServerCapabilities().prompts()).isNotNull();
+				assertThat(server.listPrompts()).extracting(McpSchema.Prompt::name).containsExactly("greet");
+				assertThat(server.getServerCapabilities().resources()).isNull();
+			});
+	}
+
+	@Test
+	void advertisesWhatTheApplicationSwitchesOnItself() {
+		this.webContextRunner.withConfiguration(AutoConfigurations.of(McpServerAutoConfiguration.class))
+			.withUserConfiguration(ToolsConfiguration.class)
+			.withPropertyValues("spring.ai.mcp.server.capabilities.resource=true")
+			.run((context) -> {
+				McpSchema.ServerCapabilities capabilities = context.getBean(McpSyncServer.class).getServerCapabilities();
+				assertThat(capabilities.resources()).isNotNull();
+				assertThat(capabilities.prompts()).isNull();
+			});
+	}
+
 	@SuppressWarnings("unchecked")
 	private static Map<String, McpSchema.Tool> tools(List<?> specifications) {
 		return ((List<SyncToolSpecification>) specifications).stream()
 			.collect(java.util.stream.Collectors.toMap((spec) -> spec.tool().name(), SyncToolSpecification::tool));
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class PromptsConfiguration {
+
+		@Bean
+		List<SyncPromptSpecification> prompts() {
+			return List.of(new SyncPromptSpecification(new McpSchema.Prompt("greet", "Greets the user", List.of()),
+					(exchange, request) -> new McpSchema.GetPromptResult("greeting", List.of())));
+		}
+
 	}
 
 	@Configuration(proxyBeanMethods = false)

@@ -35,6 +35,29 @@ class McpServerDefaultsEnvironmentPostProcessorTests {
 	}
 
 	@Test
+	void quietsTheSdksInitializeLineThatLogsTheClientsTexts() {
+		StandardEnvironment environment = new StandardEnvironment();
+		this.postProcessor.postProcessEnvironment(environment, new SpringApplication());
+		assertThat(environment.getProperty("logging.level.io.modelcontextprotocol.server.McpAsyncServer"))
+			.isEqualTo("WARN");
+		assertThat(environment.getProperty("logging.level.io.modelcontextprotocol.server.McpStatelessAsyncServer"))
+			.isEqualTo("WARN");
+	}
+
+	@Test
+	void leavesTheSdksLoggersToAnApplicationThatSetsTheirLevelOrAPackageAbove() {
+		StandardEnvironment environment = new StandardEnvironment();
+		environment.getPropertySources()
+			.addFirst(new MapPropertySource("application", Map.of("logging.level.io.modelcontextprotocol", "DEBUG",
+					"logging.level.io.modelcontextprotocol.server.McpAsyncServer", "INFO")));
+		this.postProcessor.postProcessEnvironment(environment, new SpringApplication());
+		assertThat(environment.getProperty("logging.level.io.modelcontextprotocol.server.McpAsyncServer"))
+			.isEqualTo("INFO");
+		assertThat(environment.getProperty("logging.level.io.modelcontextprotocol.server.McpStatelessAsyncServer"))
+			.as("not set: the package's DEBUG applies").isNull();
+	}
+
+	@Test
 	void statelessServersKeepSpringAisConverter() {
 		StandardEnvironment environment = new StandardEnvironment();
 		environment.getPropertySources()
