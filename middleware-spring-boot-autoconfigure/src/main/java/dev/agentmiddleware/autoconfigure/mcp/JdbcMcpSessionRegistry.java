@@ -45,7 +45,7 @@ import org.springframework.transaction.support.TransactionTemplate;
  * back from it. Both are {@value McpSessionIds#DIGEST_LENGTH}
  * characters, the width of columns {@code id} and {@code owner_name}; the protocol version is at most
  * {@value McpSessionRegistry#MAX_PROTOCOL_VERSION_LENGTH} characters, the width of {@code protocol_version}, and a
- * longer one is refused before a session starts ({@link McpSessionRegistry#refusalOf}).
+ * longer one is refused before a session starts (by {@link McpRequestValidator}, 400 with {@code -32602}).
  *
  * <p>The cap is exact for the cluster: a start deletes the expired rows, counts the rest and inserts its own in one
  * transaction that holds a lock every instance's starts take first (on PostgreSQL a transaction-level advisory lock

@@ -54,7 +54,7 @@ final class McpRequestValidator {
 
 	// The limits of what a client says of itself in initialize: its protocol version (a date such as 2025-06-18;
 	// a session store keeps it in a column of 32), its names and version, its other texts, and all of its params
-	static final int MAX_PROTOCOL_VERSION_LENGTH = 32;
+	static final int MAX_PROTOCOL_VERSION_LENGTH = McpSessionRegistry.MAX_PROTOCOL_VERSION_LENGTH;
 
 	static final int MAX_CLIENT_NAME_LENGTH = 256;
 
@@ -159,8 +159,8 @@ final class McpRequestValidator {
 	/**
 	 * Reads the params of an {@code initialize} request.
 	 * @param request the {@code initialize} request
-	 * @return its params, or the refusal (200 with {@code -32602}) when they lack a protocol version, or a text the
-	 * client describes itself with is over its limit: {@code protocolVersion} 32 characters (letters, digits,
+	 * @return its params, or the refusal with {@code -32602} when they lack a protocol version (200), or a text the
+	 * client describes itself with is over its limit (400): {@code protocolVersion} 32 characters (letters, digits,
 	 * {@code .}, {@code _}, {@code -}), {@code clientInfo.name} and {@code title} 256, {@code version} 64,
 	 * {@code description} and {@code websiteUrl} 2048, all the params 16 KiB of JSON
 	 */
@@ -183,7 +183,8 @@ final class McpRequestValidator {
 					+ " characters of JSON";
 		}
 		if (invalid != null) {
-			return McpChecked.refused(this.errors.error(HttpStatus.OK, request.id(), INVALID_PARAMS, invalid));
+			// 400: a value no session could keep, never the 500 of a column it would not fit
+			return McpChecked.refused(this.errors.error(HttpStatus.BAD_REQUEST, request.id(), INVALID_PARAMS, invalid));
 		}
 		return McpChecked.passed(initializeRequest);
 	}

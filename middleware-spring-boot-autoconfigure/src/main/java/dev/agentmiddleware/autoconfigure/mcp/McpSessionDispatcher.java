@@ -81,11 +81,6 @@ final class McpSessionDispatcher {
 		if (params.isRefused()) {
 			return params.refusal();
 		}
-		String tooLong = McpSessionRegistry.refusalOf(params.value());
-		if (tooLong != null) {
-			return this.errors.error(HttpStatus.BAD_REQUEST, request.id(),
-					HardenedStreamableHttpTransport.INVALID_PARAMS, tooLong);
-		}
 		McpStreamableServerSession.McpStreamableServerSessionInit init = this.sessions.start(factory, params.value(),
 				principalName(httpRequest.servletRequest()));
 		if (init == null) {

@@ -22,25 +22,10 @@ interface McpSessionRegistry {
 	/**
 	 * The longest {@code protocolVersion} of an {@code initialize} request that starts a session, in every registry:
 	 * column {@code protocol_version} of {@code agent_mcp_session} is {@code VARCHAR(32)}. The versions of the MCP
-	 * specification are dates such as {@code 2025-06-18}.
+	 * specification are dates such as {@code 2025-06-18}. {@link McpRequestValidator} refuses a longer one (400 with
+	 * {@code -32602}) before any registry sees it.
 	 */
 	int MAX_PROTOCOL_VERSION_LENGTH = 32;
-
-	/**
-	 * Why no registry starts a session for these {@code initialize} params: a value longer than a session keeps
-	 * ({@link #MAX_PROTOCOL_VERSION_LENGTH}). The principal's name and the session id have no such limit: a table
-	 * keeps their SHA-256.
-	 * @param request the params of the {@code initialize} request
-	 * @return the text of the client error, naming the field and its limit but not the value, or {@code null} when
-	 * the params fit
-	 */
-	static @Nullable String refusalOf(McpSchema.InitializeRequest request) {
-		String protocolVersion = request.protocolVersion();
-		if (protocolVersion != null && protocolVersion.length() > MAX_PROTOCOL_VERSION_LENGTH) {
-			return "Invalid params: protocolVersion may have at most " + MAX_PROTOCOL_VERSION_LENGTH + " characters";
-		}
-		return null;
-	}
 
 	/**
 	 * Starts a session for an {@code initialize} request, unless the registry holds its limit of live sessions after
