@@ -3,6 +3,7 @@ package dev.agentmiddleware.redaction;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 import org.jspecify.annotations.Nullable;
 
@@ -21,6 +22,8 @@ final class CredentialFiles {
 	private static final Set<String> NETRC_SECRETS = Set.of("password", "account");
 
 	private static final int MAX_CSV_COLUMNS = 64;
+
+	private static final Pattern ISO_DATE_HOUR = Pattern.compile("[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt][0-9]{2}");
 
 	private CredentialFiles() {
 	}
@@ -81,8 +84,11 @@ final class CredentialFiles {
 			return null;
 		}
 		String host = text.substring(start, hostEnd);
-		if (!host.equals("*") && !containsLetterOrDot(host)) {
-			// 01:02:03:04:05 is a time code, not a host
+		if (!host.equals("*") && !containsLetterOrDot(host) || ISO_DATE_HOUR.matcher(host).matches()) {
+			// 01:02:03:04:05 is a time code and 2025-04-12T08:01:02.345+02:00 a time, not a host
+			return null;
+		}
+		if (passwordStart >= text.length() || Character.isWhitespace(text.charAt(passwordStart))) {
 			return null;
 		}
 		for (int i = passwordStart; i < text.length() && !Character.isWhitespace(text.charAt(i)); i++) {

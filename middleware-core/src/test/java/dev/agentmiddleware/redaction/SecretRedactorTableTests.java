@@ -199,6 +199,8 @@ class SecretRedactorTableTests {
 				arguments("pgpass", "started at 12:30:45 and ended at 12:31:02"),
 				arguments("pgpass", "frame 01:02:03:04:05"), arguments("pgpass", "fe80:0:0:0:0:0:0:1 and aa:bb:cc:dd:ee:ff"),
 				arguments("pgpass", "ERROR:root:app:main:failed"),
+				arguments("pgpass", "failed at 2025-04-12T08:01:02.345+02:00: cannot open /var/data/x.csv"),
+				arguments("pgpass", "at 2025-04-12T08:01:02:345:x and host:5432:db:user: (no password)"),
 				arguments("csv", "name,age,city\nada,36,Lisbon"), arguments("csv", "Hello, world, again\nyes, no"),
 				arguments("env", "pass=12 fail=0 bypass=true compass=north"), arguments("env", "PWD=/home/ada"),
 				arguments("env", "password_hint=first pet"), arguments("env", "PASS_MAX_DAYS=90"),
