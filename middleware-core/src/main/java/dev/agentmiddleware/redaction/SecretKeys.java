@@ -18,10 +18,15 @@ final class SecretKeys {
 			"access", "confirm", "confirmation", "confirmed", "raw", "plain", "plaintext", "text", "str", "string",
 			"b64", "base64", "hex", "enc", "encoded", "encrypted", "header", "pem", "data", "old", "new", "current");
 
+	/** Short forms of {@code password}, secret only as a whole word after another ({@code DB_PASS}, {@code MYSQL_PWD}). */
+	private static final Set<String> PASSWORD_ABBREVIATIONS = Set.of("pass", "pwd");
+
 	private static final Pattern WORD_BOUNDARY = Pattern
 		.compile("[^A-Za-z0-9]+|(?<=[a-z])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])|(?<=[A-Za-z])(?=[0-9])|(?<=[0-9])(?=[A-Za-z])");
 
 	private final List<String> normalizedKeys;
+
+	private final boolean passwordAbbreviations;
 
 	SecretKeys(Collection<String> secretKeys) {
 		List<String> normalized = new ArrayList<>();
@@ -32,6 +37,8 @@ final class SecretKeys {
 			}
 		}
 		this.normalizedKeys = List.copyOf(normalized);
+		// Alone, "pass" and "pwd" are too often something else (pass=12 fail=0, the shell's PWD)
+		this.passwordAbbreviations = this.normalizedKeys.contains("password");
 	}
 
 	boolean isSecretKey(String key) {
@@ -45,6 +52,15 @@ final class SecretKeys {
 				return true;
 			}
 			if (spelledBeforeQualifiers(words, secret)) {
+				return true;
+			}
+		}
+		return this.passwordAbbreviations && abbreviatedPassword(words);
+	}
+
+	private static boolean abbreviatedPassword(List<String> words) {
+		for (int i = 1; i < words.size(); i++) {
+			if (PASSWORD_ABBREVIATIONS.contains(words.get(i)) && onlyQualifiers(words, i + 1)) {
 				return true;
 			}
 		}

@@ -2,8 +2,10 @@ package dev.agentmiddleware.redaction;
 
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
+import java.util.Base64;
 import java.util.Collection;
 import java.util.List;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -16,18 +18,29 @@ import java.util.regex.Pattern;
  * qualifies it ({@code key}, {@code value}, {@code hash}, a number, ...), or when its last word ends with a secret
  * word ({@code dbpassword}). So {@code client_secret}, {@code refresh_token}, {@code aws_secret_access_key},
  * {@code spring.datasource.password} and {@code passwordConfirmation} are secret, while {@code secretariat},
- * {@code token_count} and {@code my-secret-notes.txt} merely contain a secret word and are not.
+ * {@code token_count} and {@code my-secret-notes.txt} merely contain a secret word and are not. While
+ * {@code password} is a secret word, its short forms {@code pass} and {@code pwd} count too, but only as a whole word
+ * after another ({@code DB_PASS}, {@code MYSQL_PWD}; not {@code pass=12}, the shell's {@code PWD} or {@code bypass}).
  *
  * <p><b>Text.</b> {@link #redactText(String)} hides, anywhere in the text:
  * <ul>
  * <li>values of secret keys written as {@code key=value}, {@code key: value}, {@code "key": "value"} (also
- * escaped JSON, {@code \"key\": \"value\"}) and URL query or fragment parameters ({@code ?api_key=...&x=1});</li>
- * <li>the user-info of URLs ({@code https://user:pass@host/} becomes {@code https://[REDACTED]@host/});</li>
+ * escaped JSON, {@code \"key\": \"value\"}), {@code 'key' => 'value'} (PHP, Ruby),
+ * {@code <key>value</key>} (XML such as Maven's {@code settings.xml}), {@code define('KEY', 'value')} (PHP,
+ * with WordPress's keys and salts) and URL query or fragment parameters ({@code ?api_key=...&x=1});</li>
+ * <li>the user-info of URLs ({@code https://user:pass@host/} becomes {@code https://[REDACTED]@host/}, also when the
+ * password holds a slash);</li>
  * <li>the credential of every authorization scheme after an {@code Authorization} or
  * {@code Proxy-Authorization} key ({@code Bearer}, {@code Basic}, {@code Token}, {@code Digest ... response="..."},
  * {@code AWS4-HMAC-SHA256 Credential=...}, any other), and of the common schemes where they stand alone in text,
  * provided what follows looks like a credential (so "Token expired" stays);</li>
- * <li>the body of PEM private keys.</li>
+ * <li>tokens recognisable by their form: GitHub tokens ({@code ghp_}, {@code gho_}, {@code ghu_}, {@code ghs_},
+ * {@code ghr_}, {@code github_pat_}; the prefix stays) and JWTs (three or five base64url segments, the first
+ * starting {@code eyJ});</li>
+ * <li>the body of PEM and PGP private keys, and the private lines and MAC of PuTTY keys;</li>
+ * <li>the secrets of credential files: {@code .netrc} ({@code password} and {@code account}), {@code .pgpass}
+ * ({@code host:port:database:user:password}), Docker's {@code config.json} ({@code "auth"} when it is base64 of
+ * {@code user:password}) and CSV with a secret-named column (AWS {@code credentials.csv}, password exports).</li>
  * </ul>
  * A quoted value stays quoted ({@code "password": "[REDACTED]"}); a value whose closing quote was cut off is
  * hidden to the end of the text. Everything else is left exactly as it was. Immutable and thread-safe.
@@ -46,29 +59,68 @@ public final class SecretRedactor {
 	public static final String REDACTED = "[REDACTED]";
 
 	/** The secret words used by {@link #withDefaults()}. */
-	public static final List<String> DEFAULT_SECRET_KEYS = List.of("password", "passwd", "secret", "token",
-			"api-key", "apikey", "authorization", "credential", "cookie", "private-key");
+	public static final List<String> DEFAULT_SECRET_KEYS = List.of("password", "passwd", "passphrase", "secret",
+			"token", "api-key", "apikey", "authorization", "credential", "cookie", "private-key");
 
 	/** Authorization schemes recognised where they stand alone in text (an Authorization key accepts any). */
 	private static final String SCHEMES = "bearer|basic|token|digest|negotiate|ntlm|dpop|hoba|mutual|vapid"
 			+ "|aws4-hmac-sha256|scram-sha-1|scram-sha-256|privatetoken|oauth|mac";
 
-	private static final String KEY_AND_SEPARATOR = "(?<key>(?<![A-Za-z0-9_.\\-])[A-Za-z0-9_][A-Za-z0-9_.\\-]*)"
-			+ "(?<sep>(?:\\\\?[\"'])?[ \\t]*[:=](?![:=])[ \\t]*)";
+	private static final String KEY_AND_SEPARATOR = "(?<key>(?<![A-Za-z0-9_.\\-])[A-Za-z0-9_][A-Za-z0-9_.\\-]{0,255})"
+			+ "(?<sep>(?:\\\\?[\"'])?[ \\t]*(?:=>|[:=](?![:=]))[ \\t]*)";
 
 	private static final Pattern KEY_SEPARATOR = Pattern.compile(KEY_AND_SEPARATOR);
 
+	/** A database or user field of a .pgpass line (possessive: it cannot end but at a colon). */
+	private static final String PGPASS_FIELD = "[^\\s:\\\\\"'=,;<>(){}\\[\\]]{1,255}+";
+
+	/** One cell of a CSV header line: a name, maybe quoted. */
+	private static final String CSV_HEADER_CELL = "\"?[A-Za-z][A-Za-z0-9 _.\\-]{0,39}\"?";
+
+	/** One base64url segment of a JWT. */
+	private static final String JWT_SEGMENT = "[A-Za-z0-9_\\-]";
+
+	// Every repetition is bounded or runs over a class its successor cannot match, so no alternative backtracks
+	// more than a bounded distance from where it starts: the scan stays linear in the text.
 	private static final Pattern CANDIDATE = Pattern.compile(
 			// a URL: scheme://...
-			"(?<url>(?<![A-Za-z0-9+.\\-])[A-Za-z][A-Za-z0-9+.\\-]*://[^\\s\"'<>\\\\`]+)"
-					// a PEM private key
-					+ "|(?<pem>-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----)"
+			"(?<url>(?<![A-Za-z0-9+.\\-])[A-Za-z][A-Za-z0-9+.\\-]{0,63}://[^\\s\"'<>\\\\`]+)"
+					// the rarer formats, behind one check of their first character
+					+ "|(?=[-Pmdge<:])(?:"
+					// a PEM or PGP private key
+					+ "(?<pem>-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----)"
+					// the private part of a PuTTY key: a line count, then that many lines; then its MAC
+					+ "|(?<putty>Private-Lines:[ \\t]{0,8}(?<puttyLines>[0-9]{1,4})[ \\t]{0,8}\\r?\\n)"
+					+ "|(?<puttyMac>Private-(?:MAC|Hash):[ \\t]{0,8})"
+					// a .netrc entry at the start of a line
+					+ "|(?<netrc>(?:machine(?=[ \\t]{1,64}\\S)|default(?=[ \\t]{1,64}login[ \\t]))"
+					+ "(?<=(?:^|\\n|\\\\n)[ \\t]{0,64}(?:machine|default)))"
+					// PHP's define('NAME', 'value') (wp-config.php)
+					+ "|(?<define>define[ \\t]{0,8}\\([ \\t]{0,8}(?<defineQuote>['\"])"
+					+ "(?<defineName>[A-Za-z_][A-Za-z0-9_]{0,99})\\k<defineQuote>[ \\t]{0,8},[ \\t]{0,8})"
+					// a GitHub token: classic (ghp_, gho_, ghu_, ghs_, ghr_) or fine-grained
+					+ "|(?<github>g(?<![A-Za-z0-9_]g)(?:h[pousr]_[A-Za-z0-9]{36,251}"
+					+ "|ithub_pat_[A-Za-z0-9]{22}_[A-Za-z0-9]{59,221})(?![A-Za-z0-9_]))"
+					// a JWT (three segments, the header JSON) or a JWE (five)
+					+ "|(?<jwt>eyJ(?<![A-Za-z0-9_.\\-]eyJ)" + JWT_SEGMENT + "{7,8192}\\." + JWT_SEGMENT + "{0,65536}\\."
+					+ JWT_SEGMENT + "{1,8192}(?:\\." + JWT_SEGMENT + "{0,65536}\\." + JWT_SEGMENT + "{1,8192})?(?!"
+					+ JWT_SEGMENT + "))"
+					// an XML start tag: <password>...</password>
+					+ "|(?<xml><(?<tag>[A-Za-z_][A-Za-z0-9_.:\\-]{0,100})(?:[ \\t][^<>]{0,500})?>)"
+					// a .pgpass line host:port:database:user:password, from the colon before the port
+					+ "|(?<pgpass>:(?:[0-9]{1,5}|\\*):" + PGPASS_FIELD + ":" + PGPASS_FIELD + ":))"
+					// a CSV header line (the data lines follow)
+					+ "|(?<csv>(?<![^\\n])" + CSV_HEADER_CELL + "(?:," + CSV_HEADER_CELL + "){1,63}\\r?\\n)"
 					// an authorization scheme followed by something on the same line
-					+ "|(?<scheme>(?<![A-Za-z0-9_.\\-])(?i:" + SCHEMES + ")(?![A-Za-z0-9_.\\-]))(?=[ \\t]+\\S)"
-					// a key, an optional closing quote (maybe escaped), then = or :
+					+ "|(?<scheme>(?<![A-Za-z0-9_.\\-<])(?i:" + SCHEMES + ")(?![A-Za-z0-9_.\\-]))(?=[ \\t]+\\S)"
+					// a key, an optional closing quote (maybe escaped), then =, : or =>
 					+ "|" + KEY_AND_SEPARATOR);
 
-	private static final Pattern PEM_END = Pattern.compile("-----END [A-Z0-9 ]*PRIVATE KEY-----");
+	private static final Pattern PEM_END = Pattern.compile("-----END [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----");
+
+	/** The keys and salts of WordPress's wp-config.php, secret though their names are not. */
+	private static final Set<String> WORDPRESS_SECRETS = Set.of("AUTH_KEY", "SECURE_AUTH_KEY", "LOGGED_IN_KEY",
+			"NONCE_KEY", "AUTH_SALT", "SECURE_AUTH_SALT", "LOGGED_IN_SALT", "NONCE_SALT");
 
 	private final SecretKeys keys;
 
@@ -115,11 +167,29 @@ public final class SecretRedactor {
 		int from = 0;
 		while (from < text.length() && matcher.find(from)) {
 			Redaction redaction;
+			// Where to look again when this candidate holds no secret
+			int next = matcher.end();
 			if (matcher.start("url") >= 0) {
 				redaction = redactUrl(text, matcher.start(), matcher.end());
 			}
 			else if (matcher.start("pem") >= 0) {
 				redaction = redactPem(text, matcher.end());
+			}
+			else if (matcher.start("putty") >= 0) {
+				redaction = CredentialFiles.puttyPrivateLines(text, matcher.end(),
+						Integer.parseInt(matcher.group("puttyLines")));
+			}
+			else if (matcher.start("puttyMac") >= 0) {
+				int end = ValueSpans.bareValueEnd(text, matcher.end());
+				redaction = (end > matcher.end()) ? new Redaction(matcher.end(), end, REDACTED) : null;
+			}
+			else if (matcher.start("github") >= 0) {
+				// The prefix stays: it tells the reader what kind of token was there
+				int prefixEnd = matcher.start() + (text.startsWith("github_pat_", matcher.start()) ? 11 : 4);
+				redaction = new Redaction(prefixEnd, matcher.end(), REDACTED);
+			}
+			else if (matcher.start("jwt") >= 0) {
+				redaction = new Redaction(matcher.start(), matcher.end(), REDACTED);
 			}
 			else if (matcher.start("scheme") >= 0) {
 				redaction = AuthorizationCredentials.redactCredential(text, matcher.end(), false);
@@ -134,12 +204,31 @@ public final class SecretRedactor {
 					}
 				}
 			}
-			else {
+			else if (matcher.start("key") >= 0) {
 				redaction = redactKeyValue(text, matcher.group("key"), matcher.end());
+				next = matcher.end("key");
+			}
+			else {
+				// The credential files: what started like one may be ordinary text holding other candidates
+				next = matcher.start() + 1;
+				if (matcher.start("netrc") >= 0) {
+					redaction = CredentialFiles.netrc(text, matcher.start());
+				}
+				else if (matcher.start("define") >= 0) {
+					redaction = redactDefine(text, matcher.group("defineName"), matcher.end());
+				}
+				else if (matcher.start("xml") >= 0) {
+					redaction = redactElement(text, matcher.group("tag"), matcher.end());
+				}
+				else if (matcher.start("csv") >= 0) {
+					redaction = CredentialFiles.csv(this, text, matcher.start(), matcher.end());
+				}
+				else {
+					redaction = CredentialFiles.pgpass(text, matcher.start(), matcher.end());
+				}
 			}
 			if (redaction == null) {
-				// Nothing secret here: look again just after this candidate's first character run.
-				from = (matcher.start("key") >= 0) ? matcher.end("key") : matcher.end();
+				from = next;
 				continue;
 			}
 			if (result == null) {
@@ -165,6 +254,12 @@ public final class SecretRedactor {
 		int authorityEnd = ValueSpans.indexOfAny(url, "/?#", authorityStart);
 		StringBuilder redacted = new StringBuilder(url.length());
 		int at = url.lastIndexOf('@', authorityEnd - 1);
+		if (at < authorityStart) {
+			at = slashedUserInfoEnd(url, authorityStart, authorityEnd);
+			if (at >= 0) {
+				authorityEnd = ValueSpans.indexOfAny(url, "/?#", at + 1);
+			}
+		}
 		boolean changed = false;
 		if (at >= authorityStart) {
 			redacted.append(url, 0, authorityStart).append(REDACTED).append(url, at, authorityEnd);
@@ -197,6 +292,33 @@ public final class SecretRedactor {
 		return changed ? new Redaction(start, end, redacted.toString()) : null;
 	}
 
+	/**
+	 * The {@code @} ending a user-info whose password holds a slash ({@code https://u:pa/ss@host}), where what looks
+	 * like the authority ({@code u:pa}) has a colon not followed by a port; {@code -1} if there is none.
+	 */
+	private static int slashedUserInfoEnd(String url, int authorityStart, int authorityEnd) {
+		int colon = url.indexOf(':', authorityStart);
+		if (colon < 0 || colon >= authorityEnd || isPort(url, colon + 1, authorityEnd)) {
+			return -1;
+		}
+		int queryStart = ValueSpans.indexOfAny(url, "?#", authorityEnd);
+		int firstAt = url.indexOf('@', authorityEnd);
+		if (firstAt < 0 || firstAt >= queryStart) {
+			return -1;
+		}
+		int hostEnd = ValueSpans.indexOfAny(url, "/?#", firstAt + 1);
+		return url.lastIndexOf('@', hostEnd - 1);
+	}
+
+	private static boolean isPort(String url, int start, int end) {
+		for (int i = start; i < end; i++) {
+			if (!Character.isDigit(url.charAt(i))) {
+				return false;
+			}
+		}
+		return true;
+	}
+
 	private static Redaction redactPem(String text, int bodyStart) {
 		Matcher end = PEM_END.matcher(text);
 		int bodyEnd = end.find(bodyStart) ? end.start() : text.length();
@@ -204,11 +326,11 @@ public final class SecretRedactor {
 	}
 
 	private Redaction redactKeyValue(String text, String key, int valueStart) {
-		if (!isSecretKey(key)) {
-			return null;
-		}
 		if (valueStart >= text.length()) {
 			return null;
+		}
+		if (!isSecretKey(key)) {
+			return key.equals("auth") ? redactDockerAuth(text, valueStart) : null;
 		}
 		boolean authorization = isAuthorizationKey(key);
 		char first = text.charAt(valueStart);
@@ -240,6 +362,61 @@ public final class SecretRedactor {
 		}
 		int end = ValueSpans.bareValueEnd(text, valueStart);
 		return (end > valueStart) ? new Redaction(valueStart, end, REDACTED) : null;
+	}
+
+	/** A Docker {@code config.json} {@code "auth"}: base64 of {@code user:password}, unlike other auth values. */
+	private static Redaction redactDockerAuth(String text, int valueStart) {
+		char first = text.charAt(valueStart);
+		int start = (first == '"' || first == '\'') ? valueStart + 1 : valueStart;
+		int end = (start > valueStart) ? ValueSpans.closingQuote(text, start, first)
+				: ValueSpans.bareValueEnd(text, start);
+		if (end - start < 8 || end - start > 4096) {
+			return null;
+		}
+		try {
+			String decoded = new String(Base64.getDecoder().decode(text.substring(start, end)),
+					StandardCharsets.ISO_8859_1);
+			return (decoded.indexOf(':') > 0) ? new Redaction(start, end, REDACTED) : null;
+		}
+		catch (IllegalArgumentException ex) {
+			return null;
+		}
+	}
+
+	/** PHP's {@code define('DB_PASSWORD', 'value')}: a quoted value under a secret name. */
+	private Redaction redactDefine(String text, String name, int valueStart) {
+		if (valueStart >= text.length() || !(isSecretKey(name) || WORDPRESS_SECRETS.contains(name))) {
+			return null;
+		}
+		char quote = text.charAt(valueStart);
+		if (quote != '\'' && quote != '"') {
+			return null;
+		}
+		return quoted(text, valueStart + 1, ValueSpans.closingQuote(text, valueStart + 1, quote), false);
+	}
+
+	/**
+	 * The text of an XML element with a secret name ({@code <password>s3cr3t</password>}, Maven's
+	 * {@code settings.xml}), when its end tag follows or the text ends inside a one-word value.
+	 */
+	private Redaction redactElement(String text, String tag, int contentStart) {
+		if (!isSecretKey(tag)) {
+			return null;
+		}
+		int contentEnd = text.indexOf('<', contentStart);
+		if (contentEnd < 0) {
+			// cut off: only a single word, not prose that mentions the element
+			contentEnd = text.length();
+			if (ValueSpans.bareValueEnd(text, contentStart) != contentEnd) {
+				return null;
+			}
+		}
+		else if (!text.startsWith("</" + tag, contentEnd) || contentEnd + tag.length() + 2 >= text.length()
+				|| ">\t\n\r ".indexOf(text.charAt(contentEnd + tag.length() + 2)) < 0) {
+			return null;
+		}
+		return text.substring(contentStart, contentEnd).isBlank() ? null
+				: new Redaction(contentStart, contentEnd, REDACTED);
 	}
 
 	/** Redacts the content of a quoted value, keeping an authorization scheme name visible. */

@@ -1,8 +1,11 @@
 package dev.agentmiddleware.redaction;
 
 import java.util.List;
+import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -64,6 +67,43 @@ class SecretRedactorTests {
 	void textWithoutSecretsIsUnchanged() {
 		String text = "Path 'notes/a.txt' is outside the workspace: size=12";
 		assertThat(this.redactor.redactText(text)).isEqualTo(text);
+	}
+
+	@Test
+	void abbreviatedPasswordsAreSecretOnlyAfterAnotherWord() {
+		assertThat(this.redactor.isSecretKey("DB_PASS")).isTrue();
+		assertThat(this.redactor.isSecretKey("DB_PWD")).isTrue();
+		assertThat(this.redactor.isSecretKey("smtpPass")).isTrue();
+		assertThat(this.redactor.isSecretKey("mail.pass.value")).isTrue();
+		assertThat(this.redactor.isSecretKey("pass")).isFalse();
+		assertThat(this.redactor.isSecretKey("PWD")).isFalse();
+		assertThat(this.redactor.isSecretKey("bypass")).isFalse();
+		assertThat(this.redactor.isSecretKey("PASS_MAX_DAYS")).isFalse();
+		assertThat(this.redactor.isSecretKey("DB_PASS_FILE")).isFalse();
+		assertThat(SecretRedactor.of(List.of("ssn")).isSecretKey("DB_PASS")).isFalse();
+	}
+
+	@Test
+	void passphrasesAreSecret() {
+		assertThat(this.redactor.isSecretKey("passphrase")).isTrue();
+		assertThat(this.redactor.isSecretKey("GPG_PASSPHRASE")).isTrue();
+		assertThat(this.redactor.isSecretKey("keyPassphrase")).isTrue();
+	}
+
+	static Stream<String> adversarialTexts() {
+		int size = 1 << 20;
+		return Stream.of("eyJaaaaaaaaaa.", " eyJaaaaaaaaaa.b", "ghp_", " github_pat_aaaa_", "<password ", "<password>x<",
+				" a:1:b:c", "a:1:b:c ", "machine a login ", "User name,Password\n", "a,",
+				"Private-Lines: 9999\n", "-----BEGIN PGP PRIVATE KEY BLOCK-----", "'password' => ", "https://u:p/",
+				"define('", "\"auth\": \"", "a@:")
+			.map((unit) -> unit.repeat(size / unit.length() + 1));
+	}
+
+	@ParameterizedTest
+	@MethodSource("adversarialTexts")
+	void largeAdversarialTextsAreRedactedInOnePass(String text) {
+		// Not a timing assertion: a regular expression that backtracks catastrophically would not return at all.
+		assertThat(this.redactor.redactText(text)).isNotNull();
 	}
 
 }
