@@ -38,8 +38,10 @@ import org.springframework.security.web.SecurityFilterChain;
  * creates from {@code spring.security.oauth2.resourceserver.jwt.issuer-uri}, {@code jwk-set-uri} or
  * {@code public-key-location}), the endpoint becomes an OAuth 2.1 resource server as the MCP specification defines
  * it: a filter chain named {@code mcpSecurityFilterChain} requires a bearer token whose audience names this resource
- * and publishes the protected-resource metadata ({@code agent.middleware.mcp.security.*}). Define a
- * {@link SecurityFilterChain} bean of that name to replace it.
+ * and that meets the {@link BearerTokenRequirements} (an expiry, a subject, and the issuer when one is known:
+ * {@code agent.middleware.mcp.security.issuer}, else Boot's {@code issuer-uri}), and publishes the
+ * protected-resource metadata ({@code agent.middleware.mcp.security.*}). Define a {@link SecurityFilterChain} bean of
+ * that name to replace it.
  * <p>
  * Without it, the endpoint stays open to every client that reaches it, and startup says so in one WARN naming the
  * fix, unless {@code agent.middleware.mcp.security.allow-anonymous=true} declares that intended.
