@@ -295,13 +295,15 @@ public final class ApprovalAutoConfiguration {
 			@Bean
 			ApprovalBearerTokens approvalBearerTokens(JwtDecoder decoder,
 					ObjectProvider<JwtAuthenticationConverter> converter,
-					ObjectProvider<BearerTokenRequirements> requirements, OAuth2ResourceServerProperties resourceServer) {
+					ObjectProvider<BearerTokenRequirements> requirements,
+					OAuth2ResourceServerProperties resourceServer) {
 				JwtAuthenticationProvider provider = new JwtAuthenticationProvider(decoder);
 				provider.setJwtAuthenticationConverter(converter.getIfAvailable(JwtAuthenticationConverter::new));
 				// The MCP endpoint's requirements where there is one, so that both take the same tokens
 				BearerTokenRequirements checked = requirements.getIfAvailable(() -> BearerTokenRequirements
 					.of(resourceServer.getJwt().getIssuerUri(), resourceServer.getJwt().getPrincipalClaimName()));
-				return new ApprovalBearerTokens((authentication) -> checked.check(provider.authenticate(authentication)));
+				return new ApprovalBearerTokens(
+						(authentication) -> checked.check(provider.authenticate(authentication)));
 			}
 
 		}

@@ -128,10 +128,11 @@ final class ApproverLogins {
 		}
 		String whyNot = whyNobodyCanApprove();
 		if (whyNot != null) {
-			logger.warn("Calls of {} wait for a person's approval (provider {}), but nobody can log in to the approval "
-					+ "console and REST API at {}: {}. Let approvers in: declare a UserDetailsService bean, or set "
-					+ "{}.name, {}.password and {}.roles={}, or set {}.web.token-authority to the authority that lets "
-					+ "a bearer token approve (such as SCOPE_approvals for the scope 'approvals')",
+			logger.warn("Calls of {} wait for a person's approval (provider {}), but nobody can log in as an "
+					+ "approver to the approval console and REST API at {}: {}. Let approvers in: declare a "
+					+ "UserDetailsService bean, or set {}.name, {}.password and {}.roles={}, or set "
+					+ "{}.web.token-authority to the authority that lets a bearer token approve (such as "
+					+ "SCOPE_approvals for the scope 'approvals')",
 					String.join(", ", gated), String.join(", ", waiting), this.web.getPath(), whyNot, USER_PREFIX,
 					USER_PREFIX, USER_PREFIX, role(), ApprovalProperties.PREFIX);
 		}

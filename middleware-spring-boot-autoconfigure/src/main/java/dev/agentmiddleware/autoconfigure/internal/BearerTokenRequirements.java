@@ -63,7 +63,8 @@ public final class BearerTokenRequirements {
 		}
 		Jwt jwt = token.getToken();
 		if (jwt.getExpiresAt() == null) {
-			throw new InvalidBearerTokenException("The token has no expiry ('exp'): tokens that never expire are refused");
+			throw new InvalidBearerTokenException(
+					"The token has no expiry ('exp'): tokens that never expire are refused");
 		}
 		String name = authenticated.getName();
 		if (name == null || name.isBlank()) {

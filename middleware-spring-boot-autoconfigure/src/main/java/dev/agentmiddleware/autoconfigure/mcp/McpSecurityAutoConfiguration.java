@@ -128,9 +128,9 @@ public final class McpSecurityAutoConfiguration {
 					streamable.getMcpEndpoint(), authorizationServers, security.getScopes());
 			if (!metadata.publishesAuthorizationServers()) {
 				logger.warn("The MCP endpoint's protected-resource metadata names no authorization server, so MCP "
-						+ "clients that discover authorization (MCP Inspector, the TypeScript SDK's authProvider) cannot "
-						+ "find where to get a token; clients that already hold one are not affected. To publish it, "
-						+ "set {}", whereToNameTheIssuer(jwt));
+						+ "clients that discover authorization (MCP Inspector, the TypeScript SDK's authProvider) "
+						+ "cannot find where to get a token; clients that already hold one are not affected. To "
+						+ "publish it, set {}", whereToNameTheIssuer(jwt));
 			}
 			return McpResourceServerSecurity.filterChain(http, streamable.getMcpEndpoint(), decoder,
 					converter.getIfAvailable(JwtAuthenticationConverter::new), requirements, metadata,

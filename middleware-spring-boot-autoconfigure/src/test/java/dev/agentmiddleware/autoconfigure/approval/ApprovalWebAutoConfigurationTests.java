@@ -27,7 +27,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 @ExtendWith(OutputCaptureExtension.class)
 class ApprovalWebAutoConfigurationTests {
 
-	private static final String NOBODY = "nobody can log in to the approval console and REST API";
+	private static final String NOBODY = "nobody can log in as an approver to the approval console and REST API";
 
 	// Not fetched at startup: Spring Security reads a JWK set when the first token arrives
 	private static final String JWK_SET_URI = "spring.security.oauth2.resourceserver.jwt.jwk-set-uri=http://127.0.0.1:9/jwks";
