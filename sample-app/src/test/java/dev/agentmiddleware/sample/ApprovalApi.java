@@ -19,7 +19,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The sample's approval REST API, called over real HTTP as an approver (or anonymously).
+ * The sample's approval REST API, called over real HTTP as an approver (HTTP Basic or a bearer token) or
+ * anonymously.
  */
 final class ApprovalApi {
 
@@ -32,13 +33,21 @@ final class ApprovalApi {
 	private final String authorization;
 
 	ApprovalApi(int port, String username, String password) {
+		this(port, (username == null) ? null : "Basic " + Base64.getEncoder()
+			.encodeToString((username + ":" + password).getBytes(StandardCharsets.UTF_8)));
+	}
+
+	private ApprovalApi(int port, String authorization) {
 		this.base = "http://localhost:" + port + "/agent/approvals";
-		this.authorization = (username == null) ? null : "Basic " + Base64.getEncoder()
-			.encodeToString((username + ":" + password).getBytes(StandardCharsets.UTF_8));
+		this.authorization = authorization;
 	}
 
 	static ApprovalApi anonymous(int port) {
 		return new ApprovalApi(port, null, null);
+	}
+
+	static ApprovalApi withBearerToken(int port, String token) {
+		return new ApprovalApi(port, "Bearer " + token);
 	}
 
 	Response get(String path) {

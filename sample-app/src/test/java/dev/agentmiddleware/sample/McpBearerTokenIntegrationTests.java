@@ -95,6 +95,28 @@ class McpBearerTokenIntegrationTests {
 	}
 
 	@Test
+	void tokenWithoutAnExpiryIsRefused() throws Exception {
+		HttpResponse<String> response = assertRefusedAsInvalid(
+				issuer.sign(issuer.claims("alice", resource(), "mcp.tools").expirationTime(null)));
+		assertThat(response.headers().firstValue("WWW-Authenticate").orElseThrow())
+			.contains("error_description=\"The token has no expiry ('exp')");
+	}
+
+	@Test
+	void tokenWithoutASubjectIsRefusedAndCannotContinueAnotherPrincipalsSession() throws Exception {
+		String withoutSubject = issuer.sign(issuer.claims("alice", resource(), "mcp.tools").subject(null));
+		HttpResponse<String> refused = assertRefusedAsInvalid(withoutSubject);
+		assertThat(refused.headers().firstValue("WWW-Authenticate").orElseThrow())
+			.contains("error_description=\"The token names no principal: it has no 'sub' claim");
+
+		String session = initialize(token("alice"));
+		HttpResponse<String> onAlicesSession = send(post(withoutSubject, session, TOOLS_LIST));
+		assertThat(onAlicesSession.statusCode()).isEqualTo(401);
+		assertThat(onAlicesSession.body()).doesNotContain("get_weather");
+		assertThat(send(post(token("alice"), session, TOOLS_LIST)).body()).contains("get_weather");
+	}
+
+	@Test
 	void tokenIssuedForAnotherResourceIsRefused() throws Exception {
 		HttpResponse<String> response = assertRefusedAsInvalid(
 				issuer.token("alice", "https://other.example/mcp", Instant.now().plusSeconds(600), "mcp.tools"));

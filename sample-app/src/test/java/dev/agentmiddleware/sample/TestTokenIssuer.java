@@ -2,15 +2,19 @@ package dev.agentmiddleware.sample;
 
 import java.io.IOException;
 import java.io.OutputStream;
+import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.security.KeyPair;
 import java.security.KeyPairGenerator;
 import java.security.NoSuchAlgorithmException;
 import java.security.interfaces.RSAPrivateKey;
 import java.security.interfaces.RSAPublicKey;
 import java.time.Instant;
+import java.util.Base64;
 import java.util.Date;
 import java.util.List;
 
@@ -27,7 +31,8 @@ import com.sun.net.httpserver.HttpServer;
 /**
  * A stand-in authorization server for tests: an RSA key pair made for the test run, its public key served as a JWK
  * set over real HTTP on the loopback interface ({@code GET /jwks}), and signed JWTs for any subject, audience and
- * expiry. {@link #forged} signs with another key under the same key id, as an attacker would.
+ * expiry, or with any claims ({@link #claims}, {@link #sign}); its public key as a PEM file too. {@link #forged} signs
+ * with another key under the same key id, as an attacker would.
  */
 final class TestTokenIssuer implements AutoCloseable {
 
@@ -107,7 +112,7 @@ final class TestTokenIssuer implements AutoCloseable {
 	 * @return the compact JWT
 	 */
 	String token(String subject, String audience, Instant expiresAt, String scope) {
-		return sign(this.keys, subject, audience, expiresAt, scope);
+		return sign(this.keys, claims(subject, audience, expiresAt, scope).build());
 	}
 
 	/**
@@ -117,19 +122,60 @@ final class TestTokenIssuer implements AutoCloseable {
 	 * @return the compact JWT, valid but for its signature
 	 */
 	String forged(String subject, String audience) {
-		return sign(this.otherKeys, subject, audience, Instant.now().plusSeconds(600), "mcp");
+		return sign(this.otherKeys, claims(subject, audience, "mcp").build());
 	}
 
-	private String sign(KeyPair signer, String subject, String audience, Instant expiresAt, String scope) {
+	/**
+	 * The claims of a valid token, to change before {@link #sign signing}: {@code iss}, {@code sub}, {@code aud},
+	 * {@code iat}, {@code exp} in ten minutes and {@code scope}.
+	 * @param subject the {@code sub}
+	 * @param audience the {@code aud}
+	 * @param scope the {@code scope}, space separated
+	 * @return the claims
+	 */
+	JWTClaimsSet.Builder claims(String subject, String audience, String scope) {
+		return claims(subject, audience, Instant.now().plusSeconds(600), scope);
+	}
+
+	/**
+	 * Signs a token with the issuer's key.
+	 * @param claims the claims
+	 * @return the compact JWT
+	 */
+	String sign(JWTClaimsSet.Builder claims) {
+		return sign(this.keys, claims.build());
+	}
+
+	/**
+	 * Writes the public key as a PEM file, for {@code spring.security.oauth2.resourceserver.jwt.public-key-location}.
+	 * @param directory where to write it
+	 * @return the file
+	 */
+	Path writePublicKey(Path directory) {
+		String pem = "-----BEGIN PUBLIC KEY-----\n"
+				+ Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII))
+					.encodeToString(this.keys.getPublic().getEncoded())
+				+ "\n-----END PUBLIC KEY-----\n";
+		try {
+			return Files.writeString(directory.resolve("issuer-public-key.pem"), pem);
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+	}
+
+	private JWTClaimsSet.Builder claims(String subject, String audience, Instant expiresAt, String scope) {
 		Instant now = Instant.now();
 		Instant issuedAt = expiresAt.isAfter(now) ? now.minusSeconds(5) : expiresAt.minusSeconds(600);
-		JWTClaimsSet claims = new JWTClaimsSet.Builder().issuer(issuer())
+		return new JWTClaimsSet.Builder().issuer(issuer())
 			.subject(subject)
 			.audience(List.of(audience))
 			.issueTime(Date.from(issuedAt))
 			.expirationTime(Date.from(expiresAt))
-			.claim("scope", scope)
-			.build();
+			.claim("scope", scope);
+	}
+
+	private static String sign(KeyPair signer, JWTClaimsSet claims) {
 		SignedJWT jwt = new SignedJWT(new JWSHeader.Builder(JWSAlgorithm.RS256).keyID(KEY_ID).build(), claims);
 		try {
 			jwt.sign(new RSASSASigner((RSAPrivateKey) signer.getPrivate()));

@@ -20,6 +20,7 @@ import dev.agentmiddleware.autoconfigure.AgentMiddlewareAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.ConditionalOnStoreType;
 import dev.agentmiddleware.autoconfigure.ConditionalOnStoreType.StoreType;
 import dev.agentmiddleware.autoconfigure.actuate.AgentMiddlewareEndpointContributor.PolicyEndpointContributor;
+import dev.agentmiddleware.autoconfigure.internal.BearerTokenRequirements;
 import dev.agentmiddleware.autoconfigure.tool.AgentToolRegistry;
 import dev.agentmiddleware.autoconfigure.tool.RegisteredTool;
 import dev.agentmiddleware.autoconfigure.tool.ToolNameReferences;
@@ -31,6 +32,7 @@ import io.modelcontextprotocol.spec.McpServerTransportProviderBase;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
@@ -40,13 +42,19 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProp
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.security.oauth2.server.resource.autoconfigure.OAuth2ResourceServerProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.annotation.Order;
+import org.springframework.core.env.Environment;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
+import org.springframework.security.oauth2.jwt.JwtDecoder;
+import org.springframework.security.oauth2.server.resource.authentication.JwtAuthenticationConverter;
+import org.springframework.security.oauth2.server.resource.authentication.JwtAuthenticationProvider;
 import org.springframework.security.web.SecurityFilterChain;
 import org.springframework.web.servlet.DispatcherServlet;
 
@@ -56,14 +64,16 @@ import org.springframework.web.servlet.DispatcherServlet;
  * in the order of {@code agent.middleware.approval.providers} (a user's {@link ApprovalCallback} bean, a link to
  * the console for MCP clients with URL elicitation, the in-app queue with its REST API and console, MCP form
  * elicitation); its store (JDBC when a {@link DataSource} exists, else in
- * memory); and, with Spring Security, a filter chain that lets only the approver role see and decide approvals.
+ * memory); and, with Spring Security, a filter chain that lets only approvers see and decide approvals (users with the
+ * approver role, and, with {@code web.token-authority}, bearer tokens with that authority).
  */
 @AutoConfiguration(after = AgentMiddlewareAutoConfiguration.class,
 		afterName = { "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration",
 				"org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration",
 				"org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration",
 				"org.springframework.boot.security.autoconfigure.web.servlet.ServletWebSecurityAutoConfiguration",
-				"org.springframework.boot.security.autoconfigure.actuate.web.servlet.ManagementWebSecurityAutoConfiguration" })
+				"org.springframework.boot.security.autoconfigure.actuate.web.servlet.ManagementWebSecurityAutoConfiguration",
+				"org.springframework.boot.security.oauth2.server.resource.autoconfigure.OAuth2ResourceServerAutoConfiguration" })
 @ConditionalOnBean(AgentToolRegistry.class)
 @ConditionalOnBooleanProperty(name = ApprovalProperties.PREFIX + ".enabled", matchIfMissing = true)
 @EnableConfigurationProperties(ApprovalProperties.class)
@@ -238,12 +248,64 @@ public final class ApprovalAutoConfiguration {
 	@ConditionalOnBooleanProperty(name = ApprovalProperties.PREFIX + ".web.enabled", matchIfMissing = true)
 	static class SecurityConfiguration {
 
-		@Bean
-		@Order(ApprovalSecurity.ORDER)
+		@Configuration(proxyBeanMethods = false)
 		@ConditionalOnMissingBean(name = "approvalSecurityFilterChain")
-		SecurityFilterChain approvalSecurityFilterChain(HttpSecurity http, ApprovalProperties properties)
-				throws Exception {
-			return ApprovalSecurity.filterChain(http, properties.getWeb());
+		static class ApprovalFilterChainConfiguration {
+
+			@Bean
+			ApproverLogins approverLogins(ListableBeanFactory beanFactory, Environment environment,
+					ApprovalProperties properties, ObjectProvider<ApprovalBearerTokens> bearerTokens) {
+				return ApproverLogins.of(beanFactory, environment, properties.getWeb(),
+						bearerTokens.getIfAvailable() != null);
+			}
+
+			@Bean
+			@Order(ApprovalSecurity.ORDER)
+			SecurityFilterChain approvalSecurityFilterChain(HttpSecurity http, ApprovalProperties properties,
+					ApproverLogins approverLogins, ObjectProvider<ApprovalBearerTokens> bearerTokens)
+					throws Exception {
+				ApprovalBearerTokens tokens = bearerTokens.getIfAvailable();
+				return ApprovalSecurity.filterChain(http, properties.getWeb(), approverLogins,
+						(tokens != null) ? tokens.authenticationManager() : null);
+			}
+
+			@Bean
+			SmartInitializingSingleton approverLoginsReport(ApproverLogins approverLogins,
+					ObjectProvider<AgentToolRegistry> registry, ApprovalRules rules, ApprovalProperties properties,
+					ObjectProvider<ApprovalProvider> providers) {
+				return () -> approverLogins.warnIfNobodyCanApprove(
+						ApprovalStartupReport.gatedTools(registry.getObject(), rules),
+						ApprovalProviderOrder.ordered(providers.orderedStream().toList(), properties.getProviders())
+							.stream()
+							.map(ApprovalProvider::name)
+							.filter(ApprovalProviderOrder.WAITING_FOR_A_PERSON::contains)
+							.toList());
+			}
+
+		}
+
+		@Configuration(proxyBeanMethods = false)
+		@ConditionalOnClass({ JwtDecoder.class, JwtAuthenticationProvider.class,
+				OAuth2ResourceServerProperties.class })
+		@ConditionalOnBean(JwtDecoder.class)
+		@ConditionalOnProperty(prefix = ApprovalProperties.PREFIX + ".web", name = "token-authority")
+		@EnableConfigurationProperties(OAuth2ResourceServerProperties.class)
+		static class BearerTokenConfiguration {
+
+			@Bean
+			ApprovalBearerTokens approvalBearerTokens(JwtDecoder decoder,
+					ObjectProvider<JwtAuthenticationConverter> converter,
+					ObjectProvider<BearerTokenRequirements> requirements,
+					OAuth2ResourceServerProperties resourceServer) {
+				JwtAuthenticationProvider provider = new JwtAuthenticationProvider(decoder);
+				provider.setJwtAuthenticationConverter(converter.getIfAvailable(JwtAuthenticationConverter::new));
+				// The MCP endpoint's requirements where there is one, so that both take the same tokens
+				BearerTokenRequirements checked = requirements.getIfAvailable(() -> BearerTokenRequirements
+					.of(resourceServer.getJwt().getIssuerUri(), resourceServer.getJwt().getPrincipalClaimName()));
+				return new ApprovalBearerTokens(
+						(authentication) -> checked.check(provider.authenticate(authentication)));
+			}
+
 		}
 
 	}

@@ -109,6 +109,9 @@ public class ApprovalProperties implements ValidatedProperties {
 		if (this.store.getInstanceId() != null) {
 			checks.notBlank("store.instanceId", this.store.getInstanceId());
 		}
+		if (this.web.getTokenAuthority() != null) {
+			checks.notBlank("web.tokenAuthority", this.web.getTokenAuthority());
+		}
 	}
 
 	public boolean isEnabled() {
@@ -239,9 +242,17 @@ public class ApprovalProperties implements ValidatedProperties {
 		private String path = "/agent/approvals";
 
 		/**
-		 * Role a user needs to see and decide approvals when Spring Security is present.
+		 * Role a user needs to see and decide approvals when Spring Security is present: the authority
+		 * ROLE_{role}.
 		 */
 		private String role = "APPROVER";
+
+		/**
+		 * Authority that a bearer token (a JWT the application's JwtDecoder accepts) gives its holder to see and
+		 * decide approvals, as Spring Security converts the token, such as SCOPE_approvals for the scope
+		 * 'approvals'; set, the REST API and console accept bearer tokens as well as logins; not set: logins only.
+		 */
+		private @Nullable String tokenAuthority;
 
 		/**
 		 * How often the console refreshes, when the browser cannot be told at once.
@@ -277,6 +288,14 @@ public class ApprovalProperties implements ValidatedProperties {
 
 		public void setRole(String role) {
 			this.role = role;
+		}
+
+		public @Nullable String getTokenAuthority() {
+			return this.tokenAuthority;
+		}
+
+		public void setTokenAuthority(@Nullable String tokenAuthority) {
+			this.tokenAuthority = tokenAuthority;
 		}
 
 		public Duration getRefreshInterval() {

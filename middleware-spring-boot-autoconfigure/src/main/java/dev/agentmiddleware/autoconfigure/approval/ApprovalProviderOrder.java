@@ -22,6 +22,9 @@ final class ApprovalProviderOrder {
 	static final Set<String> BUILT_IN = Set.of(McpElicitationApprovalProvider.NAME,
 			McpUrlElicitationApprovalProvider.NAME, "callback", "queue");
 
+	/** The built-in providers whose requests wait for an approver to log in to the console or REST API. */
+	static final Set<String> WAITING_FOR_A_PERSON = Set.of(McpUrlElicitationApprovalProvider.NAME, "queue");
+
 	private ApprovalProviderOrder() {
 	}
 

@@ -46,15 +46,26 @@ final class ApprovalStartupReport implements SmartInitializingSingleton {
 		this.providers = providers;
 	}
 
-	@Override
-	public void afterSingletonsInstantiated() {
+	/**
+	 * The tools that need a person's approval.
+	 * @param registry the tools
+	 * @param rules which of them need approval
+	 * @return their names, sorted
+	 */
+	static List<String> gatedTools(AgentToolRegistry registry, ApprovalRules rules) {
 		List<String> gated = new ArrayList<>();
-		for (RegisteredTool tool : this.registry.getObject().tools()) {
-			if (this.rules.requiresApproval(tool.descriptor())) {
+		for (RegisteredTool tool : registry.tools()) {
+			if (rules.requiresApproval(tool.descriptor())) {
 				gated.add(tool.name());
 			}
 		}
 		gated.sort(null);
+		return gated;
+	}
+
+	@Override
+	public void afterSingletonsInstantiated() {
+		List<String> gated = gatedTools(this.registry.getObject(), this.rules);
 		logger.info("Tools that need a human's approval (policy {}, timeout {}): {}",
 				this.rules.mode().name().toLowerCase(Locale.ROOT),
 				PolicyEndpointContributor.text(this.approvalMiddleware.timeout()),

@@ -156,7 +156,15 @@ public class McpProperties implements ValidatedProperties {
 		private @Nullable String resource;
 
 		/**
-		 * Authorization servers published in the protected-resource metadata; not set: the configured issuer-uri.
+		 * Issuer that every token must name in its iss claim, for a resource server that Spring Boot cannot tell the
+		 * issuer (spring.security.oauth2.resourceserver.jwt.public-key-location, which Boot uses only without an
+		 * issuer-uri); not set: the issuer-uri, if any.
+		 */
+		private @Nullable String issuer;
+
+		/**
+		 * Authorization servers published in the protected-resource metadata; not set: the issuer, else the
+		 * configured issuer-uri.
 		 */
 		private List<String> authorizationServers = new ArrayList<>();
 
@@ -177,6 +185,14 @@ public class McpProperties implements ValidatedProperties {
 
 		public void setResource(@Nullable String resource) {
 			this.resource = resource;
+		}
+
+		public @Nullable String getIssuer() {
+			return this.issuer;
+		}
+
+		public void setIssuer(@Nullable String issuer) {
+			this.issuer = issuer;
 		}
 
 		public List<String> getAuthorizationServers() {

@@ -4,6 +4,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 
+import dev.agentmiddleware.autoconfigure.internal.BearerTokenRequirements;
 import jakarta.servlet.http.HttpServletRequest;
 
 import org.springframework.core.Ordered;
@@ -27,8 +28,9 @@ import org.springframework.web.util.UriComponentsBuilder;
 
 /**
  * The security of the MCP endpoint as an OAuth 2.1 resource server: every request to the endpoint needs a bearer
- * token (a JWT that the application's {@link JwtDecoder} accepts) whose audience contains this resource's
- * identifier; a request without one, or with an invalid one, gets 401 with
+ * token (a JWT that the application's {@link JwtDecoder} accepts and that meets the {@link BearerTokenRequirements}:
+ * an expiry, a principal, the expected issuer) whose audience contains this resource's identifier; a request without
+ * one, or with an invalid one, gets 401 with
  * {@code WWW-Authenticate: Bearer resource_metadata="…"}. The protected-resource metadata (RFC 9728) is served
  * to anyone at {@code /.well-known/oauth-protected-resource} and at the same path followed by the endpoint path.
  * Only these paths are matched; everything else is left to the application's other filter chains.
@@ -50,18 +52,19 @@ final class McpResourceServerSecurity {
 	 * @param endpoint the path of the MCP endpoint
 	 * @param decoder decodes and validates tokens (issuer, signature, expiry and Boot's audiences, if configured)
 	 * @param converter turns a token into an authentication (scopes become {@code SCOPE_} authorities)
+	 * @param requirements what a token needs beyond what the decoder checks (expiry, principal, issuer)
 	 * @param metadata the published metadata, which also names the accepted resource identifier
 	 * @param extraAudiences Boot's {@code spring.security.oauth2.resourceserver.jwt.audiences}, also accepted
 	 * @return the filter chain
 	 * @throws Exception if the chain cannot be built
 	 */
 	static SecurityFilterChain filterChain(HttpSecurity http, String endpoint, JwtDecoder decoder,
-			JwtAuthenticationConverter converter, McpProtectedResourceMetadata metadata, List<String> extraAudiences)
-			throws Exception {
+			JwtAuthenticationConverter converter, BearerTokenRequirements requirements,
+			McpProtectedResourceMetadata metadata, List<String> extraAudiences) throws Exception {
 		JwtAuthenticationProvider provider = new JwtAuthenticationProvider(decoder);
 		provider.setJwtAuthenticationConverter(converter);
 		AuthenticationManagerResolver<HttpServletRequest> managers = (request) -> audienceChecking(provider,
-				acceptedAudiences(metadata.resource(request), extraAudiences));
+				requirements, acceptedAudiences(metadata.resource(request), extraAudiences));
 		BearerTokenAuthenticationEntryPoint entryPoint = new BearerTokenAuthenticationEntryPoint();
 		entryPoint.setResourceMetadataParameterResolver(metadata::metadataUrl);
 		String metadataForEndpoint = METADATA_PATH + endpoint;
@@ -90,9 +93,10 @@ final class McpResourceServerSecurity {
 	}
 
 	// RFC 8707: a token issued for another resource is refused, even if this server could verify it
-	private static AuthenticationManager audienceChecking(JwtAuthenticationProvider provider, Set<String> accepted) {
+	private static AuthenticationManager audienceChecking(JwtAuthenticationProvider provider,
+			BearerTokenRequirements requirements, Set<String> accepted) {
 		return (authentication) -> {
-			Authentication authenticated = provider.authenticate(authentication);
+			Authentication authenticated = requirements.check(provider.authenticate(authentication));
 			if (!(authenticated instanceof JwtAuthenticationToken token) || !hasAudience(token.getToken(), accepted)) {
 				throw new InvalidBearerTokenException("The token's audience does not include this resource");
 			}

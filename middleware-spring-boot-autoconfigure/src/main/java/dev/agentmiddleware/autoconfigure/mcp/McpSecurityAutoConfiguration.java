@@ -2,6 +2,7 @@ package dev.agentmiddleware.autoconfigure.mcp;
 
 import java.util.List;
 
+import dev.agentmiddleware.autoconfigure.internal.BearerTokenRequirements;
 import io.modelcontextprotocol.spec.McpSchema;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -37,8 +38,10 @@ import org.springframework.security.web.SecurityFilterChain;
  * creates from {@code spring.security.oauth2.resourceserver.jwt.issuer-uri}, {@code jwk-set-uri} or
  * {@code public-key-location}), the endpoint becomes an OAuth 2.1 resource server as the MCP specification defines
  * it: a filter chain named {@code mcpSecurityFilterChain} requires a bearer token whose audience names this resource
- * and publishes the protected-resource metadata ({@code agent.middleware.mcp.security.*}). Define a
- * {@link SecurityFilterChain} bean of that name to replace it.
+ * and that meets the {@link BearerTokenRequirements} (an expiry, a subject, and the issuer when one is known:
+ * {@code agent.middleware.mcp.security.issuer}, else Boot's {@code issuer-uri}), and publishes the
+ * protected-resource metadata ({@code agent.middleware.mcp.security.*}). Define a {@link SecurityFilterChain} bean of
+ * that name to replace it.
  * <p>
  * Without it, the endpoint stays open to every client that reaches it, and startup says so in one WARN naming the
  * fix, unless {@code agent.middleware.mcp.security.allow-anonymous=true} declares that intended.
@@ -98,28 +101,54 @@ public final class McpSecurityAutoConfiguration {
 	@EnableConfigurationProperties(OAuth2ResourceServerProperties.class)
 	static class ResourceServerConfiguration {
 
+		@Bean
+		@ConditionalOnMissingBean
+		BearerTokenRequirements bearerTokenRequirements(McpProperties properties,
+				OAuth2ResourceServerProperties resourceServer) {
+			String issuer = properties.getSecurity().getIssuer();
+			OAuth2ResourceServerProperties.Jwt jwt = resourceServer.getJwt();
+			return BearerTokenRequirements.of((issuer != null) ? issuer : jwt.getIssuerUri(),
+					jwt.getPrincipalClaimName());
+		}
+
 		@Bean(FILTER_CHAIN_NAME)
 		@Order(McpResourceServerSecurity.ORDER)
 		@ConditionalOnMissingBean(name = FILTER_CHAIN_NAME)
 		SecurityFilterChain mcpSecurityFilterChain(HttpSecurity http, JwtDecoder decoder,
-				ObjectProvider<JwtAuthenticationConverter> converter, McpProperties properties,
-				McpServerStreamableHttpProperties streamable, OAuth2ResourceServerProperties resourceServer)
-				throws Exception {
+				ObjectProvider<JwtAuthenticationConverter> converter, BearerTokenRequirements requirements,
+				McpProperties properties, McpServerStreamableHttpProperties streamable,
+				OAuth2ResourceServerProperties resourceServer) throws Exception {
 			McpProperties.Security security = properties.getSecurity();
 			OAuth2ResourceServerProperties.Jwt jwt = resourceServer.getJwt();
 			List<String> authorizationServers = security.getAuthorizationServers();
-			if (authorizationServers.isEmpty() && jwt.getIssuerUri() != null) {
-				authorizationServers = List.of(jwt.getIssuerUri());
+			if (authorizationServers.isEmpty() && requirements.issuer() != null) {
+				authorizationServers = List.of(requirements.issuer());
 			}
 			McpProtectedResourceMetadata metadata = new McpProtectedResourceMetadata(security.getResource(),
 					streamable.getMcpEndpoint(), authorizationServers, security.getScopes());
 			if (!metadata.publishesAuthorizationServers()) {
 				logger.warn("The MCP endpoint's protected-resource metadata names no authorization server, so MCP "
-						+ "clients cannot discover where to get a token: set {}.security.authorization-servers or "
-						+ "spring.security.oauth2.resourceserver.jwt.issuer-uri", McpProperties.PREFIX);
+						+ "clients that discover authorization (MCP Inspector, the TypeScript SDK's authProvider) "
+						+ "cannot find where to get a token; clients that already hold one are not affected. To "
+						+ "publish it, set {}", whereToNameTheIssuer(jwt));
 			}
 			return McpResourceServerSecurity.filterChain(http, streamable.getMcpEndpoint(), decoder,
-					converter.getIfAvailable(JwtAuthenticationConverter::new), metadata, jwt.getAudiences());
+					converter.getIfAvailable(JwtAuthenticationConverter::new), requirements, metadata,
+					jwt.getAudiences());
+		}
+
+		// Boot's issuer-uri replaces a public key with the issuer's JWK set, so it is no advice for a public key
+		private static String whereToNameTheIssuer(OAuth2ResourceServerProperties.Jwt jwt) {
+			String servers = McpProperties.PREFIX + ".security.authorization-servers";
+			if (jwt.getJwkSetUri() != null) {
+				return servers + ", or spring.security.oauth2.resourceserver.jwt.issuer-uri (which Spring Boot's "
+						+ "decoder then also checks in every token's iss)";
+			}
+			if (jwt.getPublicKeyLocation() != null) {
+				return servers + ", or " + McpProperties.PREFIX + ".security.issuer (which this endpoint then also "
+						+ "checks in every token's iss; Spring Boot checks no issuer with a public-key-location)";
+			}
+			return servers;
 		}
 
 	}

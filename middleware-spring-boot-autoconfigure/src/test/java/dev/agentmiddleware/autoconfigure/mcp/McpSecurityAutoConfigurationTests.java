@@ -1,11 +1,18 @@
 package dev.agentmiddleware.autoconfigure.mcp;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.KeyPairGenerator;
+import java.util.Base64;
+
 import dev.agentmiddleware.autoconfigure.AgentMiddlewareAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.approval.ApprovalAutoConfiguration;
+import dev.agentmiddleware.autoconfigure.internal.BearerTokenRequirements;
 import dev.agentmiddleware.autoconfigure.springai.AgentToolSpringAiAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.tool.AgentToolAutoConfiguration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
 
 import org.springframework.ai.mcp.server.common.autoconfigure.McpServerJsonMapperAutoConfiguration;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -86,6 +93,45 @@ class McpSecurityAutoConfigurationTests {
 	}
 
 	@Test
+	void aPublicKeyWithoutAnIssuerWarnsNamingPropertiesThatKeepThePublicKey(CapturedOutput output,
+			@TempDir Path directory) throws Exception {
+		this.contextRunner.withPropertyValues(publicKeyLocation(directory)).run((context) -> {
+			assertThat(context).hasNotFailed().hasBean(McpSecurityAutoConfiguration.FILTER_CHAIN_NAME);
+			assertThat(output.getOut().lines().filter((line) -> line.contains("names no authorization server")))
+				.singleElement()
+				.asString()
+				.contains("clients that already hold one are not affected")
+				.contains("agent.middleware.mcp.security.authorization-servers")
+				.contains("agent.middleware.mcp.security.issuer")
+				// Boot would replace the public key with the issuer's JWK set
+				.doesNotContain("issuer-uri");
+		});
+	}
+
+	@Test
+	void aPublicKeyWithAnIssuerPublishesItAndRequiresItWithoutAWarning(CapturedOutput output,
+			@TempDir Path directory) throws Exception {
+		this.contextRunner
+			.withPropertyValues(publicKeyLocation(directory),
+					"agent.middleware.mcp.security.issuer=https://login.example.com")
+			.run((context) -> {
+				assertThat(context).hasNotFailed().hasBean(McpSecurityAutoConfiguration.FILTER_CHAIN_NAME);
+				assertThat(context.getBean(BearerTokenRequirements.class).issuer())
+					.isEqualTo("https://login.example.com");
+				assertThat(output).doesNotContain("names no authorization server").doesNotContain(WARNING);
+			});
+	}
+
+	@Test
+	void theIssuerUriIsTheIssuerTokensMustName() {
+		this.contextRunner
+			.withPropertyValues(JWK_SET_URI,
+					"spring.security.oauth2.resourceserver.jwt.issuer-uri=https://login.example.com/realms/a")
+			.run((context) -> assertThat(context.getBean(BearerTokenRequirements.class).issuer())
+				.isEqualTo("https://login.example.com/realms/a"));
+	}
+
+	@Test
 	void backsOffForTheApplicationsOwnChainOfTheSameName(CapturedOutput output) {
 		this.contextRunner.withPropertyValues(JWK_SET_URI)
 			.withUserConfiguration(OwnMcpChainConfiguration.class)
@@ -113,6 +159,16 @@ class McpSecurityAutoConfigurationTests {
 			assertThat(context).doesNotHaveBean(McpSecurityAutoConfiguration.FILTER_CHAIN_NAME);
 			assertThat(output).doesNotContain(WARNING);
 		});
+	}
+
+	private static String publicKeyLocation(Path directory) throws Exception {
+		KeyPairGenerator generator = KeyPairGenerator.getInstance("RSA");
+		generator.initialize(2048);
+		String pem = "-----BEGIN PUBLIC KEY-----\n"
+				+ Base64.getMimeEncoder().encodeToString(generator.generateKeyPair().getPublic().getEncoded())
+				+ "\n-----END PUBLIC KEY-----\n";
+		Path key = Files.writeString(directory.resolve("public-key.pem"), pem);
+		return "spring.security.oauth2.resourceserver.jwt.public-key-location=" + key.toUri();
 	}
 
 	@Configuration(proxyBeanMethods = false)
