@@ -42,25 +42,27 @@ final class RateLimiterStoreSelection {
 	 * The store the properties ask for.
 	 * @param properties the rate-limit properties
 	 * @param dataSource the application's only DataSource, if any
+	 * @param classLoader the application's class loader, where the optional backends are looked for
 	 * @return the store, its table created when asked to
 	 * @throws InvalidToolConfigurationException if {@code jdbc} is asked for and cannot be had, or {@code auto} finds
 	 * PostgreSQL without Bucket4j's PostgreSQL backend (a shared store never silently becomes a local one)
 	 */
-	static RateLimiterStore select(ToolRateLimitProperties properties, @Nullable DataSource dataSource) {
+	static RateLimiterStore select(ToolRateLimitProperties properties, @Nullable DataSource dataSource,
+			ClassLoader classLoader) {
 		ToolRateLimitProperties.Store settings = properties.getStore();
 		StoreType type = settings.getType();
 		if (type == StoreType.REDIS) {
 			// The Redis store comes from ToolRateLimitAutoConfiguration's Redis configuration; here it could not
-			throw redisUnavailable();
+			throw redisUnavailable(classLoader);
 		}
 		RateLimiterStore store = (type == StoreType.MEMORY) ? memory(properties)
-				: (type == StoreType.JDBC) ? jdbc(properties, dataSource) : auto(properties, dataSource);
+				: (type == StoreType.JDBC) ? jdbc(properties, dataSource, classLoader)
+						: auto(properties, dataSource, classLoader);
 		log(store, settings.getOnUnavailable());
 		return store;
 	}
 
-	private static InvalidToolConfigurationException redisUnavailable() {
-		ClassLoader classLoader = RateLimiterStoreSelection.class.getClassLoader();
+	private static InvalidToolConfigurationException redisUnavailable(ClassLoader classLoader) {
 		if (!ClassUtils.isPresent(BUCKET4J_LETTUCE_CLASS, classLoader)) {
 			return new InvalidToolConfigurationException(TYPE_PROPERTY, "redis",
 					"the Redis rate-limit store needs Bucket4j's Lettuce backend, which is not on the classpath",
@@ -79,7 +81,8 @@ final class RateLimiterStoreSelection {
 						+ "default; Jedis is not supported), or set " + TYPE_PROPERTY + " to memory or jdbc.");
 	}
 
-	private static RateLimiterStore auto(ToolRateLimitProperties properties, @Nullable DataSource dataSource) {
+	private static RateLimiterStore auto(ToolRateLimitProperties properties, @Nullable DataSource dataSource,
+			ClassLoader classLoader) {
 		// No tool is limited: no reason to touch the database (nor to create a table in it).
 		boolean limitsAnything = !properties.getTools().isEmpty()
 				|| Boolean.TRUE.equals(properties.getDefaults().getEnabled());
@@ -87,7 +90,7 @@ final class RateLimiterStoreSelection {
 			return memory(properties);
 		}
 		// A PostgreSQL database means several instances may share it: never count alone without saying so.
-		if (!ClassUtils.isPresent(BUCKET4J_CLASS, RateLimiterStoreSelection.class.getClassLoader())) {
+		if (!ClassUtils.isPresent(BUCKET4J_CLASS, classLoader)) {
 			throw new InvalidToolConfigurationException(TYPE_PROPERTY, "auto",
 					"the application's DataSource is PostgreSQL, so rate limits are shared there, and that needs "
 							+ "Bucket4j's PostgreSQL backend, which is not on the classpath",
@@ -98,14 +101,15 @@ final class RateLimiterStoreSelection {
 		return bucket4j(properties, dataSource);
 	}
 
-	private static RateLimiterStore jdbc(ToolRateLimitProperties properties, @Nullable DataSource dataSource) {
+	private static RateLimiterStore jdbc(ToolRateLimitProperties properties, @Nullable DataSource dataSource,
+			ClassLoader classLoader) {
 		if (dataSource == null) {
 			throw new InvalidToolConfigurationException(TYPE_PROPERTY, "jdbc",
 					"the shared rate-limit store needs a DataSource, and the application has none",
 					"Configure spring.datasource.url (PostgreSQL) with spring-jdbc on the classpath, or set "
 							+ TYPE_PROPERTY + " to memory (each instance then counts on its own).");
 		}
-		if (!ClassUtils.isPresent(BUCKET4J_CLASS, RateLimiterStoreSelection.class.getClassLoader())) {
+		if (!ClassUtils.isPresent(BUCKET4J_CLASS, classLoader)) {
 			throw new InvalidToolConfigurationException(TYPE_PROPERTY, "jdbc",
 					"the shared rate-limit store needs Bucket4j's PostgreSQL backend, which is not on the classpath",
 					"Add com.bucket4j:bucket4j_jdk17-core and com.bucket4j:bucket4j_jdk17-postgresql (8.18.0) to the "

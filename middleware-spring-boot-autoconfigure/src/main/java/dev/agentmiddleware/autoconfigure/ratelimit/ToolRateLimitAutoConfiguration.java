@@ -25,6 +25,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.io.ResourceLoader;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 /**
@@ -44,8 +45,11 @@ public final class ToolRateLimitAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	RateLimiterStore rateLimiterStore(ToolRateLimitProperties properties, ObjectProvider<DataSource> dataSource) {
-		return RateLimiterStoreSelection.select(properties, dataSource.getIfUnique());
+	RateLimiterStore rateLimiterStore(ToolRateLimitProperties properties, ObjectProvider<DataSource> dataSource,
+			ResourceLoader resourceLoader) {
+		ClassLoader classLoader = resourceLoader.getClassLoader();
+		return RateLimiterStoreSelection.select(properties, dataSource.getIfUnique(),
+				(classLoader != null) ? classLoader : RateLimiterStoreSelection.class.getClassLoader());
 	}
 
 	@Bean
