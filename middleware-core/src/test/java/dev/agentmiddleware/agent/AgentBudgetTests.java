@@ -82,7 +82,8 @@ class AgentBudgetTests {
 		alice.count(ModelUsage.of("gpt-4o-mini", 40_000, 10_000));
 		// 40,000 x 0.15 / 1M + 10,000 x 0.60 / 1M = 0.006 + 0.006
 		assertThat(runs.start("t2", "alice").budgetSpent()).isEqualTo(
-				"Stopped: today's cost budget of 0.01 EUR for this user is spent (0.0120 EUR used; it renews at midnight UTC).");
+				"Stopped: today's cost budget of 0.01 EUR for this user is spent (0.0120 EUR used; it renews at "
+						+ "midnight UTC).");
 		assertThat(runs.start("t3", "bob").budgetSpent()).isNull();
 		assertThat(runs.start("t4", null).budgetSpent()).as("no principal, no per-principal budget").isNull();
 		this.clock.advance(Duration.ofMinutes(1));

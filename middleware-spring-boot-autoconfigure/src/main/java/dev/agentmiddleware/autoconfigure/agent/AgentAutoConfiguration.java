@@ -41,9 +41,9 @@ import org.springframework.context.annotation.Configuration;
  * Agent-level middleware: the built-in todo and error-recovery middleware (each switched off with its
  * {@code enabled} property), the loop guard (with its per-thread budget in the tool chain for MCP calls), the token
  * and cost budgets (with the {@code agent.tokens} and {@code agent.cost} metrics when a {@code MeterRegistry} exists,
- * and their section of the actuator endpoint), and their composition with every other {@code AgentMiddleware} bean, which joins after the built-ins in {@code @Order}. The
- * tools the middleware contribute join the tool registry, so they pass the middleware chain and show in the MCP tool
- * list and the actuator endpoint.
+ * and their section of the actuator endpoint), and their composition with every other {@code AgentMiddleware}
+ * bean, which joins after the built-ins in {@code @Order}. The tools the middleware contribute join the tool
+ * registry, so they pass the middleware chain and show in the MCP tool list and the actuator endpoint.
  */
 @AutoConfiguration(after = { AgentMiddlewareAutoConfiguration.class, ThreadStoreAutoConfiguration.class },
 		afterName = "org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration")

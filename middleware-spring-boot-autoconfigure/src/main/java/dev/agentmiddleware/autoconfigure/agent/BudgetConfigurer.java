@@ -24,8 +24,9 @@ final class BudgetConfigurer {
 		}
 		Map<String, ModelPrice> prices = new LinkedHashMap<>();
 		properties.getPrices()
-			.forEach((model, price) -> prices.put(model, new ModelPrice(Objects.requireNonNull(price.getInputPerMillion()),
-					Objects.requireNonNull(price.getOutputPerMillion()))));
+			.forEach((model, price) -> prices.put(model,
+					new ModelPrice(Objects.requireNonNull(price.getInputPerMillion()),
+							Objects.requireNonNull(price.getOutputPerMillion()))));
 		return new BudgetPolicy(new Limits(properties.getMaxTokensPerRun(), properties.getMaxCostPerRun()),
 				new Limits(properties.getMaxTokensPerThread(), properties.getMaxCostPerThread()),
 				new Limits(properties.getMaxTokensPerPrincipalPerDay(), properties.getMaxCostPerPrincipalPerDay()),

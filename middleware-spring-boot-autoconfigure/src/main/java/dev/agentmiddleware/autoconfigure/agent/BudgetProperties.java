@@ -23,7 +23,9 @@ class BudgetProperties implements ValidatedProperties {
 	/** The prefix of these properties. */
 	public static final String PREFIX = "agent.middleware.budget";
 
-	/** Whether to count the usage of model responses, enforce the limits below and record agent.tokens and agent.cost. */
+	/**
+	 * Whether to count the usage of model responses, enforce the limits below and record agent.tokens and agent.cost.
+	 */
 	private boolean enabled = true;
 
 	/** The currency of the prices and cost limits, named in the answer that ends a run whose cost budget is spent. */
