@@ -14,9 +14,10 @@ import dev.agentmiddleware.thread.ThreadStore;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One run of an agent loop (one user turn, all its iterations), driving the composed middleware and the loop guard.
- * An integration with a loop (such as Spring AI's tool-calling advisor) calls, per iteration:
- * {@link #beginIteration} before the model call, {@link #decide} for the tool calls the model asked for, and
+ * One run of an agent loop (one user turn, all its iterations), driving the composed middleware, the loop guard and
+ * the token and cost budgets. An integration with a loop (such as Spring AI's tool-calling advisor) calls, per
+ * iteration: {@link #budgetSpent()} and, unless a budget is spent, {@link #beginIteration} before the model call,
+ * {@link #count} with the usage of the model's response, {@link #decide} for the tool calls the model asked for, and
  * {@link #endIteration} once the tool calls are answered (or the model replied without any); the
  * {@link #takeNextInput() notes} for the next iteration's input go after the tool answers.
  *
@@ -24,7 +25,9 @@ import org.jspecify.annotations.Nullable;
  * thread-safe for that.
  * <pre>{@code
  * AgentRun run = AgentRun.start("conversation-42", middleware, threadStore, guard);
+ * String stop = run.budgetSpent();   // non-null: end the run with this final answer, without a model call
  * run.beginIteration(messages);
+ * run.count(ModelUsage.of(model, inputTokens, outputTokens));
  * List<ToolCallDecision> decisions = run.decide(reply.toolCalls());
  * // run the calls that decisions say to run, answer the others with decision.answer()
  * run.endIteration(new IterationResult(reply, events));
@@ -40,7 +43,13 @@ public final class AgentRun {
 
 	private final LoopGuard guard;
 
+	private final AgentBudget budget;
+
+	private final @Nullable String principal;
+
 	private final LoopGuard.Counters counters = new LoopGuard.Counters();
+
+	private final AgentBudget.RunSpending spending = new AgentBudget.RunSpending();
 
 	private final Map<String, Object> attributes = new ConcurrentHashMap<>();
 
@@ -54,11 +63,14 @@ public final class AgentRun {
 
 	private @Nullable AgentMessage lastReply;
 
-	private AgentRun(String threadId, ComposedAgentMiddleware middleware, ThreadStore threadStore, LoopGuard guard) {
+	private AgentRun(String threadId, @Nullable String principal, ComposedAgentMiddleware middleware,
+			ThreadStore threadStore, LoopGuard guard, AgentBudget budget) {
 		this.threadId = Objects.requireNonNull(threadId, "threadId");
+		this.principal = principal;
 		this.middleware = Objects.requireNonNull(middleware, "middleware");
 		this.threadStore = Objects.requireNonNull(threadStore, "threadStore");
 		this.guard = Objects.requireNonNull(guard, "guard");
+		this.budget = Objects.requireNonNull(budget, "budget");
 	}
 
 	/**
@@ -71,7 +83,22 @@ public final class AgentRun {
 	 */
 	public static AgentRun start(String threadId, ComposedAgentMiddleware middleware, ThreadStore threadStore,
 			LoopGuard guard) {
-		return new AgentRun(threadId, middleware, threadStore, guard);
+		return new AgentRun(threadId, null, middleware, threadStore, guard, AgentBudget.none());
+	}
+
+	/**
+	 * Starts a run with token and cost budgets.
+	 * @param threadId the thread (conversation or session) the run belongs to
+	 * @param principal the name of the principal the run is for, or {@code null} (no per-principal budget applies)
+	 * @param middleware the composed middleware
+	 * @param threadStore the thread metadata
+	 * @param guard the loop guard
+	 * @param budget the token and cost budgets
+	 * @return the run, before its first iteration
+	 */
+	public static AgentRun start(String threadId, @Nullable String principal, ComposedAgentMiddleware middleware,
+			ThreadStore threadStore, LoopGuard guard, AgentBudget budget) {
+		return new AgentRun(threadId, principal, middleware, threadStore, guard, budget);
 	}
 
 	/**
@@ -80,6 +107,40 @@ public final class AgentRun {
 	 */
 	public String threadId() {
 		return this.threadId;
+	}
+
+	/**
+	 * The principal the run is for.
+	 * @return the principal's name, or {@code null}
+	 */
+	public @Nullable String principal() {
+		return this.principal;
+	}
+
+	/**
+	 * Whether a token or cost budget is spent, asked before each model call: a run whose budget is spent makes no
+	 * further model call and ends with the returned text as its final answer.
+	 * @return the final answer naming the budget and its use, or {@code null} when the model may be called
+	 */
+	public @Nullable String budgetSpent() {
+		return this.budget.spent(this.spending, this.threadId, this.principal);
+	}
+
+	/**
+	 * Counts what one model response of the run used, against the run, its thread and its principal's day; a
+	 * response without usage is counted as {@link ModelUsage#unknown unknown}.
+	 * @param usage what the response used
+	 */
+	public void count(ModelUsage usage) {
+		this.budget.count(this.spending, this.threadId, this.principal, Objects.requireNonNull(usage, "usage"));
+	}
+
+	/**
+	 * What the run has spent so far.
+	 * @return the run's spending
+	 */
+	public AgentBudget.Spending spending() {
+		return this.spending.spending();
 	}
 
 	/**
@@ -123,17 +184,23 @@ public final class AgentRun {
 
 	/**
 	 * Decides, for each tool call of the current iteration's reply, whether it runs or what answers it instead.
-	 * Every call gets a decision, in order; calls are counted against the limits as they are allowed.
+	 * Every call gets a decision, in order; calls are counted against the limits as they are allowed. At the
+	 * iteration limit, or when a budget is spent (its model could not read the results), every call is answered and
+	 * the run ends: with a spent budget, each answer is the final answer of {@link #budgetSpent()}.
 	 * @param calls the tool calls of the model's reply
 	 * @return one decision per call, in the same order
 	 */
 	public List<ToolCallDecision> decide(List<ToolCallRequest> calls) {
 		int iteration = iteration();
 		boolean last = this.guard.isLastIteration(iteration);
+		String spent = (last || calls.isEmpty()) ? null : budgetSpent();
 		List<ToolCallDecision> decisions = new ArrayList<>(calls.size());
 		for (ToolCallRequest call : calls) {
 			if (last) {
 				decisions.add(new ToolCallDecision(call, this.guard.iterationLimitAnswer(call.name()), true));
+			}
+			else if (spent != null) {
+				decisions.add(new ToolCallDecision(call, spent, true));
 			}
 			else {
 				decisions.add(new ToolCallDecision(call, this.guard.check(this.counters, this.threadId, call), false));
@@ -230,7 +297,7 @@ public final class AgentRun {
 	 *
 	 * @param call the call
 	 * @param answer the text the model gets instead of running the tool, or {@code null} to run it
-	 * @param endsRun whether the loop must stop after this turn (the iteration limit is reached)
+	 * @param endsRun whether the loop must stop after this turn (the iteration limit is reached, or a budget is spent)
 	 */
 	public record ToolCallDecision(ToolCallRequest call, @Nullable String answer, boolean endsRun) {
 
@@ -245,18 +312,20 @@ public final class AgentRun {
 	}
 
 	/**
-	 * Starts {@link AgentRun}s of one configuration: the composed middleware, the thread store and the loop guard.
-	 * Immutable and thread-safe; an integration holds one and starts a run per user turn.
+	 * Starts {@link AgentRun}s of one configuration: the composed middleware, the thread store, the loop guard and the
+	 * token and cost budgets. Immutable and thread-safe; an integration holds one and starts a run per user turn.
 	 * <pre>{@code
-	 * AgentRuns runs = new AgentRuns(AgentMiddleware.compose(List.of(todos, recovery)), threadStore, guard);
-	 * AgentRun run = runs.start(conversationId);
+	 * AgentRuns runs = new AgentRuns(AgentMiddleware.compose(List.of(todos, recovery)), threadStore, guard, budget);
+	 * AgentRun run = runs.start(conversationId, principalName);
 	 * }</pre>
 	 *
 	 * @param middleware the composed middleware
 	 * @param threadStore the thread metadata
 	 * @param guard the loop guard
+	 * @param budget the token and cost budgets
 	 */
-	public record AgentRuns(ComposedAgentMiddleware middleware, ThreadStore threadStore, LoopGuard guard) {
+	public record AgentRuns(ComposedAgentMiddleware middleware, ThreadStore threadStore, LoopGuard guard,
+			AgentBudget budget) {
 
 		/**
 		 * Validates the components.
@@ -265,15 +334,36 @@ public final class AgentRun {
 			Objects.requireNonNull(middleware, "middleware");
 			Objects.requireNonNull(threadStore, "threadStore");
 			Objects.requireNonNull(guard, "guard");
+			Objects.requireNonNull(budget, "budget");
+		}
+
+		/**
+		 * Creates runs without token and cost budgets.
+		 * @param middleware the composed middleware
+		 * @param threadStore the thread metadata
+		 * @param guard the loop guard
+		 */
+		public AgentRuns(ComposedAgentMiddleware middleware, ThreadStore threadStore, LoopGuard guard) {
+			this(middleware, threadStore, guard, AgentBudget.none());
+		}
+
+		/**
+		 * Starts a run without a principal.
+		 * @param threadId the thread the run belongs to
+		 * @return the run
+		 */
+		public AgentRun start(String threadId) {
+			return start(threadId, null);
 		}
 
 		/**
 		 * Starts a run.
 		 * @param threadId the thread the run belongs to
+		 * @param principal the name of the principal the run is for, or {@code null}
 		 * @return the run
 		 */
-		public AgentRun start(String threadId) {
-			return AgentRun.start(threadId, this.middleware, this.threadStore, this.guard);
+		public AgentRun start(String threadId, @Nullable String principal) {
+			return AgentRun.start(threadId, principal, this.middleware, this.threadStore, this.guard, this.budget);
 		}
 
 	}

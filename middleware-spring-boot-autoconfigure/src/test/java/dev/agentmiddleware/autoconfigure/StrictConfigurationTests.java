@@ -67,6 +67,11 @@ class StrictConfigurationTests {
 		section("agent.middleware.authorization",
 				key("agent.middleware.authorization.defaults.authoritie=ROLE_X", "Did you mean 'authorities'?"),
 				value("agent.middleware.authorization.enabled=maybe", "'maybe' is not true or false"));
+		section("agent.middleware.budget",
+				key("agent.middleware.budget.max-tokens-per-thred=5", "Did you mean 'max-tokens-per-thread'?"),
+				value("agent.middleware.budget.max-tokens-per-run=-1", "must be 0 or more"),
+				value("agent.middleware.budget.max-cost-per-run=-0.5", "must not be negative"),
+				value("agent.middleware.budget.max-cost-per-thread=2", "no price is configured"));
 		section("agent.middleware.crash-recovery",
 				key("agent.middleware.crash-recovery.tag=browser", "Did you mean 'tags'?"),
 				value("agent.middleware.crash-recovery.defaults.crash-exceptions=com.example.NoSuchException",

@@ -73,7 +73,16 @@ class ReadmePropertyTablesTests {
 
 	@Test
 	void theMcpTableDocumentsEachPropertyOnceWithItsRealDefault() {
-		List<Readme.Row> rows = Readme.root().table("property", "default", "what it does");
+		assertPropertyTable("property", "default", "what it does");
+	}
+
+	@Test
+	void theBudgetTableDocumentsEachPropertyOnceWithItsRealDefault() {
+		assertPropertyTable("budget property", "default", "what it does");
+	}
+
+	private void assertPropertyTable(String... header) {
+		List<Readme.Row> rows = Readme.root().table(header);
 		assertThat(rows).isNotEmpty();
 		Set<String> properties = new HashSet<>();
 		List<String> problems = new ArrayList<>();
@@ -143,7 +152,8 @@ class ReadmePropertyTablesTests {
 	private static void compare(String where, String documented, @Nullable Object real, List<String> problems) {
 		String text = documented.replace("`", "").strip();
 		if (text.startsWith("none")) {
-			if (real != null && !(real instanceof Collection<?> collection && collection.isEmpty())) {
+			if (real != null && !(real instanceof Collection<?> collection && collection.isEmpty())
+					&& !(real instanceof Map<?, ?> map && map.isEmpty())) {
 				problems.add(where + ": documented [" + documented + "], but the default is " + real);
 			}
 			return;

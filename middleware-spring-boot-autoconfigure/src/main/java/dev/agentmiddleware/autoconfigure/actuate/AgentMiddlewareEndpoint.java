@@ -29,7 +29,9 @@ import org.springframework.boot.actuate.endpoint.annotation.Selector;
  * sections of the features ({@link AgentMiddlewareEndpointContributor}), such as learning statistics.
  *
  * <p>{@code GET /actuator/agentmiddleware} returns the overview, {@code GET /actuator/agentmiddleware/{tool}} one
- * tool (404 when unknown). Expose it like any endpoint, e.g.
+ * tool (404 when unknown), {@code GET /actuator/agentmiddleware/threads/{id}} and
+ * {@code GET /actuator/agentmiddleware/principals/{name}} what the features know of one thread or principal (such as
+ * what is left of its budgets; 404 when none knows anything). Expose it like any endpoint, e.g.
  * {@code management.endpoints.web.exposure.include=health,agentmiddleware}. It shows no argument value, result or
  * secret: descriptors and chains are static, and contributors only return configuration, counts and normalised text.
  */
@@ -98,6 +100,30 @@ final class AgentMiddlewareEndpoint {
 	@ReadOperation
 	public @Nullable AgentToolDescriptor tool(@Selector String tool) {
 		return this.registry.find(tool).or(() -> byConfiguredName(tool)).map(this::describe).orElse(null);
+	}
+
+	/**
+	 * What the features know of one thread or one principal, by contributor name.
+	 * @param scope {@value AgentMiddlewareEndpointContributor#THREADS} or
+	 * {@value AgentMiddlewareEndpointContributor#PRINCIPALS}
+	 * @param id the thread id or the principal's name
+	 * @return the contributors' parts, or {@code null} (404 over HTTP) for another scope or when no contributor has
+	 * a part
+	 */
+	@ReadOperation
+	public @Nullable Map<String, Object> entry(@Selector String scope, @Selector String id) {
+		if (!AgentMiddlewareEndpointContributor.THREADS.equals(scope)
+				&& !AgentMiddlewareEndpointContributor.PRINCIPALS.equals(scope)) {
+			return null;
+		}
+		Map<String, Object> parts = new LinkedHashMap<>();
+		for (AgentMiddlewareEndpointContributor contributor : this.contributors) {
+			Object part = contributor.describe(scope, id);
+			if (part != null) {
+				parts.put(contributor.name(), part);
+			}
+		}
+		return parts.isEmpty() ? null : parts;
 	}
 
 	// The rule of tools.<name> keys (ToolNames.canonical); a name two tools share canonically names neither.

@@ -60,6 +60,12 @@ import org.springframework.core.Ordered;
  */
 public interface AgentMiddlewareEndpointContributor {
 
+	/** The scope of {@link #describe(String, String)} for one thread. */
+	String THREADS = "threads";
+
+	/** The scope of {@link #describe(String, String)} for one principal. */
+	String PRINCIPALS = "principals";
+
 	/**
 	 * The key of this contributor's sections, unique among contributors, in kebab case, such as {@code cache},
 	 * {@code rate-limit}, {@code approval} or {@code learning}.
@@ -80,6 +86,18 @@ public interface AgentMiddlewareEndpointContributor {
 	 * @return the part, or {@code null} when the feature has nothing to say about the tool (it does not apply)
 	 */
 	default @Nullable Object describeTool(RegisteredTool tool) {
+		return null;
+	}
+
+	/**
+	 * This feature's part of the view of one thread or one principal, for
+	 * {@code GET /actuator/agentmiddleware/threads/{id}} and {@code GET /actuator/agentmiddleware/principals/{name}}
+	 * (such as what is left of its budgets). The id is a secret of its thread: never return it.
+	 * @param scope {@value #THREADS} or {@value #PRINCIPALS}
+	 * @param id the thread id or the principal's name
+	 * @return the part, or {@code null} when the feature has nothing to say about it
+	 */
+	default @Nullable Object describe(String scope, String id) {
 		return null;
 	}
 

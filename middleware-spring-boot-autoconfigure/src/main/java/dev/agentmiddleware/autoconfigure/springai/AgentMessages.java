@@ -5,13 +5,19 @@ import java.util.List;
 
 import dev.agentmiddleware.agent.AgentMiddleware.AgentMessage;
 import dev.agentmiddleware.agent.AgentRun.ToolCallRequest;
+import dev.agentmiddleware.agent.ModelUsage;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.ai.chat.messages.AssistantMessage;
 import org.springframework.ai.chat.messages.Message;
 import org.springframework.ai.chat.messages.ToolResponseMessage;
+import org.springframework.ai.chat.metadata.ChatResponseMetadata;
+import org.springframework.ai.chat.metadata.EmptyUsage;
+import org.springframework.ai.chat.metadata.Usage;
+import org.springframework.ai.chat.model.ChatResponse;
 
 /**
- * Spring AI messages in the model-neutral form agent middleware sees.
+ * Spring AI messages, and the usage of a model response, in the model-neutral form agent middleware sees.
  */
 final class AgentMessages {
 
@@ -52,6 +58,32 @@ final class AgentMessages {
 			text.append(response.name()).append(": ").append(response.responseData());
 		}
 		return text.toString();
+	}
+
+	/**
+	 * What a model response used, from its metadata: {@code getUsage()} (prompt tokens as input, completion tokens as
+	 * output, the total as reported or their sum) and {@code getModel()}. Spring AI gives a response without usage
+	 * an {@link EmptyUsage}; that, no metadata, or a usage with neither count is unknown, never zero.
+	 * @param response the response, or {@code null}
+	 * @return the usage
+	 */
+	static ModelUsage usage(@Nullable ChatResponse response) {
+		ChatResponseMetadata metadata = (response != null) ? response.getMetadata() : null;
+		String model = (metadata != null) ? metadata.getModel() : null;
+		Usage usage = (metadata != null) ? metadata.getUsage() : null;
+		if (usage == null || usage instanceof EmptyUsage
+				|| (usage.getPromptTokens() == null && usage.getCompletionTokens() == null)) {
+			return ModelUsage.unknown(model);
+		}
+		long input = count(usage.getPromptTokens());
+		long output = count(usage.getCompletionTokens());
+		Integer total = usage.getTotalTokens();
+		return new ModelUsage(model, input, output, (total != null) ? Math.max(count(total), input + output)
+				: input + output, true);
+	}
+
+	private static long count(@Nullable Integer tokens) {
+		return (tokens != null) ? Math.max(0, tokens) : 0;
 	}
 
 }

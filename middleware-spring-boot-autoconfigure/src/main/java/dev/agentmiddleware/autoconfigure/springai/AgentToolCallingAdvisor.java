@@ -14,6 +14,7 @@ import dev.agentmiddleware.agent.AgentMiddlewareException;
 import dev.agentmiddleware.agent.AgentRun;
 import dev.agentmiddleware.agent.AgentRun.AgentEvent;
 import dev.agentmiddleware.agent.AgentRun.AgentRuns;
+import dev.agentmiddleware.tool.ToolPrincipal;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -29,6 +30,8 @@ import org.springframework.ai.chat.messages.AssistantMessage;
 import org.springframework.ai.chat.messages.Message;
 import org.springframework.ai.chat.messages.UserMessage;
 import org.springframework.ai.chat.model.ChatResponse;
+import org.springframework.ai.chat.model.Generation;
+import org.springframework.ai.chat.model.ToolContext;
 import org.springframework.ai.chat.prompt.Prompt;
 import org.springframework.ai.model.tool.ToolCallingChatOptions;
 import org.springframework.ai.model.tool.ToolCallingManager;
@@ -39,8 +42,14 @@ import org.springframework.ai.model.tool.ToolExecutionResult;
  * Spring AI's tool-calling loop with agent-level middleware: on every iteration of the loop (one model call and
  * the tool calls it asks for), on the call and the stream paths, runs the {@code beforeIteration} hooks before the
  * model call and the {@code afterIteration} hooks once the tool calls are answered (or the model replied without
- * any); asks the loop guard about every tool call, answering the calls a limit stops instead of running them; and
- * adds what hooks left for the next iteration's input (such as the error-recovery hint) after the tool answers.
+ * any); asks the loop guard about every tool call, answering the calls a limit stops instead of running them;
+ * adds what hooks left for the next iteration's input (such as the error-recovery hint) after the tool answers; and
+ * keeps the run's token and cost budgets: before each model call it asks whether a budget is spent (then the loop
+ * ends without calling the model, its final answer saying which budget and how much was used), and it counts the
+ * usage metadata of each model response ({@code ChatResponse.getMetadata().getUsage()}, the model named by
+ * {@code getModel()}; a response without usage is counted as unknown). When the response that spends a budget asks
+ * for tool calls, they are answered with that final answer instead of running, and the run ends, as at the loop
+ * guard's iteration limit.
  *
  * <p>The run's thread is the conversation id ({@link ChatMemory#CONVERSATION_ID} among the advisor parameters or in
  * the tool context, or {@value AgentToolCallback#SESSION_ID_KEY} in the tool context); a request without one gets a
@@ -108,11 +117,15 @@ public class AgentToolCallingAdvisor extends ToolCallingAdvisor {
 			warnToolsCannotReachTheModel(request);
 			return super.adviseCall(request, chain);
 		}
-		AgentRun run = this.runs.start(threadId(request));
+		AgentRun run = this.runs.start(threadId(request), principal(request));
 		try {
 			ChatClientResponse response = super.adviseCall(withRun(request, run), chain);
 			finish(run, null);
 			return response;
+		}
+		catch (BudgetSpentException ex) {
+			finish(run, null);
+			return finalAnswer(request, ex.getMessage());
 		}
 		catch (RuntimeException ex) {
 			finish(run, ex);
@@ -127,8 +140,10 @@ public class AgentToolCallingAdvisor extends ToolCallingAdvisor {
 			return super.adviseStream(request, chain);
 		}
 		return Flux.defer(() -> {
-			AgentRun run = this.runs.start(threadId(request));
+			AgentRun run = this.runs.start(threadId(request), principal(request));
 			return super.adviseStream(withRun(request, run), chain)
+				.onErrorResume(BudgetSpentException.class,
+						(ex) -> Flux.just(finalAnswer(request, ex.getMessage())))
 				.concatWith(Flux.defer(() -> {
 					finish(run, null);
 					return Flux.<ChatClientResponse>empty();
@@ -154,6 +169,23 @@ public class AgentToolCallingAdvisor extends ToolCallingAdvisor {
 
 	private static ChatClientRequest withRun(ChatClientRequest request, AgentRun run) {
 		return request.mutate().context(RUN_KEY, run).build();
+	}
+
+	// The caller of the run's tool calls (ToolCaller): the tool context's principal, else the SecurityContext.
+	private static @Nullable String principal(ChatClientRequest request) {
+		Map<String, Object> toolContext = (request.prompt().getOptions() instanceof ToolCallingChatOptions options)
+				? options.getToolContext() : null;
+		ToolPrincipal principal = ToolCaller.of((toolContext != null) ? new ToolContext(toolContext) : null)
+			.principal();
+		return (principal != null) ? principal.name() : null;
+	}
+
+	// The loop's answer when a budget is spent before a model call: the model is not called.
+	private static ChatClientResponse finalAnswer(ChatClientRequest request, String text) {
+		ChatResponse answer = ChatResponse.builder()
+			.generations(List.of(new Generation(new AssistantMessage(text))))
+			.build();
+		return ChatClientResponse.builder().chatResponse(answer).context(request.context()).build();
 	}
 
 	private static String threadId(ChatClientRequest request) {
@@ -183,6 +215,10 @@ public class AgentToolCallingAdvisor extends ToolCallingAdvisor {
 		if (run == null) {
 			return request;
 		}
+		String spent = run.budgetSpent();
+		if (spent != null) {
+			throw new BudgetSpentException(spent);
+		}
 		run.beginIteration(AgentMessages.of(request.prompt().getInstructions()));
 		ToolCallingChatOptions options = (ToolCallingChatOptions) request.prompt().getOptions();
 		Objects.requireNonNull(options, "options");
@@ -206,6 +242,7 @@ public class AgentToolCallingAdvisor extends ToolCallingAdvisor {
 	private ChatClientResponse afterModelCall(ChatClientResponse response) {
 		AgentRun run = run(response.context());
 		if (run != null) {
+			run.count(AgentMessages.usage(response.chatResponse()));
 			run.replied(reply(response));
 		}
 		return response;
@@ -276,6 +313,23 @@ public class AgentToolCallingAdvisor extends ToolCallingAdvisor {
 
 	private static @Nullable AgentRun run(Map<String, @Nullable Object> context) {
 		return (context.get(RUN_KEY) instanceof AgentRun run) ? run : null;
+	}
+
+	/**
+	 * Ends the loop before a model call when a budget is spent; caught where the run started, whose answer it
+	 * becomes. Without a stack trace: it is a decision, not an error.
+	 */
+	private static final class BudgetSpentException extends RuntimeException {
+
+		BudgetSpentException(String answer) {
+			super(answer, null, false, false);
+		}
+
+		@Override
+		public String getMessage() {
+			return Objects.requireNonNull(super.getMessage());
+		}
+
 	}
 
 	/**
