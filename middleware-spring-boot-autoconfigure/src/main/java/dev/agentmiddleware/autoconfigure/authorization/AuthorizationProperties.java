@@ -84,7 +84,7 @@ class AuthorizationProperties extends ToolMiddlewareProperties<AuthorizationProp
 						String.valueOf(rule.getExpression())));
 	}
 
-	// Each rule with its property, once its expression and reason are known to be set
+	// Each rule with its property, once its expression is known to be set; then its reason must be
 	private static void forEachRule(String property, @Nullable List<Rule> rules, BiConsumer<String, Rule> action) {
 		if (rules == null) {
 			return;
@@ -96,12 +96,13 @@ class AuthorizationProperties extends ToolMiddlewareProperties<AuthorizationProp
 				throw new InvalidToolConfigurationException(ruleProperty + ".expression", rule.getExpression(),
 						"a rule needs an expression", "Set '" + ruleProperty + ".expression'.");
 			}
+			// The expression first: a wrong one is the likelier mistake, and the one to report
+			action.accept(ruleProperty, rule);
 			if (rule.getReason() == null || rule.getReason().isBlank()) {
 				throw new InvalidToolConfigurationException(ruleProperty + ".reason", rule.getReason(),
 						"a rule needs the reason the model is told when it refuses a call",
 						"Set '" + ruleProperty + ".reason'.");
 			}
-			action.accept(ruleProperty, rule);
 		}
 	}
 
