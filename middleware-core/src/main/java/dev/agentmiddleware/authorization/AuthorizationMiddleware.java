@@ -130,12 +130,15 @@ public final class AuthorizationMiddleware extends BuiltInMiddleware<Authorizati
 	}
 
 	/**
-	 * The caller does not hold the authorities a tool requires, or is not authenticated; the tool did not run and
-	 * nobody was asked to approve it. Reported with the outcome {@link CallOutcome#FORBIDDEN}; never retried. The
-	 * message names the tool and the missing authorities, never the caller.
+	 * The caller does not hold the authorities a tool requires, is not authenticated, or an authorization rule
+	 * refuses the call ({@link AuthorizationRulesMiddleware}); the tool did not run and nobody was asked to approve
+	 * it. Reported with the outcome {@link CallOutcome#FORBIDDEN}; never retried. The message names the tool and the
+	 * missing authorities or the rule's reason, never the caller.
 	 * <pre>{@code
 	 * throw new ToolForbiddenException("delete_file", "authorization", List.of("SCOPE_files.write"), true);
 	 * // Tool 'delete_file' requires authority SCOPE_files.write, which the caller does not have.
+	 * throw new ToolForbiddenException("delete_file", "authorization-rules", "Files may be deleted under tmp/ only.", true);
+	 * // Call of tool 'delete_file' is forbidden: Files may be deleted under tmp/ only.
 	 * }</pre>
 	 */
 	public static class ToolForbiddenException extends ToolDeniedException {
@@ -159,6 +162,19 @@ public final class AuthorizationMiddleware extends BuiltInMiddleware<Authorizati
 			this.authenticated = authenticated;
 		}
 
+		/**
+		 * Creates the exception for a call an authorization rule refuses, whatever the caller's authorities.
+		 * @param toolName the tool that was refused
+		 * @param decidedBy the middleware that refused it
+		 * @param reason why, as the rule states it; told to the model
+		 * @param authenticated whether the caller was authenticated
+		 */
+		public ToolForbiddenException(String toolName, String decidedBy, String reason, boolean authenticated) {
+			super(toolName, decidedBy, reason, "Call of tool '" + toolName + "' is forbidden: " + reason);
+			this.missingAuthorities = List.of();
+			this.authenticated = authenticated;
+		}
+
 		private static String reason(List<String> missing, boolean authenticated) {
 			String authorities = ((missing.size() == 1) ? "authority " : "authorities ") + String.join(", ", missing);
 			return authenticated ? "requires " + authorities + ", which the caller does not have"
@@ -167,7 +183,7 @@ public final class AuthorizationMiddleware extends BuiltInMiddleware<Authorizati
 
 		/**
 		 * The required authorities the caller does not hold.
-		 * @return the missing authorities
+		 * @return the missing authorities; none when a rule refused the call
 		 */
 		public List<String> missingAuthorities() {
 			return this.missingAuthorities;

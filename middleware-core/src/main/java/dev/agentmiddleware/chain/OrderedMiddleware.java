@@ -38,6 +38,8 @@ public interface OrderedMiddleware extends ToolMiddleware {
 	 * and observers see the guarded result, and a refused one as the outcome</td></tr>
 	 * <tr><td>250</td><td>argument binding</td><td>a refused call is still observed and logged; everything inside
 	 * sees bound arguments</td></tr>
+	 * <tr><td>275</td><td>authorization rules</td><td>rules over the bound arguments, the caller and the source, and
+	 * external decision points, refuse a call before anyone is asked to approve it</td></tr>
 	 * <tr><td>300</td><td>(your policy middleware)</td><td>allow and deny lists</td></tr>
 	 * <tr><td>400</td><td>approval</td><td>a human decides before anything spends resources; never bypassed by a
 	 * cache</td></tr>
@@ -67,6 +69,9 @@ public interface OrderedMiddleware extends ToolMiddleware {
 
 		/** Binding of the arguments a model or an MCP client sent, inside observation and logging. */
 		public static final int ARGUMENT_BINDING = 250;
+
+		/** Authorization rules over the bound arguments, the caller and the source; external decision points. */
+		public static final int AUTHORIZATION_RULES = 275;
 
 		/** Free for user policy middleware such as allow and deny lists. */
 		public static final int POLICY = 300;

@@ -66,7 +66,10 @@ class StrictConfigurationTests {
 				value("agent.middleware.cache.defaults.ttl=-1m", "ttl must be positive"));
 		section("agent.middleware.authorization",
 				key("agent.middleware.authorization.defaults.authoritie=ROLE_X", "Did you mean 'authorities'?"),
-				value("agent.middleware.authorization.enabled=maybe", "'maybe' is not true or false"));
+				value("agent.middleware.authorization.enabled=maybe", "'maybe' is not true or false"),
+				value("agent.middleware.authorization.tools.refund-order.deny-when[0].expression=#args.id ==",
+						"it is no valid SpEL expression", "Correct the expression in "
+								+ "'agent.middleware.authorization.tools.refund-order.deny-when[0].expression'"));
 		section("agent.middleware.budget",
 				key("agent.middleware.budget.max-tokens-per-thred=5", "Did you mean 'max-tokens-per-thread'?"),
 				value("agent.middleware.budget.max-tokens-per-run=-1", "must be 0 or more"),
@@ -215,6 +218,18 @@ class StrictConfigurationTests {
 		assertThat(analysis.getDescription()).contains("Property: agent.middleware.approval.sensitive-tools[1]")
 			.contains("Value: \"write_file\"")
 			.contains("Reason: no tool is named 'write_file'");
+	}
+
+	@Test
+	void anAuthorizationRuleNamingAnUnknownParameterIsReportedAtItsExpression() {
+		FailureAnalysis analysis = startAndAnalyze(
+				"agent.middleware.authorization.tools.refund-order.deny-when[0].expression=#args.amount > 100",
+				"agent.middleware.authorization.tools.refund-order.deny-when[0].reason=Refunds over 100 need a person.");
+		assertThat(analysis.getDescription())
+			.contains("Property: agent.middleware.authorization.tools.refund-order.deny-when[0].expression")
+			.contains("Value: \"#args.amount > 100\"")
+			.contains("Reason: tool 'refund_order' has no parameter 'amount'");
+		assertThat(analysis.getAction()).contains("Name one of its parameters (id)");
 	}
 
 	@Test

@@ -13,6 +13,7 @@ import java.util.Set;
 import javax.sql.DataSource;
 
 import dev.agentmiddleware.authorization.AuthorizationMiddleware;
+import dev.agentmiddleware.authorization.AuthorizationRulesMiddleware;
 import dev.agentmiddleware.autoconfigure.ConditionalOnStoreType.StoreType;
 import dev.agentmiddleware.autoconfigure.agent.TodoProperties;
 import dev.agentmiddleware.autoconfigure.authorization.AuthorizedTools;
@@ -27,6 +28,7 @@ import dev.agentmiddleware.autoconfigure.tool.RegisteredTool;
 import dev.agentmiddleware.autoconfigure.tool.ToolNameReferences;
 import dev.agentmiddleware.todo.TodoMiddleware;
 import dev.agentmiddleware.tool.ExecutableTool;
+import dev.agentmiddleware.tool.InvocationSource;
 import io.modelcontextprotocol.json.jackson3.JacksonMcpJsonMapper;
 import io.modelcontextprotocol.server.McpServerFeatures;
 import io.modelcontextprotocol.spec.McpSchema;
@@ -180,9 +182,11 @@ public final class AgentMcpServerAutoConfiguration {
 	@ConditionalOnBean(AgentToolRegistry.class)
 	@ConditionalOnMissingBean
 	McpToolVisibility mcpToolVisibility(ObjectProvider<AgentToolRegistry> registry,
-			ObjectProvider<AuthorizationMiddleware> authorization) {
+			ObjectProvider<AuthorizationMiddleware> authorization,
+			ObjectProvider<AuthorizationRulesMiddleware> authorizationRules) {
 		// The rule that refuses a caller's calls also hides the tools from its list, as on the ChatClient path
-		return new AuthorizedTools(registry::getObject, authorization::getIfAvailable)::permits;
+		return new AuthorizedTools(registry::getObject, authorization::getIfAvailable,
+				authorizationRules::getIfAvailable, InvocationSource.MCP)::permits;
 	}
 
 	@Bean

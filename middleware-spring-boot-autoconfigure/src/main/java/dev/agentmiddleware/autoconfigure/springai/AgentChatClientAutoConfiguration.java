@@ -2,10 +2,12 @@ package dev.agentmiddleware.autoconfigure.springai;
 
 import dev.agentmiddleware.agent.AgentRun.AgentRuns;
 import dev.agentmiddleware.authorization.AuthorizationMiddleware;
+import dev.agentmiddleware.authorization.AuthorizationRulesMiddleware;
 import dev.agentmiddleware.autoconfigure.agent.AgentAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.authorization.AuthorizedTools;
 import dev.agentmiddleware.autoconfigure.springai.AgentToolCallback.AgentToolCallbackProvider;
 import dev.agentmiddleware.autoconfigure.tool.AgentToolRegistry;
+import dev.agentmiddleware.tool.InvocationSource;
 
 import org.springframework.ai.chat.client.ChatClient;
 import org.springframework.ai.chat.client.ChatClientBuilderCustomizer;
@@ -41,14 +43,16 @@ public final class AgentChatClientAutoConfiguration {
 	@ConditionalOnBooleanProperty(name = AgentSpringAiProperties.PREFIX + ".tool-calling-manager.enabled",
 			matchIfMissing = true)
 	static BeanPostProcessor governingToolCallingManagerPostProcessor(ObjectProvider<AgentToolRegistry> registry,
-			ObjectProvider<ToolErrorFormatter> errorFormatter, ObjectProvider<AuthorizationMiddleware> authorization) {
+			ObjectProvider<ToolErrorFormatter> errorFormatter, ObjectProvider<AuthorizationMiddleware> authorization,
+			ObjectProvider<AuthorizationRulesMiddleware> authorizationRules) {
 		return new BeanPostProcessor() {
 
 			@Override
 			public Object postProcessAfterInitialization(Object bean, String beanName) {
 				if (bean instanceof ToolCallingManager manager && !(bean instanceof GoverningToolCallingManager)) {
 					return new GoverningToolCallingManager(manager, registry.getObject(), errorFormatter.getObject(),
-							new AuthorizedTools(registry::getObject, authorization::getIfAvailable));
+							new AuthorizedTools(registry::getObject, authorization::getIfAvailable,
+									authorizationRules::getIfAvailable, InvocationSource.SPRING_AI));
 				}
 				return bean;
 			}
@@ -63,11 +67,12 @@ public final class AgentChatClientAutoConfiguration {
 	AgentToolCallingAdvisor.Builder agentToolCallingAdvisorBuilder(AgentRuns agentRuns,
 			ObjectProvider<ToolCallingManager> toolCallingManager, AgentToolRegistry registry,
 			ToolErrorFormatter errorFormatter, ObjectProvider<AuthorizationMiddleware> authorization,
-			AgentSpringAiProperties properties) {
+			ObjectProvider<AuthorizationRulesMiddleware> authorizationRules, AgentSpringAiProperties properties) {
 		ToolCallingManager manager = toolCallingManager.getIfAvailable(() -> ToolCallingManager.builder().build());
 		if (properties.getToolCallingManager().isEnabled() && !(manager instanceof GoverningToolCallingManager)) {
 			manager = new GoverningToolCallingManager(manager, registry, errorFormatter,
-					new AuthorizedTools(() -> registry, authorization::getIfAvailable));
+					new AuthorizedTools(() -> registry, authorization::getIfAvailable,
+							authorizationRules::getIfAvailable, InvocationSource.SPRING_AI));
 		}
 		return AgentToolCallingAdvisor.builder(agentRuns).toolCallingManager(manager);
 	}

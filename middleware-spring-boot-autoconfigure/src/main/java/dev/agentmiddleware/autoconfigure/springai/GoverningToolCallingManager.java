@@ -55,7 +55,8 @@ import org.springframework.util.StringUtils;
  * Everything else is the delegate's, including Spring AI's own per-turn limits.
  * <pre>{@code
  * ToolCallingManager manager = new GoverningToolCallingManager(ToolCallingManager.builder().build(), registry,
- *         errorFormatter, new AuthorizedTools(() -> registry, () -> authorization));
+ *         errorFormatter, new AuthorizedTools(() -> registry, () -> authorization, () -> rules,
+ *                 InvocationSource.SPRING_AI));
  * }</pre>
  */
 final class GoverningToolCallingManager implements ToolCallingManager {
