@@ -18,6 +18,7 @@ import dev.agentmiddleware.tool.ToolDescriptor;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.NestedConfigurationProperty;
 
 /**
  * Configuration of result guards: how long a tool's result may be, what happens to a longer one, whether secrets in
@@ -166,6 +167,7 @@ class ToolResultProperties extends ToolMiddlewareProperties<ToolResultProperties
 		/**
 		 * Masking of personal data in the result, and in the logged arguments and result.
 		 */
+		@NestedConfigurationProperty
 		private final PersonalData personalData = new PersonalData();
 
 		static Settings defaults() {
