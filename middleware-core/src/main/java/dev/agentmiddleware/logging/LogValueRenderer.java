@@ -3,6 +3,7 @@ package dev.agentmiddleware.logging;
 import java.lang.reflect.Array;
 import java.util.Collection;
 import java.util.Map;
+import java.util.function.UnaryOperator;
 
 import dev.agentmiddleware.redaction.SecretRedactor;
 import org.jspecify.annotations.Nullable;
@@ -10,7 +11,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * Renders argument values, results and messages for a log line: maps as {@code {key=value}}, collections and
  * arrays as {@code [a, b]}, strings quoted; values under secret keys replaced, free text (strings, other objects'
- * {@code toString()}) redacted, long values cut. Everything stays on one line.
+ * {@code toString()}) redacted and then masked (when a masking is given, such as of personal data), long values
+ * cut. Everything stays on one line.
  */
 final class LogValueRenderer {
 
@@ -24,8 +26,11 @@ final class LogValueRenderer {
 
 	private final SecretRedactor redactor;
 
-	LogValueRenderer(SecretRedactor redactor) {
+	private final @Nullable UnaryOperator<String> masking;
+
+	LogValueRenderer(SecretRedactor redactor, @Nullable UnaryOperator<String> masking) {
 		this.redactor = redactor;
+		this.masking = masking;
 	}
 
 	void appendArguments(StringBuilder line, Map<String, ? extends @Nullable Object> arguments, int maxLength) {
@@ -75,6 +80,9 @@ final class LogValueRenderer {
 		boolean windowed = text.length() > maxLength + REDACTION_LOOKAHEAD;
 		String redacted = this.redactor
 			.redactText(windowed ? text.substring(0, maxLength + REDACTION_LOOKAHEAD) : text);
+		if (this.masking != null) {
+			redacted = this.masking.apply(redacted);
+		}
 		boolean cut = windowed || redacted.length() > maxLength;
 		String shown = (redacted.length() > maxLength) ? redacted.substring(0, maxLength - 1) : redacted;
 		line.append('"');

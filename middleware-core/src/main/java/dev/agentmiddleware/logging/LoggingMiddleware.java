@@ -3,7 +3,9 @@ package dev.agentmiddleware.logging;
 import java.util.Locale;
 import java.util.Objects;
 
+import java.util.function.Function;
 import java.util.function.LongSupplier;
+import java.util.function.UnaryOperator;
 
 import dev.agentmiddleware.chain.BuiltInMiddleware;
 import dev.agentmiddleware.chain.OrderedMiddleware.BuiltInOrder;
@@ -32,7 +34,8 @@ import org.slf4j.MDC;
  * DEBUG. During the call the MDC holds {@value #MDC_TOOL} and {@value #MDC_SESSION}, restored afterwards. A session
  * is shown by its {@link SessionFingerprint} (in the line and in the MDC), never by its id, which works like a
  * bearer secret; the caller, when known, by its {@link ToolInvocation#principalName() principal's name} (never its
- * authorities).
+ * authorities). With a {@link Builder#masking masking}, every logged text is also masked for the tools it applies to,
+ * such as the personal data the result guard masks.
  *
  * <p>The logger's level is checked on every call: with INFO off for the logger (by default
  * {@value #DEFAULT_LOGGER_NAME}), a call costs one level check.
@@ -61,14 +64,17 @@ public final class LoggingMiddleware extends BuiltInMiddleware<LoggingPolicy> {
 
 	private final Logger logger;
 
-	private final LogValueRenderer renderer;
+	private final SecretRedactor redactor;
+
+	private final Function<ToolDescriptor, @Nullable UnaryOperator<String>> masking;
 
 	private final LongSupplier nanoTime;
 
 	private LoggingMiddleware(Builder builder) {
 		super(NAME, builder);
 		this.logger = builder.logger;
-		this.renderer = new LogValueRenderer(builder.redactor);
+		this.redactor = builder.redactor;
+		this.masking = builder.masking;
 		this.nanoTime = builder.nanoTime;
 	}
 
@@ -84,10 +90,11 @@ public final class LoggingMiddleware extends BuiltInMiddleware<LoggingPolicy> {
 
 	@Override
 	protected ToolHandler wrap(ToolDescriptor tool, LoggingPolicy policy, ToolHandler next) {
+		LogValueRenderer renderer = new LogValueRenderer(this.redactor, this.masking.apply(tool));
 		ToolCall.Listener<Long> logLine = (start, invocation, outcome, decidedBy, result, error) -> {
-			logCall(invocation, outcome, decidedBy, start, error, policy);
+			logCall(renderer, invocation, outcome, decidedBy, start, error, policy);
 			if (error == null && policy.logResults() && this.logger.isDebugEnabled()) {
-				logResult(invocation, result, policy);
+				logResult(renderer, invocation, result, policy);
 			}
 		};
 		return (invocation) -> this.logger.isInfoEnabled() ? log(invocation, next, logLine) : next.handle(invocation);
@@ -108,8 +115,8 @@ public final class LoggingMiddleware extends BuiltInMiddleware<LoggingPolicy> {
 		}
 	}
 
-	private void logCall(ToolInvocation invocation, CallOutcome outcome, @Nullable String decidedBy, long start,
-			@Nullable Throwable error, LoggingPolicy policy) {
+	private void logCall(LogValueRenderer renderer, ToolInvocation invocation, CallOutcome outcome,
+			@Nullable String decidedBy, long start, @Nullable Throwable error, LoggingPolicy policy) {
 		long nanos = this.nanoTime.getAsLong() - start;
 		try {
 			StringBuilder line = new StringBuilder(160);
@@ -133,10 +140,10 @@ public final class LoggingMiddleware extends BuiltInMiddleware<LoggingPolicy> {
 			LogValueRenderer.appendToken(line, invocation.callId());
 			if (error != null) {
 				line.append(" error_type=").append(errorType(error)).append(" error=");
-				this.renderer.appendMessage(line, error.getMessage(), policy.maxValueLength());
+				renderer.appendMessage(line, error.getMessage(), policy.maxValueLength());
 			}
 			line.append(" args=");
-			this.renderer.appendArguments(line, invocation.arguments(), policy.maxValueLength());
+			renderer.appendArguments(line, invocation.arguments(), policy.maxValueLength());
 			this.logger.info(line.toString());
 		}
 		catch (RuntimeException ex) {
@@ -145,13 +152,14 @@ public final class LoggingMiddleware extends BuiltInMiddleware<LoggingPolicy> {
 		}
 	}
 
-	private void logResult(ToolInvocation invocation, @Nullable Object result, LoggingPolicy policy) {
+	private void logResult(LogValueRenderer renderer, ToolInvocation invocation, @Nullable Object result,
+			LoggingPolicy policy) {
 		try {
 			StringBuilder line = new StringBuilder(80);
 			line.append("tool=").append(invocation.toolName()).append(" call=");
 			LogValueRenderer.appendToken(line, invocation.callId());
 			line.append(" result=");
-			this.renderer.appendValue(line, result, policy.maxValueLength(), 0);
+			renderer.appendValue(line, result, policy.maxValueLength(), 0);
 			this.logger.debug(line.toString());
 		}
 		catch (RuntimeException ex) {
@@ -200,6 +208,8 @@ public final class LoggingMiddleware extends BuiltInMiddleware<LoggingPolicy> {
 
 		private SecretRedactor redactor = SecretRedactor.withDefaults();
 
+		private Function<ToolDescriptor, @Nullable UnaryOperator<String>> masking = (tool) -> null;
+
 		private LongSupplier nanoTime = System::nanoTime;
 
 		private Builder() {
@@ -224,6 +234,21 @@ public final class LoggingMiddleware extends BuiltInMiddleware<LoggingPolicy> {
 		 */
 		public Builder redactor(SecretRedactor redactor) {
 			this.redactor = Objects.requireNonNull(redactor, "redactor");
+			return this;
+		}
+
+		/**
+		 * Sets what else is masked in a tool's logged text (arguments, results, error messages) after its secrets are
+		 * redacted, decided once per tool (default: nothing), such as the personal data the result guard masks in
+		 * that tool's results.
+		 * <pre>{@code
+		 * LoggingMiddleware.builder().masking(resultGuardMiddleware::personalDataMasking).build();
+		 * }</pre>
+		 * @param masking gives a tool's masking of text, or {@code null} for a tool whose logs mask nothing more
+		 * @return this builder
+		 */
+		public Builder masking(Function<ToolDescriptor, @Nullable UnaryOperator<String>> masking) {
+			this.masking = Objects.requireNonNull(masking, "masking");
 			return this;
 		}
 

@@ -22,6 +22,16 @@ public interface MiddlewareMetrics {
 	void count(MiddlewareEvent event, String toolName);
 
 	/**
+	 * Counts one event of a kind, such as the kind of personal data masked; by default counted as the event alone.
+	 * @param event what happened
+	 * @param toolName the tool it happened to
+	 * @param kind what kind of thing it happened to, such as {@code email}
+	 */
+	default void count(MiddlewareEvent event, String toolName, String kind) {
+		count(event, toolName);
+	}
+
+	/**
 	 * Something a built-in middleware decided, counted per tool. Each event has the name of the counter it becomes
 	 * in a metrics registry, tagged with the tool's name.
 	 */
@@ -61,7 +71,10 @@ public interface MiddlewareMetrics {
 		RESULT_TRUNCATED("agent.tool.results.truncated"),
 
 		/** A tool's result was refused by its size limit or a result guard. */
-		RESULT_REFUSED("agent.tool.results.refused");
+		RESULT_REFUSED("agent.tool.results.refused"),
+
+		/** A value of personal data in a tool's result was masked; counted per kind (tag {@code kind}). */
+		PERSONAL_DATA_MASKED("agent.tool.results.personal.data");
 
 		private final String meterName;
 

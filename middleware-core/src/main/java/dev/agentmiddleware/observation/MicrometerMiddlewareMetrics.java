@@ -11,7 +11,8 @@ import io.micrometer.core.instrument.MeterRegistry;
 
 /**
  * Counts {@link MiddlewareEvent}s as Micrometer counters: one counter per event, named
- * {@link MiddlewareEvent#meterName()} and tagged {@code agent.tool.name}. Counters are registered on first use and
+ * {@link MiddlewareEvent#meterName()} and tagged {@code agent.tool.name} (and {@value #KIND_TAG} for an event
+ * counted by kind, such as {@link MiddlewareEvent#PERSONAL_DATA_MASKED}). Counters are registered on first use and
  * then cached, so counting costs a map lookup and an increment. Thread-safe.
  * <pre>{@code
  * MiddlewareMetrics metrics = new MicrometerMiddlewareMetrics(meterRegistry);
@@ -25,9 +26,14 @@ public final class MicrometerMiddlewareMetrics implements MiddlewareMetrics {
 	public static final String TOOL_NAME_TAG = AgentToolObservationDocumentation.LowCardinalityKeyNames.TOOL_NAME
 		.asString();
 
+	/** The tag carrying the kind of an event counted by kind. */
+	public static final String KIND_TAG = "kind";
+
 	private final MeterRegistry registry;
 
 	private final ConcurrentMap<String, Counter>[] counters;
+
+	private final ConcurrentMap<String, ConcurrentMap<String, Counter>> kindCounters = new ConcurrentHashMap<>();
 
 	/**
 	 * Creates the metrics.
@@ -52,6 +58,21 @@ public final class MicrometerMiddlewareMetrics implements MiddlewareMetrics {
 		counter.increment();
 	}
 
+	@Override
+	public void count(MiddlewareEvent event, String toolName, String kind) {
+		ConcurrentMap<String, Counter> byKind = this.kindCounters.computeIfAbsent(event.ordinal() + ":" + toolName,
+				(key) -> new ConcurrentHashMap<>());
+		Counter counter = byKind.get(kind);
+		if (counter == null) {
+			counter = byKind.computeIfAbsent(kind, (key) -> Counter.builder(event.meterName())
+				.description(description(event))
+				.tag(TOOL_NAME_TAG, toolName)
+				.tag(KIND_TAG, key)
+				.register(this.registry));
+		}
+		counter.increment();
+	}
+
 	private Counter register(MiddlewareEvent event, String toolName) {
 		return this.counters[event.ordinal()].computeIfAbsent(toolName, (tool) -> Counter.builder(event.meterName())
 			.description(description(event))
@@ -72,6 +93,7 @@ public final class MicrometerMiddlewareMetrics implements MiddlewareMetrics {
 			case RESULT_REDACTED -> "Tool results whose secrets were redacted";
 			case RESULT_TRUNCATED -> "Tool results cut to their size limit";
 			case RESULT_REFUSED -> "Tool results refused by their size limit or a result guard";
+			case PERSONAL_DATA_MASKED -> "Values of personal data masked in tool results, by kind";
 		};
 	}
 

@@ -5,10 +5,14 @@ import dev.agentmiddleware.results.ToolResultGuard.ResultContent;
 import dev.agentmiddleware.results.ResultPolicy.OnExceed;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.function.UnaryOperator;
 
 import dev.agentmiddleware.chain.BuiltInMiddleware;
+import dev.agentmiddleware.chain.InvalidPolicyException;
 import dev.agentmiddleware.chain.OrderedMiddleware.BuiltInOrder;
 import dev.agentmiddleware.metrics.MiddlewareMetrics.MiddlewareEvent;
 import dev.agentmiddleware.metrics.MiddlewareMetrics;
@@ -24,9 +28,9 @@ import tools.jackson.databind.json.JsonMapper;
 import dev.agentmiddleware.tool.ToolDeniedException;
 
 /**
- * Guards what tools return before a model or an MCP client sees it: secrets are redacted, then your own
- * {@link ToolResultGuard}s run in order, then a result longer than its tool's limit is cut with a marker saying how
- * much was left out, or refused ({@link ResultPolicy}).
+ * Guards what tools return before a model or an MCP client sees it: secrets are redacted, personal data is masked
+ * (for the tools whose policy asks for it), then your own {@link ToolResultGuard}s run in order, then a result longer
+ * than its tool's limit is cut with a marker saying how much was left out, or refused ({@link ResultPolicy}).
  *
  * <p><b>Where:</b> inside the chain, just inside observation and logging ({@link BuiltInOrder#RESULTS}), so that
  * every caller gets the guarded result (an MCP client, a Spring AI {@code ChatClient}, Java code calling a tool
@@ -40,14 +44,19 @@ import dev.agentmiddleware.tool.ToolDeniedException;
  *
  * <p><b>Redaction</b> uses the {@link SecretRedactor}: credentials in URLs, {@code Authorization} values, PEM private
  * keys and {@code key=value} secrets in text and in every string of a tree, and the whole value of every
- * secret-named field of a tree. <b>Cutting</b> a tree cuts its longest strings, never its structure; a result
+ * secret-named field of a tree. <b>Personal data</b> of the kinds the tool's {@link ResultPolicy#personalData()}
+ * names is masked by the {@link PersonalDataDetector}s of those kinds, in text and in every string value of a tree
+ * ({@code [EMAIL]}, {@code [PHONE]}, {@code [CARD ending 1111]}, {@code [IBAN]}); {@link #personalDataMasking}
+ * hands the same masking to the logs. <b>Cutting</b> a tree cuts its longest strings, never its structure; a result
  * whose structure alone is over the limit is refused.
  *
  * <p>Counted per tool as {@link MiddlewareEvent#RESULT_REDACTED}, {@link MiddlewareEvent#RESULT_TRUNCATED} and
- * {@link MiddlewareEvent#RESULT_REFUSED}.
+ * {@link MiddlewareEvent#RESULT_REFUSED}, and per tool and kind as {@link MiddlewareEvent#PERSONAL_DATA_MASKED}
+ * (once per value masked).
  * <pre>{@code
  * ResultGuardMiddleware results = ResultGuardMiddleware.builder()
- *     .policies((tool) -> new ResultPolicy(100_000, OnExceed.TRUNCATE, true))
+ *     .policies((tool) -> new ResultPolicy(100_000, OnExceed.TRUNCATE, true, List.of("email", "card")))
+ *     .personalDataDetectors(List.of(new EmailDetector(), new PaymentCardDetector()))
  *     .guards(List.of(noCardNumbers))
  *     .build();
  * ToolPipeline pipeline = ToolPipeline.chain(readFileTool, results);
@@ -60,6 +69,8 @@ public final class ResultGuardMiddleware extends BuiltInMiddleware<ResultPolicy>
 
 	private final List<ToolResultGuard> guards;
 
+	private final Map<String, PersonalDataDetector> detectors;
+
 	private final SecretRedactor redactor;
 
 	private final JsonMapper jsonMapper;
@@ -69,6 +80,7 @@ public final class ResultGuardMiddleware extends BuiltInMiddleware<ResultPolicy>
 	private ResultGuardMiddleware(Builder builder) {
 		super(NAME, builder);
 		this.guards = List.copyOf(builder.guards);
+		this.detectors = Map.copyOf(builder.detectors);
 		this.redactor = builder.redactor;
 		this.jsonMapper = builder.jsonMapper;
 		this.metrics = builder.metrics;
@@ -85,7 +97,36 @@ public final class ResultGuardMiddleware extends BuiltInMiddleware<ResultPolicy>
 
 	@Override
 	protected ToolHandler wrap(ToolDescriptor tool, ResultPolicy policy, ToolHandler next) {
-		return (invocation) -> guard(invocation, policy, next.handle(invocation));
+		PersonalDataMasking masking = policy.masksPersonalData() ? masking(policy) : null;
+		return (invocation) -> guard(invocation, policy, masking, next.handle(invocation));
+	}
+
+	/**
+	 * The masking of personal data this middleware applies to a tool's results, for the other places that show what
+	 * the tool was given or returned, such as the logs (the logging middleware's {@code masking}). Counts nothing.
+	 * <pre>{@code
+	 * LoggingMiddleware logging = LoggingMiddleware.builder().masking(results::personalDataMasking).build();
+	 * }</pre>
+	 * @param tool the tool
+	 * @return masks the personal data in a text, or {@code null} when this middleware masks none in the tool's results
+	 * @throws InvalidPolicyException when the tool's policy names a kind no detector of this middleware finds
+	 */
+	public @Nullable UnaryOperator<String> personalDataMasking(ToolDescriptor tool) {
+		ResultPolicy policy = policyOf(tool);
+		if (policy == null || !policy.masksPersonalData()) {
+			return null;
+		}
+		PersonalDataMasking masking = masking(policy);
+		return (text) -> masking.mask(text, (kind) -> {
+		});
+	}
+
+	/**
+	 * The detectors of personal data, by kind.
+	 * @return the detectors
+	 */
+	public Map<String, PersonalDataDetector> personalDataDetectors() {
+		return this.detectors;
 	}
 
 	/**
@@ -96,7 +137,21 @@ public final class ResultGuardMiddleware extends BuiltInMiddleware<ResultPolicy>
 		return this.guards;
 	}
 
-	private @Nullable Object guard(ToolInvocation invocation, ResultPolicy policy, @Nullable Object result) {
+	private PersonalDataMasking masking(ResultPolicy policy) {
+		List<PersonalDataDetector> selected = new ArrayList<>(policy.personalData().size());
+		for (String kind : policy.personalData()) {
+			PersonalDataDetector detector = this.detectors.get(kind);
+			if (detector == null) {
+				throw new InvalidPolicyException("personalData", "personalData names '" + kind
+						+ "', which no detector finds; the detectors find " + this.detectors.keySet().stream().sorted().toList());
+			}
+			selected.add(detector);
+		}
+		return new PersonalDataMasking(selected);
+	}
+
+	private @Nullable Object guard(ToolInvocation invocation, ResultPolicy policy,
+			@Nullable PersonalDataMasking masking, @Nullable Object result) {
 		if (result == null) {
 			return null;
 		}
@@ -114,6 +169,10 @@ public final class ResultGuardMiddleware extends BuiltInMiddleware<ResultPolicy>
 					this.metrics.count(MiddlewareEvent.RESULT_REDACTED, tool.name());
 				}
 				content = redacted;
+			}
+			if (masking != null) {
+				content = masking.mask(content,
+						(kind) -> this.metrics.count(MiddlewareEvent.PERSONAL_DATA_MASKED, tool.name(), kind));
 			}
 			for (ToolResultGuard guard : this.guards) {
 				content = Objects.requireNonNull(guard.check(invocation, content),
@@ -178,7 +237,8 @@ public final class ResultGuardMiddleware extends BuiltInMiddleware<ResultPolicy>
 		catch (JacksonException | IllegalArgumentException ex) {
 			// refused below
 		}
-		throw new ToolResultRefusedException(tool.name(), NAME, "the guarded result (secrets redacted or cut)"
+		throw new ToolResultRefusedException(tool.name(), NAME, "the guarded result (secrets redacted, personal data"
+				+ " masked or cut)"
 				+ " no longer fits its type " + tool.resultType().getSimpleName()
 				+ ", so it is not handed on unguarded");
 	}
@@ -189,6 +249,8 @@ public final class ResultGuardMiddleware extends BuiltInMiddleware<ResultPolicy>
 	public static final class Builder extends BuiltInMiddleware.Builder<ResultPolicy, Builder> {
 
 		private final List<ToolResultGuard> guards = new ArrayList<>();
+
+		private final Map<String, PersonalDataDetector> detectors = new LinkedHashMap<>();
 
 		private SecretRedactor redactor = SecretRedactor.withDefaults();
 
@@ -208,6 +270,27 @@ public final class ResultGuardMiddleware extends BuiltInMiddleware<ResultPolicy>
 		public Builder guards(List<? extends ToolResultGuard> guards) {
 			for (ToolResultGuard guard : guards) {
 				this.guards.add(Objects.requireNonNull(guard, "guard"));
+			}
+			return this;
+		}
+
+		/**
+		 * Adds detectors of personal data, which mask the kinds a tool's {@link ResultPolicy#personalData()} names
+		 * (none by default: {@link EmailDetector}, {@link PhoneNumberDetector}, {@link PaymentCardDetector} and
+		 * {@link IbanDetector} are the built-ins).
+		 * @param detectors the detectors, each of a kind no other detector has
+		 * @return this builder
+		 * @throws IllegalArgumentException when two detectors have the same kind
+		 */
+		public Builder personalDataDetectors(List<? extends PersonalDataDetector> detectors) {
+			for (PersonalDataDetector detector : detectors) {
+				String kind = Objects.requireNonNull(detector, "detector").kind();
+				PersonalDataDetector other = this.detectors.putIfAbsent(Objects.requireNonNull(kind, "kind"), detector);
+				if (other != null) {
+					throw new IllegalArgumentException("Two personal data detectors find '" + kind + "': "
+							+ other.getClass().getName() + " and " + detector.getClass().getName()
+							+ "; each kind needs its own detector");
+				}
 			}
 			return this;
 		}
@@ -234,7 +317,8 @@ public final class ResultGuardMiddleware extends BuiltInMiddleware<ResultPolicy>
 		}
 
 		/**
-		 * Sets where redactions, cuts and refusals are counted (default {@link MiddlewareMetrics#NONE}).
+		 * Sets where redactions, masked personal data, cuts and refusals are counted (default
+		 * {@link MiddlewareMetrics#NONE}).
 		 * @param metrics the metrics
 		 * @return this builder
 		 */

@@ -136,6 +136,36 @@ class LoggingMiddlewareTests {
 	}
 
 	@Test
+	void aToolsMaskingHidesMoreThanSecretsInNestedArgumentsAfterRedaction() throws Exception {
+		LoggingMiddleware logging = LoggingMiddleware.builder()
+			.nanoTime(this.nanoTime::get)
+			.masking((tool) -> tool.equals(LOGIN) ? (text) -> text.replace("alice", "[NAME]") : null)
+			.build();
+		ToolInvocation call = ToolInvocation.builder(LOGIN)
+			.argument("user", "alice")
+			.argument("profile", Map.of("friends", List.of("alice smith")))
+			.argument("password", "alice")
+			.build();
+		pipeline(logging, (invocation) -> "ok").call(call);
+		assertThat(line()).contains("user=\"[NAME]\"", "profile={friends=[\"[NAME] smith\"]}", "password=[REDACTED]")
+			.doesNotContain("alice");
+	}
+
+	@Test
+	void aToolWithoutMaskingIsLoggedAsBefore() throws Exception {
+		ToolDescriptor other = ToolDescriptor.builder("other").build();
+		LoggingMiddleware logging = LoggingMiddleware.builder()
+			.nanoTime(this.nanoTime::get)
+			.masking((tool) -> tool.equals(LOGIN) ? (text) -> "[MASKED]" : null)
+			.build();
+		ToolPipeline.builder(other, (invocation) -> "ok")
+			.middleware(logging)
+			.build()
+			.call(ToolInvocation.builder(other).argument("user", "alice").build());
+		assertThat(line()).contains("user=\"alice\"");
+	}
+
+	@Test
 	void truncatesLongValuesToTheConfiguredLength() throws Exception {
 		LoggingMiddleware logging = LoggingMiddleware.builder()
 			.policies((tool) -> new LoggingPolicy(10, true))

@@ -5,6 +5,7 @@ import dev.agentmiddleware.autoconfigure.actuate.AgentMiddlewareEndpointContribu
 import dev.agentmiddleware.autoconfigure.tool.AgentToolRegistry;
 import dev.agentmiddleware.logging.LoggingMiddleware;
 import dev.agentmiddleware.redaction.SecretRedactor;
+import dev.agentmiddleware.results.ResultGuardMiddleware;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
@@ -19,7 +20,8 @@ import org.springframework.context.annotation.Configuration;
 
 /**
  * Auto-configuration of the {@link LoggingMiddleware}: one structured line per tool call, with the arguments
- * redacted by the context's {@link SecretRedactor} ({@code agent.middleware.redaction.secret-keys}).
+ * redacted by the context's {@link SecretRedactor} ({@code agent.middleware.redaction.secret-keys}) and, for the
+ * tools whose results the {@link ResultGuardMiddleware} masks personal data in, the same personal data masked.
  */
 @AutoConfiguration(after = AgentMiddlewareAutoConfiguration.class)
 @ConditionalOnBean(AgentToolRegistry.class)
@@ -29,11 +31,13 @@ public final class ToolLoggingAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	LoggingMiddleware loggingMiddleware(ToolLoggingProperties properties, ObjectProvider<SecretRedactor> redactor) {
-		return properties.applyTo(LoggingMiddleware.builder())
+	LoggingMiddleware loggingMiddleware(ToolLoggingProperties properties, ObjectProvider<SecretRedactor> redactor,
+			ObjectProvider<ResultGuardMiddleware> resultGuard) {
+		LoggingMiddleware.Builder builder = properties.applyTo(LoggingMiddleware.builder())
 			.logger(properties.getLoggerName())
-			.redactor(redactor.getIfAvailable(SecretRedactor::withDefaults))
-			.build();
+			.redactor(redactor.getIfAvailable(SecretRedactor::withDefaults));
+		resultGuard.ifAvailable((results) -> builder.masking(results::personalDataMasking));
+		return builder.build();
 	}
 
 	@Configuration(proxyBeanMethods = false)
