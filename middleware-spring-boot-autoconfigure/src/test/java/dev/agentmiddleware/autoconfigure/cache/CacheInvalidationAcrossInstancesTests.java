@@ -5,7 +5,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
@@ -41,6 +40,7 @@ import org.springframework.core.NestedExceptionUtils;
 import org.springframework.jdbc.datasource.SimpleDriverDataSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Two application contexts (two instances) on one database: entries stay in each instance, and an invalidation on
@@ -185,11 +185,9 @@ class CacheInvalidationAcrossInstancesTests {
 
 	// Polls the condition (no fixed sleep) and fails if it does not hold within WITHIN.
 	private static void awaitWithin(BooleanSupplier condition) {
-		long deadline = System.nanoTime() + WITHIN.toNanos();
-		while (!condition.getAsBoolean()) {
-			assertThat(System.nanoTime()).as("the invalidation arrives within %s", WITHIN).isLessThan(deadline);
-			LockSupport.parkNanos(Duration.ofMillis(5).toNanos());
-		}
+		await("the invalidation arrives within " + WITHIN).atMost(WITHIN)
+			.pollInterval(Duration.ofMillis(5))
+			.until(condition::getAsBoolean);
 	}
 
 	private static long cached(AssertableApplicationContext context) {

@@ -2,7 +2,6 @@ package dev.agentmiddleware.autoconfigure.ratelimit;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.locks.LockSupport;
 
 import dev.agentmiddleware.autoconfigure.AgentMiddlewareAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.springai.AgentToolSpringAiAutoConfiguration;
@@ -33,6 +32,7 @@ import static dev.agentmiddleware.autoconfigure.ratelimit.TwoInstances.callback;
 import static dev.agentmiddleware.autoconfigure.ratelimit.TwoInstances.executions;
 import static dev.agentmiddleware.autoconfigure.ratelimit.TwoInstances.session;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Rate limits shared by several instances through Redis ({@code agent.middleware.rate-limit.store.type=redis}):
@@ -192,17 +192,12 @@ class RedisRateLimitStoreTests {
 			});
 		}
 
+		// While Lettuce reconnects a permit fails at once: look again in a moment, until the answer is another one
 		private String untilNotUnavailable(ToolCallback search, String query) {
-			long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-			while (true) {
-				String result = search.call("{\"query\":\"" + query + "\"}", session("s1"));
-				if (!result.equals("Tool 'search' is rate limited (rate limiter unavailable)")
-						|| System.nanoTime() > deadline) {
-					return result;
-				}
-				// While Lettuce reconnects a permit fails at once: look again in a moment
-				LockSupport.parkNanos(Duration.ofMillis(20).toNanos());
-			}
+			return await("an answer other than 'rate limiter unavailable'").atMost(Duration.ofSeconds(60))
+				.pollInterval(Duration.ofMillis(20))
+				.until(() -> search.call("{\"query\":\"" + query + "\"}", session("s1")),
+						(result) -> !result.equals("Tool 'search' is rate limited (rate limiter unavailable)"));
 		}
 
 		private ApplicationContextRunner instance() {
