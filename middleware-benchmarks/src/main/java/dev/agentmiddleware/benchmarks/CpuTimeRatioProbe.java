@@ -89,7 +89,8 @@ public final class CpuTimeRatioProbe {
 		return new double[] { (double) cpu / CALLS_PER_ROUND, (double) bytes / CALLS_PER_ROUND };
 	}
 
-	private static double median(List<double[]> samples, int index) {
+	// The median of one column of the samples (also PersonalDataCpuProbe's)
+	static double median(List<double[]> samples, int index) {
 		double[] values = samples.stream().mapToDouble((s) -> s[index]).toArray();
 		Arrays.sort(values);
 		return values[values.length / 2];
