@@ -50,7 +50,8 @@ import org.jspecify.annotations.Nullable;
  * status other than the expected one, a JSON-RPC error or a tool error, an I/O failure), the server process's CPU
  * time per request, the driver's own CPU time and that of everything else on the machine over the measurement, and
  * the load average before and after. Arguments, all optional, as {@code --name=value}: {@code clients} (50),
- * {@code warmup} and {@code measure} (seconds, 10 and 20), {@code rounds} (3), {@code shapes} ({@code v2,steady}),
+ * {@code warmup} and {@code measure} (seconds, 10 and 20), {@code rounds} (3), {@code prewarm} (seconds of
+ * unmeasured load on every server and shape before the first round, 0), {@code shapes} ({@code v2,steady}),
  * {@code servers} ({@code ungoverned,governed,governed-jdbc,governed-pg-rate-limit}), {@code server-java} (the
  * driver's own), {@code server-heap} ({@code 512m}), {@code jfr} (the name of a server to record with Flight
  * Recorder), {@code postgres-url}, {@code postgres-user}, {@code postgres-password}, {@code out} (a Markdown file
@@ -129,6 +130,17 @@ public final class LoadDriver {
 		}
 		System.out.printf(Locale.ROOT, "%d clients (%s), %d s warm-up, %d s measured, %d rounds%n", clients,
 				clientThreads(), warmup, measure, rounds);
+		// Before the first round, every shape on every server unmeasured: on a loaded machine the JIT needs more
+		// than one warm-up phase, and the first server of a round would otherwise be measured colder than the rest
+		int prewarm = Integer.parseInt(option("prewarm", "0"));
+		if (prewarm > 0) {
+			for (String shape : shapes) {
+				for (Server server : this.servers) {
+					Result result = drive(server, shape, 0, clients, prewarm, 1);
+					System.out.println("prewarm " + result.line());
+				}
+			}
+		}
 		List<Result> results = new ArrayList<>();
 		for (int round = 1; round <= rounds; round++) {
 			for (String shape : shapes) {
