@@ -3,7 +3,7 @@
 # clients at once, in alternating rounds; then McpRoundTripBenchmark in the same session, so that its ratio is
 # comparable. Writes middleware-benchmarks/target/load-results.md and the servers' logs next to it.
 # Usage: middleware-benchmarks/run-load.sh [--clients=50 --warmup=10 --measure=20 --rounds=3 --shapes=v2,steady
-#        --servers=ungoverned,governed,governed-jdbc,governed-pg-rate-limit --jfr=<server> ...]
+#        --servers=ungoverned,governed,governed-jdbc,governed-pg-rate-limit --jfr=<server>[,<server>] ...]
 # Environment: LOAD_DRIVER_JAVA (a JDK 21+ gives the clients virtual threads), LOAD_SERVER_JAVA (the servers' JVM,
 # default the driver's), SKIP_BUILD=1 to reuse the jar, SKIP_ROUND_TRIP=1 to leave out the JMH round trip.
 # The governed-jdbc and governed-pg-rate-limit servers need PostgreSQL (default 127.0.0.1:5432, database, user and

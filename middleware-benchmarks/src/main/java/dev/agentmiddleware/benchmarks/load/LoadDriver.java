@@ -53,7 +53,7 @@ import org.jspecify.annotations.Nullable;
  * {@code warmup} and {@code measure} (seconds, 10 and 20), {@code rounds} (3), {@code prewarm} (seconds of
  * unmeasured load on every server and shape before the first round, 0), {@code shapes} ({@code v2,steady}),
  * {@code servers} ({@code ungoverned,governed,governed-jdbc,governed-pg-rate-limit}), {@code server-java} (the
- * driver's own), {@code server-heap} ({@code 512m}), {@code jfr} (the name of a server to record with Flight
+ * driver's own), {@code server-heap} ({@code 512m}), {@code jfr} (the names of servers to record with Flight
  * Recorder), {@code postgres-url}, {@code postgres-user}, {@code postgres-password}, {@code out} (a Markdown file
  * for the tables).
  */
@@ -190,7 +190,7 @@ public final class LoadDriver {
 				ProcessHandle.current().info().command().orElseThrow(() -> new IllegalStateException("no java")));
 		String heap = option("server-heap", "512m");
 		List<String> command = new ArrayList<>(List.of(java, "-Xms" + heap, "-Xmx" + heap));
-		if (name.equals(this.options.get("jfr"))) {
+		if (Arrays.asList(option("jfr", "").split(",")).contains(name)) {
 			command.add("-XX:StartFlightRecording=filename=load-" + name + ".jfr,settings=profile,dumponexit=true");
 		}
 		command.addAll(List.of("-cp", System.getProperty("java.class.path"), LoadServer.class.getName()));
