@@ -2,6 +2,9 @@ package dev.agentmiddleware.autoconfigure.mcp;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 
 import dev.agentmiddleware.chain.CallCancellation;
@@ -40,6 +43,9 @@ final class McpSseStream implements McpStreamableServerTransport {
 
 	private static final String GONE = "the client went away";
 
+	// How long the call's thread waits, at most, for the shutdown to answer its request before ending the stream
+	private static final Duration ANSWER_AT_SHUTDOWN = Duration.ofSeconds(5);
+
 	private final ServerResponse.SseBuilder sse;
 
 	private final McpLiveSession owner;
@@ -65,6 +71,10 @@ final class McpSseStream implements McpStreamableServerTransport {
 
 	// Set once the request's response was written
 	private boolean answered;
+
+	// Set while the answer at shutdown is being given: a close from the call's own thread (its call ended, cancelled)
+	// waits for it, so that the stream cannot end between the cancellation and the answer
+	private volatile @Nullable CountDownLatch answeringAtShutdown;
 
 	McpSseStream(ServerResponse.SseBuilder sse, McpLiveSession owner, McpJsonMapper jsonMapper,
 			CallCancellation cancellation, McpSchema.@Nullable JSONRPCRequest request) {
@@ -165,29 +175,71 @@ final class McpSseStream implements McpStreamableServerTransport {
 	// and the answer tells the truth; then the answer is written and the stream ends.
 	void abandonAtShutdown(String reason) {
 		boolean unanswered;
+		CountDownLatch answering = null;
 		this.lock.lock();
 		try {
 			unanswered = this.request != null && !this.closed && !this.muted && !this.answered;
 			this.muted = true;
 			this.abandoned = true;
-		}
-		finally {
-			this.lock.unlock();
-		}
-		this.cancellation.cancel(reason);
-		this.lock.lock();
-		try {
-			if (unanswered && !this.closed) {
-				write(JsonRpcErrors.abandonedAtShutdown(this.request, this.cancellation.toolStarted()), null);
+			if (unanswered) {
+				answering = new CountDownLatch(1);
+				this.answeringAtShutdown = answering;
 			}
 		}
-		catch (IOException | RuntimeException ex) {
-			logger.debug("MCP client gone before its request was answered at shutdown: {}",
-					ex.getClass().getSimpleName());
+		finally {
+			this.lock.unlock();
+		}
+		try {
+			this.cancellation.cancel(reason);
+			this.lock.lock();
+			try {
+				if (unanswered && !this.closed) {
+					write(JsonRpcErrors.abandonedAtShutdown(this.request, this.cancellation.toolStarted()), null);
+				}
+			}
+			catch (IOException | RuntimeException ex) {
+				logger.debug("MCP client gone before its request was answered at shutdown: {}",
+						ex.getClass().getSimpleName());
+			}
+			finally {
+				closeQuietly();
+				this.lock.unlock();
+			}
 		}
 		finally {
-			closeQuietly();
-			this.lock.unlock();
+			if (answering != null) {
+				answering.countDown();
+			}
+		}
+	}
+
+	// The call's thread ends its request (its call returned, cancelled by the shutdown) while the shutdown answers it:
+	// the stream ends only once the answer is written, so that the request cannot be completed without it. Bounded,
+	// and deaf to the interrupt the cancellation gave the call's thread (kept for the thread's later checks).
+	private void awaitAnswerAtShutdown() {
+		CountDownLatch answering = this.answeringAtShutdown;
+		if (answering == null || this.lock.isHeldByCurrentThread()) {
+			return;
+		}
+		boolean interrupted = Thread.interrupted();
+		long deadline = System.nanoTime() + ANSWER_AT_SHUTDOWN.toNanos();
+		try {
+			while (true) {
+				try {
+					long left = deadline - System.nanoTime();
+					if (left <= 0 || answering.await(left, TimeUnit.NANOSECONDS)) {
+						return;
+					}
+				}
+				catch (InterruptedException ex) {
+					interrupted = true;
+				}
+			}
+		}
+		finally {
+			if (interrupted) {
+				Thread.currentThread().interrupt();
+			}
 		}
 	}
 
@@ -263,6 +315,7 @@ final class McpSseStream implements McpStreamableServerTransport {
 
 	@Override
 	public void close() {
+		awaitAnswerAtShutdown();
 		this.lock.lock();
 		try {
 			closeQuietly();
