@@ -6,6 +6,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
@@ -15,12 +16,13 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * The executable jar as the README starts it ({@code java -jar}, embedded defaults, no option but a port and a
  * workspace): what the build ships, not the test class path. Its stores live in its H2 file database, as the README
- * says, the startup lines name each of them, its MCP endpoint serves governed tools, and a conversation's todo list
- * survives a restart.
+ * says, the startup lines name each of them, its MCP endpoint serves governed tools to the MCP Java SDK's client, and
+ * a conversation's todo list survives a restart.
  */
 class SampleJarIntegrationTests {
 
@@ -44,8 +46,14 @@ class SampleJarIntegrationTests {
 				.contains("MCP sessions are kept in memory");
 			assertThat(app.log().lines()).filteredOn((line) -> line.contains(" WARN ") || line.contains(" ERROR "))
 				.isEmpty();
-			McpHttpSession session = McpHttpSession.initialize(this.http, app.port());
-			assertThat(session.succeed(app.port(), "read_file", Map.of("path", "notes.txt"))).isEqualTo("from the jar");
+			// A real MCP client: the MCP Java SDK's, over Streamable HTTP
+			try (McpSession client = McpSession.open(app.port())) {
+				assertThat(client.toolNames()).contains("read_file", "write_todos", "delete_file", "get_weather");
+				assertThat(client.succeed("read_file", Map.of("path", "notes.txt"))).isEqualTo("from the jar");
+			}
+			await().atMost(Duration.ofSeconds(10))
+				.untilAsserted(() -> assertThat(app.log()).as("the call's log line")
+					.containsPattern("tool=read_file session=sid-\\S+ source=mcp outcome=succeeded"));
 		}
 	}
 
