@@ -16,8 +16,8 @@ import java.util.concurrent.atomic.AtomicLong;
 import javax.sql.DataSource;
 
 import com.zaxxer.hikari.HikariDataSource;
-import dev.agentmiddleware.autoconfigure.ratelimit.Bucket4jJdbcRateLimiterStore;
-import dev.agentmiddleware.autoconfigure.ratelimit.Bucket4jRedisRateLimiterStore;
+import dev.agentmiddleware.autoconfigure.jdbc.Bucket4jJdbcRateLimiterStore;
+import dev.agentmiddleware.autoconfigure.redis.Bucket4jRedisRateLimiterStore;
 import dev.agentmiddleware.chain.ToolPipeline;
 import dev.agentmiddleware.ratelimit.RateLimitMiddleware;
 import dev.agentmiddleware.ratelimit.RateLimitPolicy;

@@ -6,8 +6,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import com.zaxxer.hikari.HikariDataSource;
-import dev.agentmiddleware.autoconfigure.ratelimit.Bucket4jJdbcRateLimiterStore;
-import dev.agentmiddleware.autoconfigure.ratelimit.Bucket4jRedisRateLimiterStore;
+import dev.agentmiddleware.autoconfigure.jdbc.Bucket4jJdbcRateLimiterStore;
+import dev.agentmiddleware.autoconfigure.redis.Bucket4jRedisRateLimiterStore;
 import dev.agentmiddleware.chain.ToolPipeline;
 import dev.agentmiddleware.ratelimit.RateLimitMiddleware;
 import dev.agentmiddleware.ratelimit.RateLimitPolicy;

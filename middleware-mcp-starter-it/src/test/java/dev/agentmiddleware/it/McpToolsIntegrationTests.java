@@ -4,7 +4,7 @@ import java.util.List;
 import java.util.Map;
 
 import dev.agentmiddleware.callrecord.ToolCallObserver.ToolCallRecord;
-import dev.agentmiddleware.spring.McpInvocationAttributes;
+import dev.agentmiddleware.autoconfigure.mcp.McpInvocationAttributes;
 import dev.agentmiddleware.tool.CallOutcome;
 import dev.agentmiddleware.tool.InvocationSource;
 import io.modelcontextprotocol.client.McpSyncClient;

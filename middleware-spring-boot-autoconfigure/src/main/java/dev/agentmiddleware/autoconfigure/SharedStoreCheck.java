@@ -21,7 +21,8 @@ import org.springframework.util.StringUtils;
  * Fails startup when configuration implies a shared store that the class path cannot build, instead of letting the
  * store fall back to memory: a store whose type is {@code jdbc}, or {@code auto} while the application has a database
  * ({@code spring.datasource.url} set, or a {@code DataSource} bean), needs Spring's JDBC support
- * ({@code org.springframework:spring-jdbc}, brought by {@code spring-boot-starter-jdbc}).
+ * ({@code org.springframework:spring-jdbc}, brought by {@code spring-boot-starter-jdbc}) and the JDBC store module
+ * ({@code dev.agentmiddleware:middleware-jdbc}, brought by the middleware starters).
  *
  * <p>Without this check an application whose {@code spring-jdbc} was dropped (a {@code test}-scoped copy of it
  * overrides the starter's compile-scoped one) starts with every store in memory: each instance alone, and nothing
@@ -31,6 +32,8 @@ import org.springframework.util.StringUtils;
 final class SharedStoreCheck implements SmartInitializingSingleton {
 
 	static final String JDBC_CLIENT_CLASS = "org.springframework.jdbc.core.simple.JdbcClient";
+
+	static final String JDBC_STORES_CLASS = "dev.agentmiddleware.autoconfigure.jdbc.JdbcStoresAutoConfiguration";
 
 	private static final String MCP_SERVER_CLASS = "io.modelcontextprotocol.server.McpServer";
 
@@ -48,7 +51,9 @@ final class SharedStoreCheck implements SmartInitializingSingleton {
 
 	@Override
 	public void afterSingletonsInstantiated() {
-		if (ClassUtils.isPresent(JDBC_CLIENT_CLASS, this.classLoader)) {
+		boolean springJdbc = ClassUtils.isPresent(JDBC_CLIENT_CLASS, this.classLoader);
+		boolean storeModule = ClassUtils.isPresent(JDBC_STORES_CLASS, this.classLoader);
+		if (springJdbc && storeModule) {
 			return;
 		}
 		boolean database = hasDatabase();
@@ -64,7 +69,17 @@ final class SharedStoreCheck implements SmartInitializingSingleton {
 		}
 		String why = database ? "the application has a database (" + databaseDescription() + ")"
 				: "a JDBC store was asked for";
-		throw new InvalidToolConfigurationException(shared.get(0).substring(0, shared.get(0).indexOf('=')),
+		String property = shared.get(0).substring(0, shared.get(0).indexOf('='));
+		if (springJdbc) {
+			throw new InvalidToolConfigurationException(property,
+					"the JDBC stores are in the JDBC store module (dev.agentmiddleware:middleware-jdbc), which is not on "
+							+ "the class path; " + why + ", so " + String.join(", ", shared)
+							+ " would keep their state in a database, and without that module they would silently stay "
+							+ "in memory (one instance only, lost on restart)",
+					"Add dev.agentmiddleware:middleware-jdbc (the middleware starters bring it) to the application's "
+							+ "dependencies, or set each of these properties to memory.");
+		}
+		throw new InvalidToolConfigurationException(property,
 				"the JDBC stores need Spring's JDBC support (org.springframework:spring-jdbc), which is not on the class "
 						+ "path; " + why + ", so " + String.join(", ", shared)
 						+ " would keep their state in a database, and without spring-jdbc they would silently stay in "

@@ -15,11 +15,13 @@ import com.tngtech.archunit.lang.SimpleConditionEvent;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
 /**
- * The layout of core and auto-configuration together: one auto-configuration root, no package cycles, and
- * {@code internal} plumbing that no API type hands out.
+ * The layout of core and the Boot module together: one auto-configuration root, no package cycles, no import of an
+ * integration (MCP, Spring AI, JDBC, Redis, Bucket4j: modules of their own), and {@code internal} plumbing that no API
+ * type hands out.
  */
 @AnalyzeClasses(packages = "dev.agentmiddleware", importOptions = ImportOption.DoNotIncludeTests.class)
 class ArchitectureTests {
@@ -43,6 +45,16 @@ class ArchitectureTests {
 		.should()
 		.resideInAPackage("dev.agentmiddleware.autoconfigure..")
 		.because("every auto-configuration has its home under dev.agentmiddleware.autoconfigure.<feature>");
+
+	@ArchTest
+	static final ArchRule theBootModuleImportsNoIntegration = noClasses().that()
+		.resideInAnyPackage("dev.agentmiddleware.autoconfigure..", "dev.agentmiddleware.spring..")
+		.should()
+		.dependOnClassesThat()
+		.resideInAnyPackage("io.modelcontextprotocol..", "org.springframework.ai..", "org.springframework.jdbc..",
+				"io.lettuce..", "org.springframework.data.redis..", "io.github.bucket4j..")
+		.because("the MCP server, Spring AI, the JDBC and Redis stores are modules of their own, which contribute "
+				+ "their beans to this one");
 
 	@ArchTest
 	static final ArchRule apiTypesDoNotExposeInternalTypes = classes().that()

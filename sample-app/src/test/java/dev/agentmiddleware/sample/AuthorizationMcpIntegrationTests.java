@@ -5,7 +5,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import dev.agentmiddleware.autoconfigure.approval.ApprovalController;
+import dev.agentmiddleware.autoconfigure.approval.web.ApprovalController;
 import dev.agentmiddleware.spring.AgentTool;
 import dev.agentmiddleware.tool.ToolDescriptor.SafetyLevel;
 import io.micrometer.core.instrument.MeterRegistry;

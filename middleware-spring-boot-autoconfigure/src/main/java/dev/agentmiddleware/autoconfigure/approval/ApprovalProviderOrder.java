@@ -19,11 +19,11 @@ import dev.agentmiddleware.autoconfigure.tool.InvalidToolConfigurationException;
  */
 final class ApprovalProviderOrder {
 
-	static final Set<String> BUILT_IN = Set.of(McpElicitationApprovalProvider.NAME,
-			McpUrlElicitationApprovalProvider.NAME, "callback", "queue");
+	static final Set<String> BUILT_IN = Set.of(ApprovalProviders.MCP_ELICITATION, ApprovalProviders.LINK,
+			ApprovalProviders.CALLBACK, ApprovalProviders.QUEUE);
 
 	/** The built-in providers whose requests wait for an approver to log in to the console or REST API. */
-	static final Set<String> WAITING_FOR_A_PERSON = Set.of(McpUrlElicitationApprovalProvider.NAME, "queue");
+	static final Set<String> WAITING_FOR_A_PERSON = Set.of(ApprovalProviders.LINK, ApprovalProviders.QUEUE);
 
 	private ApprovalProviderOrder() {
 	}

@@ -9,7 +9,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * never waits past its timeout. Deliberately not an {@code Executor} bean: one would make Spring Boot's own
  * {@code applicationTaskExecutor} back off.
  */
-final class ApprovalThreads implements AutoCloseable {
+public final class ApprovalThreads implements AutoCloseable {
 
 	private final ExecutorService executor;
 
@@ -22,7 +22,7 @@ final class ApprovalThreads implements AutoCloseable {
 		});
 	}
 
-	ExecutorService executor() {
+	public ExecutorService executor() {
 		return this.executor;
 	}
 

@@ -4,10 +4,17 @@ import dev.agentmiddleware.cache.CacheInvalidation;
 import dev.agentmiddleware.cache.ToolResultCache;
 
 /**
- * Carries cache invalidations between instances. The auto-configuration sees {@link JdbcCacheInvalidations} only
- * through this interface, so that an application without spring-jdbc never loads it.
+ * Carries cache invalidations between instances: the bean a store module contributes (the JDBC module's, through the
+ * application's database) so that a write on one instance invalidates the cached reads of every other; without one,
+ * invalidations stay in the instance that made them.
+ * <pre>{@code
+ * @Bean
+ * CacheInvalidationTransport cacheInvalidations(DataSource dataSource) {
+ *     return new JdbcCacheInvalidations(dataSource, Duration.ofSeconds(1));
+ * }
+ * }</pre>
  */
-interface CacheInvalidationTransport {
+public interface CacheInvalidationTransport {
 
 	/**
 	 * Sends an invalidation made on this instance to the others.

@@ -4,13 +4,11 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.TreeMap;
 
-import javax.sql.DataSource;
 
 import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.agentmiddleware.autoconfigure.AgentMiddlewareAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.actuate.AgentMiddlewareEndpointContributor.PolicyEndpointContributor;
 import dev.agentmiddleware.autoconfigure.tool.AgentToolRegistry;
-import dev.agentmiddleware.autoconfigure.tool.InvalidToolConfigurationException;
 import dev.agentmiddleware.cache.CacheMiddleware;
 import dev.agentmiddleware.cache.ToolResultCache;
 import dev.agentmiddleware.cache.ToolResultCache.CacheStatistics;
@@ -24,22 +22,20 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnExpression;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.jdbc.core.simple.JdbcClient;
 
 /**
  * Auto-configuration of the {@link CacheMiddleware} and the {@link ToolResultCache} it stores results in (inject
  * the latter to invalidate results or read statistics): caches the results of read-only tools (and of the tools
  * configured with {@code enabled: true}) per session, with the time to live and size of
  * {@code agent.middleware.cache}. With a {@code DataSource} (or {@code invalidation.type: jdbc}) invalidations
- * travel to the other instances on the database through {@code JdbcCacheInvalidations}; entries stay local.
+ * travel to the other instances through the {@link CacheInvalidationTransport} a store module contributes (the JDBC
+ * module's, on the database); entries stay local.
  */
-@AutoConfiguration(after = AgentMiddlewareAutoConfiguration.class,
-		afterName = "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration")
+@AutoConfiguration(after = AgentMiddlewareAutoConfiguration.class)
 @ConditionalOnClass(Caffeine.class)
 @ConditionalOnBean(AgentToolRegistry.class)
 @ConditionalOnBooleanProperty(name = ToolCacheProperties.PREFIX + ".enabled", matchIfMissing = true)
@@ -65,39 +61,6 @@ public final class ToolCacheAutoConfiguration {
 		logger.info("Cache invalidations travel to every instance through {}; entries stay in each instance",
 				shared.description());
 		return cache;
-	}
-
-	@Configuration(proxyBeanMethods = false)
-	@ConditionalOnClass(JdbcClient.class)
-	@ConditionalOnBean(DataSource.class)
-	@ConditionalOnExpression("'${agent.middleware.cache.invalidation.type:auto}'.toLowerCase() != 'memory'")
-	static class JdbcInvalidationConfiguration {
-
-		@Bean(destroyMethod = "close")
-		@ConditionalOnMissingBean
-		JdbcCacheInvalidations cacheInvalidations(DataSource dataSource, ToolCacheProperties properties) {
-			ToolCacheProperties.Invalidation settings = properties.getInvalidation();
-			JdbcCacheInvalidations invalidations = new JdbcCacheInvalidations(dataSource, settings.getPollInterval());
-			if (settings.isInitializeSchema()) {
-				invalidations.initializeSchema();
-			}
-			return invalidations;
-		}
-
-	}
-
-	@Configuration(proxyBeanMethods = false)
-	@ConditionalOnExpression("'${agent.middleware.cache.invalidation.type:auto}'.toLowerCase() == 'jdbc'")
-	@ConditionalOnMissingBean(DataSource.class)
-	static class MissingDataSourceConfiguration {
-
-		MissingDataSourceConfiguration() {
-			throw new InvalidToolConfigurationException(ToolCacheProperties.PREFIX + ".invalidation.type", "jdbc",
-					"cache invalidations across instances need a DataSource, and the application has none",
-					"Configure spring.datasource.url with spring-jdbc on the classpath, or set "
-							+ ToolCacheProperties.PREFIX + ".invalidation.type to memory (this instance only).");
-		}
-
 	}
 
 	@Bean

@@ -14,5 +14,5 @@
 package dev.agentmiddleware.autoconfigure.internal;
 
 import dev.agentmiddleware.autoconfigure.internal.ToolNames.NameSuggestions;
-import dev.agentmiddleware.autoconfigure.internal.ToolPrincipals.McpPrincipals;
+
 import org.jspecify.annotations.NullMarked;

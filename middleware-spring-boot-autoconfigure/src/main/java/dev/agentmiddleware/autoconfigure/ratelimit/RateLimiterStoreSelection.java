@@ -19,7 +19,7 @@ import org.springframework.util.ClassUtils;
 
 /**
  * Chooses the {@link RateLimiterStore} from {@code agent.middleware.rate-limit.store.type} and the application's
- * {@code DataSource} (or, for {@code redis}, Spring Boot's Lettuce connection factory), and says at startup which one
+ * {@code DataSource} (or, for {@code redis}, the Redis store module's bean), and says at startup which one
  * it chose and what happens while it is unavailable.
  */
 final class RateLimiterStoreSelection {
@@ -30,9 +30,12 @@ final class RateLimiterStoreSelection {
 
 	private static final String BUCKET4J_CLASS = "io.github.bucket4j.postgresql.Bucket4jPostgreSQL";
 
-	static final String BUCKET4J_LETTUCE_CLASS = "io.github.bucket4j.redis.lettuce.Bucket4jLettuce";
+	private static final String BUCKET4J_LETTUCE_CLASS = "io.github.bucket4j.redis.lettuce.Bucket4jLettuce";
 
-	static final String LETTUCE_FACTORY_CLASS =
+	private static final String REDIS_MODULE_CLASS =
+			"dev.agentmiddleware.autoconfigure.redis.RedisRateLimiterStoreAutoConfiguration";
+
+	private static final String LETTUCE_FACTORY_CLASS =
 			"org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory";
 
 	private RateLimiterStoreSelection() {
@@ -48,21 +51,25 @@ final class RateLimiterStoreSelection {
 	 * PostgreSQL without Bucket4j's PostgreSQL backend (a shared store never silently becomes a local one)
 	 */
 	static RateLimiterStore select(ToolRateLimitProperties properties, @Nullable DataSource dataSource,
-			ClassLoader classLoader) {
-		ToolRateLimitProperties.Store settings = properties.getStore();
-		StoreType type = settings.getType();
+			@Nullable DatabaseRateLimiterStores database, ClassLoader classLoader) {
+		StoreType type = properties.getStore().getType();
 		if (type == StoreType.REDIS) {
-			// The Redis store comes from ToolRateLimitAutoConfiguration's Redis configuration; here it could not
+			// The Redis store module contributes its store before this; here it could not
 			throw redisUnavailable(classLoader);
 		}
-		RateLimiterStore store = (type == StoreType.MEMORY) ? memory(properties)
-				: (type == StoreType.JDBC) ? jdbc(properties, dataSource, classLoader)
-						: auto(properties, dataSource, classLoader);
-		log(store, settings.getOnUnavailable());
-		return store;
+		return (type == StoreType.MEMORY) ? memory(properties)
+				: (type == StoreType.JDBC) ? jdbc(properties, dataSource, database, classLoader)
+						: auto(properties, dataSource, database, classLoader);
 	}
 
 	private static InvalidToolConfigurationException redisUnavailable(ClassLoader classLoader) {
+		if (!ClassUtils.isPresent(REDIS_MODULE_CLASS, classLoader)) {
+			return new InvalidToolConfigurationException(TYPE_PROPERTY, "redis",
+					"the Redis rate-limit store is in the Redis store module (dev.agentmiddleware:middleware-redis), "
+							+ "which is not on the classpath",
+					"Add dev.agentmiddleware:middleware-redis (the middleware starters bring it) to the application's "
+							+ "dependencies, or set " + TYPE_PROPERTY + " to memory or jdbc.");
+		}
 		if (!ClassUtils.isPresent(BUCKET4J_LETTUCE_CLASS, classLoader)) {
 			return new InvalidToolConfigurationException(TYPE_PROPERTY, "redis",
 					"the Redis rate-limit store needs Bucket4j's Lettuce backend, which is not on the classpath",
@@ -82,7 +89,7 @@ final class RateLimiterStoreSelection {
 	}
 
 	private static RateLimiterStore auto(ToolRateLimitProperties properties, @Nullable DataSource dataSource,
-			ClassLoader classLoader) {
+			@Nullable DatabaseRateLimiterStores database, ClassLoader classLoader) {
 		// No tool is limited: no reason to touch the database (nor to create a table in it).
 		boolean limitsAnything = !properties.getTools().isEmpty()
 				|| Boolean.TRUE.equals(properties.getDefaults().getEnabled());
@@ -98,11 +105,11 @@ final class RateLimiterStoreSelection {
 							+ "application's dependencies, or set " + TYPE_PROPERTY
 							+ " to memory (each instance then counts on its own).");
 		}
-		return bucket4j(properties, dataSource);
+		return database(properties, dataSource, database, "auto");
 	}
 
 	private static RateLimiterStore jdbc(ToolRateLimitProperties properties, @Nullable DataSource dataSource,
-			ClassLoader classLoader) {
+			@Nullable DatabaseRateLimiterStores database, ClassLoader classLoader) {
 		if (dataSource == null) {
 			throw new InvalidToolConfigurationException(TYPE_PROPERTY, "jdbc",
 					"the shared rate-limit store needs a DataSource, and the application has none",
@@ -122,15 +129,19 @@ final class RateLimiterStoreSelection {
 					"Point spring.datasource.url at PostgreSQL, or set " + TYPE_PROPERTY
 							+ " to memory (each instance then counts on its own) or auto (memory on other databases).");
 		}
-		return bucket4j(properties, dataSource);
+		return database(properties, dataSource, database, "jdbc");
 	}
 
-	private static RateLimiterStore bucket4j(ToolRateLimitProperties properties, DataSource dataSource) {
-		Bucket4jJdbcRateLimiterStore store = new Bucket4jJdbcRateLimiterStore(dataSource);
-		if (properties.getStore().isInitializeSchema()) {
-			store.initializeSchema();
+	private static RateLimiterStore database(ToolRateLimitProperties properties, DataSource dataSource,
+			@Nullable DatabaseRateLimiterStores database, String type) {
+		if (database == null) {
+			throw new InvalidToolConfigurationException(TYPE_PROPERTY, type,
+					"rate limits shared in the database need the JDBC store module (dev.agentmiddleware:middleware-jdbc), "
+							+ "which is not on the classpath",
+					"Add dev.agentmiddleware:middleware-jdbc (the middleware starters bring it) to the application's "
+							+ "dependencies, or set " + TYPE_PROPERTY + " to memory (each instance then counts on its own).");
 		}
-		return store;
+		return database.create(dataSource, properties.getStore().isInitializeSchema());
 	}
 
 	private static RateLimiterStore memory(ToolRateLimitProperties properties) {

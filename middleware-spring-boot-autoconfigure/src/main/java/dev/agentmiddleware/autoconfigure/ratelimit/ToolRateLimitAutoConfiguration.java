@@ -1,13 +1,10 @@
 package dev.agentmiddleware.autoconfigure.ratelimit;
 
-import java.time.Duration;
 
 import javax.sql.DataSource;
 
 import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.agentmiddleware.autoconfigure.AgentMiddlewareAutoConfiguration;
-import dev.agentmiddleware.autoconfigure.ConditionalOnStoreType;
-import dev.agentmiddleware.autoconfigure.ConditionalOnStoreType.StoreType;
 import dev.agentmiddleware.autoconfigure.actuate.AgentMiddlewareEndpointContributor.PolicyEndpointContributor;
 import dev.agentmiddleware.autoconfigure.tool.AgentToolRegistry;
 import dev.agentmiddleware.metrics.MiddlewareMetrics;
@@ -26,17 +23,16 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.io.ResourceLoader;
-import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 /**
  * Auto-configuration of {@link RateLimitMiddleware}: rate limits and session call budgets for the tools configured
  * under {@code agent.middleware.rate-limit.tools} (or for every tool when {@code defaults.enabled} is true), counted
  * in the {@link RateLimiterStore} that {@code agent.middleware.rate-limit.store.type} selects: in memory per instance,
- * or with Bucket4j in PostgreSQL or Redis, shared by every instance on the database or Redis.
+ * or shared by every instance through a store module: PostgreSQL ({@link DatabaseRateLimiterStores}, the JDBC module)
+ * or Redis (the Redis module's store bean).
  */
 @AutoConfiguration(after = AgentMiddlewareAutoConfiguration.class,
-		afterName = { "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration",
-				"org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration" })
+		afterName = "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration")
 @ConditionalOnClass({ RateLimiter.class, Caffeine.class })
 @ConditionalOnBean(AgentToolRegistry.class)
 @ConditionalOnBooleanProperty(name = ToolRateLimitProperties.PREFIX + ".enabled", matchIfMissing = true)
@@ -46,9 +42,9 @@ public final class ToolRateLimitAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	RateLimiterStore rateLimiterStore(ToolRateLimitProperties properties, ObjectProvider<DataSource> dataSource,
-			ResourceLoader resourceLoader) {
+			ObjectProvider<DatabaseRateLimiterStores> database, ResourceLoader resourceLoader) {
 		ClassLoader classLoader = resourceLoader.getClassLoader();
-		return RateLimiterStoreSelection.select(properties, dataSource.getIfUnique(),
+		return RateLimiterStoreSelection.select(properties, dataSource.getIfUnique(), database.getIfUnique(),
 				(classLoader != null) ? classLoader : RateLimiterStoreSelection.class.getClassLoader());
 	}
 
@@ -56,6 +52,7 @@ public final class ToolRateLimitAutoConfiguration {
 	@ConditionalOnMissingBean
 	RateLimitMiddleware rateLimitMiddleware(ToolRateLimitProperties properties, ObjectProvider<MiddlewareMetrics> metrics,
 			RateLimiterStore rateLimiterStore) {
+		RateLimiterStoreSelection.log(rateLimiterStore, properties.getStore().getOnUnavailable());
 		return properties.applyTo(RateLimitMiddleware.builder())
 			.store(rateLimiterStore)
 			.allowWhenStoreUnavailable(
@@ -64,30 +61,6 @@ public final class ToolRateLimitAutoConfiguration {
 			.sessionIdleTimeout(properties.getSessionIdleTimeout())
 			.metrics(metrics.getIfAvailable(() -> MiddlewareMetrics.NONE))
 			.build();
-	}
-
-	/**
-	 * {@code store.type: redis}: Bucket4j's Lettuce backend on the client of Spring Boot's
-	 * {@link LettuceConnectionFactory} ({@code spring.data.redis.*}), with its command timeout. Without one,
-	 * {@link RateLimiterStoreSelection} fails startup naming what is missing.
-	 */
-	@Configuration(proxyBeanMethods = false)
-	@ConditionalOnClass(name = { RateLimiterStoreSelection.LETTUCE_FACTORY_CLASS,
-			RateLimiterStoreSelection.BUCKET4J_LETTUCE_CLASS })
-	@ConditionalOnStoreType(prefix = ToolRateLimitProperties.PREFIX, value = StoreType.REDIS)
-	static class RedisStoreConfiguration {
-
-		@Bean
-		@ConditionalOnMissingBean(RateLimiterStore.class)
-		@ConditionalOnBean(LettuceConnectionFactory.class)
-		Bucket4jRedisRateLimiterStore redisRateLimiterStore(ToolRateLimitProperties properties,
-				LettuceConnectionFactory connectionFactory) {
-			Bucket4jRedisRateLimiterStore store = new Bucket4jRedisRateLimiterStore(
-					connectionFactory.getRequiredNativeClient(), Duration.ofMillis(connectionFactory.getTimeout()));
-			RateLimiterStoreSelection.log(store, properties.getStore().getOnUnavailable());
-			return store;
-		}
-
 	}
 
 	@Configuration(proxyBeanMethods = false)

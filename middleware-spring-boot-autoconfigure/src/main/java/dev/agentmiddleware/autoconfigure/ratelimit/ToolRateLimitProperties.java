@@ -33,7 +33,7 @@ import static dev.agentmiddleware.autoconfigure.PerToolSettings.required;
  * </pre>
  */
 @ConfigurationProperties(ToolRateLimitProperties.PREFIX)
-class ToolRateLimitProperties extends ToolMiddlewareProperties<ToolRateLimitProperties.Settings, RateLimitPolicy> {
+public class ToolRateLimitProperties extends ToolMiddlewareProperties<ToolRateLimitProperties.Settings, RateLimitPolicy> {
 
 	/** The prefix of the rate-limit properties. */
 	public static final String PREFIX = "agent.middleware.rate-limit";

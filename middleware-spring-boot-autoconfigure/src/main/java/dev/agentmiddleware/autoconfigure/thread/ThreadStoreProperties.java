@@ -12,7 +12,7 @@ import org.springframework.boot.context.properties.NestedConfigurationProperty;
  * Configuration of the thread store, under {@code agent.middleware.threads}.
  */
 @ConfigurationProperties(ThreadStoreProperties.PREFIX)
-class ThreadStoreProperties implements ValidatedProperties {
+public class ThreadStoreProperties implements ValidatedProperties {
 
 	/** The prefix of these properties. */
 	public static final String PREFIX = "agent.middleware.threads";

@@ -1,0 +1,321 @@
+package dev.agentmiddleware.autoconfigure.mcp;
+
+import dev.agentmiddleware.autoconfigure.internal.IdDigests;
+import java.io.IOException;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
+
+import javax.sql.DataSource;
+
+import io.modelcontextprotocol.json.McpJsonMapper;
+import io.modelcontextprotocol.spec.McpSchema;
+import io.modelcontextprotocol.spec.McpStreamableServerSession;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import org.springframework.core.io.ClassPathResource;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+import org.springframework.jdbc.datasource.init.ResourceDatabasePopulator;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * The sessions of every instance on one database: a session started on one instance is a row of table
+ * {@value #TABLE} (the digest of its id, the digest of its owner's name, its protocol version, the client's
+ * {@code initialize} params and the time it was last used), and any instance that receives a request naming it
+ * recreates the MCP SDK's session from that row. The idle timeout and the cap count the rows, so they hold for the
+ * cluster; ending a session deletes its row, so it is gone on every instance (the next request naming it gets 404
+ * wherever it lands).
+ *
+ * <p>The table keeps no session id: an id is a bearer secret, so a row is keyed by its SHA-256
+ * ({@link IdDigests#of}), which a lookup computes from the id the client sends. The owner is only ever
+ * compared with the caller, so a row keeps the SHA-256 of the principal's name, which fits its column however long
+ * the name (a token's subject of any length owns its session); it does not hide the name, which is easily guessed
+ * back from it. Both are {@value IdDigests#LENGTH}
+ * characters, the width of columns {@code id} and {@code owner_name}; the protocol version is at most
+ * {@value McpSessionRegistry#MAX_PROTOCOL_VERSION_LENGTH} characters, the width of {@code protocol_version}, and a
+ * longer one is refused before a session starts (by {@link McpRequestValidator}, 400 with {@code -32602}).
+ *
+ * <p>The cap is exact for the cluster: a start deletes the expired rows, counts the rest and inserts its own in one
+ * transaction that holds a lock every instance's starts take first (on PostgreSQL a transaction-level advisory lock
+ * keyed by this table and the current schema, elsewhere a row lock on {@value #LOCK_TABLE}), so two instances
+ * starting the last free session at once give it to one of them, and an expired session never holds a slot.
+ *
+ * <p>The MCP SDK (2.0.x) gives every session it starts a random id of its own and has no way to start one under a
+ * given id, so an instance that recreates a session keeps the SDK's copy under the id the client knows
+ * ({@link McpLiveSession#id()}). What stays on an instance: its copies and their open streams, so a request the
+ * server sends the client during a call (elicitation) travels on the response stream of the instance that took the
+ * call, and its answer must reach that instance.
+ * <pre>{@code
+ * McpSessionRegistry registry = new JdbcMcpSessionRegistry(dataSource, jsonMapper, Duration.ofMinutes(30), 1000,
+ *         Clock.systemUTC(), () -> sessionFactory);
+ * }</pre>
+ */
+final class JdbcMcpSessionRegistry implements McpSessionRegistry {
+
+	/** The table of the shared sessions. */
+	static final String TABLE = "agent_mcp_session";
+
+	/** The one-row table whose row lock serializes session starts where there are no advisory locks (H2). */
+	static final String LOCK_TABLE = "agent_mcp_session_lock";
+
+	// The first key of the advisory lock (the second is the schema's): "MCPS", so that it names this table
+	private static final int ADVISORY_LOCK_KEY = 0x4D435053;
+
+	// The transport's log category, which operators configure for all of it
+	private static final Logger logger = LoggerFactory.getLogger(HardenedStreamableHttpTransport.class);
+
+	private final JdbcTemplate jdbc;
+
+	private final TransactionTemplate transactions;
+
+	// Taken first in every start's transaction, released by its commit
+	private final String startLock;
+
+	private final McpJsonMapper jsonMapper;
+
+	private final Duration idleTimeout;
+
+	private final int maxSessions;
+
+	private final Clock clock;
+
+	private final Supplier<McpStreamableServerSession.@Nullable Factory> factory;
+
+	// This instance's copies of the sessions, by the id the client knows
+	private final Map<String, McpLiveSession> local = new ConcurrentHashMap<>();
+
+	private final Object creation = new Object();
+
+	/**
+	 * Keeps the sessions in a database, creating table {@value #TABLE} when it is missing (on H2 also
+	 * {@value #LOCK_TABLE}, whose one row serializes session starts).
+	 * @param dataSource the database every instance shares (PostgreSQL, or H2 for a single machine)
+	 * @param jsonMapper writes and reads the stored {@code initialize} params
+	 * @param idleTimeout how long an unused session lives
+	 * @param maxSessions the most sessions the cluster holds
+	 * @param clock the clock of the idle times
+	 * @param factory the MCP SDK's session factory, once the server has set it
+	 */
+	JdbcMcpSessionRegistry(DataSource dataSource, McpJsonMapper jsonMapper, Duration idleTimeout, int maxSessions,
+			Clock clock, Supplier<McpStreamableServerSession.@Nullable Factory> factory) {
+		this.jdbc = new JdbcTemplate(dataSource);
+		this.transactions = new TransactionTemplate(new DataSourceTransactionManager(dataSource));
+		this.jsonMapper = jsonMapper;
+		this.idleTimeout = idleTimeout;
+		this.maxSessions = maxSessions;
+		this.clock = clock;
+		this.factory = factory;
+		boolean postgres = createSchema(dataSource);
+		this.startLock = postgres
+				? "SELECT pg_advisory_xact_lock(" + ADVISORY_LOCK_KEY + ", hashtext(current_schema()))"
+				: "SELECT id FROM " + LOCK_TABLE + " WHERE id = 1 FOR UPDATE";
+	}
+
+	// Creates the missing tables in the database's dialect and says whether it is PostgreSQL
+	private static boolean createSchema(DataSource dataSource) {
+		boolean postgres;
+		try (Connection connection = dataSource.getConnection()) {
+			String product = connection.getMetaData().getDatabaseProductName().toLowerCase(Locale.ROOT);
+			postgres = product.contains("postgres");
+		}
+		catch (SQLException ex) {
+			throw new IllegalStateException("The MCP session store cannot reach its database", ex);
+		}
+		String script = postgres ? "schema-postgresql.sql" : "schema-h2.sql";
+		new ResourceDatabasePopulator(new ClassPathResource(script, JdbcMcpSessionRegistry.class)).execute(dataSource);
+		return postgres;
+	}
+
+	@Override
+	public McpStreamableServerSession.@Nullable McpStreamableServerSessionInit start(
+			McpStreamableServerSession.Factory factory, McpSchema.InitializeRequest request, @Nullable String owner) {
+		// One start of this instance at a time, so that it waits for the others' with one connection at most
+		synchronized (this.creation) {
+			long now = this.clock.millis();
+			McpStreamableServerSession.McpStreamableServerSessionInit init = this.transactions
+				.execute((status) -> startUnderCap(factory, request, owner, now));
+			dropLocalCopiesOfDeletedRows();
+			if (init == null) {
+				logger.warn("MCP session refused: the limit of {} live sessions is reached", this.maxSessions);
+				return null;
+			}
+			this.local.put(init.session().getId(), new McpLiveSession(init.session(), owner, Instant.ofEpochMilli(now)));
+			return init;
+		}
+	}
+
+	// In the start's transaction, after every other instance's start has committed or rolled back
+	private McpStreamableServerSession.@Nullable McpStreamableServerSessionInit startUnderCap(
+			McpStreamableServerSession.Factory factory, McpSchema.InitializeRequest request, @Nullable String owner,
+			long now) {
+		this.jdbc.execute(this.startLock);
+		this.jdbc.update("DELETE FROM " + TABLE + " WHERE last_used < ?", now - this.idleTimeout.toMillis());
+		Integer live = this.jdbc.queryForObject("SELECT COUNT(*) FROM " + TABLE, Integer.class);
+		if (live != null && live >= this.maxSessions) {
+			return null;
+		}
+		McpStreamableServerSession.McpStreamableServerSessionInit init = factory.startSession(request);
+		this.jdbc.update("INSERT INTO " + TABLE
+				+ " (id, owner_name, protocol_version, initialize_request, created_at, last_used) VALUES (?, ?, ?, ?, ?, ?)",
+				IdDigests.of(init.session().getId()), ownerDigest(owner), request.protocolVersion(),
+				write(request), now, now);
+		return init;
+	}
+
+	@Override
+	public @Nullable McpLiveSession find(String id, @Nullable String principalName) {
+		Instant now = this.clock.instant();
+		String key = IdDigests.of(id);
+		List<StoredSession> rows = this.jdbc.query(
+				"SELECT owner_name, initialize_request, last_used FROM " + TABLE + " WHERE id = ?",
+				(rs, rowNum) -> new StoredSession(rs.getString(1), rs.getString(2), rs.getLong(3)), key);
+		if (rows.isEmpty()) {
+			// Ended or expired, here or on another instance
+			dropLocal(id);
+			return null;
+		}
+		StoredSession stored = rows.get(0);
+		if (Duration.between(Instant.ofEpochMilli(stored.lastUsed()), now).compareTo(this.idleTimeout) > 0) {
+			logger.debug("MCP session expired after {} idle", this.idleTimeout);
+			end(id);
+			return null;
+		}
+		if (stored.owner() != null && !stored.owner().equals(ownerDigest(principalName))) {
+			// Answered exactly as an unknown session: the id of another principal's session is worth nothing
+			logger.warn("MCP request refused: it names a session that another principal started");
+			return null;
+		}
+		this.jdbc.update("UPDATE " + TABLE + " SET last_used = ? WHERE id = ?", now.toEpochMilli(), key);
+		McpLiveSession live = this.local.get(id);
+		if (live == null) {
+			// The row keeps only a digest of the owner's name, which is the caller's: the copy is the caller's
+			live = recreate(id, stored, (stored.owner() != null) ? principalName : null, now);
+			if (live == null) {
+				return null;
+			}
+		}
+		live.touch(now);
+		return live;
+	}
+
+	// The SDK's session of one started on another instance, from the initialize params the client sent there
+	private @Nullable McpLiveSession recreate(String id, StoredSession stored, @Nullable String owner, Instant now) {
+		McpStreamableServerSession.Factory sessionFactory = this.factory.get();
+		if (sessionFactory == null) {
+			return null;
+		}
+		McpSchema.InitializeRequest request = read(stored.initializeRequest());
+		McpStreamableServerSession session = sessionFactory.startSession(request).session();
+		McpLiveSession recreated = new McpLiveSession(id, session, owner, now);
+		McpLiveSession raced = this.local.putIfAbsent(id, recreated);
+		if (raced != null) {
+			session.close();
+			return raced;
+		}
+		logger.debug("MCP session started on another instance continues here");
+		return recreated;
+	}
+
+	@Override
+	public @Nullable McpLiveSession get(String id) {
+		return this.local.get(id);
+	}
+
+	@Override
+	public List<McpLiveSession> sessions() {
+		return List.copyOf(this.local.values());
+	}
+
+	@Override
+	public void end(String id) {
+		this.jdbc.update("DELETE FROM " + TABLE + " WHERE id = ?", IdDigests.of(id));
+		dropLocal(id);
+	}
+
+	/**
+	 * Ends this instance's copies of the sessions (at shutdown); their rows stay, so other instances go on serving
+	 * them.
+	 */
+	@Override
+	public void endAll() {
+		for (String id : List.copyOf(this.local.keySet())) {
+			dropLocal(id);
+		}
+	}
+
+	@Override
+	public int maxSessions() {
+		return this.maxSessions;
+	}
+
+	/**
+	 * The number of live sessions of the cluster (rows not idle longer than the timeout).
+	 * @return the number of sessions
+	 */
+	@Override
+	public int size() {
+		long oldest = this.clock.millis() - this.idleTimeout.toMillis();
+		Integer count = this.jdbc.queryForObject("SELECT COUNT(*) FROM " + TABLE + " WHERE last_used >= ?",
+				Integer.class, oldest);
+		return (count != null) ? count : 0;
+	}
+
+	// Sessions expired or ended on any instance end their copies here too
+	private void dropLocalCopiesOfDeletedRows() {
+		// A copy is not idle because it was not used here: the client may have gone on on another instance
+		Set<String> stored = new HashSet<>(this.jdbc.queryForList("SELECT id FROM " + TABLE, String.class));
+		for (String id : List.copyOf(this.local.keySet())) {
+			if (!stored.contains(IdDigests.of(id))) {
+				dropLocal(id);
+			}
+		}
+	}
+
+	// What a row keeps of the owner's name: its SHA-256, only ever compared with the caller's
+	private static @Nullable String ownerDigest(@Nullable String principalName) {
+		return (principalName != null) ? IdDigests.of(principalName) : null;
+	}
+
+	private void dropLocal(String id) {
+		McpLiveSession live = this.local.remove(id);
+		if (live == null) {
+			return;
+		}
+		live.end();
+	}
+
+	private String write(McpSchema.InitializeRequest request) {
+		try {
+			return this.jsonMapper.writeValueAsString(request);
+		}
+		catch (IOException ex) {
+			throw new IllegalStateException("The initialize params of an MCP session cannot be stored", ex);
+		}
+	}
+
+	private McpSchema.InitializeRequest read(String json) {
+		try {
+			return this.jsonMapper.readValue(json, McpSchema.InitializeRequest.class);
+		}
+		catch (IOException ex) {
+			throw new IllegalStateException("The stored initialize params of an MCP session cannot be read", ex);
+		}
+	}
+
+	// A row: the digest of its owner's name (null for an anonymous session), the initialize params, the last use
+	private record StoredSession(@Nullable String owner, String initializeRequest, long lastUsed) {
+	}
+
+}

@@ -1,0 +1,126 @@
+package dev.agentmiddleware.autoconfigure.mcp;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
+
+import dev.agentmiddleware.approval.ApprovalDecision;
+import dev.agentmiddleware.approval.ApprovalProvider;
+import dev.agentmiddleware.approval.ApprovalRequest;
+import dev.agentmiddleware.tool.ToolInvocation;
+import io.modelcontextprotocol.server.McpSyncServerExchange;
+import io.modelcontextprotocol.spec.McpSchema;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Asks the user of the MCP client that made the call, with a form elicitation: a call that came over MCP from a
+ * client that declared the elicitation capability gets a form with a decision ({@code approve} or {@code deny})
+ * and an optional reason. {@code accept} with {@code approve} approves; {@code accept} with {@code deny},
+ * {@code decline} and {@code cancel} deny.
+ *
+ * <p>The question is sent on a thread of the given executor, because the MCP SDK's synchronous exchange blocks
+ * until the client answers: the waiting call itself never waits past the approval timeout. Keep the approval
+ * timeout below the MCP client's request timeout, or the client gives up on the tool call first.
+ * <pre>{@code
+ * ApprovalProvider elicitation = new McpElicitationApprovalProvider(executor);
+ * }</pre>
+ */
+public final class McpElicitationApprovalProvider implements ApprovalProvider {
+
+	/** The provider's name in {@code agent.middleware.approval.providers}. */
+	public static final String NAME = "mcp-elicitation";
+
+	private static final Map<String, Object> SCHEMA = schema();
+
+	private final Executor executor;
+
+	/**
+	 * Creates the provider.
+	 * @param executor sends the questions and waits for the answers
+	 */
+	public McpElicitationApprovalProvider(Executor executor) {
+		this.executor = Objects.requireNonNull(executor, "executor");
+	}
+
+	@Override
+	public String name() {
+		return NAME;
+	}
+
+	@Override
+	public boolean supports(ToolInvocation invocation) {
+		McpSchema.ClientCapabilities.Elicitation elicitation = elicitation(
+				invocation.attribute(McpInvocationAttributes.EXCHANGE));
+		// A client that declares elicitation without modes supports forms; one that lists modes must list form.
+		return elicitation != null && (elicitation.form() != null || elicitation.url() == null);
+	}
+
+	// The elicitation capability of the client that made a call over MCP, or null for none (or no MCP call)
+	static McpSchema.ClientCapabilities.@Nullable Elicitation elicitation(@Nullable McpSyncServerExchange exchange) {
+		McpSchema.ClientCapabilities capabilities = (exchange != null) ? exchange.getClientCapabilities() : null;
+		return (capabilities != null) ? capabilities.elicitation() : null;
+	}
+
+	@Override
+	public CompletionStage<ApprovalDecision> requestApproval(ApprovalRequest request, ToolInvocation invocation) {
+		McpSyncServerExchange exchange = Objects.requireNonNull(invocation.attribute(McpInvocationAttributes.EXCHANGE),
+				"the call did not come over MCP");
+		String client = clientName(exchange);
+		McpSchema.ElicitFormRequest question = McpSchema.ElicitFormRequest
+			.builder(message(request), SCHEMA)
+			.build();
+		return CompletableFuture.supplyAsync(() -> decision(exchange.createElicitation(question), client),
+				this.executor);
+	}
+
+	static ApprovalDecision decision(McpSchema.ElicitResult answer, String client) {
+		String decidedBy = "mcp-client " + client;
+		if (answer.action() == McpSchema.ElicitResult.Action.ACCEPT) {
+			Map<String, Object> content = (answer.content() != null) ? answer.content() : Map.of();
+			Object reason = content.get("reason");
+			String text = (reason != null && !reason.toString().isBlank()) ? reason.toString() : null;
+			if ("approve".equals(content.get("decision"))) {
+				return ApprovalDecision.approve(decidedBy);
+			}
+			return ApprovalDecision.deny(decidedBy, (text != null) ? text : "the user chose deny");
+		}
+		if (answer.action() == McpSchema.ElicitResult.Action.DECLINE) {
+			return ApprovalDecision.deny(decidedBy, "the user declined");
+		}
+		return ApprovalDecision.deny(decidedBy, "the user cancelled the approval");
+	}
+
+	private static String message(ApprovalRequest request) {
+		return "Approve this call of " + request.safety().name().toLowerCase(java.util.Locale.ROOT) + " tool '"
+				+ request.toolName() + "'? " + request.summary();
+	}
+
+	private static String clientName(McpSyncServerExchange exchange) {
+		McpSchema.Implementation info = exchange.getClientInfo();
+		@Nullable String name = (info != null) ? info.name() : null;
+		return (name != null) ? name : "(unnamed)";
+	}
+
+	private static Map<String, Object> schema() {
+		Map<String, Object> decision = new LinkedHashMap<>();
+		decision.put("type", "string");
+		decision.put("title", "Decision");
+		decision.put("enum", List.of("approve", "deny"));
+		Map<String, Object> reason = new LinkedHashMap<>();
+		reason.put("type", "string");
+		reason.put("title", "Reason (shown to the model when you deny)");
+		Map<String, Object> properties = new LinkedHashMap<>();
+		properties.put("decision", decision);
+		properties.put("reason", reason);
+		Map<String, Object> schema = new LinkedHashMap<>();
+		schema.put("type", "object");
+		schema.put("properties", properties);
+		schema.put("required", List.of("decision"));
+		return Map.copyOf(schema);
+	}
+
+}

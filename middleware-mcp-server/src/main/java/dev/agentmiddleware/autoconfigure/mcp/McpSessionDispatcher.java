@@ -1,0 +1,305 @@
+package dev.agentmiddleware.autoconfigure.mcp;
+
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+
+import dev.agentmiddleware.autoconfigure.mcp.McpSessionIds.McpRequestBaseUrls;
+import dev.agentmiddleware.autoconfigure.internal.ToolPrincipals;
+import dev.agentmiddleware.chain.CallCancellation;
+import dev.agentmiddleware.tool.SessionFingerprint;
+import dev.agentmiddleware.tool.ToolPrincipal;
+import io.modelcontextprotocol.common.McpTransportContext;
+import io.modelcontextprotocol.json.McpJsonMapper;
+import io.modelcontextprotocol.spec.McpSchema;
+import io.modelcontextprotocol.spec.McpStreamableServerSession;
+import io.modelcontextprotocol.spec.McpStreamableServerTransport;
+import jakarta.servlet.http.HttpServletRequest;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import reactor.core.publisher.Mono;
+
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.web.servlet.function.ServerRequest;
+import org.springframework.web.servlet.function.ServerResponse;
+
+/**
+ * Hands what a client sent to the MCP SDK's session it names, with the caller (its {@link ToolPrincipal}) in the
+ * transport context: {@code initialize} starts a session owned by the caller in the {@link McpSessionRegistry};
+ * every other message finds its session there (400 without a session id; 404 for an unknown, expired or another
+ * principal's session). A request is answered on a server-sent-events stream (a caller's {@code tools/list} filtered
+ * to the tools it may see, {@link ToolListFilteringTransport}) that is completed once the request is answered,
+ * whatever the SDK did; a request whose client went away while its call ran is completed here, so that it does not
+ * stay open in the container. A request's call runs with a {@link CallCancellation} that the client's
+ * {@code notifications/cancelled} for it ({@link McpRequestCancellations}) and a client gone away cancel. A
+ * {@code GET} gets the session's listening or replayed stream.
+ * <pre>{@code
+ * McpChecked<McpLiveSession> found = dispatcher.session(request);
+ * return found.isRefused() ? found.refusal() : dispatcher.deliver(found.value(), message, request);
+ * }</pre>
+ */
+final class McpSessionDispatcher {
+
+	private static final String SESSION_HEADER = "Mcp-Session-Id";
+
+	// The transport's log category, which operators configure for all of it
+	private static final Logger logger = LoggerFactory.getLogger(HardenedStreamableHttpTransport.class);
+
+	private final McpJsonMapper jsonMapper;
+
+	private final McpToolVisibility toolVisibility;
+
+	private final McpSessionRegistry sessions;
+
+	private final McpRequestValidator validator;
+
+	private final JsonRpcErrors errors;
+
+	McpSessionDispatcher(McpJsonMapper jsonMapper, McpToolVisibility toolVisibility, McpSessionRegistry sessions,
+			McpRequestValidator validator, JsonRpcErrors errors) {
+		this.jsonMapper = jsonMapper;
+		this.toolVisibility = toolVisibility;
+		this.sessions = sessions;
+		this.validator = validator;
+		this.errors = errors;
+	}
+
+	/**
+	 * Starts a session for an {@code initialize} request, owned by the request's authenticated principal.
+	 * @param factory the MCP SDK's session factory
+	 * @param request the {@code initialize} request
+	 * @param httpRequest the HTTP request that sent it
+	 * @return the SDK's answer with the new {@code Mcp-Session-Id}, or the refusal (bad params, too many sessions)
+	 */
+	ServerResponse initialize(McpStreamableServerSession.Factory factory, McpSchema.JSONRPCRequest request,
+			ServerRequest httpRequest) {
+		McpChecked<McpSchema.InitializeRequest> params = this.validator.initializeRequest(request);
+		if (params.isRefused()) {
+			return params.refusal();
+		}
+		McpStreamableServerSession.McpStreamableServerSessionInit init = this.sessions.start(factory, params.value(),
+				principalName(httpRequest.servletRequest()));
+		if (init == null) {
+			return this.errors.error(HttpStatus.SERVICE_UNAVAILABLE, request.id(),
+					HardenedStreamableHttpTransport.SERVER_ERROR, "Too many sessions: the server holds its limit of "
+							+ this.sessions.maxSessions() + " live sessions; end an unused session or try again later");
+		}
+		McpSchema.InitializeResult result = init.initResult().block();
+		if (logger.isDebugEnabled()) {
+			// In place of the MCP SDK's INFO line, which logs the client's texts as they came (set to WARN by default)
+			McpSchema.Implementation client = params.value().clientInfo();
+			logger.debug("MCP session {} started by client {} version {} (protocol {})",
+					SessionFingerprint.of(init.session().getId()), McpLogText.of((client != null) ? client.name() : null),
+					McpLogText.of((client != null) ? client.version() : null),
+					McpLogText.of(params.value().protocolVersion()));
+		}
+		return ServerResponse.ok()
+			.contentType(MediaType.APPLICATION_JSON)
+			.header(SESSION_HEADER, init.session().getId())
+			.body(this.errors
+				.json(new McpSchema.JSONRPCResponse(McpSchema.JSONRPC_VERSION, request.id(), result, null)));
+	}
+
+	/**
+	 * The live session the request names, or the refusal to answer with.
+	 * @param request the HTTP request
+	 * @return the session, marked as used, or the refusal (400 without a session id, 404 when not found)
+	 */
+	McpChecked<McpLiveSession> session(ServerRequest request) {
+		String id = request.headers().firstHeader(SESSION_HEADER);
+		if (id == null || id.isBlank()) {
+			return McpChecked.refused(this.errors.error(HttpStatus.BAD_REQUEST,
+					HardenedStreamableHttpTransport.SERVER_ERROR,
+					"Bad Request: the Mcp-Session-Id header is required; send initialize first"));
+		}
+		McpLiveSession live = this.sessions.find(id, principalName(request.servletRequest()));
+		if (live == null) {
+			return McpChecked.refused(this.errors.error(HttpStatus.NOT_FOUND,
+					HardenedStreamableHttpTransport.SESSION_NOT_FOUND,
+					"Session not found: it ended or expired; send initialize to start a new one"));
+		}
+		return McpChecked.passed(live);
+	}
+
+	/**
+	 * Sends a notification to every live session; one that fails is logged and skipped.
+	 * @param method the notification's method
+	 * @param params its params
+	 * @return completes when every session was sent it
+	 */
+	Mono<Void> notifyClients(String method, Object params) {
+		return Mono.fromRunnable(() -> {
+			for (McpLiveSession live : this.sessions.sessions()) {
+				try {
+					live.session().sendNotification(method, params).block();
+				}
+				catch (RuntimeException ex) {
+					logger.warn("MCP notification '{}' to a session failed: {}", method, ex.getClass().getSimpleName());
+				}
+			}
+		});
+	}
+
+	/**
+	 * Sends a notification to one session, if it lives.
+	 * @param sessionId the session id
+	 * @param method the notification's method
+	 * @param params its params
+	 * @return completes when it was sent, at once when no such session lives
+	 */
+	Mono<Void> notifyClient(String sessionId, String method, Object params) {
+		return Mono.defer(() -> {
+			McpLiveSession live = this.sessions.get(sessionId);
+			return (live != null) ? live.session().sendNotification(method, params) : Mono.empty();
+		});
+	}
+
+	/**
+	 * Hands a message other than {@code initialize} to its session: a request is answered on a stream (after its
+	 * params are checked), a notification or a response to the server's request is accepted (202).
+	 * @param live the session the message names
+	 * @param message the message
+	 * @param httpRequest the HTTP request that sent it
+	 * @return the response
+	 */
+	ServerResponse deliver(McpLiveSession live, McpSchema.JSONRPCMessage message, ServerRequest httpRequest) {
+		if (message instanceof McpSchema.JSONRPCRequest request) {
+			ServerResponse invalid = this.validator.refusalOfParams(request);
+			if (invalid != null) {
+				return invalid;
+			}
+			CallCancellation cancellation = new CallCancellation();
+			McpTransportContext context = transportContext(live, httpRequest.servletRequest(), cancellation);
+			return answer(live, request, context, cancellation, httpRequest.servletRequest());
+		}
+		McpTransportContext context = transportContext(live, httpRequest.servletRequest(), null);
+		if (message instanceof McpSchema.JSONRPCNotification notification) {
+			if (McpRequestCancellations.isCancellation(notification)) {
+				// The SDK drops it: the request in flight of this session is cancelled here
+				McpRequestCancellations.cancel(live, notification);
+				return ServerResponse.accepted().build();
+			}
+			live.session().accept(notification).contextWrite((ctx) -> ctx.put(McpTransportContext.KEY, context)).block();
+		}
+		else {
+			live.session()
+				.accept((McpSchema.JSONRPCResponse) message)
+				.contextWrite((ctx) -> ctx.put(McpTransportContext.KEY, context))
+				.block();
+		}
+		return ServerResponse.accepted().build();
+	}
+
+	// The response stream of one request, which the session answers on the calling thread
+	private ServerResponse answer(McpLiveSession live, McpSchema.JSONRPCRequest request, McpTransportContext context,
+			CallCancellation cancellation, HttpServletRequest servletRequest) {
+		String requestKey = McpRequestCancellations.key(request.id());
+		return ServerResponse.sse((sse) -> {
+			McpSseStream stream = live.open(sse, this.jsonMapper, cancellation, request);
+			if (requestKey != null) {
+				live.callStarted(requestKey, stream);
+			}
+			try {
+				// A caller's tools/list shows only the tools it may see
+				McpStreamableServerTransport answer = McpSchema.METHOD_TOOLS_LIST.equals(request.method())
+						? new ToolListFilteringTransport(stream, this.toolVisibility, McpPrincipals.of(context))
+						: stream;
+				live.session()
+					.responseStream(request, answer)
+					.contextWrite((ctx) -> ctx.put(McpTransportContext.KEY, context))
+					.block();
+			}
+			catch (RuntimeException ex) {
+				if (stream.isClosed()) {
+					logger.debug("MCP request {} ended: its client went away or cancelled it",
+							McpLogText.of(request.method()));
+				}
+				else {
+					logger.warn("MCP request {} failed in the transport: {}", McpLogText.of(request.method()),
+							ex.getClass().getSimpleName());
+				}
+			}
+			finally {
+				if (requestKey != null) {
+					live.callEnded(requestKey, stream);
+				}
+				// The request is answered (or failed, or cancelled): its response must complete
+				stream.close();
+				if (stream.isAbandoned()) {
+					completeAbandoned(servletRequest);
+				}
+			}
+		}, Duration.ZERO);
+	}
+
+	/**
+	 * The session's stream of requests and notifications to the client, or the replay of the messages after the
+	 * last event the client saw.
+	 * @param live the session
+	 * @param lastEventId the {@code Last-Event-ID} header, {@code null} for the listening stream
+	 * @return the streaming response
+	 */
+	ServerResponse listen(McpLiveSession live, @Nullable String lastEventId) {
+		return ServerResponse.sse((sse) -> {
+			McpSseStream stream = live.open(sse, this.jsonMapper);
+			if (lastEventId != null) {
+				try {
+					live.session().replay(lastEventId).concatMap(stream::sendMessage).then().block();
+				}
+				catch (RuntimeException ex) {
+					logger.warn("MCP replay failed: {}", ex.getClass().getSimpleName());
+				}
+				stream.close();
+			}
+			else {
+				McpStreamableServerSession.McpStreamableServerSessionStream listening = live.session()
+					.listeningStream(stream);
+				stream.onCompleted(listening::close);
+				stream.open();
+			}
+		}, Duration.ZERO);
+	}
+
+	// The caller's name and authorities (Spring Security's Authentication behind getUserPrincipal()), for
+	// McpToolHandler and the caller's tools/list, and the session's id as the client knows it (the SDK's own id of a
+	// session recreated from a shared store differs).
+	private static McpTransportContext transportContext(McpLiveSession live, HttpServletRequest request,
+			@Nullable CallCancellation cancellation) {
+		Map<String, Object> context = new HashMap<>(4);
+		context.put(McpSessionIds.KEY, live.id());
+		ToolPrincipal principal = ToolPrincipals.of(request.getUserPrincipal());
+		if (principal != null) {
+			context.put(McpPrincipals.KEY, principal);
+		}
+		// The base URL the client reached us under, for links back to this server (the approval console)
+		context.put(McpRequestBaseUrls.KEY, McpRequestBaseUrls.of(request));
+		if (cancellation != null) {
+			// The request's tool call runs with it (McpToolHandler), so that the client can cancel it
+			context.put(McpRequestCancellations.KEY, cancellation);
+		}
+		return McpTransportContext.create(context);
+	}
+
+	// The name of the authenticated principal of the request, which owns the sessions it starts
+	private static @Nullable String principalName(HttpServletRequest request) {
+		ToolPrincipal principal = ToolPrincipals.of(request.getUserPrincipal());
+		return (principal != null) ? principal.name() : null;
+	}
+
+	// A request whose client went away while its call ran on the request thread: the container learns of the broken
+	// connection only as that thread returns, and its error dispatch would then leave the request open (Tomcat
+	// recycles it without completing it, so the server's active-requests meter never ends it); it is completed here
+	private static void completeAbandoned(HttpServletRequest servletRequest) {
+		try {
+			if (servletRequest.isAsyncStarted()) {
+				servletRequest.getAsyncContext().complete();
+			}
+		}
+		catch (IllegalStateException ex) {
+			logger.debug("Completing an abandoned MCP request failed: {}", ex.getClass().getSimpleName());
+		}
+	}
+
+}

@@ -1,0 +1,217 @@
+package dev.agentmiddleware.autoconfigure.mcp;
+
+import java.lang.reflect.Method;
+import java.lang.reflect.Type;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.function.BiFunction;
+
+import dev.agentmiddleware.autoconfigure.internal.ToolResultText;
+import dev.agentmiddleware.autoconfigure.springai.GovernedToolCallback;
+import dev.agentmiddleware.autoconfigure.springai.ToolErrorFormatter;
+import dev.agentmiddleware.autoconfigure.tool.RegisteredTool;
+import dev.agentmiddleware.chain.CallCancellation;
+import dev.agentmiddleware.chain.ToolPipeline;
+import dev.agentmiddleware.tool.InvocationSource;
+import dev.agentmiddleware.tool.ToolProgress.ProgressTarget;
+import dev.agentmiddleware.tool.ToolDescriptor.SafetyLevel;
+import dev.agentmiddleware.tool.ToolDescriptor;
+import dev.agentmiddleware.tool.ToolInvocation;
+import dev.agentmiddleware.tool.ToolPrincipal;
+import dev.agentmiddleware.tool.ToolProgress;
+import io.modelcontextprotocol.server.McpServerFeatures;
+import io.modelcontextprotocol.server.McpSyncServerExchange;
+import io.modelcontextprotocol.spec.McpSchema;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.ai.chat.model.ToolContext;
+
+/**
+ * Runs MCP {@code tools/call} requests of one registered tool (an {@code @AgentTool}, or a Spring AI tool put under
+ * governance) through its pipeline, and describes the tool as an
+ * MCP tool: name, {@code title}, description, input schema, {@code outputSchema} for results that are JSON objects,
+ * and the annotations {@code readOnlyHint}, {@code destructiveHint} (a dangerous tool that does not only read),
+ * {@code idempotentHint} and {@code openWorldHint} taken from its declaration, and its {@code icons}
+ * ({@link dev.agentmiddleware.spring.AgentTool#icons()}, or those of configuration).
+ *
+ * <p>The request's arguments map is handed to the pipeline unbound: the pipeline binds it inside its observer tier,
+ * so a call refused for its arguments is logged, counted and observed with the outcome {@code invalid_arguments}.
+ * The call carries the MCP session id, the principal the transport saw, and the exchange under
+ * {@link McpInvocationAttributes#EXCHANGE}. It runs with the request's {@link CallCancellation}, which the client's
+ * {@code notifications/cancelled} and a client gone away cancel (the transport then sends no response). Any failure
+ * becomes a result with {@code isError} set, whose text comes from the {@link ToolErrorFormatter}. A structured
+ * result is returned twice, as {@code structuredContent} and as its JSON text, as the MCP specification asks.
+ *
+ * <p>A request with a {@code progressToken} ({@code _meta.progressToken}) carries a {@link ProgressTarget} that
+ * sends {@code notifications/progress} of that token on the request's response stream, at most one per progress
+ * interval: a call waiting for approval says what it waits for, and a tool reports through its
+ * {@link ToolProgress} parameter. A request without one carries none, and nothing is sent.
+ * <pre>{@code
+ * McpServerFeatures.SyncToolSpecification spec = new McpToolHandler(tool, errorFormatter, jsonMapper).specification();
+ * }</pre>
+ */
+public final class McpToolHandler
+		implements BiFunction<McpSyncServerExchange, McpSchema.CallToolRequest, McpSchema.CallToolResult> {
+
+	// Where Spring AI's MCP server puts the exchange in a tool context
+	private static final String EXCHANGE_KEY = "exchange";
+
+	private static final Logger logger = LoggerFactory.getLogger(McpToolHandler.class);
+
+	private final RegisteredTool tool;
+
+	private final ToolErrorFormatter errorFormatter;
+
+	private final JsonMapper jsonMapper;
+
+	private final McpSchema.Tool definition;
+
+	private final boolean structured;
+
+	private final Duration progressInterval;
+
+	/**
+	 * Creates the handler of one tool.
+	 * @param tool the registered tool
+	 * @param errorFormatter turns failures into text for the client
+	 * @param jsonMapper converts results to JSON
+	 */
+	public McpToolHandler(RegisteredTool tool, ToolErrorFormatter errorFormatter, JsonMapper jsonMapper) {
+		this(tool, errorFormatter, jsonMapper, McpToolIcons.fromAnnotation(tool));
+	}
+
+	/**
+	 * Creates the handler of one tool with the icons to publish.
+	 * @param tool the registered tool
+	 * @param errorFormatter turns failures into text for the client
+	 * @param jsonMapper converts results to JSON
+	 * @param icons the tool's icons, empty for none
+	 */
+	public McpToolHandler(RegisteredTool tool, ToolErrorFormatter errorFormatter, JsonMapper jsonMapper,
+			List<McpSchema.Icon> icons) {
+		this(tool, errorFormatter, jsonMapper, icons, ProgressTarget.DEFAULT_INTERVAL);
+	}
+
+	/**
+	 * Creates the handler of one tool with the icons to publish and the least time between two progress
+	 * notifications of a call.
+	 * @param tool the registered tool
+	 * @param errorFormatter turns failures into text for the client
+	 * @param jsonMapper converts results to JSON
+	 * @param icons the tool's icons, empty for none
+	 * @param progressInterval the least time between two progress notifications of a call; positive
+	 */
+	public McpToolHandler(RegisteredTool tool, ToolErrorFormatter errorFormatter, JsonMapper jsonMapper,
+			List<McpSchema.Icon> icons, Duration progressInterval) {
+		this.tool = tool;
+		this.progressInterval = progressInterval;
+		this.errorFormatter = errorFormatter;
+		this.jsonMapper = jsonMapper;
+		ToolDescriptor descriptor = tool.descriptor();
+		Method method = tool.method();
+		Type resultType = (method != null) ? method.getGenericReturnType() : descriptor.resultType();
+		Map<String, Object> outputSchema = ToolOutputSchema.of(resultType, jsonMapper);
+		this.structured = outputSchema != null;
+		this.definition = definition(descriptor, jsonMapper, outputSchema, icons);
+	}
+
+	@SuppressWarnings("unchecked")
+	private static McpSchema.Tool definition(ToolDescriptor descriptor, JsonMapper jsonMapper,
+			@Nullable Map<String, Object> outputSchema, List<McpSchema.Icon> icons) {
+		McpSchema.ToolAnnotations annotations = McpSchema.ToolAnnotations.builder()
+			.title(descriptor.title())
+			.readOnlyHint(descriptor.readOnly())
+			.destructiveHint(!descriptor.readOnly() && descriptor.safety() == SafetyLevel.DANGEROUS)
+			.idempotentHint(descriptor.readOnly() || descriptor.idempotent())
+			.openWorldHint(descriptor.openWorld())
+			.build();
+		McpSchema.Tool.Builder builder = McpSchema.Tool.builder()
+			.name(descriptor.name())
+			.title(descriptor.title())
+			.description(descriptor.description())
+			.inputSchema(jsonMapper.readValue(descriptor.inputSchema(), Map.class))
+			.annotations(annotations);
+		if (outputSchema != null) {
+			builder.outputSchema(outputSchema);
+		}
+		if (!icons.isEmpty()) {
+			builder.icons(List.copyOf(icons));
+		}
+		return builder.build();
+	}
+
+	/**
+	 * The MCP tool specification: the description above with this handler.
+	 * @return the specification to publish on an MCP server
+	 */
+	public McpServerFeatures.SyncToolSpecification specification() {
+		return McpServerFeatures.SyncToolSpecification.builder().tool(this.definition).callHandler(this).build();
+	}
+
+	@Override
+	public McpSchema.CallToolResult apply(McpSyncServerExchange exchange, McpSchema.CallToolRequest request) {
+		try {
+			ToolInvocation.Builder invocation = this.tool.unboundInvocation(request.arguments())
+				.source(InvocationSource.MCP)
+				.sessionId(McpSessionIds.of(exchange.transportContext(), exchange.sessionId()))
+				.principal(principal(exchange))
+				.attribute(McpInvocationAttributes.EXCHANGE, exchange);
+			Object progressToken = request.progressToken();
+			if (progressToken != null) {
+				invocation.attribute(ProgressTarget.ATTRIBUTE,
+						ProgressTarget.of(progressNotifications(exchange, progressToken), this.progressInterval,
+								Clock.systemUTC()));
+			}
+			if (this.tool.method() == null) {
+				// A governed Spring AI tool gets the tool context Spring AI's own MCP server would give it
+				invocation.attribute(GovernedToolCallback.TOOL_CONTEXT, new ToolContext(Map.of(EXCHANGE_KEY, exchange)));
+			}
+			// A call the client cancels (notifications/cancelled, or gone away) is cancelled through the chain
+			CallCancellation cancellation = McpRequestCancellations.of(exchange.transportContext());
+			ToolPipeline pipeline = this.tool.pipeline();
+			return success((cancellation != null) ? pipeline.call(invocation.build(), cancellation)
+					: pipeline.call(invocation.build()));
+		}
+		catch (Exception ex) {
+			String text = this.errorFormatter.format(this.tool.name(), ex);
+			logger.debug("Tool '{}' failed; the MCP client gets: {}", this.tool.name(), text, ex);
+			return McpSchema.CallToolResult.builder().addTextContent(text).isError(true).build();
+		}
+	}
+
+	// Sends each report as a notifications/progress of the request's token, on the request's response stream
+	private static ToolProgress progressNotifications(McpSyncServerExchange exchange, Object progressToken) {
+		return (progress, total, message) -> exchange
+			.progressNotification(new McpSchema.ProgressNotification(progressToken, progress, total, message, null));
+	}
+
+	private McpSchema.CallToolResult success(@Nullable Object result) {
+		if (!this.structured) {
+			return McpSchema.CallToolResult.builder()
+				.addTextContent(ToolResultText.of(this.tool.descriptor(), result, this.jsonMapper))
+				.build();
+		}
+		JsonNode tree = this.jsonMapper.valueToTree(result);
+		Object structuredContent = tree.isObject() ? this.jsonMapper.treeToValue(tree, Map.class) : Map.of();
+		return McpSchema.CallToolResult.builder()
+			.content(List.of(new McpSchema.TextContent(tree.toString())))
+			.structuredContent(structuredContent)
+			.build();
+	}
+
+	private static @Nullable ToolPrincipal principal(McpSyncServerExchange exchange) {
+		return McpPrincipals.of(exchange.transportContext());
+	}
+
+	@Override
+	public String toString() {
+		return "McpToolHandler[" + this.tool.name() + "]";
+	}
+
+}
