@@ -1,10 +1,9 @@
 package dev.agentmiddleware.tool;
 
-import java.net.URI;
-import java.net.URISyntaxException;
 import java.util.Base64;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.regex.Pattern;
 
 import dev.agentmiddleware.tool.ToolContent.Annotations;
 import org.jspecify.annotations.Nullable;
@@ -13,6 +12,8 @@ import org.jspecify.annotations.Nullable;
  * The checks and descriptions the parts of a {@link ToolContent} share.
  */
 final class ContentParts {
+
+	private static final Pattern SCHEME = Pattern.compile("[A-Za-z][A-Za-z0-9+.\\-]*:\\S");
 
 	private ContentParts() {
 	}
@@ -36,17 +37,12 @@ final class ContentParts {
 		}
 	}
 
+	// Only the scheme is checked: a URI whose credentials were redacted ("https://[REDACTED]@host/") is no longer
+	// one java.net.URI parses, and is still the link to show
 	static void checkUri(String uri) {
 		Objects.requireNonNull(uri, "uri");
-		URI parsed;
-		try {
-			parsed = new URI(uri);
-		}
-		catch (URISyntaxException ex) {
-			throw new IllegalArgumentException("uri is not a URI: '" + uri + "'", ex);
-		}
-		if (!parsed.isAbsolute()) {
-			throw new IllegalArgumentException("uri must be absolute (with a scheme), was '" + uri + "'");
+		if (!SCHEME.matcher(uri).lookingAt()) {
+			throw new IllegalArgumentException("uri must be absolute (start with a scheme), was '" + uri + "'");
 		}
 	}
 
