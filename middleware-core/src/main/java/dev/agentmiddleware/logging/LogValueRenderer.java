@@ -6,11 +6,14 @@ import java.util.Map;
 import java.util.function.UnaryOperator;
 
 import dev.agentmiddleware.redaction.SecretRedactor;
+import dev.agentmiddleware.tool.ToolContent;
+import dev.agentmiddleware.tool.ToolContents;
 import org.jspecify.annotations.Nullable;
 
 /**
  * Renders argument values, results and messages for a log line: maps as {@code {key=value}}, collections and
- * arrays as {@code [a, b]}, strings quoted; values under secret keys replaced, free text (strings, other objects'
+ * arrays as {@code [a, b]}, strings quoted, a rich result as its parts (texts quoted, binary data only as its type and
+ * size: {@code ["Sales", Image "[image/png, 12,345 bytes]"]}); values under secret keys replaced, free text (strings, other objects'
  * {@code toString()}) redacted and then masked (when a masking is given, such as of personal data), long values
  * cut. Everything stays on one line.
  */
@@ -58,6 +61,9 @@ final class LogValueRenderer {
 		}
 		else if (value instanceof Collection<?> collection) {
 			appendCollection(line, collection, maxLength, depth);
+		}
+		else if (value instanceof ToolContents contents) {
+			appendContents(line, contents, maxLength);
 		}
 		else if (value instanceof byte[] bytes) {
 			line.append("byte[").append(bytes.length).append(']');
@@ -163,6 +169,30 @@ final class LogValueRenderer {
 				line.append(", ");
 			}
 			appendValue(line, element, maxLength, depth + 1);
+		}
+		line.append(']');
+	}
+
+	// A rich result: its texts as texts, anything else as its description, which shows binary data only by its type
+	// and size
+	private void appendContents(StringBuilder line, ToolContents contents, int maxLength) {
+		line.append('[');
+		int count = 0;
+		for (ToolContent part : contents.parts()) {
+			if (count == MAX_ELEMENTS) {
+				line.append(", ").append(ELLIPSIS).append("(+").append(contents.parts().size() - count).append(')');
+				break;
+			}
+			if (count++ > 0) {
+				line.append(", ");
+			}
+			if (part instanceof ToolContent.Text text) {
+				appendText(line, text.text(), maxLength);
+			}
+			else {
+				line.append(part.getClass().getSimpleName()).append(' ');
+				appendText(line, part.describe(), maxLength);
+			}
 		}
 		line.append(']');
 	}

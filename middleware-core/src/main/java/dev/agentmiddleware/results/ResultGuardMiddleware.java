@@ -18,6 +18,7 @@ import dev.agentmiddleware.metrics.MiddlewareMetrics.MiddlewareEvent;
 import dev.agentmiddleware.metrics.MiddlewareMetrics;
 import dev.agentmiddleware.redaction.SecretRedactor;
 import dev.agentmiddleware.tool.ToolDescriptor;
+import dev.agentmiddleware.tool.ToolContents;
 import dev.agentmiddleware.tool.ToolHandler;
 import dev.agentmiddleware.tool.ToolInvocation;
 
@@ -36,7 +37,11 @@ import dev.agentmiddleware.tool.ToolDeniedException;
  * every caller gets the guarded result (an MCP client, a Spring AI {@code ChatClient}, Java code calling a tool
  * bean), logs and records show it, and observers see a refusal as the outcome {@code denied} decided by the guard.
  * The guards work on the form the caller will read: the text of a tool that returns a string, the JSON tree of any
- * other result. A changed tree is turned back into the tool's result type, so the chain's result contract holds
+ * other result, and each text of a {@link ToolContents rich result} (its texts and embedded text resources; a resource
+ * link's URI, title and description are redacted and masked, not shown to the guards), whose texts together are held
+ * to the limit in characters and whose binary parts (images, audio, embedded blobs) together to
+ * {@link ResultPolicy#maxBinaryBytes()}: a binary part over it is left out, replaced by a text part saying what it was,
+ * or refused. A changed tree is turned back into the tool's result type, so the chain's result contract holds
  * and MCP's {@code structuredContent} stays valid JSON; a tree that no longer fits the type (a secret-named number
  * redacted to text) is refused rather than handed on unredacted. A text result that is itself a JSON object or
  * array is cut like a tree, so it stays valid JSON. A result the mapper cannot write as JSON (which no model can
@@ -156,6 +161,9 @@ public final class ResultGuardMiddleware extends BuiltInMiddleware<ResultPolicy>
 			return null;
 		}
 		ToolDescriptor tool = invocation.tool();
+		if (result instanceof ToolContents contents) {
+			return guardContents(invocation, policy, masking, contents);
+		}
 		boolean text = result instanceof CharSequence && tool.acceptsResult(result.toString());
 		ResultContent original = text ? ResultContent.ofText(result.toString()) : structured(result);
 		if (original == null) {
@@ -185,6 +193,47 @@ public final class ResultGuardMiddleware extends BuiltInMiddleware<ResultPolicy>
 		}
 		catch (ToolResultRefusedException ex) {
 			this.metrics.count(MiddlewareEvent.RESULT_REFUSED, tool.name());
+			throw ex;
+		}
+	}
+
+	// A rich result: its texts are screened as text results are, one by one, and held to the limit together; its
+	// binary parts are held to the limit in bytes (see ContentsGuard)
+	private ToolContents guardContents(ToolInvocation invocation, ResultPolicy policy,
+			@Nullable PersonalDataMasking masking, ToolContents contents) {
+		String toolName = invocation.toolName();
+		boolean[] redacted = new boolean[1];
+		UnaryOperator<String> linkTexts = (text) -> {
+			String screened = text;
+			if (policy.redactSecrets()) {
+				screened = this.redactor.redactText(text);
+				redacted[0] |= !screened.equals(text);
+			}
+			return (masking != null) ? masking.mask(screened,
+					(kind) -> this.metrics.count(MiddlewareEvent.PERSONAL_DATA_MASKED, toolName, kind)) : screened;
+		};
+		UnaryOperator<String> texts = (text) -> {
+			ResultContent content = ResultContent.ofText(linkTexts.apply(text));
+			for (ToolResultGuard guard : this.guards) {
+				content = Objects.requireNonNull(guard.check(invocation, content),
+						() -> "ToolResultGuard " + guard.name() + " returned null; return the result to pass it");
+			}
+			return content.isText() ? content.text() : this.jsonMapper.writeValueAsString(content.json());
+		};
+		try {
+			ContentsGuard guard = new ContentsGuard(texts, linkTexts, policy,
+					new ResultLimit(policy.maxChars(), this.jsonMapper), toolName);
+			ToolContents guarded = guard.guard(contents);
+			if (redacted[0]) {
+				this.metrics.count(MiddlewareEvent.RESULT_REDACTED, toolName);
+			}
+			if (guard.cut()) {
+				this.metrics.count(MiddlewareEvent.RESULT_TRUNCATED, toolName);
+			}
+			return guarded;
+		}
+		catch (ToolResultRefusedException ex) {
+			this.metrics.count(MiddlewareEvent.RESULT_REFUSED, toolName);
 			throw ex;
 		}
 	}

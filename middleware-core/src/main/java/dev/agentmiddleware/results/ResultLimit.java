@@ -65,7 +65,10 @@ final class ResultLimit {
 		return content.isText() ? content.text().length() : this.jsonMapper.writeValueAsString(content.json()).length();
 	}
 
-	private String cutText(String text, int room) {
+	/**
+	 * The text cut to {@code room} characters, the marker included, which names the tool's limit.
+	 */
+	String cutText(String text, int room) {
 		// The marker for everything left out is at least as long as the one for what is actually left out.
 		int kept = Math.max(0, room - marker(text.length()).length());
 		if (kept > 0 && Character.isHighSurrogate(text.charAt(kept - 1))) {

@@ -16,7 +16,9 @@ import tools.jackson.databind.JsonNode;
  *
  * <p>Guards run in the {@link ResultGuardMiddleware}, inside the chain, on every call whose tool the middleware
  * applies to: after secrets are redacted and before the size limit, in the order they are given (as Spring beans:
- * by {@code @Order}). They must be thread-safe and should be fast: they run on every result.
+ * by {@code @Order}). They must be thread-safe and should be fast: they run on every result. A
+ * {@link dev.agentmiddleware.tool.ToolContents rich result} is checked text by text: each of its texts (text parts,
+ * embedded text resources) is given to the guard as a text result of its own; its binary parts are not given.
  * <pre>{@code
  * @Bean
  * ToolResultGuard noCardNumbers() {

@@ -7,6 +7,10 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -35,13 +39,16 @@ import org.slf4j.LoggerFactory;
  *
  * <p><b>Contract.</b> Report as often as is convenient: what reaches the caller is bounded, at most one report per
  * interval ({@code agent.middleware.mcp.progress-interval} on the MCP path, {@link ProgressTarget#DEFAULT_INTERVAL}
- * otherwise); a report that comes sooner is dropped, not delayed. {@code progress} must increase from one report to
- * the next, as the MCP specification requires; a report that does not is dropped. {@code total} is {@code null}
- * when unknown. A report is sent on the calling thread; it never throws because sending failed and never fails the
- * call. Thread-safe. A call that first waited for approval, and told its caller so, continues that progress: the
- * tool's values are counted on from where the wait's left off, with the same bound on the rate. Each run of the tool
- * gets a reporter of its own, so the bound and the increase hold within one run: the attempts of a retried call
- * report afresh.
+ * otherwise). Reports coalesce rather than drop: a report that comes sooner waits for the interval's end and is sent
+ * then, unless a later report replaces it first, and when the tool's method returns (or throws) the report still
+ * waiting is sent before the call's result, so the caller always hears the last word ({@code 100/100}). Nothing is
+ * sent after the method has returned. {@code progress} must increase from one report to the next, as the MCP
+ * specification requires; a report that does not is dropped. {@code total} is {@code null} when unknown. A report is
+ * sent on the calling thread, or, when it waited for the interval's end, on the progress scheduler's thread; it never
+ * throws because sending failed and never fails the call. Thread-safe. A call that first waited for approval, and
+ * told its caller so, continues that progress: the tool's values are counted on from where the wait's left off, with
+ * the same bound on the rate. Each run of the tool gets a reporter of its own, so the bound and the increase hold
+ * within one run: the attempts of a retried call report afresh.
  */
 @FunctionalInterface
 public interface ToolProgress {
@@ -97,9 +104,11 @@ public interface ToolProgress {
 	 * nothing is reported and nothing is spent. The layer that accepts the call sets it; a layer that waits (approval)
 	 * or the tool reports through a {@linkplain #reporter() reporter} of it.
 	 *
-	 * <p>A value: the sender, the interval and the clock never change, and a reporter keeps its own state. A reporter
-	 * sends at most one report per interval (a sooner report is dropped) and only reports whose progress increases. A
-	 * layer that reported and then lets the call go on hands the rest of the chain its reporter's
+	 * <p>A value: the sender, the interval, the clock and the scheduler never change, and a reporter keeps its own
+	 * state. A reporter sends at most one report per interval and only reports whose progress increases: a sooner
+	 * report waits for the interval's end, when the {@link Scheduler} has the reporter send it, unless a later report
+	 * replaced it; {@link Reporter#finish()} sends the one still waiting at once, and ends the reporter. A layer that
+	 * reported and then lets the call go on hands the rest of the chain its reporter's
 	 * {@linkplain Reporter#continuation() continuation}, so that the next reporter of the same call keeps the bound on
 	 * the rate and counts its progress on from where the earlier one left off.
 	 * <pre>{@code
@@ -114,6 +123,15 @@ public interface ToolProgress {
 	 *     reporter.report(0, null, "waiting for a slot");
 	 *     ...
 	 *     return next.handle(invocation.withAttribute(ProgressTarget.ATTRIBUTE, reporter.continuation()));
+	 * }
+	 *
+	 * // where a tool's method is called
+	 * ProgressTarget.Reporter progress = target.reporter();
+	 * try {
+	 *     return method.invoke(bean, arguments, progress);
+	 * }
+	 * finally {
+	 *     progress.finish(); // the last report, if it still waits, goes out before the result
 	 * }
 	 * }</pre>
 	 */
@@ -134,18 +152,33 @@ public interface ToolProgress {
 
 		private final Clock clock;
 
+		private final Scheduler scheduler;
+
 		// What an earlier reporter of the same call last sent, and when; NaN and null when nothing was sent
 		private final double sentProgress;
 
 		private final @Nullable Instant sentAt;
 
-		private ProgressTarget(ToolProgress sender, Duration interval, Clock clock, double sentProgress,
-				@Nullable Instant sentAt) {
+		private ProgressTarget(ToolProgress sender, Duration interval, Clock clock, Scheduler scheduler,
+				double sentProgress, @Nullable Instant sentAt) {
 			this.sender = sender;
 			this.interval = interval;
 			this.clock = clock;
+			this.scheduler = scheduler;
 			this.sentProgress = sentProgress;
 			this.sentAt = sentAt;
+		}
+
+		/**
+		 * Creates the target of one call, whose waiting reports the {@linkplain Scheduler#shared() shared scheduler}
+		 * sends.
+		 * @param sender sends each report that passes the bounds to the caller, as it is given
+		 * @param interval the least time between two reports; positive
+		 * @param clock the clock the interval is measured with
+		 * @return the target
+		 */
+		public static ProgressTarget of(ToolProgress sender, Duration interval, Clock clock) {
+			return of(sender, interval, clock, Scheduler.shared());
 		}
 
 		/**
@@ -153,15 +186,17 @@ public interface ToolProgress {
 		 * @param sender sends each report that passes the bounds to the caller, as it is given
 		 * @param interval the least time between two reports; positive
 		 * @param clock the clock the interval is measured with
+		 * @param scheduler runs the sending of a report that waits for the interval's end
 		 * @return the target
 		 */
-		public static ProgressTarget of(ToolProgress sender, Duration interval, Clock clock) {
+		public static ProgressTarget of(ToolProgress sender, Duration interval, Clock clock, Scheduler scheduler) {
 			Objects.requireNonNull(sender, "sender");
 			Objects.requireNonNull(interval, "interval");
 			if (interval.isNegative() || interval.isZero()) {
 				throw new IllegalArgumentException("interval must be positive, was " + interval);
 			}
-			return new ProgressTarget(sender, interval, Objects.requireNonNull(clock, "clock"), Double.NaN, null);
+			return new ProgressTarget(sender, interval, Objects.requireNonNull(clock, "clock"),
+					Objects.requireNonNull(scheduler, "scheduler"), Double.NaN, null);
 		}
 
 		/**
@@ -193,8 +228,29 @@ public interface ToolProgress {
 			return "ProgressTarget[interval=" + this.interval + ", sent=" + this.sentAt + "]";
 		}
 
+		// The shared scheduler's thread, started on first use
+		private static final class SharedScheduler {
+
+			private static final ScheduledExecutorService EXECUTOR = Executors
+				.newSingleThreadScheduledExecutor((task) -> {
+					Thread thread = new Thread(task, "agent-tool-progress");
+					thread.setDaemon(true);
+					return thread;
+				});
+
+			static final Scheduler INSTANCE = (task, delay) -> EXECUTOR.schedule(task, delay.toNanos(),
+					TimeUnit.NANOSECONDS);
+
+			private SharedScheduler() {
+			}
+
+		}
+
 		/**
-		 * Reports to a {@link ProgressTarget}, within its bounds. Thread-safe.
+		 * Reports to a {@link ProgressTarget}, within its bounds: sends a report at once when the interval has passed
+		 * since the last one sent, and otherwise keeps it until the interval's end (a later report replaces it), when
+		 * the target's {@link Scheduler} has it sent. {@link #finish()} sends the report still waiting and ends the
+		 * reporter. Thread-safe: sending is serialised, so reports reach the sender in the order of their progress.
 		 */
 		public static final class Reporter implements ToolProgress {
 
@@ -207,6 +263,16 @@ public interface ToolProgress {
 
 			private @Nullable Instant lastSentAt;
 
+			// The report that waits for the interval's end, and the scheduled sending of it
+			private @Nullable Waiting waiting;
+
+			private @Nullable Future<?> scheduled;
+
+			// Counts schedulings, so that a sending that was cancelled too late to stop it knows it is stale
+			private long scheduling;
+
+			private boolean finished;
+
 			private Reporter(ProgressTarget target) {
 				this.target = target;
 				boolean continued = !Double.isNaN(target.sentProgress);
@@ -216,8 +282,10 @@ public interface ToolProgress {
 			}
 
 			/**
-			 * Sends the report if the interval has passed since the last one sent and its progress increases; drops it
-			 * otherwise. A sender that fails is logged at DEBUG; the report counts as not sent.
+			 * Sends the report if the interval has passed since the last one sent, or keeps it until the interval's
+			 * end, in place of a report kept before; drops it if its progress does not increase on the last report
+			 * given, or once the reporter is finished. A sender that fails is logged at DEBUG; the report counts as not
+			 * sent.
 			 * @throws IllegalArgumentException if {@code progress} or {@code total} is not finite
 			 */
 			@Override
@@ -227,20 +295,77 @@ public interface ToolProgress {
 							+ " and " + total);
 				}
 				Instant now = this.target.clock.instant();
-				double value = this.base + progress;
+				Waiting report = new Waiting(this.base + progress, (total != null) ? this.base + total : null, message);
 				synchronized (this) {
-					if (now.isBefore(nextReportAt(now)) || value <= this.lastSent) {
+					Waiting before = this.waiting;
+					if (this.finished || report.progress() <= ((before != null) ? before.progress() : this.lastSent)) {
 						return;
 					}
-					try {
-						this.target.sender.report(value, (total != null) ? this.base + total : null, message);
-					}
-					catch (RuntimeException ex) {
-						logger.debug("A progress report could not be sent: {}", ex.getClass().getSimpleName());
+					Instant next = nextReportAt(now);
+					if (!now.isBefore(next)) {
+						cancelScheduled();
+						this.waiting = null;
+						send(report, now);
 						return;
 					}
-					this.lastSent = value;
-					this.lastSentAt = now;
+					this.waiting = report;
+					if (this.scheduled == null) {
+						long scheduling = ++this.scheduling;
+						this.scheduled = this.target.scheduler.schedule(() -> sendWaiting(scheduling),
+								Duration.between(now, next));
+					}
+				}
+			}
+
+			/**
+			 * Sends the report that waits for the interval's end, if any, at once, and ends this reporter: later
+			 * reports are dropped. Called when the tool's method has returned or thrown, before the call's result goes
+			 * to the caller, so that the caller hears the last report.
+			 */
+			public synchronized void finish() {
+				if (this.finished) {
+					return;
+				}
+				cancelScheduled();
+				Waiting report = this.waiting;
+				this.waiting = null;
+				if (report != null) {
+					send(report, this.target.clock.instant());
+				}
+				this.finished = true;
+			}
+
+			// The interval's end, as the scheduler saw it: the report still waiting is sent
+			private synchronized void sendWaiting(long scheduling) {
+				if (scheduling != this.scheduling || this.scheduled == null) {
+					return; // cancelled: the report was sent or dropped since
+				}
+				this.scheduled = null;
+				Waiting report = this.waiting;
+				this.waiting = null;
+				if (report != null && !this.finished) {
+					send(report, this.target.clock.instant());
+				}
+			}
+
+			private void send(Waiting report, Instant now) {
+				try {
+					this.target.sender.report(report.progress(), report.total(), report.message());
+				}
+				catch (RuntimeException ex) {
+					logger.debug("A progress report could not be sent: {}", ex.getClass().getSimpleName());
+					return;
+				}
+				this.lastSent = report.progress();
+				this.lastSentAt = now;
+			}
+
+			private void cancelScheduled() {
+				Future<?> scheduled = this.scheduled;
+				if (scheduled != null) {
+					scheduled.cancel(false);
+					this.scheduled = null;
+					this.scheduling++;
 				}
 			}
 
@@ -270,21 +395,60 @@ public interface ToolProgress {
 
 			/**
 			 * The target for the rest of the call: the same caller, with what this reporter sent, so that the next
-			 * reporter keeps the bound on the rate and counts on from this reporter's progress.
+			 * reporter keeps the bound on the rate and counts on from this reporter's progress. Ends this reporter: a
+			 * report of it still waiting is dropped, as the rest of the call reports on.
 			 * @return the target; the one this reporter came from if it sent nothing
 			 */
 			public synchronized ProgressTarget continuation() {
+				cancelScheduled();
+				this.waiting = null;
+				this.finished = true;
 				Instant sent = this.lastSentAt;
 				if (sent == null || sent.equals(this.target.sentAt)) {
 					return this.target;
 				}
-				return new ProgressTarget(this.target.sender, this.target.interval, this.target.clock, this.lastSent,
-						sent);
+				return new ProgressTarget(this.target.sender, this.target.interval, this.target.clock,
+						this.target.scheduler, this.lastSent, sent);
 			}
 
 			@Override
 			public String toString() {
 				return "ProgressTarget.Reporter[last=" + this.lastSentAt + "]";
+			}
+
+			private record Waiting(double progress, @Nullable Double total, @Nullable String message) {
+			}
+
+		}
+
+		/**
+		 * Runs the sending of a report that waited for the end of its interval, once, after a delay: on a thread of
+		 * its own, since the tool's thread is busy with the tool. {@link #shared()} is one daemon thread for the whole
+		 * JVM; tests give one that runs its tasks when they move their clock.
+		 * <pre>{@code
+		 * ScheduledExecutorService executor = Executors.newSingleThreadScheduledExecutor();
+		 * ProgressTarget target = ProgressTarget.of(sender, Duration.ofSeconds(5), Clock.systemUTC(),
+		 *         (task, delay) -> executor.schedule(task, delay.toNanos(), TimeUnit.NANOSECONDS));
+		 * }</pre>
+		 */
+		@FunctionalInterface
+		public interface Scheduler {
+
+			/**
+			 * Runs a task once, after a delay. The task is short (it sends one report) and never throws.
+			 * @param task the task
+			 * @param delay how long to wait first; positive
+			 * @return the task's future, which the reporter cancels when the report no longer waits
+			 */
+			Future<?> schedule(Runnable task, Duration delay);
+
+			/**
+			 * The scheduler of progress reports for the whole JVM: one daemon thread,
+			 * {@code agent-tool-progress}, started on first use.
+			 * @return the shared scheduler
+			 */
+			static Scheduler shared() {
+				return SharedScheduler.INSTANCE;
 			}
 
 		}

@@ -1,6 +1,7 @@
 /**
  * The tool model: what a tool is ({@link dev.agentmiddleware.tool.ToolDescriptor}), one call of it
- * ({@link dev.agentmiddleware.tool.ToolInvocation}), the progress a call reports to a caller that asked for it
+ * ({@link dev.agentmiddleware.tool.ToolInvocation}), a rich result of texts, images, audio and resources
+ * ({@link dev.agentmiddleware.tool.ToolContents}, of {@link dev.agentmiddleware.tool.ToolContent} parts), the progress a call reports to a caller that asked for it
  * ({@link dev.agentmiddleware.tool.ToolProgress}, sent to its {@link dev.agentmiddleware.tool.ProgressTarget}) and the
  * failures the chain reports.
  */

@@ -26,6 +26,8 @@ import dev.agentmiddleware.chain.OrderedMiddleware.BuiltInOrder;
 import dev.agentmiddleware.chain.ToolPipeline;
 import dev.agentmiddleware.metrics.MiddlewareMetrics;
 import dev.agentmiddleware.tool.CallOutcome;
+import dev.agentmiddleware.tool.ToolContent;
+import dev.agentmiddleware.tool.ToolContents;
 import dev.agentmiddleware.tool.ToolDescriptor;
 import dev.agentmiddleware.tool.ToolHandler;
 import dev.agentmiddleware.tool.ToolInvocation;
@@ -428,6 +430,25 @@ class CacheMiddlewareTests {
 		assertThatIllegalArgumentException()
 			.isThrownBy(() -> new CachePolicy(Duration.ofMinutes(1), 0, CacheScope.SESSION))
 			.withMessageContaining("maxSize must be at least 1");
+	}
+
+	@Test
+	void aRichResultIsCachedAndEveryHitGetsAnEqualResult() throws Exception {
+		byte[] png = { 1, 2, 3 };
+		ToolPipeline pipeline = pipeline(cache().build(), READ_FILE, (invocation) -> {
+			this.executions.incrementAndGet();
+			return ToolContents.of(ToolContent.text("chart of " + invocation.argument("path")),
+					ToolContent.image(png, "image/png"));
+		});
+		Object first = pipeline.call(call(READ_FILE, "s1", Map.of("path", "march")));
+		png[0] = 9; // the tool's own array, changed after it returned: the cached result keeps its copy
+		Object second = pipeline.call(call(READ_FILE, "s1", Map.of("path", "march")));
+		assertThat(this.executions).hasValue(1);
+		assertThat(second).isInstanceOf(ToolContents.class)
+			.isEqualTo(first)
+			.isEqualTo(ToolContents.of(ToolContent.text("chart of march"),
+					ToolContent.image(new byte[] { 1, 2, 3 }, "image/png")));
+		assertThat(this.events).contains("CACHE_MISS:read_file", "CACHE_HIT:read_file");
 	}
 
 	private CacheMiddleware.Builder cache() {

@@ -7,9 +7,14 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
+import dev.agentmiddleware.callrecord.ToolCallObserver;
+import dev.agentmiddleware.callrecord.ToolCallObserver.ToolCallRecord;
 import dev.agentmiddleware.callrecord.ToolCallObservers;
 import dev.agentmiddleware.chain.ToolPipeline;
 import dev.agentmiddleware.learning.LearningObserver.LearningObserverAdapter;
+import dev.agentmiddleware.tool.CallOutcome;
+import dev.agentmiddleware.tool.ToolContent;
+import dev.agentmiddleware.tool.ToolContents;
 import dev.agentmiddleware.tool.ToolDeniedException;
 import dev.agentmiddleware.tool.ToolDescriptor;
 import dev.agentmiddleware.tool.ToolInvocation;
@@ -41,6 +46,36 @@ class LearningObserverAdapterTests {
 			assertThatExceptionOfType(IOException.class).isThrownBy(() -> pipeline.call(call(null, "bad")));
 		}
 		assertThat(seen).containsExactly("s1|search|{q=ok}|found|null", "null|search|{q=bad}|null|no index");
+	}
+
+	@Test
+	void observersAndLearningObserversGetARichResultAsTheCallsResult() throws Exception {
+		ToolContents chart = ToolContents.of(ToolContent.text("chart"), ToolContent.image(new byte[10], "image/png"));
+		List<Object> learned = new CopyOnWriteArrayList<>();
+		List<ToolCallRecord> records = new CopyOnWriteArrayList<>();
+		LearningObserver observer = (sessionKey, toolName, params, result, error) -> learned.add(result);
+		ToolCallObserver recorder = new ToolCallObserver() {
+			@Override
+			public void onToolCall(ToolCallRecord record) {
+				records.add(record);
+			}
+
+			@Override
+			public boolean synchronous() {
+				return true;
+			}
+		};
+		try (ToolCallObservers observers = ToolCallObservers.builder()
+			.observer(LearningObserverAdapter.synchronous(List.of(observer)))
+			.observer(recorder)
+			.build()) {
+			ToolPipeline.builder(SEARCH, (invocation) -> chart).observers(observers).build().call(call("s1", "x"));
+		}
+		assertThat(learned).containsExactly(chart);
+		assertThat(records).singleElement().satisfies((record) -> {
+			assertThat(record.outcome()).isEqualTo(CallOutcome.SUCCEEDED);
+			assertThat(record.result()).isSameAs(chart);
+		});
 	}
 
 	@Test

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
@@ -41,7 +42,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Progress over MCP, end to end over real HTTP with the MCP Java SDK client and its progress consumer: a call that
  * sent a {@code progressToken} and waits for approval is told what it waits for, and a tool's own reports reach the
- * client; a call without a token gets no notification.
+ * client (a report within the interval at the interval's end, the last before the result); a call without a token
+ * gets no notification.
  */
 @SpringBootTest(classes = { FreshMcpApplication.class, McpProgressIntegrationTests.ImportConfiguration.class },
 		webEnvironment = WebEnvironment.RANDOM_PORT,
@@ -54,6 +56,9 @@ class McpProgressIntegrationTests {
 
 	@Autowired
 	ApprovalMiddleware approval;
+
+	@Autowired
+	CountDownLatch stepTwoHeard;
 
 	private final BlockingQueue<ProgressNotification> received = new LinkedBlockingQueue<>();
 
@@ -112,6 +117,21 @@ class McpProgressIntegrationTests {
 	}
 
 	@Test
+	void aReportSoonerThanTheIntervalReachesTheClientAtTheIntervalsEndWhileTheToolRuns() throws Exception {
+		CompletableFuture<CallToolResult> call = CompletableFuture.supplyAsync(() -> this.client.callTool(
+				CallToolRequest.builder().name("two_steps").arguments(Map.of()).progressToken("steps").build()));
+		// Step 2 came within the interval of step 1: it is sent at the interval's end, while the tool still waits for
+		// the client to have heard it
+		List<ProgressNotification> two = inOrderOfProgress(2);
+		assertThat(two).extracting(ProgressNotification::message).containsExactly("step 1", "step 2");
+		assertThat(call).isNotDone();
+		this.stepTwoHeard.countDown();
+		CallToolResult result = call.get(10, TimeUnit.SECONDS);
+		assertThat(result.isError()).isFalse();
+		assertThat(inOrderOfProgress(1)).extracting(ProgressNotification::progress).containsExactly(3.0);
+	}
+
+	@Test
 	void toolsOwnProgressReachesTheClientAtMostOncePerInterval() throws Exception {
 		CallToolResult result = this.client.callTool(CallToolRequest.builder()
 			.name("import_rows")
@@ -136,7 +156,15 @@ class McpProgressIntegrationTests {
 		assertThat(first.total()).isEqualTo(50.0);
 		assertThat(first.message()).isEqualTo("imported 1 of 50 rows");
 		// Fifty reports within a few milliseconds: the interval lets few through, each with more progress (sent in
-		// that order, so no two with the same progress)
+		// that order, so no two with the same progress), and the last, which waited, before the result
+		while (all.stream().noneMatch((notification) -> notification.progress() == 50.0)) {
+			ProgressNotification next = this.received.poll(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
+			assertThat(next).as("the report of row 50").isNotNull();
+			all.add(next);
+		}
+		this.received.drainTo(all);
+		all.sort(Comparator.comparingDouble(ProgressNotification::progress));
+		assertThat(all.get(all.size() - 1).message()).isEqualTo("imported 50 of 50 rows");
 		assertThat(all.size()).isLessThan(50);
 		assertThat(all).extracting(ProgressNotification::progress).doesNotHaveDuplicates();
 		assertThat(all).allSatisfy((notification) -> {
@@ -182,12 +210,46 @@ class McpProgressIntegrationTests {
 
 	}
 
+	/**
+	 * A tool whose second report comes within the interval of its first, and that waits until the client heard it.
+	 */
+	public static class StepTools {
+
+		private final CountDownLatch stepTwoHeard;
+
+		StepTools(CountDownLatch stepTwoHeard) {
+			this.stepTwoHeard = stepTwoHeard;
+		}
+
+		@AgentTool(description = "Runs three steps", safety = SafetyLevel.SAFE, openWorld = false)
+		public String twoSteps(ToolProgress progress) throws InterruptedException {
+			progress.report(1, 3, "step 1");
+			progress.report(2, 3, "step 2");
+			if (!this.stepTwoHeard.await(10, TimeUnit.SECONDS)) {
+				throw new IllegalStateException("step 2 was not heard");
+			}
+			progress.report(3, 3, "step 3");
+			return "done";
+		}
+
+	}
+
 	@TestConfiguration(proxyBeanMethods = false)
 	static class ImportConfiguration {
 
 		@Bean
 		ImportTools importTools() {
 			return new ImportTools();
+		}
+
+		@Bean
+		CountDownLatch stepTwoHeard() {
+			return new CountDownLatch(1);
+		}
+
+		@Bean
+		StepTools stepTools(CountDownLatch stepTwoHeard) {
+			return new StepTools(stepTwoHeard);
 		}
 
 	}

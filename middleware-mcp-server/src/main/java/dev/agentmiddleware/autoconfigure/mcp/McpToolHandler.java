@@ -18,6 +18,7 @@ import dev.agentmiddleware.tool.InvocationSource;
 import dev.agentmiddleware.tool.ToolProgress.ProgressTarget;
 import dev.agentmiddleware.tool.ToolDescriptor.SafetyLevel;
 import dev.agentmiddleware.tool.ToolDescriptor;
+import dev.agentmiddleware.tool.ToolContents;
 import dev.agentmiddleware.tool.ToolInvocation;
 import dev.agentmiddleware.tool.ToolPrincipal;
 import dev.agentmiddleware.tool.ToolProgress;
@@ -46,7 +47,8 @@ import org.springframework.ai.chat.model.ToolContext;
  * {@link McpInvocationAttributes#EXCHANGE}. It runs with the request's {@link CallCancellation}, which the client's
  * {@code notifications/cancelled} and a client gone away cancel (the transport then sends no response). Any failure
  * becomes a result with {@code isError} set, whose text comes from the {@link ToolErrorFormatter}. A structured
- * result is returned twice, as {@code structuredContent} and as its JSON text, as the MCP specification asks.
+ * result is returned twice, as {@code structuredContent} and as its JSON text, as the MCP specification asks. A rich
+ * result ({@link ToolContents}) is returned as a content block per part ({@link McpToolContents}).
  *
  * <p>A request with a {@code progressToken} ({@code _meta.progressToken}) carries a {@link ProgressTarget} that
  * sends {@code notifications/progress} of that token on the request's response stream, at most one per progress
@@ -192,6 +194,9 @@ public final class McpToolHandler
 	}
 
 	private McpSchema.CallToolResult success(@Nullable Object result) {
+		if (result instanceof ToolContents contents) {
+			return McpToolContents.result(contents);
+		}
 		if (!this.structured) {
 			return McpSchema.CallToolResult.builder()
 				.addTextContent(ToolResultText.of(this.tool.descriptor(), result, this.jsonMapper))

@@ -21,7 +21,7 @@ import org.springframework.core.ResolvableType;
 /**
  * The MCP {@code outputSchema} of a tool's result type: a JSON schema (draft 2020-12) for results that are JSON
  * objects — records, beans and maps — and none for text, numbers, booleans, enums, arrays and collections, which
- * MCP cannot describe as structured content. Lenient by design: every property may be {@code null} and none is
+ * MCP cannot describe as structured content, nor for rich results, which are content blocks. Lenient by design: every property may be {@code null} and none is
  * required, so that whatever the application's {@code JsonMapper} writes for the type validates.
  * <pre>{@code
  * ToolOutputSchema.of(Forecast.class, jsonMapper);   // {"type":"object","properties":{"city":{...},...}}
@@ -67,7 +67,8 @@ final class ToolOutputSchema {
 		}
 		return !(type == Object.class || type == void.class || type == Void.class || type.isArray() || type.isEnum()
 				|| type.isInterface() || Collection.class.isAssignableFrom(type) || type == Optional.class
-				|| BeanUtils.isSimpleValueType(type) || type.getName().startsWith("java."));
+				|| BeanUtils.isSimpleValueType(type) || type.getName().startsWith("java.")
+				|| McpToolContents.isRich(type));
 	}
 
 }

@@ -1,12 +1,14 @@
 package dev.agentmiddleware.autoconfigure.internal;
 
+import dev.agentmiddleware.tool.ToolContents;
 import dev.agentmiddleware.tool.ToolDescriptor;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The text a model or an MCP client reads for a tool's result: strings as they are, {@code Done} for a
- * {@code void} tool, {@code null} for no value, anything else as JSON. The result it is given has already passed
+ * {@code void} tool, {@code null} for no value, a rich result as {@link ToolContents#text()} (its texts, and its binary
+ * parts described by type and size, never their data), anything else as JSON. The result it is given has already passed
  * the tool's result guards ({@link dev.agentmiddleware.results.ResultGuardMiddleware}, inside the chain), which
  * work on this same form, so the text it makes is redacted and within the tool's limit.
  * <pre>{@code
@@ -33,6 +35,9 @@ public final class ToolResultText {
 		}
 		if (result instanceof CharSequence text) {
 			return text.toString();
+		}
+		if (result instanceof ToolContents contents) {
+			return contents.text();
 		}
 		return jsonMapper.writeValueAsString(result);
 	}

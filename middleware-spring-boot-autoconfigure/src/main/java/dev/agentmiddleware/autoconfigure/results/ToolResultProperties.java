@@ -19,12 +19,14 @@ import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.NestedConfigurationProperty;
+import org.springframework.util.unit.DataSize;
 
 /**
  * Configuration of result guards: how long a tool's result may be, what happens to a longer one, whether secrets in
  * it are redacted and whether personal data in it is masked, for every tool ({@code defaults}) and per tool
  * ({@code tools.<name>}), and how phone numbers are recognised. On by default for every tool: results are cut at
- * 100,000 characters and their secrets redacted; personal data is masked only where it is switched on.
+ * 100,000 characters (the binary data of a rich result at 5 MB) and their secrets redacted; personal data is masked
+ * only where it is switched on.
  * <pre>{@code
  * agent:
  *   middleware:
@@ -89,6 +91,7 @@ class ToolResultProperties extends ToolMiddlewareProperties<ToolResultProperties
 	@Override
 	protected ResultPolicy createPolicy(Settings settings) {
 		Integer maxChars = settings.getMaxChars();
+		DataSize maxBinarySize = settings.getMaxBinarySize();
 		OnExceed onExceed = settings.getOnExceed();
 		Boolean redactSecrets = settings.getRedactSecrets();
 		PersonalData personalData = settings.getPersonalData();
@@ -96,7 +99,8 @@ class ToolResultProperties extends ToolMiddlewareProperties<ToolResultProperties
 		boolean masked = Boolean.TRUE.equals(personalData.getEnabled()) && detectors != null;
 		return new ResultPolicy((maxChars != null) ? maxChars : ResultPolicy.DEFAULT_MAX_CHARS,
 				(onExceed != null) ? onExceed : OnExceed.TRUNCATE, redactSecrets == null || redactSecrets,
-				masked ? detectors : List.of());
+				masked ? detectors : List.of(),
+				(maxBinarySize != null) ? maxBinarySize.toBytes() : ResultPolicy.DEFAULT_MAX_BINARY_BYTES);
 	}
 
 	/**
@@ -154,6 +158,12 @@ class ToolResultProperties extends ToolMiddlewareProperties<ToolResultProperties
 		private @Nullable Integer maxChars;
 
 		/**
+		 * Most binary data of a rich result (its images, audio and embedded binary resources together); a part over it
+		 * is left out, replaced by a text saying so, or refused; 0 means no limit.
+		 */
+		private @Nullable DataSize maxBinarySize;
+
+		/**
 		 * What happens to a longer result: truncate (cut with a marker saying how much was left out) or refuse.
 		 */
 		private @Nullable OnExceed onExceed;
@@ -173,6 +183,7 @@ class ToolResultProperties extends ToolMiddlewareProperties<ToolResultProperties
 		static Settings defaults() {
 			Settings defaults = new Settings();
 			defaults.setMaxChars(ResultPolicy.DEFAULT_MAX_CHARS);
+			defaults.setMaxBinarySize(DataSize.ofBytes(ResultPolicy.DEFAULT_MAX_BINARY_BYTES));
 			defaults.setOnExceed(OnExceed.TRUNCATE);
 			defaults.setRedactSecrets(true);
 			defaults.getPersonalData().setEnabled(false);
@@ -188,6 +199,14 @@ class ToolResultProperties extends ToolMiddlewareProperties<ToolResultProperties
 
 		public void setMaxChars(@Nullable Integer maxChars) {
 			this.maxChars = maxChars;
+		}
+
+		public @Nullable DataSize getMaxBinarySize() {
+			return this.maxBinarySize;
+		}
+
+		public void setMaxBinarySize(@Nullable DataSize maxBinarySize) {
+			this.maxBinarySize = maxBinarySize;
 		}
 
 		public @Nullable OnExceed getOnExceed() {

@@ -3,6 +3,7 @@ package dev.agentmiddleware.autoconfigure.tool;
 import java.util.function.Supplier;
 
 import dev.agentmiddleware.chain.ToolPipeline;
+import dev.agentmiddleware.tool.ToolProgress;
 
 import org.aopalliance.intercept.MethodInterceptor;
 import org.aopalliance.intercept.MethodInvocation;
@@ -35,8 +36,13 @@ final class AgentToolMethodInterceptor implements MethodInterceptor {
 		ToolPipeline pipeline = tool.pipeline();
 		if (pipeline.isBare()) {
 			// Nothing applies to this tool: the pipeline is the method itself, so go straight to it.
-			tool.progressParameter().bindJava(invocation.getArguments());
-			return invocation.proceed();
+			ToolProgress progress = tool.progressParameter().bindJava(invocation.getArguments());
+			try {
+				return invocation.proceed();
+			}
+			finally {
+				ToolProgressParameter.finish(progress);
+			}
 		}
 		return pipeline.call(tool.javaInvocation(invocation.getArguments(), this.sessionResolver.get().resolve()));
 	}

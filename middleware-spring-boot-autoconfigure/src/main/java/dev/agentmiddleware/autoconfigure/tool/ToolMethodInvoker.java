@@ -8,6 +8,7 @@ import java.util.Map;
 import dev.agentmiddleware.chain.ToolMiddleware.ToolContractViolationException;
 import dev.agentmiddleware.tool.ToolHandler;
 import dev.agentmiddleware.tool.ToolInvocation;
+import dev.agentmiddleware.tool.ToolProgress;
 
 import org.jspecify.annotations.Nullable;
 
@@ -17,7 +18,7 @@ import org.springframework.util.ReflectionUtils;
  * The end of an {@code @AgentTool} method's chain: calls the method on the bean with the invocation's arguments,
  * in parameter order, and rethrows the method's own exception unchanged. A method that declares a
  * {@link dev.agentmiddleware.tool.ToolProgress} parameter is given the call's progress there
- * ({@link ToolProgressParameter}).
+ * ({@link ToolProgressParameter}), whose report still waiting for its interval's end is sent when the method returns.
  *
  * <p>When the bean was already a Spring AOP proxy (for example for {@code @Transactional}), our advisor joined
  * that proxy; the invoker then calls the proxy so the other aspects still run, and marks the call so that our
@@ -78,8 +79,10 @@ final class ToolMethodInvoker implements ToolHandler {
 		for (int i = 0; i < values.length; i++) {
 			values[i] = arguments.get(this.parameterNames[i]);
 		}
+		ToolProgress progress = ToolProgress.NONE;
 		if (this.progress.isDeclared()) {
-			values = this.progress.methodValues(values, ToolProgressParameter.of(invocation));
+			progress = ToolProgressParameter.of(invocation);
+			values = this.progress.methodValues(values, progress);
 		}
 		if (this.targetIsAdvised) {
 			PASS_THROUGH.set(this.method);
@@ -108,6 +111,8 @@ final class ToolMethodInvoker implements ToolHandler {
 			if (this.targetIsAdvised) {
 				PASS_THROUGH.remove();
 			}
+			// The report still waiting for its interval's end goes out before the result
+			ToolProgressParameter.finish(progress);
 		}
 	}
 

@@ -105,11 +105,26 @@ record ToolProgressParameter(int index) {
 	 * Gives a direct Java call that runs no middleware the progress it would get through its pipeline: a reporter of
 	 * the {@code ToolProgress} its caller passed, {@link ToolProgress#NONE} for {@code null}.
 	 * @param values the method's values, changed in place
+	 * @return the progress given, to {@linkplain #finish(ToolProgress) finish} when the method returns
 	 */
-	void bindJava(@Nullable Object[] values) {
-		if (this.index >= 0) {
-			ProgressTarget target = javaTarget(values);
-			values[this.index] = (target != null) ? target.reporter() : ToolProgress.NONE;
+	ToolProgress bindJava(@Nullable Object[] values) {
+		if (this.index < 0) {
+			return ToolProgress.NONE;
+		}
+		ProgressTarget target = javaTarget(values);
+		ToolProgress progress = (target != null) ? target.reporter() : ToolProgress.NONE;
+		values[this.index] = progress;
+		return progress;
+	}
+
+	/**
+	 * Ends the progress a tool method was given, once the method has returned or thrown: the report still waiting
+	 * for its interval's end is sent, before the call's result.
+	 * @param progress what the method was given
+	 */
+	static void finish(ToolProgress progress) {
+		if (progress instanceof ProgressTarget.Reporter reporter) {
+			reporter.finish();
 		}
 	}
 

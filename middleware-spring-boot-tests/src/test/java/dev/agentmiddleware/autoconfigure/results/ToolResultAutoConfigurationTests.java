@@ -1,5 +1,6 @@
 package dev.agentmiddleware.autoconfigure.results;
 
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -72,6 +73,15 @@ class ToolResultAutoConfigurationTests {
 				assertThat(call(context, "long_report")).hasSizeLessThanOrEqualTo(200)
 					.endsWith("more characters; the tool's result is longer than its limit of 200 characters]");
 			});
+	}
+
+	@Test
+	void maxBinarySizeLimitsTheBinaryDataOfRichResultsPerTool() {
+		this.contextRunner.withPropertyValues("agent.middleware.results.tools.read-config.max-binary-size=1KB")
+			.run((context) -> assertThat(context.getBean(ResultGuardMiddleware.class).policies())
+				.containsEntry("read_config", new ResultPolicy(100_000, OnExceed.TRUNCATE, true, List.of(), 1024))
+				.containsEntry("long_report",
+						new ResultPolicy(100_000, OnExceed.TRUNCATE, true, List.of(), 5L * 1024 * 1024)));
 	}
 
 	@Test
