@@ -2,6 +2,7 @@ package dev.agentmiddleware.autoconfigure.mcp;
 
 import java.io.IOException;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
@@ -26,6 +27,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import org.springframework.core.io.ClassPathResource;
+import org.springframework.jdbc.core.ArgumentPreparedStatementSetter;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.jdbc.datasource.init.ResourceDatabasePopulator;
@@ -54,8 +56,9 @@ import org.springframework.transaction.support.TransactionTemplate;
  * schema, elsewhere a row lock on {@value #LOCK_TABLE}), so two instances starting the last free session at once
  * give it to one of them, and an expired session never holds a slot (its row is not counted). The lock is held for
  * that statement and its commit only, and the instance takes no lock of its own: a start waits for a connection as
- * any request does, then in the database for the starts of every instance ahead of it. No race is accepted for the
- * cap.
+ * any request does, then in the database for the starts of every instance ahead of it. On PostgreSQL the lock and
+ * the insert travel in one message and run as one implicit transaction, so the lock is never held across a round
+ * trip between the instance and the database. No race is accepted for the cap.
  *
  * <p>Last use is written lazily: a request writes {@code last_used} only when the stored value is older than the
  * {@linkplain #touchInterval(Duration) touch interval}, {@code min(idleTimeout / 20, 30 s)}, so a busy session
@@ -87,7 +90,7 @@ final class JdbcMcpSessionRegistry implements McpSessionRegistry {
 	static final Duration MAX_TOUCH_INTERVAL = Duration.ofSeconds(30);
 
 	// The first key of the advisory lock (the second is the schema's): "MCPS", so that it names this table
-	private static final int ADVISORY_LOCK_KEY = 0x4D435053;
+	static final int ADVISORY_LOCK_KEY = 0x4D435053;
 
 	// The transport's log category, which operators configure for all of it
 	private static final Logger logger = LoggerFactory.getLogger(HardenedStreamableHttpTransport.class);
@@ -98,6 +101,9 @@ final class JdbcMcpSessionRegistry implements McpSessionRegistry {
 
 	// Taken first in every start's transaction, released by its commit
 	private final String startLock;
+
+	// Whether the lock and the insert of a start go to the database in one round trip (PostgreSQL)
+	private final boolean pipelinedStart;
 
 	private final McpJsonMapper jsonMapper;
 
@@ -143,6 +149,7 @@ final class JdbcMcpSessionRegistry implements McpSessionRegistry {
 		this.clock = clock;
 		this.factory = factory;
 		boolean postgres = createSchema(dataSource);
+		this.pipelinedStart = postgres;
 		this.startLock = postgres
 				? "SELECT pg_advisory_xact_lock(" + ADVISORY_LOCK_KEY + ", hashtext(current_schema()))"
 				: "SELECT id FROM " + LOCK_TABLE + " WHERE id = 1 FOR UPDATE";
@@ -181,23 +188,46 @@ final class JdbcMcpSessionRegistry implements McpSessionRegistry {
 		sweepIfDue(now);
 		// The SDK's session first, for its id; a refused start closes it before anyone has seen it
 		McpStreamableServerSession.McpStreamableServerSessionInit init = factory.startSession(request);
-		String row = McpSessionIds.digest(init.session().getId());
-		Boolean inserted = this.transactions.execute((status) -> {
-			this.jdbc.execute(this.startLock);
-			// After every other instance's start has committed or rolled back: the count sees their rows
-			return this.jdbc.update("INSERT INTO " + TABLE
-					+ " (id, owner_name, protocol_version, initialize_request, created_at, last_used)"
-					+ " SELECT ?, ?, ?, ?, ?, ? WHERE (SELECT COUNT(*) FROM " + TABLE + " WHERE last_used >= ?) < ?",
-					row, ownerDigest(owner), request.protocolVersion(), write(request), now, now,
-					now - this.expiry.toMillis(), this.maxSessions) == 1;
-		});
-		if (!Boolean.TRUE.equals(inserted)) {
+		Object[] row = { McpSessionIds.digest(init.session().getId()), ownerDigest(owner), request.protocolVersion(),
+				write(request), now, now, now - this.expiry.toMillis(), this.maxSessions };
+		if (!insertUnderCap(row)) {
 			init.session().close();
 			logger.warn("MCP session refused: the limit of {} live sessions is reached", this.maxSessions);
 			return null;
 		}
 		this.local.put(init.session().getId(), new McpLiveSession(init.session(), owner, Instant.ofEpochMilli(now)));
 		return init;
+	}
+
+	// Under the lock, so after every other instance's start has committed or rolled back: the count sees their rows
+	private boolean insertUnderCap(Object[] row) {
+		String insert = "INSERT INTO " + TABLE
+				+ " (id, owner_name, protocol_version, initialize_request, created_at, last_used)"
+				+ " SELECT ?, ?, ?, ?, ?, ? WHERE (SELECT COUNT(*) FROM " + TABLE + " WHERE last_used >= ?) < ?";
+		if (this.pipelinedStart) {
+			// Both statements in one message to the database, one implicit transaction on the pool's autocommit
+			// connection (as every other statement here): the lock is held while PostgreSQL inserts and commits,
+			// never while a reply travels to this instance and back. Each statement of a READ COMMITTED transaction
+			// reads a snapshot of its own, so the count, taken after the lock, sees every start before it.
+			Boolean inserted = this.jdbc.execute(this.startLock + "; " + insert, (PreparedStatement statement) -> {
+				new ArgumentPreparedStatementSetter(row).setValues(statement);
+				boolean resultSet = statement.execute();
+				// The lock's row, then the insert's count
+				while (resultSet || statement.getUpdateCount() != -1) {
+					if (!resultSet) {
+						return statement.getUpdateCount() == 1;
+					}
+					resultSet = statement.getMoreResults();
+				}
+				return false;
+			});
+			return Boolean.TRUE.equals(inserted);
+		}
+		Boolean inserted = this.transactions.execute((status) -> {
+			this.jdbc.execute(this.startLock);
+			return this.jdbc.update(insert, row) == 1;
+		});
+		return Boolean.TRUE.equals(inserted);
 	}
 
 	// The first start of each touch interval deletes the expired rows and ends this instance's copies of sessions

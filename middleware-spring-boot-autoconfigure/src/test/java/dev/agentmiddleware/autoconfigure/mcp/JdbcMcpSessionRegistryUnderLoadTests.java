@@ -1,5 +1,7 @@
 package dev.agentmiddleware.autoconfigure.mcp;
 
+import java.sql.Connection;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -33,6 +35,7 @@ import tools.jackson.databind.json.JsonMapper;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * What {@link JdbcMcpSessionRegistry} costs the database under load, and that the guarantees hold with it: a request
@@ -109,6 +112,39 @@ class JdbcMcpSessionRegistryUnderLoadTests {
 			return pool;
 		}
 
+		// The lock and the insert go in one message: the count must still be taken after the lock is granted
+		@Test
+		void aStartWaitingForTheLockCountsTheSessionsStartedWhileItWaited() throws Exception {
+			JdbcMcpSessionRegistry registry = registry(1);
+			try (HikariDataSource otherInstance = pool();
+					Connection connection = otherInstance.getConnection();
+					Statement statement = connection.createStatement()) {
+				statement.execute("SELECT pg_advisory_lock(" + JdbcMcpSessionRegistry.ADVISORY_LOCK_KEY
+						+ ", hashtext(current_schema()))");
+				ExecutorService thread = Executors.newSingleThreadExecutor();
+				try {
+					Future<McpStreamableServerSession.@Nullable McpStreamableServerSessionInit> start = thread
+						.submit(() -> registry.start(SESSIONS, INITIALIZE, "alice"));
+					await().atMost(Duration.ofSeconds(30))
+						.until(() -> jdbc().queryForObject(
+								"SELECT COUNT(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted",
+								Integer.class) == 1);
+					// The last free slot goes to another instance's start while this one waits
+					statement.execute("INSERT INTO " + JdbcMcpSessionRegistry.TABLE
+							+ " (id, owner_name, protocol_version, initialize_request, created_at, last_used)"
+							+ " VALUES ('started-elsewhere', NULL, '2025-06-18', '{}', " + this.clock().millis() + ", "
+							+ this.clock().millis() + ")");
+					statement.execute("SELECT pg_advisory_unlock(" + JdbcMcpSessionRegistry.ADVISORY_LOCK_KEY
+							+ ", hashtext(current_schema()))");
+					assertThat(start.get(30, TimeUnit.SECONDS)).as("a start over the cap").isNull();
+				}
+				finally {
+					thread.shutdownNow();
+				}
+			}
+			assertThat(storedIds()).containsExactly("started-elsewhere");
+		}
+
 	}
 
 	abstract static class UnderLoadRules {
@@ -124,6 +160,10 @@ class JdbcMcpSessionRegistryUnderLoadTests {
 		 * @return a new pool
 		 */
 		abstract HikariDataSource pool();
+
+		MutableClock clock() {
+			return this.clock;
+		}
 
 		@AfterEach
 		void closeRegistries() {
@@ -241,7 +281,7 @@ class JdbcMcpSessionRegistryUnderLoadTests {
 			}
 		}
 
-		private JdbcMcpSessionRegistry registry(int maxSessions) {
+		JdbcMcpSessionRegistry registry(int maxSessions) {
 			HikariDataSource pool = pool();
 			this.pools.add(pool);
 			JdbcMcpSessionRegistry registry = new JdbcMcpSessionRegistry(pool, JSON, IDLE_TIMEOUT, maxSessions,
@@ -290,7 +330,7 @@ class JdbcMcpSessionRegistryUnderLoadTests {
 			}
 		}
 
-		private JdbcTemplate jdbc() {
+		JdbcTemplate jdbc() {
 			return new JdbcTemplate(this.pools.get(0));
 		}
 
@@ -302,7 +342,7 @@ class JdbcMcpSessionRegistryUnderLoadTests {
 			return lastUsed;
 		}
 
-		private List<String> storedIds() {
+		List<String> storedIds() {
 			return jdbc().queryForList("SELECT id FROM " + JdbcMcpSessionRegistry.TABLE, String.class);
 		}
 
