@@ -3,6 +3,7 @@ package dev.agentmiddleware.autoconfigure.mcp;
 import dev.agentmiddleware.autoconfigure.internal.IdDigests;
 import java.io.IOException;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
@@ -13,6 +14,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
 import javax.sql.DataSource;
@@ -25,6 +27,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import org.springframework.core.io.ClassPathResource;
+import org.springframework.jdbc.core.ArgumentPreparedStatementSetter;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.jdbc.datasource.init.ResourceDatabasePopulator;
@@ -47,10 +50,23 @@ import org.springframework.transaction.support.TransactionTemplate;
  * {@value McpSessionRegistry#MAX_PROTOCOL_VERSION_LENGTH} characters, the width of {@code protocol_version}, and a
  * longer one is refused before a session starts (by {@link McpRequestValidator}, 400 with {@code -32602}).
  *
- * <p>The cap is exact for the cluster: a start deletes the expired rows, counts the rest and inserts its own in one
- * transaction that holds a lock every instance's starts take first (on PostgreSQL a transaction-level advisory lock
- * keyed by this table and the current schema, elsewhere a row lock on {@value #LOCK_TABLE}), so two instances
- * starting the last free session at once give it to one of them, and an expired session never holds a slot.
+ * <p>The cap is exact for the cluster: a start inserts its row with one statement that counts the live rows first
+ * ({@code INSERT ... SELECT ... WHERE (SELECT COUNT(*) ...) < max}), in a transaction that holds a lock every
+ * instance's starts take first (on PostgreSQL a transaction-level advisory lock keyed by this table and the current
+ * schema, elsewhere a row lock on {@value #LOCK_TABLE}), so two instances starting the last free session at once
+ * give it to one of them, and an expired session never holds a slot (its row is not counted). The lock is held for
+ * that statement and its commit only, and the instance takes no lock of its own: a start waits for a connection as
+ * any request does, then in the database for the starts of every instance ahead of it. On PostgreSQL the lock and
+ * the insert travel in one message and run as one implicit transaction, so the lock is never held across a round
+ * trip between the instance and the database. No race is accepted for the cap.
+ *
+ * <p>Last use is written lazily: a request writes {@code last_used} only when the stored value is older than the
+ * {@linkplain #touchInterval(Duration) touch interval}, {@code min(idleTimeout / 20, 30 s)}, so a busy session
+ * costs one {@code SELECT} per request and one {@code UPDATE} per interval. The stored value then lags the last use
+ * by less than that interval, and a session expires when its stored last use is older than the idle timeout plus
+ * the interval: never before it has been unused for the idle timeout, at most one interval after. Expired rows are
+ * not counted by the cap nor found by a request (which deletes one it names); the first start after each interval
+ * deletes them all, and ends this instance's copies of sessions ended or expired on any instance.
  *
  * <p>The MCP SDK (2.0.x) gives every session it starts a random id of its own and has no way to start one under a
  * given id, so an instance that recreates a session keeps the SDK's copy under the id the client knows
@@ -70,8 +86,11 @@ final class JdbcMcpSessionRegistry implements McpSessionRegistry {
 	/** The one-row table whose row lock serializes session starts where there are no advisory locks (H2). */
 	static final String LOCK_TABLE = "agent_mcp_session_lock";
 
+	/** The longest time a session's stored last use lags behind its last use. */
+	static final Duration MAX_TOUCH_INTERVAL = Duration.ofSeconds(30);
+
 	// The first key of the advisory lock (the second is the schema's): "MCPS", so that it names this table
-	private static final int ADVISORY_LOCK_KEY = 0x4D435053;
+	static final int ADVISORY_LOCK_KEY = 0x4D435053;
 
 	// The transport's log category, which operators configure for all of it
 	private static final Logger logger = LoggerFactory.getLogger(HardenedStreamableHttpTransport.class);
@@ -83,11 +102,23 @@ final class JdbcMcpSessionRegistry implements McpSessionRegistry {
 	// Taken first in every start's transaction, released by its commit
 	private final String startLock;
 
+	// Whether the lock and the insert of a start go to the database in one round trip (PostgreSQL)
+	private final boolean pipelinedStart;
+
 	private final McpJsonMapper jsonMapper;
 
 	private final Duration idleTimeout;
 
 	private final int maxSessions;
+
+	// A stored last use younger than this is not written again
+	private final Duration touchInterval;
+
+	// How long after its stored last use a session expires: the idle timeout plus the touch interval
+	private final Duration expiry;
+
+	// When the next start deletes the expired rows (epoch milliseconds)
+	private final AtomicLong nextSweep = new AtomicLong(Long.MIN_VALUE);
 
 	private final Clock clock;
 
@@ -95,8 +126,6 @@ final class JdbcMcpSessionRegistry implements McpSessionRegistry {
 
 	// This instance's copies of the sessions, by the id the client knows
 	private final Map<String, McpLiveSession> local = new ConcurrentHashMap<>();
-
-	private final Object creation = new Object();
 
 	/**
 	 * Keeps the sessions in a database, creating table {@value #TABLE} when it is missing (on H2 also
@@ -115,12 +144,26 @@ final class JdbcMcpSessionRegistry implements McpSessionRegistry {
 		this.jsonMapper = jsonMapper;
 		this.idleTimeout = idleTimeout;
 		this.maxSessions = maxSessions;
+		this.touchInterval = touchInterval(idleTimeout);
+		this.expiry = idleTimeout.plus(this.touchInterval);
 		this.clock = clock;
 		this.factory = factory;
 		boolean postgres = createSchema(dataSource);
+		this.pipelinedStart = postgres;
 		this.startLock = postgres
 				? "SELECT pg_advisory_xact_lock(" + ADVISORY_LOCK_KEY + ", hashtext(current_schema()))"
 				: "SELECT id FROM " + LOCK_TABLE + " WHERE id = 1 FOR UPDATE";
+	}
+
+	/**
+	 * How long a session's stored last use may lag behind its last use: a request writes {@code last_used} only when
+	 * the stored value is older than this, and a session expires this long after the idle timeout at most.
+	 * @param idleTimeout how long an unused session lives
+	 * @return {@code min(idleTimeout / 20, 30 s)}
+	 */
+	static Duration touchInterval(Duration idleTimeout) {
+		Duration fraction = idleTimeout.dividedBy(20);
+		return (fraction.compareTo(MAX_TOUCH_INTERVAL) < 0) ? fraction : MAX_TOUCH_INTERVAL;
 	}
 
 	// Creates the missing tables in the database's dialect and says whether it is PostgreSQL
@@ -141,37 +184,61 @@ final class JdbcMcpSessionRegistry implements McpSessionRegistry {
 	@Override
 	public McpStreamableServerSession.@Nullable McpStreamableServerSessionInit start(
 			McpStreamableServerSession.Factory factory, McpSchema.InitializeRequest request, @Nullable String owner) {
-		// One start of this instance at a time, so that it waits for the others' with one connection at most
-		synchronized (this.creation) {
-			long now = this.clock.millis();
-			McpStreamableServerSession.McpStreamableServerSessionInit init = this.transactions
-				.execute((status) -> startUnderCap(factory, request, owner, now));
-			dropLocalCopiesOfDeletedRows();
-			if (init == null) {
-				logger.warn("MCP session refused: the limit of {} live sessions is reached", this.maxSessions);
-				return null;
-			}
-			this.local.put(init.session().getId(), new McpLiveSession(init.session(), owner, Instant.ofEpochMilli(now)));
-			return init;
-		}
-	}
-
-	// In the start's transaction, after every other instance's start has committed or rolled back
-	private McpStreamableServerSession.@Nullable McpStreamableServerSessionInit startUnderCap(
-			McpStreamableServerSession.Factory factory, McpSchema.InitializeRequest request, @Nullable String owner,
-			long now) {
-		this.jdbc.execute(this.startLock);
-		this.jdbc.update("DELETE FROM " + TABLE + " WHERE last_used < ?", now - this.idleTimeout.toMillis());
-		Integer live = this.jdbc.queryForObject("SELECT COUNT(*) FROM " + TABLE, Integer.class);
-		if (live != null && live >= this.maxSessions) {
+		long now = this.clock.millis();
+		sweepIfDue(now);
+		// The SDK's session first, for its id; a refused start closes it before anyone has seen it
+		McpStreamableServerSession.McpStreamableServerSessionInit init = factory.startSession(request);
+		Object[] row = { IdDigests.of(init.session().getId()), ownerDigest(owner), request.protocolVersion(),
+				write(request), now, now, now - this.expiry.toMillis(), this.maxSessions };
+		if (!insertUnderCap(row)) {
+			init.session().close();
+			logger.warn("MCP session refused: the limit of {} live sessions is reached", this.maxSessions);
 			return null;
 		}
-		McpStreamableServerSession.McpStreamableServerSessionInit init = factory.startSession(request);
-		this.jdbc.update("INSERT INTO " + TABLE
-				+ " (id, owner_name, protocol_version, initialize_request, created_at, last_used) VALUES (?, ?, ?, ?, ?, ?)",
-				IdDigests.of(init.session().getId()), ownerDigest(owner), request.protocolVersion(),
-				write(request), now, now);
+		this.local.put(init.session().getId(), new McpLiveSession(init.session(), owner, Instant.ofEpochMilli(now)));
 		return init;
+	}
+
+	// Under the lock, so after every other instance's start has committed or rolled back: the count sees their rows
+	private boolean insertUnderCap(Object[] row) {
+		String insert = "INSERT INTO " + TABLE
+				+ " (id, owner_name, protocol_version, initialize_request, created_at, last_used)"
+				+ " SELECT ?, ?, ?, ?, ?, ? WHERE (SELECT COUNT(*) FROM " + TABLE + " WHERE last_used >= ?) < ?";
+		if (this.pipelinedStart) {
+			// Both statements in one message to the database, one implicit transaction on the pool's autocommit
+			// connection (as every other statement here): the lock is held while PostgreSQL inserts and commits,
+			// never while a reply travels to this instance and back. Each statement of a READ COMMITTED transaction
+			// reads a snapshot of its own, so the count, taken after the lock, sees every start before it.
+			Boolean inserted = this.jdbc.execute(this.startLock + "; " + insert, (PreparedStatement statement) -> {
+				new ArgumentPreparedStatementSetter(row).setValues(statement);
+				boolean resultSet = statement.execute();
+				// The lock's row, then the insert's count
+				while (resultSet || statement.getUpdateCount() != -1) {
+					if (!resultSet) {
+						return statement.getUpdateCount() == 1;
+					}
+					resultSet = statement.getMoreResults();
+				}
+				return false;
+			});
+			return Boolean.TRUE.equals(inserted);
+		}
+		Boolean inserted = this.transactions.execute((status) -> {
+			this.jdbc.execute(this.startLock);
+			return this.jdbc.update(insert, row) == 1;
+		});
+		return Boolean.TRUE.equals(inserted);
+	}
+
+	// The first start of each touch interval deletes the expired rows and ends this instance's copies of sessions
+	// ended or expired anywhere; the others go on without waiting for it
+	private void sweepIfDue(long now) {
+		long due = this.nextSweep.get();
+		if (now < due || !this.nextSweep.compareAndSet(due, now + this.touchInterval.toMillis())) {
+			return;
+		}
+		this.jdbc.update("DELETE FROM " + TABLE + " WHERE last_used < ?", now - this.expiry.toMillis());
+		dropLocalCopiesOfDeletedRows();
 	}
 
 	@Override
@@ -187,7 +254,8 @@ final class JdbcMcpSessionRegistry implements McpSessionRegistry {
 			return null;
 		}
 		StoredSession stored = rows.get(0);
-		if (Duration.between(Instant.ofEpochMilli(stored.lastUsed()), now).compareTo(this.idleTimeout) > 0) {
+		Duration sinceStored = Duration.between(Instant.ofEpochMilli(stored.lastUsed()), now);
+		if (sinceStored.compareTo(this.expiry) > 0) {
 			logger.debug("MCP session expired after {} idle", this.idleTimeout);
 			end(id);
 			return null;
@@ -197,7 +265,11 @@ final class JdbcMcpSessionRegistry implements McpSessionRegistry {
 			logger.warn("MCP request refused: it names a session that another principal started");
 			return null;
 		}
-		this.jdbc.update("UPDATE " + TABLE + " SET last_used = ? WHERE id = ?", now.toEpochMilli(), key);
+		if (sinceStored.compareTo(this.touchInterval) > 0) {
+			// Never moved back by an instance that writes an earlier time
+			this.jdbc.update("UPDATE " + TABLE + " SET last_used = ? WHERE id = ? AND last_used < ?",
+					now.toEpochMilli(), key, now.toEpochMilli());
+		}
 		McpLiveSession live = this.local.get(id);
 		if (live == null) {
 			// The row keeps only a digest of the owner's name, which is the caller's: the copy is the caller's
@@ -261,12 +333,13 @@ final class JdbcMcpSessionRegistry implements McpSessionRegistry {
 	}
 
 	/**
-	 * The number of live sessions of the cluster (rows not idle longer than the timeout).
+	 * The number of live sessions of the cluster (rows whose stored last use is not older than the idle timeout plus
+	 * the touch interval).
 	 * @return the number of sessions
 	 */
 	@Override
 	public int size() {
-		long oldest = this.clock.millis() - this.idleTimeout.toMillis();
+		long oldest = this.clock.millis() - this.expiry.toMillis();
 		Integer count = this.jdbc.queryForObject("SELECT COUNT(*) FROM " + TABLE + " WHERE last_used >= ?",
 				Integer.class, oldest);
 		return (count != null) ? count : 0;

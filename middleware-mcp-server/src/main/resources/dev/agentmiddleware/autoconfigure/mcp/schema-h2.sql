@@ -1,5 +1,6 @@
 -- MCP sessions shared by every instance: any instance recreates a session from the initialize params its client
--- sent. Times are epoch milliseconds; a row idle longer than the session idle timeout is deleted.
+-- sent. Times are epoch milliseconds; last_used is written at most every min(idle timeout / 20, 30 s), and a row
+-- whose last_used is older than the idle timeout plus that interval is expired (and deleted).
 -- Neither the session id (a bearer secret) nor the owner's name is kept as it is: id and owner_name hold their
 -- SHA-256 in hex (McpSessionIds.DIGEST_LENGTH = 64 characters), which a lookup computes from the id the client sends.
 -- protocol_version holds at most McpSessionRegistry.MAX_PROTOCOL_VERSION_LENGTH = 32 characters; an initialize

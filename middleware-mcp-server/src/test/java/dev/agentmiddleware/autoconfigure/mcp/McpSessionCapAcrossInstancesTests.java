@@ -39,7 +39,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The session cap of {@link JdbcMcpSessionRegistry} holds for the cluster: several registries, each on its own
  * connection pool to one database as the instances behind a load balancer are, that all start sessions at the same
  * moment start exactly {@code max-sessions} of them and refuse the rest, round after round; a session idle longer
- * than the timeout gives its slot to the next start (its row is deleted in the transaction that counts), while a
+ * than the timeout gives its slot to the next start (its row is not counted, and that start deletes it), while a
  * session used on another instance keeps its slot. On PostgreSQL (an advisory lock serializes the starts) and on H2
  * (a row lock on {@code agent_mcp_session_lock}).
  */

@@ -1,0 +1,359 @@
+package dev.agentmiddleware.autoconfigure.mcp;
+
+import dev.agentmiddleware.autoconfigure.internal.IdDigests;
+import java.sql.Connection;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+import com.zaxxer.hikari.HikariDataSource;
+import dev.agentmiddleware.autoconfigure.internal.McpSessionIds;
+import dev.agentmiddleware.testsupport.MutableClock;
+import dev.agentmiddleware.testsupport.PostgresTestDatabase;
+import dev.agentmiddleware.testsupport.RequiresService;
+import dev.agentmiddleware.testsupport.TestService;
+import io.modelcontextprotocol.json.McpJsonMapper;
+import io.modelcontextprotocol.json.jackson3.JacksonMcpJsonMapper;
+import io.modelcontextprotocol.spec.McpSchema;
+import io.modelcontextprotocol.spec.McpStreamableServerSession;
+import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+import reactor.core.publisher.Mono;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.jdbc.core.JdbcTemplate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * What {@link JdbcMcpSessionRegistry} costs the database under load, and that the guarantees hold with it: a request
+ * writes {@code last_used} only when the stored value is older than the touch interval
+ * ({@code min(idleTimeout / 20, 30 s)}), a session still lives for the whole idle timeout after its last use and
+ * expires at most one interval later, expired rows are deleted by the first start of each interval (not by every
+ * start) and hold no slot meanwhile, and the cap is exact when two registries with pools of ten start sessions at
+ * once, without any lock of the instance's own. On PostgreSQL and on H2, on an injected clock.
+ */
+class JdbcMcpSessionRegistryUnderLoadTests {
+
+	private static final McpJsonMapper JSON = new JacksonMcpJsonMapper(JsonMapper.builder().build());
+
+	private static final Duration IDLE_TIMEOUT = Duration.ofMinutes(30);
+
+	// min(30 min / 20, 30 s)
+	private static final Duration TOUCH_INTERVAL = Duration.ofSeconds(30);
+
+	private static final McpSchema.InitializeRequest INITIALIZE = new McpSchema.InitializeRequest("2025-06-18",
+			McpSchema.ClientCapabilities.builder().build(), new McpSchema.Implementation("client", "1.0"));
+
+	// The SDK's factory as the server has it, minus the handlers: a session under a fresh random id
+	private static final McpStreamableServerSession.Factory SESSIONS = (request) -> new McpStreamableServerSession.McpStreamableServerSessionInit(
+			new McpStreamableServerSession(UUID.randomUUID().toString(), request.capabilities(), request.clientInfo(),
+					Duration.ofSeconds(10), Map.of(), Map.of()),
+			Mono.empty());
+
+	@Test
+	void theTouchIntervalIsATwentiethOfTheIdleTimeoutAndAtMostThirtySeconds() {
+		assertThat(JdbcMcpSessionRegistry.touchInterval(Duration.ofMinutes(30))).isEqualTo(Duration.ofSeconds(30));
+		assertThat(JdbcMcpSessionRegistry.touchInterval(Duration.ofHours(8))).isEqualTo(Duration.ofSeconds(30));
+		assertThat(JdbcMcpSessionRegistry.touchInterval(Duration.ofMinutes(5))).isEqualTo(Duration.ofSeconds(15));
+		assertThat(JdbcMcpSessionRegistry.touchInterval(Duration.ofSeconds(1))).isEqualTo(Duration.ofMillis(50));
+	}
+
+	@Nested
+	class OnH2 extends UnderLoadRules {
+
+		private final String url = "jdbc:h2:mem:mcp-load-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1";
+
+		@Override
+		HikariDataSource pool() {
+			HikariDataSource pool = new HikariDataSource();
+			pool.setJdbcUrl(this.url);
+			pool.setMaximumPoolSize(10);
+			return pool;
+		}
+
+	}
+
+	@Nested
+	@RequiresService(TestService.POSTGRES)
+	class OnPostgres extends UnderLoadRules {
+
+		private PostgresTestDatabase database;
+
+		@BeforeEach
+		void createSchema() {
+			this.database = PostgresTestDatabase.createSchema();
+		}
+
+		@AfterEach
+		void dropSchema() {
+			this.database.close();
+		}
+
+		@Override
+		HikariDataSource pool() {
+			HikariDataSource pool = new HikariDataSource();
+			pool.setJdbcUrl(this.database.jdbcUrl());
+			pool.setUsername(this.database.username());
+			pool.setPassword(this.database.password());
+			pool.setMaximumPoolSize(10);
+			return pool;
+		}
+
+		// The lock and the insert go in one message: the count must still be taken after the lock is granted
+		@Test
+		void aStartWaitingForTheLockCountsTheSessionsStartedWhileItWaited() throws Exception {
+			JdbcMcpSessionRegistry registry = registry(1);
+			try (HikariDataSource otherInstance = pool();
+					Connection connection = otherInstance.getConnection();
+					Statement statement = connection.createStatement()) {
+				statement.execute("SELECT pg_advisory_lock(" + JdbcMcpSessionRegistry.ADVISORY_LOCK_KEY
+						+ ", hashtext(current_schema()))");
+				ExecutorService thread = Executors.newSingleThreadExecutor();
+				try {
+					Future<McpStreamableServerSession.@Nullable McpStreamableServerSessionInit> start = thread
+						.submit(() -> registry.start(SESSIONS, INITIALIZE, "alice"));
+					await().atMost(Duration.ofSeconds(30))
+						.until(() -> jdbc().queryForObject(
+								"SELECT COUNT(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted",
+								Integer.class) == 1);
+					// The last free slot goes to another instance's start while this one waits
+					statement.execute("INSERT INTO " + JdbcMcpSessionRegistry.TABLE
+							+ " (id, owner_name, protocol_version, initialize_request, created_at, last_used)"
+							+ " VALUES ('started-elsewhere', NULL, '2025-06-18', '{}', " + this.clock().millis() + ", "
+							+ this.clock().millis() + ")");
+					statement.execute("SELECT pg_advisory_unlock(" + JdbcMcpSessionRegistry.ADVISORY_LOCK_KEY
+							+ ", hashtext(current_schema()))");
+					assertThat(start.get(30, TimeUnit.SECONDS)).as("a start over the cap").isNull();
+				}
+				finally {
+					thread.shutdownNow();
+				}
+			}
+			assertThat(storedIds()).containsExactly("started-elsewhere");
+		}
+
+	}
+
+	abstract static class UnderLoadRules {
+
+		private final MutableClock clock = new MutableClock();
+
+		private final List<HikariDataSource> pools = new ArrayList<>();
+
+		private final List<JdbcMcpSessionRegistry> registries = new ArrayList<>();
+
+		/**
+		 * A connection pool of its own to the shared database, as every instance has.
+		 * @return a new pool
+		 */
+		abstract HikariDataSource pool();
+
+		MutableClock clock() {
+			return this.clock;
+		}
+
+		@AfterEach
+		void closeRegistries() {
+			for (JdbcMcpSessionRegistry registry : this.registries) {
+				registry.endAll();
+			}
+			for (HikariDataSource pool : this.pools) {
+				pool.close();
+			}
+		}
+
+		@Test
+		void aRequestWritesTheLastUseOnlyWhenTheStoredOneIsOlderThanTheTouchInterval() {
+			JdbcMcpSessionRegistry registry = registry(100);
+			long started = this.clock.millis();
+			String id = start(registry);
+
+			this.clock.advance(Duration.ofSeconds(10));
+			assertThat(registry.find(id, "alice")).isNotNull();
+			assertThat(storedLastUse(id)).as("10 s after the start").isEqualTo(started);
+
+			this.clock.advance(TOUCH_INTERVAL.minusSeconds(10));
+			assertThat(registry.find(id, "alice")).isNotNull();
+			assertThat(storedLastUse(id)).as("exactly one interval after the start").isEqualTo(started);
+
+			this.clock.advance(Duration.ofMillis(1));
+			assertThat(registry.find(id, "alice")).isNotNull();
+			long written = this.clock.millis();
+			assertThat(storedLastUse(id)).as("just over one interval after the start").isEqualTo(written);
+
+			// Many requests within the next interval write nothing
+			for (int i = 0; i < 29; i++) {
+				this.clock.advance(Duration.ofSeconds(1));
+				assertThat(registry.find(id, "alice")).isNotNull();
+			}
+			assertThat(storedLastUse(id)).isEqualTo(written);
+		}
+
+		@Test
+		void aSessionLivesTheIdleTimeoutAfterItsLastUnwrittenUseAndExpiresAtMostOneIntervalLater() {
+			JdbcMcpSessionRegistry registry = registry(100);
+			String id = start(registry);
+			// Used 20 s after the start: a use the row does not record
+			this.clock.advance(Duration.ofSeconds(20));
+			assertThat(registry.find(id, "alice")).isNotNull();
+
+			// Unused for the idle timeout plus 10 s, 30 s older than the stored last use plus the idle timeout
+			this.clock.advance(IDLE_TIMEOUT.plusSeconds(10));
+			assertThat(registry.size()).isOne();
+			JdbcMcpSessionRegistry other = registry(100);
+			assertThat(other.find(id, "alice")).as("found on another instance").isNotNull();
+
+			// That request wrote its use; unused for one millisecond more than timeout and interval: expired
+			this.clock.advance(IDLE_TIMEOUT.plus(TOUCH_INTERVAL).plusMillis(1));
+			assertThat(registry.size()).isZero();
+			assertThat(registry.find(id, "alice")).isNull();
+			assertThat(storedIds()).isEmpty();
+			assertThat(other.find(id, "alice")).isNull();
+		}
+
+		@Test
+		void theFirstStartOfEachIntervalDeletesTheExpiredRowsAndEndsLocalCopiesOfRowsDeletedElsewhere() {
+			JdbcMcpSessionRegistry first = registry(100);
+			JdbcMcpSessionRegistry second = registry(100);
+			String expiring = start(first);
+			String ended = start(first);
+			assertThat(second.find(ended, "alice")).isNotNull();
+			assertThat(second.get(ended)).as("the copy on the second instance").isNotNull();
+			start(second);
+			first.end(ended);
+			assertThat(second.get(ended)).as("ended on the first instance, not yet seen by the second").isNotNull();
+
+			// Every start within the interval leaves an expired row alone: the sweep is not part of a start
+			this.clock.advance(TOUCH_INTERVAL.minusMillis(1));
+			String fresh = start(second);
+			insertRow("left-by-a-stopped-instance", this.clock.millis() - IDLE_TIMEOUT.plus(TOUCH_INTERVAL).toMillis() - 1);
+			start(second);
+			assertThat(storedIds()).contains("left-by-a-stopped-instance");
+			assertThat(second.get(ended)).isNotNull();
+
+			// The first start after the interval deletes the expired rows and drops the copy of the ended session
+			this.clock.advance(Duration.ofMillis(1));
+			start(second);
+			assertThat(storedIds()).doesNotContain("left-by-a-stopped-instance").contains(IdDigests.of(fresh));
+			assertThat(second.get(ended)).isNull();
+
+			// Idle past timeout and interval: the next start of any instance deletes them
+			this.clock.advance(IDLE_TIMEOUT.plus(TOUCH_INTERVAL).plusMillis(1));
+			String last = start(first);
+			assertThat(storedIds()).containsExactly(IdDigests.of(last));
+			assertThat(first.get(expiring)).isNull();
+		}
+
+		@Test
+		void twoRegistriesWithPoolsOfTenStartExactlyTheCapAtOnceWhileExpiredRowsHoldNoSlot() throws Exception {
+			int cap = 7;
+			JdbcMcpSessionRegistry first = registry(cap);
+			JdbcMcpSessionRegistry second = registry(cap);
+			// Both have swept: the rows below stay for the whole race
+			first.end(start(first));
+			second.end(start(second));
+			for (int i = 0; i < 3; i++) {
+				insertRow("expired-" + i, this.clock.millis() - IDLE_TIMEOUT.plus(TOUCH_INTERVAL).toMillis() - 1);
+			}
+			for (int round = 1; round <= 5; round++) {
+				List<String> started = race(List.of(first, second), 20);
+				assertThat(started).as("sessions started in round %d", round).hasSize(cap);
+				assertThat(storedIds()).as("rows after round %d", round)
+					.hasSize(cap + 3)
+					.containsAll(started.stream().map(IdDigests::of).toList());
+				assertThat(first.size()).isEqualTo(cap);
+				for (String id : started) {
+					second.end(id);
+				}
+			}
+		}
+
+		JdbcMcpSessionRegistry registry(int maxSessions) {
+			HikariDataSource pool = pool();
+			this.pools.add(pool);
+			JdbcMcpSessionRegistry registry = new JdbcMcpSessionRegistry(pool, JSON, IDLE_TIMEOUT, maxSessions,
+					this.clock, () -> SESSIONS);
+			this.registries.add(registry);
+			return registry;
+		}
+
+		private static String start(JdbcMcpSessionRegistry registry) {
+			McpStreamableServerSession.McpStreamableServerSessionInit init = registry.start(SESSIONS, INITIALIZE,
+					"alice");
+			assertThat(init).isNotNull();
+			return init.session().getId();
+		}
+
+		// Every registry starts this many sessions, all released at the same moment; the ids of those started
+		private static List<String> race(List<JdbcMcpSessionRegistry> registries, int startsPerRegistry)
+				throws Exception {
+			ExecutorService threads = Executors.newFixedThreadPool(registries.size() * startsPerRegistry);
+			try {
+				CountDownLatch go = new CountDownLatch(1);
+				List<Future<@Nullable String>> starts = new ArrayList<>();
+				for (JdbcMcpSessionRegistry registry : registries) {
+					for (int i = 0; i < startsPerRegistry; i++) {
+						Callable<@Nullable String> start = () -> {
+							go.await();
+							McpStreamableServerSession.McpStreamableServerSessionInit init = registry.start(SESSIONS,
+									INITIALIZE, "alice");
+							return (init != null) ? init.session().getId() : null;
+						};
+						starts.add(threads.submit(start));
+					}
+				}
+				go.countDown();
+				List<String> started = new ArrayList<>();
+				for (Future<@Nullable String> start : starts) {
+					String id = start.get(60, TimeUnit.SECONDS);
+					if (id != null) {
+						started.add(id);
+					}
+				}
+				return started;
+			}
+			finally {
+				threads.shutdownNow();
+			}
+		}
+
+		JdbcTemplate jdbc() {
+			return new JdbcTemplate(this.pools.get(0));
+		}
+
+		private long storedLastUse(String id) {
+			Long lastUsed = jdbc().queryForObject(
+					"SELECT last_used FROM " + JdbcMcpSessionRegistry.TABLE + " WHERE id = ?", Long.class,
+					IdDigests.of(id));
+			assertThat(lastUsed).isNotNull();
+			return lastUsed;
+		}
+
+		List<String> storedIds() {
+			return jdbc().queryForList("SELECT id FROM " + JdbcMcpSessionRegistry.TABLE, String.class);
+		}
+
+		// A row as another instance wrote it, under a made-up key
+		private void insertRow(String id, long lastUsed) {
+			jdbc().update("INSERT INTO " + JdbcMcpSessionRegistry.TABLE
+					+ " (id, owner_name, protocol_version, initialize_request, created_at, last_used)"
+					+ " VALUES (?, NULL, '2025-06-18', '{}', ?, ?)", id, lastUsed, lastUsed);
+		}
+
+	}
+
+}
