@@ -38,27 +38,26 @@ public @interface ConditionalOnStoreType {
 	StoreType[] value();
 
 	/**
+	 * A deprecated property that names the store type while {@code <prefix>.store.type} is not set, such as
+	 * {@code agent.middleware.cache.invalidation.type}.
+	 * @return the deprecated property, or empty for none
+	 */
+	String deprecatedProperty() default "";
+
+	/**
 	 * Where a feature keeps its shared state, selected like Spring Boot's {@code spring.cache.type} by one property,
 	 * {@code <feature>.store.type}, with <b>one rule</b>: {@code auto} is JDBC when the application has a
 	 * {@code DataSource}, memory otherwise; {@code jdbc} without a {@code DataSource} fails startup naming the property.
-	 * Approvals ({@code agent.middleware.approval.store.type}) and threads ({@code agent.middleware.threads.store.type})
-	 * use it; a feature adopts it with a {@code StoreType} field in its properties' {@code store} block and
+	 * Approvals, threads, cache invalidations, rate limits and MCP sessions use it; a feature adopts it with a {@code StoreType} field in its properties' {@code store} block and
 	 * {@link ConditionalOnStoreType} on its store configurations:
 	 * <pre>{@code
 	 * @Configuration(proxyBeanMethods = false)
 	 * @ConditionalOnBean(DataSource.class)
 	 * @ConditionalOnStoreType(prefix = "agent.middleware.threads", value = { StoreType.AUTO, StoreType.JDBC })
 	 * static class JdbcThreadStoreConfiguration { ... }
-	 *
-	 * @Configuration(proxyBeanMethods = false)
-	 * @ConditionalOnMissingBean(DataSource.class)
-	 * @ConditionalOnStoreType(prefix = "agent.middleware.threads", value = StoreType.JDBC)
-	 * static class MissingDataSourceConfiguration {
-	 *     MissingDataSourceConfiguration() {
-	 *         throw StoreType.missingDataSource("agent.middleware.threads", "thread");
-	 *     }
-	 * }
 	 * }</pre>
+	 * {@code jdbc} without a {@code DataSource} is reported once for every store by the Boot module's store check
+	 * ({@link StoreType#missingDataSource}), never by a configuration class that throws.
 	 */
 	public enum StoreType {
 
@@ -111,7 +110,17 @@ public @interface ConditionalOnStoreType {
 		 * @return the failure, naming {@code <prefix>.store.type} and the fix
 		 */
 		public static InvalidToolConfigurationException missingDataSource(String prefix, String storeName) {
-			String property = prefix + ".store.type";
+			return missingDataSourceOf(prefix + ".store.type", storeName);
+		}
+
+		/**
+		 * The startup failure of a store type property set to {@code jdbc} in an application without a
+		 * {@code DataSource}.
+		 * @param property the property, such as {@code agent.middleware.cache.store.type}
+		 * @param storeName what is stored, such as {@code cache invalidation}
+		 * @return the failure, naming the property and the fix
+		 */
+		public static InvalidToolConfigurationException missingDataSourceOf(String property, String storeName) {
 			return new InvalidToolConfigurationException(property,
 					"the JDBC " + storeName + " store needs a DataSource, and the application has none",
 					"Add a DataSource (spring-boot-starter-jdbc and a database driver, with spring.datasource.*), or "

@@ -11,8 +11,8 @@ import org.springframework.boot.autoconfigure.condition.SpringBootCondition;
 import org.springframework.context.annotation.ConditionContext;
 import org.springframework.core.type.AnnotatedTypeMetadata;
 
-// The condition behind @ConditionalOnStoreType: reads '<prefix>.store.type' as Boot binds an enum (any case,
-// dashes or underscores), so that the condition and the bound properties never disagree.
+// The condition behind @ConditionalOnStoreType: reads '<prefix>.store.type' (else its deprecated property) as Boot
+// binds an enum (any case, dashes or underscores), so that the condition and the bound properties never disagree.
 final class OnStoreTypeCondition extends SpringBootCondition {
 
 	@Override
@@ -20,7 +20,13 @@ final class OnStoreTypeCondition extends SpringBootCondition {
 		Map<String, Object> attributes = metadata.getAnnotationAttributes(ConditionalOnStoreType.class.getName());
 		String property = attributes.get("prefix") + ".store.type";
 		StoreType[] accepted = (StoreType[]) attributes.get("value");
-		String raw = context.getEnvironment().getProperty(property, StoreType.AUTO.name());
+		String deprecated = (String) attributes.get("deprecatedProperty");
+		String raw = context.getEnvironment().getProperty(property);
+		if (raw == null && !deprecated.isEmpty() && context.getEnvironment().containsProperty(deprecated)) {
+			property = deprecated;
+			raw = context.getEnvironment().getProperty(deprecated);
+		}
+		raw = (raw != null) ? raw : StoreType.AUTO.name();
 		String normal = raw.trim().replace('-', '_');
 		StoreType type = Arrays.stream(StoreType.values())
 			.filter((candidate) -> candidate.name().equalsIgnoreCase(normal))

@@ -1,7 +1,9 @@
 package dev.agentmiddleware.autoconfigure;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Locale;
 
 import javax.sql.DataSource;
@@ -18,8 +20,9 @@ import org.springframework.util.ClassUtils;
 import org.springframework.util.StringUtils;
 
 /**
- * Fails startup when configuration implies a shared store that the class path cannot build, instead of letting the
- * store fall back to memory: a store whose type is {@code jdbc}, or {@code auto} while the application has a database
+ * Fails startup when configuration implies a shared store that cannot be built, instead of letting the store fall
+ * back to memory: {@code store.type: jdbc} without a {@code DataSource} (approvals, threads, cache invalidations; the
+ * MCP session and rate-limit stores say so themselves), and a store whose type is {@code jdbc}, or {@code auto} while the application has a database
  * ({@code spring.datasource.url} set, or a {@code DataSource} bean), needs Spring's JDBC support
  * ({@code org.springframework:spring-jdbc}, brought by {@code spring-boot-starter-jdbc}) and the JDBC store module
  * ({@code dev.agentmiddleware:middleware-jdbc}, brought by the middleware starters).
@@ -32,6 +35,10 @@ import org.springframework.util.StringUtils;
 final class SharedStoreCheck implements SmartInitializingSingleton {
 
 	static final String JDBC_CLIENT_CLASS = "org.springframework.jdbc.core.simple.JdbcClient";
+
+	private static final String CACHE_STORE_TYPE = AgentMiddlewareProperties.PREFIX + ".cache.store.type";
+
+	private static final String DEPRECATED_CACHE_STORE_TYPE = AgentMiddlewareProperties.PREFIX + ".cache.invalidation.type";
 
 	static final String JDBC_STORES_CLASS = "dev.agentmiddleware.autoconfigure.jdbc.JdbcStoresAutoConfiguration";
 
@@ -54,12 +61,13 @@ final class SharedStoreCheck implements SmartInitializingSingleton {
 		boolean springJdbc = ClassUtils.isPresent(JDBC_CLIENT_CLASS, this.classLoader);
 		boolean storeModule = ClassUtils.isPresent(JDBC_STORES_CLASS, this.classLoader);
 		if (springJdbc && storeModule) {
+			requireDataSourceOfJdbcStores();
 			return;
 		}
 		boolean database = hasDatabase();
 		List<String> shared = new ArrayList<>();
 		for (String property : storeTypeProperties()) {
-			StoreType type = Binder.get(this.environment).bind(property, StoreType.class).orElse(StoreType.AUTO);
+			StoreType type = storeType(property);
 			if (type == StoreType.JDBC || (type == StoreType.AUTO && database)) {
 				shared.add(property + "=" + type.name().toLowerCase(Locale.ROOT));
 			}
@@ -89,6 +97,35 @@ final class SharedStoreCheck implements SmartInitializingSingleton {
 						+ "overrides it), or set each of these properties to memory.");
 	}
 
+	// store.type: jdbc in an application without a DataSource: the store module has nothing to keep the state in
+	private void requireDataSourceOfJdbcStores() {
+		if (this.beanFactory.getBeanNamesForType(DataSource.class, true, false).length > 0) {
+			return;
+		}
+		String prefix = AgentMiddlewareProperties.PREFIX;
+		Map<String, String> stores = new LinkedHashMap<>();
+		stores.put(prefix + ".approval", "approval");
+		stores.put(prefix + ".threads", "thread");
+		stores.put(prefix + ".cache", "cache invalidation");
+		stores.forEach((feature, storeName) -> {
+			String property = storeTypeProperty(feature + ".store.type");
+			if (storeType(property) == StoreType.JDBC) {
+				throw StoreType.missingDataSourceOf(property, storeName);
+			}
+		});
+	}
+
+	// The property that sets a store type: the cache's deprecated invalidation.type where only it is set
+	private String storeTypeProperty(String property) {
+		return (property.equals(CACHE_STORE_TYPE) && !this.environment.containsProperty(CACHE_STORE_TYPE)
+				&& this.environment.containsProperty(DEPRECATED_CACHE_STORE_TYPE)) ? DEPRECATED_CACHE_STORE_TYPE
+						: property;
+	}
+
+	private StoreType storeType(String property) {
+		return Binder.get(this.environment).bind(property, StoreType.class).orElse(StoreType.AUTO);
+	}
+
 	private boolean hasDatabase() {
 		return StringUtils.hasText(this.environment.getProperty("spring.datasource.url"))
 				|| this.beanFactory.getBeanNamesForType(DataSource.class, true, false).length > 0;
@@ -103,7 +140,7 @@ final class SharedStoreCheck implements SmartInitializingSingleton {
 	private List<String> storeTypeProperties() {
 		String prefix = AgentMiddlewareProperties.PREFIX;
 		List<String> properties = new ArrayList<>(List.of(prefix + ".approval.store.type",
-				prefix + ".threads.store.type", prefix + ".rate-limit.store.type", prefix + ".cache.invalidation.type"));
+				prefix + ".threads.store.type", prefix + ".rate-limit.store.type", storeTypeProperty(CACHE_STORE_TYPE)));
 		if (ClassUtils.isPresent(MCP_SERVER_CLASS, this.classLoader)) {
 			properties.add(prefix + ".mcp.sessions.store.type");
 		}

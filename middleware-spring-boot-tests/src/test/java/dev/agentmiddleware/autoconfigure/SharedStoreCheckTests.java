@@ -72,7 +72,7 @@ class SharedStoreCheckTests {
 		this.contextRunner.withClassLoader(this.withoutSpringJdbc)
 			.withPropertyValues("spring.datasource.url=jdbc:h2:mem:shared-store-check",
 					"agent.middleware.approval.store.type=memory", "agent.middleware.threads.store.type=memory",
-					"agent.middleware.rate-limit.store.type=memory", "agent.middleware.cache.invalidation.type=memory",
+					"agent.middleware.rate-limit.store.type=memory", "agent.middleware.cache.store.type=memory",
 					"agent.middleware.mcp.sessions.store.type=memory")
 			.run((context) -> assertThat(context).hasNotFailed());
 	}

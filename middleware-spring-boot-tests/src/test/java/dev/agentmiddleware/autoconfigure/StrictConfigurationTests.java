@@ -205,7 +205,8 @@ class StrictConfigurationTests {
 	Stream<DynamicTest> aRedisStoreIsRefusedByEveryFeatureButRateLimits() {
 		return Stream
 			.of("agent.middleware.approval.store.type", "agent.middleware.threads.store.type",
-					"agent.middleware.mcp.sessions.store.type", "agent.middleware.cache.invalidation.type")
+					"agent.middleware.mcp.sessions.store.type", "agent.middleware.cache.store.type",
+					"agent.middleware.cache.invalidation.type")
 			.map((property) -> DynamicTest.dynamicTest(property, () -> {
 				FailureAnalysis analysis = startAndAnalyze(property + "=redis");
 				assertThat(analysis.getDescription()).contains("Property: " + property)

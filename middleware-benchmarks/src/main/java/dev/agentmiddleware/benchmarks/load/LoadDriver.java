@@ -216,7 +216,7 @@ public final class LoadDriver {
 		return List.of("--spring.datasource.url=" + url + (url.contains("?") ? "&" : "?") + "currentSchema=" + schema,
 				"--spring.datasource.username=" + user, "--spring.datasource.password=" + password,
 				"--agent.middleware.approval.store.type=memory", "--agent.middleware.threads.store.type=memory",
-				"--agent.middleware.cache.invalidation.type=memory");
+				"--agent.middleware.cache.store.type=memory");
 	}
 
 	private static int freePort() throws IOException {

@@ -19,7 +19,6 @@ import dev.agentmiddleware.autoconfigure.thread.ThreadStoreAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.thread.ThreadStoreProperties;
 import dev.agentmiddleware.autoconfigure.tool.AgentMiddlewareProperties;
 import dev.agentmiddleware.autoconfigure.tool.AgentToolRegistry;
-import dev.agentmiddleware.autoconfigure.tool.InvalidToolConfigurationException;
 import dev.agentmiddleware.approval.ApprovalStore;
 import dev.agentmiddleware.thread.ThreadStore;
 import tools.jackson.databind.json.JsonMapper;
@@ -29,7 +28,6 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnExpression;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
@@ -40,11 +38,12 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 /**
  * The stores that keep their state in the application's database, each contributed as the bean its feature's
  * auto-configuration uses instead of its in-memory store, by the one rule of {@link StoreType} ({@code auto} is JDBC
- * when the application has a {@code DataSource}; {@code jdbc} without one fails startup naming the property):
+ * when the application has a {@code DataSource}; {@code jdbc} without one fails startup naming the property, through
+ * the Boot module's store check):
  * <ul>
  * <li>approvals ({@code agent.middleware.approval.store.type}): {@link JdbcApprovalStore};</li>
  * <li>agent threads ({@code agent.middleware.threads.store.type}): {@link JdbcThreadStore};</li>
- * <li>cache invalidations across instances ({@code agent.middleware.cache.invalidation.type}):
+ * <li>cache invalidations across instances ({@code agent.middleware.cache.store.type}):
  * {@link JdbcCacheInvalidations};</li>
  * <li>shared rate limits ({@code agent.middleware.rate-limit.store.type}, PostgreSQL): Bucket4j's PostgreSQL backend,
  * {@link Bucket4jJdbcRateLimiterStore}, which the rate-limit auto-configuration chooses.</li>
@@ -81,16 +80,6 @@ public final class JdbcStoresAutoConfiguration {
 
 		}
 
-		@Configuration(proxyBeanMethods = false)
-		@ConditionalOnStoreType(prefix = ApprovalProperties.PREFIX, value = StoreType.JDBC)
-		@ConditionalOnMissingBean(DataSource.class)
-		static class MissingDataSourceConfiguration {
-
-			MissingDataSourceConfiguration() {
-				throw StoreType.missingDataSource(ApprovalProperties.PREFIX, "approval");
-			}
-
-		}
 
 	}
 
@@ -117,16 +106,6 @@ public final class JdbcStoresAutoConfiguration {
 
 		}
 
-		@Configuration(proxyBeanMethods = false)
-		@ConditionalOnStoreType(prefix = ThreadStoreProperties.PREFIX, value = StoreType.JDBC)
-		@ConditionalOnMissingBean(DataSource.class)
-		static class MissingDataSourceConfiguration {
-
-			MissingDataSourceConfiguration() {
-				throw StoreType.missingDataSource(ThreadStoreProperties.PREFIX, "thread");
-			}
-
-		}
 
 	}
 
@@ -139,7 +118,8 @@ public final class JdbcStoresAutoConfiguration {
 
 		@Configuration(proxyBeanMethods = false)
 		@ConditionalOnBean(DataSource.class)
-		@ConditionalOnExpression("'${agent.middleware.cache.invalidation.type:auto}'.toLowerCase() != 'memory'")
+		@ConditionalOnStoreType(prefix = ToolCacheProperties.PREFIX, value = { StoreType.AUTO, StoreType.JDBC },
+				deprecatedProperty = ToolCacheProperties.PREFIX + ".invalidation.type")
 		static class JdbcInvalidationConfiguration {
 
 			@Bean(destroyMethod = "close")
@@ -156,19 +136,6 @@ public final class JdbcStoresAutoConfiguration {
 
 		}
 
-		@Configuration(proxyBeanMethods = false)
-		@ConditionalOnExpression("'${agent.middleware.cache.invalidation.type:auto}'.toLowerCase() == 'jdbc'")
-		@ConditionalOnMissingBean(DataSource.class)
-		static class MissingDataSourceConfiguration {
-
-			MissingDataSourceConfiguration() {
-				throw new InvalidToolConfigurationException(ToolCacheProperties.PREFIX + ".invalidation.type", "jdbc",
-						"cache invalidations across instances need a DataSource, and the application has none",
-						"Configure spring.datasource.url with spring-jdbc on the classpath, or set "
-								+ ToolCacheProperties.PREFIX + ".invalidation.type to memory (this instance only).");
-			}
-
-		}
 
 	}
 

@@ -31,7 +31,7 @@ import org.springframework.context.annotation.Configuration;
  * Auto-configuration of the {@link CacheMiddleware} and the {@link ToolResultCache} it stores results in (inject
  * the latter to invalidate results or read statistics): caches the results of read-only tools (and of the tools
  * configured with {@code enabled: true}) per session, with the time to live and size of
- * {@code agent.middleware.cache}. With a {@code DataSource} (or {@code invalidation.type: jdbc}) invalidations
+ * {@code agent.middleware.cache}. With a {@code DataSource} (or {@code store.type: jdbc}) invalidations
  * travel to the other instances through the {@link CacheInvalidationTransport} a store module contributes (the JDBC
  * module's, on the database); entries stay local.
  */
@@ -46,13 +46,17 @@ public final class ToolCacheAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	ToolResultCache toolResultCache(ObjectProvider<MiddlewareMetrics> metrics,
+	ToolResultCache toolResultCache(ToolCacheProperties properties, ObjectProvider<MiddlewareMetrics> metrics,
 			ObjectProvider<CacheInvalidationTransport> invalidations) {
+		if (properties.getInvalidation().deprecatedTypeSet()) {
+			logger.warn("{}.invalidation.type is deprecated: set {}.store.type instead (the same values), as every "
+					+ "store is chosen", ToolCacheProperties.PREFIX, ToolCacheProperties.PREFIX);
+		}
 		ToolResultCache.Builder builder = ToolResultCache.builder()
 			.metrics(metrics.getIfAvailable(() -> MiddlewareMetrics.NONE));
 		CacheInvalidationTransport shared = invalidations.getIfUnique();
 		if (shared == null) {
-			logger.info("Cache invalidations stay in this instance ({}.invalidation.type=jdbc sends them to the "
+			logger.info("Cache invalidations stay in this instance ({}.store.type=jdbc sends them to the "
 					+ "others through the database)", ToolCacheProperties.PREFIX);
 			return builder.build();
 		}

@@ -4,6 +4,7 @@ import java.time.Duration;
 
 import dev.agentmiddleware.autoconfigure.ToolMiddlewareProperties;
 import dev.agentmiddleware.autoconfigure.PerToolSettings.AbstractToolSettings;
+import dev.agentmiddleware.autoconfigure.ConditionalOnStoreType.StoreSettings;
 import dev.agentmiddleware.autoconfigure.ConditionalOnStoreType.StoreType;
 import dev.agentmiddleware.autoconfigure.tool.PropertyChecks;
 import dev.agentmiddleware.cache.CacheMiddleware;
@@ -14,6 +15,8 @@ import dev.agentmiddleware.tool.ToolDescriptor;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.DeprecatedConfigurationProperty;
+import org.springframework.boot.context.properties.NestedConfigurationProperty;
 
 import static dev.agentmiddleware.autoconfigure.PerToolSettings.required;
 
@@ -37,6 +40,9 @@ public class ToolCacheProperties extends ToolMiddlewareProperties<ToolCachePrope
 	/** The prefix of the cache properties. */
 	public static final String PREFIX = "agent.middleware.cache";
 
+	@NestedConfigurationProperty
+	private final StoreSettings store = new StoreSettings();
+
 	private final Invalidation invalidation = new Invalidation();
 
 	public ToolCacheProperties() {
@@ -50,7 +56,33 @@ public class ToolCacheProperties extends ToolMiddlewareProperties<ToolCachePrope
 	 */
 	@Override
 	protected void validateOwnSettings(PropertyChecks checks) {
-		this.invalidation.getType().requireMemoryOrJdbc(checks.property("invalidation.type"));
+		storeType().requireMemoryOrJdbc(checks.property(storeTypeProperty().substring(PREFIX.length() + 1)));
+	}
+
+	/**
+	 * Where invalidations travel between instances, as every store is chosen: {@code store.type}.
+	 * @return the store settings
+	 */
+	public StoreSettings getStore() {
+		return this.store;
+	}
+
+	/**
+	 * The store type in effect: {@code store.type}, or the deprecated {@code invalidation.type} where only it is set.
+	 * @return the store type
+	 */
+	public StoreType storeType() {
+		return (this.invalidation.typeSet && this.store.getType() == StoreType.AUTO) ? this.invalidation.type
+				: this.store.getType();
+	}
+
+	/**
+	 * The property that chose the {@link #storeType() store type}, for messages.
+	 * @return {@code agent.middleware.cache.store.type}, or the deprecated {@code agent.middleware.cache.invalidation.type}
+	 */
+	public String storeTypeProperty() {
+		return PREFIX + ((this.invalidation.typeSet && this.store.getType() == StoreType.AUTO) ? ".invalidation.type"
+				: ".store.type");
 	}
 
 	public Invalidation getInvalidation() {
@@ -139,11 +171,9 @@ public class ToolCacheProperties extends ToolMiddlewareProperties<ToolCachePrope
 	 */
 	public static class Invalidation {
 
-		/**
-		 * Where invalidations travel: auto (through the DataSource when there is one, else nowhere), memory (this
-		 * instance only) or jdbc (through the database, to every instance on it).
-		 */
 		private StoreType type = StoreType.AUTO;
+
+		private boolean typeSet;
 
 		/**
 		 * How often each instance looks for the invalidations of the others; on PostgreSQL a NOTIFY wakes it sooner.
@@ -156,12 +186,35 @@ public class ToolCacheProperties extends ToolMiddlewareProperties<ToolCachePrope
 		 */
 		private boolean initializeSchema = true;
 
+		/**
+		 * Where invalidations travel.
+		 * @return the store type
+		 * @deprecated since 0.1.0 for {@code agent.middleware.cache.store.type}, which chooses the store as every
+		 * other feature's {@code store.type} does
+		 */
+		@Deprecated(since = "0.1.0")
+		@DeprecatedConfigurationProperty(replacement = "agent.middleware.cache.store.type", since = "0.1.0")
 		public StoreType getType() {
 			return this.type;
 		}
 
+		/**
+		 * Sets where invalidations travel.
+		 * @param type the store type
+		 * @deprecated since 0.1.0 for {@code agent.middleware.cache.store.type}
+		 */
+		@Deprecated(since = "0.1.0")
 		public void setType(StoreType type) {
 			this.type = type;
+			this.typeSet = true;
+		}
+
+		/**
+		 * Whether the deprecated {@code invalidation.type} was set (not a property: no bean getter).
+		 * @return whether it was
+		 */
+		public boolean deprecatedTypeSet() {
+			return this.typeSet;
 		}
 
 		public Duration getPollInterval() {

@@ -1,5 +1,8 @@
 package dev.agentmiddleware.autoconfigure.cache;
 
+import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.junit.jupiter.api.extension.ExtendWith;
 import dev.agentmiddleware.autoconfigure.jdbc.JdbcStoresAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.jdbc.JdbcCacheInvalidations;
 import java.time.Duration;
@@ -49,6 +52,7 @@ import static org.awaitility.Awaitility.await;
  * one (by a write tool, by arguments, of everything) reaches the other; through PostgreSQL LISTEN/NOTIFY (with
  * polling once an hour, so only NOTIFY can deliver it within the test's bound) and, on H2, by polling.
  */
+@ExtendWith(OutputCaptureExtension.class)
 class CacheInvalidationAcrossInstancesTests {
 
 	// Far below the hour of polling that the NOTIFY tests configure, far above what a loaded CI machine needs.
@@ -75,18 +79,40 @@ class CacheInvalidationAcrossInstancesTests {
 	void memoryKeepsInvalidationsLocalEvenWithADataSource() {
 		DataSource h2 = h2();
 		this.contextRunner.withBean(DataSource.class, () -> h2)
-			.withPropertyValues("agent.middleware.cache.invalidation.type=memory")
+			.withPropertyValues("agent.middleware.cache.store.type=memory")
 			.run((context) -> assertThat(context).doesNotHaveBean(JdbcCacheInvalidations.class));
 	}
 
 	@Test
-	void jdbcWithoutADataSourceFailsStartupNamingTheFix() {
+	void theDeprecatedInvalidationTypeStillChoosesTheStoreAndStartupWarnsToUseStoreType(CapturedOutput output) {
+		DataSource h2 = h2();
+		this.contextRunner.withBean(DataSource.class, () -> h2)
+			.withPropertyValues("agent.middleware.cache.invalidation.type=memory")
+			.run((context) -> {
+				assertThat(context).hasNotFailed().doesNotHaveBean(JdbcCacheInvalidations.class);
+				assertThat(output).contains("agent.middleware.cache.invalidation.type is deprecated: set "
+						+ "agent.middleware.cache.store.type instead");
+			});
+	}
+
+	@Test
+	void theDeprecatedInvalidationTypeSetToJdbcWithoutADataSourceFailsStartupNamingIt() {
 		this.contextRunner.withPropertyValues("agent.middleware.cache.invalidation.type=jdbc").run((context) -> {
 			assertThat(context).hasFailed();
 			Throwable root = NestedExceptionUtils.getMostSpecificCause(context.getStartupFailure());
+			assertThat(root).isInstanceOfSatisfying(InvalidToolConfigurationException.class,
+					(ex) -> assertThat(ex.getProperty()).isEqualTo("agent.middleware.cache.invalidation.type"));
+		});
+	}
+
+	@Test
+	void jdbcWithoutADataSourceFailsStartupNamingTheFix() {
+		this.contextRunner.withPropertyValues("agent.middleware.cache.store.type=jdbc").run((context) -> {
+			assertThat(context).hasFailed();
+			Throwable root = NestedExceptionUtils.getMostSpecificCause(context.getStartupFailure());
 			assertThat(root).isInstanceOfSatisfying(InvalidToolConfigurationException.class, (ex) -> {
-				assertThat(ex.getProperty()).isEqualTo("agent.middleware.cache.invalidation.type");
-				assertThat(ex.getAction()).contains("spring.datasource.url");
+				assertThat(ex.getProperty()).isEqualTo("agent.middleware.cache.store.type");
+				assertThat(ex.getAction()).contains("spring.datasource.");
 			});
 		});
 	}
