@@ -16,10 +16,10 @@ import org.jspecify.annotations.Nullable;
  * asked: the approval middleware runs for real (its request, its redaction, its audit, its outcome), only the human is
  * replaced.
  *
- * <p>Rules are tried in the order they were added; the first that matches decides. A request no rule matches gets
- * the {@linkplain Builder#otherwiseApprove() fallback}, which denies unless told otherwise. Every decision names
- * {@link #DECIDED_BY} as the approver unless {@link Builder#decidedBy(String)} says otherwise. Safe to use from
- * many threads.
+ * <p>Rules are tried in the order they were added; the first that matches decides. A request no rule matches is
+ * denied ({@link Builder#otherwiseDeny(String)}) unless {@link Builder#otherwiseApprove()} says otherwise. Every
+ * decision names {@link #DECIDED_BY} as the approver unless {@link Builder#decidedBy(String)} says otherwise. Safe
+ * to use from many threads.
  * <pre>{@code
  * AutoApprovalCallback approvals = AutoApprovalCallback.builder()
  *     .approve("write_file")
@@ -181,7 +181,8 @@ public final class AutoApprovalCallback implements ApprovalCallback {
 		 * @return this builder
 		 */
 		public Builder denyWhen(Predicate<ApprovalRequest> when, String reason) {
-			this.rules.add(new Rule(Objects.requireNonNull(when, "when"), false, Objects.requireNonNull(reason, "reason")));
+			Objects.requireNonNull(reason, "reason");
+			this.rules.add(new Rule(Objects.requireNonNull(when, "when"), false, reason));
 			return this;
 		}
 

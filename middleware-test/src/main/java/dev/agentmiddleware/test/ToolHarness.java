@@ -309,7 +309,8 @@ public final class ToolHarness implements AutoCloseable {
 		}
 
 		/**
-		 * Adds a bean, such as an {@code ApprovalCallback}, a {@code ToolMiddleware} or a {@code MeterRegistry}.
+		 * Adds a bean, such as an {@code ApprovalCallback}, a {@code ToolMiddleware} or a {@code MeterRegistry}; one
+		 * per type, as the bean is named after its type.
 		 * @param <T> the bean type
 		 * @param type the type the context knows the bean by
 		 * @param bean the bean
@@ -387,8 +388,9 @@ public final class ToolHarness implements AutoCloseable {
 									+ names));
 			}
 			if (declared.size() != 1) {
-				throw new IllegalStateException(this.tools.getClass().getName() + " declares "
-						+ (declared.isEmpty() ? "no @AgentTool method" : "the tools " + names + "; choose one with tool(name)"));
+				String declares = declared.isEmpty() ? "no @AgentTool method"
+						: "the tools " + names + "; choose one with tool(name)";
+				throw new IllegalStateException(this.tools.getClass().getName() + " declares " + declares);
 			}
 			return declared.get(0);
 		}

@@ -33,8 +33,10 @@ class ToolHarnessTests {
 		try (ToolHarness echo = ToolHarness.chain(ECHO, rateLimit)) {
 			assertThat(echo.layers()).containsExactly("rate-limit", "echo");
 			assertThat(echo.call(Map.of("text", "hi"))).isEqualTo(Map.of("text", "hi"));
-			assertThatExceptionOfType(ToolRateLimitedException.class).isThrownBy(() -> echo.call(Map.of("text", "again")));
-			assertThat(echo.observer().outcomes("echo")).containsExactly(CallOutcome.SUCCEEDED, CallOutcome.RATE_LIMITED);
+			assertThatExceptionOfType(ToolRateLimitedException.class)
+				.isThrownBy(() -> echo.call(Map.of("text", "again")));
+			assertThat(echo.observer().outcomes("echo")).containsExactly(CallOutcome.SUCCEEDED,
+					CallOutcome.RATE_LIMITED);
 			ToolCallRecord refused = echo.observer().lastRecord("echo");
 			assertThat(refused.decidedBy()).isEqualTo("rate-limit");
 			assertThat(refused.error()).isInstanceOf(ToolRateLimitedException.class);
