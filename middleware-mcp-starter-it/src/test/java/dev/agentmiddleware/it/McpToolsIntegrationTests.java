@@ -5,6 +5,7 @@ import java.util.Map;
 
 import dev.agentmiddleware.callrecord.ToolCallObserver.ToolCallRecord;
 import dev.agentmiddleware.autoconfigure.mcp.McpInvocationAttributes;
+import dev.agentmiddleware.test.RecordingToolCallObserver;
 import dev.agentmiddleware.tool.CallOutcome;
 import dev.agentmiddleware.tool.InvocationSource;
 import io.modelcontextprotocol.client.McpSyncClient;
@@ -46,7 +47,7 @@ class McpToolsIntegrationTests {
 	int port;
 
 	@Autowired
-	RecordingObserver observer;
+	RecordingToolCallObserver observer;
 
 	@Test
 	@SuppressWarnings("unchecked")
@@ -123,7 +124,7 @@ class McpToolsIntegrationTests {
 			assertThat(result.isError()).isTrue();
 			assertThat(text(result)).contains("forecast").contains("'days'").contains("integer");
 		}
-		ToolCallRecord refused = this.observer.of("forecast")
+		ToolCallRecord refused = this.observer.records("forecast")
 			.stream()
 			.filter((record) -> record.outcome() == CallOutcome.INVALID_ARGUMENTS)
 			.findFirst()
@@ -150,7 +151,7 @@ class McpToolsIntegrationTests {
 			assertThat(result.isError()).isTrue();
 			assertThat(text(result)).contains("No note named 'nothing'").doesNotContain("\tat ");
 		}
-		assertThat(this.observer.of("delete_note")).extracting(ToolCallRecord::outcome).contains(CallOutcome.FAILED);
+		assertThat(this.observer.records("delete_note")).extracting(ToolCallRecord::outcome).contains(CallOutcome.FAILED);
 	}
 
 	@Test
@@ -160,7 +161,7 @@ class McpToolsIntegrationTests {
 			assertThat(result.isError()).as(text(result)).isNotEqualTo(Boolean.TRUE);
 			assertThat(text(result)).contains("Z");
 		}
-		assertThat(this.observer.of("utcOffset")).singleElement().satisfies((record) -> {
+		assertThat(this.observer.records("utcOffset")).singleElement().satisfies((record) -> {
 			assertThat(record.outcome()).isEqualTo(CallOutcome.SUCCEEDED);
 			assertThat(record.invocation().source()).isEqualTo(InvocationSource.MCP);
 			assertThat(record.invocation().sessionId()).isNotBlank();
@@ -179,8 +180,8 @@ class McpToolsIntegrationTests {
 	static class Observing {
 
 		@Bean
-		RecordingObserver recordingObserver() {
-			return new RecordingObserver();
+		RecordingToolCallObserver recordingObserver() {
+			return new RecordingToolCallObserver();
 		}
 
 	}

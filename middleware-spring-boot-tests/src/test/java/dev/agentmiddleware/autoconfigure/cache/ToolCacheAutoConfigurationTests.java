@@ -9,7 +9,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.agentmiddleware.autoconfigure.AgentMiddlewareAutoConfiguration;
-import dev.agentmiddleware.autoconfigure.RecordingToolCallObserver;
 import dev.agentmiddleware.autoconfigure.springai.AgentToolCallback;
 import dev.agentmiddleware.autoconfigure.springai.AgentToolCallback.AgentToolCallbackProvider;
 import dev.agentmiddleware.autoconfigure.springai.AgentToolSpringAiAutoConfiguration;
@@ -25,6 +24,7 @@ import dev.agentmiddleware.chain.OrderedMiddleware;
 import dev.agentmiddleware.metrics.MiddlewareMetrics;
 import dev.agentmiddleware.metrics.MiddlewareMetrics.MiddlewareEvent;
 import dev.agentmiddleware.spring.AgentTool;
+import dev.agentmiddleware.test.RecordingToolCallObserver;
 import dev.agentmiddleware.tool.CallOutcome;
 import dev.agentmiddleware.tool.ToolDescriptor;
 import dev.agentmiddleware.tool.ToolDescriptor.SafetyLevel;
@@ -205,7 +205,7 @@ class ToolCacheAutoConfigurationTests {
 			assertThat(tools.readFile("/a")).as("a Java call without a session is not cached")
 				.isEqualTo("content of /a #3");
 			assertThat(tools.reads()).isEqualTo(3);
-			assertThat(context.getBean(RecordingToolCallObserver.class).records).extracting(ToolCallRecord::outcome)
+			assertThat(context.getBean(RecordingToolCallObserver.class).records()).extracting(ToolCallRecord::outcome)
 				.containsExactly(CallOutcome.SUCCEEDED, CallOutcome.CACHED, CallOutcome.SUCCEEDED,
 						CallOutcome.SUCCEEDED);
 			assertThat(context.getBean(RecordingMetrics.class).events).containsExactly(

@@ -15,7 +15,6 @@ import dev.agentmiddleware.agent.ErrorRecoveryMiddleware;
 import dev.agentmiddleware.approval.ApprovalDecision;
 import dev.agentmiddleware.approval.ApprovalProvider.ApprovalCallback;
 import dev.agentmiddleware.autoconfigure.AgentMiddlewareAutoConfiguration;
-import dev.agentmiddleware.autoconfigure.RecordingToolCallObserver;
 import dev.agentmiddleware.autoconfigure.agent.AgentAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.approval.ApprovalAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.observation.ToolObservationAutoConfiguration;
@@ -25,6 +24,7 @@ import dev.agentmiddleware.autoconfigure.tool.AgentToolAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.tool.AgentToolRegistry;
 import dev.agentmiddleware.callrecord.ToolCallObserver.ToolCallRecord;
 import dev.agentmiddleware.chain.ToolMiddleware;
+import dev.agentmiddleware.test.RecordingToolCallObserver;
 import dev.agentmiddleware.thread.ThreadStore;
 import dev.agentmiddleware.tool.CallOutcome;
 import dev.agentmiddleware.tool.ToolInvocation;
@@ -176,7 +176,7 @@ class AgentChatClientTests {
 				.endsWith(ErrorRecoveryMiddleware.HINT);
 			assertThat(context.getBean(HookRecorder.class).hooks).containsExactly("typo-1 before#1",
 					"typo-1 after#1 get_wether", "typo-1 before#2", "typo-1 after#2");
-			assertThat(context.getBean(RecordingToolCallObserver.class).records).singleElement().satisfies((record) -> {
+			assertThat(context.getBean(RecordingToolCallObserver.class).records()).singleElement().satisfies((record) -> {
 				assertThat(record.outcome()).isEqualTo(CallOutcome.UNKNOWN_TOOL);
 				assertThat(record.invocation().toolName()).isEqualTo(AgentToolRegistry.UNKNOWN_TOOL_NAME);
 				assertThat(record.invocation().sessionId()).isEqualTo("typo-1");
@@ -205,7 +205,7 @@ class AgentChatClientTests {
 				.extracting(ToolResponseMessage.ToolResponse::responseData)
 				.asString()
 				.startsWith("No tool named 'get_wether'; known tools: current_time");
-			assertThat(context.getBean(RecordingToolCallObserver.class).records).extracting(ToolCallRecord::outcome)
+			assertThat(context.getBean(RecordingToolCallObserver.class).records()).extracting(ToolCallRecord::outcome)
 				.containsExactly(CallOutcome.UNKNOWN_TOOL);
 		});
 	}
@@ -223,7 +223,7 @@ class AgentChatClientTests {
 				assertThat(answer.getResponses()).singleElement()
 					.satisfies((response) -> assertThat(response.responseData())
 						.startsWith("Not run: you called 'get_wether' with the same arguments 2 times"));
-				assertThat(context.getBean(RecordingToolCallObserver.class).records).hasSize(1);
+				assertThat(context.getBean(RecordingToolCallObserver.class).records()).hasSize(1);
 			});
 	}
 

@@ -12,11 +12,11 @@ import dev.agentmiddleware.agent.AgentMiddleware.IterationResult;
 import dev.agentmiddleware.agent.AgentRun;
 import dev.agentmiddleware.agent.AgentRun.AgentEvent;
 import dev.agentmiddleware.autoconfigure.AgentMiddlewareAutoConfiguration;
-import dev.agentmiddleware.autoconfigure.RecordingToolCallObserver;
 import dev.agentmiddleware.autoconfigure.agent.AgentAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.thread.ThreadStoreAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.tool.AgentToolAutoConfiguration;
 import dev.agentmiddleware.callrecord.ToolCallObserver.ToolCallRecord;
+import dev.agentmiddleware.test.RecordingToolCallObserver;
 import dev.agentmiddleware.tool.CallOutcome;
 import org.junit.jupiter.api.Test;
 
@@ -79,7 +79,7 @@ class ToolCallIdJoinTests {
 			assertThat(events.get(0).error()).isInstanceOf(IllegalArgumentException.class)
 				.hasMessage("cannot echo boom");
 
-			List<ToolCallRecord> records = context.getBean(RecordingToolCallObserver.class).records;
+			List<ToolCallRecord> records = context.getBean(RecordingToolCallObserver.class).records();
 			assertThat(records).extracting((record) -> record.invocation().toolCallId())
 				.containsExactly("call-b", "call-a", "call-c");
 			assertThat(records).extracting(ToolCallRecord::outcome)
@@ -99,7 +99,7 @@ class ToolCallIdJoinTests {
 			assertThat(toolContext).containsEntry(ChatMemory.CONVERSATION_ID, "thread-9")
 				.doesNotContainKey(AgentToolCallback.SESSION_ID_KEY)
 				.doesNotContainKey("agent.run-id");
-			assertThat(context.getBean(RecordingToolCallObserver.class).records).singleElement()
+			assertThat(context.getBean(RecordingToolCallObserver.class).records()).singleElement()
 				.satisfies((record) -> assertThat(record.invocation().sessionId()).isEqualTo("thread-9"));
 		});
 	}
