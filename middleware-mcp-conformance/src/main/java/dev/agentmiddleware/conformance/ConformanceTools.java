@@ -19,6 +19,9 @@ import org.springframework.stereotype.Component;
 @Component
 public class ConformanceTools {
 
+	// Longer than the 10 seconds the scenario server-sse-polling reads the call's first stream
+	private static final long RECONNECTION_DELAY_MILLIS = 12_000;
+
 	@AgentTool(name = "test_simple_text", description = "Returns simple text content for testing",
 			safety = SafetyLevel.SAFE, readOnly = true, openWorld = false)
 	public String simpleText() {
@@ -48,6 +51,22 @@ public class ConformanceTools {
 		Thread.sleep(50);
 		progress.report(100, 100, null);
 		return "Tool execution completed with progress";
+	}
+
+	/**
+	 * The tool of the scenario {@code server-sse-polling}: it answers after 12 seconds, later than the suite reads
+	 * the call's first stream (10 seconds), so that the client drops that stream while the call runs, reconnects with
+	 * {@code GET} and the {@code Last-Event-ID} of the priming event, and gets the answer on the resumed stream. The
+	 * server itself never closes a stream while its call runs.
+	 * @return what the scenario expects
+	 * @throws InterruptedException if the call is cancelled while it waits
+	 */
+	@AgentTool(name = "test_reconnection",
+			description = "Answers after the client dropped and resumed its stream (SEP-1699)",
+			safety = SafetyLevel.SAFE, readOnly = true, openWorld = false, tags = "interruptible")
+	public String reconnection() throws InterruptedException {
+		Thread.sleep(RECONNECTION_DELAY_MILLIS);
+		return "Reconnection test completed";
 	}
 
 	/**

@@ -258,7 +258,8 @@ public final class AgentMcpServerAutoConfiguration {
 				.allowedHosts(guard.allowedHosts())
 				.maxRequestBytes(transport.getMaxRequestSize().toBytes())
 				.sessionIdleTimeout(transport.getSessionIdleTimeout())
-				.maxSessions(transport.getMaxSessions());
+				.maxSessions(transport.getMaxSessions())
+				.sseRetry(transport.getSseRetry());
 			clock.ifAvailable((source) -> builder.clock(source.clock()));
 			toolVisibility.ifAvailable(builder::toolVisibility);
 			DataSource sessionStore = sessionStore(properties.getSessions().getStore().getType(),

@@ -44,6 +44,12 @@ import org.springframework.web.servlet.function.ServerResponse;
  * <li>a client that goes away while its call runs is not noticed until the call writes its answer; here every open
  * stream gets a keep-alive comment at an interval ({@link HardenedStreamableHttpTransportBuilder#keepAliveInterval}), and a stream found broken
  * ends, with the call running for it (its thread is interrupted);</li>
+ * <li>streams cannot be resumed; here every event has an id, a stream of a {@code 2025-11-25} session starts with a
+ * priming event and a {@code retry:} field ({@link HardenedStreamableHttpTransportBuilder#sseRetry}), and a client
+ * whose connection broke while its call still runs resumes the stream with {@code GET} and {@code Last-Event-ID}
+ * (SEP-1699), from a replay buffer of the stream's last 100 events;</li>
+ * <li>a {@code GET} that found its session just before a {@code DELETE} ended it stayed open, unpinged, for ever;
+ * here it is refused (404) or closed at once;</li>
  * <li>a response stream might stay open after an answer (MCP SDK 2.0.0, fixed in 2.0.1 for unknown methods); here
  * every response stream is completed once its request was answered, whatever the SDK did.</li>
  * </ul>
@@ -75,6 +81,9 @@ public final class HardenedStreamableHttpTransport implements McpStreamableServe
 
 	/** How often open streams get a keep-alive comment unless configured otherwise. */
 	public static final Duration DEFAULT_KEEP_ALIVE_INTERVAL = Duration.ofSeconds(15);
+
+	/** How long a client waits before it reconnects to a broken stream unless configured otherwise. */
+	public static final Duration DEFAULT_SSE_RETRY = Duration.ofSeconds(1);
 
 	private static final String LAST_EVENT_ID_HEADER = "Last-Event-ID";
 
@@ -111,7 +120,7 @@ public final class HardenedStreamableHttpTransport implements McpStreamableServe
 						builder.maxSessions, builder.clock, () -> this.sessionFactory)
 				: new InMemoryMcpSessionRegistry(builder.sessionIdleTimeout, builder.maxSessions, builder.clock);
 		this.dispatcher = new McpSessionDispatcher(builder.jsonMapper, builder.toolVisibility, this.sessions,
-				this.validator, this.errors);
+				this.validator, this.errors, builder.sseRetry);
 		this.keepAlive = new McpKeepAlive(builder.keepAliveInterval, this.sessions);
 	}
 
@@ -251,8 +260,16 @@ public final class HardenedStreamableHttpTransport implements McpStreamableServe
 			return refused;
 		}
 		McpChecked<McpLiveSession> found = this.dispatcher.session(request);
-		return found.isRefused() ? found.refusal()
-				: this.dispatcher.listen(found.value(), request.headers().firstHeader(LAST_EVENT_ID_HEADER));
+		if (found.isRefused()) {
+			return found.refusal();
+		}
+		if (found.value().isEnded()) {
+			// Found just before a DELETE ended it: refused as the ended session it is (a stream that still opens
+			// on it, later, is closed at once by the session)
+			return this.errors.error(HttpStatus.NOT_FOUND, SESSION_NOT_FOUND,
+					"Session not found: it ended or expired; send initialize to start a new one");
+		}
+		return this.dispatcher.listen(found.value(), request.headers().firstHeader(LAST_EVENT_ID_HEADER), request);
 	}
 
 	// ----------------------------------------------------------------------------------------------------------

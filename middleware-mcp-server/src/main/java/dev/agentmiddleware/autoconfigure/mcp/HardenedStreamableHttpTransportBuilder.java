@@ -36,6 +36,8 @@ public final class HardenedStreamableHttpTransportBuilder {
 
 	Duration keepAliveInterval = HardenedStreamableHttpTransport.DEFAULT_KEEP_ALIVE_INTERVAL;
 
+	Duration sseRetry = HardenedStreamableHttpTransport.DEFAULT_SSE_RETRY;
+
 	HardenedStreamableHttpTransportBuilder(McpJsonMapper jsonMapper) {
 		this.jsonMapper = jsonMapper;
 	}
@@ -145,6 +147,19 @@ public final class HardenedStreamableHttpTransportBuilder {
 	 */
 	public HardenedStreamableHttpTransportBuilder keepAliveInterval(Duration keepAliveInterval) {
 		this.keepAliveInterval = keepAliveInterval;
+		return this;
+	}
+
+	/**
+	 * Sets the {@code retry:} field of the priming event that starts every server-sent-events stream of a session on
+	 * protocol {@code 2025-11-25} or later (default 1 second): how long a client whose connection broke waits before
+	 * it reconnects with {@code Last-Event-ID} to resume the stream (SEP-1699). {@link Duration#ZERO} sends no
+	 * priming event.
+	 * @param sseRetry the reconnection delay
+	 * @return this builder
+	 */
+	public HardenedStreamableHttpTransportBuilder sseRetry(Duration sseRetry) {
+		this.sseRetry = sseRetry;
 		return this;
 	}
 

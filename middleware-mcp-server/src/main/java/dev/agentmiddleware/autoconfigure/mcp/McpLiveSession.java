@@ -42,6 +42,15 @@ final class McpLiveSession {
 
 	private final Set<McpSseStream> streams = ConcurrentHashMap.newKeySet();
 
+	// Guards opening a stream against ending the session: a stream opened on an ended session would never be pinged
+	// nor ended (the registry no longer lists its session), so that a client dropping it left its request active
+	private final Object opening = new Object();
+
+	private boolean ended;
+
+	// The protocol version negotiated by initialize on this instance, null for a session recreated from a shared store
+	private volatile @Nullable String protocolVersion;
+
 	// The streams of the requests this instance is answering, by request id, for the client's notifications/cancelled
 	private final ConcurrentMap<String, McpSseStream> calls = new ConcurrentHashMap<>();
 
@@ -72,6 +81,14 @@ final class McpLiveSession {
 		return this.owner == null || this.owner.equals(principalName);
 	}
 
+	@Nullable String protocolVersion() {
+		return this.protocolVersion;
+	}
+
+	void protocolVersion(String protocolVersion) {
+		this.protocolVersion = protocolVersion;
+	}
+
 	Duration idleSince(Instant now) {
 		return Duration.between(this.lastUsed, now);
 	}
@@ -87,9 +104,7 @@ final class McpLiveSession {
 	 * @return the stream, open until it completes, fails or is closed
 	 */
 	McpSseStream open(ServerResponse.SseBuilder sse, McpJsonMapper jsonMapper) {
-		McpSseStream stream = new McpSseStream(sse, this, jsonMapper, new CallCancellation(), null);
-		this.streams.add(stream);
-		return stream;
+		return add(new McpSseStream(sse, this, jsonMapper, new CallCancellation(), null));
 	}
 
 	/**
@@ -102,9 +117,27 @@ final class McpLiveSession {
 	 */
 	McpSseStream open(ServerResponse.SseBuilder sse, McpJsonMapper jsonMapper, CallCancellation cancellation,
 			McpSchema.JSONRPCRequest request) {
-		McpSseStream stream = new McpSseStream(sse, this, jsonMapper, cancellation, request);
-		this.streams.add(stream);
+		return add(new McpSseStream(sse, this, jsonMapper, cancellation, request));
+	}
+
+	// A stream that arrives once the session ended (a GET or POST that found the session just before a DELETE) is
+	// closed at once, so that it cannot outlive its session
+	private McpSseStream add(McpSseStream stream) {
+		synchronized (this.opening) {
+			if (!this.ended) {
+				this.streams.add(stream);
+				return stream;
+			}
+		}
+		stream.close();
 		return stream;
+	}
+
+	// Whether this instance's copy was ended: a request that found the session before is refused as not found
+	boolean isEnded() {
+		synchronized (this.opening) {
+			return this.ended;
+		}
 	}
 
 	// A request of this session is being answered on this instance, on the stream given
@@ -119,6 +152,22 @@ final class McpLiveSession {
 	// The stream of a request of this session still being answered on this instance, if any
 	@Nullable McpSseStream call(String requestKey) {
 		return this.calls.get(requestKey);
+	}
+
+	/**
+	 * Resumes the stream of this session that the event id names on a new connection, the client's {@code GET} with
+	 * {@code Last-Event-ID}; only this session's streams on this instance are searched.
+	 * @param sse the new connection
+	 * @param lastEventId the id of the last event the client received
+	 * @return whether a stream was resumed; {@code false} when none of this session's open streams has that event
+	 */
+	boolean resume(ServerResponse.SseBuilder sse, String lastEventId) {
+		for (McpSseStream stream : streams()) {
+			if (stream.isStreamOf(lastEventId)) {
+				return stream.resume(sse, lastEventId);
+			}
+		}
+		return false;
 	}
 
 	void ended(McpSseStream stream) {
@@ -137,6 +186,9 @@ final class McpLiveSession {
 
 	// Ends this instance's copy: the SDK's session is deleted (a failure only logged) and its streams completed
 	void end() {
+		synchronized (this.opening) {
+			this.ended = true;
+		}
 		try {
 			this.session.delete().block(Duration.ofSeconds(1));
 		}

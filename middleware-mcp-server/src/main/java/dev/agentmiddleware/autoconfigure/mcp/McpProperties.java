@@ -258,6 +258,13 @@ public class McpProperties implements ValidatedProperties {
 		 */
 		private int maxSessions = 1000;
 
+		/**
+		 * How long a client whose event stream broke waits before it reconnects with Last-Event-ID to resume it: the
+		 * retry field of the priming event that starts every stream of a session on protocol 2025-11-25 or later; 0
+		 * sends no priming event.
+		 */
+		private Duration sseRetry = Duration.ofSeconds(1);
+
 		public boolean isEnabled() {
 			return this.enabled;
 		}
@@ -310,6 +317,14 @@ public class McpProperties implements ValidatedProperties {
 
 		public void setMaxSessions(int maxSessions) {
 			this.maxSessions = maxSessions;
+		}
+
+		public Duration getSseRetry() {
+			return this.sseRetry;
+		}
+
+		public void setSseRetry(Duration sseRetry) {
+			this.sseRetry = sseRetry;
 		}
 
 	}

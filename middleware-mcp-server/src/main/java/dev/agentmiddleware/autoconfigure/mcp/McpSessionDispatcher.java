@@ -14,6 +14,7 @@ import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.spec.McpSchema;
 import io.modelcontextprotocol.spec.McpStreamableServerSession;
 import io.modelcontextprotocol.spec.McpStreamableServerTransport;
+import io.modelcontextprotocol.spec.ProtocolVersions;
 import jakarta.servlet.http.HttpServletRequest;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -34,7 +35,7 @@ import org.springframework.web.servlet.function.ServerResponse;
  * whatever the SDK did; a request whose client went away while its call ran is completed here, so that it does not
  * stay open in the container. A request's call runs with a {@link CallCancellation} that the client's
  * {@code notifications/cancelled} for it ({@link McpRequestCancellations}) and a client gone away cancel. A
- * {@code GET} gets the session's listening or replayed stream.
+ * {@code GET} gets the session's listening stream, or resumes a stream of the session with {@code Last-Event-ID}.
  * <pre>{@code
  * McpChecked<McpLiveSession> found = dispatcher.session(request);
  * return found.isRefused() ? found.refusal() : dispatcher.deliver(found.value(), message, request);
@@ -43,6 +44,9 @@ import org.springframework.web.servlet.function.ServerResponse;
 final class McpSessionDispatcher {
 
 	private static final String SESSION_HEADER = "Mcp-Session-Id";
+
+	// The User-Agent of java.net.http.HttpClient
+	private static final String JDK_HTTP_CLIENT = "Java-http-client/";
 
 	// The transport's log category, which operators configure for all of it
 	private static final Logger logger = LoggerFactory.getLogger(HardenedStreamableHttpTransport.class);
@@ -57,13 +61,17 @@ final class McpSessionDispatcher {
 
 	private final JsonRpcErrors errors;
 
+	// The retry: field of the priming event; zero sends no priming event
+	private final Duration sseRetry;
+
 	McpSessionDispatcher(McpJsonMapper jsonMapper, McpToolVisibility toolVisibility, McpSessionRegistry sessions,
-			McpRequestValidator validator, JsonRpcErrors errors) {
+			McpRequestValidator validator, JsonRpcErrors errors, Duration sseRetry) {
 		this.jsonMapper = jsonMapper;
 		this.toolVisibility = toolVisibility;
 		this.sessions = sessions;
 		this.validator = validator;
 		this.errors = errors;
+		this.sseRetry = sseRetry;
 	}
 
 	/**
@@ -87,6 +95,10 @@ final class McpSessionDispatcher {
 							+ this.sessions.maxSessions() + " live sessions; end an unused session or try again later");
 		}
 		McpSchema.InitializeResult result = init.initResult().block();
+		McpLiveSession started = this.sessions.get(init.session().getId());
+		if (started != null && result != null && result.protocolVersion() != null) {
+			started.protocolVersion(result.protocolVersion());
+		}
 		if (logger.isDebugEnabled()) {
 			// In place of the MCP SDK's INFO line, which logs the client's texts as they came (set to WARN by default)
 			McpSchema.Implementation client = params.value().clientInfo();
@@ -172,7 +184,8 @@ final class McpSessionDispatcher {
 			}
 			CallCancellation cancellation = new CallCancellation();
 			McpTransportContext context = transportContext(live, httpRequest.servletRequest(), cancellation);
-			return answer(live, request, context, cancellation, httpRequest.servletRequest());
+			return answer(live, request, context, cancellation, httpRequest.servletRequest(),
+					priming(live, httpRequest));
 		}
 		McpTransportContext context = transportContext(live, httpRequest.servletRequest(), null);
 		if (message instanceof McpSchema.JSONRPCNotification notification) {
@@ -194,10 +207,13 @@ final class McpSessionDispatcher {
 
 	// The response stream of one request, which the session answers on the calling thread
 	private ServerResponse answer(McpLiveSession live, McpSchema.JSONRPCRequest request, McpTransportContext context,
-			CallCancellation cancellation, HttpServletRequest servletRequest) {
+			CallCancellation cancellation, HttpServletRequest servletRequest, @Nullable Duration retry) {
 		String requestKey = McpRequestCancellations.key(request.id());
 		return ServerResponse.sse((sse) -> {
 			McpSseStream stream = live.open(sse, this.jsonMapper, cancellation, request);
+			if (retry != null) {
+				stream.prime(retry);
+			}
 			if (requestKey != null) {
 				live.callStarted(requestKey, stream);
 			}
@@ -227,7 +243,8 @@ final class McpSessionDispatcher {
 				}
 				// The request is answered (or failed, or cancelled): its response must complete
 				stream.close();
-				if (stream.isAbandoned()) {
+				if (stream.isAbandoned() || stream.isResumed()) {
+					// Its client went away, or resumed the stream on another connection: this request ends here
 					completeAbandoned(servletRequest);
 				}
 			}
@@ -235,31 +252,55 @@ final class McpSessionDispatcher {
 	}
 
 	/**
-	 * The session's stream of requests and notifications to the client, or the replay of the messages after the
-	 * last event the client saw.
+	 * The session's stream of requests and notifications to the client; with a {@code Last-Event-ID} of a stream of
+	 * this session still open on this instance (a call still running, the listening stream), that stream resumed: the
+	 * events after that id, then the rest of it. An id this instance does not know (another session's, a stream that
+	 * ended, an event no longer in the stream's replay buffer) gets the listening stream, as a {@code GET} without it.
 	 * @param live the session
 	 * @param lastEventId the {@code Last-Event-ID} header, {@code null} for the listening stream
+	 * @param httpRequest the {@code GET}
 	 * @return the streaming response
 	 */
-	ServerResponse listen(McpLiveSession live, @Nullable String lastEventId) {
+	ServerResponse listen(McpLiveSession live, @Nullable String lastEventId, ServerRequest httpRequest) {
+		Duration retry = priming(live, httpRequest);
 		return ServerResponse.sse((sse) -> {
+			if (lastEventId != null && live.resume(sse, lastEventId)) {
+				return;
+			}
 			McpSseStream stream = live.open(sse, this.jsonMapper);
-			if (lastEventId != null) {
-				try {
-					live.session().replay(lastEventId).concatMap(stream::sendMessage).then().block();
-				}
-				catch (RuntimeException ex) {
-					logger.warn("MCP replay failed: {}", ex.getClass().getSimpleName());
-				}
-				stream.close();
+			if (stream.isClosed()) {
+				// The session ended meanwhile
+				return;
+			}
+			McpStreamableServerSession.McpStreamableServerSessionStream listening = live.session()
+				.listeningStream(stream);
+			stream.onCompleted(listening::close);
+			if (retry != null) {
+				stream.prime(retry);
 			}
 			else {
-				McpStreamableServerSession.McpStreamableServerSessionStream listening = live.session()
-					.listeningStream(stream);
-				stream.onCompleted(listening::close);
 				stream.open();
 			}
 		}, Duration.ZERO);
+	}
+
+	// The retry: of the priming event when the session speaks 2025-11-25 or later (as negotiated here, else as the
+	// request's MCP-Protocol-Version says), null for none: an older client may fail on an event without data. Zero
+	// for a priming event without retry: for the JDK's HTTP client, which the MCP Java SDK's client uses: up to
+	// 2.0.1 its event parser fails on a retry: line (modelcontextprotocol/java-sdk#1047), and ignores the priming event
+	private @Nullable Duration priming(McpLiveSession live, ServerRequest httpRequest) {
+		if (this.sseRetry.isZero() || this.sseRetry.isNegative()) {
+			return null;
+		}
+		String version = live.protocolVersion();
+		if (version == null) {
+			version = httpRequest.headers().firstHeader("MCP-Protocol-Version");
+		}
+		if (version == null || version.trim().compareTo(ProtocolVersions.MCP_2025_11_25) < 0) {
+			return null;
+		}
+		String userAgent = httpRequest.headers().firstHeader("User-Agent");
+		return (userAgent != null && userAgent.startsWith(JDK_HTTP_CLIENT)) ? Duration.ZERO : this.sseRetry;
 	}
 
 	// The caller's name and authorities (Spring Security's Authentication behind getUserPrincipal()), for

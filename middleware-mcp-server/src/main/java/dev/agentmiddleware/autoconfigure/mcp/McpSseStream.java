@@ -3,7 +3,10 @@ package dev.agentmiddleware.autoconfigure.mcp;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.HexFormat;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -28,6 +31,12 @@ import org.springframework.web.servlet.function.ServerResponse;
  * {@linkplain JsonRpcErrors#bounded bounded}; nothing is written once the stream is closed or its request cancelled,
  * so a cancelled request gets no response, and its stream ends only once the call is cancelled. When the server
  * stops ({@link #abandonAtShutdown(String)}), a request not yet answered is answered that its call was abandoned.
+ * <p>Every message is an event with an id ({@code <stream>-<n>}, unique within the session), kept in a replay buffer
+ * of the last {@value #REPLAY_EVENTS} events; a stream of a session that negotiated {@code 2025-11-25} or later
+ * starts with a priming event (an id and empty data) and a {@code retry:} field (SEP-1699). A client whose connection
+ * broke while the stream is still open (its call still running) reconnects with {@code GET} and
+ * {@code Last-Event-ID} ({@link #resume}): it gets the events after that id, and the rest of the stream, on the new
+ * connection.
  * <pre>{@code
  * McpSseStream stream = live.open(sse, jsonMapper, cancellation, request);
  * live.session().responseStream(request, stream).block();
@@ -46,7 +55,23 @@ final class McpSseStream implements McpStreamableServerTransport {
 	// How long the call's thread waits, at most, for the shutdown to answer its request before ending the stream
 	private static final Duration ANSWER_AT_SHUTDOWN = Duration.ofSeconds(5);
 
-	private final ServerResponse.SseBuilder sse;
+	/** How many of its last events a stream keeps to replay to a client that resumes it. */
+	static final int REPLAY_EVENTS = 100;
+
+	// The connection the stream writes to: the first one, or the one of the client's last resume; under the lock
+	private volatile ServerResponse.SseBuilder sse;
+
+	// Names the stream in its event ids, so that a Last-Event-ID finds it among the session's streams
+	private final String streamId = HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextLong());
+
+	// The number of the last event written (the priming event is number 0); under the lock
+	private long lastEvent;
+
+	// The last events written, oldest first, for a client that resumes the stream; under the lock
+	private final ArrayDeque<Event> replay = new ArrayDeque<>();
+
+	// Set once a client resumed the stream on another connection
+	private volatile boolean resumed;
 
 	private final McpLiveSession owner;
 
@@ -83,12 +108,28 @@ final class McpSseStream implements McpStreamableServerTransport {
 		this.jsonMapper = jsonMapper;
 		this.cancellation = cancellation;
 		this.request = request;
-		sse.onError((ex) -> {
-			logger.debug("MCP client disconnected: {}", ex.getClass().getSimpleName());
-			abandon(GONE);
+		this.sse = sse;
+		connect(sse);
+	}
+
+	// Only the stream's current connection speaks for it: one it left for a resumed connection ends on its own
+	private void connect(ServerResponse.SseBuilder connection) {
+		connection.onError((ex) -> {
+			if (connection == this.sse) {
+				logger.debug("MCP client disconnected: {}", ex.getClass().getSimpleName());
+				abandon(GONE);
+			}
 		});
-		sse.onTimeout(this::close);
-		sse.onComplete(this::completed);
+		connection.onTimeout(() -> {
+			if (connection == this.sse) {
+				close();
+			}
+		});
+		connection.onComplete(() -> {
+			if (connection == this.sse) {
+				completed();
+			}
+		});
 	}
 
 	void onCompleted(Runnable action) {
@@ -137,14 +178,112 @@ final class McpSseStream implements McpStreamableServerTransport {
 		});
 	}
 
-	// Under the lock, on an open stream
+	// Under the lock, on an open stream; the SDK's own event ids are not used: each event is numbered in its stream
 	private void write(McpSchema.JSONRPCMessage message, @Nullable String messageId) throws IOException {
-		String id = (messageId != null) ? messageId : this.owner.id();
 		String data = this.jsonMapper.writeValueAsString(JsonRpcErrors.bounded(message));
-		this.sse.id(id).event(MESSAGE_EVENT).data(data);
+		Event event = new Event(++this.lastEvent, data);
+		if (this.replay.size() == REPLAY_EVENTS) {
+			this.replay.removeFirst();
+		}
+		this.replay.addLast(event);
 		if (message instanceof McpSchema.JSONRPCResponse) {
 			this.answered = true;
 		}
+		send(this.sse, event);
+	}
+
+	private void send(ServerResponse.SseBuilder connection, Event event) throws IOException {
+		connection.id(eventId(event.number())).event(MESSAGE_EVENT).data(event.data());
+	}
+
+	private String eventId(long number) {
+		return this.streamId + "-" + number;
+	}
+
+	// The stream an event id names, as the client sent it in Last-Event-ID
+	boolean isStreamOf(String eventId) {
+		return eventId.startsWith(this.streamId + "-");
+	}
+
+	/**
+	 * Writes the priming event of SEP-1699 (an id and empty data) with the {@code retry:} field, first on the stream:
+	 * a client that loses the connection from now on knows where to resume and how long to wait.
+	 * @param retry how long the client waits before it reconnects, zero to send no {@code retry:}
+	 */
+	void prime(Duration retry) {
+		this.lock.lock();
+		try {
+			if (!this.closed) {
+				ServerResponse.SseBuilder event = this.sse.id(eventId(0));
+				if (!retry.isZero()) {
+					event.retry(retry);
+				}
+				event.data("");
+			}
+		}
+		catch (IOException | RuntimeException ex) {
+			logger.debug("MCP client disconnected before its stream opened: {}", ex.getClass().getSimpleName());
+			closeQuietly();
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	/**
+	 * Moves the stream to the connection of a client that reconnected with {@code Last-Event-ID}: the events after it
+	 * are written there, and so is the rest of the stream; the previous connection is completed.
+	 * @param connection the new connection
+	 * @param lastEventId the id of the last event the client received, one of this stream's
+	 * @return whether the stream was resumed; {@code false} when it has ended or the id is not one of its events
+	 * still in the replay buffer
+	 */
+	boolean resume(ServerResponse.SseBuilder connection, String lastEventId) {
+		long after;
+		try {
+			after = Long.parseLong(lastEventId.substring(this.streamId.length() + 1));
+		}
+		catch (NumberFormatException | IndexOutOfBoundsException ex) {
+			return false;
+		}
+		boolean gone = false;
+		this.lock.lock();
+		try {
+			long oldest = this.replay.isEmpty() ? this.lastEvent + 1 : this.replay.peekFirst().number();
+			if (this.closed || this.muted || after < 0 || after > this.lastEvent || after + 1 < oldest) {
+				return false;
+			}
+			ServerResponse.SseBuilder previous = this.sse;
+			this.sse = connection;
+			this.resumed = true;
+			connect(connection);
+			completeQuietly(previous);
+			for (Event event : this.replay) {
+				if (event.number() > after) {
+					send(connection, event);
+				}
+			}
+			if (this.replay.isEmpty() || this.lastEvent == after) {
+				// Commits the response, so the client sees the stream open before the next message
+				connection.comment("stream resumed").send();
+			}
+		}
+		catch (IOException | RuntimeException ex) {
+			logger.debug("MCP client disconnected while its stream resumed: {}", ex.getClass().getSimpleName());
+			gone = true;
+		}
+		finally {
+			this.lock.unlock();
+		}
+		if (gone) {
+			abandon(GONE);
+		}
+		return true;
+	}
+
+	// Whether a client resumed the stream on another connection than the one it started on
+	boolean isResumed() {
+		return this.resumed;
 	}
 
 	boolean isClosed() {
@@ -331,12 +470,20 @@ final class McpSseStream implements McpStreamableServerTransport {
 		}
 		this.closed = true;
 		this.owner.ended(this);
+		completeQuietly(this.sse);
+	}
+
+	private static void completeQuietly(ServerResponse.SseBuilder connection) {
 		try {
-			this.sse.complete();
+			connection.complete();
 		}
 		catch (RuntimeException ex) {
 			logger.debug("Completing an MCP stream failed: {}", ex.getClass().getSimpleName());
 		}
+	}
+
+	// An event written on the stream, kept for a client that resumes it
+	private record Event(long number, String data) {
 	}
 
 }
