@@ -1,7 +1,9 @@
 package dev.agentmiddleware.it;
 
+import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 
@@ -50,7 +52,7 @@ import static org.awaitility.Awaitility.await;
  * with MCP Java SDK clients: the server advertises {@code subscribe}, answers {@code resources/subscribe} and
  * {@code resources/unsubscribe}, and {@link McpResourceUpdates#updated(String)} reaches exactly the sessions
  * subscribed to that resource. Reads of resources, prompts and completions are counted and logged with the caller's
- * principal, as tool calls are.
+ * principal, as tool calls are, and a session's resources and prompts, like its tools, are only its principal's.
  */
 @SpringBootTest(
 		classes = { FreshMcpApplication.class, McpResourceSubscriptionsIntegrationTests.PriceConfiguration.class },
@@ -111,7 +113,7 @@ class McpResourceSubscriptionsIntegrationTests {
 		try (McpSyncClient client = connect("alice", new ConcurrentLinkedQueue<>())) {
 			ReadResourceResult read = client.readResource(new ReadResourceRequest("prices://current"));
 			assertThat(((TextResourceContents) read.contents().get(0)).text()).isEqualTo("EUR 12.50");
-			GetPromptResult prompt = client.getPrompt(new GetPromptRequest("summarize", java.util.Map.of("topic", "q1")));
+			GetPromptResult prompt = client.getPrompt(new GetPromptRequest("summarize", Map.of("topic", "q1")));
 			assertThat(((TextContent) prompt.messages().get(0).content()).text()).isEqualTo("Summarize q1");
 			CompleteResult completion = client.completeCompletion(new CompleteRequest(
 					new io.modelcontextprotocol.spec.McpSchema.PromptReference("summarize"),
@@ -139,6 +141,32 @@ class McpResourceSubscriptionsIntegrationTests {
 			.containsPattern("mcp=prompts/get target='summarize' session=sid-[0-9a-f]+ principal='alice' "
 					+ "outcome=success")
 			.contains("mcp=completion/complete target='ref/prompt:summarize'");
+	}
+
+	@Test
+	void resourceRequestsInAnotherPrincipalsSessionAreAnsweredAsForAnUnknownSession() throws Exception {
+		RawMcpHttp mcp = new RawMcpHttp(this.port);
+		Map<String, String> alice = RawMcpHttp.jsonHeaders();
+		alice.put("X-Test-User", "alice");
+		HttpResponse<String> initialized = mcp.post(alice, RawMcpHttp.INITIALIZE);
+		assertThat(initialized.statusCode()).as(initialized.body()).isEqualTo(200);
+		String session = initialized.headers().firstValue("Mcp-Session-Id").orElseThrow();
+		for (String request : new String[] {
+				"{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"resources/read\",\"params\":{\"uri\":\"prices://current\"}}",
+				"{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"resources/subscribe\",\"params\":{\"uri\":\"prices://current\"}}",
+				"{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"prompts/get\",\"params\":{\"name\":\"summarize\","
+						+ "\"arguments\":{\"topic\":\"q1\"}}}" }) {
+			Map<String, String> bob = mcp.sessionHeaders(session);
+			bob.put("X-Test-User", "bob");
+			HttpResponse<String> refused = mcp.post(bob, request);
+			assertThat(refused.statusCode()).as(request).isEqualTo(404);
+			assertThat(RawMcpHttp.error(refused).get("code").asInt()).isEqualTo(-32001);
+			Map<String, String> owner = mcp.sessionHeaders(session);
+			owner.put("X-Test-User", "alice");
+			HttpResponse<String> served = mcp.post(owner, request);
+			assertThat(served.statusCode()).as(request).isEqualTo(200);
+			assertThat(served.body()).as(request).doesNotContain("\"error\"");
+		}
 	}
 
 	private McpSyncClient connect(String user, Queue<String> updates) {
