@@ -1,7 +1,11 @@
 package dev.agentmiddleware.conformance;
 
+import java.util.Base64;
+
 import dev.agentmiddleware.spring.AgentTool;
 import dev.agentmiddleware.spring.AgentToolParam;
+import dev.agentmiddleware.tool.ToolContent;
+import dev.agentmiddleware.tool.ToolContents;
 import dev.agentmiddleware.tool.ToolDescriptor.SafetyLevel;
 import dev.agentmiddleware.tool.ToolProgress;
 
@@ -10,17 +14,21 @@ import org.springframework.stereotype.Component;
 /**
  * The tools the conformance suite calls, by the names its scenarios use, as {@code @AgentTool} methods.
  * <p>Not here yet, because an {@code @AgentTool} cannot do what they need (issue 28; the expected-failures baselines
- * in {@code src/test/resources/conformance} name them): {@code test_image_content}, {@code test_audio_content},
- * {@code test_embedded_resource} and {@code test_multiple_content_types} (a result of other content than text),
- * {@code test_tool_with_logging} (logging to the client), {@code test_sampling} (sampling from the client's model),
- * {@code test_elicitation}, {@code test_elicitation_sep1034_defaults} and {@code test_elicitation_sep1330_enums}
- * (asking the client's user).
+ * in {@code src/test/resources/conformance} name them): {@code test_tool_with_logging} (logging to the client),
+ * {@code test_sampling} (sampling from the client's model), {@code test_elicitation},
+ * {@code test_elicitation_sep1034_defaults} and {@code test_elicitation_sep1330_enums} (asking the client's user).
  */
 @Component
 public class ConformanceTools {
 
 	// Longer than the 10 seconds the scenario server-sse-polling reads the call's first stream
 	private static final long RECONNECTION_DELAY_MILLIS = 12_000;
+
+	private static final byte[] RED_PIXEL_PNG = Base64.getDecoder().decode(ConformanceResources.RED_PIXEL_PNG);
+
+	/** A WAV header with no samples: the smallest valid audio clip. */
+	private static final byte[] SILENT_WAV = Base64.getDecoder()
+		.decode("UklGRiQAAABXQVZFZm10IBAAAAABAAEAQB8AAIA+AAACABAAZGF0YQAAAAA=");
 
 	@AgentTool(name = "test_simple_text", description = "Returns simple text content for testing",
 			safety = SafetyLevel.SAFE, readOnly = true, openWorld = false)
@@ -53,6 +61,33 @@ public class ConformanceTools {
 		return "Tool execution completed with progress";
 	}
 
+	@AgentTool(name = "test_image_content", description = "Returns image content for testing",
+			safety = SafetyLevel.SAFE, readOnly = true, openWorld = false)
+	public ToolContents imageContent() {
+		return ToolContents.of(ToolContent.image(RED_PIXEL_PNG, "image/png"));
+	}
+
+	@AgentTool(name = "test_audio_content", description = "Returns audio content for testing",
+			safety = SafetyLevel.SAFE, readOnly = true, openWorld = false)
+	public ToolContents audioContent() {
+		return ToolContents.of(ToolContent.audio(SILENT_WAV, "audio/wav"));
+	}
+
+	@AgentTool(name = "test_embedded_resource", description = "Returns embedded resource content for testing",
+			safety = SafetyLevel.SAFE, readOnly = true, openWorld = false)
+	public ToolContents embeddedResource() {
+		return ToolContents.of(ToolContent.resource("test://embedded-resource",
+				"This is an embedded resource content.", "text/plain"));
+	}
+
+	@AgentTool(name = "test_multiple_content_types", description = "Returns multiple content types for testing",
+			safety = SafetyLevel.SAFE, readOnly = true, openWorld = false)
+	public ToolContents multipleContentTypes() {
+		return ToolContents.of(ToolContent.text("Multiple content types test:"),
+				ToolContent.image(RED_PIXEL_PNG, "image/png"), ToolContent.resource("test://mixed-content-resource",
+						"{\"test\":\"data\",\"value\":123}", "application/json"));
+	}
+
 	/**
 	 * The tool of the scenario {@code server-sse-polling}: it answers after 12 seconds, later than the suite reads
 	 * the call's first stream (10 seconds), so that the client drops that stream while the call runs, reconnects with
@@ -70,16 +105,22 @@ public class ConformanceTools {
 	}
 
 	/**
-	 * The tool of the scenario {@code json-schema-2020-12}, with the parameters of its input schema: a name and an
-	 * address.
+	 * The tool of the scenario {@code json-schema-2020-12}: its input schema is the scenario's, declared in
+	 * {@code schemas/json-schema-2020-12.json} ({@code $defs} with an {@code $anchor}, {@code allOf}/{@code anyOf},
+	 * {@code if}/{@code then}/{@code else}), with a parameter for each of its properties.
 	 * @param name a name
 	 * @param address an address
+	 * @param contactMethod {@code phone} or {@code email}
+	 * @param phone a phone number
+	 * @param email an email address
 	 * @return {@code ok}
 	 */
-	@AgentTool(name = "json_schema_2020_12_tool", description = "Tool with JSON Schema 2020-12 features (SEP-1613)",
-			safety = SafetyLevel.SAFE, readOnly = true, openWorld = false)
-	public String jsonSchema202012Tool(@AgentToolParam(description = "A name", required = false) String name,
-			@AgentToolParam(description = "An address", required = false) Address address) {
+	@AgentTool(name = "json_schema_2020_12_tool", description = "Tool with JSON Schema 2020-12 features",
+			safety = SafetyLevel.SAFE, readOnly = true, openWorld = false,
+			inputSchema = "classpath:schemas/json-schema-2020-12.json")
+	public String jsonSchema202012Tool(@AgentToolParam(required = false) String name,
+			@AgentToolParam(required = false) Address address, @AgentToolParam(required = false) String contactMethod,
+			@AgentToolParam(required = false) String phone, @AgentToolParam(required = false) String email) {
 		return "ok";
 	}
 

@@ -59,7 +59,7 @@ final class AgentMiddlewareFailureAnalyzer implements FailureAnalyzer {
 	public @Nullable FailureAnalysis analyze(Throwable failure) {
 		InvalidToolConfigurationException invalid = findCause(failure, InvalidToolConfigurationException.class);
 		if (invalid != null) {
-			ConfigurationProperty bound = find(invalid.getProperty());
+			ConfigurationProperty bound = invalid.getProperty().startsWith("@") ? null : find(invalid.getProperty());
 			boolean exact = bound != null && bound.getName().toString().equals(invalid.getProperty());
 			// The value as the user wrote it ("-1s"), unless the environment only has a property below this one.
 			Object value = (exact || invalid.getValue() == null) && bound != null ? bound.getValue()
@@ -152,7 +152,10 @@ final class AgentMiddlewareFailureAnalyzer implements FailureAnalyzer {
 	private static String describe(String property, @Nullable Object value, @Nullable ConfigurationProperty bound,
 			String reason) {
 		StringBuilder description = new StringBuilder("Invalid agent tool middleware configuration:\n\n");
-		description.append("    Property: ").append(property).append('\n');
+		// An annotation attribute (such as @AgentTool(inputSchema)) stands where no property declares the setting
+		description.append(property.startsWith("@") ? "    Annotation: " : "    Property: ")
+			.append(property)
+			.append('\n');
 		if (value != null) {
 			description.append("    Value: \"").append(value).append("\"\n");
 		}

@@ -120,4 +120,22 @@ public @interface AgentTool {
 	 */
 	AgentToolIcon[] icons() default {};
 
+	/**
+	 * Where the JSON schema of the tool's arguments is, when the tool declares it instead of having it generated from
+	 * the method's parameters: a resource location such as {@code classpath:schemas/contact.json}. The schema is
+	 * published as written (JSON Schema 2020-12: {@code $defs}, {@code $ref}, {@code allOf}, {@code if}/{@code then}
+	 * and the rest) and checked when the application starts: each of its properties must be a parameter of the
+	 * method, and each parameter the method requires must be one of its properties and listed under its
+	 * {@code required}; otherwise startup fails naming the tool, the parameter and what was expected. Arguments are
+	 * still bound to the parameters' types, and a property the schema requires must be given.
+	 * <pre>{@code
+	 * @AgentTool(description = "Saves a contact", inputSchema = "classpath:schemas/contact.json")
+	 * public String saveContact(String name, @AgentToolParam(required = false) Address address) {
+	 *     ...
+	 * }
+	 * }</pre>
+	 * @return the schema's location, or empty to generate the schema
+	 */
+	String inputSchema() default "";
+
 }

@@ -1,5 +1,7 @@
 package dev.agentmiddleware.autoconfigure;
 
+import java.util.Map;
+
 import dev.agentmiddleware.autoconfigure.agent.AgentAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.approval.ApprovalAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.cache.ToolCacheAutoConfiguration;
@@ -7,6 +9,7 @@ import dev.agentmiddleware.autoconfigure.retry.ToolRetryAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.thread.ThreadStoreAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.tool.AgentToolAutoConfiguration;
 import dev.agentmiddleware.spring.AgentTool;
+import dev.agentmiddleware.spring.AgentToolParam;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -111,6 +114,23 @@ class AgentMiddlewareFailureAnalyzerTests {
 					+ "or remove the entry.");
 	}
 
+	@Test
+	void aDeclaredInputSchemaThatDoesNotFitItsMethodIsReportedNamingToolParameterAndFix(CapturedOutput output) {
+		SpringApplicationBuilder application = new SpringApplicationBuilder(ContactToolsApplication.class)
+			.web(WebApplicationType.NONE)
+			.properties("spring.main.banner-mode=off", "agent.middleware.todo.enabled=false");
+		assertThatException().isThrownBy(application::run);
+		String text = output.getOut() + output.getErr();
+		String report = text.substring(text.indexOf("APPLICATION FAILED TO START"));
+		assertThat(report).contains("Invalid agent tool middleware configuration")
+			.contains("Annotation: @AgentTool(inputSchema) of tool 'save_contact'")
+			.contains("Value: \"classpath:schemas/contact-name-optional.json\"")
+			.contains("Reason: the input schema of tool 'save_contact' (ContactTools.saveContact) does not fit the "
+					+ "method: it does not list parameter 'name' under \"required\", which ContactTools.saveContact "
+					+ "requires: expected a property 'name' listed under \"required\"")
+			.contains("Add 'name' to the schema's properties and \"required\"");
+	}
+
 	private static String startAndReport(String file, CapturedOutput output) {
 		SpringApplicationBuilder application = new SpringApplicationBuilder(OrderToolsApplication.class)
 			.web(WebApplicationType.NONE)
@@ -132,6 +152,26 @@ class AgentMiddlewareFailureAnalyzerTests {
 		@Bean
 		OrderTools orderTools() {
 			return new OrderTools();
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ImportAutoConfiguration({ AgentMiddlewareAutoConfiguration.class, AgentToolAutoConfiguration.class })
+	static class ContactToolsApplication {
+
+		@Bean
+		ContactTools contactTools() {
+			return new ContactTools();
+		}
+
+	}
+
+	public static class ContactTools {
+
+		@AgentTool(inputSchema = "classpath:schemas/contact-name-optional.json")
+		public String saveContact(String name, @AgentToolParam(required = false) Map<String, String> address) {
+			return name;
 		}
 
 	}

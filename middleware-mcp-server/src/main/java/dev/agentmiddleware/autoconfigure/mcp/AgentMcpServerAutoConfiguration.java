@@ -30,7 +30,9 @@ import dev.agentmiddleware.todo.TodoMiddleware;
 import dev.agentmiddleware.tool.ExecutableTool;
 import dev.agentmiddleware.tool.InvocationSource;
 import io.modelcontextprotocol.json.jackson3.JacksonMcpJsonMapper;
+import io.modelcontextprotocol.server.McpAsyncServer;
 import io.modelcontextprotocol.server.McpServerFeatures;
+import io.modelcontextprotocol.server.McpSyncServer;
 import io.modelcontextprotocol.spec.McpSchema;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -162,9 +164,29 @@ public final class AgentMcpServerAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	McpSchema.ServerCapabilities.Builder mcpServedCapabilitiesBuilder(ListableBeanFactory beanFactory,
-			Environment environment) {
-		// Replaces Spring AI's capabilitiesBuilder: resources, prompts and completions only when served
-		return new McpServedCapabilitiesBuilder(beanFactory, environment);
+			Environment environment, McpProperties properties) {
+		// Replaces Spring AI's capabilitiesBuilder: resources, prompts and completions only when served, resource
+		// subscriptions when switched on
+		return new McpServedCapabilitiesBuilder(beanFactory, environment,
+				properties.getResources().isSubscribe());
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	McpResourceUpdates mcpResourceUpdates(ObjectProvider<McpSyncServer> syncServer,
+			ObjectProvider<McpAsyncServer> asyncServer) {
+		return new McpResourceUpdates(syncServer, asyncServer);
+	}
+
+	@Bean
+	McpFeatureRequests agentMcpFeatureRequests(ListableBeanFactory beanFactory) {
+		return McpFeatureRequests.of(beanFactory);
+	}
+
+	@Bean
+	static McpFeatureSpecificationsPostProcessor agentMcpFeatureSpecificationsPostProcessor(
+			ObjectProvider<McpFeatureRequests> requests) {
+		return new McpFeatureSpecificationsPostProcessor(requests);
 	}
 
 	@Bean

@@ -76,6 +76,11 @@ public class McpProperties implements ValidatedProperties {
 	 */
 	private final Sessions sessions = new Sessions();
 
+	/**
+	 * Resources published on the MCP server.
+	 */
+	private final Resources resources = new Resources();
+
 	@Override
 	public void validate(PropertyChecks checks) {
 		this.sessions.getStore().getType().requireMemoryOrJdbc(checks.property("sessions.store.type"));
@@ -123,6 +128,32 @@ public class McpProperties implements ValidatedProperties {
 
 	public Sessions getSessions() {
 		return this.sessions;
+	}
+
+	public Resources getResources() {
+		return this.resources;
+	}
+
+	/**
+	 * Resources published on the MCP server (by Spring AI's {@code @McpResource} methods or resource specification
+	 * beans).
+	 */
+	public static class Resources {
+
+		/**
+		 * Whether clients may subscribe to resources (resources/subscribe), to receive notifications/resources/updated
+		 * when the application reports a change through McpResourceUpdates.
+		 */
+		private boolean subscribe;
+
+		public boolean isSubscribe() {
+			return this.subscribe;
+		}
+
+		public void setSubscribe(boolean subscribe) {
+			this.subscribe = subscribe;
+		}
+
 	}
 
 	/**

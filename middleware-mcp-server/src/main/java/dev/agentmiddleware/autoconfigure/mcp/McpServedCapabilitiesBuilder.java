@@ -18,6 +18,9 @@ import org.springframework.core.env.Environment;
  * only when the application declares specifications of it (beans of {@code List<SyncResourceSpecification>},
  * {@code List<SyncPromptSpecification>}, ..., as Spring AI's annotation scanner does), or when the application sets
  * the switch itself, for specifications it adds another way. Tools are advertised as Spring AI decides.
+ * <p>Spring AI always advertises resources without {@code subscribe}; here {@code subscribe} is advertised when
+ * {@code agent.middleware.mcp.resources.subscribe} is on, and the MCP SDK then answers {@code resources/subscribe} and
+ * {@code resources/unsubscribe} ({@link McpResourceUpdates} sends the updates).
  * <pre>{@code
  * // an application with @AgentTool methods only: {"capabilities":{"logging":{},"tools":{"listChanged":true}}}
  * }</pre>
@@ -48,14 +51,18 @@ final class McpServedCapabilitiesBuilder extends McpSchema.ServerCapabilities.Bu
 
 	private final Environment environment;
 
-	McpServedCapabilitiesBuilder(ListableBeanFactory beanFactory, Environment environment) {
+	private final boolean subscribe;
+
+	McpServedCapabilitiesBuilder(ListableBeanFactory beanFactory, Environment environment, boolean subscribe) {
 		this.beanFactory = beanFactory;
 		this.environment = environment;
+		this.subscribe = subscribe;
 	}
 
 	@Override
 	public McpSchema.ServerCapabilities.Builder resources(Boolean subscribe, Boolean listChanged) {
-		return served("resource", RESOURCES) ? super.resources(subscribe, listChanged) : this;
+		return served("resource", RESOURCES)
+				? super.resources(this.subscribe || Boolean.TRUE.equals(subscribe), listChanged) : this;
 	}
 
 	@Override

@@ -13,6 +13,7 @@ import dev.agentmiddleware.spring.AgentTool;
 import dev.agentmiddleware.spring.AgentToolIcon;
 import dev.agentmiddleware.tool.ToolDescriptor.SafetyLevel;
 import io.modelcontextprotocol.server.McpServerFeatures.SyncPromptSpecification;
+import io.modelcontextprotocol.server.McpServerFeatures.SyncResourceSpecification;
 import io.modelcontextprotocol.server.McpServerFeatures.SyncToolSpecification;
 import io.modelcontextprotocol.server.McpSyncServer;
 import io.modelcontextprotocol.spec.McpSchema;
@@ -264,6 +265,38 @@ class AgentMcpServerAutoConfigurationTests {
 			});
 	}
 
+	@Test
+	void advertisesResourcesWithoutSubscriptionsByDefault() {
+		this.webContextRunner.withConfiguration(AutoConfigurations.of(McpServerAutoConfiguration.class))
+			.withUserConfiguration(ToolsConfiguration.class, ResourcesConfiguration.class)
+			.run((context) -> {
+				McpSchema.ServerCapabilities capabilities = context.getBean(McpSyncServer.class).getServerCapabilities();
+				assertThat(capabilities.resources()).isNotNull();
+				assertThat(capabilities.resources().subscribe()).isFalse();
+			});
+	}
+
+	@Test
+	void advertisesResourceSubscriptionsWhenSwitchedOn() {
+		this.webContextRunner.withConfiguration(AutoConfigurations.of(McpServerAutoConfiguration.class))
+			.withUserConfiguration(ToolsConfiguration.class, ResourcesConfiguration.class)
+			.withPropertyValues("agent.middleware.mcp.resources.subscribe=true")
+			.run((context) -> {
+				McpSchema.ServerCapabilities capabilities = context.getBean(McpSyncServer.class).getServerCapabilities();
+				assertThat(capabilities.resources().subscribe()).isTrue();
+				assertThat(context).hasSingleBean(McpResourceUpdates.class);
+			});
+	}
+
+	@Test
+	void resourceSubscriptionsNeedResourcesToAdvertise() {
+		this.webContextRunner.withConfiguration(AutoConfigurations.of(McpServerAutoConfiguration.class))
+			.withUserConfiguration(ToolsConfiguration.class)
+			.withPropertyValues("agent.middleware.mcp.resources.subscribe=true")
+			.run((context) -> assertThat(context.getBean(McpSyncServer.class).getServerCapabilities().resources())
+				.isNull());
+	}
+
 	@SuppressWarnings("unchecked")
 	private static Map<String, McpSchema.Tool> tools(List<?> specifications) {
 		return ((List<SyncToolSpecification>) specifications).stream()
@@ -277,6 +310,18 @@ class AgentMcpServerAutoConfigurationTests {
 		List<SyncPromptSpecification> prompts() {
 			return List.of(new SyncPromptSpecification(new McpSchema.Prompt("greet", "Greets the user", List.of()),
 					(exchange, request) -> new McpSchema.GetPromptResult("greeting", List.of())));
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class ResourcesConfiguration {
+
+		@Bean
+		List<SyncResourceSpecification> resources() {
+			return List.of(new SyncResourceSpecification(
+					McpSchema.Resource.builder().uri("prices://current").name("prices").build(),
+					(exchange, request) -> new McpSchema.ReadResourceResult(List.of())));
 		}
 
 	}

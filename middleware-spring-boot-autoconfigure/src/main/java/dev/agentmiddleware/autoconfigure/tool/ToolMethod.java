@@ -12,14 +12,15 @@ import dev.agentmiddleware.tool.ToolDescriptor;
  * What an {@link AgentTool @AgentTool} method declares: the tool's descriptor and the parameters its JSON arguments
  * bind to.
  *
- * @param descriptor the descriptor built from the annotation, the generated schema and the return type
+ * @param descriptor the descriptor built from the annotation, the schema (declared or generated) and the return type
  * @param parameters the method's parameters, in declaration order
  */
 record ToolMethod(ToolDescriptor descriptor, List<ToolParameter> parameters) {
 
 	static ToolMethod of(Method method, AgentTool annotation) {
-		ToolMethodSchema schema = ToolMethodSchema.of(method);
 		String name = ToolNames.of(method);
+		ToolMethodSchema schema = annotation.inputSchema().isEmpty() ? ToolMethodSchema.of(method)
+				: ToolMethodSchema.declared(method, name, annotation.inputSchema());
 		String description = annotation.description().isEmpty() ? name.replace('_', ' ') : annotation.description();
 		ToolDescriptor descriptor = ToolDescriptor.builder(name)
 			.description(description)

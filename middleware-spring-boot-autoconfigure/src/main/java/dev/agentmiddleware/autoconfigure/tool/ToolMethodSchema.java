@@ -1,16 +1,20 @@
 package dev.agentmiddleware.autoconfigure.tool;
 
+import java.io.IOException;
+import java.io.InputStream;
 import java.lang.reflect.Method;
 import java.lang.reflect.Parameter;
 import java.lang.reflect.ParameterizedType;
 import java.lang.reflect.Type;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
+import java.util.Set;
 
 import com.github.victools.jsonschema.generator.Option;
 import com.github.victools.jsonschema.generator.OptionPreset;
@@ -26,11 +30,16 @@ import dev.agentmiddleware.binding.JsonArgumentBinder;
 import dev.agentmiddleware.binding.ToolParameter;
 import dev.agentmiddleware.spring.AgentTool;
 import dev.agentmiddleware.spring.AgentToolParam;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 import org.springframework.core.annotation.MergedAnnotation;
 import org.springframework.core.annotation.MergedAnnotations;
+import org.springframework.core.io.DefaultResourceLoader;
+import org.springframework.core.io.Resource;
 import org.springframework.util.ClassUtils;
 
 /**
@@ -60,6 +69,9 @@ import org.springframework.util.ClassUtils;
  *                        //  "required":["city","days"],"additionalProperties":false}
  * schema.parameters();   // [ToolParameter[name=city, ...], ToolParameter[name=days, ...]]
  * }</pre>
+ *
+ * <p>A tool may declare its schema instead ({@link AgentTool#inputSchema()}, {@link #declared}): it is published as
+ * written, and checked against the method's parameters when the application starts.
  *
  * @param inputSchema the JSON schema of the arguments object, as compact JSON text
  * @param parameters the method's parameters, in declaration order
@@ -103,6 +115,102 @@ record ToolMethodSchema(String inputSchema, List<ToolParameter> parameters) {
 			arguments.add(parameter);
 		}
 		return new ToolMethodSchema(inputSchema(parameters, arguments.toArray(Parameter[]::new)), parameters);
+	}
+
+	/**
+	 * Reads the schema a tool method declares ({@link AgentTool#inputSchema()}) and checks it against the method's
+	 * parameters: each of the schema's properties must be a parameter, and each parameter the method requires
+	 * (as {@link #of(Method)} decides) must be a property listed under {@code required}. A parameter is required
+	 * when the method or the schema requires it; it is described as the schema describes its property, or else by
+	 * its {@link AgentToolParam}. Meant to run once per tool, when the application starts.
+	 * @param method the tool method
+	 * @param toolName the tool's name, for messages
+	 * @param location where the schema is, such as {@code classpath:schemas/contact.json}
+	 * @return the schema as written, in compact JSON, and the parameters
+	 * @throws InvalidToolConfigurationException if the schema cannot be read or does not match the parameters,
+	 * naming the tool, the parameter and what was expected
+	 */
+	static ToolMethodSchema declared(Method method, String toolName, String location) {
+		ToolMethodSchema generated = of(method);
+		JsonNode schema = readDeclared(method, toolName, location);
+		JsonNode properties = schema.path("properties");
+		Set<String> required = new LinkedHashSet<>();
+		schema.path("required").valueStream().forEach((name) -> required.add(name.asString()));
+		List<String> names = generated.parameters().stream().map(ToolParameter::name).toList();
+		for (String property : properties.propertyNames()) {
+			if (!names.contains(property)) {
+				throw invalidSchema(method, toolName, location, "its property '" + property
+						+ "' is not a parameter of " + methodName(method) + " (parameters: " + describe(names) + ")",
+						"Rename the property or the parameter so that they match, or remove the property");
+			}
+		}
+		for (String name : required) {
+			if (!names.contains(name)) {
+				throw invalidSchema(method, toolName, location, "it requires '" + name + "', which is not a parameter of "
+						+ methodName(method) + " (parameters: " + describe(names) + ")",
+						"Remove '" + name + "' from \"required\", or add the parameter to the method");
+			}
+		}
+		List<ToolParameter> parameters = new ArrayList<>();
+		for (ToolParameter parameter : generated.parameters()) {
+			String name = parameter.name();
+			if (parameter.isRequired() && (!properties.has(name) || !required.contains(name))) {
+				String where = properties.has(name) ? "it does not list parameter '" + name + "' under \"required\""
+						: "it has no property for parameter '" + name + "'";
+				throw invalidSchema(method, toolName, location, where + ", which " + methodName(method)
+						+ " requires: expected a property '" + name + "' listed under \"required\"",
+						"Add '" + name + "' to the schema's properties and \"required\", or mark the parameter "
+								+ "@AgentToolParam(required = false) or make it Optional");
+			}
+			String description = properties.path(name).path("description").asString(parameter.description());
+			parameters.add(new ToolParameter(name, parameter.type(), description,
+					parameter.isRequired() || required.contains(name)));
+		}
+		return new ToolMethodSchema(schema.toString(), parameters);
+	}
+
+	private static JsonNode readDeclared(Method method, String toolName, String location) {
+		Resource resource = new DefaultResourceLoader(method.getDeclaringClass().getClassLoader())
+			.getResource(location);
+		if (!resource.exists()) {
+			throw invalidSchema(method, toolName, location, "no resource is at this location",
+					"Put the schema at '" + location + "' (for classpath:, under src/main/resources), or correct "
+							+ "@AgentTool(inputSchema = ...)");
+		}
+		JsonNode schema;
+		try (InputStream content = resource.getInputStream()) {
+			schema = JsonMapper.shared().readTree(content);
+		}
+		catch (IOException | JacksonException ex) {
+			throw invalidSchema(method, toolName, location, "it is not valid JSON",
+					"Correct the JSON of '" + location + "'");
+		}
+		if (schema == null || !schema.isObject() || !"object".equals(schema.path("type").asString(""))
+				|| (schema.has("properties") && !schema.get("properties").isObject())
+				|| (schema.has("required") && !schema.get("required").isArray())) {
+			throw invalidSchema(method, toolName, location,
+					"it is not the schema of an arguments object: expected a JSON object with \"type\": \"object\", "
+							+ "its \"properties\" an object and its \"required\" an array",
+					"Correct '" + location + "'");
+		}
+		return schema;
+	}
+
+	private static InvalidToolConfigurationException invalidSchema(Method method, String toolName, String location,
+			String reason, String action) {
+		// No configuration property declares the schema: the annotation attribute stands in its place
+		return new InvalidToolConfigurationException("@AgentTool(inputSchema) of tool '" + toolName + "'", location,
+				"the input schema of tool '" + toolName + "' (" + methodName(method) + ") does not fit the method: "
+						+ reason,
+				action);
+	}
+
+	private static String methodName(Method method) {
+		return method.getDeclaringClass().getSimpleName() + "." + method.getName();
+	}
+
+	private static String describe(List<String> names) {
+		return names.isEmpty() ? "none" : String.join(", ", names);
 	}
 
 	private static ToolParameter toolParameter(Parameter parameter) {

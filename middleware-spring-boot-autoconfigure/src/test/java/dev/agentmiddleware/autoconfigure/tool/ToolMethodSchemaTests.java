@@ -13,6 +13,7 @@ import javax.tools.JavaCompiler;
 import javax.tools.ToolProvider;
 
 import dev.agentmiddleware.binding.ArgumentLimits;
+import dev.agentmiddleware.binding.InvalidToolArgumentsException;
 import dev.agentmiddleware.binding.JsonArgumentBinder;
 import dev.agentmiddleware.binding.ToolParameter;
 import dev.agentmiddleware.spring.AgentTool;
@@ -24,6 +25,7 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 import static org.assertj.core.api.Assertions.entry;
 
@@ -178,6 +180,110 @@ class ToolMethodSchemaTests {
 		assertThat(stay.get("required").valueStream().map(JsonNode::asString)).contains("hotel");
 	}
 
+	@Test
+	void definesObjectTypeUsedTwiceInsideOneParameterOnce() throws Exception {
+		JsonNode schema = schemaOf("trip");
+		JsonNode leg = schema.get("properties").get("leg");
+		assertThat(leg.get("properties").get("from").get("$ref").asString()).isEqualTo("#/$defs/Point");
+		assertThat(leg.get("properties").get("to").get("$ref").asString()).isEqualTo("#/$defs/Point");
+		assertThat(schema.get("$defs").propertyNames()).containsExactly("Point");
+	}
+
+	@Test
+	void inlinesObjectTypeUsedOnce() throws Exception {
+		JsonNode origin = schemaOf("plan").get("properties").get("origin");
+		assertThat(origin.has("$ref")).isFalse();
+		assertThat(schemaOf("plan").has("$defs")).isFalse();
+	}
+
+	@Test
+	void declaredSchemaIsPublishedAsWritten() throws Exception {
+		ToolMethodSchema declared = ToolMethodSchema.declared(method("contact"), "contact", "classpath:schemas/contact.json");
+		JsonNode schema = MAPPER.readTree(declared.inputSchema());
+		assertThat(schema.get("$defs").get("address").get("$anchor").asString()).isEqualTo("addressDef");
+		assertThat(schema.get("properties").get("address").get("$ref").asString()).isEqualTo("#/$defs/address");
+		assertThat(schema.get("allOf").get(0).get("anyOf")).hasSize(2);
+		assertThat(schema.get("additionalProperties").asBoolean()).isFalse();
+	}
+
+	@Test
+	void declaredSchemaGivesParametersTheirTypesItsRequirementsAndDescriptions() throws Exception {
+		List<ToolParameter> parameters = ToolMethodSchema
+			.declared(method("contact"), "contact", "classpath:schemas/contact.json")
+			.parameters();
+		assertThat(parameters).containsExactly(new ToolParameter("name", String.class, "Full name", true),
+				new ToolParameter("address", Point.class, "", false),
+				new ToolParameter("email", String.class, "", true));
+	}
+
+	@Test
+	void declaredSchemaFeedsABinderThatBindsReferencedTypesAndEnforcesItsRequirements() throws Exception {
+		ToolMethodSchema declared = ToolMethodSchema.declared(method("contact"), "contact",
+				"classpath:schemas/contact.json");
+		JsonArgumentBinder binder = new JsonArgumentBinder("contact", declared.parameters(), MAPPER,
+				ArgumentLimits.DEFAULTS);
+		assertThat(binder.bind("{\"name\":\"Ada\",\"email\":\"ada@example.com\","
+				+ "\"address\":{\"lat\":1.5,\"lon\":2,\"label\":\"home\"}}"))
+			.containsEntry("address", new Point(1.5, 2, "home"));
+		assertThatExceptionOfType(InvalidToolArgumentsException.class)
+			.isThrownBy(() -> binder.bind("{\"name\":\"Ada\"}"))
+			.withMessageContaining("email");
+		assertThatExceptionOfType(InvalidToolArgumentsException.class)
+			.isThrownBy(() -> binder.bind("{\"name\":\"Ada\",\"email\":\"a\",\"address\":{\"lat\":1,\"lon\":2,\"zip\":\"x\"}}"))
+			.withMessageContaining("address");
+	}
+
+	@Test
+	void declaredSchemaWithPropertyThatIsNoParameterFailsNamingToolPropertyAndParameters() {
+		assertThatExceptionOfType(InvalidToolConfigurationException.class)
+			.isThrownBy(() -> ToolMethodSchema.declared(method("contact"), "contact",
+					"classpath:schemas/contact-with-fax.json"))
+			.satisfies((ex) -> {
+				assertThat(ex.getProperty()).isEqualTo("@AgentTool(inputSchema) of tool 'contact'");
+				assertThat(ex.getValue()).isEqualTo("classpath:schemas/contact-with-fax.json");
+				assertThat(ex.getReason()).contains("tool 'contact'", "SampleTools.contact",
+						"property 'fax' is not a parameter", "parameters: name, address, email");
+			});
+	}
+
+	@Test
+	void declaredSchemaWithoutRequiredParameterUnderRequiredFailsNamingIt() {
+		assertThatExceptionOfType(InvalidToolConfigurationException.class)
+			.isThrownBy(() -> ToolMethodSchema.declared(method("contact"), "contact",
+					"classpath:schemas/contact-name-optional.json"))
+			.satisfies((ex) -> assertThat(ex.getReason()).contains("tool 'contact'",
+					"does not list parameter 'name' under \"required\"",
+					"expected a property 'name' listed under \"required\""));
+	}
+
+	@Test
+	void declaredSchemaWithoutPropertyForRequiredParameterFailsNamingIt() {
+		assertThatExceptionOfType(InvalidToolConfigurationException.class)
+			.isThrownBy(() -> ToolMethodSchema.declared(method("plan"), "plan", "classpath:schemas/contact.json"))
+			.satisfies((ex) -> assertThat(ex.getReason()).contains("tool 'plan'",
+					"property 'name' is not a parameter"));
+		assertThatExceptionOfType(InvalidToolConfigurationException.class)
+			.isThrownBy(() -> ToolMethodSchema.declared(method("route"), "route",
+					"classpath:schemas/contact-name-optional.json"))
+			.satisfies((ex) -> assertThat(ex.getReason()).contains("property 'name' is not a parameter"));
+		assertThatExceptionOfType(InvalidToolConfigurationException.class)
+			.isThrownBy(() -> ToolMethodSchema.declared(method("contactByName"), "contact_by_name",
+					"classpath:schemas/contact-name-optional.json"))
+			.satisfies((ex) -> assertThat(ex.getReason()).contains("it has no property for parameter 'email'",
+					"SampleTools.contactByName requires"));
+	}
+
+	@Test
+	void declaredSchemaThatIsMissingOrNotAnObjectSchemaFailsNamingTheLocation() {
+		assertThatExceptionOfType(InvalidToolConfigurationException.class)
+			.isThrownBy(() -> ToolMethodSchema.declared(method("contact"), "contact", "classpath:schemas/absent.json"))
+			.satisfies((ex) -> assertThat(ex.getReason()).contains("no resource is at this location"));
+		assertThatExceptionOfType(InvalidToolConfigurationException.class)
+			.isThrownBy(() -> ToolMethodSchema.declared(method("contact"), "contact",
+					"classpath:schemas/not-an-object.json"))
+			.satisfies((ex) -> assertThat(ex.getReason()).contains("expected a JSON object with \"type\": \"object\""));
+	}
+
 	private static String location(Class<?> type) throws Exception {
 		return Path.of(type.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
 	}
@@ -206,6 +312,9 @@ class ToolMethodSchemaTests {
 
 	record Stay(@jakarta.validation.constraints.NotBlank String hotel,
 			@jakarta.validation.constraints.Min(1) @jakarta.validation.constraints.Max(30) int nights) {
+	}
+
+	record Leg(Point from, Point to) {
 	}
 
 	static class SampleTools {
@@ -248,6 +357,22 @@ class ToolMethodSchemaTests {
 
 		@AgentTool
 		String stay(Stay stay) {
+			return "";
+		}
+
+		@AgentTool
+		String trip(Leg leg) {
+			return "";
+		}
+
+		@AgentTool(inputSchema = "classpath:schemas/contact.json")
+		String contact(String name, @AgentToolParam(required = false) Point address, String email) {
+			return name;
+		}
+
+		@AgentTool
+		String contactByName(@AgentToolParam(required = false) String name,
+				@AgentToolParam(required = false) Point address, String email) {
 			return "";
 		}
 
