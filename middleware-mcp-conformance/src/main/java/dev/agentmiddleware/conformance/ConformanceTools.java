@@ -1,9 +1,16 @@
 package dev.agentmiddleware.conformance;
 
 import java.util.Base64;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 
 import dev.agentmiddleware.spring.AgentTool;
 import dev.agentmiddleware.spring.AgentToolParam;
+import dev.agentmiddleware.tool.ElicitationRequest;
+import dev.agentmiddleware.tool.ElicitationResult;
+import dev.agentmiddleware.tool.SamplingRequest;
+import dev.agentmiddleware.tool.ToolClient;
 import dev.agentmiddleware.tool.ToolContent;
 import dev.agentmiddleware.tool.ToolContents;
 import dev.agentmiddleware.tool.ToolDescriptor.SafetyLevel;
@@ -12,11 +19,10 @@ import dev.agentmiddleware.tool.ToolProgress;
 import org.springframework.stereotype.Component;
 
 /**
- * The tools the conformance suite calls, by the names its scenarios use, as {@code @AgentTool} methods.
- * <p>Not here yet, because an {@code @AgentTool} cannot do what they need (issue 28; the expected-failures baselines
- * in {@code src/test/resources/conformance} name them): {@code test_tool_with_logging} (logging to the client),
- * {@code test_sampling} (sampling from the client's model), {@code test_elicitation},
- * {@code test_elicitation_sep1034_defaults} and {@code test_elicitation_sep1330_enums} (asking the client's user).
+ * The tools the conformance suite calls, by the names its scenarios use, as {@code @AgentTool} methods written with
+ * the public API only: text, errors and progress; rich results ({@code ToolContents}); a tool that talks to its client
+ * through a {@code ToolClient} parameter (logging, sampling, elicitation with defaults and enums); a declared input
+ * schema; a call that outlasts its first stream (resumption with {@code Last-Event-ID}).
  */
 @Component
 public class ConformanceTools {
@@ -102,6 +108,109 @@ public class ConformanceTools {
 	public String reconnection() throws InterruptedException {
 		Thread.sleep(RECONNECTION_DELAY_MILLIS);
 		return "Reconnection test completed";
+	}
+
+	/**
+	 * Logs three messages at INFO to the client, about 50 ms apart, as the scenario {@code tools-call-with-logging}
+	 * describes.
+	 * @param client the call's client
+	 * @return what the scenario expects
+	 * @throws InterruptedException if the call is cancelled while it waits
+	 */
+	@AgentTool(name = "test_tool_with_logging", description = "Tool that sends log messages during execution",
+			safety = SafetyLevel.SAFE, readOnly = true, openWorld = false, tags = "interruptible")
+	public String toolWithLogging(ToolClient client) throws InterruptedException {
+		client.log(ToolClient.Level.INFO, "Tool execution started");
+		Thread.sleep(50);
+		client.log(ToolClient.Level.INFO, "Tool processing data");
+		Thread.sleep(50);
+		client.log(ToolClient.Level.INFO, "Tool execution completed");
+		return "Tool execution completed with logging";
+	}
+
+	/**
+	 * Asks the client's model to answer a prompt, as the scenario {@code tools-call-sampling} describes; a client
+	 * without the sampling capability makes the call fail.
+	 * @param prompt the prompt
+	 * @param client the call's client
+	 * @return the model's answer
+	 */
+	@AgentTool(name = "test_sampling", description = "Tool that requests LLM sampling from the client",
+			safety = SafetyLevel.SAFE, readOnly = true, openWorld = false)
+	public String sampling(@AgentToolParam(description = "The prompt to send to the LLM") String prompt,
+			ToolClient client) {
+		return "LLM response: " + client.sample(SamplingRequest.of(prompt, 100)).text();
+	}
+
+	/**
+	 * Asks the client's user for a user name and an email address, as the scenario {@code tools-call-elicitation}
+	 * describes; a client without the elicitation capability makes the call fail.
+	 * @param message the message to show the user
+	 * @param client the call's client
+	 * @return the user's answer
+	 */
+	@AgentTool(name = "test_elicitation", description = "Tool that requests user input from the client",
+			safety = SafetyLevel.SAFE, readOnly = true, openWorld = false)
+	public String elicitation(@AgentToolParam(description = "The message to show the user") String message,
+			ToolClient client) {
+		ElicitationResult answer = client.elicit(ElicitationRequest.builder(message)
+			.property("username", Map.of("type", "string", "description", "User's response"))
+			.property("email", Map.of("type", "string", "description", "User's email address"))
+			.required("username", "email")
+			.build());
+		return "User response: action=" + action(answer) + ", content=" + answer.content();
+	}
+
+	/**
+	 * Asks the client's user for a form whose every field has a default (SEP-1034), as the scenario
+	 * {@code elicitation-sep1034-defaults} describes.
+	 * @param client the call's client
+	 * @return the user's answer
+	 */
+	@AgentTool(name = "test_elicitation_sep1034_defaults",
+			description = "Tool that requests elicitation with default values for every primitive type",
+			safety = SafetyLevel.SAFE, readOnly = true, openWorld = false)
+	public String elicitationDefaults(ToolClient client) {
+		ElicitationResult answer = client.elicit(ElicitationRequest.builder("Please review your details")
+			.text("name", "Name", "John Doe")
+			.integer("age", "Age", 30)
+			.number("score", "Score", 95.5)
+			.choice("status", "Status", List.of("active", "inactive", "pending"), "active")
+			.bool("verified", "Verified", true)
+			.build());
+		return "Elicitation completed: action=" + action(answer) + ", content=" + answer.content();
+	}
+
+	/**
+	 * Asks the client's user for a form with the five kinds of enum of SEP-1330, as the scenario
+	 * {@code elicitation-sep1330-enums} describes.
+	 * @param client the call's client
+	 * @return the user's answer
+	 */
+	@AgentTool(name = "test_elicitation_sep1330_enums",
+			description = "Tool that requests elicitation with every kind of enum schema",
+			safety = SafetyLevel.SAFE, readOnly = true, openWorld = false)
+	public String elicitationEnums(ToolClient client) {
+		List<String> options = List.of("option1", "option2", "option3");
+		ElicitationResult answer = client.elicit(ElicitationRequest.builder("Please choose your options")
+			.choice("untitledSingle", null, options, null)
+			.property("titledSingle", Map.of("type", "string", "oneOf",
+					List.of(Map.of("const", "value1", "title", "First Option"),
+							Map.of("const", "value2", "title", "Second Option"),
+							Map.of("const", "value3", "title", "Third Option"))))
+			.property("legacyEnum", Map.of("type", "string", "enum", List.of("opt1", "opt2", "opt3"), "enumNames",
+					List.of("Option One", "Option Two", "Option Three")))
+			.property("untitledMulti", Map.of("type", "array", "items", Map.of("type", "string", "enum", options)))
+			.property("titledMulti", Map.of("type", "array", "items",
+					Map.of("anyOf", List.of(Map.of("const", "value1", "title", "First Choice"),
+							Map.of("const", "value2", "title", "Second Choice"),
+							Map.of("const", "value3", "title", "Third Choice")))))
+			.build());
+		return "Elicitation completed: action=" + action(answer) + ", content=" + answer.content();
+	}
+
+	private static String action(ElicitationResult answer) {
+		return answer.action().name().toLowerCase(Locale.ROOT);
 	}
 
 	/**

@@ -18,6 +18,7 @@ import dev.agentmiddleware.tool.InvocationSource;
 import dev.agentmiddleware.tool.ToolProgress.ProgressTarget;
 import dev.agentmiddleware.tool.ToolDescriptor.SafetyLevel;
 import dev.agentmiddleware.tool.ToolDescriptor;
+import dev.agentmiddleware.tool.ToolClient;
 import dev.agentmiddleware.tool.ToolContents;
 import dev.agentmiddleware.tool.ToolInvocation;
 import dev.agentmiddleware.tool.ToolPrincipal;
@@ -54,6 +55,11 @@ import org.springframework.ai.chat.model.ToolContext;
  * sends {@code notifications/progress} of that token on the request's response stream, at most one per progress
  * interval: a call waiting for approval says what it waits for, and a tool reports through its
  * {@link ToolProgress} parameter. A request without one carries none, and nothing is sent.
+ *
+ * <p>Every call carries the client that made it ({@link ToolClient#ATTRIBUTE}, an {@link McpToolClient}): a tool
+ * with a {@link ToolClient} parameter logs to it ({@code notifications/message}), asks its user
+ * ({@code elicitation/create}) and its model ({@code sampling/createMessage}) on the request's response stream,
+ * as far as the client declared the capabilities.
  * <pre>{@code
  * McpServerFeatures.SyncToolSpecification spec = new McpToolHandler(tool, errorFormatter, jsonMapper).specification();
  * }</pre>
@@ -163,7 +169,8 @@ public final class McpToolHandler
 				.source(InvocationSource.MCP)
 				.sessionId(McpSessionIds.of(exchange.transportContext(), exchange.sessionId()))
 				.principal(principal(exchange))
-				.attribute(McpInvocationAttributes.EXCHANGE, exchange);
+				.attribute(McpInvocationAttributes.EXCHANGE, exchange)
+				.attribute(ToolClient.ATTRIBUTE, new McpToolClient(exchange, this.tool.name()));
 			Object progressToken = request.progressToken();
 			if (progressToken != null) {
 				invocation.attribute(ProgressTarget.ATTRIBUTE,

@@ -36,7 +36,7 @@ final class AgentToolMethodInterceptor implements MethodInterceptor {
 		ToolPipeline pipeline = tool.pipeline();
 		if (pipeline.isBare()) {
 			// Nothing applies to this tool: the pipeline is the method itself, so go straight to it.
-			ToolProgress progress = tool.progressParameter().bindJava(invocation.getArguments());
+			ToolProgress progress = tool.progressParameter().bindJava(invocation.getArguments(), tool.name());
 			try {
 				return invocation.proceed();
 			}

@@ -42,7 +42,7 @@ final class BeanValidationArgumentValidator implements ToolArgumentValidator {
 			return;
 		}
 		ToolProgressParameter progress = tool.progressParameter();
-		@Nullable Object[] values = progress.methodValues(arguments.values().toArray(), ToolProgress.NONE);
+		@Nullable Object[] values = progress.methodValues(arguments.values().toArray(), ToolProgress.NONE, null);
 		Set<ConstraintViolation<Object>> violations = this.validator.forExecutables()
 			.validateParameters(target, method, values);
 		if (violations.isEmpty()) {
@@ -76,8 +76,8 @@ final class BeanValidationArgumentValidator implements ToolArgumentValidator {
 		for (Path.Node node : path) {
 			if (node.getKind() == ElementKind.PARAMETER) {
 				int index = node.as(Path.ParameterNode.class).getParameterIndex();
-				// The method's parameters count the progress, the tool's arguments do not
-				index = (progress.isDeclared() && index > progress.index()) ? index - 1 : index;
+				// The method's parameters count the progress and the client, the tool's arguments do not
+				index = progress.argumentIndex(index);
 				return (index < names.length) ? names[index] : node.getName();
 			}
 		}

@@ -9,6 +9,7 @@ import dev.agentmiddleware.autoconfigure.tool.ToolCallSessionResolver.ToolCallSe
 import dev.agentmiddleware.binding.JsonArgumentBinder;
 import dev.agentmiddleware.chain.ToolPipeline;
 import dev.agentmiddleware.tool.ExecutableTool;
+import dev.agentmiddleware.tool.ToolClient;
 import dev.agentmiddleware.tool.ToolProgress.ProgressTarget;
 import dev.agentmiddleware.tool.ToolArguments;
 import dev.agentmiddleware.tool.ToolDescriptor;
@@ -204,7 +205,7 @@ public final class RegisteredTool {
 
 	/**
 	 * Builds the invocation of a direct Java call from the method's argument array. A {@code ToolProgress} the
-	 * caller passed gets the progress of the call.
+	 * caller passed gets the progress of the call; a {@code ToolClient} the caller passed is the call's client.
 	 * @param values the argument values, in parameter order
 	 * @param session the caller's session and principal
 	 * @return the invocation, from {@link dev.agentmiddleware.tool.InvocationSource#JAVA}
@@ -214,6 +215,10 @@ public final class RegisteredTool {
 			.arguments(this.argumentNames.with(this.progress.argumentValues(values)))
 			.sessionId(session.sessionId())
 			.principal(session.principal());
+		ToolClient client = this.progress.javaClient(values);
+		if (client != null) {
+			invocation.attribute(ToolClient.ATTRIBUTE, client);
+		}
 		ProgressTarget progress = this.progress.javaTarget(values);
 		return (progress != null) ? invocation.attribute(ProgressTarget.ATTRIBUTE, progress).build()
 				: invocation.build();

@@ -18,7 +18,8 @@ import org.springframework.util.ReflectionUtils;
  * The end of an {@code @AgentTool} method's chain: calls the method on the bean with the invocation's arguments,
  * in parameter order, and rethrows the method's own exception unchanged. A method that declares a
  * {@link dev.agentmiddleware.tool.ToolProgress} parameter is given the call's progress there
- * ({@link ToolProgressParameter}), whose report still waiting for its interval's end is sent when the method returns.
+ * ({@link ToolProgressParameter}), whose report still waiting for its interval's end is sent when the method returns;
+ * one that declares a {@link dev.agentmiddleware.tool.ToolClient} parameter is given the call's client there.
  *
  * <p>When the bean was already a Spring AOP proxy (for example for {@code @Transactional}), our advisor joined
  * that proxy; the invoker then calls the proxy so the other aspects still run, and marks the call so that our
@@ -82,7 +83,7 @@ final class ToolMethodInvoker implements ToolHandler {
 		ToolProgress progress = ToolProgress.NONE;
 		if (this.progress.isDeclared()) {
 			progress = ToolProgressParameter.of(invocation);
-			values = this.progress.methodValues(values, progress);
+			values = this.progress.methodValues(values, progress, ToolProgressParameter.client(invocation));
 		}
 		if (this.targetIsAdvised) {
 			PASS_THROUGH.set(this.method);

@@ -4,6 +4,8 @@ import java.lang.reflect.Method;
 import java.lang.reflect.Parameter;
 import java.time.Clock;
 
+import dev.agentmiddleware.logging.ToolClientLog;
+import dev.agentmiddleware.tool.ToolClient;
 import dev.agentmiddleware.tool.ToolProgress.ProgressTarget;
 import dev.agentmiddleware.tool.ToolInvocation;
 import dev.agentmiddleware.tool.ToolProgress;
@@ -12,80 +14,143 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.util.ClassUtils;
 
 /**
- * The {@link ToolProgress} parameter of an {@code @AgentTool} method, if it declares one: not one of the tool's
- * arguments (not in its schema, not bound from JSON, not in a cache key or an approval), but given the progress of
- * each call: the reporter of the call's {@link ProgressTarget}, or {@link ToolProgress#NONE} when its caller asked
- * for none.
+ * The parameters of an {@code @AgentTool} method that are given by the call rather than bound from its arguments (not
+ * in its schema, not bound from JSON, not in a cache key or an approval): its {@link ToolProgress} parameter, if it
+ * declares one, given the progress of each call (the reporter of the call's {@link ProgressTarget}, or
+ * {@link ToolProgress#NONE} when its caller asked for none), and its {@link ToolClient} parameter, if it declares
+ * one, given the client of each call ({@link ToolClient#ATTRIBUTE}, or the application log when the call has none),
+ * whose requests are logged with the call ({@link ToolClientLog}).
  *
- * @param index the parameter's position among the method's parameters, {@code -1} when it declares none
+ * @param index the progress parameter's position among the method's parameters, {@code -1} when it declares none
+ * @param clientIndex the client parameter's position among the method's parameters, {@code -1} when it declares none
  */
-record ToolProgressParameter(int index) {
+record ToolProgressParameter(int index, int clientIndex) {
 
-	static final ToolProgressParameter NONE = new ToolProgressParameter(-1);
+	static final ToolProgressParameter NONE = new ToolProgressParameter(-1, -1);
 
 	/**
-	 * The progress parameter of a tool method.
+	 * The progress and client parameters of a tool method.
 	 * @param method the method
-	 * @return its progress parameter, {@link #NONE} when it declares none
-	 * @throws IllegalStateException if it declares more than one
+	 * @return its parameters, {@link #NONE} when it declares neither
+	 * @throws IllegalStateException if it declares more than one of a kind
 	 */
 	static ToolProgressParameter of(Method method) {
-		int found = -1;
+		int progress = -1;
+		int client = -1;
 		Parameter[] parameters = method.getParameters();
 		for (int i = 0; i < parameters.length; i++) {
-			if (is(parameters[i])) {
-				if (found >= 0) {
+			Class<?> type = parameters[i].getType();
+			if (type == ToolProgress.class) {
+				if (progress >= 0) {
 					throw new IllegalStateException("Tool method " + ClassUtils.getQualifiedMethodName(method)
 							+ " declares more than one ToolProgress parameter; declare one, which reports the progress "
 							+ "of each call");
 				}
-				found = i;
+				progress = i;
+			}
+			else if (type == ToolClient.class) {
+				if (client >= 0) {
+					throw new IllegalStateException("Tool method " + ClassUtils.getQualifiedMethodName(method)
+							+ " declares more than one ToolClient parameter; declare one, which talks to the client "
+							+ "of each call");
+				}
+				client = i;
 			}
 		}
-		return (found >= 0) ? new ToolProgressParameter(found) : NONE;
+		return (progress >= 0 || client >= 0) ? new ToolProgressParameter(progress, client) : NONE;
 	}
 
 	/**
-	 * Whether a method parameter is the progress of the call rather than one of the tool's arguments.
+	 * Whether a method parameter is given by the call (its progress or its client) rather than one of the tool's
+	 * arguments.
 	 */
 	static boolean is(Parameter parameter) {
-		return parameter.getType() == ToolProgress.class;
+		return parameter.getType() == ToolProgress.class || parameter.getType() == ToolClient.class;
 	}
 
 	boolean isDeclared() {
-		return this.index >= 0;
+		return this.index >= 0 || this.clientIndex >= 0;
 	}
 
 	/**
-	 * What the method is given for a call: the tool's argument values with the call's progress in its place.
+	 * What the method is given for a call: the tool's argument values with the call's progress and client in their
+	 * places.
 	 * @param arguments the argument values, in the order of the tool's arguments
 	 * @param progress the call's progress
-	 * @return the method's values; {@code arguments} itself when the method declares no progress
+	 * @param client the call's client, or {@code null} (only to validate the arguments)
+	 * @return the method's values; {@code arguments} itself when the method declares neither
 	 */
-	@Nullable Object[] methodValues(@Nullable Object[] arguments, ToolProgress progress) {
-		if (this.index < 0) {
+	@Nullable Object[] methodValues(@Nullable Object[] arguments, ToolProgress progress, @Nullable ToolClient client) {
+		if (!isDeclared()) {
 			return arguments;
 		}
-		@Nullable Object[] values = new Object[arguments.length + 1];
-		System.arraycopy(arguments, 0, values, 0, this.index);
-		values[this.index] = progress;
-		System.arraycopy(arguments, this.index, values, this.index + 1, arguments.length - this.index);
+		@Nullable Object[] values = new Object[arguments.length + count()];
+		int next = 0;
+		for (int i = 0; i < values.length; i++) {
+			if (i == this.index) {
+				values[i] = progress;
+			}
+			else if (i == this.clientIndex) {
+				values[i] = client;
+			}
+			else {
+				values[i] = arguments[next++];
+			}
+		}
 		return values;
 	}
 
 	/**
-	 * The tool's argument values of a direct Java call of the method: its values without the progress.
+	 * The tool's argument values of a direct Java call of the method: its values without the progress and client.
 	 * @param values the method's values
-	 * @return the argument values; a copy of {@code values} when the method declares no progress
+	 * @return the argument values; a copy of {@code values} when the method declares neither
 	 */
 	@Nullable Object[] argumentValues(@Nullable Object[] values) {
-		if (this.index < 0) {
+		if (!isDeclared()) {
 			return values.clone();
 		}
-		@Nullable Object[] arguments = new Object[values.length - 1];
-		System.arraycopy(values, 0, arguments, 0, this.index);
-		System.arraycopy(values, this.index + 1, arguments, this.index, arguments.length - this.index);
+		@Nullable Object[] arguments = new Object[values.length - count()];
+		int next = 0;
+		for (int i = 0; i < values.length; i++) {
+			if (i != this.index && i != this.clientIndex) {
+				arguments[next++] = values[i];
+			}
+		}
 		return arguments;
+	}
+
+	/**
+	 * The position among the tool's arguments of a method parameter that is one.
+	 * @param methodIndex the parameter's position among the method's parameters
+	 * @return its position among the tool's arguments
+	 */
+	int argumentIndex(int methodIndex) {
+		int index = methodIndex;
+		index -= (this.index >= 0 && methodIndex > this.index) ? 1 : 0;
+		index -= (this.clientIndex >= 0 && methodIndex > this.clientIndex) ? 1 : 0;
+		return index;
+	}
+
+	private int count() {
+		return ((this.index >= 0) ? 1 : 0) + ((this.clientIndex >= 0) ? 1 : 0);
+	}
+
+	/**
+	 * The client a direct Java call's caller passed, if the method declares a client parameter.
+	 * @param values the method's values
+	 * @return the client passed, or {@code null}
+	 */
+	@Nullable ToolClient javaClient(@Nullable Object[] values) {
+		return (this.clientIndex >= 0 && values[this.clientIndex] instanceof ToolClient client) ? client : null;
+	}
+
+	/**
+	 * The client a call's tool method is given.
+	 * @param invocation the call
+	 * @return the call's client, or the application log, whose requests are logged with the call
+	 */
+	static ToolClient client(ToolInvocation invocation) {
+		return ToolClientLog.of(invocation.attribute(ToolClient.ATTRIBUTE), invocation);
 	}
 
 	/**
@@ -103,11 +168,16 @@ record ToolProgressParameter(int index) {
 
 	/**
 	 * Gives a direct Java call that runs no middleware the progress it would get through its pipeline: a reporter of
-	 * the {@code ToolProgress} its caller passed, {@link ToolProgress#NONE} for {@code null}.
+	 * the {@code ToolProgress} its caller passed, {@link ToolProgress#NONE} for {@code null}; and, in place of a
+	 * {@code null} client, the application log.
 	 * @param values the method's values, changed in place
+	 * @param toolName the tool's name
 	 * @return the progress given, to {@linkplain #finish(ToolProgress) finish} when the method returns
 	 */
-	ToolProgress bindJava(@Nullable Object[] values) {
+	ToolProgress bindJava(@Nullable Object[] values, String toolName) {
+		if (this.clientIndex >= 0 && values[this.clientIndex] == null) {
+			values[this.clientIndex] = ToolClient.applicationLog(toolName);
+		}
 		if (this.index < 0) {
 			return ToolProgress.NONE;
 		}

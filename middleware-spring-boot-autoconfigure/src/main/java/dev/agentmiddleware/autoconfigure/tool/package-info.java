@@ -33,7 +33,8 @@
  * {@code ParameterConstraintSchema}) generates the JSON schema of its arguments; {@code AgentToolBeanPostProcessor}
  * proxies each bean with tools and registers them, {@code AgentToolMethodInterceptor} runs a direct Java call
  * through the pipeline, whose end, {@code ToolMethodInvoker}, calls the real method, giving a
- * {@link dev.agentmiddleware.tool.ToolProgress} parameter the call's progress ({@code ToolProgressParameter});
+ * {@link dev.agentmiddleware.tool.ToolProgress} parameter the call's progress and a
+ * {@link dev.agentmiddleware.tool.ToolClient} parameter the call's client ({@code ToolProgressParameter});
  * {@code BeanValidationArgumentValidator} is the Bean Validation argument check; {@code ChainBeans} orders the
  * middleware and interceptor beans into one chain and {@code ToolPipelineFactory} builds each tool's pipeline from
  * it and the observer tier; {@code StandardToolCallSessionResolver} is the default session resolver and

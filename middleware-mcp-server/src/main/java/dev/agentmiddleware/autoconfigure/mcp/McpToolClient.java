@@ -1,0 +1,199 @@
+package dev.agentmiddleware.autoconfigure.mcp;
+
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
+
+import dev.agentmiddleware.chain.CallCancellation;
+import dev.agentmiddleware.tool.ElicitationRequest;
+import dev.agentmiddleware.tool.ElicitationResult;
+import dev.agentmiddleware.tool.SamplingRequest;
+import dev.agentmiddleware.tool.SamplingResult;
+import dev.agentmiddleware.tool.ToolClient;
+import dev.agentmiddleware.tool.ToolClientUnavailableException;
+import io.modelcontextprotocol.server.McpSyncServerExchange;
+import io.modelcontextprotocol.spec.McpSchema;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The {@link ToolClient} of a call that came over MCP: talks to the client through the request's exchange, on the
+ * request's response stream. A message logged becomes a {@code notifications/message} (logger: the tool's name), which
+ * the MCP SDK drops below the level the client set with {@code logging/setLevel}; an elicitation becomes an
+ * {@code elicitation/create} in form mode, a sampling request a {@code sampling/createMessage}, each only when the
+ * client declared the capability.
+ *
+ * <p>The MCP SDK's synchronous exchange blocks until the client answers, so a request is sent on a thread of its
+ * own ({@code agent-tool-client}) while the tool's thread waits for it: a cancelled call (the client's
+ * {@code notifications/cancelled}, a client gone away) or an interrupted tool thread (the call's timeout) ends the
+ * wait at once with a {@link CancellationException}, and interrupts the sending thread, which withdraws the pending
+ * request. The tool's own thread is never interrupted by this client.
+ */
+final class McpToolClient implements ToolClient {
+
+	private static final Logger logger = LoggerFactory.getLogger(McpToolClient.class);
+
+	private final McpSyncServerExchange exchange;
+
+	private final String toolName;
+
+	McpToolClient(McpSyncServerExchange exchange, String toolName) {
+		this.exchange = exchange;
+		this.toolName = toolName;
+	}
+
+	@Override
+	public void log(Level level, String message) {
+		try {
+			this.exchange.loggingNotification(McpSchema.LoggingMessageNotification.builder()
+				.level(McpSchema.LoggingLevel.valueOf(level.name()))
+				.logger(this.toolName)
+				.data(message)
+				.build());
+		}
+		catch (RuntimeException ex) {
+			logger.debug("A log message of tool '{}' could not be sent to its MCP client: {}", this.toolName,
+					ex.toString());
+		}
+	}
+
+	@Override
+	public boolean canElicit() {
+		McpSchema.ClientCapabilities.Elicitation elicitation = McpElicitationApprovalProvider
+			.elicitation(this.exchange);
+		// A client that declares elicitation without modes supports forms; one that lists modes must list form
+		return elicitation != null && (elicitation.form() != null || elicitation.url() == null);
+	}
+
+	@Override
+	public ElicitationResult elicit(ElicitationRequest request) {
+		if (!canElicit()) {
+			throw new ToolClientUnavailableException(this.toolName, "elicitation", "the MCP client " + clientName()
+					+ " did not declare the elicitation capability (form mode)");
+		}
+		McpSchema.ElicitFormRequest question = McpSchema.ElicitFormRequest
+			.builder(request.message(), request.requestedSchema())
+			.build();
+		McpSchema.ElicitResult answer = await("elicitation", () -> this.exchange.createElicitation(question));
+		Map<String, Object> content = (answer.content() != null) ? answer.content() : Map.of();
+		return new ElicitationResult(ElicitationResult.Action.valueOf(answer.action().name()), content);
+	}
+
+	@Override
+	public boolean canSample() {
+		McpSchema.ClientCapabilities capabilities = this.exchange.getClientCapabilities();
+		return capabilities != null && capabilities.sampling() != null;
+	}
+
+	@Override
+	public SamplingResult sample(SamplingRequest request) {
+		if (!canSample()) {
+			throw new ToolClientUnavailableException(this.toolName, "sampling",
+					"the MCP client " + clientName() + " did not declare the sampling capability");
+		}
+		List<McpSchema.SamplingMessage> messages = request.messages()
+			.stream()
+			.map((message) -> new McpSchema.SamplingMessage(McpSchema.Role.valueOf(message.role().name()),
+					new McpSchema.TextContent(message.text())))
+			.toList();
+		McpSchema.CreateMessageRequest.Builder question = McpSchema.CreateMessageRequest.builder()
+			.messages(messages)
+			.maxTokens(request.maxTokens())
+			.systemPrompt(request.systemPrompt())
+			.temperature(request.temperature());
+		McpSchema.CreateMessageResult answer = await("sampling", () -> this.exchange.createMessage(question.build()));
+		return new SamplingResult(text(answer.content()), answer.model(), stopReason(answer.stopReason()));
+	}
+
+	// The stop reason as MCP spells it
+	private static @Nullable String stopReason(McpSchema.CreateMessageResult.@Nullable StopReason stopReason) {
+		if (stopReason == null) {
+			return null;
+		}
+		return switch (stopReason) {
+			case END_TURN -> "endTurn";
+			case STOP_SEQUENCE -> "stopSequence";
+			case MAX_TOKENS -> "maxTokens";
+			default -> null;
+		};
+	}
+
+	// The text of a sampled message; other content is described, never handed over as data
+	private static String text(McpSchema.@Nullable Content content) {
+		if (content instanceof McpSchema.TextContent text) {
+			return text.text();
+		}
+		return (content != null) ? "[" + content.type() + " content]" : "";
+	}
+
+	// Sends a request on a thread of its own and waits for the answer, as long as the call is not cancelled
+	private <T> T await(String kind, Supplier<T> request) {
+		CallCancellation cancellation = CallCancellation.current();
+		if (cancellation.isCancelled()) {
+			throw cancelled(kind, cancellation.reason());
+		}
+		Future<T> answer = Senders.EXECUTOR.submit(request::get);
+		try (CallCancellation.Registration stop = cancellation.onCancel(() -> answer.cancel(true))) {
+			return answer.get();
+		}
+		catch (CancellationException ex) {
+			throw cancelled(kind, cancellation.reason());
+		}
+		catch (InterruptedException ex) {
+			answer.cancel(true);
+			Thread.currentThread().interrupt();
+			throw cancelled(kind, "the tool's thread was interrupted");
+		}
+		catch (ExecutionException ex) {
+			Throwable cause = ex.getCause();
+			if (cause instanceof RuntimeException runtime) {
+				throw runtime;
+			}
+			if (cause instanceof Error error) {
+				throw error;
+			}
+			throw new IllegalStateException(cause);
+		}
+	}
+
+	private CancellationException cancelled(String kind, @Nullable String reason) {
+		return new CancellationException("The " + kind + " request of tool '" + this.toolName
+				+ "' was withdrawn: the call was cancelled" + ((reason != null) ? " (" + reason + ")" : ""));
+	}
+
+	private String clientName() {
+		McpSchema.Implementation info = this.exchange.getClientInfo();
+		String name = (info != null) ? info.name() : null;
+		return (name != null) ? "'" + name + "'" : "(unnamed)";
+	}
+
+	@Override
+	public String toString() {
+		return "McpToolClient[" + this.toolName + ", client=" + clientName() + "]";
+	}
+
+	// The threads that send requests and wait for the answers, started on first use; idle ones end after a minute
+	private static final class Senders {
+
+		private static final AtomicInteger COUNT = new AtomicInteger();
+
+		static final ExecutorService EXECUTOR = Executors.newCachedThreadPool((task) -> {
+			Thread thread = new Thread(task, "agent-tool-client-" + COUNT.incrementAndGet());
+			thread.setDaemon(true);
+			return thread;
+		});
+
+		private Senders() {
+		}
+
+	}
+
+}
