@@ -60,6 +60,8 @@ public class AuditProperties implements ValidatedProperties {
 
 	private final Jdbc jdbc = new Jdbc();
 
+	private final Web web = new Web();
+
 	@Override
 	public void validate(PropertyChecks checks) {
 		this.store.getType().requireMemoryOrJdbc(checks.property("store.type"));
@@ -69,6 +71,8 @@ public class AuditProperties implements ValidatedProperties {
 		checks.atLeast("batchSize", this.batchSize, 1);
 		checks.positive("retryInterval", this.retryInterval);
 		checks.atLeast("memory.maxRecords", this.memory.getMaxRecords(), 1);
+		checks.startsWith("web.path", this.web.getPath(), "/");
+		checks.notBlank("web.role", this.web.getRole());
 	}
 
 	public boolean isEnabled() {
@@ -133,6 +137,57 @@ public class AuditProperties implements ValidatedProperties {
 
 	public Jdbc getJdbc() {
 		return this.jdbc;
+	}
+
+	public Web getWeb() {
+		return this.web;
+	}
+
+	/**
+	 * Settings of the audit REST API (the approval web module serves it, with Spring Security only).
+	 */
+	public static class Web {
+
+		/**
+		 * Whether the audit REST API and its JSON Lines export are served (in a servlet web application with Spring
+		 * Security; without it they are not served).
+		 */
+		private boolean enabled = true;
+
+		/**
+		 * Base path of the audit REST API; the JSON Lines export is at {path}/export.
+		 */
+		private String path = "/agent/audit";
+
+		/**
+		 * Role a user needs to read the audit trail: the authority ROLE_{role}. Approvers do not have it unless given.
+		 */
+		private String role = "auditor";
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		public String getPath() {
+			return this.path;
+		}
+
+		public void setPath(String path) {
+			this.path = path;
+		}
+
+		public String getRole() {
+			return this.role;
+		}
+
+		public void setRole(String role) {
+			this.role = role;
+		}
+
 	}
 
 	/**
