@@ -67,6 +67,10 @@ class AuditAutoConfigurationTests {
 			assertThat(records.get(2).sessionFingerprint()).startsWith("sid-");
 			assertThat(records).allSatisfy((record) -> assertThat(record.toString())
 				.doesNotContain("conversation-secret"));
+			AuditEndpointContributor.AuditDescriptor section = (AuditEndpointContributor.AuditDescriptor) context
+				.getBean(AuditEndpointContributor.class)
+				.describe();
+			assertThat(section.latest()).isEqualTo(records);
 		});
 	}
 
