@@ -21,6 +21,8 @@ import dev.agentmiddleware.spring.AgentTool;
 import dev.agentmiddleware.tool.CallOutcome;
 import dev.agentmiddleware.tool.InvocationSource;
 import dev.agentmiddleware.tool.ToolDescriptor.SafetyLevel;
+import io.micrometer.core.instrument.binder.MeterBinder;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.h2.jdbcx.JdbcDataSource;
 import org.junit.jupiter.api.Test;
 
@@ -97,6 +99,18 @@ class AuditAutoConfigurationTests {
 			.withPropertyValues("agent.middleware.audit.store.type=memory")
 			.run((context) -> assertThat(context).hasSingleBean(InMemoryAuditStore.class)
 				.doesNotHaveBean(JdbcAuditStore.class));
+	}
+
+	@Test
+	void countsWrittenRecordsInMicrometer() {
+		this.contextRunner.run((context) -> {
+			SimpleMeterRegistry registry = new SimpleMeterRegistry();
+			context.getBean("auditTrailMeterBinder", MeterBinder.class).bindTo(registry);
+			callback(context, "search").call("{\"query\":\"a\"}");
+			await().until(() -> registry.get("agent.audit.records.written").functionCounter().count() == 1.0);
+			assertThat(registry.get("agent.audit.write.failures").functionCounter().count()).isZero();
+			assertThat(registry.get("agent.audit.records.dropped").functionCounter().count()).isZero();
+		});
 	}
 
 	@Test
