@@ -24,6 +24,7 @@ import dev.agentmiddleware.authorization.AuthorizationMiddleware;
 import dev.agentmiddleware.authorization.AuthorizationPolicy;
 import dev.agentmiddleware.binding.InvalidToolArgumentsException;
 import dev.agentmiddleware.callrecord.ToolCallObservers;
+import dev.agentmiddleware.chain.CallCancellation;
 import dev.agentmiddleware.chain.ToolMiddleware;
 import dev.agentmiddleware.chain.ToolPipeline;
 import dev.agentmiddleware.ratelimit.RateLimitMiddleware;
@@ -102,6 +103,15 @@ class AuditTrailTests {
 		AuditRecord record = awaitRecords(1).get(0);
 		assertThat(record.outcome()).isEqualTo(CallOutcome.FAILED);
 		assertThat(record.resultSize()).isNull();
+	}
+
+	@Test
+	void aCancelledCallIsRecordedAsCancelled() {
+		ToolPipeline pipeline = pipeline(trail(AuditTrail.builder(this.store)), (invocation) -> "deleted");
+		CallCancellation cancellation = new CallCancellation();
+		cancellation.cancel("the user stopped the agent");
+		assertThatExceptionOfType(Exception.class).isThrownBy(() -> pipeline.call(call().build(), cancellation));
+		assertThat(awaitRecords(1).get(0).outcome()).isEqualTo(CallOutcome.CANCELLED);
 	}
 
 	@Test
