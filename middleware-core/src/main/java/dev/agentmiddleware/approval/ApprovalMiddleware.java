@@ -12,6 +12,7 @@ import dev.agentmiddleware.approval.ApprovalProvider.ApprovalQueueProvider;
 import dev.agentmiddleware.approval.ApprovalProvider.CompositeApprovalProvider;
 import dev.agentmiddleware.chain.BuiltInMiddleware;
 import dev.agentmiddleware.chain.OrderedMiddleware.BuiltInOrder;
+import dev.agentmiddleware.chain.ToolCall;
 import dev.agentmiddleware.metrics.MiddlewareMetrics;
 import dev.agentmiddleware.redaction.SecretRedactor;
 import dev.agentmiddleware.tool.ToolProgress.ProgressTarget;
@@ -139,6 +140,7 @@ public final class ApprovalMiddleware extends BuiltInMiddleware<ApprovalPolicy> 
 		String hash = this.arguments.hash(invocation.arguments());
 		ApprovalGate.Passage passage = this.gate.check(invocation, hash, now);
 		if (passage.outcome() == ApprovalOutcome.GRANTED) {
+			ToolCall.current().approval(null, passage.decidedBy());
 			this.audit.record(invocation, hash, now, passage.decidedBy(), ApprovalOutcome.GRANTED, null);
 			return next.handle(invocation);
 		}
@@ -149,6 +151,7 @@ public final class ApprovalMiddleware extends BuiltInMiddleware<ApprovalPolicy> 
 					+ passage.decidedBy() + " earlier in this session" + ApprovalVerdict.because(passage.reason()));
 		}
 		ApprovalRequest request = this.wait.request(invocation, hash, now);
+		ToolCall.current().approval(request.id(), null);
 		ProgressTarget progress = invocation.attribute(ProgressTarget.ATTRIBUTE);
 		ProgressTarget.Reporter waiting = (progress != null) ? progress.reporter() : null;
 		ApprovalDecision decision = this.wait.await(request, invocation, waiting);

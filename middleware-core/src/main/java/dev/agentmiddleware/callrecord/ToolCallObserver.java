@@ -50,9 +50,28 @@ public interface ToolCallObserver {
 	 * @param duration how long the whole chain took
 	 * @param decidedBy the middleware that decided the outcome (denied, cached, rate limited, short-circuited, failed
 	 * in a hook), or {@code null} when the tool itself ran and decided it
+	 * @param approvalRequestId the approval request a person was asked about the call, or {@code null}
+	 * @param approvalGrantedBy who granted the session grant that let the call through without asking, or
+	 * {@code null}
 	 */
 	public record ToolCallRecord(ToolInvocation invocation, CallOutcome outcome, @Nullable Object result,
-			@Nullable Throwable error, Instant startedAt, Duration duration, @Nullable String decidedBy) {
+			@Nullable Throwable error, Instant startedAt, Duration duration, @Nullable String decidedBy,
+			@Nullable String approvalRequestId, @Nullable String approvalGrantedBy) {
+
+		/**
+		 * A record of a call that involved no approval.
+		 * @param invocation the call as it entered the chain
+		 * @param outcome how it ended
+		 * @param result the value returned
+		 * @param error the failure
+		 * @param startedAt when the call entered the chain
+		 * @param duration how long the whole chain took
+		 * @param decidedBy the middleware that decided the outcome
+		 */
+		public ToolCallRecord(ToolInvocation invocation, CallOutcome outcome, @Nullable Object result,
+				@Nullable Throwable error, Instant startedAt, Duration duration, @Nullable String decidedBy) {
+			this(invocation, outcome, result, error, startedAt, duration, decidedBy, null, null);
+		}
 
 	}
 

@@ -36,8 +36,9 @@ final class ObservedHandler implements ToolHandler {
 	private void record(Started started, ToolInvocation invocation, CallOutcome outcome, @Nullable String decidedBy,
 			@Nullable Object result, @Nullable Throwable error) {
 		Duration duration = Duration.ofNanos(System.nanoTime() - started.nanos());
-		this.observers.dispatch(
-				new ToolCallRecord(invocation, outcome, result, error, started.at(), duration, decidedBy));
+		ToolCall call = ToolCall.current();
+		this.observers.dispatch(new ToolCallRecord(invocation, outcome, result, error, started.at(), duration,
+				decidedBy, call.approvalRequestId(), call.approvalGrantedBy()));
 	}
 
 	private record Started(Instant at, long nanos) {

@@ -83,6 +83,12 @@ public final class ToolCall {
 	// The invocation the binding step made of unbound arguments, if any.
 	private volatile @Nullable ToolInvocation bound;
 
+	// The approval involved in this call, for its record: the request a person was asked, or who granted the
+	// session grant that let it through.
+	private volatile @Nullable String approvalRequestId;
+
+	private volatile @Nullable String approvalGrantedBy;
+
 	// Set by an interceptor that skips, read by the interceptors outside it; reset before each proceed.
 	volatile boolean skipped;
 
@@ -128,6 +134,36 @@ public final class ToolCall {
 	 */
 	public @Nullable String decidedBy() {
 		return this.decidedBy;
+	}
+
+	/**
+	 * Reports the approval involved in this call, for its record (the audit trail links the approval to the call
+	 * with it): the id of the request a person was asked, or who granted the session grant that let the call through
+	 * without asking. Does nothing on the inert call.
+	 * @param requestId the approval request's id, or {@code null} when nobody was asked
+	 * @param grantedBy who granted the session grant that let the call through, or {@code null} when none did
+	 */
+	public void approval(@Nullable String requestId, @Nullable String grantedBy) {
+		if (this.recording) {
+			this.approvalRequestId = requestId;
+			this.approvalGrantedBy = grantedBy;
+		}
+	}
+
+	/**
+	 * The id of the approval request a person was asked about this call, if any.
+	 * @return the request id, or {@code null}
+	 */
+	public @Nullable String approvalRequestId() {
+		return this.approvalRequestId;
+	}
+
+	/**
+	 * Who granted the session grant that let this call through without asking, if one did.
+	 * @return the grantor, or {@code null}
+	 */
+	public @Nullable String approvalGrantedBy() {
+		return this.approvalGrantedBy;
 	}
 
 	/**

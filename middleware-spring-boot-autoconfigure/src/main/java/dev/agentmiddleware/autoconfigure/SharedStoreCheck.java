@@ -21,7 +21,7 @@ import org.springframework.util.StringUtils;
 
 /**
  * Fails startup when configuration implies a shared store that cannot be built, instead of letting the store fall
- * back to memory: {@code store.type: jdbc} without a {@code DataSource} (approvals, threads, cache invalidations; the
+ * back to memory: {@code store.type: jdbc} without a {@code DataSource} (approvals, threads, cache invalidations, the audit trail; the
  * MCP session and rate-limit stores say so themselves), and a store whose type is {@code jdbc}, or {@code auto} while the application has a database
  * ({@code spring.datasource.url} set, or a {@code DataSource} bean), needs Spring's JDBC support
  * ({@code org.springframework:spring-jdbc}, brought by {@code spring-boot-starter-jdbc}) and the JDBC store module
@@ -107,6 +107,7 @@ final class SharedStoreCheck implements SmartInitializingSingleton {
 		stores.put(prefix + ".approval", "approval");
 		stores.put(prefix + ".threads", "thread");
 		stores.put(prefix + ".cache", "cache invalidation");
+		stores.put(prefix + ".audit", "audit");
 		stores.forEach((feature, storeName) -> {
 			String property = storeTypeProperty(feature + ".store.type");
 			if (storeType(property) == StoreType.JDBC) {
@@ -140,7 +141,8 @@ final class SharedStoreCheck implements SmartInitializingSingleton {
 	private List<String> storeTypeProperties() {
 		String prefix = AgentMiddlewareProperties.PREFIX;
 		List<String> properties = new ArrayList<>(List.of(prefix + ".approval.store.type",
-				prefix + ".threads.store.type", prefix + ".rate-limit.store.type", storeTypeProperty(CACHE_STORE_TYPE)));
+				prefix + ".threads.store.type", prefix + ".rate-limit.store.type", storeTypeProperty(CACHE_STORE_TYPE),
+				prefix + ".audit.store.type"));
 		if (ClassUtils.isPresent(MCP_SERVER_CLASS, this.classLoader)) {
 			properties.add(prefix + ".mcp.sessions.store.type");
 		}

@@ -73,8 +73,20 @@ class SharedStoreCheckTests {
 			.withPropertyValues("spring.datasource.url=jdbc:h2:mem:shared-store-check",
 					"agent.middleware.approval.store.type=memory", "agent.middleware.threads.store.type=memory",
 					"agent.middleware.rate-limit.store.type=memory", "agent.middleware.cache.store.type=memory",
-					"agent.middleware.mcp.sessions.store.type=memory")
+					"agent.middleware.mcp.sessions.store.type=memory", "agent.middleware.audit.store.type=memory")
 			.run((context) -> assertThat(context).hasNotFailed());
+	}
+
+	@Test
+	void anAuditStoreOnADatabaseWithoutSpringJdbcFailsStartupNamingIt() {
+		this.contextRunner.withClassLoader(this.withoutSpringJdbc)
+			.withPropertyValues("spring.datasource.url=jdbc:h2:mem:shared-store-check-audit",
+					"agent.middleware.approval.store.type=memory", "agent.middleware.threads.store.type=memory",
+					"agent.middleware.rate-limit.store.type=memory", "agent.middleware.cache.store.type=memory",
+					"agent.middleware.mcp.sessions.store.type=memory")
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.hasStackTraceContaining("agent.middleware.audit.store.type=auto"));
 	}
 
 	@Test

@@ -14,6 +14,7 @@ import java.util.stream.Stream;
 import dev.agentmiddleware.autoconfigure.actuate.AgentMiddlewareEndpointAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.agent.AgentAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.approval.ApprovalAutoConfiguration;
+import dev.agentmiddleware.autoconfigure.audit.AuditAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.authorization.AuthorizationAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.cache.ToolCacheAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.edge.EdgeGuardAutoConfiguration;
@@ -89,6 +90,9 @@ class StrictConfigurationTests {
 		section("agent.middleware.error-recovery",
 				key("agent.middleware.error-recovery.enabeld=false", "Did you mean 'enabled'?"),
 				value("agent.middleware.error-recovery.enabled=maybe", "'maybe' is not true or false"));
+		section("agent.middleware.audit", key("agent.middleware.audit.retension=30d", "Did you mean 'retention'?"),
+				value("agent.middleware.audit.batch-size=0", "must be 1 or more"),
+				value("agent.middleware.audit.store.type=redis", "redis is a store for rate limits only"));
 		section("agent.middleware.learning",
 				key("agent.middleware.learning.max-pattern=5", "Did you mean 'max-patterns'?"),
 				value("agent.middleware.learning.max-patterns=0", "must be 1 or more"));
@@ -139,7 +143,7 @@ class StrictConfigurationTests {
 				ThreadStoreAutoConfiguration.class, JdbcStoresAutoConfiguration.class, ToolTimeoutAutoConfiguration.class,
 				AgentChatClientAutoConfiguration.class, AgentToolSpringAiAutoConfiguration.class,
 				AgentMcpServerAutoConfiguration.class, AgentToolAutoConfiguration.class,
-				AuthorizationAutoConfiguration.class, EdgeGuardAutoConfiguration.class))
+				AuthorizationAutoConfiguration.class, EdgeGuardAutoConfiguration.class, AuditAutoConfiguration.class))
 		.withUserConfiguration(OrderToolsConfiguration.class);
 
 	@Test
@@ -191,6 +195,13 @@ class StrictConfigurationTests {
 			.contains("Value: \"jdbc\"")
 			.contains("the JDBC approval store needs a DataSource");
 		assertThat(analysis.getAction()).contains("spring-boot-starter-jdbc").contains("to auto or memory");
+	}
+
+	@Test
+	void aJdbcAuditStoreWithoutADataSourceFailsStartupNamingTheFix() {
+		FailureAnalysis analysis = startAndAnalyze("agent.middleware.audit.store.type=jdbc");
+		assertThat(analysis.getDescription()).contains("Property: agent.middleware.audit.store.type")
+			.contains("the JDBC audit store needs a DataSource");
 	}
 
 	@Test

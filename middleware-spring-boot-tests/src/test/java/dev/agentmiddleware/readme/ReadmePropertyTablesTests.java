@@ -83,6 +83,11 @@ class ReadmePropertyTablesTests {
 		assertPropertyTable("budget property", "default", "what it does");
 	}
 
+	@Test
+	void theAuditTableDocumentsEachPropertyOnceWithItsRealDefault() {
+		assertPropertyTable("audit property", "default", "what it does");
+	}
+
 	private void assertPropertyTable(String... header) {
 		List<Readme.Row> rows = Readme.root().table(header);
 		assertThat(rows).isNotEmpty();

@@ -9,6 +9,8 @@ import dev.agentmiddleware.autoconfigure.ConditionalOnStoreType;
 import dev.agentmiddleware.autoconfigure.ConditionalOnStoreType.StoreType;
 import dev.agentmiddleware.autoconfigure.approval.ApprovalAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.approval.ApprovalProperties;
+import dev.agentmiddleware.autoconfigure.audit.AuditAutoConfiguration;
+import dev.agentmiddleware.autoconfigure.audit.AuditProperties;
 import dev.agentmiddleware.autoconfigure.cache.CacheInvalidationTransport;
 import dev.agentmiddleware.autoconfigure.cache.ToolCacheAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.cache.ToolCacheProperties;
@@ -20,6 +22,7 @@ import dev.agentmiddleware.autoconfigure.thread.ThreadStoreProperties;
 import dev.agentmiddleware.autoconfigure.tool.AgentMiddlewareProperties;
 import dev.agentmiddleware.autoconfigure.tool.AgentToolRegistry;
 import dev.agentmiddleware.approval.ApprovalStore;
+import dev.agentmiddleware.audit.AuditStore;
 import dev.agentmiddleware.thread.ThreadStore;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -46,12 +49,13 @@ import org.springframework.jdbc.core.simple.JdbcClient;
  * <li>cache invalidations across instances ({@code agent.middleware.cache.store.type}):
  * {@link JdbcCacheInvalidations};</li>
  * <li>shared rate limits ({@code agent.middleware.rate-limit.store.type}, PostgreSQL): Bucket4j's PostgreSQL backend,
- * {@link Bucket4jJdbcRateLimiterStore}, which the rate-limit auto-configuration chooses.</li>
+ * {@link Bucket4jJdbcRateLimiterStore}, which the rate-limit auto-configuration chooses;</li>
+ * <li>the audit trail ({@code agent.middleware.audit.store.type}): {@link JdbcAuditStore}.</li>
  * </ul>
  * Runs before the features' auto-configurations, so that their in-memory stores back off.
  */
 @AutoConfiguration(
-		before = { ApprovalAutoConfiguration.class, ThreadStoreAutoConfiguration.class,
+		before = { ApprovalAutoConfiguration.class, AuditAutoConfiguration.class, ThreadStoreAutoConfiguration.class,
 				ToolCacheAutoConfiguration.class, ToolRateLimitAutoConfiguration.class },
 		after = AgentMiddlewareAutoConfiguration.class,
 		afterName = "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration")
@@ -80,6 +84,31 @@ public final class JdbcStoresAutoConfiguration {
 
 		}
 
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnBean(AgentToolRegistry.class)
+	@ConditionalOnBooleanProperty(name = AuditProperties.PREFIX + ".enabled", matchIfMissing = true)
+	@EnableConfigurationProperties(AuditProperties.class)
+	static class AuditStoreConfiguration {
+
+		@Configuration(proxyBeanMethods = false)
+		@ConditionalOnBean(DataSource.class)
+		@ConditionalOnStoreType(prefix = AuditProperties.PREFIX, value = { StoreType.AUTO, StoreType.JDBC })
+		static class JdbcAuditStoreConfiguration {
+
+			@Bean
+			@ConditionalOnMissingBean(AuditStore.class)
+			JdbcAuditStore auditStore(DataSource dataSource, AuditProperties properties) {
+				JdbcAuditStore store = new JdbcAuditStore(dataSource);
+				if (properties.getJdbc().isInitializeSchema()) {
+					store.initializeSchema();
+				}
+				return store;
+			}
+
+		}
 
 	}
 
