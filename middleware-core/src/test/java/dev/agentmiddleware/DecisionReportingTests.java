@@ -52,8 +52,9 @@ import org.junit.jupiter.params.provider.MethodSource;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Every built-in's decision reaches the three readers of outcomes (the observer tier, logging and observation)
- * exactly once per call, through the one running {@link dev.agentmiddleware.chain.ToolCall}.
+ * Every built-in's decision reaches the three readers of outcomes (the observer tier,
+ * logging and observation) exactly once per call, through the one running
+ * {@link dev.agentmiddleware.chain.ToolCall}.
  */
 class DecisionReportingTests {
 
@@ -90,12 +91,12 @@ class DecisionReportingTests {
 		return Stream.of(new Case("cache", CallOutcome.CACHED, "cache", 2,
 				CacheMiddleware.builder().policies((tool) -> CachePolicy.DEFAULT).build(), (invocation) -> "page"),
 				new Case("rate limit", CallOutcome.RATE_LIMITED, "rate-limit", 2,
-						RateLimitMiddleware.builder().policies((tool) -> RateLimitPolicy.of(1, Duration.ofMinutes(1))).build(),
+						RateLimitMiddleware.builder()
+							.policies((tool) -> RateLimitPolicy.of(1, Duration.ofMinutes(1)))
+							.build(),
 						(invocation) -> "page"),
 				new Case("timeout", CallOutcome.TIMED_OUT, "timeout", 1,
-						TimeoutMiddleware.builder()
-							.policies((tool) -> TimeoutPolicy.of(Duration.ofMillis(20)))
-							.build(),
+						TimeoutMiddleware.builder().policies((tool) -> TimeoutPolicy.of(Duration.ofMillis(20))).build(),
 						(invocation) -> {
 							new CountDownLatch(1).await(10, TimeUnit.SECONDS);
 							return "late";
@@ -112,9 +113,8 @@ class DecisionReportingTests {
 						return "canned";
 					}
 
-				}.asMiddleware(), (invocation) -> "page"),
-				new Case("denial", CallOutcome.DENIED, "policy", 1, ToolMiddleware.named("policy",
-						(tool, next) -> (invocation) -> {
+				}.asMiddleware(), (invocation) -> "page"), new Case("denial", CallOutcome.DENIED, "policy", 1,
+						ToolMiddleware.named("policy", (tool, next) -> (invocation) -> {
 							throw new ToolDeniedException(invocation.toolName(), "policy", "not on the allow list");
 						}), (invocation) -> "page"),
 				new Case("authorization", CallOutcome.FORBIDDEN, "authorization", 1,
@@ -123,7 +123,8 @@ class DecisionReportingTests {
 							.build(),
 						(invocation) -> "page"),
 				new Case("retry", CallOutcome.SUCCEEDED, null, 1,
-						RetryMiddleware.builder().policies((tool) -> RetryPolicy.defaults().withJitter(0))
+						RetryMiddleware.builder()
+							.policies((tool) -> RetryPolicy.defaults().withJitter(0))
 							.sleeper((duration) -> {
 							})
 							.build(),
@@ -148,7 +149,8 @@ class DecisionReportingTests {
 				.build();
 			for (int i = 0; i < decision.calls(); i++) {
 				try {
-					pipeline.call(ToolInvocation.builder(TOOL).argument("url", "https://example.org")
+					pipeline.call(ToolInvocation.builder(TOOL)
+						.argument("url", "https://example.org")
 						.sessionId("s-1")
 						.build());
 				}
@@ -170,7 +172,8 @@ class DecisionReportingTests {
 			.satisfies((record) -> assertThat(record.decidedBy()).isEqualTo(decision.decidedBy()));
 		String logged = "outcome=" + decision.outcome().tagValue()
 				+ ((decision.decidedBy() != null) ? " decided_by=" + decision.decidedBy() + " " : " duration_ms");
-		assertThat(this.capturedLog.events()).filteredOn((event) -> event.getFormattedMessage().contains(logged)).hasSize(1);
+		assertThat(this.capturedLog.events()).filteredOn((event) -> event.getFormattedMessage().contains(logged))
+			.hasSize(1);
 		assertThat(this.observed).filteredOn(decision.outcome().tagValue()::equals).hasSize(1);
 	}
 

@@ -20,10 +20,11 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 
 /**
- * What the approval built-in costs a tool that needs no approval: the safe {@code echo} tool of
- * {@link PipelineBenchmark} through a pipeline without the approval middleware, and through one with it enabled
- * (policy {@code dangerous}, as by default). The middleware returns the next handler for such a tool when the
- * pipeline is built, so both pipelines are the same handler and should cost the same.
+ * What the approval built-in costs a tool that needs no approval: the safe {@code echo}
+ * tool of {@link PipelineBenchmark} through a pipeline without the approval middleware,
+ * and through one with it enabled (policy {@code dangerous}, as by default). The
+ * middleware returns the next handler for such a tool when the pipeline is built, so both
+ * pipelines are the same handler and should cost the same.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)

@@ -1,8 +1,8 @@
 package dev.agentmiddleware.benchmarks;
 
 /**
- * Distinct JSON arguments for the benchmark tools, so that every call is a cache miss: far more of them than the
- * cache holds, cycled through.
+ * Distinct JSON arguments for the benchmark tools, so that every call is a cache miss:
+ * far more of them than the cache holds, cycled through.
  */
 final class Arguments {
 

@@ -21,10 +21,11 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 
 /**
- * What per-tool authorization costs per call: the {@code echo} tool of {@link PipelineBenchmark} through a pipeline
- * without the authorization middleware and through one with it. For a tool that requires no authority the
- * middleware returns the next handler when the pipeline is built, so both pipelines are the same handler; for a tool
- * that requires one, each call checks that the caller (who holds it) has it.
+ * What per-tool authorization costs per call: the {@code echo} tool of
+ * {@link PipelineBenchmark} through a pipeline without the authorization middleware and
+ * through one with it. For a tool that requires no authority the middleware returns the
+ * next handler when the pipeline is built, so both pipelines are the same handler; for a
+ * tool that requires one, each call checks that the caller (who holds it) has it.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)

@@ -30,18 +30,18 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.MapPropertySource;
 
 /**
- * Starts the small Spring contexts the benchmarks call into: the {@code @AgentTool} bean behind our
- * auto-configuration, either bare or with the default stack of built-ins.
+ * Starts the small Spring contexts the benchmarks call into: the {@code @AgentTool} bean
+ * behind our auto-configuration, either bare or with the default stack of built-ins.
  */
 final class BenchmarkContexts {
 
 	/**
-	 * The properties of the default stack: every built-in a sample configuration enables applies to the benchmark
-	 * tools, the rate limit with a limit that is never reached, the call log at INFO with its logger off.
+	 * The properties of the default stack: every built-in a sample configuration enables
+	 * applies to the benchmark tools, the rate limit with a limit that is never reached,
+	 * the call log at INFO with its logger off.
 	 */
-	static final Map<String, Object> DEFAULT_STACK_PROPERTIES = Map.of(
-			"agent.middleware.rate-limit.defaults.enabled", "true",
-			"agent.middleware.rate-limit.defaults.limit-for-period", "2000000000",
+	static final Map<String, Object> DEFAULT_STACK_PROPERTIES = Map.of("agent.middleware.rate-limit.defaults.enabled",
+			"true", "agent.middleware.rate-limit.defaults.limit-for-period", "2000000000",
 			"agent.middleware.rate-limit.defaults.limit-refresh-period", "1s",
 			"agent.middleware.cache.defaults.max-size", "1000");
 
@@ -85,17 +85,17 @@ final class BenchmarkContexts {
 	}
 
 	@Configuration(proxyBeanMethods = false)
-	@ImportAutoConfiguration({ AgentMiddlewareAutoConfiguration.class,
-			AgentToolAutoConfiguration.class, AgentToolSpringAiAutoConfiguration.class })
+	@ImportAutoConfiguration({ AgentMiddlewareAutoConfiguration.class, AgentToolAutoConfiguration.class,
+			AgentToolSpringAiAutoConfiguration.class })
 	static class BareConfiguration {
 
 	}
 
 	@Configuration(proxyBeanMethods = false)
-	@ImportAutoConfiguration({ AgentMiddlewareAutoConfiguration.class,
-			AgentToolAutoConfiguration.class, AgentToolSpringAiAutoConfiguration.class,
-			ToolObservationAutoConfiguration.class, ToolLoggingAutoConfiguration.class, ToolCacheAutoConfiguration.class,
-			ToolRetryAutoConfiguration.class, ToolRateLimitAutoConfiguration.class })
+	@ImportAutoConfiguration({ AgentMiddlewareAutoConfiguration.class, AgentToolAutoConfiguration.class,
+			AgentToolSpringAiAutoConfiguration.class, ToolObservationAutoConfiguration.class,
+			ToolLoggingAutoConfiguration.class, ToolCacheAutoConfiguration.class, ToolRetryAutoConfiguration.class,
+			ToolRateLimitAutoConfiguration.class })
 	static class DefaultStackConfiguration {
 
 		@Bean
@@ -103,8 +103,10 @@ final class BenchmarkContexts {
 			return new SimpleMeterRegistry();
 		}
 
-		// The meter handlers as Spring Boot's metrics auto-configuration groups them (the first that supports a
-		// context handles it), with the one our observation auto-configuration adds by default: tool calls get a
+		// The meter handlers as Spring Boot's metrics auto-configuration groups them (the
+		// first that supports a
+		// context handles it), with the one our observation auto-configuration adds by
+		// default: tool calls get a
 		// timer without the long-task timer.
 		@Bean
 		ObservationRegistry observationRegistry(MeterRegistry meterRegistry) {

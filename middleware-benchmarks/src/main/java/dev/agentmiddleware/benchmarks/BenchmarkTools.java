@@ -8,8 +8,9 @@ import dev.agentmiddleware.tool.ToolDescriptor.SafetyLevel;
 import org.springframework.ai.tool.annotation.Tool;
 
 /**
- * The tools every benchmark calls: one with a single string argument, one with a ~200-byte argument object. Each
- * method carries both our {@code @AgentTool} and Spring AI's {@code @Tool}, so both frameworks call the same code.
+ * The tools every benchmark calls: one with a single string argument, one with a
+ * ~200-byte argument object. Each method carries both our {@code @AgentTool} and Spring
+ * AI's {@code @Tool}, so both frameworks call the same code.
  */
 public class BenchmarkTools {
 

@@ -15,13 +15,14 @@ import org.springframework.ai.tool.ToolCallback;
 import org.springframework.context.annotation.AnnotationConfigApplicationContext;
 
 /**
- * The rows of {@link DefaultStackBenchmark} as ratios to Spring AI's call that a loaded machine cannot blur: in one
- * JVM, rounds of each call alternate (ours, then Spring AI's, round after round), and each round is timed by the
- * <em>CPU time</em> of the calling thread, which does not grow while the thread waits for a core that other
- * processes hold (wall-clock time, which JMH measures, does). Also the bytes allocated per call (exact). Prints, per
- * row, the median over the rounds of the CPU time per call of each side and the median of the per-round ratios.
- * Outside JMH: use it beside JMH's table on a shared machine, never instead of it on a quiet one.
- * <pre>
+ * The rows of {@link DefaultStackBenchmark} as ratios to Spring AI's call that a loaded
+ * machine cannot blur: in one JVM, rounds of each call alternate (ours, then Spring AI's,
+ * round after round), and each round is timed by the <em>CPU time</em> of the calling
+ * thread, which does not grow while the thread waits for a core that other processes hold
+ * (wall-clock time, which JMH measures, does). Also the bytes allocated per call (exact).
+ * Prints, per row, the median over the rounds of the CPU time per call of each side and
+ * the median of the per-round ratios. Outside JMH: use it beside JMH's table on a shared
+ * machine, never instead of it on a quiet one. <pre>
  * java -cp middleware-benchmarks/target/benchmarks.jar dev.agentmiddleware.benchmarks.CpuTimeRatioProbe [rounds]
  * </pre>
  */
@@ -44,8 +45,7 @@ public final class CpuTimeRatioProbe {
 				String same = Arguments.same(tool);
 				String[] distinct = Arguments.distinct(tool);
 				compare("cache hit, " + tool, rounds, (i) -> ours.call(same, session), (i) -> springAi.call(same));
-				compare("cache miss, " + tool, rounds,
-						(i) -> ours.call(distinct[i & (Arguments.COUNT - 1)], session),
+				compare("cache miss, " + tool, rounds, (i) -> ours.call(distinct[i & (Arguments.COUNT - 1)], session),
 						(i) -> springAi.call(distinct[i & (Arguments.COUNT - 1)]));
 			}
 		}
@@ -66,10 +66,11 @@ public final class CpuTimeRatioProbe {
 		double oursNanos = median(samples, 0);
 		double anchorNanos = median(samples, 1);
 		double[] ratios = samples.stream().mapToDouble((s) -> s[0] / s[1]).sorted().toArray();
-		System.out.printf("%-22s ours %,8.0f ns CPU, %,6.0f B | Spring AI %,8.0f ns CPU, %,6.0f B | ratio %.2f "
-				+ "(median of %d rounds; quartiles %.2f-%.2f)%n", row, oursNanos, median(samples, 2), anchorNanos,
-				median(samples, 3), ratios[ratios.length / 2], rounds, ratios[ratios.length / 4],
-				ratios[(3 * ratios.length) / 4]);
+		System.out.printf(
+				"%-22s ours %,8.0f ns CPU, %,6.0f B | Spring AI %,8.0f ns CPU, %,6.0f B | ratio %.2f "
+						+ "(median of %d rounds; quartiles %.2f-%.2f)%n",
+				row, oursNanos, median(samples, 2), anchorNanos, median(samples, 3), ratios[ratios.length / 2], rounds,
+				ratios[ratios.length / 4], ratios[(3 * ratios.length) / 4]);
 	}
 
 	// CPU nanoseconds and bytes allocated per call, over one round

@@ -19,9 +19,10 @@ import org.springframework.ai.tool.ToolCallback;
 import org.springframework.context.annotation.AnnotationConfigApplicationContext;
 
 /**
- * The JSON path with the default stack of built-ins (observation on a {@code SimpleMeterRegistry}, logging at INFO
- * with its logger off, cache, retry, a rate limit that is never reached) against Spring AI's
- * {@code MethodToolCallback} of the same method: on a cache miss (distinct arguments every call) and on a cache hit.
+ * The JSON path with the default stack of built-ins (observation on a
+ * {@code SimpleMeterRegistry}, logging at INFO with its logger off, cache, retry, a rate
+ * limit that is never reached) against Spring AI's {@code MethodToolCallback} of the same
+ * method: on a cache miss (distinct arguments every call) and on a cache hit.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)

@@ -19,9 +19,10 @@ import org.springframework.ai.tool.ToolCallback;
 import org.springframework.context.annotation.AnnotationConfigApplicationContext;
 
 /**
- * Throughput of the default stack on cache misses with one, two and four threads (each thread its own session): two
- * threads should give nearly twice the calls where two cores are free for them, which they cannot if a lock is
- * shared on the hot path; four threads on a two-core machine show only that throughput does not collapse.
+ * Throughput of the default stack on cache misses with one, two and four threads (each
+ * thread its own session): two threads should give nearly twice the calls where two cores
+ * are free for them, which they cannot if a lock is shared on the hot path; four threads
+ * on a two-core machine show only that throughput does not collapse.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)

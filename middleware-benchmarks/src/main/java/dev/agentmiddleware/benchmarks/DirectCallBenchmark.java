@@ -15,8 +15,8 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 
 /**
- * The anchors of {@link PipelineBenchmark}: the small tool called as a Java method, and its handler (which reads the
- * argument from the invocation) called without any pipeline.
+ * The anchors of {@link PipelineBenchmark}: the small tool called as a Java method, and
+ * its handler (which reads the argument from the invocation) called without any pipeline.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)

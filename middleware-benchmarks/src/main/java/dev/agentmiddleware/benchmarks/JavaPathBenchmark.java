@@ -16,8 +16,9 @@ import org.springframework.aop.framework.ProxyFactory;
 import org.springframework.context.annotation.AnnotationConfigApplicationContext;
 
 /**
- * The Java path: an {@code @AgentTool} method called on its bean (our class-based proxy, no applicable middleware)
- * against a Spring AOP class-based proxy with one no-op {@code MethodInterceptor}, the anchor a Spring user knows.
+ * The Java path: an {@code @AgentTool} method called on its bean (our class-based proxy,
+ * no applicable middleware) against a Spring AOP class-based proxy with one no-op
+ * {@code MethodInterceptor}, the anchor a Spring user knows.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)

@@ -21,8 +21,9 @@ import org.springframework.context.annotation.AnnotationConfigApplicationContext
 import org.springframework.util.ReflectionUtils;
 
 /**
- * The JSON path a model or MCP client takes: our {@code ToolCallback.call(json)} with no middleware against Spring
- * AI's {@code MethodToolCallback.call(json)} of the same method, for a one-string argument and a ~200-byte object.
+ * The JSON path a model or MCP client takes: our {@code ToolCallback.call(json)} with no
+ * middleware against Spring AI's {@code MethodToolCallback.call(json)} of the same
+ * method, for a one-string argument and a ~200-byte object.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)

@@ -38,18 +38,21 @@ import org.springframework.util.FileSystemUtils;
 import org.springframework.util.ReflectionUtils;
 
 /**
- * A {@code tools/call} round trip over loopback HTTP against the sample's MCP server, started in-process with its
- * own configuration: {@code governed} calls {@link BenchmarkTools#echo}, an {@code @AgentTool} served through the
- * middleware chain (with the sample's stack for a read-only tool: observation, logging with the call log off, the
- * session cache, retry), {@code ungoverned} calls the same method published on the same server through Spring AI
- * ({@code MethodToolCallback} and {@code McpToolUtils}) without the chain. Both go through the MCP Java SDK's client
- * and the server's Streamable HTTP transport; every call has distinct arguments, so the cache never answers. Run in
- * sample mode, JMH reports the percentiles of the round trip.
+ * A {@code tools/call} round trip over loopback HTTP against the sample's MCP server,
+ * started in-process with its own configuration: {@code governed} calls
+ * {@link BenchmarkTools#echo}, an {@code @AgentTool} served through the middleware chain
+ * (with the sample's stack for a read-only tool: observation, logging with the call log
+ * off, the session cache, retry), {@code ungoverned} calls the same method published on
+ * the same server through Spring AI ({@code MethodToolCallback} and {@code McpToolUtils})
+ * without the chain. Both go through the MCP Java SDK's client and the server's
+ * Streamable HTTP transport; every call has distinct arguments, so the cache never
+ * answers. Run in sample mode, JMH reports the percentiles of the round trip.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.SampleTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
-// A fixed heap, the same for both: the tail should show the calls, not the heap growing under one of them.
+// A fixed heap, the same for both: the tail should show the calls, not the heap growing
+// under one of them.
 @Fork(jvmArgsAppend = { "-Xms768m", "-Xmx768m" })
 public class McpRoundTripBenchmark {
 
@@ -79,8 +82,8 @@ public class McpRoundTripBenchmark {
 			.build();
 		this.client = McpClient.sync(transport).requestTimeout(Duration.ofSeconds(30)).build();
 		this.client.initialize();
-		System.out.println("Governed chain: "
-				+ this.sample.getBean(AgentToolRegistry.class).get("echo").pipeline().describe());
+		System.out.println(
+				"Governed chain: " + this.sample.getBean(AgentToolRegistry.class).get("echo").pipeline().describe());
 	}
 
 	@TearDown
@@ -110,7 +113,8 @@ public class McpRoundTripBenchmark {
 	}
 
 	/**
-	 * The governed tool's bean, and the same method published on the same MCP server through Spring AI only.
+	 * The governed tool's bean, and the same method published on the same MCP server
+	 * through Spring AI only.
 	 */
 	@Configuration(proxyBeanMethods = false)
 	static class UngovernedEcho {

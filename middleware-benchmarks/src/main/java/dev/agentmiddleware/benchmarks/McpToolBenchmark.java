@@ -28,10 +28,11 @@ import org.springframework.ai.mcp.McpToolUtils;
 import org.springframework.context.annotation.AnnotationConfigApplicationContext;
 
 /**
- * An MCP {@code tools/call} as the server's tool handler receives it (the exchange and the request with its
- * arguments map), with no middleware applying: our {@link McpToolHandler} against Spring AI's own
- * {@code MethodToolCallback} of the same method published through {@code McpToolUtils.toSyncToolSpecification}, for
- * a one-string argument and a ~200-byte object.
+ * An MCP {@code tools/call} as the server's tool handler receives it (the exchange and
+ * the request with its arguments map), with no middleware applying: our
+ * {@link McpToolHandler} against Spring AI's own {@code MethodToolCallback} of the same
+ * method published through {@code McpToolUtils.toSyncToolSpecification}, for a one-string
+ * argument and a ~200-byte object.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -91,7 +92,8 @@ public class McpToolBenchmark {
 	}
 
 	/**
-	 * The session behind the exchange: the tools never talk back to the client, so it does nothing.
+	 * The session behind the exchange: the tools never talk back to the client, so it
+	 * does nothing.
 	 */
 	static final class IdleSession implements McpLoggableSession {
 

@@ -17,9 +17,10 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 
 /**
- * What Micrometer itself costs, as anchors for the observation built-in: a cached {@code Timer}, and a bare
- * {@code Observation} with four constant tags and the meter handler Spring Boot registers (timer and long-task
- * timer), with and without the long-task timer.
+ * What Micrometer itself costs, as anchors for the observation built-in: a cached
+ * {@code Timer}, and a bare {@code Observation} with four constant tags and the meter
+ * handler Spring Boot registers (timer and long-task timer), with and without the
+ * long-task timer.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)

@@ -26,17 +26,21 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.infra.Blackhole;
 
 /**
- * What reading a call's outcome costs per call: the small tool of {@link PipelineBenchmark} watched by the observer
- * tier (one synchronous observer that only consumes the record), and additionally by the observation built-in (an
- * observation registry with one handler that does nothing). Its allocation per call is where a per-call copy of the
- * invocation, made to carry per-call state, shows.
+ * What reading a call's outcome costs per call: the small tool of
+ * {@link PipelineBenchmark} watched by the observer tier (one synchronous observer that
+ * only consumes the record), and additionally by the observation built-in (an observation
+ * registry with one handler that does nothing). Its allocation per call is where a
+ * per-call copy of the invocation, made to carry per-call state, shows.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 public class ObservedCallBenchmark {
 
-	/** {@code observers}: the observer tier only; {@code observers+observation}: with the observation built-in. */
+	/**
+	 * {@code observers}: the observer tier only; {@code observers+observation}: with the
+	 * observation built-in.
+	 */
 	@Param({ "observers", "observers+observation" })
 	public String readers;
 

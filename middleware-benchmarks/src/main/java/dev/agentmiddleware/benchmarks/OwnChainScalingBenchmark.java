@@ -25,11 +25,13 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Threads;
 
 /**
- * Throughput of our own part of the default stack, with one and two threads: the observer tier (one synchronous
- * observer), the per-call context, logging (its logger off), retry, the argument binding step and the result check,
- * around the small tool, with nothing from Micrometer, Caffeine or Resilience4j. What these layers write per call is
- * per call or per thread, so two threads should give about twice the calls of one where two cores are free; what
- * keeps {@link DefaultStackThroughputBenchmark} from scaling is then the libraries' shared state and the machine.
+ * Throughput of our own part of the default stack, with one and two threads: the observer
+ * tier (one synchronous observer), the per-call context, logging (its logger off), retry,
+ * the argument binding step and the result check, around the small tool, with nothing
+ * from Micrometer, Caffeine or Resilience4j. What these layers write per call is per call
+ * or per thread, so two threads should give about twice the calls of one where two cores
+ * are free; what keeps {@link DefaultStackThroughputBenchmark} from scaling is then the
+ * libraries' shared state and the machine.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)

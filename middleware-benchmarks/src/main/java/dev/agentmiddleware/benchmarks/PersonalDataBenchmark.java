@@ -27,10 +27,12 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 
 /**
- * What the personal-data result guard costs per call: a tool's result through the result guard (secrets redacted,
- * no size limit) with personal data masking off, and on with the four built-in detectors (region {@code DE},
- * leniency {@code VALID}). Three results: a text of about 600 characters holding one of each kind, the same length
- * of plain prose holding none (what most results are), and a record of five strings holding one of each kind.
+ * What the personal-data result guard costs per call: a tool's result through the result
+ * guard (secrets redacted, no size limit) with personal data masking off, and on with the
+ * four built-in detectors (region {@code DE}, leniency {@code VALID}). Three results: a
+ * text of about 600 characters holding one of each kind, the same length of plain prose
+ * holding none (what most results are), and a record of five strings holding one of each
+ * kind.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -110,6 +112,7 @@ public class PersonalDataBenchmark {
 
 	/**
 	 * A customer record, a structured result.
+	 *
 	 * @param name the name
 	 * @param email the email address
 	 * @param phone the phone number

@@ -8,12 +8,12 @@ import java.util.concurrent.Callable;
 import com.sun.management.ThreadMXBean;
 
 /**
- * The rows of {@link PersonalDataBenchmark} timed by the <em>CPU time</em> of the calling thread, for a machine that
- * other processes keep busy (JMH's wall-clock time grows while the thread waits for a core; CPU time does not), as
- * {@link CpuTimeRatioProbe} does for the default stack. In one JVM, rounds alternate between masking off and on; it
- * prints, per result, the median CPU time per call of each side over the rounds, the median of the per-round ratios
- * with its quartiles, and the bytes allocated per call.
- * <pre>
+ * The rows of {@link PersonalDataBenchmark} timed by the <em>CPU time</em> of the calling
+ * thread, for a machine that other processes keep busy (JMH's wall-clock time grows while
+ * the thread waits for a core; CPU time does not), as {@link CpuTimeRatioProbe} does for
+ * the default stack. In one JVM, rounds alternate between masking off and on; it prints,
+ * per result, the median CPU time per call of each side over the rounds, the median of
+ * the per-round ratios with its quartiles, and the bytes allocated per call. <pre>
  * java -cp middleware-benchmarks/target/benchmarks.jar dev.agentmiddleware.benchmarks.PersonalDataCpuProbe [rounds]
  * </pre>
  */
@@ -54,10 +54,12 @@ public final class PersonalDataCpuProbe {
 			samples.add(new double[] { offRound[0], onRound[0], offRound[1], onRound[1] });
 		}
 		double[] ratios = samples.stream().mapToDouble((s) -> s[1] / s[0]).sorted().toArray();
-		System.out.printf("%-24s off %,9.0f ns CPU, %,7.0f B | on %,9.0f ns CPU, %,7.0f B | on/off %.2f "
-				+ "(median of %d rounds; quartiles %.2f-%.2f)%n", row, CpuTimeRatioProbe.median(samples, 0), CpuTimeRatioProbe.median(samples, 2),
-				CpuTimeRatioProbe.median(samples, 1), CpuTimeRatioProbe.median(samples, 3), ratios[ratios.length / 2], rounds, ratios[ratios.length / 4],
-				ratios[(3 * ratios.length) / 4]);
+		System.out.printf(
+				"%-24s off %,9.0f ns CPU, %,7.0f B | on %,9.0f ns CPU, %,7.0f B | on/off %.2f "
+						+ "(median of %d rounds; quartiles %.2f-%.2f)%n",
+				row, CpuTimeRatioProbe.median(samples, 0), CpuTimeRatioProbe.median(samples, 2),
+				CpuTimeRatioProbe.median(samples, 1), CpuTimeRatioProbe.median(samples, 3), ratios[ratios.length / 2],
+				rounds, ratios[ratios.length / 4], ratios[(3 * ratios.length) / 4]);
 	}
 
 	// CPU nanoseconds and bytes allocated per call, over one round

@@ -22,8 +22,9 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 
 /**
- * The cost of the chain itself: the small tool of {@link DirectCallBenchmark} through a pipeline of 0, 1, 5 and 10
- * pass-through middleware, with the tool's result type declared (checked after each layer) or not.
+ * The cost of the chain itself: the small tool of {@link DirectCallBenchmark} through a
+ * pipeline of 0, 1, 5 and 10 pass-through middleware, with the tool's result type
+ * declared (checked after each layer) or not.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -33,7 +34,10 @@ public class PipelineBenchmark {
 	@Param({ "0", "1", "5", "10" })
 	public int layers;
 
-	/** Whether the tool declares its {@code String} result, as an {@code @AgentTool} does: results are then checked. */
+	/**
+	 * Whether the tool declares its {@code String} result, as an {@code @AgentTool} does:
+	 * results are then checked.
+	 */
 	@Param({ "true", "false" })
 	public boolean typed;
 

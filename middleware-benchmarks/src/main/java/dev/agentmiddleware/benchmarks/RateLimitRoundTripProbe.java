@@ -33,13 +33,14 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.jdbc.datasource.DelegatingDataSource;
 
 /**
- * Counts the database round trips of one rate-limited call with the shared (Bucket4j, PostgreSQL) store: the
- * statements executed and the commits and rollbacks, through a counting wrapper around the pool's connections
- * (outside JMH, so that the wrapper does not skew the timings). Prints one line per kind and the total per call,
- * for the first call of a key (its row is created) and for the calls after it. With the argument {@code redis} it
- * counts the commands the Redis store sends instead, with a Lettuce command listener on its client
- * ({@code AGENTMW_BENCHMARK_REDIS_URL}, default {@code redis://127.0.0.1:6379}, emptied first).
- * <pre>
+ * Counts the database round trips of one rate-limited call with the shared (Bucket4j,
+ * PostgreSQL) store: the statements executed and the commits and rollbacks, through a
+ * counting wrapper around the pool's connections (outside JMH, so that the wrapper does
+ * not skew the timings). Prints one line per kind and the total per call, for the first
+ * call of a key (its row is created) and for the calls after it. With the argument
+ * {@code redis} it counts the commands the Redis store sends instead, with a Lettuce
+ * command listener on its client ({@code AGENTMW_BENCHMARK_REDIS_URL}, default
+ * {@code redis://127.0.0.1:6379}, emptied first). <pre>
  * java -cp middleware-benchmarks/target/benchmarks.jar dev.agentmiddleware.benchmarks.RateLimitRoundTripProbe
  * java -cp middleware-benchmarks/target/benchmarks.jar dev.agentmiddleware.benchmarks.RateLimitRoundTripProbe redis
  * </pre>
@@ -76,7 +77,8 @@ public final class RateLimitRoundTripProbe {
 		}
 	}
 
-	// Lettuce's command listener sees every command the store's client sends (one round trip each); the commands the
+	// Lettuce's command listener sees every command the store's client sends (one round
+	// trip each); the commands the
 	// compare-and-swap script runs inside Redis are not round trips and are not counted.
 	private static void redis(int calls) throws Exception {
 		Map<String, AtomicLong> counts = new TreeMap<>();
@@ -101,7 +103,8 @@ public final class RateLimitRoundTripProbe {
 		}
 	}
 
-	// Prints the round trips of the first call of the key, then those of each later call on average.
+	// Prints the round trips of the first call of the key, then those of each later call
+	// on average.
 	private static void measure(ToolPipeline pipeline, Map<String, AtomicLong> counts, int calls) throws Exception {
 		ToolInvocation invocation = ToolInvocation.builder(pipeline.tool()).build();
 		counts.clear();
@@ -115,7 +118,8 @@ public final class RateLimitRoundTripProbe {
 				counts, calls);
 	}
 
-	// The echo tool behind a limit it never reaches: every call takes a permit from the store.
+	// The echo tool behind a limit it never reaches: every call takes a permit from the
+	// store.
 	private static ToolPipeline limitedEcho(RateLimiterStore store) {
 		return ToolPipeline.builder(ToolDescriptor.builder("echo").build(), (invocation) -> "ok")
 			.middleware(List.of(RateLimitMiddleware.builder()
@@ -129,7 +133,8 @@ public final class RateLimitRoundTripProbe {
 		return counts.values().stream().mapToLong(AtomicLong::get).sum();
 	}
 
-	// A proxy that counts the round-trip methods of a connection and of the statements it creates.
+	// A proxy that counts the round-trip methods of a connection and of the statements it
+	// creates.
 	@SuppressWarnings("unchecked")
 	private static <T> T counted(Class<T> type, Object target, Map<String, AtomicLong> counts) {
 		InvocationHandler handler = (proxy, method, arguments) -> {

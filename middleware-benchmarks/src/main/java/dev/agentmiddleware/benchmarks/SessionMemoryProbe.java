@@ -30,12 +30,13 @@ import dev.agentmiddleware.tool.ToolDescriptor.SafetyLevel;
 import dev.agentmiddleware.tool.ToolInvocation;
 
 /**
- * Opens 100,000 sessions against the per-session state the built-ins keep (a session-scoped cache entry, a
- * per-session rate limiter and call budget, an approval grant and a remembered denial, a thread in the in-memory
- * thread store), each session making one call, and reports the heap retained after a full collection: with 10,000
- * sessions (every cap still above them), with 100,000, and after the sessions have been idle past every timeout
- * (time moved by an injected ticker and clock). Not a JMH benchmark: retained heap is a state, not a rate.
- * <pre>
+ * Opens 100,000 sessions against the per-session state the built-ins keep (a
+ * session-scoped cache entry, a per-session rate limiter and call budget, an approval
+ * grant and a remembered denial, a thread in the in-memory thread store), each session
+ * making one call, and reports the heap retained after a full collection: with 10,000
+ * sessions (every cap still above them), with 100,000, and after the sessions have been
+ * idle past every timeout (time moved by an injected ticker and clock). Not a JMH
+ * benchmark: retained heap is a state, not a rate. <pre>
  * java -cp middleware-benchmarks/target/benchmarks.jar dev.agentmiddleware.benchmarks.SessionMemoryProbe [figures.properties]
  * </pre>
  */
@@ -87,7 +88,8 @@ public final class SessionMemoryProbe {
 
 	/**
 	 * Runs the probe.
-	 * @param args optionally, a file to write the figures to as properties, for {@code BenchmarkReport}
+	 * @param args optionally, a file to write the figures to as properties, for
+	 * {@code BenchmarkReport}
 	 * @throws Exception if a call fails
 	 */
 	public static void main(String[] args) throws Exception {
@@ -108,8 +110,10 @@ public final class SessionMemoryProbe {
 		long all = retainedHeap();
 		System.out.println("Held after " + SESSIONS + " sessions: " + this.approvals.rememberedSize()
 				+ " grants and denials, " + this.threads.size() + " threads");
-		// Every session idle for two hours: past the cache's time to live, the limiters' refill, the budgets' idle
-		// timeout, the grants' lifetime and the denials' repeat window. One more session's call and look-ups run
+		// Every session idle for two hours: past the cache's time to live, the limiters'
+		// refill, the budgets' idle
+		// timeout, the grants' lifetime and the denials' repeat window. One more
+		// session's call and look-ups run
 		// the caches' maintenance and drop what is obsolete.
 		this.nanos.addAndGet(Duration.ofHours(2).toNanos());
 		Instant later = now().plus(Duration.ofHours(2));
@@ -121,8 +125,9 @@ public final class SessionMemoryProbe {
 		System.out.printf(Locale.ROOT, "baseline heap:                      %,12d B%n", baseline);
 		System.out.printf(Locale.ROOT, "after %,7d sessions:              %,12d B (+%,d B, %,.0f B per session)%n", CAP,
 				atCap, atCap - baseline, perSession);
-		System.out.printf(Locale.ROOT, "after %,7d sessions:              %,12d B (+%,d B; unbounded would be +%,.0f B)%n",
-				SESSIONS, all, all - baseline, perSession * SESSIONS);
+		System.out.printf(Locale.ROOT,
+				"after %,7d sessions:              %,12d B (+%,d B; unbounded would be +%,.0f B)%n", SESSIONS, all,
+				all - baseline, perSession * SESSIONS);
 		System.out.printf(Locale.ROOT, "after every session idled 2 h:     %,12d B (+%,d B)%n", afterEviction,
 				afterEviction - baseline);
 		Properties figures = new Properties();
@@ -148,14 +153,14 @@ public final class SessionMemoryProbe {
 
 	private void call(String session, Instant now) throws Exception {
 		this.pipeline.call(ToolInvocation.builder(this.echo).sessionId(session).argument("text", "hello").build());
-		this.approvals.grant(new SessionGrant(session, "delete_file", "hash-" + session, "approver",
-				now.plus(GRANT_TTL)));
-		this.approvals.recordDenial(new DeniedCall(session, "write_file", "hash-" + session, "approver",
-				"not today", now));
+		this.approvals
+			.grant(new SessionGrant(session, "delete_file", "hash-" + session, "approver", now.plus(GRANT_TTL)));
+		this.approvals
+			.recordDenial(new DeniedCall(session, "write_file", "hash-" + session, "approver", "not today", now));
 		this.approvals.findGrant(session, "delete_file", "hash-" + session, now);
 		this.approvals.findDenial(session, "write_file", "hash-" + session, now.minus(DENY_WINDOW));
-		this.threads.update(session, (values) -> Map.of("todos", java.util.List.of(Map.of("id", "1",
-				"text", "look at the weather", "status", "pending"))));
+		this.threads.update(session, (values) -> Map.of("todos",
+				java.util.List.of(Map.of("id", "1", "text", "look at the weather", "status", "pending"))));
 	}
 
 	private static long retainedHeap() throws InterruptedException {

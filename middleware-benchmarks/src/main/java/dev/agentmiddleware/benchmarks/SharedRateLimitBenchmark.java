@@ -33,18 +33,23 @@ import org.openjdk.jmh.annotations.Threads;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 /**
- * The per-call cost of a rate-limited call when the limit is counted in memory (Resilience4j) and when it is shared
- * in PostgreSQL (Bucket4j, one {@code SELECT ... FOR UPDATE} transaction per call) or in Redis (Bucket4j's Lettuce
- * backend, a {@code GET} and a compare-and-swap script per call): the {@code echo} tool of {@link PipelineBenchmark}
- * behind a {@link RateLimitMiddleware} whose limit is never reached. The database is the one the tests use
- * ({@code AGENTMW_TEST_POSTGRES_URL}, {@code _USER}, {@code _PASSWORD}; default
- * {@code jdbc:postgresql://127.0.0.1:5432/agentmw}), on loopback, through a Hikari pool of 10; Redis is
- * {@code AGENTMW_BENCHMARK_REDIS_URL} (default {@code redis://127.0.0.1:6379}, emptied at the start), on loopback,
- * through one Lettuce connection.
+ * The per-call cost of a rate-limited call when the limit is counted in memory
+ * (Resilience4j) and when it is shared in PostgreSQL (Bucket4j, one
+ * {@code SELECT ... FOR UPDATE} transaction per call) or in Redis (Bucket4j's Lettuce
+ * backend, a {@code GET} and a compare-and-swap script per call): the {@code echo} tool
+ * of {@link PipelineBenchmark} behind a {@link RateLimitMiddleware} whose limit is never
+ * reached. The database is the one the tests use ({@code AGENTMW_TEST_POSTGRES_URL},
+ * {@code _USER}, {@code _PASSWORD}; default
+ * {@code jdbc:postgresql://127.0.0.1:5432/agentmw}), on loopback, through a Hikari pool
+ * of 10; Redis is {@code AGENTMW_BENCHMARK_REDIS_URL} (default
+ * {@code redis://127.0.0.1:6379}, emptied at the start), on loopback, through one Lettuce
+ * connection.
  *
- * <p>{@link #limitedCall} is one caller (average time); {@link Throughput#limitedCalls} is 4 callers (calls per
- * second), with one limit for the tool (every call locks the same row) or one per session (each caller its own
- * session, so its own row): the figures behind the capacity note in the README.
+ * <p>
+ * {@link #limitedCall} is one caller (average time); {@link Throughput#limitedCalls} is 4
+ * callers (calls per second), with one limit for the tool (every call locks the same row)
+ * or one per session (each caller its own session, so its own row): the figures behind
+ * the capacity note in the README.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -83,7 +88,10 @@ public class SharedRateLimitBenchmark {
 	@Threads(4)
 	public static class Throughput {
 
-		/** What the limit counts per: the tool (one row for all callers) or the session (a row per caller). */
+		/**
+		 * What the limit counts per: the tool (one row for all callers) or the session (a
+		 * row per caller).
+		 */
 		@Param({ "tool", "session" })
 		public String key;
 

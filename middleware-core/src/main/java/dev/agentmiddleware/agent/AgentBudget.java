@@ -25,24 +25,31 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Token and cost budgets of agent runs: per run, per thread (a conversation) and per principal per day (UTC), in
- * tokens as the model reports them and in money from the configured {@linkplain ModelPrice price} of the model that
- * answered. An {@link AgentRun} asks {@link #spent} before each model call and {@link #count counts} each model
- * response; when a budget is spent the run ends with a final answer saying which budget and how much was used, such
- * as <em>"Stopped: this thread's token budget of 10,000 is spent (10,412 used)."</em>
+ * Token and cost budgets of agent runs: per run, per thread (a conversation) and per
+ * principal per day (UTC), in tokens as the model reports them and in money from the
+ * configured {@linkplain ModelPrice price} of the model that answered. An
+ * {@link AgentRun} asks {@link #spent} before each model call and {@link #count counts}
+ * each model response; when a budget is spent the run ends with a final answer saying
+ * which budget and how much was used, such as <em>"Stopped: this thread's token budget of
+ * 10,000 is spent (10,412 used)."</em>
  *
- * <p>A budget is spent once its use reaches the limit: the response that crosses it is counted whole (a model call
- * cannot be cut short), and the run ends before the next model call. Per-run counts live in the run; per-thread
- * counts in the {@link ThreadStore} under {@value #THREAD_KEY} of the thread's metadata, and per-principal counts in
- * a record of their own per principal and day, keyed by the SHA-256 of the principal's name (never the name), under
- * {@value #PRINCIPAL_DAY_KEY}; so on a shared (JDBC) store they hold across runs and instances. Scopes without a
- * limit are not written. Two runs that check at the same moment may both make one more model call: a budget bounds
- * the spending to the limit plus at most one response per concurrent run.
+ * <p>
+ * A budget is spent once its use reaches the limit: the response that crosses it is
+ * counted whole (a model call cannot be cut short), and the run ends before the next
+ * model call. Per-run counts live in the run; per-thread counts in the
+ * {@link ThreadStore} under {@value #THREAD_KEY} of the thread's metadata, and
+ * per-principal counts in a record of their own per principal and day, keyed by the
+ * SHA-256 of the principal's name (never the name), under {@value #PRINCIPAL_DAY_KEY}; so
+ * on a shared (JDBC) store they hold across runs and instances. Scopes without a limit
+ * are not written. Two runs that check at the same moment may both make one more model
+ * call: a budget bounds the spending to the limit plus at most one response per
+ * concurrent run.
  *
- * <p>A response without usage is counted as unknown ({@link Spending#unknownUsage()}, metrics
- * {@code agent.tokens.unknown}), never guessed; a response of a model without a price counts no cost and is counted
- * as unpriced ({@link Spending#unpriced()}), with one WARN per model. Thread-safe.
- * <pre>{@code
+ * <p>
+ * A response without usage is counted as unknown ({@link Spending#unknownUsage()},
+ * metrics {@code agent.tokens.unknown}), never guessed; a response of a model without a
+ * price counts no cost and is counted as unpriced ({@link Spending#unpriced()}), with one
+ * WARN per model. Thread-safe. <pre>{@code
  * AgentBudget budget = new AgentBudget(new BudgetPolicy(Limits.NONE, new Limits(100_000, new BigDecimal("2.00")),
  *         Limits.NONE, "USD", Map.of("gpt-4o-mini", new ModelPrice(new BigDecimal("0.15"), new BigDecimal("0.60")))),
  *         threadStore, Clock.systemUTC(), UsageMetrics.NONE);
@@ -54,8 +61,9 @@ public final class AgentBudget {
 	public static final String THREAD_KEY = "tokenBudget";
 
 	/**
-	 * The metadata key of a principal's spending of one day, in the record of that principal and day. A key of its
-	 * own, so that a conversation whose id happens to equal such a record's id never counts into it.
+	 * The metadata key of a principal's spending of one day, in the record of that
+	 * principal and day. A key of its own, so that a conversation whose id happens to
+	 * equal such a record's id never counts into it.
 	 */
 	public static final String PRINCIPAL_DAY_KEY = "principalDayBudget";
 
@@ -63,7 +71,8 @@ public final class AgentBudget {
 
 	private static final BigDecimal MILLION = BigDecimal.valueOf(1_000_000);
 
-	// A dated version of a model, as providers report it: gpt-4o-mini-2024-07-18, claude-3-5-sonnet-20241022.
+	// A dated version of a model, as providers report it: gpt-4o-mini-2024-07-18,
+	// claude-3-5-sonnet-20241022.
 	private static final Pattern DATED_VERSION = Pattern.compile("(.+)-(?:\\d{4}-\\d{2}-\\d{2}|\\d{8})");
 
 	private final BudgetPolicy policy;
@@ -95,7 +104,8 @@ public final class AgentBudget {
 	 * @return the budgets
 	 */
 	public static AgentBudget none() {
-		return new AgentBudget(BudgetPolicy.UNLIMITED, new InMemoryThreadStore(1), Clock.systemUTC(), UsageMetrics.NONE);
+		return new AgentBudget(BudgetPolicy.UNLIMITED, new InMemoryThreadStore(1), Clock.systemUTC(),
+				UsageMetrics.NONE);
 	}
 
 	/**
@@ -124,7 +134,8 @@ public final class AgentBudget {
 	}
 
 	/**
-	 * What a principal has spent today (counted only while there is a per-principal limit).
+	 * What a principal has spent today (counted only while there is a per-principal
+	 * limit).
 	 * @param principal the principal's name
 	 * @return its spending today
 	 */
@@ -153,8 +164,10 @@ public final class AgentBudget {
 	 * Whether a budget is spent, asked before a model call.
 	 * @param run the run's spending
 	 * @param threadId the run's thread
-	 * @param principal the run's principal, or {@code null} (no per-principal budget applies)
-	 * @return the final answer that ends the run, naming the budget and its use, or {@code null} when none is spent
+	 * @param principal the run's principal, or {@code null} (no per-principal budget
+	 * applies)
+	 * @return the final answer that ends the run, naming the budget and its use, or
+	 * {@code null} when none is spent
 	 */
 	@Nullable String spent(RunSpending run, String threadId, @Nullable String principal) {
 		String spent = Scope.RUN.spent(this.policy.perRun(), run.spending(), this.policy.currency());
@@ -206,14 +219,16 @@ public final class AgentBudget {
 	private void warnUnpriced(@Nullable String model) {
 		String name = (model != null) ? model : "(unnamed)";
 		if (this.unpricedModelsWarned.add(name) && logger.isWarnEnabled()) {
-			logger.warn("No price for model '{}' among the configured prices {}: its responses count no cost toward "
-					+ "the cost budgets and are counted as unpriced (agent.cost.unknown). Add a price for it.", name,
-					this.policy.prices().keySet());
+			logger.warn(
+					"No price for model '{}' among the configured prices {}: its responses count no cost toward "
+							+ "the cost budgets and are counted as unpriced (agent.cost.unknown). Add a price for it.",
+					name, this.policy.prices().keySet());
 		}
 	}
 
 	/**
-	 * The scopes of a budget, each with the final answer that ends a run when it is spent.
+	 * The scopes of a budget, each with the final answer that ends a run when it is
+	 * spent.
 	 */
 	private enum Scope {
 
@@ -271,8 +286,8 @@ public final class AgentBudget {
 	}
 
 	/**
-	 * The limits of one scope; a token limit of 0 and a cost limit that is not set (or 0) mean no limit.
-	 * <pre>{@code
+	 * The limits of one scope; a token limit of 0 and a cost limit that is not set (or 0)
+	 * mean no limit. <pre>{@code
 	 * Limits perThread = new Limits(100_000, new BigDecimal("2.00"));
 	 * }</pre>
 	 *
@@ -315,8 +330,7 @@ public final class AgentBudget {
 	}
 
 	/**
-	 * The price of a model's tokens, per million, in the policy's currency.
-	 * <pre>{@code
+	 * The price of a model's tokens, per million, in the policy's currency. <pre>{@code
 	 * ModelPrice gpt4oMini = new ModelPrice(new BigDecimal("0.15"), new BigDecimal("0.60"));
 	 * }</pre>
 	 *
@@ -347,18 +361,22 @@ public final class AgentBudget {
 	}
 
 	/**
-	 * The limits per scope, the currency and the prices per model of an {@link AgentBudget}.
-	 * <pre>{@code
+	 * The limits per scope, the currency and the prices per model of an
+	 * {@link AgentBudget}. <pre>{@code
 	 * BudgetPolicy policy = new BudgetPolicy(new Limits(20_000, null), Limits.NONE, new Limits(1_000_000, null), "USD",
 	 *         Map.of());
 	 * }</pre>
 	 *
 	 * @param perRun the limits of one run of the agent loop
-	 * @param perThread the limits of one thread (a conversation), across runs and instances
-	 * @param perPrincipalPerDay the limits of one principal per day (UTC), across threads and instances
-	 * @param currency the currency of the prices and cost limits, named in the final answers
-	 * @param prices the price per model name; a name also prices its dated versions ({@code gpt-4o-mini} prices
-	 * {@code gpt-4o-mini-2024-07-18}); names match ignoring case
+	 * @param perThread the limits of one thread (a conversation), across runs and
+	 * instances
+	 * @param perPrincipalPerDay the limits of one principal per day (UTC), across threads
+	 * and instances
+	 * @param currency the currency of the prices and cost limits, named in the final
+	 * answers
+	 * @param prices the price per model name; a name also prices its dated versions
+	 * ({@code gpt-4o-mini} prices {@code gpt-4o-mini-2024-07-18}); names match ignoring
+	 * case
 	 */
 	public record BudgetPolicy(Limits perRun, Limits perThread, Limits perPrincipalPerDay, String currency,
 			Map<String, ModelPrice> prices) {
@@ -378,7 +396,8 @@ public final class AgentBudget {
 			Map<String, ModelPrice> lowerCase = new LinkedHashMap<>();
 			prices.forEach((model, price) -> lowerCase.put(model.toLowerCase(Locale.ROOT), price));
 			prices = Map.copyOf(lowerCase);
-			if ((perRun.limitsCost() || perThread.limitsCost() || perPrincipalPerDay.limitsCost()) && prices.isEmpty()) {
+			if ((perRun.limitsCost() || perThread.limitsCost() || perPrincipalPerDay.limitsCost())
+					&& prices.isEmpty()) {
 				throw new InvalidPolicyException("prices", "A cost budget needs the price of at least one model");
 			}
 		}
@@ -392,7 +411,8 @@ public final class AgentBudget {
 		}
 
 		/**
-		 * The price of a model: the price of its name, or of the name its dated version starts with.
+		 * The price of a model: the price of its name, or of the name its dated version
+		 * starts with.
 		 * @param model the model's name as its response gives it, or {@code null}
 		 * @return the price, or {@code null} when the model has none
 		 */
@@ -419,8 +439,8 @@ public final class AgentBudget {
 	 * @param outputTokens the output (completion) tokens
 	 * @param cost the cost of the responses of priced models, in the policy's currency
 	 * @param unknownUsage how many responses reported no usage (counted, never guessed)
-	 * @param unpriced how many responses had no cost because their usage or their model's price was unknown (only
-	 * while prices are configured)
+	 * @param unpriced how many responses had no cost because their usage or their model's
+	 * price was unknown (only while prices are configured)
 	 */
 	public record Spending(long tokens, long inputTokens, long outputTokens, BigDecimal cost, long unknownUsage,
 			long unpriced) {
@@ -441,7 +461,8 @@ public final class AgentBudget {
 					this.unknownUsage + other.unknownUsage, this.unpriced + other.unpriced);
 		}
 
-		// The JSON-friendly form in the thread store; the cost as text, so that no store rounds it.
+		// The JSON-friendly form in the thread store; the cost as text, so that no store
+		// rounds it.
 		Map<String, Object> toMap() {
 			Map<String, Object> map = new LinkedHashMap<>();
 			map.put("tokens", this.tokens);
@@ -458,9 +479,9 @@ public final class AgentBudget {
 				return NONE;
 			}
 			Object cost = map.get("cost");
-			return new Spending(count(map.get("tokens")), count(map.get("inputTokens")),
-					count(map.get("outputTokens")), (cost != null) ? new BigDecimal(cost.toString()) : BigDecimal.ZERO,
-					count(map.get("unknownUsage")), count(map.get("unpriced")));
+			return new Spending(count(map.get("tokens")), count(map.get("inputTokens")), count(map.get("outputTokens")),
+					(cost != null) ? new BigDecimal(cost.toString()) : BigDecimal.ZERO, count(map.get("unknownUsage")),
+					count(map.get("unpriced")));
 		}
 
 		private static long count(@Nullable Object value) {

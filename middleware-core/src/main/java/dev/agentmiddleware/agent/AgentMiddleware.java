@@ -17,15 +17,17 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Extends an agent without changing its loop: contributes tools, and hooks before and after each iteration of the
- * loop (one model call and the tool calls it asks for).
+ * Extends an agent without changing its loop: contributes tools, and hooks before and
+ * after each iteration of the loop (one model call and the tool calls it asks for).
  *
- * <p>Contributed tools are real tools: the integration registers them with every other tool, so they pass the same
- * middleware chain (approval, cache, rate limit, observation, ...) and show wherever tools are listed. Hooks run on
- * the thread that runs the loop, in {@link #compose composition} order; a hook that throws fails the iteration with
- * an {@link AgentMiddlewareException} naming the middleware. One instance serves every run concurrently: keep
- * per-run state in {@link IterationContext#runAttributes()} and per-thread state in the thread metadata.
- * <pre>{@code
+ * <p>
+ * Contributed tools are real tools: the integration registers them with every other tool,
+ * so they pass the same middleware chain (approval, cache, rate limit, observation, ...)
+ * and show wherever tools are listed. Hooks run on the thread that runs the loop, in
+ * {@link #compose composition} order; a hook that throws fails the iteration with an
+ * {@link AgentMiddlewareException} naming the middleware. One instance serves every run
+ * concurrently: keep per-run state in {@link IterationContext#runAttributes()} and
+ * per-thread state in the thread metadata. <pre>{@code
  * AgentMiddleware audit = new AgentMiddleware() {
  *     public String name() { return "audit"; }
  *     public void afterIteration(IterationContext context, IterationResult result) {
@@ -67,9 +69,10 @@ public interface AgentMiddleware {
 	}
 
 	/**
-	 * Composes middleware into one: tools merged (for a name used twice the later middleware wins, with a warning
-	 * naming both middleware and the tool), {@code beforeIteration} hooks in list order, {@code afterIteration}
-	 * hooks in list order.
+	 * Composes middleware into one: tools merged (for a name used twice the later
+	 * middleware wins, with a warning naming both middleware and the tool),
+	 * {@code beforeIteration} hooks in list order, {@code afterIteration} hooks in list
+	 * order.
 	 * @param middleware the middleware, in order
 	 * @return the composition
 	 */
@@ -78,10 +81,9 @@ public interface AgentMiddleware {
 	}
 
 	/**
-	 * One iteration of an agent loop as its hooks see it: the thread, the iteration number, the thread's metadata
-	 * through the {@link ThreadStore}, the messages the model gets as input, and a way to add to the next iteration's
-	 * input.
-	 * <pre>{@code
+	 * One iteration of an agent loop as its hooks see it: the thread, the iteration
+	 * number, the thread's metadata through the {@link ThreadStore}, the messages the
+	 * model gets as input, and a way to add to the next iteration's input. <pre>{@code
 	 * public void afterIteration(IterationContext context, IterationResult result) {
 	 *     if (context.iteration() == 3) {
 	 *         context.appendToNextInput("Summarise your progress before calling more tools.");
@@ -114,7 +116,8 @@ public interface AgentMiddleware {
 		}
 
 		/**
-		 * The thread: the conversation id on the {@code ChatClient} path, the MCP session id on the MCP path.
+		 * The thread: the conversation id on the {@code ChatClient} path, the MCP session
+		 * id on the MCP path.
 		 * @return the thread id
 		 */
 		public String threadId() {
@@ -147,7 +150,8 @@ public interface AgentMiddleware {
 
 		/**
 		 * Changes the thread's metadata atomically; see {@link ThreadStore#update}.
-		 * @param change computes the new metadata from the current one; may run more than once
+		 * @param change computes the new metadata from the current one; may run more than
+		 * once
 		 * @return the metadata as written
 		 */
 		public ThreadMetadata updateMetadata(UnaryOperator<Map<String, @Nullable Object>> change) {
@@ -155,8 +159,8 @@ public interface AgentMiddleware {
 		}
 
 		/**
-		 * State that lives as long as the run (all iterations of one loop), shared by every middleware: key it by
-		 * middleware name. Thread-safe.
+		 * State that lives as long as the run (all iterations of one loop), shared by
+		 * every middleware: key it by middleware name. Thread-safe.
 		 * @return the mutable run attributes
 		 */
 		public Map<String, Object> runAttributes() {
@@ -164,7 +168,8 @@ public interface AgentMiddleware {
 		}
 
 		/**
-		 * Adds text to the input of the next iteration (the loop adds it after the tool answers).
+		 * Adds text to the input of the next iteration (the loop adds it after the tool
+		 * answers).
 		 * @param text the text for the model
 		 */
 		public void appendToNextInput(String text) {
@@ -181,8 +186,8 @@ public interface AgentMiddleware {
 	}
 
 	/**
-	 * What one iteration produced: the model's reply and the events of the tool calls it asked for, in order.
-	 * <pre>{@code
+	 * What one iteration produced: the model's reply and the events of the tool calls it
+	 * asked for, in order. <pre>{@code
 	 * AgentEvent last = result.lastEvent();
 	 * if (last != null && last.isError()) { ... }
 	 * }</pre>
@@ -218,8 +223,7 @@ public interface AgentMiddleware {
 	}
 
 	/**
-	 * One message of an agent conversation, in a model-neutral form.
-	 * <pre>{@code
+	 * One message of an agent conversation, in a model-neutral form. <pre>{@code
 	 * AgentMessage question = AgentMessage.of(AgentMessage.Role.USER, "Plan my trip");
 	 * }</pre>
 	 *
@@ -270,7 +274,8 @@ public interface AgentMiddleware {
 	}
 
 	/**
-	 * Several {@link AgentMiddleware} as one: see {@link AgentMiddleware#compose}. Immutable and thread-safe.
+	 * Several {@link AgentMiddleware} as one: see {@link AgentMiddleware#compose}.
+	 * Immutable and thread-safe.
 	 */
 	public static final class ComposedAgentMiddleware implements AgentMiddleware {
 
@@ -289,8 +294,10 @@ public interface AgentMiddleware {
 					String name = tool.descriptor().name();
 					String previous = owners.put(name, each.name());
 					if (previous != null) {
-						logger.warn("Agent middleware '{}' contributes tool '{}', which agent middleware '{}' "
-								+ "contributes too; the tool of '{}' is used", each.name(), name, previous, each.name());
+						logger.warn(
+								"Agent middleware '{}' contributes tool '{}', which agent middleware '{}' "
+										+ "contributes too; the tool of '{}' is used",
+								each.name(), name, previous, each.name());
 						tools.remove(name);
 					}
 					tools.put(name, tool);
@@ -326,7 +333,8 @@ public interface AgentMiddleware {
 		/**
 		 * Runs every {@code beforeIteration} hook in order.
 		 * @param context the iteration
-		 * @throws AgentMiddlewareException if a hook throws, naming its middleware; later hooks do not run
+		 * @throws AgentMiddlewareException if a hook throws, naming its middleware; later
+		 * hooks do not run
 		 */
 		@Override
 		public void beforeIteration(IterationContext context) {
@@ -344,7 +352,8 @@ public interface AgentMiddleware {
 		 * Runs every {@code afterIteration} hook in order.
 		 * @param context the iteration
 		 * @param result what the iteration produced
-		 * @throws AgentMiddlewareException if a hook throws, naming its middleware; later hooks do not run
+		 * @throws AgentMiddlewareException if a hook throws, naming its middleware; later
+		 * hooks do not run
 		 */
 		@Override
 		public void afterIteration(IterationContext context, IterationResult result) {

@@ -1,7 +1,8 @@
 package dev.agentmiddleware.agent;
 
 /**
- * An agent middleware's hook failed, which fails the iteration. The message names the middleware and the hook.
+ * An agent middleware's hook failed, which fails the iteration. The message names the
+ * middleware and the hook.
  */
 public class AgentMiddlewareException extends RuntimeException {
 

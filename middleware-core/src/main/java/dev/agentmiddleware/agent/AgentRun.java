@@ -14,16 +14,18 @@ import dev.agentmiddleware.thread.ThreadStore;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One run of an agent loop (one user turn, all its iterations), driving the composed middleware, the loop guard and
- * the token and cost budgets. An integration with a loop (such as Spring AI's tool-calling advisor) calls, per
- * iteration: {@link #budgetSpent()} and, unless a budget is spent, {@link #beginIteration} before the model call,
- * {@link #count} with the usage of the model's response, {@link #decide} for the tool calls the model asked for, and
- * {@link #endIteration} once the tool calls are answered (or the model replied without any); the
- * {@link #takeNextInput() notes} for the next iteration's input go after the tool answers.
+ * One run of an agent loop (one user turn, all its iterations), driving the composed
+ * middleware, the loop guard and the token and cost budgets. An integration with a loop
+ * (such as Spring AI's tool-calling advisor) calls, per iteration: {@link #budgetSpent()}
+ * and, unless a budget is spent, {@link #beginIteration} before the model call,
+ * {@link #count} with the usage of the model's response, {@link #decide} for the tool
+ * calls the model asked for, and {@link #endIteration} once the tool calls are answered
+ * (or the model replied without any); the {@link #takeNextInput() notes} for the next
+ * iteration's input go after the tool answers.
  *
- * <p>Iterations of a run are sequential, but may run on different threads (reactive streams); the run is
- * thread-safe for that.
- * <pre>{@code
+ * <p>
+ * Iterations of a run are sequential, but may run on different threads (reactive
+ * streams); the run is thread-safe for that. <pre>{@code
  * AgentRun run = AgentRun.start("conversation-42", middleware, threadStore, guard);
  * String stop = run.budgetSpent();   // non-null: end the run with this final answer, without a model call
  * run.beginIteration(messages);
@@ -89,7 +91,8 @@ public final class AgentRun {
 	/**
 	 * Starts a run with token and cost budgets.
 	 * @param threadId the thread (conversation or session) the run belongs to
-	 * @param principal the name of the principal the run is for, or {@code null} (no per-principal budget applies)
+	 * @param principal the name of the principal the run is for, or {@code null} (no
+	 * per-principal budget applies)
 	 * @param middleware the composed middleware
 	 * @param threadStore the thread metadata
 	 * @param guard the loop guard
@@ -118,17 +121,20 @@ public final class AgentRun {
 	}
 
 	/**
-	 * Whether a token or cost budget is spent, asked before each model call: a run whose budget is spent makes no
-	 * further model call and ends with the returned text as its final answer.
-	 * @return the final answer naming the budget and its use, or {@code null} when the model may be called
+	 * Whether a token or cost budget is spent, asked before each model call: a run whose
+	 * budget is spent makes no further model call and ends with the returned text as its
+	 * final answer.
+	 * @return the final answer naming the budget and its use, or {@code null} when the
+	 * model may be called
 	 */
 	public @Nullable String budgetSpent() {
 		return this.budget.spent(this.spending, this.threadId, this.principal);
 	}
 
 	/**
-	 * Counts what one model response of the run used, against the run, its thread and its principal's day; a
-	 * response without usage is counted as {@link ModelUsage#unknown unknown}.
+	 * Counts what one model response of the run used, against the run, its thread and its
+	 * principal's day; a response without usage is counted as {@link ModelUsage#unknown
+	 * unknown}.
 	 * @param usage what the response used
 	 */
 	public void count(ModelUsage usage) {
@@ -170,8 +176,8 @@ public final class AgentRun {
 		IterationContext context;
 		synchronized (this) {
 			if (this.current != null) {
-				throw new IllegalStateException("Iteration " + this.iteration + " of thread '" + this.threadId
-						+ "' has not ended");
+				throw new IllegalStateException(
+						"Iteration " + this.iteration + " of thread '" + this.threadId + "' has not ended");
 			}
 			this.iteration++;
 			context = new IterationContext(this.threadId, this.iteration, input, this.threadStore, this.attributes,
@@ -183,10 +189,12 @@ public final class AgentRun {
 	}
 
 	/**
-	 * Decides, for each tool call of the current iteration's reply, whether it runs or what answers it instead.
-	 * Every call gets a decision, in order; calls are counted against the limits as they are allowed. At the
-	 * iteration limit, or when a budget is spent (its model could not read the results), every call is answered and
-	 * the run ends: with a spent budget, each answer is the final answer of {@link #budgetSpent()}.
+	 * Decides, for each tool call of the current iteration's reply, whether it runs or
+	 * what answers it instead. Every call gets a decision, in order; calls are counted
+	 * against the limits as they are allowed. At the iteration limit, or when a budget is
+	 * spent (its model could not read the results), every call is answered and the run
+	 * ends: with a spent budget, each answer is the final answer of
+	 * {@link #budgetSpent()}.
 	 * @param calls the tool calls of the model's reply
 	 * @return one decision per call, in the same order
 	 */
@@ -228,8 +236,9 @@ public final class AgentRun {
 	}
 
 	/**
-	 * Records the model's latest reply, as the integration receives it: the reply an iteration that the loop leaves
-	 * without tool calls (a final answer, a failure) ends with.
+	 * Records the model's latest reply, as the integration receives it: the reply an
+	 * iteration that the loop leaves without tool calls (a final answer, a failure) ends
+	 * with.
 	 * @param reply the reply, or {@code null} when the model gave none
 	 */
 	public synchronized void replied(@Nullable AgentMessage reply) {
@@ -257,8 +266,8 @@ public final class AgentRun {
 	}
 
 	/**
-	 * Marks the run as ended; returns whether this call ended it, so an integration with several exit paths ends
-	 * it once.
+	 * Marks the run as ended; returns whether this call ended it, so an integration with
+	 * several exit paths ends it once.
 	 * @return {@code true} the first time
 	 */
 	public synchronized boolean end() {
@@ -293,11 +302,14 @@ public final class AgentRun {
 	}
 
 	/**
-	 * What to do with one tool call the model asked for: run it, or answer it with a text instead.
+	 * What to do with one tool call the model asked for: run it, or answer it with a text
+	 * instead.
 	 *
 	 * @param call the call
-	 * @param answer the text the model gets instead of running the tool, or {@code null} to run it
-	 * @param endsRun whether the loop must stop after this turn (the iteration limit is reached, or a budget is spent)
+	 * @param answer the text the model gets instead of running the tool, or {@code null}
+	 * to run it
+	 * @param endsRun whether the loop must stop after this turn (the iteration limit is
+	 * reached, or a budget is spent)
 	 */
 	public record ToolCallDecision(ToolCallRequest call, @Nullable String answer, boolean endsRun) {
 
@@ -312,9 +324,9 @@ public final class AgentRun {
 	}
 
 	/**
-	 * Starts {@link AgentRun}s of one configuration: the composed middleware, the thread store, the loop guard and the
-	 * token and cost budgets. Immutable and thread-safe; an integration holds one and starts a run per user turn.
-	 * <pre>{@code
+	 * Starts {@link AgentRun}s of one configuration: the composed middleware, the thread
+	 * store, the loop guard and the token and cost budgets. Immutable and thread-safe; an
+	 * integration holds one and starts a run per user turn. <pre>{@code
 	 * AgentRuns runs = new AgentRuns(AgentMiddleware.compose(List.of(todos, recovery)), threadStore, guard, budget);
 	 * AgentRun run = runs.start(conversationId, principalName);
 	 * }</pre>
@@ -369,17 +381,19 @@ public final class AgentRun {
 	}
 
 	/**
-	 * Something that happened during an iteration, in order: a tool answered, a tool failed, a loop guard answered a
-	 * call instead of the tool, or the iteration itself failed.
-	 * <pre>{@code
+	 * Something that happened during an iteration, in order: a tool answered, a tool
+	 * failed, a loop guard answered a call instead of the tool, or the iteration itself
+	 * failed. <pre>{@code
 	 * AgentEvent failed = AgentEvent.toolError("call-1", "read_file", "File not found", exception);
 	 * }</pre>
 	 *
 	 * @param kind what happened
 	 * @param toolName the tool concerned, or {@code null} for an iteration failure
 	 * @param callId the id of the tool call, or {@code null}
-	 * @param text the text the model reads (the tool's result, the error text or the guard's answer)
-	 * @param error the exception behind an error, or {@code null} when only its text is known
+	 * @param text the text the model reads (the tool's result, the error text or the
+	 * guard's answer)
+	 * @param error the exception behind an error, or {@code null} when only its text is
+	 * known
 	 */
 	public record AgentEvent(Kind kind, @Nullable String toolName, @Nullable String callId, String text,
 			@Nullable Throwable error) {

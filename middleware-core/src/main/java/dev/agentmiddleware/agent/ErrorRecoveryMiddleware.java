@@ -12,18 +12,22 @@ import dev.agentmiddleware.tool.ToolDeniedException;
 import org.jspecify.annotations.Nullable;
 
 /**
- * After an iteration whose last event is an error (a tool that failed, or the iteration itself), tells the model
- * what went wrong in a compact form and appends {@value #HINT} to the next iteration's input.
+ * After an iteration whose last event is an error (a tool that failed, or the iteration
+ * itself), tells the model what went wrong in a compact form and appends {@value #HINT}
+ * to the next iteration's input.
  *
- * <p>The error is formatted as its type, its message and at most {@value #MAX_STACK_TRACE_CHARS} characters of its
- * stack trace, with secrets redacted by the {@link SecretRedactor}: {@code key=value} pairs with a secret key and
- * authorization tokens never reach the model. An error known only by its text (a tool's error result) is given by
- * its text.
+ * <p>
+ * The error is formatted as its type, its message and at most
+ * {@value #MAX_STACK_TRACE_CHARS} characters of its stack trace, with secrets redacted by
+ * the {@link SecretRedactor}: {@code key=value} pairs with a secret key and authorization
+ * tokens never reach the model. An error known only by its text (a tool's error result)
+ * is given by its text.
  *
- * <p>A denial ({@link ToolDeniedException}: a person said no, or a policy refused the call) is a decision, not an
- * error: the model already read why and that it should not retry unless the user asks, so this middleware leaves
- * it alone rather than suggest an alternative approach.
- * <pre>{@code
+ * <p>
+ * A denial ({@link ToolDeniedException}: a person said no, or a policy refused the call)
+ * is a decision, not an error: the model already read why and that it should not retry
+ * unless the user asks, so this middleware leaves it alone rather than suggest an
+ * alternative approach. <pre>{@code
  * AgentMiddleware recovery = new ErrorRecoveryMiddleware(SecretRedactor.withDefaults());
  * }</pre>
  */
@@ -89,7 +93,8 @@ public final class ErrorRecoveryMiddleware implements AgentMiddleware {
 		return text.toString();
 	}
 
-	// The frames only: the first line repeats the type and message, which are already shown.
+	// The frames only: the first line repeats the type and message, which are already
+	// shown.
 	private static String stackTrace(Throwable error) {
 		StringWriter writer = new StringWriter();
 		error.printStackTrace(new PrintWriter(writer));

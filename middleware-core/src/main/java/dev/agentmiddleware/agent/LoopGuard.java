@@ -16,17 +16,20 @@ import tools.jackson.databind.json.JsonMapper;
 import dev.agentmiddleware.chain.InvalidPolicyException;
 
 /**
- * Stops runaway agent loops: a maximum number of iterations per run, tool-call limits per run and per thread, and
- * repeated-call detection (the same tool with the same arguments, by {@link ArgumentsFingerprint}, called too
- * often in one run). A call a
- * limit stops is not run: it is answered with a text the model can act on, so every tool call of a turn gets an
- * answer. Thread-safe; per-run counts live in the {@link AgentRun}, per-thread counts in the {@link ThreadStore}
- * under {@value #THREAD_TOOL_CALLS_KEY}, so they hold across runs and instances.
+ * Stops runaway agent loops: a maximum number of iterations per run, tool-call limits per
+ * run and per thread, and repeated-call detection (the same tool with the same arguments,
+ * by {@link ArgumentsFingerprint}, called too often in one run). A call a limit stops is
+ * not run: it is answered with a text the model can act on, so every tool call of a turn
+ * gets an answer. Thread-safe; per-run counts live in the {@link AgentRun}, per-thread
+ * counts in the {@link ThreadStore} under {@value #THREAD_TOOL_CALLS_KEY}, so they hold
+ * across runs and instances.
  *
- * <p><b>The per-thread budget is counted here, once per call, whatever the path:</b> the calls of an agent run
- * ({@link AgentRun#decide}, the {@code ChatClient} path, thread = conversation) when the run decides them, and MCP
- * calls (thread = MCP session), which no run decides, by the {@link #threadBudget() middleware} this guard gives
- * the tool chain. A call of a run never reaches that middleware's count, so no call is counted twice.
+ * <p>
+ * <b>The per-thread budget is counted here, once per call, whatever the path:</b> the
+ * calls of an agent run ({@link AgentRun#decide}, the {@code ChatClient} path, thread =
+ * conversation) when the run decides them, and MCP calls (thread = MCP session), which no
+ * run decides, by the {@link #threadBudget() middleware} this guard gives the tool chain.
+ * A call of a run never reaches that middleware's count, so no call is counted twice.
  * <pre>{@code
  * LoopGuard guard = new LoopGuard(new LoopGuardPolicy(10, 30, 0, 3), threadStore);
  * ToolPipeline pipeline = ToolPipeline.chain(readFile, guard.threadBudget());   // MCP calls count too
@@ -64,8 +67,8 @@ public final class LoopGuard {
 	}
 
 	String iterationLimitAnswer(String toolName) {
-		return "Not run: the agent reached its limit of " + this.policy.maxIterations()
-				+ " iterations, so the tool '" + toolName + "' was not called. Answer the user with what you have.";
+		return "Not run: the agent reached its limit of " + this.policy.maxIterations() + " iterations, so the tool '"
+				+ toolName + "' was not called. Answer the user with what you have.";
 	}
 
 	/**
@@ -99,15 +102,18 @@ public final class LoopGuard {
 	}
 
 	/**
-	 * The tool-chain side of the per-thread budget: a middleware that counts each MCP tool call against
-	 * {@link LoopGuardPolicy#maxToolCallsPerThread()}, with the call's MCP session as the thread, in the same count
-	 * as the calls of agent runs ({@value #THREAD_TOOL_CALLS_KEY} in the thread store, so across instances). A call
-	 * over the budget does not run: it fails with a {@code ToolRateLimitedException} decided by
-	 * {@value ThreadBudgetMiddleware#NAME} (outcome {@code rate_limited}, observed and logged like every refusal),
-	 * whose message names the limit. Calls from other sources are not counted here: those of an agent run are
-	 * counted by the run, and a call without a thread has no budget. Without a per-thread limit the middleware stays
-	 * out of every chain.
-	 * @return the middleware, at {@link dev.agentmiddleware.chain.BuiltInOrder#THREAD_BUDGET}
+	 * The tool-chain side of the per-thread budget: a middleware that counts each MCP
+	 * tool call against {@link LoopGuardPolicy#maxToolCallsPerThread()}, with the call's
+	 * MCP session as the thread, in the same count as the calls of agent runs
+	 * ({@value #THREAD_TOOL_CALLS_KEY} in the thread store, so across instances). A call
+	 * over the budget does not run: it fails with a {@code ToolRateLimitedException}
+	 * decided by {@value ThreadBudgetMiddleware#NAME} (outcome {@code rate_limited},
+	 * observed and logged like every refusal), whose message names the limit. Calls from
+	 * other sources are not counted here: those of an agent run are counted by the run,
+	 * and a call without a thread has no budget. Without a per-thread limit the
+	 * middleware stays out of every chain.
+	 * @return the middleware, at
+	 * {@link dev.agentmiddleware.chain.BuiltInOrder#THREAD_BUDGET}
 	 */
 	public OrderedMiddleware threadBudget() {
 		return new ThreadBudgetMiddleware(this);
@@ -116,8 +122,8 @@ public final class LoopGuard {
 	/**
 	 * Counts one call against the per-thread budget, unless the budget is used up.
 	 * @param threadId the thread
-	 * @return {@code true} if the call was counted (or there is no per-thread limit), {@code false} if the budget is
-	 * used up
+	 * @return {@code true} if the call was counted (or there is no per-thread limit),
+	 * {@code false} if the budget is used up
 	 */
 	boolean countInThread(String threadId) {
 		int limit = this.policy.maxToolCallsPerThread();
@@ -179,18 +185,18 @@ public final class LoopGuard {
 	}
 
 	/**
-	 * The limits of a {@link LoopGuard}; {@code 0} means no limit.
-	 * <pre>{@code
+	 * The limits of a {@link LoopGuard}; {@code 0} means no limit. <pre>{@code
 	 * LoopGuardPolicy policy = new LoopGuardPolicy(10, 30, 500, 3);
 	 * }</pre>
 	 *
-	 * @param maxIterations the most model calls in one run; when the last allowed iteration still asks for tools,
-	 * each of its tool calls is answered with the limit and the run ends
+	 * @param maxIterations the most model calls in one run; when the last allowed
+	 * iteration still asks for tools, each of its tool calls is answered with the limit
+	 * and the run ends
 	 * @param maxToolCallsPerRun the most tool calls in one run
-	 * @param maxToolCallsPerThread the most tool calls in one thread (a conversation or an MCP session), across runs,
-	 * paths and instances (counted in the thread store)
-	 * @param maxRepeatedCalls the most times one tool may be called with the same arguments in one run; the call that
-	 * reaches this number is answered instead of run
+	 * @param maxToolCallsPerThread the most tool calls in one thread (a conversation or
+	 * an MCP session), across runs, paths and instances (counted in the thread store)
+	 * @param maxRepeatedCalls the most times one tool may be called with the same
+	 * arguments in one run; the call that reaches this number is answered instead of run
 	 */
 	public record LoopGuardPolicy(int maxIterations, int maxToolCallsPerRun, int maxToolCallsPerThread,
 			int maxRepeatedCalls) {
@@ -202,8 +208,9 @@ public final class LoopGuard {
 		 * Validates the limits.
 		 */
 		public LoopGuardPolicy {
-			String negative = (maxIterations < 0) ? "maxIterations" : (maxToolCallsPerRun < 0) ? "maxToolCallsPerRun"
-					: (maxToolCallsPerThread < 0) ? "maxToolCallsPerThread" : (maxRepeatedCalls < 0) ? "maxRepeatedCalls" : null;
+			String negative = (maxIterations < 0) ? "maxIterations"
+					: (maxToolCallsPerRun < 0) ? "maxToolCallsPerRun" : (maxToolCallsPerThread < 0)
+							? "maxToolCallsPerThread" : (maxRepeatedCalls < 0) ? "maxRepeatedCalls" : null;
 			if (negative != null) {
 				throw new InvalidPolicyException(negative, "Loop guard limits must not be negative (0 means no limit)");
 			}

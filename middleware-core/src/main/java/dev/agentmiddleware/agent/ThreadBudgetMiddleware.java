@@ -12,9 +12,10 @@ import dev.agentmiddleware.tool.ToolInvocation;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The loop guard's per-thread budget in the tool chain, for the calls no agent run decides: MCP calls, whose thread
- * is the MCP session (the id the client knows, the same on every instance). It only asks its {@link LoopGuard},
- * which keeps the one count per thread; see {@link LoopGuard#threadBudget()}.
+ * The loop guard's per-thread budget in the tool chain, for the calls no agent run
+ * decides: MCP calls, whose thread is the MCP session (the id the client knows, the same
+ * on every instance). It only asks its {@link LoopGuard}, which keeps the one count per
+ * thread; see {@link LoopGuard#threadBudget()}.
  */
 final class ThreadBudgetMiddleware implements OrderedMiddleware {
 
@@ -41,14 +42,16 @@ final class ThreadBudgetMiddleware implements OrderedMiddleware {
 		return (invocation) -> {
 			String threadId = threadOf(invocation);
 			if (threadId != null && !this.guard.countInThread(threadId)) {
-				// The exception is the decision: observers, logs and metrics see RATE_LIMITED by "loop-guard".
+				// The exception is the decision: observers, logs and metrics see
+				// RATE_LIMITED by "loop-guard".
 				throw new ToolRateLimitedException(toolName, NAME, this.limitText, Duration.ZERO);
 			}
 			return next.handle(invocation);
 		};
 	}
 
-	// Only MCP calls: a ChatClient run's calls are counted when the run decides them (AgentRun.decide), so counting
+	// Only MCP calls: a ChatClient run's calls are counted when the run decides them
+	// (AgentRun.decide), so counting
 	// them here too would count them twice; a call without a session has no thread.
 	private static @Nullable String threadOf(ToolInvocation invocation) {
 		String sessionId = invocation.sessionId();

@@ -15,12 +15,12 @@ import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * What an approval shows of a call's arguments and what it binds a decision to: the arguments as JSON with secret
- * values hidden (by the {@link SecretRedactor}: values under secret keys, and bearer tokens or {@code key=value}
- * secrets inside strings), and the SHA-256 of their {@link ArgumentsFingerprint} (the canonical JSON: object keys
- * sorted at every depth, no whitespace), so that two calls with the same arguments in any key order have the same
- * hash. Thread-safe.
- * <pre>{@code
+ * What an approval shows of a call's arguments and what it binds a decision to: the
+ * arguments as JSON with secret values hidden (by the {@link SecretRedactor}: values
+ * under secret keys, and bearer tokens or {@code key=value} secrets inside strings), and
+ * the SHA-256 of their {@link ArgumentsFingerprint} (the canonical JSON: object keys
+ * sorted at every depth, no whitespace), so that two calls with the same arguments in any
+ * key order have the same hash. Thread-safe. <pre>{@code
  * ApprovalArguments arguments = new ApprovalArguments(SecretRedactor.withDefaults());
  * arguments.redactedJson(Map.of("path", "a.txt", "token", "s3cr3t")); // {"path":"a.txt","token":"[REDACTED]"}
  * }</pre>
@@ -47,8 +47,9 @@ final class ApprovalArguments {
 	}
 
 	/**
-	 * The hash a decision is bound to: the {@link ArgumentsFingerprint#sha256() SHA-256} of the arguments'
-	 * canonical JSON, the same value on every instance (the JDBC store compares it across them).
+	 * The hash a decision is bound to: the {@link ArgumentsFingerprint#sha256() SHA-256}
+	 * of the arguments' canonical JSON, the same value on every instance (the JDBC store
+	 * compares it across them).
 	 * @param arguments the bound arguments
 	 * @return the SHA-256 of their canonical JSON, in lower-case hex
 	 */
@@ -72,7 +73,8 @@ final class ApprovalArguments {
 			return this.mapper.valueToTree(arguments);
 		}
 		catch (RuntimeException ex) {
-			// A value Jackson cannot write: fall back to its text, so that the call is still gated.
+			// A value Jackson cannot write: fall back to its text, so that the call is
+			// still gated.
 			ObjectNode fallback = this.mapper.createObjectNode();
 			arguments.forEach((name, value) -> fallback.put(name, String.valueOf(value)));
 			return fallback;
@@ -80,16 +82,16 @@ final class ApprovalArguments {
 	}
 
 	/**
-	 * The one-line summary of a call that approvers see: the tool's name and its redacted arguments, cut to
-	 * {@value #MAX_TEXT_LENGTH} characters.
+	 * The one-line summary of a call that approvers see: the tool's name and its redacted
+	 * arguments, cut to {@value #MAX_TEXT_LENGTH} characters.
 	 */
 	String summary(String toolName, String redactedJson) {
 		return cut(toolName + " " + redactedJson);
 	}
 
 	/**
-	 * A reason as approvals show and keep it: its first line, redacted, cut to {@value #MAX_TEXT_LENGTH} characters;
-	 * {@code null} for no reason or a blank one.
+	 * A reason as approvals show and keep it: its first line, redacted, cut to
+	 * {@value #MAX_TEXT_LENGTH} characters; {@code null} for no reason or a blank one.
 	 */
 	@Nullable String reason(@Nullable String text) {
 		if (text == null || text.isBlank()) {

@@ -15,11 +15,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The audit of {@link ApprovalMiddleware}: every outcome becomes one {@link ApprovalAuditRecord}, written to the
- * {@link ApprovalStore}'s trail, logged and given to each {@link ApprovalAuditListener} (a failing listener is
- * logged and skipped). Outcomes are counted once, by a listener: the auto-configuration's counter
- * {@code agent.tool.approvals{outcome, agent.tool.name}}. The metrics here count only that a person was asked
- * ({@link MiddlewareEvent#APPROVAL_REQUESTED}), which is not an outcome. Thread-safe.
+ * The audit of {@link ApprovalMiddleware}: every outcome becomes one
+ * {@link ApprovalAuditRecord}, written to the {@link ApprovalStore}'s trail, logged and
+ * given to each {@link ApprovalAuditListener} (a failing listener is logged and skipped).
+ * Outcomes are counted once, by a listener: the auto-configuration's counter
+ * {@code agent.tool.approvals{outcome, agent.tool.name}}. The metrics here count only
+ * that a person was asked ({@link MiddlewareEvent#APPROVAL_REQUESTED}), which is not an
+ * outcome. Thread-safe.
  */
 final class ApprovalAudit {
 

@@ -7,8 +7,9 @@ import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Told about every approval outcome right after it is written to the audit trail, for example to count outcomes
- * in metrics. Must be quick and must not throw; an exception is logged and ignored.
+ * Told about every approval outcome right after it is written to the audit trail, for
+ * example to count outcomes in metrics. Must be quick and must not throw; an exception is
+ * logged and ignored.
  */
 @FunctionalInterface
 public interface ApprovalAuditListener {
@@ -20,9 +21,11 @@ public interface ApprovalAuditListener {
 	void onAudit(ApprovalAuditRecord record);
 
 	/**
-	 * One entry of the audit trail: what was decided about one call, by whom and when. Holds no argument values.
+	 * One entry of the audit trail: what was decided about one call, by whom and when.
+	 * Holds no argument values.
 	 *
-	 * @param requestId the approval request's id, or the call id when no request was made (grants, repeated denials)
+	 * @param requestId the approval request's id, or the call id when no request was made
+	 * (grants, repeated denials)
 	 * @param toolName the tool
 	 * @param argumentsHash the hash of the call's arguments
 	 * @param sessionId the caller's session, or {@code null}
@@ -33,9 +36,9 @@ public interface ApprovalAuditListener {
 	 * @param requestedAt when the call asked
 	 * @param decidedAt when it was decided
 	 */
-	public record ApprovalAuditRecord(String requestId, String toolName, String argumentsHash, @Nullable String sessionId,
-			@Nullable String principal, String decidedBy, ApprovalOutcome outcome, @Nullable String reason,
-			Instant requestedAt, Instant decidedAt) {
+	public record ApprovalAuditRecord(String requestId, String toolName, String argumentsHash,
+			@Nullable String sessionId, @Nullable String principal, String decidedBy, ApprovalOutcome outcome,
+			@Nullable String reason, Instant requestedAt, Instant decidedAt) {
 
 		/**
 		 * Validates the record.
@@ -60,7 +63,10 @@ public interface ApprovalAuditListener {
 		/** A person approved this one call. */
 		APPROVED(true),
 
-		/** A person approved the call and granted the same calls for the rest of the session. */
+		/**
+		 * A person approved the call and granted the same calls for the rest of the
+		 * session.
+		 */
 		APPROVED_FOR_SESSION(true),
 
 		/** A person approved the call with changed arguments. */
@@ -81,15 +87,18 @@ public interface ApprovalAuditListener {
 		/** The approval provider failed. */
 		PROVIDER_FAILED(false),
 
-		/** The same call was denied earlier in the session; denied again without asking. */
+		/**
+		 * The same call was denied earlier in the session; denied again without asking.
+		 */
 		REPEATED_DENIAL(false),
 
 		/** The caller went away (the application restarted) before a decision. */
 		ABANDONED(false),
 
 		/**
-		 * The caller cancelled the call while it waited (an MCP {@code notifications/cancelled}, a client that went
-		 * away, a cancelled future): the request was withdrawn and nobody can decide it any more.
+		 * The caller cancelled the call while it waited (an MCP
+		 * {@code notifications/cancelled}, a client that went away, a cancelled future):
+		 * the request was withdrawn and nobody can decide it any more.
 		 */
 		CANCELLED(false);
 

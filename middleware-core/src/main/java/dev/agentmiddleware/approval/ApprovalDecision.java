@@ -7,8 +7,8 @@ import dev.agentmiddleware.approval.SessionGrant.GrantScope;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A decision on one {@link ApprovalRequest}. It applies to that request's call only: its tool, its exact
- * arguments, its session; it is never reused for another call.
+ * A decision on one {@link ApprovalRequest}. It applies to that request's call only: its
+ * tool, its exact arguments, its session; it is never reused for another call.
  * <pre>{@code
  * ApprovalDecision.approve("alice");
  * ApprovalDecision.approveForSession("alice", GrantScope.ARGUMENTS);
@@ -19,14 +19,17 @@ import org.jspecify.annotations.Nullable;
  * @param outcome what was decided
  * @param decidedBy who decided: a user name, a provider name, or {@code system}
  * @param reason why, for denials; {@code null} when none was given
- * @param changedArguments for {@link ApprovalOutcome#APPROVED_WITH_CHANGES}, the complete new arguments object as
- * JSON, bound and validated again like a new call
- * @param grantScope for {@link ApprovalOutcome#APPROVED_FOR_SESSION}, what the grant covers
+ * @param changedArguments for {@link ApprovalOutcome#APPROVED_WITH_CHANGES}, the complete
+ * new arguments object as JSON, bound and validated again like a new call
+ * @param grantScope for {@link ApprovalOutcome#APPROVED_FOR_SESSION}, what the grant
+ * covers
  */
 public record ApprovalDecision(ApprovalOutcome outcome, String decidedBy, @Nullable String reason,
 		@Nullable String changedArguments, @Nullable GrantScope grantScope) {
 
-	/** Who decides the outcomes nobody decided: timeouts, no approver, failed providers. */
+	/**
+	 * Who decides the outcomes nobody decided: timeouts, no approver, failed providers.
+	 */
 	public static final String SYSTEM = "system";
 
 	/**
@@ -53,7 +56,8 @@ public record ApprovalDecision(ApprovalOutcome outcome, String decidedBy, @Nulla
 	}
 
 	/**
-	 * Approves the call and lets the same calls of the session through without asking, until the grant expires.
+	 * Approves the call and lets the same calls of the session through without asking,
+	 * until the grant expires.
 	 * @param decidedBy who approved
 	 * @param scope whether the grant covers the exact arguments or the whole tool
 	 * @return the decision

@@ -4,9 +4,9 @@ import dev.agentmiddleware.approval.ApprovalAuditListener.ApprovalOutcome;
 import dev.agentmiddleware.tool.ToolDeniedException;
 
 /**
- * A call that approval did not let through: a person denied it, nobody decided in time, no approver is
- * configured, or the provider failed. The message says which, in words a model can act on; it never holds
- * argument values or a stack trace.
+ * A call that approval did not let through: a person denied it, nobody decided in time,
+ * no approver is configured, or the provider failed. The message says which, in words a
+ * model can act on; it never holds argument values or a stack trace.
  */
 public class ApprovalDeniedException extends ToolDeniedException {
 

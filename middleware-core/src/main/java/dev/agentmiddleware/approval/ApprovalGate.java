@@ -12,10 +12,12 @@ import dev.agentmiddleware.tool.ToolInvocation;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The gate of {@link ApprovalMiddleware}: whether a call needs a person's decision at all. A tool its policy
- * function gives no {@link ApprovalPolicy} never reaches it (the middleware leaves it out of the chain); a gated call is let through by a {@link SessionGrant}
- * that covers it, denied again at once when a person denied the same call (same session, tool and arguments hash) within
- * the deny-repeat window, and otherwise must be asked about. Thread-safe.
+ * The gate of {@link ApprovalMiddleware}: whether a call needs a person's decision at
+ * all. A tool its policy function gives no {@link ApprovalPolicy} never reaches it (the
+ * middleware leaves it out of the chain); a gated call is let through by a
+ * {@link SessionGrant} that covers it, denied again at once when a person denied the same
+ * call (same session, tool and arguments hash) within the deny-repeat window, and
+ * otherwise must be asked about. Thread-safe.
  */
 final class ApprovalGate {
 
@@ -33,7 +35,8 @@ final class ApprovalGate {
 	 * @param invocation the call
 	 * @param hash the call's arguments hash
 	 * @param now the time of the call
-	 * @return a grant or a remembered denial that decides the call, or {@link Passage#ASK}
+	 * @return a grant or a remembered denial that decides the call, or
+	 * {@link Passage#ASK}
 	 */
 	Passage check(ToolInvocation invocation, String hash, Instant now) {
 		String sessionId = invocation.sessionId();

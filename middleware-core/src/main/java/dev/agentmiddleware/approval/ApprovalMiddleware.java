@@ -22,30 +22,37 @@ import dev.agentmiddleware.tool.ToolInvocation;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Human approval of tool calls (seed {@code WithApproval}). Applies only to the tools its policy function gives an
- * {@link ApprovalPolicy} (by default {@link ApprovalRules} with {@link ApprovalRules.Mode#DANGEROUS}); for every
- * other tool it returns {@code next} when the pipeline is built and costs nothing per call.
+ * Human approval of tool calls (seed {@code WithApproval}). Applies only to the tools its
+ * policy function gives an {@link ApprovalPolicy} (by default {@link ApprovalRules} with
+ * {@link ApprovalRules.Mode#DANGEROUS}); for every other tool it returns {@code next}
+ * when the pipeline is built and costs nothing per call.
  *
- * <p>Per call of a gated tool:
+ * <p>
+ * Per call of a gated tool:
  * <ol>
- * <li>a {@link SessionGrant} of the caller's session that covers the call lets it through without asking;</li>
- * <li>a call a person denied earlier in the same session, with the same arguments, within the deny-repeat window,
- * is denied again at once;</li>
- * <li>otherwise an {@link ApprovalRequest} (redacted arguments, arguments hash, session, principal, summary) is
- * saved in the {@link ApprovalStore} and given to the {@link ApprovalProvider}, and the call waits for the
- * decision, at most until the timeout. The decision applies to this call only. A call that carries a
- * {@link ProgressTarget} (an MCP client sent a {@code progressToken}) tells its caller, once per interval, what it
- * waits for: "waiting for approval of delete_file, 40 s left".</li>
+ * <li>a {@link SessionGrant} of the caller's session that covers the call lets it through
+ * without asking;</li>
+ * <li>a call a person denied earlier in the same session, with the same arguments, within
+ * the deny-repeat window, is denied again at once;</li>
+ * <li>otherwise an {@link ApprovalRequest} (redacted arguments, arguments hash, session,
+ * principal, summary) is saved in the {@link ApprovalStore} and given to the
+ * {@link ApprovalProvider}, and the call waits for the decision, at most until the
+ * timeout. The decision applies to this call only. A call that carries a
+ * {@link ProgressTarget} (an MCP client sent a {@code progressToken}) tells its caller,
+ * once per interval, what it waits for: "waiting for approval of delete_file, 40 s
+ * left".</li>
  * </ol>
  * Fail-closed: a timeout, no approver, or a provider that fails deny the call with an
- * {@link ApprovalDeniedException} that says which. Approved with changed arguments, the new arguments are bound
- * and validated by the {@link ArgumentsBinder} like a new call, for the same tool. Every outcome is written to the
- * audit trail, and counted once by the outcome counter of the auto-configuration (an
- * {@link ApprovalAuditListener}). Parallel calls wait and are decided independently.
+ * {@link ApprovalDeniedException} that says which. Approved with changed arguments, the
+ * new arguments are bound and validated by the {@link ArgumentsBinder} like a new call,
+ * for the same tool. Every outcome is written to the audit trail, and counted once by the
+ * outcome counter of the auto-configuration (an {@link ApprovalAuditListener}). Parallel
+ * calls wait and are decided independently.
  *
- * <p>Split by job: a gate (rules, grants, repeated denials), a wait (ask the provider, wait with a timeout, fail
- * closed) and an audit (records, listeners); this class applies the decision.
- * <pre>{@code
+ * <p>
+ * Split by job: a gate (rules, grants, repeated denials), a wait (ask the provider, wait
+ * with a timeout, fail closed) and an audit (records, listeners); this class applies the
+ * decision. <pre>{@code
  * ApprovalMiddleware approval = ApprovalMiddleware.builder()
  *     .policies(ApprovalRules.of(ApprovalRules.Mode.DANGEROUS, Set.of(), Set.of("write_file")))
  *     .provider(new CompositeApprovalProvider(List.of(new ApprovalQueueProvider())))
@@ -64,7 +71,10 @@ public final class ApprovalMiddleware extends BuiltInMiddleware<ApprovalPolicy> 
 	/** The default life of a session grant: one hour. */
 	public static final Duration DEFAULT_GRANT_TTL = Duration.ofHours(1);
 
-	/** The default window in which a denied call is denied again without asking: five minutes. */
+	/**
+	 * The default window in which a denied call is denied again without asking: five
+	 * minutes.
+	 */
 	public static final Duration DEFAULT_DENY_REPEAT_WINDOW = Duration.ofMinutes(5);
 
 	private final ApprovalGate gate;
@@ -90,13 +100,13 @@ public final class ApprovalMiddleware extends BuiltInMiddleware<ApprovalPolicy> 
 		this.audit = new ApprovalAudit(builder.store, builder.metrics, builder.listeners, builder.clock);
 		this.wait = new ApprovalWait(builder.provider, builder.store, this.arguments, builder.redactor, this.audit,
 				builder.clock, builder.timeout);
-		this.verdict = new ApprovalVerdict(builder.store, builder.binder, this.arguments, this.audit,
-				builder.grantTtl);
+		this.verdict = new ApprovalVerdict(builder.store, builder.binder, this.arguments, this.audit, builder.grantTtl);
 	}
 
 	/**
-	 * Starts a middleware with the defaults: dangerous tools need approval, no provider (so gated calls are denied
-	 * with "no approver is configured"), an in-memory store, a two-minute timeout.
+	 * Starts a middleware with the defaults: dangerous tools need approval, no provider
+	 * (so gated calls are denied with "no approver is configured"), an in-memory store, a
+	 * two-minute timeout.
 	 * @return a builder
 	 */
 	public static Builder builder() {
@@ -104,7 +114,8 @@ public final class ApprovalMiddleware extends BuiltInMiddleware<ApprovalPolicy> 
 	}
 
 	/**
-	 * Gates the calls of a tool that needs approval; tools without a policy never get here and stay out of the chain.
+	 * Gates the calls of a tool that needs approval; tools without a policy never get
+	 * here and stay out of the chain.
 	 */
 	@Override
 	protected ToolHandler wrap(ToolDescriptor tool, ApprovalPolicy policy, ToolHandler next) {
@@ -156,16 +167,18 @@ public final class ApprovalMiddleware extends BuiltInMiddleware<ApprovalPolicy> 
 		ProgressTarget.Reporter waiting = (progress != null) ? progress.reporter() : null;
 		ApprovalDecision decision = this.wait.await(request, invocation, waiting);
 		// The tool's own progress goes on from the wait's
-		return this.verdict.apply(decision, request, (waiting != null)
-				? invocation.withAttribute(ProgressTarget.ATTRIBUTE, waiting.continuation()) : invocation, next,
-				this.clock.instant());
+		return this.verdict.apply(
+				decision, request, (waiting != null)
+						? invocation.withAttribute(ProgressTarget.ATTRIBUTE, waiting.continuation()) : invocation,
+				next, this.clock.instant());
 	}
 
 	/**
-	 * Ends the wait of every call of this instance that is waiting for a decision: each is denied as
-	 * {@linkplain ApprovalOutcome#ABANDONED abandoned}, with the reason given, recorded in the audit trail like any
-	 * other decision. Fail-closed: no waiting call is ever approved this way. Call it when the application stops, so
-	 * that no call waiting for a person holds the shutdown up (the Spring auto-configuration does).
+	 * Ends the wait of every call of this instance that is waiting for a decision: each
+	 * is denied as {@linkplain ApprovalOutcome#ABANDONED abandoned}, with the reason
+	 * given, recorded in the audit trail like any other decision. Fail-closed: no waiting
+	 * call is ever approved this way. Call it when the application stops, so that no call
+	 * waiting for a person holds the shutdown up (the Spring auto-configuration does).
 	 * <pre>{@code
 	 * approvalMiddleware.abandonWaiting("the application is shutting down");
 	 * }</pre>
@@ -203,15 +216,17 @@ public final class ApprovalMiddleware extends BuiltInMiddleware<ApprovalPolicy> 
 
 		/**
 		 * Starts with which tools need approval decided by {@link ApprovalRules} with
-		 * {@link ApprovalRules.Mode#DANGEROUS} ({@link #policies policies(fn)} decides otherwise, a {@code null} policy
-		 * meaning no approval) and order {@link BuiltInOrder#APPROVAL} ({@link #order order(int)}).
+		 * {@link ApprovalRules.Mode#DANGEROUS} ({@link #policies policies(fn)} decides
+		 * otherwise, a {@code null} policy meaning no approval) and order
+		 * {@link BuiltInOrder#APPROVAL} ({@link #order order(int)}).
 		 */
 		private Builder() {
 			super(ApprovalRules.of(ApprovalRules.Mode.DANGEROUS, List.of(), List.of()), BuiltInOrder.APPROVAL);
 		}
 
 		/**
-		 * Sets who is asked; a {@link CompositeApprovalProvider} picks the first that supports the call.
+		 * Sets who is asked; a {@link CompositeApprovalProvider} picks the first that
+		 * supports the call.
 		 * @param provider the provider
 		 * @return this builder
 		 */
@@ -231,7 +246,8 @@ public final class ApprovalMiddleware extends BuiltInMiddleware<ApprovalPolicy> 
 		}
 
 		/**
-		 * Sets how arguments changed by an approver are bound and validated (default: such changes are refused).
+		 * Sets how arguments changed by an approver are bound and validated (default:
+		 * such changes are refused).
 		 * @param binder the binder
 		 * @return this builder
 		 */
@@ -281,7 +297,8 @@ public final class ApprovalMiddleware extends BuiltInMiddleware<ApprovalPolicy> 
 		}
 
 		/**
-		 * Sets how long a denied call is denied again without asking; zero turns this off.
+		 * Sets how long a denied call is denied again without asking; zero turns this
+		 * off.
 		 * @param denyRepeatWindow a duration, not negative
 		 * @return this builder
 		 */
@@ -295,8 +312,9 @@ public final class ApprovalMiddleware extends BuiltInMiddleware<ApprovalPolicy> 
 		}
 
 		/**
-		 * Sets where approval requests are counted (outcomes are counted once, by an {@link ApprovalAuditListener}: the
-		 * auto-configuration registers {@code agent.tool.approvals{outcome}}).
+		 * Sets where approval requests are counted (outcomes are counted once, by an
+		 * {@link ApprovalAuditListener}: the auto-configuration registers
+		 * {@code agent.tool.approvals{outcome}}).
 		 * @param metrics the metrics
 		 * @return this builder
 		 */

@@ -8,10 +8,11 @@ import java.util.Optional;
 import dev.agentmiddleware.tool.ToolProgress.ProgressTarget;
 
 /**
- * The wait for a decision of a call whose caller asked to be told of its progress: every interval of the call's
- * {@link ProgressTarget} while nobody has decided, the caller is told what the call waits for ("waiting for approval
- * of delete_file, 40 s left"), with the seconds waited as the progress and the wait's length as the total. A call
- * without a target waits without this, and costs nothing more.
+ * The wait for a decision of a call whose caller asked to be told of its progress: every
+ * interval of the call's {@link ProgressTarget} while nobody has decided, the caller is
+ * told what the call waits for ("waiting for approval of delete_file, 40 s left"), with
+ * the seconds waited as the progress and the wait's length as the total. A call without a
+ * target waits without this, and costs nothing more.
  */
 final class ApprovalProgress {
 
@@ -32,7 +33,8 @@ final class ApprovalProgress {
 			if (now.isBefore(until)) {
 				progress.report(seconds(request.createdAt(), now), total, message(request, now));
 				Duration pause = progress.untilNextReport();
-				// Nothing was sent (the sender failed, or an earlier reporter of the call is further on): a whole interval
+				// Nothing was sent (the sender failed, or an earlier reporter of the call
+				// is further on): a whole interval
 				Instant wake = now.plus(pause.isZero() ? progress.interval() : pause);
 				until = wake.isBefore(until) ? wake : until;
 			}

@@ -10,15 +10,17 @@ import java.util.concurrent.Executor;
 import dev.agentmiddleware.tool.ToolInvocation;
 
 /**
- * Asks someone to decide an {@link ApprovalRequest}: a queue that people decide through a REST API or a web
- * console, the MCP client's user through elicitation, or your own code.
+ * Asks someone to decide an {@link ApprovalRequest}: a queue that people decide through a
+ * REST API or a web console, the MCP client's user through elicitation, or your own code.
  *
- * <p>{@link #requestApproval} must not block: it starts asking and returns a stage that completes with the
- * decision (or exceptionally, which denies the call as a provider failure). The middleware waits at most until
- * the request {@link ApprovalRequest#expiresAt() expires}; a decision that completes later applies to nothing.
- * A provider may also never complete the stage and let the decision arrive through the {@link ApprovalStore}
- * instead, as the queue does. Providers are called concurrently, once per waiting call.
- * <pre>{@code
+ * <p>
+ * {@link #requestApproval} must not block: it starts asking and returns a stage that
+ * completes with the decision (or exceptionally, which denies the call as a provider
+ * failure). The middleware waits at most until the request
+ * {@link ApprovalRequest#expiresAt() expires}; a decision that completes later applies to
+ * nothing. A provider may also never complete the stage and let the decision arrive
+ * through the {@link ApprovalStore} instead, as the queue does. Providers are called
+ * concurrently, once per waiting call. <pre>{@code
  * final class SlackApprovalProvider implements ApprovalProvider {
  *     public String name() { return "slack"; }
  *     public boolean supports(ToolInvocation invocation) { return invocation.principal() != null; }
@@ -32,14 +34,15 @@ import dev.agentmiddleware.tool.ToolInvocation;
 public interface ApprovalProvider {
 
 	/**
-	 * The provider's name, used to order providers in configuration and in messages, such as {@code queue}.
+	 * The provider's name, used to order providers in configuration and in messages, such
+	 * as {@code queue}.
 	 * @return the name
 	 */
 	String name();
 
 	/**
-	 * Whether this provider can ask about this call; the {@link CompositeApprovalProvider} uses the first provider
-	 * that can.
+	 * Whether this provider can ask about this call; the
+	 * {@link CompositeApprovalProvider} uses the first provider that can.
 	 * @param invocation the call
 	 * @return {@code true} if it can
 	 */
@@ -56,9 +59,8 @@ public interface ApprovalProvider {
 	CompletionStage<ApprovalDecision> requestApproval(ApprovalRequest request, ToolInvocation invocation);
 
 	/**
-	 * Lets an {@link ApprovalCallback} decide, on the given executor, so that a slow callback never holds the waiting
-	 * call past its timeout.
-	 * <pre>{@code
+	 * Lets an {@link ApprovalCallback} decide, on the given executor, so that a slow
+	 * callback never holds the waiting call past its timeout. <pre>{@code
 	 * ApprovalProvider provider = new CallbackApprovalProvider(callback, executor);
 	 * }</pre>
 	 */
@@ -100,7 +102,7 @@ public interface ApprovalProvider {
 	/**
 	 * Your code decides approvals, as a bean, through {@link CallbackApprovalProvider}.
 	 * <pre>{@code
-	 * @Bean
+	 * &#64;Bean
 	 * ApprovalCallback onlyTempFiles() {
 	 *     return (request) -> request.arguments().contains("\"tmp/")
 	 *             ? ApprovalDecision.approve("temp-policy") : ApprovalDecision.deny("temp-policy", "only tmp/ files");
@@ -111,8 +113,9 @@ public interface ApprovalProvider {
 	public interface ApprovalCallback {
 
 		/**
-		 * Decides one request. Runs on a thread of its own; a decision returned after the request expired applies to
-		 * nothing, and an exception denies the call as a provider failure.
+		 * Decides one request. Runs on a thread of its own; a decision returned after the
+		 * request expired applies to nothing, and an exception denies the call as a
+		 * provider failure.
 		 * @param request the request
 		 * @return the decision
 		 * @throws Exception if the callback cannot decide
@@ -122,8 +125,9 @@ public interface ApprovalProvider {
 	}
 
 	/**
-	 * The in-app approval queue: the request waits in the {@link ApprovalStore}, where people see it (REST API, web
-	 * console) and decide it with {@link ApprovalStore#decide}; the decision reaches the waiting call through the
+	 * The in-app approval queue: the request waits in the {@link ApprovalStore}, where
+	 * people see it (REST API, web console) and decide it with
+	 * {@link ApprovalStore#decide}; the decision reaches the waiting call through the
 	 * store, on this application instance or on any other that shares the store.
 	 */
 	public static final class ApprovalQueueProvider implements ApprovalProvider {
@@ -142,9 +146,9 @@ public interface ApprovalProvider {
 	}
 
 	/**
-	 * Asks the first of several providers that {@link ApprovalProvider#supports supports} the call, in the given
-	 * order; when none does, the call is denied with "no approver is configured".
-	 * <pre>{@code
+	 * Asks the first of several providers that {@link ApprovalProvider#supports supports}
+	 * the call, in the given order; when none does, the call is denied with "no approver
+	 * is configured". <pre>{@code
 	 * ApprovalProvider providers = new CompositeApprovalProvider(List.of(elicitation, queue));
 	 * }</pre>
 	 */
@@ -163,8 +167,8 @@ public interface ApprovalProvider {
 		/**
 		 * The provider that handles a call.
 		 * @param invocation the call
-		 * @return the first provider that supports it, or the provider that denies every call because no approver is
-		 * configured
+		 * @return the first provider that supports it, or the provider that denies every
+		 * call because no approver is configured
 		 */
 		public ApprovalProvider select(ToolInvocation invocation) {
 			for (ApprovalProvider provider : this.providers) {

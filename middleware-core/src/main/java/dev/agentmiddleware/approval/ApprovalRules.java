@@ -12,19 +12,19 @@ import dev.agentmiddleware.tool.ToolDescriptor;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The built-in policy function of approval: gives a tool {@link ApprovalPolicy#REQUIRED} when it needs a human's
- * approval, {@code null} when it needs none. The one function used when pipelines are built
- * ({@code ApprovalMiddleware.builder().policies(rules)}, the default with {@link Mode#DANGEROUS}), at startup to list
- * the gated tools, and by the tests of the policy table:
+ * The built-in policy function of approval: gives a tool {@link ApprovalPolicy#REQUIRED}
+ * when it needs a human's approval, {@code null} when it needs none. The one function
+ * used when pipelines are built ({@code ApprovalMiddleware.builder().policies(rules)},
+ * the default with {@link Mode#DANGEROUS}), at startup to list the gated tools, and by
+ * the tests of the policy table:
  * <ol>
  * <li>an exempt tool never needs approval (this beats everything);</li>
  * <li>a sensitive tool always needs approval;</li>
- * <li>otherwise the {@link Mode} decides: {@code NONE} and {@code CONFIGURED} ask for nothing,
- * {@code ALL} asks for everything, {@code DANGEROUS} asks for tools whose safety is
- * {@link SafetyLevel#DANGEROUS} (which a tool that declares no safety level has).</li>
+ * <li>otherwise the {@link Mode} decides: {@code NONE} and {@code CONFIGURED} ask for
+ * nothing, {@code ALL} asks for everything, {@code DANGEROUS} asks for tools whose safety
+ * is {@link SafetyLevel#DANGEROUS} (which a tool that declares no safety level has).</li>
  * </ol>
- * Immutable and thread-safe.
- * <pre>{@code
+ * Immutable and thread-safe. <pre>{@code
  * ApprovalRules rules = ApprovalRules.of(ApprovalRules.Mode.DANGEROUS, Set.of("purge_cache"), Set.of("write_file"));
  * rules.apply(deleteFile); // REQUIRED: dangerous
  * rules.apply(writeFile);  // REQUIRED: sensitive
@@ -57,14 +57,13 @@ public final class ApprovalRules implements Function<ToolDescriptor, @Nullable A
 	 * @param sensitiveTools tools that always need approval unless exempt
 	 * @return the rules
 	 */
-	public static ApprovalRules of(Mode mode, Collection<String> exemptTools,
-			Collection<String> sensitiveTools) {
+	public static ApprovalRules of(Mode mode, Collection<String> exemptTools, Collection<String> sensitiveTools) {
 		return new ApprovalRules(mode, exemptTools, sensitiveTools, UnaryOperator.identity());
 	}
 
 	/**
-	 * A copy that compares tool names in a normal form, such as lower case without separators, so that names
-	 * written in configuration or environment variables match.
+	 * A copy that compares tool names in a normal form, such as lower case without
+	 * separators, so that names written in configuration or environment variables match.
 	 * @param nameForm turns a tool name into its normal form
 	 * @return the changed copy
 	 */
@@ -75,7 +74,8 @@ public final class ApprovalRules implements Function<ToolDescriptor, @Nullable A
 	/**
 	 * The approval policy of a tool.
 	 * @param tool the tool
-	 * @return {@link ApprovalPolicy#REQUIRED} when the tool is gated, {@code null} when it needs no approval
+	 * @return {@link ApprovalPolicy#REQUIRED} when the tool is gated, {@code null} when
+	 * it needs no approval
 	 */
 	@Override
 	public @Nullable ApprovalPolicy apply(ToolDescriptor tool) {
@@ -83,7 +83,8 @@ public final class ApprovalRules implements Function<ToolDescriptor, @Nullable A
 	}
 
 	/**
-	 * Whether calls of the tool need a human's approval: whether {@link #apply} gives it a policy.
+	 * Whether calls of the tool need a human's approval: whether {@link #apply} gives it
+	 * a policy.
 	 * @param tool the tool
 	 * @return {@code true} when the tool is gated
 	 */
@@ -120,20 +121,24 @@ public final class ApprovalRules implements Function<ToolDescriptor, @Nullable A
 
 	@Override
 	public String toString() {
-		return "ApprovalRules[mode=" + this.mode + ", exempt=" + this.exemptTools + ", sensitive="
-				+ this.sensitiveTools + "]";
+		return "ApprovalRules[mode=" + this.mode + ", exempt=" + this.exemptTools + ", sensitive=" + this.sensitiveTools
+				+ "]";
 	}
 
 	/**
-	 * Which tools need a human's approval before they run, by their safety level (the property
-	 * {@code agent.middleware.approval.policy}); the rules add the exempt and sensitive tool lists on top.
+	 * Which tools need a human's approval before they run, by their safety level (the
+	 * property {@code agent.middleware.approval.policy}); the rules add the exempt and
+	 * sensitive tool lists on top.
 	 */
 	public enum Mode {
 
 		/** No tool needs approval, except the sensitive tools. */
 		NONE,
 
-		/** Tools whose safety level is {@code DANGEROUS} (or undeclared) need approval; the default. */
+		/**
+		 * Tools whose safety level is {@code DANGEROUS} (or undeclared) need approval;
+		 * the default.
+		 */
 		DANGEROUS,
 
 		/** Every tool needs approval, except the exempt tools. */

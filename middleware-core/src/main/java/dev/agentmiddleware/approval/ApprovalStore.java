@@ -10,12 +10,15 @@ import dev.agentmiddleware.approval.ApprovalAuditListener.ApprovalAuditRecord;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Where pending approval requests, their decisions, session grants, recent denials and the audit trail live. In
- * memory by default ({@link InMemoryApprovalStore}); a store shared by several application instances (a database)
- * lets a decision posted to one instance release the call waiting on another.
+ * Where pending approval requests, their decisions, session grants, recent denials and
+ * the audit trail live. In memory by default ({@link InMemoryApprovalStore}); a store
+ * shared by several application instances (a database) lets a decision posted to one
+ * instance release the call waiting on another.
  *
- * <p>The first decision of a request wins, atomically: {@link #decide} and {@link #close} never overwrite one.
- * A request that has expired can no longer be decided. Implementations are thread-safe.
+ * <p>
+ * The first decision of a request wins, atomically: {@link #decide} and {@link #close}
+ * never overwrite one. A request that has expired can no longer be decided.
+ * Implementations are thread-safe.
  */
 public interface ApprovalStore {
 
@@ -49,7 +52,8 @@ public interface ApprovalStore {
 	DecideResult decide(String id, ApprovalDecision decision, Instant now);
 
 	/**
-	 * Waits for the decision of a request, at most until {@code deadline} by {@code clock}.
+	 * Waits for the decision of a request, at most until {@code deadline} by
+	 * {@code clock}.
 	 * @param id the request id
 	 * @param deadline when to give up
 	 * @param clock the clock the deadline is measured with
@@ -59,8 +63,9 @@ public interface ApprovalStore {
 	Optional<ApprovalDecision> awaitDecision(String id, Instant deadline, Clock clock) throws InterruptedException;
 
 	/**
-	 * Ends a request: stores {@code fallback} if it is still undecided, and returns the decision that stands.
-	 * Called by the waiting call once it stops waiting, so a decision racing with the timeout is never lost.
+	 * Ends a request: stores {@code fallback} if it is still undecided, and returns the
+	 * decision that stands. Called by the waiting call once it stops waiting, so a
+	 * decision racing with the timeout is never lost.
 	 * @param id the request id
 	 * @param fallback the decision when there is none yet, such as a timeout
 	 * @param now the current time
@@ -133,7 +138,8 @@ public interface ApprovalStore {
 	}
 
 	/**
-	 * A call that a person denied, remembered so that the same call in the same session is denied again at once.
+	 * A call that a person denied, remembered so that the same call in the same session
+	 * is denied again at once.
 	 *
 	 * @param sessionId the session
 	 * @param toolName the tool

@@ -18,11 +18,13 @@ import dev.agentmiddleware.tool.ToolInvocation;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What a decision does to the call of {@link ApprovalMiddleware}: an approval runs it (for the session: with a
- * {@link SessionGrant}; with changes: with the re-bound arguments, refused when they do not bind); any other outcome
- * denies it with an {@link ApprovalDeniedException} that says why (a person's denial is also remembered for the
- * deny-repeat window); a cancelled call ends with a {@link ToolCancelledException}. Every outcome goes to the
- * {@link ApprovalAudit} first. Reasons are cut to one redacted line ({@link ApprovalArguments#reason}).
+ * What a decision does to the call of {@link ApprovalMiddleware}: an approval runs it
+ * (for the session: with a {@link SessionGrant}; with changes: with the re-bound
+ * arguments, refused when they do not bind); any other outcome denies it with an
+ * {@link ApprovalDeniedException} that says why (a person's denial is also remembered for
+ * the deny-repeat window); a cancelled call ends with a {@link ToolCancelledException}.
+ * Every outcome goes to the {@link ApprovalAudit} first. Reasons are cut to one redacted
+ * line ({@link ApprovalArguments#reason}).
  */
 final class ApprovalVerdict {
 
@@ -47,10 +49,11 @@ final class ApprovalVerdict {
 
 	/**
 	 * Applies a decision to its call.
-	 * @param now the time the decision is applied: the start of a session grant, the time of a denial
+	 * @param now the time the decision is applied: the start of a session grant, the time
+	 * of a denial
 	 */
-	@Nullable Object apply(ApprovalDecision decision, ApprovalRequest request, ToolInvocation invocation,
-			ToolHandler next, Instant now) throws Exception {
+	@Nullable Object apply(ApprovalDecision decision, ApprovalRequest request, ToolInvocation invocation, ToolHandler next,
+			Instant now) throws Exception {
 		String toolName = request.toolName();
 		String reason = this.arguments.reason(decision.reason());
 		switch (decision.outcome()) {
@@ -93,9 +96,8 @@ final class ApprovalVerdict {
 			}
 			case TIMED_OUT -> {
 				this.audit.record(request, decision, null);
-				throw deny(invocation, ApprovalOutcome.TIMED_OUT,
-						"nobody approved it within "
-								+ DurationText.of(Duration.between(request.createdAt(), request.expiresAt())));
+				throw deny(invocation, ApprovalOutcome.TIMED_OUT, "nobody approved it within "
+						+ DurationText.of(Duration.between(request.createdAt(), request.expiresAt())));
 			}
 			case NO_APPROVER -> {
 				this.audit.record(request, decision, null);
@@ -118,14 +120,15 @@ final class ApprovalVerdict {
 			}
 			default -> {
 				this.audit.record(request, decision, reason);
-				throw deny(invocation, decision.outcome(), "the approval request ended as "
-						+ decision.outcome().tagValue() + " and was not approved");
+				throw deny(invocation, decision.outcome(),
+						"the approval request ended as " + decision.outcome().tagValue() + " and was not approved");
 			}
 		}
 	}
 
 	static ApprovalDeniedException deny(ToolInvocation invocation, ApprovalOutcome outcome, String reason) {
-		// The thrown ToolDeniedException (naming this middleware) is the decision: observers see DENIED by "approval".
+		// The thrown ToolDeniedException (naming this middleware) is the decision:
+		// observers see DENIED by "approval".
 		return new ApprovalDeniedException(invocation.toolName(), ApprovalMiddleware.NAME, outcome, reason);
 	}
 

@@ -27,12 +27,14 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The wait of {@link ApprovalMiddleware}: saves an {@link ApprovalRequest} in the {@link ApprovalStore}, gives it to
- * the {@link ApprovalProvider} that supports the call, and waits for the decision at most until the timeout.
- * Fail-closed: a timeout, a provider that fails or returns nothing, an interrupted or abandoned wait all end as a
- * system decision that does not approve. A cancelled call ({@link CallCancellation}) or an interrupted waiting thread
- * withdraws its request: decided {@link ApprovalOutcome#CANCELLED}, it leaves the pending requests at once.
- * Thread-safe; parallel calls wait and are decided independently.
+ * The wait of {@link ApprovalMiddleware}: saves an {@link ApprovalRequest} in the
+ * {@link ApprovalStore}, gives it to the {@link ApprovalProvider} that supports the call,
+ * and waits for the decision at most until the timeout. Fail-closed: a timeout, a
+ * provider that fails or returns nothing, an interrupted or abandoned wait all end as a
+ * system decision that does not approve. A cancelled call ({@link CallCancellation}) or
+ * an interrupted waiting thread withdraws its request: decided
+ * {@link ApprovalOutcome#CANCELLED}, it leaves the pending requests at once. Thread-safe;
+ * parallel calls wait and are decided independently.
  */
 final class ApprovalWait {
 
@@ -52,7 +54,8 @@ final class ApprovalWait {
 
 	private final Duration timeout;
 
-	// The requests calls of this instance are waiting on, so that stopping the application can end the waits
+	// The requests calls of this instance are waiting on, so that stopping the
+	// application can end the waits
 	private final Set<String> waiting = ConcurrentHashMap.newKeySet();
 
 	ApprovalWait(ApprovalProvider provider, ApprovalStore store, ApprovalArguments arguments, SecretRedactor redactor,
@@ -71,7 +74,8 @@ final class ApprovalWait {
 	}
 
 	/**
-	 * The request a person is asked about: redacted arguments, their hash, session, principal and a short summary.
+	 * The request a person is asked about: redacted arguments, their hash, session,
+	 * principal and a short summary.
 	 */
 	ApprovalRequest request(ToolInvocation invocation, String hash, Instant now) {
 		String redacted = this.arguments.redactedJson(invocation.arguments());
@@ -81,15 +85,17 @@ final class ApprovalWait {
 	}
 
 	/**
-	 * Asks about the request and waits for its decision, telling the caller of the call what it waits for through
-	 * {@code progress}, if the caller asked to be told.
-	 * @return the decision; a system decision that does not approve when nobody decided in time or asking failed
+	 * Asks about the request and waits for its decision, telling the caller of the call
+	 * what it waits for through {@code progress}, if the caller asked to be told.
+	 * @return the decision; a system decision that does not approve when nobody decided
+	 * in time or asking failed
 	 */
 	ApprovalDecision await(ApprovalRequest request, ToolInvocation invocation,
 			ProgressTarget.@Nullable Reporter progress) {
 		CallCancellation cancellation = CallCancellation.current();
 		if (cancellation.isCancelled()) {
-			return cancelled(cancellation); // nobody is asked about a call its caller gave up on
+			return cancelled(cancellation); // nobody is asked about a call its caller
+											// gave up on
 		}
 		this.store.add(request);
 		this.waiting.add(request.id());
@@ -102,7 +108,8 @@ final class ApprovalWait {
 	}
 
 	/**
-	 * Ends every wait of this instance as abandoned (see {@link ApprovalMiddleware#abandonWaiting}).
+	 * Ends every wait of this instance as abandoned (see
+	 * {@link ApprovalMiddleware#abandonWaiting}).
 	 */
 	int abandonWaiting(String reason) {
 		Objects.requireNonNull(reason, "reason");
@@ -125,7 +132,8 @@ final class ApprovalWait {
 		CompletableFuture<ApprovalDecision> asked = ask(chosen, request, invocation);
 		ApprovalDecision fallback = ApprovalDecision.system(ApprovalOutcome.TIMED_OUT, null);
 		CallCancellation cancellation = CallCancellation.current();
-		// A cancelled call withdraws its request, from the thread that cancels: the wait wakes as for any decision
+		// A cancelled call withdraws its request, from the thread that cancels: the wait
+		// wakes as for any decision
 		try (CallCancellation.Registration withdrawal = cancellation.onCancel(() -> withdraw(request, cancellation))) {
 			Optional<ApprovalDecision> decided = (progress != null)
 					? ApprovalProgress.awaitDecision(this.store, request, this.clock, progress)
@@ -195,10 +203,10 @@ final class ApprovalWait {
 	}
 
 	private void providerFailed(ApprovalProvider provider, ApprovalRequest request, @Nullable Throwable failure) {
-		Throwable cause = (failure instanceof CompletionException && failure.getCause() != null)
-				? failure.getCause() : failure;
-		logger.warn("Approval provider '{}' failed on request {} of tool '{}'; the call is denied: {}",
-				provider.name(), request.id(), request.toolName(),
+		Throwable cause = (failure instanceof CompletionException && failure.getCause() != null) ? failure.getCause()
+				: failure;
+		logger.warn("Approval provider '{}' failed on request {} of tool '{}'; the call is denied: {}", provider.name(),
+				request.id(), request.toolName(),
 				(cause != null) ? this.redactor.redactText(cause.toString()) : "it returned no decision");
 	}
 

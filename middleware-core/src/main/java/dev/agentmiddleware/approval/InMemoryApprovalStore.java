@@ -24,11 +24,12 @@ import dev.agentmiddleware.approval.ApprovalStore.DeniedCall;
 import org.jspecify.annotations.Nullable;
 
 /**
- * An {@link ApprovalStore} in this JVM's memory: the default, for a single application instance. A waiting call
- * is released the moment its request is decided. Decided requests, grants and denials are kept in bounded maps:
- * expired grants and denials older than the repeat window are dropped as calls look them up, and beyond
- * {@code maxRemembered} the oldest are forgotten (which fails safe: the call is asked about again); the audit trail
- * keeps the latest {@code maxAuditRecords}. Thread-safe.
+ * An {@link ApprovalStore} in this JVM's memory: the default, for a single application
+ * instance. A waiting call is released the moment its request is decided. Decided
+ * requests, grants and denials are kept in bounded maps: expired grants and denials older
+ * than the repeat window are dropped as calls look them up, and beyond
+ * {@code maxRemembered} the oldest are forgotten (which fails safe: the call is asked
+ * about again); the audit trail keeps the latest {@code maxAuditRecords}. Thread-safe.
  * <pre>{@code
  * ApprovalStore store = new InMemoryApprovalStore(1000);
  * }</pre>
@@ -38,13 +39,18 @@ public final class InMemoryApprovalStore implements ApprovalStore {
 	/** How many audit records are kept by default. */
 	public static final int DEFAULT_MAX_AUDIT_RECORDS = 1000;
 
-	/** How many session grants, and how many remembered denials, are kept at most by default. */
+	/**
+	 * How many session grants, and how many remembered denials, are kept at most by
+	 * default.
+	 */
 	public static final int DEFAULT_MAX_REMEMBERED = 10_000;
 
 	private final ConcurrentMap<String, Entry> requests = new ConcurrentHashMap<>();
 
-	// Oldest first: a grant or denial stored again moves to the end. Expired grants and denials older than the
-	// window asked about are dropped from the front as they are looked up; beyond the cap the oldest go.
+	// Oldest first: a grant or denial stored again moves to the end. Expired grants and
+	// denials older than the
+	// window asked about are dropped from the front as they are looked up; beyond the cap
+	// the oldest go.
 	private final RecentEntries<SessionGrant> grants;
 
 	private final RecentEntries<DeniedCall> denials;
@@ -63,7 +69,8 @@ public final class InMemoryApprovalStore implements ApprovalStore {
 	}
 
 	/**
-	 * Creates a store keeping at most {@value #DEFAULT_MAX_REMEMBERED} grants and as many denials.
+	 * Creates a store keeping at most {@value #DEFAULT_MAX_REMEMBERED} grants and as many
+	 * denials.
 	 * @param maxAuditRecords how many audit records to keep
 	 */
 	public InMemoryApprovalStore(int maxAuditRecords) {
@@ -73,8 +80,9 @@ public final class InMemoryApprovalStore implements ApprovalStore {
 	/**
 	 * Creates a store.
 	 * @param maxAuditRecords how many audit records to keep
-	 * @param maxRemembered how many session grants, and how many denials, to keep at most; beyond it the oldest
-	 * are forgotten (a forgotten grant means asking again, a forgotten denial means asking again: both fail safe)
+	 * @param maxRemembered how many session grants, and how many denials, to keep at
+	 * most; beyond it the oldest are forgotten (a forgotten grant means asking again, a
+	 * forgotten denial means asking again: both fail safe)
 	 */
 	public InMemoryApprovalStore(int maxAuditRecords, int maxRemembered) {
 		if (maxAuditRecords < 1) {
@@ -231,8 +239,8 @@ public final class InMemoryApprovalStore implements ApprovalStore {
 	}
 
 	/**
-	 * Entries by key, oldest first, at most {@code max} of them; guarded by its own lock (grants and denials are
-	 * looked up only for calls that need approval).
+	 * Entries by key, oldest first, at most {@code max} of them; guarded by its own lock
+	 * (grants and denials are looked up only for calls that need approval).
 	 */
 	private static final class RecentEntries<V> {
 
@@ -258,8 +266,10 @@ public final class InMemoryApprovalStore implements ApprovalStore {
 			return this.entries.get(key);
 		}
 
-		// Stops at the first entry that is still wanted: entries are kept in the order they were stored, which is
-		// the order they expire in when they share a lifetime, and a lookup never scans past a live one.
+		// Stops at the first entry that is still wanted: entries are kept in the order
+		// they were stored, which is
+		// the order they expire in when they share a lifetime, and a lookup never scans
+		// past a live one.
 		synchronized void dropOldestWhile(Predicate<V> obsolete) {
 			Iterator<V> oldest = this.entries.values().iterator();
 			while (oldest.hasNext() && obsolete.test(oldest.next())) {

@@ -6,8 +6,8 @@ import java.util.concurrent.CompletionStage;
 import dev.agentmiddleware.tool.ToolInvocation;
 
 /**
- * The provider used when no other is configured: it denies every call with "no approver is configured", so that
- * a gated tool never runs unapproved.
+ * The provider used when no other is configured: it denies every call with "no approver
+ * is configured", so that a gated tool never runs unapproved.
  */
 final class NoApproverProvider implements ApprovalProvider {
 

@@ -6,12 +6,14 @@ import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
 /**
- * An approval for the rest of a session: calls of the tool in that session (with exactly these arguments, when
- * {@code argumentsHash} is set) run without asking until the grant expires.
+ * An approval for the rest of a session: calls of the tool in that session (with exactly
+ * these arguments, when {@code argumentsHash} is set) run without asking until the grant
+ * expires.
  *
  * @param sessionId the session
  * @param toolName the tool
- * @param argumentsHash the hash of the exact arguments covered, or {@code null} for every call of the tool
+ * @param argumentsHash the hash of the exact arguments covered, or {@code null} for every
+ * call of the tool
  * @param grantedBy who approved
  * @param expiresAt when the grant ends
  */
@@ -38,7 +40,8 @@ public record SessionGrant(String sessionId, String toolName, @Nullable String a
 	 */
 	public boolean covers(String sessionId, String toolName, String argumentsHash, Instant now) {
 		return this.sessionId.equals(sessionId) && this.toolName.equals(toolName)
-				&& (this.argumentsHash == null || this.argumentsHash.equals(argumentsHash)) && now.isBefore(this.expiresAt);
+				&& (this.argumentsHash == null || this.argumentsHash.equals(argumentsHash))
+				&& now.isBefore(this.expiresAt);
 	}
 
 	/**
@@ -46,7 +49,10 @@ public record SessionGrant(String sessionId, String toolName, @Nullable String a
 	 */
 	public enum GrantScope {
 
-		/** Calls of the same tool with exactly the same arguments (compared by the hash of their canonical JSON). */
+		/**
+		 * Calls of the same tool with exactly the same arguments (compared by the hash of
+		 * their canonical JSON).
+		 */
 		ARGUMENTS,
 
 		/** Every call of the same tool. */

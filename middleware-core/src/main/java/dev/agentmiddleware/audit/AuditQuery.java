@@ -6,8 +6,8 @@ import dev.agentmiddleware.tool.CallOutcome;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Which audit records to read: filters (each {@code null} for any) and a page, newest first. Immutable.
- * <pre>{@code
+ * Which audit records to read: filters (each {@code null} for any) and a page, newest
+ * first. Immutable. <pre>{@code
  * AuditQuery query = AuditQuery.all().withTool("delete_file").withOutcome(CallOutcome.DENIED).withPage(0, 50);
  * }</pre>
  *

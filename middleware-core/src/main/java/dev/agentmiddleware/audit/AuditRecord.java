@@ -9,10 +9,10 @@ import dev.agentmiddleware.tool.InvocationSource;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What the audit trail keeps of one tool call: who called which tool, what was decided and by which layer, and what
- * happened. It never holds a session id (only its {@link dev.agentmiddleware.tool.SessionFingerprint fingerprint})
- * nor an argument value, except the redacted arguments of a tool whose audit includes them.
- * <pre>{@code
+ * What the audit trail keeps of one tool call: who called which tool, what was decided
+ * and by which layer, and what happened. It never holds a session id (only its
+ * {@link dev.agentmiddleware.tool.SessionFingerprint fingerprint}) nor an argument value,
+ * except the redacted arguments of a tool whose audit includes them. <pre>{@code
  * AuditRecord record = store.find(AuditQuery.all().withTool("delete_file")).get(0);
  * record.outcome();       // DENIED
  * record.decidedBy();     // "approval"
@@ -23,24 +23,29 @@ import org.jspecify.annotations.Nullable;
  * @param tool the tool's name
  * @param source where the call came from
  * @param principal the caller's name, or {@code null} for an anonymous call
- * @param sessionFingerprint the fingerprint of the call's session, or {@code null} without a session
- * @param traceId the id of the trace the call belongs to, or {@code null} when none is known
+ * @param sessionFingerprint the fingerprint of the call's session, or {@code null}
+ * without a session
+ * @param traceId the id of the trace the call belongs to, or {@code null} when none is
+ * known
  * @param outcome how the call ended
- * @param decidedBy the layer that decided the outcome (the middleware that refused, cached or short-circuited it),
- * or {@code null} when the tool itself ran
- * @param approvalRequestId the approval request a person was asked about the call, or {@code null}
- * @param approvalGrantedBy who granted the session grant that let the call through without asking, or {@code null}
+ * @param decidedBy the layer that decided the outcome (the middleware that refused,
+ * cached or short-circuited it), or {@code null} when the tool itself ran
+ * @param approvalRequestId the approval request a person was asked about the call, or
+ * {@code null}
+ * @param approvalGrantedBy who granted the session grant that let the call through
+ * without asking, or {@code null}
  * @param duration how long the call took
- * @param argumentsDigest the lower-case hex SHA-256 of the canonical JSON of the arguments
- * @param arguments the arguments as redacted JSON, only for a tool whose audit includes them, else {@code null}
- * @param resultSize the size of the result (characters of text, bytes of binary content), or {@code null} when the
- * call returned nothing
+ * @param argumentsDigest the lower-case hex SHA-256 of the canonical JSON of the
+ * arguments
+ * @param arguments the arguments as redacted JSON, only for a tool whose audit includes
+ * them, else {@code null}
+ * @param resultSize the size of the result (characters of text, bytes of binary content),
+ * or {@code null} when the call returned nothing
  */
-public record AuditRecord(Instant time, String callId, String tool, InvocationSource source,
-		@Nullable String principal, @Nullable String sessionFingerprint, @Nullable String traceId,
-		CallOutcome outcome, @Nullable String decidedBy, @Nullable String approvalRequestId,
-		@Nullable String approvalGrantedBy, Duration duration, String argumentsDigest, @Nullable String arguments,
-		@Nullable Long resultSize) {
+public record AuditRecord(Instant time, String callId, String tool, InvocationSource source, @Nullable String principal,
+		@Nullable String sessionFingerprint, @Nullable String traceId, CallOutcome outcome, @Nullable String decidedBy,
+		@Nullable String approvalRequestId, @Nullable String approvalGrantedBy, Duration duration,
+		String argumentsDigest, @Nullable String arguments, @Nullable Long resultSize) {
 
 	/**
 	 * Validates the record.

@@ -4,8 +4,8 @@ import java.time.Instant;
 import java.util.List;
 
 /**
- * Where audit records are kept. The {@link AuditTrail} writes to it from its one writer thread, in batches; queries
- * come from any thread. Implementations must be thread-safe.
+ * Where audit records are kept. The {@link AuditTrail} writes to it from its one writer
+ * thread, in batches; queries come from any thread. Implementations must be thread-safe.
  * <pre>{@code
  * List<AuditRecord> denied = store.find(AuditQuery.all().withOutcome(CallOutcome.DENIED));
  * }</pre>
@@ -13,8 +13,8 @@ import java.util.List;
 public interface AuditStore {
 
 	/**
-	 * Keeps a batch of records. Either all are kept or the method throws, in which case the writer retries the same
-	 * batch later.
+	 * Keeps a batch of records. Either all are kept or the method throws, in which case
+	 * the writer retries the same batch later.
 	 * @param records the records, oldest first
 	 */
 	void append(List<AuditRecord> records);
@@ -28,7 +28,8 @@ public interface AuditStore {
 
 	/**
 	 * Removes the records older than a time (retention).
-	 * @param cutoff the records with a {@link AuditRecord#time() time} before it are removed
+	 * @param cutoff the records with a {@link AuditRecord#time() time} before it are
+	 * removed
 	 * @return how many were removed
 	 */
 	int purgeBefore(Instant cutoff);

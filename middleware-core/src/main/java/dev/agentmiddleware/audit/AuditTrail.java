@@ -33,23 +33,28 @@ import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * The audit trail: a {@link ToolCallObserver} that turns every call record (every path, every outcome, refusals
- * included) into one {@link AuditRecord} and writes it to an {@link AuditStore} off the call's path.
+ * The audit trail: a {@link ToolCallObserver} that turns every call record (every path,
+ * every outcome, refusals included) into one {@link AuditRecord} and writes it to an
+ * {@link AuditStore} off the call's path.
  *
- * <p>On the caller's thread it only takes the call's trace id from the logging context ({@code traceId} in the
- * MDC) and queues the call record; one writer thread builds the records (argument digest, redacted arguments of
- * the tools that include them, result size) and writes them in batches of at most {@code batchSize}. Writing
- * never fails or delays a call, and never loses a record silently:
+ * <p>
+ * On the caller's thread it only takes the call's trace id from the logging context
+ * ({@code traceId} in the MDC) and queues the call record; one writer thread builds the
+ * records (argument digest, redacted arguments of the tools that include them, result
+ * size) and writes them in batches of at most {@code batchSize}. Writing never fails or
+ * delays a call, and never loses a record silently:
  * <ul>
- * <li>a batch the store refuses (the database is down) is kept and written again every {@code retryInterval},
- * while new records wait in the queue; the first failure of an outage is logged once, as is its end, and every
- * failed write is counted ({@link #writeFailures()});</li>
- * <li>at most {@code bufferCapacity} records wait in the queue, plus one batch being written; a record that does
- * not fit is dropped, counted ({@link #droppedRecords()}) and logged once per overflow.</li>
+ * <li>a batch the store refuses (the database is down) is kept and written again every
+ * {@code retryInterval}, while new records wait in the queue; the first failure of an
+ * outage is logged once, as is its end, and every failed write is counted
+ * ({@link #writeFailures()});</li>
+ * <li>at most {@code bufferCapacity} records wait in the queue, plus one batch being
+ * written; a record that does not fit is dropped, counted ({@link #droppedRecords()}) and
+ * logged once per overflow.</li>
  * </ul>
- * With a {@code retention}, the writer removes the records older than it from the store once per
- * {@code purgeInterval}. {@link #close()} writes what is queued (trying once) and stops the thread. Thread-safe.
- * <pre>{@code
+ * With a {@code retention}, the writer removes the records older than it from the store
+ * once per {@code purgeInterval}. {@link #close()} writes what is queued (trying once)
+ * and stops the thread. Thread-safe. <pre>{@code
  * AuditTrail audit = AuditTrail.builder(new InMemoryAuditStore(10_000)).retention(Duration.ofDays(90)).build();
  * ToolCallObservers observers = ToolCallObservers.builder().observer(audit).build();
  * }</pre>
@@ -143,7 +148,8 @@ public final class AuditTrail implements ToolCallObserver, AutoCloseable {
 	}
 
 	/**
-	 * Synchronous: the trace id is taken on the caller's thread; the record is built and written on the writer's.
+	 * Synchronous: the trace id is taken on the caller's thread; the record is built and
+	 * written on the writer's.
 	 * @return {@code true}
 	 */
 	@Override
@@ -200,7 +206,8 @@ public final class AuditTrail implements ToolCallObserver, AutoCloseable {
 	}
 
 	/**
-	 * Removes the records older than the retention from the store now (the writer does it once per purge interval).
+	 * Removes the records older than the retention from the store now (the writer does it
+	 * once per purge interval).
 	 * @return how many were removed; 0 without a retention
 	 */
 	public int purgeExpired() {
@@ -214,7 +221,8 @@ public final class AuditTrail implements ToolCallObserver, AutoCloseable {
 	}
 
 	/**
-	 * Writes what is queued (trying once, for at most five seconds) and stops the writer thread.
+	 * Writes what is queued (trying once, for at most five seconds) and stops the writer
+	 * thread.
 	 */
 	@Override
 	public void close() {
@@ -254,10 +262,11 @@ public final class AuditTrail implements ToolCallObserver, AutoCloseable {
 			}
 			else {
 				if (!outage) {
-					logger.warn("The audit store refused a batch of {} records; they are kept and written again every "
-							+ "{}, with up to {} more records buffered meanwhile (failed writes are counted: "
-							+ "agent.audit.write.failures)", batch.size(), this.retryInterval,
-							this.queue.remainingCapacity() + this.queue.size());
+					logger.warn(
+							"The audit store refused a batch of {} records; they are kept and written again every "
+									+ "{}, with up to {} more records buffered meanwhile (failed writes are counted: "
+									+ "agent.audit.write.failures)",
+							batch.size(), this.retryInterval, this.queue.remainingCapacity() + this.queue.size());
 					outage = true;
 				}
 				try {
@@ -286,7 +295,8 @@ public final class AuditTrail implements ToolCallObserver, AutoCloseable {
 		}
 	}
 
-	// Waits for the first record for at most the flush interval, then takes what else is queued, up to a batch.
+	// Waits for the first record for at most the flush interval, then takes what else is
+	// queued, up to a batch.
 	private boolean take(List<Pending> taken, List<AuditRecord> batch) throws InterruptedException {
 		Pending first = this.queue.poll(this.flushInterval.toNanos(), TimeUnit.NANOSECONDS);
 		if (first == null) {
@@ -375,7 +385,8 @@ public final class AuditTrail implements ToolCallObserver, AutoCloseable {
 		}
 	}
 
-	// Characters of text, bytes of binary content, the length of a result's text otherwise.
+	// Characters of text, bytes of binary content, the length of a result's text
+	// otherwise.
 	private static @Nullable Long sizeOf(@Nullable Object result) {
 		if (result == null) {
 			return null;
@@ -425,7 +436,8 @@ public final class AuditTrail implements ToolCallObserver, AutoCloseable {
 		}
 
 		/**
-		 * Sets how many records may wait to be written (default 10,000); beyond it records are dropped and counted.
+		 * Sets how many records may wait to be written (default 10,000); beyond it
+		 * records are dropped and counted.
 		 * @param bufferCapacity at least 1
 		 * @return this builder
 		 */
@@ -445,7 +457,8 @@ public final class AuditTrail implements ToolCallObserver, AutoCloseable {
 		}
 
 		/**
-		 * Sets how long the writer waits for a record before it looks at retention again (default 200 ms).
+		 * Sets how long the writer waits for a record before it looks at retention again
+		 * (default 200 ms).
 		 * @param flushInterval a positive duration
 		 * @return this builder
 		 */
@@ -455,7 +468,8 @@ public final class AuditTrail implements ToolCallObserver, AutoCloseable {
 		}
 
 		/**
-		 * Sets how long the writer waits before writing a refused batch again (default 5 s).
+		 * Sets how long the writer waits before writing a refused batch again (default 5
+		 * s).
 		 * @param retryInterval a positive duration
 		 * @return this builder
 		 */
@@ -465,7 +479,8 @@ public final class AuditTrail implements ToolCallObserver, AutoCloseable {
 		}
 
 		/**
-		 * Sets how long records are kept (default: forever, or until an in-memory store's capacity).
+		 * Sets how long records are kept (default: forever, or until an in-memory store's
+		 * capacity).
 		 * @param retention a positive duration, or {@code null} to keep them
 		 * @return this builder
 		 */
@@ -495,8 +510,8 @@ public final class AuditTrail implements ToolCallObserver, AutoCloseable {
 		}
 
 		/**
-		 * Sets the tools whose records include their arguments, as redacted JSON (default none: records hold only
-		 * the digest of the arguments).
+		 * Sets the tools whose records include their arguments, as redacted JSON (default
+		 * none: records hold only the digest of the arguments).
 		 * @param toolNames the tools' names
 		 * @return this builder
 		 */
@@ -506,7 +521,8 @@ public final class AuditTrail implements ToolCallObserver, AutoCloseable {
 		}
 
 		/**
-		 * Sets the redactor of included arguments (default {@link SecretRedactor#withDefaults()}).
+		 * Sets the redactor of included arguments (default
+		 * {@link SecretRedactor#withDefaults()}).
 		 * @param redactor the redactor
 		 * @return this builder
 		 */

@@ -7,9 +7,9 @@ import java.util.Iterator;
 import java.util.List;
 
 /**
- * An {@link AuditStore} in this JVM's memory, for one instance: holds at most a given number of records and drops
- * the oldest beyond it (the newest are kept). Lost on restart. Thread-safe.
- * <pre>{@code
+ * An {@link AuditStore} in this JVM's memory, for one instance: holds at most a given
+ * number of records and drops the oldest beyond it (the newest are kept). Lost on
+ * restart. Thread-safe. <pre>{@code
  * AuditStore store = new InMemoryAuditStore(10_000);
  * }</pre>
  */

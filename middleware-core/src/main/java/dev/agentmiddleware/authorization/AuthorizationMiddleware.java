@@ -15,16 +15,18 @@ import dev.agentmiddleware.tool.ToolDeniedException;
 
 /**
  * Lets a tool run only for a caller that holds the authorities the tool requires: the
- * {@link ToolInvocation#principal() principal} of the call must hold every authority of the tool's
- * {@link AuthorizationPolicy}. A call without them, or without a principal at all (fail closed), does not run the
- * tool: it fails with a {@link ToolForbiddenException} (outcome {@code forbidden}) naming the tool and the
- * missing authorities, before anyone is asked to approve it and before a cache answers or a rate-limit permit is
- * spent ({@link BuiltInOrder#AUTHORIZATION}).
+ * {@link ToolInvocation#principal() principal} of the call must hold every authority of
+ * the tool's {@link AuthorizationPolicy}. A call without them, or without a principal at
+ * all (fail closed), does not run the tool: it fails with a
+ * {@link ToolForbiddenException} (outcome {@code forbidden}) naming the tool and the
+ * missing authorities, before anyone is asked to approve it and before a cache answers or
+ * a rate-limit permit is spent ({@link BuiltInOrder#AUTHORIZATION}).
  *
- * <p>Applies only to the tools its policy function gives a policy for; for the others {@link #wrap} returns
- * {@code next} and the middleware costs nothing per call. By default the policy of a tool is what its descriptor
- * declares ({@link ToolDescriptor#authorities()}).
- * <pre>{@code
+ * <p>
+ * Applies only to the tools its policy function gives a policy for; for the others
+ * {@link #wrap} returns {@code next} and the middleware costs nothing per call. By
+ * default the policy of a tool is what its descriptor declares
+ * ({@link ToolDescriptor#authorities()}). <pre>{@code
  * AuthorizationMiddleware authorization = AuthorizationMiddleware.builder()
  *     .policies((tool) -> tool.name().equals("delete_file") ? AuthorizationPolicy.of("SCOPE_files.write") : null)
  *     .build();
@@ -43,9 +45,10 @@ public final class AuthorizationMiddleware extends BuiltInMiddleware<Authorizati
 	}
 
 	/**
-	 * Starts an authorization middleware whose policy of each tool is, until changed, what its descriptor declares
-	 * (a tool that declares no authorities requires nothing), with order {@link BuiltInOrder#AUTHORIZATION}. The
-	 * policy function is also called when a caller's tools are listed ({@link #permits}).
+	 * Starts an authorization middleware whose policy of each tool is, until changed,
+	 * what its descriptor declares (a tool that declares no authorities requires
+	 * nothing), with order {@link BuiltInOrder#AUTHORIZATION}. The policy function is
+	 * also called when a caller's tools are listed ({@link #permits}).
 	 * @return a builder
 	 */
 	public static Builder builder() {
@@ -58,10 +61,12 @@ public final class AuthorizationMiddleware extends BuiltInMiddleware<Authorizati
 	}
 
 	/**
-	 * Whether a caller may call a tool: what a caller's list of tools shows, decided by the same policy as its calls.
+	 * Whether a caller may call a tool: what a caller's list of tools shows, decided by
+	 * the same policy as its calls.
 	 * @param tool the tool
 	 * @param principal the caller, or {@code null} when it is not authenticated
-	 * @return {@code true} when the tool requires nothing, or the caller holds every authority it requires
+	 * @return {@code true} when the tool requires nothing, or the caller holds every
+	 * authority it requires
 	 */
 	public boolean permits(ToolDescriptor tool, @Nullable ToolPrincipal principal) {
 		AuthorizationPolicy policy = policyOf(tool);
@@ -77,7 +82,8 @@ public final class AuthorizationMiddleware extends BuiltInMiddleware<Authorizati
 
 		private final AuthorizationPolicy policy;
 
-		// Checked one by one: a loop over an array allocates nothing per call, where containsAll takes an iterator
+		// Checked one by one: a loop over an array allocates nothing per call, where
+		// containsAll takes an iterator
 		private final String[] required;
 
 		private final ToolHandler next;
@@ -93,8 +99,10 @@ public final class AuthorizationMiddleware extends BuiltInMiddleware<Authorizati
 		public @Nullable Object handle(ToolInvocation invocation) throws Exception {
 			ToolPrincipal principal = invocation.principal();
 			if (!holdsAll(principal)) {
-				// The exception is the decision: observers, logs and metrics see FORBIDDEN by "authorization".
-				throw new ToolForbiddenException(this.toolName, NAME, this.policy.missing(principal), principal != null);
+				// The exception is the decision: observers, logs and metrics see
+				// FORBIDDEN by "authorization".
+				throw new ToolForbiddenException(this.toolName, NAME, this.policy.missing(principal),
+						principal != null);
 			}
 			return this.next.handle(invocation);
 		}
@@ -130,11 +138,11 @@ public final class AuthorizationMiddleware extends BuiltInMiddleware<Authorizati
 	}
 
 	/**
-	 * The caller does not hold the authorities a tool requires, is not authenticated, or an authorization rule
-	 * refuses the call ({@link AuthorizationRulesMiddleware}); the tool did not run and nobody was asked to approve
-	 * it. Reported with the outcome {@link CallOutcome#FORBIDDEN}; never retried. The message names the tool and the
-	 * missing authorities or the rule's reason, never the caller.
-	 * <pre>{@code
+	 * The caller does not hold the authorities a tool requires, is not authenticated, or
+	 * an authorization rule refuses the call ({@link AuthorizationRulesMiddleware}); the
+	 * tool did not run and nobody was asked to approve it. Reported with the outcome
+	 * {@link CallOutcome#FORBIDDEN}; never retried. The message names the tool and the
+	 * missing authorities or the rule's reason, never the caller. <pre>{@code
 	 * throw new ToolForbiddenException("delete_file", "authorization", List.of("SCOPE_files.write"), true);
 	 * // Tool 'delete_file' requires authority SCOPE_files.write, which the caller does not have.
 	 * throw new ToolForbiddenException("delete_file", "authorization-rules", "Files may be deleted under tmp/ only.", true);
@@ -151,7 +159,8 @@ public final class AuthorizationMiddleware extends BuiltInMiddleware<Authorizati
 		 * Creates the exception.
 		 * @param toolName the tool that was refused
 		 * @param decidedBy the middleware that refused it
-		 * @param missingAuthorities the required authorities the caller does not hold, at least one
+		 * @param missingAuthorities the required authorities the caller does not hold, at
+		 * least one
 		 * @param authenticated whether the caller was authenticated
 		 */
 		public ToolForbiddenException(String toolName, String decidedBy, List<String> missingAuthorities,
@@ -163,7 +172,8 @@ public final class AuthorizationMiddleware extends BuiltInMiddleware<Authorizati
 		}
 
 		/**
-		 * Creates the exception for a call an authorization rule refuses, whatever the caller's authorities.
+		 * Creates the exception for a call an authorization rule refuses, whatever the
+		 * caller's authorities.
 		 * @param toolName the tool that was refused
 		 * @param decidedBy the middleware that refused it
 		 * @param reason why, as the rule states it; told to the model

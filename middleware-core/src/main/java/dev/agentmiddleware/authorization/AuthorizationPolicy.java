@@ -13,16 +13,16 @@ import dev.agentmiddleware.tool.ToolPrincipal;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The authorities a caller must hold, all of them, to call one tool. A caller that is not authenticated holds none,
- * so it may call no tool with a policy (fail closed).
+ * The authorities a caller must hold, all of them, to call one tool. A caller that is not
+ * authenticated holds none, so it may call no tool with a policy (fail closed).
  * <pre>{@code
  * AuthorizationPolicy policy = AuthorizationPolicy.of("SCOPE_files.write");
  * policy.permits(ToolPrincipal.of("alice", Set.of("SCOPE_files.write"))); // true
  * policy.permits(null);                                                  // false
  * }</pre>
  *
- * @param requiredAuthorities the authorities required, such as {@code SCOPE_files.write} or {@code ROLE_ADMIN};
- * at least one, none blank; kept in sorted order
+ * @param requiredAuthorities the authorities required, such as {@code SCOPE_files.write}
+ * or {@code ROLE_ADMIN}; at least one, none blank; kept in sorted order
  */
 public record AuthorizationPolicy(Set<String> requiredAuthorities) {
 
@@ -53,8 +53,9 @@ public record AuthorizationPolicy(Set<String> requiredAuthorities) {
 	}
 
 	/**
-	 * The policy requiring every authority of both collections, or {@code null} when they name none: how the
-	 * authorities a tool declares and those configured for it combine (configuration adds, never removes).
+	 * The policy requiring every authority of both collections, or {@code null} when they
+	 * name none: how the authorities a tool declares and those configured for it combine
+	 * (configuration adds, never removes).
 	 * @param declared the authorities the tool declares
 	 * @param configured the authorities configured for it
 	 * @return the policy, or {@code null} when no authority is required
@@ -68,7 +69,8 @@ public record AuthorizationPolicy(Set<String> requiredAuthorities) {
 	/**
 	 * Whether a caller may call the tool.
 	 * @param principal the caller, or {@code null} when it is not authenticated
-	 * @return {@code true} if the caller is authenticated and holds every required authority
+	 * @return {@code true} if the caller is authenticated and holds every required
+	 * authority
 	 */
 	public boolean permits(@Nullable ToolPrincipal principal) {
 		return principal != null && principal.hasAllAuthorities(this.requiredAuthorities);
@@ -77,7 +79,8 @@ public record AuthorizationPolicy(Set<String> requiredAuthorities) {
 	/**
 	 * The required authorities a caller does not hold.
 	 * @param principal the caller, or {@code null} when it is not authenticated
-	 * @return the missing authorities in sorted order; all of them for an unauthenticated caller
+	 * @return the missing authorities in sorted order; all of them for an unauthenticated
+	 * caller
 	 */
 	public List<String> missing(@Nullable ToolPrincipal principal) {
 		if (principal == null) {

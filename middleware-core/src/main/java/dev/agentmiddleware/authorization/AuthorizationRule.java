@@ -6,23 +6,26 @@ import java.util.function.Predicate;
 import dev.agentmiddleware.tool.ToolInvocation;
 
 /**
- * One rule on what a call of a tool may do: a condition over the call (its bound arguments, its caller, its source)
- * and the reason the model is told when the rule refuses the call. A {@link Effect#DENY_WHEN deny-when} rule refuses
- * a call its condition holds for; an {@link Effect#ALLOW_WHEN allow-when} rule refuses a call its condition does not
- * hold for. In a Spring application the rules are SpEL expressions configured per tool under
- * {@code agent.middleware.authorization.tools.<tool>}; in plain Java any predicate serves.
- * <pre>{@code
+ * One rule on what a call of a tool may do: a condition over the call (its bound
+ * arguments, its caller, its source) and the reason the model is told when the rule
+ * refuses the call. A {@link Effect#DENY_WHEN deny-when} rule refuses a call its
+ * condition holds for; an {@link Effect#ALLOW_WHEN allow-when} rule refuses a call its
+ * condition does not hold for. In a Spring application the rules are SpEL expressions
+ * configured per tool under {@code agent.middleware.authorization.tools.<tool>}; in plain
+ * Java any predicate serves. <pre>{@code
  * AuthorizationRule tmpOnly = AuthorizationRule.allowWhen("delete_file tmp only",
  *         (call) -> String.valueOf(call.argument("path")).startsWith("tmp/"),
  *         "Files may be deleted under tmp/ only.");
  * }</pre>
  *
- * @param name what the rule is called in logs, such as the property it was configured with; never its arguments
+ * @param name what the rule is called in logs, such as the property it was configured
+ * with; never its arguments
  * @param effect whether the condition allows or denies
  * @param condition the condition; a condition that throws refuses the call (fail closed)
  * @param reason why a refused call is refused, told to the model
- * @param readsArguments whether the condition reads the call's arguments: a rule that does not can decide, from the
- * caller and the source alone, that a tool is never callable, and so hide it from the caller's list of tools
+ * @param readsArguments whether the condition reads the call's arguments: a rule that
+ * does not can decide, from the caller and the source alone, that a tool is never
+ * callable, and so hide it from the caller's list of tools
  */
 public record AuthorizationRule(String name, Effect effect, Predicate<ToolInvocation> condition, String reason,
 		boolean readsArguments) {
@@ -42,7 +45,8 @@ public record AuthorizationRule(String name, Effect effect, Predicate<ToolInvoca
 	}
 
 	/**
-	 * A rule that refuses the calls its condition holds for, assumed to read the arguments.
+	 * A rule that refuses the calls its condition holds for, assumed to read the
+	 * arguments.
 	 * @param name the rule's name in logs
 	 * @param condition the condition
 	 * @param reason why a refused call is refused
@@ -53,7 +57,8 @@ public record AuthorizationRule(String name, Effect effect, Predicate<ToolInvoca
 	}
 
 	/**
-	 * A rule that refuses the calls its condition does not hold for, assumed to read the arguments.
+	 * A rule that refuses the calls its condition does not hold for, assumed to read the
+	 * arguments.
 	 * @param name the rule's name in logs
 	 * @param condition the condition
 	 * @param reason why a refused call is refused
@@ -67,7 +72,8 @@ public record AuthorizationRule(String name, Effect effect, Predicate<ToolInvoca
 	 * Whether the rule refuses a call.
 	 * @param call the call
 	 * @return {@code true} if the rule refuses it
-	 * @throws RuntimeException what the condition threw, which the caller treats as a refusal
+	 * @throws RuntimeException what the condition threw, which the caller treats as a
+	 * refusal
 	 */
 	public boolean refuses(ToolInvocation call) {
 		boolean holds = this.condition.test(call);

@@ -15,19 +15,23 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Lets a call of a tool go on only when the tool's {@link AuthorizationRules} allow it: each {@link AuthorizationRule}
- * in order (the first that refuses decides, with its reason), then each {@link ToolCallDecider} that applies to the
- * tool. A refused call does not run the tool: it fails with a {@link ToolForbiddenException} (outcome
+ * Lets a call of a tool go on only when the tool's {@link AuthorizationRules} allow it:
+ * each {@link AuthorizationRule} in order (the first that refuses decides, with its
+ * reason), then each {@link ToolCallDecider} that applies to the tool. A refused call
+ * does not run the tool: it fails with a {@link ToolForbiddenException} (outcome
  * {@code forbidden}, decided by {@value #NAME}) whose reason is what the model is told.
  *
- * <p>Runs at {@link BuiltInOrder#AUTHORIZATION_RULES}: after the arguments are bound, so rules see them as the tool
- * would, and before approval, so a call the rules refuse never reaches a person, never answers from a cache and
- * spends no rate-limit permit. Fails closed: a rule whose condition throws and a decider that throws or answers
- * {@code null} refuse the call with a generic reason, logged at WARN naming the rule and the exception type, never the
- * arguments.
+ * <p>
+ * Runs at {@link BuiltInOrder#AUTHORIZATION_RULES}: after the arguments are bound, so
+ * rules see them as the tool would, and before approval, so a call the rules refuse never
+ * reaches a person, never answers from a cache and spends no rate-limit permit. Fails
+ * closed: a rule whose condition throws and a decider that throws or answers {@code null}
+ * refuse the call with a generic reason, logged at WARN naming the rule and the exception
+ * type, never the arguments.
  *
- * <p>Applies only to the tools its policy function gives rules for; for the others {@link #wrap} returns
- * {@code next} and the middleware costs nothing per call.
+ * <p>
+ * Applies only to the tools its policy function gives rules for; for the others
+ * {@link #wrap} returns {@code next} and the middleware costs nothing per call.
  * <pre>{@code
  * AuthorizationRulesMiddleware rules = AuthorizationRulesMiddleware.builder()
  *     .policies((tool) -> tool.name().equals("delete_file") ? new AuthorizationRules(List.of(tmpOnly), List.of()) : null)
@@ -55,8 +59,8 @@ public final class AuthorizationRulesMiddleware extends BuiltInMiddleware<Author
 	}
 
 	/**
-	 * Starts a rules middleware that applies to no tool until {@link Builder#policies policies(fn)} says otherwise,
-	 * with order {@link BuiltInOrder#AUTHORIZATION_RULES}.
+	 * Starts a rules middleware that applies to no tool until {@link Builder#policies
+	 * policies(fn)} says otherwise, with order {@link BuiltInOrder#AUTHORIZATION_RULES}.
 	 * @return a builder
 	 */
 	public static Builder builder() {
@@ -65,7 +69,10 @@ public final class AuthorizationRulesMiddleware extends BuiltInMiddleware<Author
 
 	@Override
 	protected ToolHandler wrap(ToolDescriptor tool, AuthorizationRules policy, ToolHandler next) {
-		List<ToolCallDecider> deciders = policy.deciders().stream().filter((decider) -> decider.appliesTo(tool)).toList();
+		List<ToolCallDecider> deciders = policy.deciders()
+			.stream()
+			.filter((decider) -> decider.appliesTo(tool))
+			.toList();
 		if (policy.rules().isEmpty() && deciders.isEmpty()) {
 			return next;
 		}
@@ -74,13 +81,14 @@ public final class AuthorizationRulesMiddleware extends BuiltInMiddleware<Author
 	}
 
 	/**
-	 * Whether a caller may ever call a tool from a source, as far as the rules that read no arguments tell: what its
-	 * list of tools shows. Rules over arguments, and deciders, cannot hide a tool; they refuse its calls.
+	 * Whether a caller may ever call a tool from a source, as far as the rules that read
+	 * no arguments tell: what its list of tools shows. Rules over arguments, and
+	 * deciders, cannot hide a tool; they refuse its calls.
 	 * @param tool the tool
 	 * @param principal the caller, or {@code null} when it is not authenticated
 	 * @param source where the caller's calls come from
-	 * @return {@code false} when a rule that reads no arguments refuses every call of this caller, or cannot be
-	 * evaluated for it
+	 * @return {@code false} when a rule that reads no arguments refuses every call of
+	 * this caller, or cannot be evaluated for it
 	 */
 	public boolean permits(ToolDescriptor tool, @Nullable ToolPrincipal principal, InvocationSource source) {
 		AuthorizationRules policy = policyOf(tool);
@@ -137,7 +145,8 @@ public final class AuthorizationRulesMiddleware extends BuiltInMiddleware<Author
 					refuses = rule.refuses(invocation);
 				}
 				catch (RuntimeException ex) {
-					// The exception's message may quote an argument: only its type is logged
+					// The exception's message may quote an argument: only its type is
+					// logged
 					logger.warn("Authorization rule {} of tool '{}' could not be evaluated ({}); the call is denied",
 							rule.name(), this.toolName, ex.getClass().getName());
 					throw forbidden(invocation, RULE_FAILED_REASON);

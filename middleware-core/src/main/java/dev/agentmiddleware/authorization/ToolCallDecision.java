@@ -3,15 +3,15 @@ package dev.agentmiddleware.authorization;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What a {@link ToolCallDecider} decided about one call: allowed, or denied with the reason the model (or MCP client)
- * is told.
- * <pre>{@code
+ * What a {@link ToolCallDecider} decided about one call: allowed, or denied with the
+ * reason the model (or MCP client) is told. <pre>{@code
  * return (amount > 1000) ? ToolCallDecision.deny("transfers over 1,000 need a second signature")
  *         : ToolCallDecision.allow();
  * }</pre>
  *
  * @param allowed whether the call may go on
- * @param reason why it is denied, in words a person and a model can act on; {@code null} for an allowed call
+ * @param reason why it is denied, in words a person and a model can act on; {@code null}
+ * for an allowed call
  */
 public record ToolCallDecision(boolean allowed, @Nullable String reason) {
 

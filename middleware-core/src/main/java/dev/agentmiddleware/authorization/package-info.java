@@ -1,6 +1,7 @@
 /**
- * Per-tool authorization: the authorities a tool requires of its caller, checked before anyone is asked to approve
- * the call ({@link dev.agentmiddleware.authorization.AuthorizationMiddleware}).
+ * Per-tool authorization: the authorities a tool requires of its caller, checked before
+ * anyone is asked to approve the call
+ * ({@link dev.agentmiddleware.authorization.AuthorizationMiddleware}).
  */
 @NullMarked
 package dev.agentmiddleware.authorization;

@@ -22,9 +22,10 @@ import tools.jackson.databind.exc.PropertyBindingException;
 import tools.jackson.databind.exc.ValueInstantiationException;
 
 /**
- * Words the {@link InvalidToolArgumentsException}s of one tool's {@link JsonArgumentBinder}: names the parameter
- * by its index ({@code -1} for the arguments object itself), renders where inside a value the problem is, and
- * says what was wrong in its own words, never quoting argument values or the parser's message.
+ * Words the {@link InvalidToolArgumentsException}s of one tool's
+ * {@link JsonArgumentBinder}: names the parameter by its index ({@code -1} for the
+ * arguments object itself), renders where inside a value the problem is, and says what
+ * was wrong in its own words, never quoting argument values or the parser's message.
  */
 final class ArgumentErrors {
 
@@ -99,7 +100,8 @@ final class ArgumentErrors {
 		return null;
 	}
 
-	// Renders where inside a parameter's value the parser stood, such as "at 'origin.lat': ", from its contexts.
+	// Renders where inside a parameter's value the parser stood, such as "at
+	// 'origin.lat': ", from its contexts.
 	static String where(@Nullable TokenStreamContext context) {
 		List<String> segments = new java.util.ArrayList<>();
 		for (TokenStreamContext each = context; each != null && each.getNestingDepth() > 1; each = each.getParent()) {
@@ -135,7 +137,8 @@ final class ArgumentErrors {
 		return malformed(ex.getLocation(), problem);
 	}
 
-	// The parser refuses a repeated key at any depth; at the top level the key is a parameter given twice.
+	// The parser refuses a repeated key at any depth; at the top level the key is a
+	// parameter given twice.
 	private InvalidToolArgumentsException duplicate(String message, int current) {
 		if (current >= 0) {
 			return invalid(this.names[current], "contains a duplicate key");
@@ -184,16 +187,17 @@ final class ArgumentErrors {
 
 	InvalidToolArgumentsException malformed(@Nullable TokenStreamLocation location, String problem) {
 		if (location != null && location.getLineNr() > 0 && location.getColumnNr() > 0) {
-			return invalid(null, "malformed JSON at line " + location.getLineNr() + ", column "
-					+ location.getColumnNr() + ": " + problem);
+			return invalid(null, "malformed JSON at line " + location.getLineNr() + ", column " + location.getColumnNr()
+					+ ": " + problem);
 		}
 		return invalid(null, "malformed JSON: " + problem);
 	}
 
 	/**
-	 * What a value that could not be read tells the model, the same whether it came as JSON or as a value: over a
-	 * limit, an integer out of range, of the wrong kind, or otherwise unreadable. A syntax error of JSON text is
-	 * {@link #malformed}'s to report.
+	 * What a value that could not be read tells the model, the same whether it came as
+	 * JSON or as a value: over a limit, an integer out of range, of the wrong kind, or
+	 * otherwise unreadable. A syntax error of JSON text is {@link #malformed}'s to
+	 * report.
 	 * @param ex the failure
 	 * @param parser the parser at the failure
 	 * @param current the index of the argument being read, or {@code -1}
@@ -242,14 +246,16 @@ final class ArgumentErrors {
 				token = mismatch.getCurrentToken();
 			}
 			if (token == JsonToken.VALUE_NUMBER_INT && integerRange(expected.getRawClass()) != null) {
-				// An integer given for an integer type is only refused when it does not fit
+				// An integer given for an integer type is only refused when it does not
+				// fit
 				return outOfRange(expected.getRawClass(), prefix, current);
 			}
 		}
 		return invalid(this.names[current], prefix + JsonKinds.mismatch(expected, token));
 	}
 
-	// Renders where inside a value binding failed, such as "at 'origin.lat': "; map keys are data, so not shown.
+	// Renders where inside a value binding failed, such as "at 'origin.lat': "; map keys
+	// are data, so not shown.
 	private static String at(List<JacksonException.Reference> path) {
 		if (path.isEmpty()) {
 			return "";
@@ -257,7 +263,8 @@ final class ArgumentErrors {
 		StringBuilder where = new StringBuilder();
 		for (JacksonException.Reference reference : path) {
 			Object from = reference.from();
-			boolean inMap = (from instanceof Map<?, ?>) || (from instanceof Class<?> type && Map.class.isAssignableFrom(type));
+			boolean inMap = (from instanceof Map<?, ?>)
+					|| (from instanceof Class<?> type && Map.class.isAssignableFrom(type));
 			if (reference.getIndex() >= 0) {
 				where.append('[').append(reference.getIndex()).append(']');
 			}

@@ -1,15 +1,14 @@
 package dev.agentmiddleware.binding;
 
 /**
- * Bounds on the JSON arguments of one call, checked before anything is bound, so that an oversized or
- * pathologically nested payload costs next to nothing.
- * <pre>{@code
+ * Bounds on the JSON arguments of one call, checked before anything is bound, so that an
+ * oversized or pathologically nested payload costs next to nothing. <pre>{@code
  * ArgumentLimits limits = new ArgumentLimits(16_384, 16);
  * }</pre>
  *
  * @param maxPayloadChars the largest number of characters the JSON arguments may have
- * @param maxDepth the deepest nesting of objects and arrays allowed; the arguments object itself is level 1, so
- * {@code {"a":[1]}} is two levels deep
+ * @param maxDepth the deepest nesting of objects and arrays allowed; the arguments object
+ * itself is level 1, so {@code {"a":[1]}} is two levels deep
  */
 public record ArgumentLimits(int maxPayloadChars, int maxDepth) {
 

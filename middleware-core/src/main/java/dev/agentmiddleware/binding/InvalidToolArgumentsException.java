@@ -6,12 +6,12 @@ import dev.agentmiddleware.tool.ToolMiddlewareException;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The arguments of a call could not be bound to the tool's parameters: malformed JSON, a missing required
- * parameter, a wrong type, an unknown parameter, or a payload over the size or depth limits. Raised by the
- * pipeline's argument-binding step, inside observation and logging (which report it as
- * {@link CallOutcome#INVALID_ARGUMENTS}) and outside every other middleware and the tool, which never see such a
- * call. Never retried.
- * <pre>{@code
+ * The arguments of a call could not be bound to the tool's parameters: malformed JSON, a
+ * missing required parameter, a wrong type, an unknown parameter, or a payload over the
+ * size or depth limits. Raised by the pipeline's argument-binding step, inside
+ * observation and logging (which report it as {@link CallOutcome#INVALID_ARGUMENTS}) and
+ * outside every other middleware and the tool, which never see such a call. Never
+ * retried. <pre>{@code
  * Invalid arguments for tool 'get_weather', parameter 'days': expected an integer but got "three"
  * }</pre>
  */
@@ -24,7 +24,8 @@ public class InvalidToolArgumentsException extends ToolMiddlewareException {
 	/**
 	 * Creates the exception.
 	 * @param toolName the tool called
-	 * @param parameter the offending parameter, or {@code null} when the problem is the payload as a whole
+	 * @param parameter the offending parameter, or {@code null} when the problem is the
+	 * payload as a whole
 	 * @param problem what was expected and what was found
 	 */
 	public InvalidToolArgumentsException(String toolName, @Nullable String parameter, String problem) {

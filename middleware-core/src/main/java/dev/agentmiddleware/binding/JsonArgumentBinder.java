@@ -31,36 +31,43 @@ import tools.jackson.databind.cfg.EnumFeature;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Binds the JSON arguments of a call, as a model or an MCP client sends them, to the Java types of a tool's
- * parameters. Built once per tool; immutable and thread-safe.
+ * Binds the JSON arguments of a call, as a model or an MCP client sends them, to the Java
+ * types of a tool's parameters. Built once per tool; immutable and thread-safe.
  *
- * <p>{@link #bind(String)} reads the payload in one streaming pass: each top-level property is looked up among
- * the parameters and its value is read straight into the parameter's generic type by the mapper. The result is
- * an unmodifiable map in parameter declaration order, whatever the order of the JSON properties:
+ * <p>
+ * {@link #bind(String)} reads the payload in one streaming pass: each top-level property
+ * is looked up among the parameters and its value is read straight into the parameter's
+ * generic type by the mapper. The result is an unmodifiable map in parameter declaration
+ * order, whatever the order of the JSON properties:
  * <ul>
- * <li>a parameter that is not given, or given as {@code null}, maps to {@code null} ({@code Optional.empty()}
- * and its primitive variants for {@code Optional} parameters) unless it is
- * {@linkplain ToolParameter#isRequired() required}; primitive parameters are always required, so a primitive
- * never silently becomes {@code 0} or {@code false};</li>
+ * <li>a parameter that is not given, or given as {@code null}, maps to {@code null}
+ * ({@code Optional.empty()} and its primitive variants for {@code Optional} parameters)
+ * unless it is {@linkplain ToolParameter#isRequired() required}; primitive parameters are
+ * always required, so a primitive never silently becomes {@code 0} or {@code false};</li>
  * <li>{@code null}, blank, {@code "null"} and {@code "{}"} mean "no arguments".</li>
  * </ul>
  *
- * <p>Any other bad input fails with an {@link InvalidToolArgumentsException} that names the tool, the parameter
- * when there is one, and what was expected, such as {@code expected an integer but got a string}: malformed
- * JSON (with line and column), a payload that is not an object, a missing required parameter, a value of the
- * wrong kind, an unknown or repeated parameter, a payload over {@link ArgumentLimits#maxPayloadChars()}
- * characters or nested deeper than {@link ArgumentLimits#maxDepth()} levels. Messages never contain argument
- * values, which may be secrets, and never the parser's own wording.
+ * <p>
+ * Any other bad input fails with an {@link InvalidToolArgumentsException} that names the
+ * tool, the parameter when there is one, and what was expected, such as
+ * {@code expected an integer but got a string}: malformed JSON (with line and column), a
+ * payload that is not an object, a missing required parameter, a value of the wrong kind,
+ * an unknown or repeated parameter, a payload over
+ * {@link ArgumentLimits#maxPayloadChars()} characters or nested deeper than
+ * {@link ArgumentLimits#maxDepth()} levels. Messages never contain argument values, which
+ * may be secrets, and never the parser's own wording.
  *
- * <p>Values are read with the mapper's configuration (modules, coercions such as {@code "3"} to {@code 3}),
- * tightened where leniency would lose or invent data: {@code 2.5} is not an integer, {@code null} is not a
- * primitive, a number is not an enum constant, and an object with a property its type does not know is
- * rejected (the generated schema says {@code "additionalProperties": false}). An integer too large or too small
- * for its type ({@code 2147483648} for an {@code int}) is refused naming the parameter and the allowed range, not
- * clamped or wrapped. Duplicate keys are refused at every depth, whatever the mapper's setting: a parameter
- * given twice is {@code is given more than once}, a key repeated inside a value {@code contains a duplicate key};
- * no path silently keeps the first or the last.
- * <pre>{@code
+ * <p>
+ * Values are read with the mapper's configuration (modules, coercions such as {@code "3"}
+ * to {@code 3}), tightened where leniency would lose or invent data: {@code 2.5} is not
+ * an integer, {@code null} is not a primitive, a number is not an enum constant, and an
+ * object with a property its type does not know is rejected (the generated schema says
+ * {@code "additionalProperties": false}). An integer too large or too small for its type
+ * ({@code 2147483648} for an {@code int}) is refused naming the parameter and the allowed
+ * range, not clamped or wrapped. Duplicate keys are refused at every depth, whatever the
+ * mapper's setting: a parameter given twice is {@code is given more than once}, a key
+ * repeated inside a value {@code contains a duplicate key}; no path silently keeps the
+ * first or the last. <pre>{@code
  * JsonArgumentBinder binder = new JsonArgumentBinder("get_weather",
  *         List.of(new ToolParameter("city", String.class, "City name", true),
  *                 new ToolParameter("days", int.class, "Days to forecast", true)),
@@ -100,7 +107,8 @@ public final class JsonArgumentBinder {
 	 * Creates a binder for one tool.
 	 * @param toolName the tool, named in every error
 	 * @param parameters the tool's parameters, in declaration order
-	 * @param mapper the mapper that reads each value; its modules and coercion settings apply
+	 * @param mapper the mapper that reads each value; its modules and coercion settings
+	 * apply
 	 * @param limits the bounds on a payload
 	 * @throws IllegalArgumentException if two parameters have the same name
 	 */
@@ -118,7 +126,8 @@ public final class JsonArgumentBinder {
 		this.required = new boolean[count];
 		this.absentValues = new Object[count];
 		this.expectations = new String[count];
-		// Each value is read from the middle of the arguments object: what follows it is not trailing content
+		// Each value is read from the middle of the arguments object: what follows it is
+		// not trailing content
 		ObjectReader strictReader = mapper.reader()
 			.with(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES, DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
 			.without(DeserializationFeature.ACCEPT_FLOAT_AS_INT, DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
@@ -149,15 +158,18 @@ public final class JsonArgumentBinder {
 			.rebuild()
 			.maxNestingDepth(limits.maxDepth())
 			.build();
-		// Buffers come from a per-thread pool: the default shared pool costs two contended updates per call.
+		// Buffers come from a per-thread pool: the default shared pool costs two
+		// contended updates per call.
 		JsonFactoryBuilder builder = factory.rebuild()
 			.streamReadConstraints(constraints)
 			.recyclerPool(JsonRecyclerPools.threadLocalPool());
-		// Parsers are created outside the mapper, so carry over the read features configured on it
+		// Parsers are created outside the mapper, so carry over the read features
+		// configured on it
 		for (StreamReadFeature feature : StreamReadFeature.values()) {
 			builder.configure(feature, mapper.isEnabled(feature));
 		}
-		// A repeated key is refused at every depth, whatever the mapper's own setting (see the class javadoc)
+		// A repeated key is refused at every depth, whatever the mapper's own setting
+		// (see the class javadoc)
 		builder.enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION);
 		for (JsonReadFeature feature : JsonReadFeature.values()) {
 			builder.configure(feature, mapper.isEnabled(feature));
@@ -185,9 +197,10 @@ public final class JsonArgumentBinder {
 	/**
 	 * Binds the JSON arguments of one call.
 	 * @param json the arguments object as JSON text; {@code null} or blank for none
-	 * @return the bound values by parameter name, in parameter declaration order, unmodifiable; a value is
-	 * {@code null} where an optional parameter was not given
-	 * @throws InvalidToolArgumentsException if the arguments cannot be bound, naming the parameter at fault
+	 * @return the bound values by parameter name, in parameter declaration order,
+	 * unmodifiable; a value is {@code null} where an optional parameter was not given
+	 * @throws InvalidToolArgumentsException if the arguments cannot be bound, naming the
+	 * parameter at fault
 	 */
 	public Map<String, @Nullable Object> bind(@Nullable String json) {
 		@Nullable Object[] values = new Object[this.names.length];
@@ -205,14 +218,18 @@ public final class JsonArgumentBinder {
 	}
 
 	/**
-	 * Binds the arguments of one call given as a map of JSON values (strings, numbers, booleans, lists and maps),
-	 * as an MCP client's {@code tools/call} request carries them. Accepts and refuses exactly what
-	 * {@link #bind(String)} accepts and refuses for the same JSON, with the same messages (a payload over
-	 * {@link ArgumentLimits#maxPayloadChars()} is refused as soon as the count passes the limit, without its exact
-	 * length); the values are converted without writing and re-reading JSON text.
+	 * Binds the arguments of one call given as a map of JSON values (strings, numbers,
+	 * booleans, lists and maps), as an MCP client's {@code tools/call} request carries
+	 * them. Accepts and refuses exactly what {@link #bind(String)} accepts and refuses
+	 * for the same JSON, with the same messages (a payload over
+	 * {@link ArgumentLimits#maxPayloadChars()} is refused as soon as the count passes the
+	 * limit, without its exact length); the values are converted without writing and
+	 * re-reading JSON text.
 	 * @param arguments the arguments by name; {@code null} or empty for none
-	 * @return the bound values by parameter name, in parameter declaration order, unmodifiable
-	 * @throws InvalidToolArgumentsException if the arguments cannot be bound, naming the parameter at fault
+	 * @return the bound values by parameter name, in parameter declaration order,
+	 * unmodifiable
+	 * @throws InvalidToolArgumentsException if the arguments cannot be bound, naming the
+	 * parameter at fault
 	 */
 	public Map<String, @Nullable Object> bindValues(@Nullable Map<String, ? extends @Nullable Object> arguments) {
 		@Nullable Object[] values = new Object[this.names.length];

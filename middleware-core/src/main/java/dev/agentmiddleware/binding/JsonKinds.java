@@ -36,14 +36,15 @@ import tools.jackson.databind.JavaType;
 import tools.jackson.databind.JsonNode;
 
 /**
- * The words that name kinds of JSON values in error messages, for a person and a model: what a Java type
- * expects ("an integer", "an array of strings") and what a token is ("a string"). Never a value.
+ * The words that name kinds of JSON values in error messages, for a person and a model:
+ * what a Java type expects ("an integer", "an array of strings") and what a token is ("a
+ * string"). Never a value.
  */
 final class JsonKinds {
 
-	private static final Set<Class<?>> INTEGERS = Set.of(int.class, long.class, short.class, byte.class,
-			Integer.class, Long.class, Short.class, Byte.class, BigInteger.class, AtomicInteger.class,
-			AtomicLong.class, OptionalInt.class, OptionalLong.class);
+	private static final Set<Class<?>> INTEGERS = Set.of(int.class, long.class, short.class, byte.class, Integer.class,
+			Long.class, Short.class, Byte.class, BigInteger.class, AtomicInteger.class, AtomicLong.class,
+			OptionalInt.class, OptionalLong.class);
 
 	private static final Set<Class<?>> NUMBERS = Set.of(double.class, float.class, Double.class, Float.class,
 			BigDecimal.class, Number.class, OptionalDouble.class);
@@ -51,15 +52,14 @@ final class JsonKinds {
 	private static final Set<Class<?>> BOOLEANS = Set.of(boolean.class, Boolean.class, AtomicBoolean.class);
 
 	private static final Set<Class<?>> STRINGS = Set.of(UUID.class, URI.class, URL.class, Path.class, File.class,
-			Locale.class, Currency.class, Pattern.class, Charset.class, TimeZone.class, InetAddress.class,
-			Class.class);
+			Locale.class, Currency.class, Pattern.class, Charset.class, TimeZone.class, InetAddress.class, Class.class);
 
 	private JsonKinds() {
 	}
 
 	/**
-	 * What a value of the type must be, such as {@code an integer}, {@code an array of strings} or
-	 * {@code one of [CELSIUS, FAHRENHEIT]}.
+	 * What a value of the type must be, such as {@code an integer},
+	 * {@code an array of strings} or {@code one of [CELSIUS, FAHRENHEIT]}.
 	 * @param type the Java type bound to
 	 * @return the words, starting with an article where English needs one
 	 */
@@ -89,7 +89,8 @@ final class JsonKinds {
 	}
 
 	/**
-	 * Says that a value of the wrong kind was found, such as {@code expected an integer but got a string}.
+	 * Says that a value of the wrong kind was found, such as
+	 * {@code expected an integer but got a string}.
 	 * @param type the Java type bound to
 	 * @param token the token the value started with
 	 * @return the words

@@ -5,22 +5,25 @@ import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Applies the {@link ArgumentLimits} that {@link JsonArgumentBinder#bind(String)} applies to JSON text to
- * arguments that arrive already parsed, as {@link JsonArgumentBinder#bindValues(Map)} receives them.
+ * Applies the {@link ArgumentLimits} that {@link JsonArgumentBinder#bind(String)} applies
+ * to JSON text to arguments that arrive already parsed, as
+ * {@link JsonArgumentBinder#bindValues(Map)} receives them.
  */
 final class ParsedArgumentLimits {
 
 	private ParsedArgumentLimits() {
 	}
 
-	// The limits bind(String) applies to JSON text, applied to arguments that arrive parsed: their length as compact
-	// JSON, counted no further than just past the limit, and their nesting depth (the arguments object is level 1).
+	// The limits bind(String) applies to JSON text, applied to arguments that arrive
+	// parsed: their length as compact
+	// JSON, counted no further than just past the limit, and their nesting depth (the
+	// arguments object is level 1).
 	static void check(Map<String, ? extends @Nullable Object> arguments, ArgumentLimits limits, ArgumentErrors errors) {
 		long budget = limits.maxPayloadChars();
 		long length = 1;
 		for (Map.Entry<String, ? extends @Nullable Object> argument : arguments.entrySet()) {
-			length += jsonLength(argument.getKey()) + 2 + jsonLength(argument.getValue(), 2, budget - length,
-					argument.getKey(), limits, errors);
+			length += jsonLength(argument.getKey()) + 2
+					+ jsonLength(argument.getValue(), 2, budget - length, argument.getKey(), limits, errors);
 			if (length > budget) {
 				throw errors.invalid(null, "payload exceeds the limit of " + budget + " characters");
 			}
@@ -64,7 +67,8 @@ final class ParsedArgumentLimits {
 		}
 	}
 
-	// A string's length as a JSON string literal: quotes, and escapes for quotes, backslashes and control characters
+	// A string's length as a JSON string literal: quotes, and escapes for quotes,
+	// backslashes and control characters
 	private static long jsonLength(CharSequence text) {
 		long length = text.length() + 2;
 		for (int i = 0; i < text.length(); i++) {

@@ -6,8 +6,9 @@ import java.util.Objects;
 /**
  * One parameter of a tool, as the arguments of a call are bound to it.
  *
- * <p>A parameter of a primitive type ({@code int}, {@code boolean}, ...) is always required, whatever
- * {@code required} says: there is no value that could stand for its absence.
+ * <p>
+ * A parameter of a primitive type ({@code int}, {@code boolean}, ...) is always required,
+ * whatever {@code required} says: there is no value that could stand for its absence.
  * <pre>{@code
  * new ToolParameter("city", String.class, "City name, e.g. Lisbon", true);
  * new ToolParameter("days", int.class, "Days to forecast", true);
@@ -33,8 +34,10 @@ public record ToolParameter(String name, Type type, String description, boolean 
 	}
 
 	/**
-	 * Whether a call must supply the parameter: it is declared required or its type is primitive.
-	 * @return {@code true} if a call that leaves out the parameter, or gives it as {@code null}, is invalid
+	 * Whether a call must supply the parameter: it is declared required or its type is
+	 * primitive.
+	 * @return {@code true} if a call that leaves out the parameter, or gives it as
+	 * {@code null}, is invalid
 	 */
 	public boolean isRequired() {
 		return this.required || (this.type instanceof Class<?> type && type.isPrimitive());

@@ -20,21 +20,24 @@ import tools.jackson.databind.SerializationFeature;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * The one definition of "the same arguments", shared by the result cache's key, the loop guard's repeated-call
- * detection and the hash an approval is bound to: the canonical JSON of the bound arguments (map entries and object
- * properties sorted by name at every depth, no whitespace, UTF-8), so that two calls whose arguments serialise alike
- * are the same call even when an argument's class (a JavaBean DTO, say) has no {@code equals}, and key order never
- * matters. Lists and arrays keep their order; numbers keep their JSON form ({@code 1} and {@code 1.0} differ).
+ * The one definition of "the same arguments", shared by the result cache's key, the loop
+ * guard's repeated-call detection and the hash an approval is bound to: the canonical
+ * JSON of the bound arguments (map entries and object properties sorted by name at every
+ * depth, no whitespace, UTF-8), so that two calls whose arguments serialise alike are the
+ * same call even when an argument's class (a JavaBean DTO, say) has no {@code equals},
+ * and key order never matters. Lists and arrays keep their order; numbers keep their JSON
+ * form ({@code 1} and {@code 1.0} differ).
  *
- * <p>The canonical bytes are streamed by Jackson straight into a per-thread buffer through a per-thread generator
- * (both reused), never built into a {@code String}; the cache looks up with the buffer itself and copies the bytes
- * only into the keys it stores. Two
- * fingerprints are equal exactly when their canonical bytes are (a 128-bit non-cryptographic hash of the bytes
- * answers most comparisons and {@link #hashCode()}; the bytes decide, so there are no false matches).
- * {@link #sha256()} is the stable, cross-instance form (stored by the JDBC approval store, published in cache
- * invalidations): the lower-case hex SHA-256 of the canonical bytes, computed on first use. Immutable and
- * thread-safe.
- * <pre>{@code
+ * <p>
+ * The canonical bytes are streamed by Jackson straight into a per-thread buffer through a
+ * per-thread generator (both reused), never built into a {@code String}; the cache looks
+ * up with the buffer itself and copies the bytes only into the keys it stores. Two
+ * fingerprints are equal exactly when their canonical bytes are (a 128-bit
+ * non-cryptographic hash of the bytes answers most comparisons and {@link #hashCode()};
+ * the bytes decide, so there are no false matches). {@link #sha256()} is the stable,
+ * cross-instance form (stored by the JDBC approval store, published in cache
+ * invalidations): the lower-case hex SHA-256 of the canonical bytes, computed on first
+ * use. Immutable and thread-safe. <pre>{@code
  * ArgumentsFingerprint a = ArgumentsFingerprint.of(Map.of("city", "Oslo", "days", 3));
  * ArgumentsFingerprint b = ArgumentsFingerprint.of(Map.of("days", 3, "city", "Oslo"));
  * a.equals(b);   // true
@@ -43,15 +46,15 @@ import tools.jackson.databind.json.JsonMapper;
  */
 public final class ArgumentsFingerprint {
 
-	private static final JsonMapper CANONICAL_JSON = JsonMapper.builder(JsonFactory.builder().rootValueSeparator((String) null).build())
+	private static final JsonMapper CANONICAL_JSON = JsonMapper
+		.builder(JsonFactory.builder().rootValueSeparator((String) null).build())
 		.enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS)
 		.enable(MapperFeature.SORT_PROPERTIES_ALPHABETICALLY)
 		.disable(MapperFeature.SORT_CREATOR_PROPERTIES_FIRST)
 		.disable(SerializationFeature.FAIL_ON_EMPTY_BEANS)
 		.build();
 
-	private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class,
-			ByteOrder.LITTLE_ENDIAN);
+	private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
 	private static final ThreadLocal<Buffer> BUFFERS = ThreadLocal.withInitial(Buffer::new);
 
@@ -59,7 +62,8 @@ public final class ArgumentsFingerprint {
 
 	private static final long PRIME_2 = 0xC2B2AE3D27D4EB4FL;
 
-	// The canonical JSON is canonical[0, length); a probe's array is its thread's buffer, overwritten by the next
+	// The canonical JSON is canonical[0, length); a probe's array is its thread's buffer,
+	// overwritten by the next
 	private final byte[] canonical;
 
 	private final int length;
@@ -101,8 +105,9 @@ public final class ArgumentsFingerprint {
 	}
 
 	/**
-	 * The fingerprint of arguments. Arguments Jackson cannot serialise count by their text
-	 * ({@code String.valueOf}) per parameter, so that the call still has a fingerprint.
+	 * The fingerprint of arguments. Arguments Jackson cannot serialise count by their
+	 * text ({@code String.valueOf}) per parameter, so that the call still has a
+	 * fingerprint.
 	 * @param arguments the bound arguments by parameter name
 	 * @return the fingerprint
 	 */
@@ -118,8 +123,8 @@ public final class ArgumentsFingerprint {
 	}
 
 	/**
-	 * The fingerprint of arguments, or {@code null} if Jackson cannot serialise them (the cache then compares such
-	 * arguments structurally).
+	 * The fingerprint of arguments, or {@code null} if Jackson cannot serialise them (the
+	 * cache then compares such arguments structurally).
 	 */
 	static @Nullable ArgumentsFingerprint ofSerializable(Map<String, ? extends @Nullable Object> arguments) {
 		ArgumentsFingerprint probe = probe(arguments);
@@ -127,9 +132,10 @@ public final class ArgumentsFingerprint {
 	}
 
 	/**
-	 * Like {@link #ofSerializable}, without copying the canonical JSON out of this thread's buffer: the probe is
-	 * valid only until the thread computes its next fingerprint. For a lookup that ends before then (the cache's);
-	 * {@link #detached()} makes a fingerprint to keep.
+	 * Like {@link #ofSerializable}, without copying the canonical JSON out of this
+	 * thread's buffer: the probe is valid only until the thread computes its next
+	 * fingerprint. For a lookup that ends before then (the cache's); {@link #detached()}
+	 * makes a fingerprint to keep.
 	 */
 	static @Nullable ArgumentsFingerprint probe(Map<String, ? extends @Nullable Object> arguments) {
 		Buffer buffer = BUFFERS.get();
@@ -207,7 +213,8 @@ public final class ArgumentsFingerprint {
 
 	@Override
 	public String toString() {
-		// The canonical JSON holds argument values, which may be secrets: show only the hash.
+		// The canonical JSON holds argument values, which may be secrets: show only the
+		// hash.
 		return "ArgumentsFingerprint[" + HexFormat.of().toHexDigits(this.high) + HexFormat.of().toHexDigits(this.low)
 				+ "]";
 	}
@@ -223,9 +230,10 @@ public final class ArgumentsFingerprint {
 	}
 
 	/**
-	 * A growable byte sink the canonical JSON is written into, with a generator over it; one per thread, reused.
-	 * Parameters are written in name order by this class and their values by Jackson, so that the arguments map
-	 * itself is never copied to sort it.
+	 * A growable byte sink the canonical JSON is written into, with a generator over it;
+	 * one per thread, reused. Parameters are written in name order by this class and
+	 * their values by Jackson, so that the arguments map itself is never copied to sort
+	 * it.
 	 */
 	private static final class Buffer extends OutputStream {
 
@@ -283,7 +291,8 @@ public final class ArgumentsFingerprint {
 				this.generator = null; // a failed write leaves the generator mid-value
 			}
 			if (this.bytes.length > MAX_KEPT) {
-				this.bytes = new byte[256]; // a huge argument once does not stay on the thread
+				this.bytes = new byte[256]; // a huge argument once does not stay on the
+											// thread
 				this.generator = null;
 			}
 		}

@@ -5,11 +5,12 @@ import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
 /**
- * An invalidation of a {@link ToolResultCache} in a form that can travel to other instances: all tools, one tool, or
- * one tool's entries for one set of arguments, named by the SHA-256 of their canonical JSON ({@link ArgumentsFingerprint#sha256()}) (argument values,
- * which may be secrets, never leave the instance). An invalidation by predicate travels as its whole tool, because a
- * predicate cannot travel and another instance may hold entries this one does not.
- * <pre>{@code
+ * An invalidation of a {@link ToolResultCache} in a form that can travel to other
+ * instances: all tools, one tool, or one tool's entries for one set of arguments, named
+ * by the SHA-256 of their canonical JSON ({@link ArgumentsFingerprint#sha256()})
+ * (argument values, which may be secrets, never leave the instance). An invalidation by
+ * predicate travels as its whole tool, because a predicate cannot travel and another
+ * instance may hold entries this one does not. <pre>{@code
  * ToolResultCache results = ToolResultCache.builder()
  *     .onInvalidation((invalidation) -> broadcaster.publish(invalidation))
  *     .build();
@@ -18,8 +19,8 @@ import org.jspecify.annotations.Nullable;
  * }</pre>
  *
  * @param toolName the tool, or {@code null} for every tool
- * @param argumentsHash the SHA-256 (hex) of the canonical JSON of the arguments, or {@code null} for all of the
- * tool's entries; only with a tool
+ * @param argumentsHash the SHA-256 (hex) of the canonical JSON of the arguments, or
+ * {@code null} for all of the tool's entries; only with a tool
  */
 public record CacheInvalidation(@Nullable String toolName, @Nullable String argumentsHash) {
 
@@ -60,6 +61,5 @@ public record CacheInvalidation(@Nullable String toolName, @Nullable String argu
 		return new CacheInvalidation(Objects.requireNonNull(toolName, "toolName"),
 				Objects.requireNonNull(argumentsHash, "argumentsHash"));
 	}
-
 
 }

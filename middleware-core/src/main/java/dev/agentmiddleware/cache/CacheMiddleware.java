@@ -19,50 +19,64 @@ import dev.agentmiddleware.tool.UnboundArguments;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Answers repeated calls of a tool with the same arguments from a {@link ToolResultCache}, without running the tool
- * again: this class is the per-call side (key, lookup, single flight), the {@link ToolResultCache} the storage
- * (entries, invalidation, statistics). Each tool the policy function gives a {@link CachePolicy} gets its own
- * storage, created when its pipeline is built, with that policy's time to live and size; by default only
- * {@linkplain ToolDescriptor#readOnly() read-only} tools are cached, with {@link CachePolicy#DEFAULT}, except those
- * tagged {@value #UNCACHEABLE_TAG} (a read-only tool whose answer changes between calls with the same arguments, such
- * as a reader of state other tools write). Named
- * {@code cache}; default order {@link BuiltInOrder#CACHE}.
+ * Answers repeated calls of a tool with the same arguments from a
+ * {@link ToolResultCache}, without running the tool again: this class is the per-call
+ * side (key, lookup, single flight), the {@link ToolResultCache} the storage (entries,
+ * invalidation, statistics). Each tool the policy function gives a {@link CachePolicy}
+ * gets its own storage, created when its pipeline is built, with that policy's time to
+ * live and size; by default only {@linkplain ToolDescriptor#readOnly() read-only} tools
+ * are cached, with {@link CachePolicy#DEFAULT}, except those tagged
+ * {@value #UNCACHEABLE_TAG} (a read-only tool whose answer changes between calls with the
+ * same arguments, such as a reader of state other tools write). Named {@code cache};
+ * default order {@link BuiltInOrder#CACHE}.
  *
- * <p><b>Key:</b> the canonical JSON of the bound arguments (map entries and object properties sorted by name at
- * every depth, so the order of arguments and of keys does not matter, and two argument objects that serialise
- * alike share an entry even when their class, such as a JavaBean DTO, has no {@code equals}; arguments Jackson
- * cannot serialise compare structurally, by their own {@code equals}) plus the scope value: the session id
- * ({@link CacheScope#SESSION}), the principal ({@link CacheScope#PRINCIPAL}) or nothing
- * ({@link CacheScope#GLOBAL}). A call that lacks its scope value (no session id under {@code SESSION}, no principal
- * under {@code PRINCIPAL}) <em>bypasses</em> the cache: it runs the tool and neither reads nor stores a result, so
- * anonymous callers never share results with each other or with anyone else; it counts neither as a hit nor as a
- * miss.
+ * <p>
+ * <b>Key:</b> the canonical JSON of the bound arguments (map entries and object
+ * properties sorted by name at every depth, so the order of arguments and of keys does
+ * not matter, and two argument objects that serialise alike share an entry even when
+ * their class, such as a JavaBean DTO, has no {@code equals}; arguments Jackson cannot
+ * serialise compare structurally, by their own {@code equals}) plus the scope value: the
+ * session id ({@link CacheScope#SESSION}), the principal ({@link CacheScope#PRINCIPAL})
+ * or nothing ({@link CacheScope#GLOBAL}). A call that lacks its scope value (no session
+ * id under {@code SESSION}, no principal under {@code PRINCIPAL}) <em>bypasses</em> the
+ * cache: it runs the tool and neither reads nor stores a result, so anonymous callers
+ * never share results with each other or with anyone else; it counts neither as a hit nor
+ * as a miss.
  *
- * <p><b>Before binding:</b> right inside the argument-binding step (no layer between them applies to the tool), the
- * cache is handed calls unbound ({@link ArgumentBindingMiddleware.AnswersUnbound}). It remembers the
- * {@linkplain UnboundArguments#asSent() arguments as sent} of calls that were bound and then answered from it (so
- * never given to the tool), with what they bound to and their key, up to the policy's size and for its time to live;
- * a later call with equal arguments as sent is looked up by that key without binding, and the layers outside are told
- * of the remembered bound arguments. Entries stay keyed by the bound arguments, so spellings that bind alike share
- * one, and invalidation reaches them all. Arguments that fail to bind are never remembered, and a call whose result
- * is not there yet (a miss, a flight in progress) is bound as by the binding step.
+ * <p>
+ * <b>Before binding:</b> right inside the argument-binding step (no layer between them
+ * applies to the tool), the cache is handed calls unbound
+ * ({@link ArgumentBindingMiddleware.AnswersUnbound}). It remembers the
+ * {@linkplain UnboundArguments#asSent() arguments as sent} of calls that were bound and
+ * then answered from it (so never given to the tool), with what they bound to and their
+ * key, up to the policy's size and for its time to live; a later call with equal
+ * arguments as sent is looked up by that key without binding, and the layers outside are
+ * told of the remembered bound arguments. Entries stay keyed by the bound arguments, so
+ * spellings that bind alike share one, and invalidation reaches them all. Arguments that
+ * fail to bind are never remembered, and a call whose result is not there yet (a miss, a
+ * flight in progress) is bound as by the binding step.
  *
- * <p><b>Hits and misses:</b> a hit returns the cached value (shared: tools should return immutable values),
- * {@linkplain ToolCall#decide reports} {@link CallOutcome#CACHED} so observers see it, and counts
- * {@link MiddlewareEvent#CACHE_HIT}; a miss runs the tool and counts {@link MiddlewareEvent#CACHE_MISS}; an entry
- * removed by the size limit or the time to live counts {@link MiddlewareEvent#CACHE_EVICTION}. {@code null} results
+ * <p>
+ * <b>Hits and misses:</b> a hit returns the cached value (shared: tools should return
+ * immutable values), {@linkplain ToolCall#decide reports} {@link CallOutcome#CACHED} so
+ * observers see it, and counts {@link MiddlewareEvent#CACHE_HIT}; a miss runs the tool
+ * and counts {@link MiddlewareEvent#CACHE_MISS}; an entry removed by the size limit or
+ * the time to live counts {@link MiddlewareEvent#CACHE_EVICTION}. {@code null} results
  * are cached too. Failures are never cached.
  *
- * <p><b>Single flight:</b> concurrent calls with the same key run the tool once; the others wait for that call's
- * result and count as hits. Calls with other keys are never blocked by it. If the running call fails, every call
- * that was waiting for it fails with the same exception instance (checked or not, unwrapped), and the failure is
- * not kept: the next call runs the tool again. A waiting thread that is interrupted fails with
- * {@link InterruptedException}. A tool must not call itself with the same arguments in the same scope: that call
- * would wait for itself.
+ * <p>
+ * <b>Single flight:</b> concurrent calls with the same key run the tool once; the others
+ * wait for that call's result and count as hits. Calls with other keys are never blocked
+ * by it. If the running call fails, every call that was waiting for it fails with the
+ * same exception instance (checked or not, unwrapped), and the failure is not kept: the
+ * next call runs the tool again. A waiting thread that is interrupted fails with
+ * {@link InterruptedException}. A tool must not call itself with the same arguments in
+ * the same scope: that call would wait for itself.
  *
- * <p><b>Invalidation</b> and statistics belong to the storage: inject the {@link ToolResultCache} and call its
- * {@code invalidate} methods, for example after a tool that writes what another one reads. Thread-safe.
- * <pre>{@code
+ * <p>
+ * <b>Invalidation</b> and statistics belong to the storage: inject the
+ * {@link ToolResultCache} and call its {@code invalidate} methods, for example after a
+ * tool that writes what another one reads. Thread-safe. <pre>{@code
  * CacheMiddleware cache = CacheMiddleware.builder()
  *     .policies(tool -> switch (tool.name()) {
  *         case "search_docs" -> new CachePolicy(Duration.ofHours(1), 10_000, CacheScope.GLOBAL);
@@ -82,8 +96,9 @@ public final class CacheMiddleware extends BuiltInMiddleware<CachePolicy> {
 	public static final String NAME = "cache";
 
 	/**
-	 * The tag of a read-only tool that is not cached unless configured: its answer changes between calls with the
-	 * same arguments (it reads state that other tools write), so a cached answer would be stale.
+	 * The tag of a read-only tool that is not cached unless configured: its answer
+	 * changes between calls with the same arguments (it reads state that other tools
+	 * write), so a cached answer would be stale.
 	 */
 	public static final String UNCACHEABLE_TAG = "uncacheable";
 
@@ -91,8 +106,8 @@ public final class CacheMiddleware extends BuiltInMiddleware<CachePolicy> {
 	private static final Object NULL_RESULT = new Object();
 
 	/**
-	 * Whether a tool is cached when no configuration says otherwise: read-only and not tagged
-	 * {@value #UNCACHEABLE_TAG}.
+	 * Whether a tool is cached when no configuration says otherwise: read-only and not
+	 * tagged {@value #UNCACHEABLE_TAG}.
 	 * @param tool the tool
 	 * @return {@code true} to cache it with the default policy
 	 */
@@ -108,7 +123,8 @@ public final class CacheMiddleware extends BuiltInMiddleware<CachePolicy> {
 	}
 
 	/**
-	 * Starts a cache middleware that caches read-only tools with {@link CachePolicy#DEFAULT}.
+	 * Starts a cache middleware that caches read-only tools with
+	 * {@link CachePolicy#DEFAULT}.
 	 * @return a builder
 	 */
 	public static Builder builder() {
@@ -116,9 +132,9 @@ public final class CacheMiddleware extends BuiltInMiddleware<CachePolicy> {
 	}
 
 	/**
-	 * Creates the cache of a tool its policy function gives a policy (a tool without one stays out of the chain).
-	 * Building a pipeline for the same tool again keeps its cache when the policy is unchanged and replaces it
-	 * otherwise.
+	 * Creates the cache of a tool its policy function gives a policy (a tool without one
+	 * stays out of the chain). Building a pipeline for the same tool again keeps its
+	 * cache when the policy is unchanged and replaces it otherwise.
 	 * @param tool the tool
 	 * @param policy its policy
 	 * @param next the rest of the chain
@@ -135,7 +151,8 @@ public final class CacheMiddleware extends BuiltInMiddleware<CachePolicy> {
 	}
 
 	/**
-	 * The failure of a flight, handed to the calls that waited for it; never kept in the cache.
+	 * The failure of a flight, handed to the calls that waited for it; never kept in the
+	 * cache.
 	 */
 	private record Failure(Throwable error) {
 	}
@@ -148,8 +165,9 @@ public final class CacheMiddleware extends BuiltInMiddleware<CachePolicy> {
 	}
 
 	/**
-	 * The per-call side: looks the key up, leads a flight on a miss, or waits for the flight in progress; answers a
-	 * repeated call from its arguments as sent, before binding them, when it is right inside the binding step.
+	 * The per-call side: looks the key up, leads a flight on a miss, or waits for the
+	 * flight in progress; answers a repeated call from its arguments as sent, before
+	 * binding them, when it is right inside the binding step.
 	 */
 	private static final class CachingHandler implements ArgumentBindingMiddleware.AnswersUnbound {
 
@@ -184,7 +202,8 @@ public final class CacheMiddleware extends BuiltInMiddleware<CachePolicy> {
 			String scopeValue = scopeValue(invocation);
 			ToolResultCache.KnownArguments known = this.cache.known.getIfPresent(asSent);
 			if (known != null && (scopeValue != null || this.scope == CacheScope.GLOBAL)) {
-				// These arguments as sent bound before: their key is known, and a finished result answers at once
+				// These arguments as sent bound before: their key is known, and a
+				// finished result answers at once
 				CompletableFuture<Object> entry = this.results.get(known.key().withScope(scopeValue));
 				Object value = (entry != null) ? entry.getNow(null) : null;
 				if (value != null && !(value instanceof Failure)) {
@@ -192,12 +211,12 @@ public final class CacheMiddleware extends BuiltInMiddleware<CachePolicy> {
 					return hit(value);
 				}
 			}
-			// Bound as by the binding step (an invalid call fails here, as there); remembered once it is a hit
+			// Bound as by the binding step (an invalid call fails here, as there);
+			// remembered once it is a hit
 			return handle(binding.bind(invocation), (known == null) ? asSent : null);
 		}
 
-		private @Nullable Object handle(ToolInvocation invocation, @Nullable Object asSentToRemember)
-				throws Exception {
+		private @Nullable Object handle(ToolInvocation invocation, @Nullable Object asSentToRemember) throws Exception {
 			String scopeValue = scopeValue(invocation);
 			if (scopeValue == null && this.scope != CacheScope.GLOBAL) {
 				return this.next.handle(invocation);
@@ -215,7 +234,8 @@ public final class CacheMiddleware extends BuiltInMiddleware<CachePolicy> {
 			}
 			Object result = await(entry);
 			if (asSentToRemember != null) {
-				// A hit: these bound arguments were never given to the tool, so later hits may share them
+				// A hit: these bound arguments were never given to the tool, so later
+				// hits may share them
 				this.cache.known.put(CacheKey.copyOfAsSent(asSentToRemember),
 						new ToolResultCache.KnownArguments(key.stored(), invocation.arguments()));
 			}
@@ -238,8 +258,10 @@ public final class CacheMiddleware extends BuiltInMiddleware<CachePolicy> {
 				result = this.next.handle(invocation);
 			}
 			catch (Throwable ex) {
-				// Remove first, so that a call arriving now starts a new flight instead of seeing this failure. The
-				// waiters get the failure as a value: Caffeine logs every future that completes exceptionally.
+				// Remove first, so that a call arriving now starts a new flight instead
+				// of seeing this failure. The
+				// waiters get the failure as a value: Caffeine logs every future that
+				// completes exceptionally.
 				this.results.remove(key, flight);
 				flight.complete(new Failure(ex));
 				throw ex;
@@ -273,17 +295,18 @@ public final class CacheMiddleware extends BuiltInMiddleware<CachePolicy> {
 		private @Nullable ToolResultCache cache;
 
 		/**
-		 * Starts with every read-only tool cached with {@link CachePolicy#DEFAULT} ({@link #policies policies(fn)}
-		 * decides per tool, and can force caching on for a tool that is not read-only or off for one that is) and
-		 * order {@link BuiltInOrder#CACHE} ({@link #order order(int)}).
+		 * Starts with every read-only tool cached with {@link CachePolicy#DEFAULT}
+		 * ({@link #policies policies(fn)} decides per tool, and can force caching on for
+		 * a tool that is not read-only or off for one that is) and order
+		 * {@link BuiltInOrder#CACHE} ({@link #order order(int)}).
 		 */
 		private Builder() {
 			super(readOnlyTools(CachePolicy.DEFAULT), BuiltInOrder.CACHE);
 		}
 
 		/**
-		 * Caches every read-only tool with this policy, and no other tool (the default, with
-		 * {@link CachePolicy#DEFAULT}).
+		 * Caches every read-only tool with this policy, and no other tool (the default,
+		 * with {@link CachePolicy#DEFAULT}).
 		 * @param policy the policy of every read-only tool
 		 * @return this builder
 		 */
@@ -292,8 +315,9 @@ public final class CacheMiddleware extends BuiltInMiddleware<CachePolicy> {
 		}
 
 		/**
-		 * Sets the storage the results go to (default: a {@link ToolResultCache#create() new one} of this
-		 * middleware's own). Pass the one the application injects to invalidate results or read statistics.
+		 * Sets the storage the results go to (default: a {@link ToolResultCache#create()
+		 * new one} of this middleware's own). Pass the one the application injects to
+		 * invalidate results or read statistics.
 		 * @param cache the storage
 		 * @return this builder
 		 */
@@ -303,7 +327,8 @@ public final class CacheMiddleware extends BuiltInMiddleware<CachePolicy> {
 		}
 
 		/**
-		 * Builds the middleware; each tool's storage is created later, as its pipeline is built.
+		 * Builds the middleware; each tool's storage is created later, as its pipeline is
+		 * built.
 		 * @return the middleware
 		 */
 		@Override

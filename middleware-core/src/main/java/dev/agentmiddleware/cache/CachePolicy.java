@@ -12,7 +12,8 @@ import dev.agentmiddleware.chain.InvalidPolicyException;
  * }</pre>
  *
  * @param ttl how long a result is kept after it was computed; positive
- * @param maxSize how many results of the tool are kept at most, across all scopes; positive
+ * @param maxSize how many results of the tool are kept at most, across all scopes;
+ * positive
  * @param scope who shares the results
  */
 public record CachePolicy(Duration ttl, long maxSize, CacheScope scope) {
@@ -43,26 +44,27 @@ public record CachePolicy(Duration ttl, long maxSize, CacheScope scope) {
 	}
 
 	/**
-	 * Who shares the cached results of a tool.
-	 * <pre>{@code
+	 * Who shares the cached results of a tool. <pre>{@code
 	 * CachePolicy perUser = new CachePolicy(Duration.ofMinutes(10), 500, CacheScope.PRINCIPAL);
 	 * }</pre>
 	 */
 	public enum CacheScope {
 
 		/**
-		 * Each session (conversation, thread, MCP session) has its own entries; the safe default. A call without a
-		 * session id is not cached.
+		 * Each session (conversation, thread, MCP session) has its own entries; the safe
+		 * default. A call without a session id is not cached.
 		 */
 		SESSION,
 
 		/**
-		 * Each principal has its own entries, shared by all of its sessions. A call without a principal is not cached.
+		 * Each principal has its own entries, shared by all of its sessions. A call
+		 * without a principal is not cached.
 		 */
 		PRINCIPAL,
 
 		/**
-		 * One set of entries for every caller. Only for results that do not depend on who asks.
+		 * One set of entries for every caller. Only for results that do not depend on who
+		 * asks.
 		 */
 		GLOBAL
 

@@ -19,20 +19,25 @@ import dev.agentmiddleware.metrics.MiddlewareMetrics.MiddlewareEvent;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The storage of cached tool results: one Caffeine cache per tool, with its entries, invalidation and statistics.
- * The {@link CacheMiddleware} looks calls up in it; applications inject it to drop results that a write made stale,
- * and to read its statistics. A tool's cache is created when the first pipeline of the tool is built with a cache
- * middleware that caches it, with that middleware's {@link CachePolicy} (time to live and size); building again with
- * the same policy keeps the entries, with another policy replaces them.
+ * The storage of cached tool results: one Caffeine cache per tool, with its entries,
+ * invalidation and statistics. The {@link CacheMiddleware} looks calls up in it;
+ * applications inject it to drop results that a write made stale, and to read its
+ * statistics. A tool's cache is created when the first pipeline of the tool is built with
+ * a cache middleware that caches it, with that middleware's {@link CachePolicy} (time to
+ * live and size); building again with the same policy keeps the entries, with another
+ * policy replaces them.
  *
- * <p>An entry removed by the size limit or the time to live counts as an eviction
- * ({@link MiddlewareEvent#CACHE_EVICTION}); invalidation does not. An identical call still in flight when its entry
- * is invalidated returns its result to its callers but does not store it. Thread-safe.
+ * <p>
+ * An entry removed by the size limit or the time to live counts as an eviction
+ * ({@link MiddlewareEvent#CACHE_EVICTION}); invalidation does not. An identical call
+ * still in flight when its entry is invalidated returns its result to its callers but
+ * does not store it. Thread-safe.
  *
- * <p><b>Several instances:</b> entries stay in each instance's memory; only invalidations travel. Every
- * {@code invalidate} call is told to the {@link Builder#onInvalidation invalidation listener} as a
- * {@link CacheInvalidation}, which a broadcaster sends to the other instances; they {@link #apply apply} it.
- * <pre>{@code
+ * <p>
+ * <b>Several instances:</b> entries stay in each instance's memory; only invalidations
+ * travel. Every {@code invalidate} call is told to the {@link Builder#onInvalidation
+ * invalidation listener} as a {@link CacheInvalidation}, which a broadcaster sends to the
+ * other instances; they {@link #apply apply} it. <pre>{@code
  * ToolResultCache results = ToolResultCache.builder().metrics(metrics).build();
  * CacheMiddleware cache = CacheMiddleware.builder().cache(results).build();
  * ToolPipeline pipeline = ToolPipeline.chain(readFileTool, cache);
@@ -74,12 +79,12 @@ public final class ToolResultCache {
 	}
 
 	/**
-	 * The cache of a tool under a policy: the existing one when its policy is the same, else a new one.
+	 * The cache of a tool under a policy: the existing one when its policy is the same,
+	 * else a new one.
 	 */
 	ToolCache forTool(String toolName, CachePolicy policy) {
-		return this.caches.compute(toolName,
-				(name, existing) -> (existing != null && existing.policy.equals(policy)) ? existing
-						: new ToolCache(name, policy, this.ticker, this.metrics));
+		return this.caches.compute(toolName, (name, existing) -> (existing != null && existing.policy.equals(policy))
+				? existing : new ToolCache(name, policy, this.ticker, this.metrics));
 	}
 
 	/**
@@ -92,9 +97,9 @@ public final class ToolResultCache {
 	}
 
 	/**
-	 * Removes a tool's cached results for exactly these arguments, in every scope. Arguments compare structurally,
-	 * as in the key; all of the tool's arguments must be given.
-	 * <pre>{@code
+	 * Removes a tool's cached results for exactly these arguments, in every scope.
+	 * Arguments compare structurally, as in the key; all of the tool's arguments must be
+	 * given. <pre>{@code
 	 * results.invalidate("read_file", Map.of("path", "/tmp/notes.txt"));
 	 * }</pre>
 	 * @param toolName the tool; a tool without a cache is ignored
@@ -112,15 +117,14 @@ public final class ToolResultCache {
 	}
 
 	/**
-	 * Removes a tool's cached results whose arguments match, in every scope.
-	 * <pre>{@code
+	 * Removes a tool's cached results whose arguments match, in every scope. <pre>{@code
 	 * results.invalidate("read_file", (arguments) -> path.equals(arguments.get("path")));
-	 * }</pre>
-	 * A predicate cannot travel: the {@link Builder#onInvalidation invalidation listener} is told of the whole
-	 * tool, so other instances drop all of the tool's entries.
+	 * }</pre> A predicate cannot travel: the {@link Builder#onInvalidation invalidation
+	 * listener} is told of the whole tool, so other instances drop all of the tool's
+	 * entries.
 	 * @param toolName the tool; a tool without a cache is ignored
-	 * @param argumentsMatch tests the arguments of an entry (unmodifiable, in structural form: arrays and other
-	 * collections appear as lists, sets and maps)
+	 * @param argumentsMatch tests the arguments of an entry (unmodifiable, in structural
+	 * form: arrays and other collections appear as lists, sets and maps)
 	 */
 	public void invalidate(String toolName, Predicate<? super Map<String, @Nullable Object>> argumentsMatch) {
 		Objects.requireNonNull(argumentsMatch, "argumentsMatch");
@@ -140,9 +144,9 @@ public final class ToolResultCache {
 	}
 
 	/**
-	 * Applies an invalidation made on another instance to this cache, without passing it to the
-	 * {@link Builder#onInvalidation invalidation listener} (so it does not travel back).
-	 * <pre>{@code
+	 * Applies an invalidation made on another instance to this cache, without passing it
+	 * to the {@link Builder#onInvalidation invalidation listener} (so it does not travel
+	 * back). <pre>{@code
 	 * results.apply(CacheInvalidation.tool("read_file"));
 	 * }</pre>
 	 * @param invalidation the invalidation; a tool without a cache is ignored
@@ -169,8 +173,10 @@ public final class ToolResultCache {
 	}
 
 	/**
-	 * The statistics of each cached tool, after pending expirations and evictions have been carried out.
-	 * @return an unmodifiable map from tool name to its statistics, in no particular order
+	 * The statistics of each cached tool, after pending expirations and evictions have
+	 * been carried out.
+	 * @return an unmodifiable map from tool name to its statistics, in no particular
+	 * order
 	 */
 	public Map<String, CacheStatistics> statistics() {
 		Map<String, CacheStatistics> statistics = new LinkedHashMap<>();
@@ -202,8 +208,10 @@ public final class ToolResultCache {
 
 		final AsyncCache<CacheKey, Object> results;
 
-		// The arguments as sent of calls that were bound and then answered from this cache (so never given to the
-		// tool), with what they bound to and their key: a repeated call is answered without binding it again.
+		// The arguments as sent of calls that were bound and then answered from this
+		// cache (so never given to the
+		// tool), with what they bound to and their key: a repeated call is answered
+		// without binding it again.
 		final Cache<Object, KnownArguments> known;
 
 		final LongAdder hits = new LongAdder();
@@ -224,7 +232,8 @@ public final class ToolResultCache {
 				.expireAfterWrite(policy.ttl())
 				.maximumSize(policy.maxSize())
 				.ticker(ticker)
-				// Maintenance (and so the eviction listener) runs on the calling thread: no pool hops, and
+				// Maintenance (and so the eviction listener) runs on the calling thread:
+				// no pool hops, and
 				// deterministic statistics.
 				.executor(Runnable::run)
 				.<CacheKey, Object>evictionListener((key, value, cause) -> {
@@ -261,8 +270,8 @@ public final class ToolResultCache {
 	}
 
 	/**
-	 * What a tool's arguments as sent bound to, and the key of their results (in the scope of the call that bound
-	 * them).
+	 * What a tool's arguments as sent bound to, and the key of their results (in the
+	 * scope of the call that bound them).
 	 */
 	record KnownArguments(CacheKey key, Map<String, @Nullable Object> arguments) {
 	}
@@ -283,10 +292,12 @@ public final class ToolResultCache {
 		}
 
 		/**
-		 * Sets what is told of every invalidation made through this cache's {@code invalidate} methods, after the
-		 * local entries are removed (default nothing); a cluster passes a broadcaster that sends it to the other
-		 * instances, which {@link ToolResultCache#apply apply} it. An invalidation by predicate is told as its
-		 * whole tool; one by arguments whose JSON form cannot be computed, too.
+		 * Sets what is told of every invalidation made through this cache's
+		 * {@code invalidate} methods, after the local entries are removed (default
+		 * nothing); a cluster passes a broadcaster that sends it to the other instances,
+		 * which {@link ToolResultCache#apply apply} it. An invalidation by predicate is
+		 * told as its whole tool; one by arguments whose JSON form cannot be computed,
+		 * too.
 		 * @param onInvalidation the listener; it must not throw
 		 * @return this builder
 		 */
@@ -296,7 +307,8 @@ public final class ToolResultCache {
 		}
 
 		/**
-		 * Sets the time source of the time to live (default: {@link Ticker#systemTicker()}); tests pass a fake.
+		 * Sets the time source of the time to live (default:
+		 * {@link Ticker#systemTicker()}); tests pass a fake.
 		 * @param ticker the ticker, in nanoseconds
 		 * @return this builder
 		 */
@@ -306,7 +318,8 @@ public final class ToolResultCache {
 		}
 
 		/**
-		 * Sets where hits, misses and evictions are counted (default {@link MiddlewareMetrics#NONE}).
+		 * Sets where hits, misses and evictions are counted (default
+		 * {@link MiddlewareMetrics#NONE}).
 		 * @param metrics the metrics
 		 * @return this builder
 		 */
@@ -326,15 +339,16 @@ public final class ToolResultCache {
 	}
 
 	/**
-	 * What one tool's cache has done since it was created.
-	 * <pre>{@code
+	 * What one tool's cache has done since it was created. <pre>{@code
 	 * CacheStatistics weather = cache.statistics().get("get_weather");
 	 * double hitRate = weather.hitRate();
 	 * }</pre>
 	 *
-	 * @param hits calls answered from the cache, including calls that waited for an identical call in flight
+	 * @param hits calls answered from the cache, including calls that waited for an
+	 * identical call in flight
 	 * @param misses calls that ran the tool
-	 * @param evictions entries removed because of the size limit or the time to live (not by invalidation)
+	 * @param evictions entries removed because of the size limit or the time to live (not
+	 * by invalidation)
 	 * @param size entries currently held
 	 */
 	public record CacheStatistics(long hits, long misses, long evictions, long size) {

@@ -7,14 +7,15 @@ import dev.agentmiddleware.tool.ToolInvocation;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Receives one {@link ToolCallRecord} after every call of every tool it watches, including calls a middleware
- * denied, rate limited or answered from a cache.
+ * Receives one {@link ToolCallRecord} after every call of every tool it watches,
+ * including calls a middleware denied, rate limited or answered from a cache.
  *
- * <p>Observers are not layers of the chain: they cannot change a call, and a throwing or slow observer never
- * fails or delays one. By default records are delivered asynchronously, from a bounded queue on a background
- * thread (records that do not fit are dropped and counted). An observer that must see each record before the
- * call returns overrides {@link #synchronous()}; it still cannot fail the call.
- * <pre>{@code
+ * <p>
+ * Observers are not layers of the chain: they cannot change a call, and a throwing or
+ * slow observer never fails or delays one. By default records are delivered
+ * asynchronously, from a bounded queue on a background thread (records that do not fit
+ * are dropped and counted). An observer that must see each record before the call returns
+ * overrides {@link #synchronous()}; it still cannot fail the call. <pre>{@code
  * ToolCallObserver failures = record -> {
  *     if (record.outcome() == CallOutcome.FAILED) {
  *         alerts.notify(record.invocation().toolName(), record.error());
@@ -32,7 +33,8 @@ public interface ToolCallObserver {
 	void onToolCall(ToolCallRecord record);
 
 	/**
-	 * Whether records are delivered on the caller's thread, before the call returns. Default {@code false}.
+	 * Whether records are delivered on the caller's thread, before the call returns.
+	 * Default {@code false}.
 	 * @return {@code true} for synchronous delivery
 	 */
 	default boolean synchronous() {
@@ -48,11 +50,13 @@ public interface ToolCallObserver {
 	 * @param error the failure, {@code null} on success
 	 * @param startedAt when the call entered the chain
 	 * @param duration how long the whole chain took
-	 * @param decidedBy the middleware that decided the outcome (denied, cached, rate limited, short-circuited, failed
-	 * in a hook), or {@code null} when the tool itself ran and decided it
-	 * @param approvalRequestId the approval request a person was asked about the call, or {@code null}
-	 * @param approvalGrantedBy who granted the session grant that let the call through without asking, or
+	 * @param decidedBy the middleware that decided the outcome (denied, cached, rate
+	 * limited, short-circuited, failed in a hook), or {@code null} when the tool itself
+	 * ran and decided it
+	 * @param approvalRequestId the approval request a person was asked about the call, or
 	 * {@code null}
+	 * @param approvalGrantedBy who granted the session grant that let the call through
+	 * without asking, or {@code null}
 	 */
 	public record ToolCallRecord(ToolInvocation invocation, CallOutcome outcome, @Nullable Object result,
 			@Nullable Throwable error, Instant startedAt, Duration duration, @Nullable String decidedBy,

@@ -18,14 +18,16 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The observer tier: wraps a pipeline so that every call produces one {@link ToolCallRecord}, and delivers it
- * to the {@link ToolCallObserver}s without letting them fail or delay the call.
+ * The observer tier: wraps a pipeline so that every call produces one
+ * {@link ToolCallRecord}, and delivers it to the {@link ToolCallObserver}s without
+ * letting them fail or delay the call.
  *
- * <p>Asynchronous observers get records from a bounded queue drained by one daemon thread; when the queue is
- * full the record is dropped and counted ({@link #droppedRecords()}). Synchronous observers are called on the
- * caller's thread after the call; their exceptions are logged and swallowed. {@link #close()} delivers what is
- * queued and stops the thread. Thread-safe.
- * <pre>{@code
+ * <p>
+ * Asynchronous observers get records from a bounded queue drained by one daemon thread;
+ * when the queue is full the record is dropped and counted ({@link #droppedRecords()}).
+ * Synchronous observers are called on the caller's thread after the call; their
+ * exceptions are logged and swallowed. {@link #close()} delivers what is queued and stops
+ * the thread. Thread-safe. <pre>{@code
  * try (ToolCallObservers observers = ToolCallObservers.builder().observer(learning).build()) {
  *     ToolPipeline pipeline = ToolPipeline.builder(tool, handler).observers(observers).build();
  *     pipeline.call(invocation);
@@ -87,7 +89,8 @@ public final class ToolCallObservers implements AutoCloseable {
 	}
 
 	/**
-	 * Whether there is no observer at all; pipelines then skip the observer tier entirely.
+	 * Whether there is no observer at all; pipelines then skip the observer tier
+	 * entirely.
 	 * @return {@code true} when empty
 	 */
 	public boolean isEmpty() {
@@ -95,7 +98,8 @@ public final class ToolCallObservers implements AutoCloseable {
 	}
 
 	/**
-	 * Delivers a record to every observer: synchronous ones now, asynchronous ones through the queue.
+	 * Delivers a record to every observer: synchronous ones now, asynchronous ones
+	 * through the queue.
 	 * @param record the record
 	 */
 	public void dispatch(ToolCallRecord record) {
@@ -109,7 +113,8 @@ public final class ToolCallObservers implements AutoCloseable {
 	}
 
 	/**
-	 * How many records were dropped because the asynchronous queue was full (or the observers were closed).
+	 * How many records were dropped because the asynchronous queue was full (or the
+	 * observers were closed).
 	 * @return the count since start
 	 */
 	public long droppedRecords() {
@@ -133,7 +138,8 @@ public final class ToolCallObservers implements AutoCloseable {
 	}
 
 	/**
-	 * Delivers the queued records (waiting at most five seconds) and stops the background thread.
+	 * Delivers the queued records (waiting at most five seconds) and stops the background
+	 * thread.
 	 */
 	@Override
 	public void close() {
@@ -145,7 +151,8 @@ public final class ToolCallObservers implements AutoCloseable {
 		BlockingQueue<ToolCallRecord> queue = this.queue;
 		if (worker != null && queue != null) {
 			try {
-				// offer, not put: with a stuck observer and a full queue, put would block forever
+				// offer, not put: with a stuck observer and a full queue, put would block
+				// forever
 				long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
 				if (queue.offer(STOP, 5, TimeUnit.SECONDS)) {
 					worker.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
@@ -182,7 +189,8 @@ public final class ToolCallObservers implements AutoCloseable {
 			observer.onToolCall(record);
 		}
 		catch (Throwable ex) {
-			// Errors too (an AssertionError in an observer must not fail the call or stop the worker thread),
+			// Errors too (an AssertionError in an observer must not fail the call or stop
+			// the worker thread),
 			// except those the JVM cannot recover from.
 			if (ex instanceof VirtualMachineError error) {
 				throw error;
@@ -228,7 +236,8 @@ public final class ToolCallObservers implements AutoCloseable {
 		}
 
 		/**
-		 * Sets how many records may wait for asynchronous observers before new ones are dropped (default 1024).
+		 * Sets how many records may wait for asynchronous observers before new ones are
+		 * dropped (default 1024).
 		 * @param queueCapacity the capacity, at least 1
 		 * @return this builder
 		 */
@@ -241,7 +250,8 @@ public final class ToolCallObservers implements AutoCloseable {
 		}
 
 		/**
-		 * Sets the clock used for {@link ToolCallRecord#startedAt()} (default: the UTC system clock).
+		 * Sets the clock used for {@link ToolCallRecord#startedAt()} (default: the UTC
+		 * system clock).
 		 * @param clock the clock
 		 * @return this builder
 		 */
@@ -251,7 +261,8 @@ public final class ToolCallObservers implements AutoCloseable {
 		}
 
 		/**
-		 * Builds the observers, starting the background thread if any observer is asynchronous.
+		 * Builds the observers, starting the background thread if any observer is
+		 * asynchronous.
 		 * @return the observers
 		 */
 		public ToolCallObservers build() {

@@ -11,19 +11,26 @@ import dev.agentmiddleware.tool.UnboundArguments;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The step of every pipeline that binds the {@link dev.agentmiddleware.tool.UnboundArguments} of a call coming from a model or an MCP
- * client, at order {@link BuiltInOrder#ARGUMENT_BINDING}: inside observation and logging, which therefore see a
- * refused call with its own outcome ({@code invalid_arguments}), and outside approval, cache and the rest, which
- * see only bound arguments. A call that is already bound (a direct Java call) passes through untouched.
+ * The step of every pipeline that binds the
+ * {@link dev.agentmiddleware.tool.UnboundArguments} of a call coming from a model or an
+ * MCP client, at order {@link BuiltInOrder#ARGUMENT_BINDING}: inside observation and
+ * logging, which therefore see a refused call with its own outcome
+ * ({@code invalid_arguments}), and outside approval, cache and the rest, which see only
+ * bound arguments. A call that is already bound (a direct Java call) passes through
+ * untouched.
  *
- * <p>Every pipeline has this step: {@link ToolPipeline.Builder#build()} adds it innermost-outside-everything when
- * the middleware given do not include it. It is not listed among a pipeline's {@linkplain ToolPipeline#layers()
- * layers} and does not make a pipeline non-{@linkplain ToolPipeline#isBare() bare}.
+ * <p>
+ * Every pipeline has this step: {@link ToolPipeline.Builder#build()} adds it
+ * innermost-outside-everything when the middleware given do not include it. It is not
+ * listed among a pipeline's {@linkplain ToolPipeline#layers() layers} and does not make a
+ * pipeline non-{@linkplain ToolPipeline#isBare() bare}.
  *
- * <p><b>Answering before binding.</b> When the layer right inside this step for a tool (no layer between them
- * applies to it) {@linkplain AnswersUnbound answers unbound calls}, as the cache does, this step hands it the call
- * unbound, with a {@link Binding} to bind it by: a repeated call is then answered without binding its arguments
- * again, while a call that is bound is bound, reported and refused exactly as by this step.
+ * <p>
+ * <b>Answering before binding.</b> When the layer right inside this step for a tool (no
+ * layer between them applies to it) {@linkplain AnswersUnbound answers unbound calls}, as
+ * the cache does, this step hands it the call unbound, with a {@link Binding} to bind it
+ * by: a repeated call is then answered without binding its arguments again, while a call
+ * that is bound is bound, reported and refused exactly as by this step.
  */
 public final class ArgumentBindingMiddleware implements OrderedMiddleware {
 
@@ -50,7 +57,8 @@ public final class ArgumentBindingMiddleware implements OrderedMiddleware {
 		return binding(next);
 	}
 
-	// A call to bind runs with a ToolCall of its own when no layer further out created one, which keeps the bound
+	// A call to bind runs with a ToolCall of its own when no layer further out created
+	// one, which keeps the bound
 	// invocation (see ToolCall#hasArgumentsAsBound).
 	static ToolHandler binding(ToolHandler next) {
 		ToolHandler bindingNext = (next instanceof AnswersUnbound answering)
@@ -60,7 +68,8 @@ public final class ArgumentBindingMiddleware implements OrderedMiddleware {
 				: ToolCall.withCall(invocation, bindingNext);
 	}
 
-	// The call with its arguments bound, or the call itself when it carries none to bind; the running call keeps the
+	// The call with its arguments bound, or the call itself when it carries none to bind;
+	// the running call keeps the
 	// bound invocation for the layers outside this step that are told how the call ended.
 	static ToolInvocation bound(ToolInvocation invocation) {
 		ToolInvocation bound = invocation.withBoundArguments();
@@ -71,11 +80,11 @@ public final class ArgumentBindingMiddleware implements OrderedMiddleware {
 	}
 
 	/**
-	 * The handler of a layer that can answer a call before its arguments are bound, from its
-	 * {@linkplain UnboundArguments#asSent() arguments as sent}: the cache's. The binding step hands such a handler,
-	 * when it is the next one, every call that carries {@link UnboundArguments}; calls that carry none (direct Java
-	 * calls) go to {@link #handle(ToolInvocation)} as usual.
-	 * <pre>{@code
+	 * The handler of a layer that can answer a call before its arguments are bound, from
+	 * its {@linkplain UnboundArguments#asSent() arguments as sent}: the cache's. The
+	 * binding step hands such a handler, when it is the next one, every call that carries
+	 * {@link UnboundArguments}; calls that carry none (direct Java calls) go to
+	 * {@link #handle(ToolInvocation)} as usual. <pre>{@code
 	 * public Object handleUnbound(ToolInvocation invocation, ArgumentBindingMiddleware.Binding binding) throws Exception {
 	 *     Known known = remembered.get(invocation.attribute(UnboundArguments.ATTRIBUTE).asSent());
 	 *     if (known != null && known.answer() != null) {
@@ -89,9 +98,10 @@ public final class ArgumentBindingMiddleware implements OrderedMiddleware {
 	public interface AnswersUnbound extends ToolHandler {
 
 		/**
-		 * Handles a call that still carries its {@link UnboundArguments}: either answers it without running the
-		 * layers inside, after {@link Binding#boundAs telling} the binding step what its arguments bind to, or
-		 * {@link Binding#bind binds} it and handles the bound call.
+		 * Handles a call that still carries its {@link UnboundArguments}: either answers
+		 * it without running the layers inside, after {@link Binding#boundAs telling} the
+		 * binding step what its arguments bind to, or {@link Binding#bind binds} it and
+		 * handles the bound call.
 		 * @param invocation the unbound call
 		 * @param binding binds the call and reports it to the layers outside
 		 * @return the answer
@@ -102,8 +112,9 @@ public final class ArgumentBindingMiddleware implements OrderedMiddleware {
 	}
 
 	/**
-	 * How an {@link AnswersUnbound} handler binds a call: as the binding step does, so that a call is refused for
-	 * its arguments with the same error, and the layers outside are told of the bound call.
+	 * How an {@link AnswersUnbound} handler binds a call: as the binding step does, so
+	 * that a call is refused for its arguments with the same error, and the layers
+	 * outside are told of the bound call.
 	 */
 	public static final class Binding {
 
@@ -114,15 +125,17 @@ public final class ArgumentBindingMiddleware implements OrderedMiddleware {
 		 * Binds the call.
 		 * @param invocation the unbound call
 		 * @return the bound call
-		 * @throws dev.agentmiddleware.binding.InvalidToolArgumentsException if the arguments cannot be bound
+		 * @throws dev.agentmiddleware.binding.InvalidToolArgumentsException if the
+		 * arguments cannot be bound
 		 */
 		public ToolInvocation bind(ToolInvocation invocation) {
 			return bound(invocation);
 		}
 
 		/**
-		 * Reports the call as bound to what an earlier binding of the same arguments as sent gave, without binding
-		 * it again; for a call answered without running the layers inside.
+		 * Reports the call as bound to what an earlier binding of the same arguments as
+		 * sent gave, without binding it again; for a call answered without running the
+		 * layers inside.
 		 * @param invocation the unbound call
 		 * @param arguments the bound arguments
 		 */

@@ -14,28 +14,27 @@ import dev.agentmiddleware.tool.ToolHandler;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The base of the built-in middleware that apply a policy per tool (timeout, retry, rate limit, …), so that every
- * one of them decides, reports and is built the same way:
+ * The base of the built-in middleware that apply a policy per tool (timeout, retry, rate
+ * limit, …), so that every one of them decides, reports and is built the same way:
  * <ul>
- * <li>the policy of a tool is decided once, when the tool's pipeline is built, by the function given to
- * {@link Builder#policies(Function) policies(fn)}; a tool without a policy is left unwrapped ({@link #wrap} returns
- * {@code next}) and costs nothing per call;</li>
- * <li>what was decided is remembered, so that {@link #policies()} (and the actuator endpoint) report what actually
- * runs;</li>
- * <li>the name and the {@link Builder#order(int) order} are fixed when the middleware is built; a lower order runs
- * further out.</li>
+ * <li>the policy of a tool is decided once, when the tool's pipeline is built, by the
+ * function given to {@link Builder#policies(Function) policies(fn)}; a tool without a
+ * policy is left unwrapped ({@link #wrap} returns {@code next}) and costs nothing per
+ * call;</li>
+ * <li>what was decided is remembered, so that {@link #policies()} (and the actuator
+ * endpoint) report what actually runs;</li>
+ * <li>the name and the {@link Builder#order(int) order} are fixed when the middleware is
+ * built; a lower order runs further out.</li>
  * </ul>
- * Every built-in is made by a {@link Builder} of the same shape: {@code builder()}, then {@code policies(fn)} and
- * {@code order(int)}, then its own settings, in any order, then {@code build()}.
- * <pre>{@code
+ * Every built-in is made by a {@link Builder} of the same shape: {@code builder()}, then
+ * {@code policies(fn)} and {@code order(int)}, then its own settings, in any order, then
+ * {@code build()}. <pre>{@code
  * TimeoutMiddleware timeout = TimeoutMiddleware.builder()
  *     .policies((tool) -> tool.hasTag("browser") ? TimeoutPolicy.of(Duration.ofSeconds(30)) : null)
  *     .order(BuiltInOrder.TIMEOUT)
  *     .maxThreads(16)
  *     .build();
- * }</pre>
- * A middleware of your own can take the same shape:
- * <pre>{@code
+ * }</pre> A middleware of your own can take the same shape: <pre>{@code
  * public final class QuotaMiddleware extends BuiltInMiddleware<QuotaPolicy> {
  *
  *     private QuotaMiddleware(Builder builder) {
@@ -83,9 +82,10 @@ public abstract class BuiltInMiddleware<P> implements OrderedMiddleware {
 	/**
 	 * Creates the middleware from what its builder was given.
 	 * @param name the name of the middleware in chains and in {@code decidedBy}
-	 * @param builder the builder; when it has no default policies, {@link Builder#policies(Function)} must have been
-	 * called
-	 * @throws NullPointerException when no policies were set and there is no default, naming {@code policies(fn)}
+	 * @param builder the builder; when it has no default policies,
+	 * {@link Builder#policies(Function)} must have been called
+	 * @throws NullPointerException when no policies were set and there is no default,
+	 * naming {@code policies(fn)}
 	 */
 	protected BuiltInMiddleware(String name, Builder<P, ?> builder) {
 		this.name = Objects.requireNonNull(name, "name");
@@ -96,10 +96,12 @@ public abstract class BuiltInMiddleware<P> implements OrderedMiddleware {
 	}
 
 	/**
-	 * Wraps a tool's handler if the tool has a policy, and remembers the policy; otherwise returns {@code next}.
+	 * Wraps a tool's handler if the tool has a policy, and remembers the policy;
+	 * otherwise returns {@code next}.
 	 * @param tool the tool whose pipeline is being built
 	 * @param next the rest of the chain
-	 * @return the handler of {@link #wrap(ToolDescriptor, Object, ToolHandler)}, or {@code next}
+	 * @return the handler of {@link #wrap(ToolDescriptor, Object, ToolHandler)}, or
+	 * {@code next}
 	 */
 	@Override
 	public final ToolHandler wrap(ToolDescriptor tool, ToolHandler next) {
@@ -108,7 +110,8 @@ public abstract class BuiltInMiddleware<P> implements OrderedMiddleware {
 	}
 
 	/**
-	 * Wraps the handler of a tool that has a policy; called once per tool, when its pipeline is built.
+	 * Wraps the handler of a tool that has a policy; called once per tool, when its
+	 * pipeline is built.
 	 * @param tool the tool
 	 * @param policy its policy
 	 * @param next the rest of the chain
@@ -117,8 +120,9 @@ public abstract class BuiltInMiddleware<P> implements OrderedMiddleware {
 	protected abstract ToolHandler wrap(ToolDescriptor tool, P policy, ToolHandler next);
 
 	/**
-	 * Whether this middleware applies a tool's configured policy at all (default: always). A middleware overrides
-	 * it for a rule that holds whatever the configuration says, such as retrying no side-effecting tool.
+	 * Whether this middleware applies a tool's configured policy at all (default:
+	 * always). A middleware overrides it for a rule that holds whatever the configuration
+	 * says, such as retrying no side-effecting tool.
 	 * @param tool the tool
 	 * @param policy the policy the configuration gives it
 	 * @return {@code false} to leave the tool without a policy
@@ -128,8 +132,8 @@ public abstract class BuiltInMiddleware<P> implements OrderedMiddleware {
 	}
 
 	/**
-	 * Decides the policy of a tool without remembering it, for a question about a tool outside its pipeline (such
-	 * as whether a caller may see it).
+	 * Decides the policy of a tool without remembering it, for a question about a tool
+	 * outside its pipeline (such as whether a caller may see it).
 	 * @param tool the tool
 	 * @return its policy, or {@code null} when this middleware does not apply to it
 	 */
@@ -139,7 +143,8 @@ public abstract class BuiltInMiddleware<P> implements OrderedMiddleware {
 	}
 
 	/**
-	 * The policy of every tool this middleware applies to, as decided when the tools' pipelines were built.
+	 * The policy of every tool this middleware applies to, as decided when the tools'
+	 * pipelines were built.
 	 * @return the policies by tool name, sorted by name
 	 */
 	public Map<String, P> policies() {
@@ -157,10 +162,10 @@ public abstract class BuiltInMiddleware<P> implements OrderedMiddleware {
 	}
 
 	/**
-	 * The builder of a {@link BuiltInMiddleware}: the per-tool policies and the order, the settings every built-in
-	 * has; a subclass adds the settings of its middleware and {@link #build()}. The setters return the subclass, so
-	 * they chain in any order with its own.
-	 * <pre>{@code
+	 * The builder of a {@link BuiltInMiddleware}: the per-tool policies and the order,
+	 * the settings every built-in has; a subclass adds the settings of its middleware and
+	 * {@link #build()}. The setters return the subclass, so they chain in any order with
+	 * its own. <pre>{@code
 	 * RetryMiddleware retry = RetryMiddleware.builder()
 	 *     .policies((tool) -> tool.name().equals("search") ? RetryPolicy.defaults() : null)
 	 *     .order(BuiltInOrder.RETRY)
@@ -179,9 +184,11 @@ public abstract class BuiltInMiddleware<P> implements OrderedMiddleware {
 
 		/**
 		 * Starts the builder with the middleware's defaults.
-		 * @param defaultPolicies the policy of each tool until {@link #policies(Function)} is called, or
-		 * {@code null} when it must be called (the middleware has no sensible default)
-		 * @param defaultOrder the order until {@link #order(int)} is called, usually one of {@link BuiltInOrder}
+		 * @param defaultPolicies the policy of each tool until
+		 * {@link #policies(Function)} is called, or {@code null} when it must be called
+		 * (the middleware has no sensible default)
+		 * @param defaultOrder the order until {@link #order(int)} is called, usually one
+		 * of {@link BuiltInOrder}
 		 */
 		protected Builder(@Nullable Function<ToolDescriptor, @Nullable P> defaultPolicies, int defaultOrder) {
 			this.policies = defaultPolicies;
@@ -189,9 +196,10 @@ public abstract class BuiltInMiddleware<P> implements OrderedMiddleware {
 		}
 
 		/**
-		 * Sets the policy of each tool, decided once per tool when its pipeline is built (the default is named by
-		 * the middleware's {@code builder()}).
-		 * @param policies gives a tool's policy, or {@code null} for a tool this middleware leaves alone
+		 * Sets the policy of each tool, decided once per tool when its pipeline is built
+		 * (the default is named by the middleware's {@code builder()}).
+		 * @param policies gives a tool's policy, or {@code null} for a tool this
+		 * middleware leaves alone
 		 * @return this builder
 		 */
 		public final B policies(Function<ToolDescriptor, @Nullable P> policies) {
@@ -200,7 +208,8 @@ public abstract class BuiltInMiddleware<P> implements OrderedMiddleware {
 		}
 
 		/**
-		 * Sets the position in the chain (the default is the middleware's place in {@link BuiltInOrder}).
+		 * Sets the position in the chain (the default is the middleware's place in
+		 * {@link BuiltInOrder}).
 		 * @param order the order; a lower value runs further out
 		 * @return this builder
 		 */

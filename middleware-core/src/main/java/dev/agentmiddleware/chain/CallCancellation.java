@@ -18,29 +18,33 @@ import org.slf4j.LoggerFactory;
 import dev.agentmiddleware.chain.ToolMiddleware.ToolCancelledException;
 
 /**
- * The caller's way to cancel one running call, and the layers' way to learn of it: a signal, not a thread interrupt.
- * A caller that may give up on a call creates one, runs the call with it
- * ({@link ToolPipeline#call(dev.agentmiddleware.tool.ToolInvocation, CallCancellation)}, or
- * {@link ToolPipeline#callAsync} whose future's {@code cancel} cancels it), and {@linkplain #cancel(String) cancels}
- * it from any thread. The call then ends with a {@link ToolCancelledException} (outcome
+ * The caller's way to cancel one running call, and the layers' way to learn of it: a
+ * signal, not a thread interrupt. A caller that may give up on a call creates one, runs
+ * the call with it
+ * ({@link ToolPipeline#call(dev.agentmiddleware.tool.ToolInvocation, CallCancellation)},
+ * or {@link ToolPipeline#callAsync} whose future's {@code cancel} cancels it), and
+ * {@linkplain #cancel(String) cancels} it from any thread. The call then ends with a
+ * {@link ToolCancelledException} (outcome
  * {@link dev.agentmiddleware.tool.CallOutcome#CANCELLED}):
  * <ul>
- * <li>a layer that waits registers what ends its wait ({@link #onCancel(Runnable)}): the approval wait withdraws its
- * request (audited {@code cancelled}), a timed attempt stops being waited for, a retry makes no further attempt;</li>
- * <li>the tool does not start once the call is cancelled, and a tool already running is interrupted only while its
- * own code runs and only if it allows it, by carrying the tag {@value #INTERRUPTIBLE_TAG}
- * ({@code @AgentTool(tags = "interruptible")}). Other tools run to their end and their result is dropped: an
- * interrupt during JDBC or file-channel I/O can close an embedded database or break a pooled connection, so it is
- * never sent to code that did not ask for it. The interrupt is cleared when the tool's code returns.</li>
+ * <li>a layer that waits registers what ends its wait ({@link #onCancel(Runnable)}): the
+ * approval wait withdraws its request (audited {@code cancelled}), a timed attempt stops
+ * being waited for, a retry makes no further attempt;</li>
+ * <li>the tool does not start once the call is cancelled, and a tool already running is
+ * interrupted only while its own code runs and only if it allows it, by carrying the tag
+ * {@value #INTERRUPTIBLE_TAG} ({@code @AgentTool(tags = "interruptible")}). Other tools
+ * run to their end and their result is dropped: an interrupt during JDBC or file-channel
+ * I/O can close an embedded database or break a pooled connection, so it is never sent to
+ * code that did not ask for it. The interrupt is cleared when the tool's code
+ * returns.</li>
  * </ul>
  * <pre>{@code
  * CallCancellation cancellation = new CallCancellation();
  * executor.submit(() -> pipeline.call(invocation, cancellation));
  * ...
  * cancellation.cancel("the user closed the chat");   // the approval request disappears from the console
- * }</pre>
- * Thread-safe; the first {@code cancel} wins. A nested call (a tool calling another tool's pipeline) is cancelled
- * with the call it runs in.
+ * }</pre> Thread-safe; the first {@code cancel} wins. A nested call (a tool calling
+ * another tool's pipeline) is cancelled with the call it runs in.
  */
 public final class CallCancellation {
 
@@ -64,11 +68,13 @@ public final class CallCancellation {
 
 	private volatile @Nullable String reason;
 
-	// Set, under the lock, when the tool's own code is entered: a cancellation that finds it unset stops the tool
+	// Set, under the lock, when the tool's own code is entered: a cancellation that finds
+	// it unset stops the tool
 	// from ever starting
 	private volatile boolean toolStarted;
 
-	// Guarded by the lock: what runs on cancel, the threads running an interruptible tool's code, and those of them
+	// Guarded by the lock: what runs on cancel, the threads running an interruptible
+	// tool's code, and those of them
 	// this cancellation interrupted
 	private final List<Runnable> actions = new ArrayList<>(2);
 
@@ -97,10 +103,13 @@ public final class CallCancellation {
 	}
 
 	/**
-	 * Cancels the call: runs what the layers registered, on this thread, and interrupts an interruptible tool's
-	 * running code. Does nothing when the call was cancelled already.
-	 * @param reason why, for the audit trail and the log line, or {@code null}; never a secret
-	 * @return {@code true} if this cancelled the call, {@code false} if it was cancelled already
+	 * Cancels the call: runs what the layers registered, on this thread, and interrupts
+	 * an interruptible tool's running code. Does nothing when the call was cancelled
+	 * already.
+	 * @param reason why, for the audit trail and the log line, or {@code null}; never a
+	 * secret
+	 * @return {@code true} if this cancelled the call, {@code false} if it was cancelled
+	 * already
 	 */
 	public boolean cancel(@Nullable String reason) {
 		if (!this.cancellable) {
@@ -150,9 +159,10 @@ public final class CallCancellation {
 	}
 
 	/**
-	 * Whether the tool's own code started in this call: for a caller that must tell its client whether a cancelled
-	 * call may have done anything. Read after {@link #cancel(String)}, the answer is final: a tool that had not
-	 * started by then never starts.
+	 * Whether the tool's own code started in this call: for a caller that must tell its
+	 * client whether a cancelled call may have done anything. Read after
+	 * {@link #cancel(String)}, the answer is final: a tool that had not started by then
+	 * never starts.
 	 * @return {@code true} once the chain reached the tool's own code
 	 */
 	public boolean toolStarted() {
@@ -160,9 +170,9 @@ public final class CallCancellation {
 	}
 
 	/**
-	 * Registers what ends a layer's wait when the call is cancelled; it runs on the cancelling thread, at once when the
-	 * call is cancelled already. Close the registration when the wait ends.
-	 * <pre>{@code
+	 * Registers what ends a layer's wait when the call is cancelled; it runs on the
+	 * cancelling thread, at once when the call is cancelled already. Close the
+	 * registration when the wait ends. <pre>{@code
 	 * try (CallCancellation.Registration stop = CallCancellation.current().onCancel(() -> attempt.cancel(false))) {
 	 *     return attempt.get();
 	 * }
@@ -189,7 +199,8 @@ public final class CallCancellation {
 	}
 
 	/**
-	 * Waits until the call is cancelled, at most {@code duration}: a retry's backoff that ends early on cancellation.
+	 * Waits until the call is cancelled, at most {@code duration}: a retry's backoff that
+	 * ends early on cancellation.
 	 * @param duration how long at most
 	 * @return {@code true} if the call is cancelled
 	 * @throws InterruptedException if the waiting thread is interrupted
@@ -204,8 +215,9 @@ public final class CallCancellation {
 	}
 
 	/**
-	 * Wraps a task so that it runs with this cancellation bound to its thread, for a layer that runs the rest of the
-	 * chain on another thread: {@code executor.submit(CallCancellation.current().wrap(task))}.
+	 * Wraps a task so that it runs with this cancellation bound to its thread, for a
+	 * layer that runs the rest of the chain on another thread:
+	 * {@code executor.submit(CallCancellation.current().wrap(task))}.
 	 * @param task the task
 	 * @param <T> the result type
 	 * @return the wrapped task; the task itself for a call that cannot be cancelled
@@ -232,7 +244,8 @@ public final class CallCancellation {
 		return this.cancellable ? "CallCancellation[cancelled=" + this.cancelled + "]" : "CallCancellation[never]";
 	}
 
-	// Runs a call with this cancellation bound; one nested in a call with another is cancelled with that one too
+	// Runs a call with this cancellation bound; one nested in a call with another is
+	// cancelled with that one too
 	<T> T run(Callable<T> call) throws Exception {
 		CallCancellation outer = ThreadBinding.current().cancellation;
 		try (Registration linked = (outer != null && outer != this) ? outer.onCancel(() -> cancel(outer.reason()))
@@ -246,9 +259,12 @@ public final class CallCancellation {
 		return new CancellingFuture<>(this);
 	}
 
-	// Runs the tool's own code (in the running call, if any) for a call with this cancellation: not started once the
-	// call is cancelled, interrupted only where the tool allows it, and its failure after a cancellation reported as
-	// the cancellation. Reached only when the caller gave a cancellation (ToolCall.markingExecution, ToolPipeline).
+	// Runs the tool's own code (in the running call, if any) for a call with this
+	// cancellation: not started once the
+	// call is cancelled, interrupted only where the tool allows it, and its failure after
+	// a cancellation reported as
+	// the cancellation. Reached only when the caller gave a cancellation
+	// (ToolCall.markingExecution, ToolPipeline).
 	@Nullable Object guard(ToolDescriptor tool, ToolInvocation invocation, @Nullable ToolCall call, ToolHandler terminal)
 			throws Exception {
 		if (!start()) {
@@ -274,7 +290,8 @@ public final class CallCancellation {
 		}
 	}
 
-	// Marks the tool as started unless the call is cancelled; one or the other, under the lock that cancel takes
+	// Marks the tool as started unless the call is cancelled; one or the other, under the
+	// lock that cancel takes
 	private boolean start() {
 		this.lock.lock();
 		try {
@@ -304,7 +321,8 @@ public final class CallCancellation {
 		}
 	}
 
-	// The interrupt this cancellation sent must not outlive the tool's code: the rest of the chain may do I/O
+	// The interrupt this cancellation sent must not outlive the tool's code: the rest of
+	// the chain may do I/O
 	private void exitTool() {
 		Thread thread = Thread.currentThread();
 		this.lock.lock();

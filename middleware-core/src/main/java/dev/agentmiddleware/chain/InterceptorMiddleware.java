@@ -9,8 +9,9 @@ import dev.agentmiddleware.tool.ToolInvocation;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Adapts a {@link ToolInterceptor} to {@link ToolMiddleware}: nesting the adapted layers gives FIFO before-hooks
- * and LIFO after-hooks, and an outer layer's after-hook sees whatever an inner layer did.
+ * Adapts a {@link ToolInterceptor} to {@link ToolMiddleware}: nesting the adapted layers
+ * gives FIFO before-hooks and LIFO after-hooks, and an outer layer's after-hook sees
+ * whatever an inner layer did.
  */
 final class InterceptorMiddleware implements ToolMiddleware {
 
@@ -52,7 +53,8 @@ final class InterceptorMiddleware implements ToolMiddleware {
 			this.next = next;
 		}
 
-		// An interceptor reads what the layers inside did (a skip further in), so the outermost one creates the
+		// An interceptor reads what the layers inside did (a skip further in), so the
+		// outermost one creates the
 		// running call when no layer outside did.
 		@Override
 		public @Nullable Object handle(ToolInvocation invocation) throws Exception {
@@ -80,11 +82,13 @@ final class InterceptorMiddleware implements ToolMiddleware {
 				result = ToolInterceptor.Result.skipped(decision.result());
 			}
 			else {
-				// The after-hooks of this and every outer interceptor see a skip further in through the running call.
+				// The after-hooks of this and every outer interceptor see a skip further
+				// in through the running call.
 				call.skipped = false;
 				try {
 					Object value = this.next.handle(inner);
-					result = call.skipped ? ToolInterceptor.Result.skipped(value) : ToolInterceptor.Result.success(value);
+					result = call.skipped ? ToolInterceptor.Result.skipped(value)
+							: ToolInterceptor.Result.success(value);
 				}
 				catch (Exception ex) {
 					result = ToolInterceptor.Result.failure(ex);
@@ -121,8 +125,8 @@ final class InterceptorMiddleware implements ToolMiddleware {
 	}
 
 	/**
-	 * Attached as a suppressed exception to name the interceptor that raised a failure, without changing the
-	 * failure's type.
+	 * Attached as a suppressed exception to name the interceptor that raised a failure,
+	 * without changing the failure's type.
 	 */
 	static final class InterceptorFailure extends RuntimeException {
 

@@ -3,9 +3,9 @@ package dev.agentmiddleware.chain;
 import java.util.Objects;
 
 /**
- * A built-in's policy was given a value out of range. It names the setting by its component name, so that whoever
- * built the policy from configuration can point at the property without reading the message.
- * <pre>{@code
+ * A built-in's policy was given a value out of range. It names the setting by its
+ * component name, so that whoever built the policy from configuration can point at the
+ * property without reading the message. <pre>{@code
  * try {
  *     new RetryPolicy(0, ...);
  * }
@@ -13,8 +13,8 @@ import java.util.Objects;
  *     ex.setting(); // "maxAttempts"
  *     ex.getMessage(); // "maxAttempts must be at least 1, was 0"
  * }
- * }</pre>
- * It is an {@link IllegalArgumentException}, so code that catches that keeps working.
+ * }</pre> It is an {@link IllegalArgumentException}, so code that catches that keeps
+ * working.
  */
 public final class InvalidPolicyException extends IllegalArgumentException {
 

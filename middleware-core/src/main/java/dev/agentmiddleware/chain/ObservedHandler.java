@@ -11,8 +11,8 @@ import dev.agentmiddleware.tool.ToolInvocation;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The outermost handler of an observed pipeline: times the call and dispatches one record, whatever happened
- * inside, with the outcome its {@link ToolCall} derived.
+ * The outermost handler of an observed pipeline: times the call and dispatches one
+ * record, whatever happened inside, with the outcome its {@link ToolCall} derived.
  */
 final class ObservedHandler implements ToolHandler {
 

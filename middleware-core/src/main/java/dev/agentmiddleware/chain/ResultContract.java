@@ -10,21 +10,26 @@ import dev.agentmiddleware.tool.ToolInvocation;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Checks, once at the boundary of a pipeline's middleware, that the chain's result is one the tool's callers
- * accept, and names the middleware that broke it when it is not. Only placed on tools whose result type restricts
- * anything, and only around middleware (a pipeline without layers is the tool itself).
+ * Checks, once at the boundary of a pipeline's middleware, that the chain's result is one
+ * the tool's callers accept, and names the middleware that broke it when it is not. Only
+ * placed on tools whose result type restricts anything, and only around middleware (a
+ * pipeline without layers is the tool itself).
  *
- * <p>The layers themselves run without a checking frame each, so a pass-through layer costs only its own call. When
- * the check fails (a bug in a middleware), the offender is found by walking the chain once more with a check after
- * every layer; that walk never runs the tool again: it answers with what the tool returned in the failed call when
- * the call recorded it, and otherwise stops where the chain reaches the tool, naming every layer that could have
- * changed the result. The layers outside the offender run twice for that call.
+ * <p>
+ * The layers themselves run without a checking frame each, so a pass-through layer costs
+ * only its own call. When the check fails (a bug in a middleware), the offender is found
+ * by walking the chain once more with a check after every layer; that walk never runs the
+ * tool again: it answers with what the tool returned in the failed call when the call
+ * recorded it, and otherwise stops where the chain reaches the tool, naming every layer
+ * that could have changed the result. The layers outside the offender run twice for that
+ * call.
  */
 final class ResultContract implements ToolHandler {
 
 	private final ToolDescriptor tool;
 
-	// The middleware that applied to the tool and the argument binding step, outermost first.
+	// The middleware that applied to the tool and the argument binding step, outermost
+	// first.
 	private final List<ToolMiddleware> layers;
 
 	private final ToolHandler head;
@@ -55,7 +60,8 @@ final class ResultContract implements ToolHandler {
 	 * @param invocation the call as it entered the chain
 	 * @param result what the chain returned
 	 * @return the result
-	 * @throws ToolContractViolationException naming the middleware that broke the contract
+	 * @throws ToolContractViolationException naming the middleware that broke the
+	 * contract
 	 */
 	@Nullable Object check(ToolInvocation invocation, @Nullable Object result) {
 		if (!this.tool.acceptsResult(result)) {
@@ -84,7 +90,8 @@ final class ResultContract implements ToolHandler {
 			ToolCall.detached(invocation, handler);
 		}
 		catch (Exception | Error ex) {
-			// The walk stopped at the tool, or a layer failed this time: the offender is whichever check fired.
+			// The walk stopped at the tool, or a layer failed this time: the offender is
+			// whichever check fired.
 		}
 		ToolContractViolationException offender = found.get();
 		if (offender != null) {
@@ -107,7 +114,8 @@ final class ResultContract implements ToolHandler {
 	};
 
 	/**
-	 * The check after one layer, used only while looking for the offender; the first check that fails names it.
+	 * The check after one layer, used only while looking for the offender; the first
+	 * check that fails names it.
 	 */
 	private record LayerCheck(ToolDescriptor tool, String middleware, ToolHandler delegate,
 			AtomicReference<@Nullable ToolContractViolationException> found) implements ToolHandler {

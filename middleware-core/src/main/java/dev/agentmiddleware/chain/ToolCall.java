@@ -12,13 +12,15 @@ import dev.agentmiddleware.tool.UnboundArguments;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One running call of a tool: the per-call state of a pipeline, kept apart from the {@link ToolInvocation}, which
- * stays an immutable value. Layers report what they decided to the call, and the layers and observers that read
- * outcomes (the observer tier, logging, observation, interceptors) learn from it how the call ended.
+ * One running call of a tool: the per-call state of a pipeline, kept apart from the
+ * {@link ToolInvocation}, which stays an immutable value. Layers report what they decided
+ * to the call, and the layers and observers that read outcomes (the observer tier,
+ * logging, observation, interceptors) learn from it how the call ended.
  *
- * <p><b>Reporting a decision</b> is the one way a middleware tells the rest of the chain that it settled the call
- * without the tool, or refused it; it costs nothing when nothing reads outcomes:
- * <pre>{@code
+ * <p>
+ * <b>Reporting a decision</b> is the one way a middleware tells the rest of the chain
+ * that it settled the call without the tool, or refused it; it costs nothing when nothing
+ * reads outcomes: <pre>{@code
  * ToolHandler wrap(ToolDescriptor tool, ToolHandler next) {
  *     return (invocation) -> {
  *         Object cached = lookUp(invocation);
@@ -29,16 +31,16 @@ import org.jspecify.annotations.Nullable;
  *         return next.handle(invocation);
  *     };
  * }
- * }</pre>
- * A middleware that refuses a call throws a {@link ToolMiddlewareException} naming itself
- * ({@code new ToolDeniedException(tool, "approval", reason)}); the exception is the decision, nothing else needs
- * reporting.
+ * }</pre> A middleware that refuses a call throws a {@link ToolMiddlewareException}
+ * naming itself ({@code new ToolDeniedException(tool, "approval", reason)}); the
+ * exception is the decision, nothing else needs reporting.
  *
- * <p><b>Reading the outcome</b>: a layer that reports how a call ended proceeds through
- * {@link #observe(ToolInvocation, ToolHandler, Listener, Object)}, the one place where the call is created when no
- * layer further out created it and where the outcome is derived. The listener is built once per tool; what it needs
- * of one call travels as the attachment, so that observing allocates nothing of its own:
- * <pre>{@code
+ * <p>
+ * <b>Reading the outcome</b>: a layer that reports how a call ended proceeds through
+ * {@link #observe(ToolInvocation, ToolHandler, Listener, Object)}, the one place where
+ * the call is created when no layer further out created it and where the outcome is
+ * derived. The listener is built once per tool; what it needs of one call travels as the
+ * attachment, so that observing allocates nothing of its own: <pre>{@code
  * private static final ToolCall.Listener<Observation> ENDED = (observation, invocation, outcome, decidedBy,
  *         result, error) -> {
  *     ...
@@ -47,21 +49,23 @@ import org.jspecify.annotations.Nullable;
  * return ToolCall.observe(invocation, next, ENDED, observation);
  * }</pre>
  *
- * <p><b>Lifecycle and threads:</b> the outermost layer that reads outcomes creates the call, once per call, and binds
- * it to the calling thread until the call ends (as gRPC binds its {@code Context}); pipelines with no such layer
- * create none and {@link #current()} is then an inert call that records nothing. A layer that moves the rest of the
- * chain to another thread carries the call along with {@link #wrap(Callable)}. The tool's own code runs with the
- * call bound; a pipeline entered from inside it (a tool calling another tool) gets a call of its own. Decisions may
- * come from several threads (a timed-out attempt still running); the first one wins.
- * What changes while a call runs lives here, never on the invocation: the binding step's bound invocation is kept
- * here, and layers outside that step are told of the call's end with it.
+ * <p>
+ * <b>Lifecycle and threads:</b> the outermost layer that reads outcomes creates the call,
+ * once per call, and binds it to the calling thread until the call ends (as gRPC binds
+ * its {@code Context}); pipelines with no such layer create none and {@link #current()}
+ * is then an inert call that records nothing. A layer that moves the rest of the chain to
+ * another thread carries the call along with {@link #wrap(Callable)}. The tool's own code
+ * runs with the call bound; a pipeline entered from inside it (a tool calling another
+ * tool) gets a call of its own. Decisions may come from several threads (a timed-out
+ * attempt still running); the first one wins. What changes while a call runs lives here,
+ * never on the invocation: the binding step's bound invocation is kept here, and layers
+ * outside that step are told of the call's end with it.
  */
 public final class ToolCall {
 
 	private static final ToolCall INERT = new ToolCall(false);
 
-	private static final Listener<Object> NO_LISTENER = (attachment, invocation, outcome, decidedBy, result,
-			error) -> {
+	private static final Listener<Object> NO_LISTENER = (attachment, invocation, outcome, decidedBy, result, error) -> {
 	};
 
 	private final boolean recording;
@@ -74,7 +78,8 @@ public final class ToolCall {
 
 	private volatile @Nullable ToolExecution aroundTool;
 
-	// What the tool's own code last returned, for the diagnosis of a broken result contract; plain fields, read by
+	// What the tool's own code last returned, for the diagnosis of a broken result
+	// contract; plain fields, read by
 	// the thread the call returns on.
 	private boolean toolReturned;
 
@@ -83,13 +88,15 @@ public final class ToolCall {
 	// The invocation the binding step made of unbound arguments, if any.
 	private volatile @Nullable ToolInvocation bound;
 
-	// The approval involved in this call, for its record: the request a person was asked, or who granted the
+	// The approval involved in this call, for its record: the request a person was asked,
+	// or who granted the
 	// session grant that let it through.
 	private volatile @Nullable String approvalRequestId;
 
 	private volatile @Nullable String approvalGrantedBy;
 
-	// Set by an interceptor that skips, read by the interceptors outside it; reset before each proceed.
+	// Set by an interceptor that skips, read by the interceptors outside it; reset before
+	// each proceed.
 	volatile boolean skipped;
 
 	private ToolCall(boolean recording) {
@@ -98,8 +105,8 @@ public final class ToolCall {
 
 	/**
 	 * The call running on this thread.
-	 * @return the call; an inert call that records nothing when no layer of the running pipeline reads outcomes, or
-	 * outside a pipeline
+	 * @return the call; an inert call that records nothing when no layer of the running
+	 * pipeline reads outcomes, or outside a pipeline
 	 */
 	public static ToolCall current() {
 		ToolCall call = ThreadBinding.current().call;
@@ -107,9 +114,10 @@ public final class ToolCall {
 	}
 
 	/**
-	 * Reports that a middleware decided the outcome of this call: {@link CallOutcome#CACHED} or
-	 * {@link CallOutcome#SHORT_CIRCUITED} for a call it answered itself, or the outcome of a refusal it is about to
-	 * throw. The first report wins, so an outer layer cannot overwrite what an inner one decided.
+	 * Reports that a middleware decided the outcome of this call:
+	 * {@link CallOutcome#CACHED} or {@link CallOutcome#SHORT_CIRCUITED} for a call it
+	 * answered itself, or the outcome of a refusal it is about to throw. The first report
+	 * wins, so an outer layer cannot overwrite what an inner one decided.
 	 * @param outcome the outcome
 	 * @param middleware the name of the deciding middleware
 	 */
@@ -137,11 +145,13 @@ public final class ToolCall {
 	}
 
 	/**
-	 * Reports the approval involved in this call, for its record (the audit trail links the approval to the call
-	 * with it): the id of the request a person was asked, or who granted the session grant that let the call through
-	 * without asking. Does nothing on the inert call.
+	 * Reports the approval involved in this call, for its record (the audit trail links
+	 * the approval to the call with it): the id of the request a person was asked, or who
+	 * granted the session grant that let the call through without asking. Does nothing on
+	 * the inert call.
 	 * @param requestId the approval request's id, or {@code null} when nobody was asked
-	 * @param grantedBy who granted the session grant that let the call through, or {@code null} when none did
+	 * @param grantedBy who granted the session grant that let the call through, or
+	 * {@code null} when none did
 	 */
 	public void approval(@Nullable String requestId, @Nullable String grantedBy) {
 		if (this.recording) {
@@ -159,7 +169,8 @@ public final class ToolCall {
 	}
 
 	/**
-	 * Who granted the session grant that let this call through without asking, if one did.
+	 * Who granted the session grant that let this call through without asking, if one
+	 * did.
 	 * @return the grantor, or {@code null}
 	 */
 	public @Nullable String approvalGrantedBy() {
@@ -175,10 +186,11 @@ public final class ToolCall {
 	}
 
 	/**
-	 * Runs {@code around} around every run of the tool's own code in this call (each attempt of a retried call), on
-	 * the thread that runs it: for a layer that does something only for calls that reach the tool, such as starting
-	 * an observation. Layers that register earlier (further out) run further out. Does nothing on the inert call.
-	 * <pre>{@code
+	 * Runs {@code around} around every run of the tool's own code in this call (each
+	 * attempt of a retried call), on the thread that runs it: for a layer that does
+	 * something only for calls that reach the tool, such as starting an observation.
+	 * Layers that register earlier (further out) run further out. Does nothing on the
+	 * inert call. <pre>{@code
 	 * ToolCall.current().aroundTool((invocation, tool) -> {
 	 *     try (Observation.Scope scope = observation().openScope()) {
 	 *         return tool.handle(invocation);
@@ -199,7 +211,8 @@ public final class ToolCall {
 	}
 
 	/**
-	 * Whether this call records decisions: {@code false} for the inert call of pipelines where nothing reads them.
+	 * Whether this call records decisions: {@code false} for the inert call of pipelines
+	 * where nothing reads them.
 	 * @return {@code true} for a call created by a layer that reads outcomes
 	 */
 	public boolean isRecording() {
@@ -207,9 +220,8 @@ public final class ToolCall {
 	}
 
 	/**
-	 * Wraps a task so that it runs with this call bound to its thread, for a layer that runs the rest of the chain
-	 * on another thread.
-	 * <pre>{@code
+	 * Wraps a task so that it runs with this call bound to its thread, for a layer that
+	 * runs the rest of the chain on another thread. <pre>{@code
 	 * executor.submit(ToolCall.current().wrap(() -> next.handle(invocation)));
 	 * }</pre>
 	 * @param task the task
@@ -234,11 +246,13 @@ public final class ToolCall {
 	}
 
 	/**
-	 * Runs the rest of the chain and tells the listener how the call ended, once: on the call running on this thread,
-	 * or, when no layer further out reads outcomes, on a call created here and bound for the rest of the chain.
+	 * Runs the rest of the chain and tells the listener how the call ended, once: on the
+	 * call running on this thread, or, when no layer further out reads outcomes, on a
+	 * call created here and bound for the rest of the chain.
 	 * @param invocation the call's invocation
 	 * @param next the rest of the chain
-	 * @param listener told how the call ended, before the result or exception is passed on
+	 * @param listener told how the call ended, before the result or exception is passed
+	 * on
 	 * @param attachment what the listener needs of this call, passed back to it as it is
 	 * @param <A> the type of the attachment
 	 * @return what the rest of the chain returned
@@ -277,8 +291,9 @@ public final class ToolCall {
 	}
 
 	/**
-	 * Whether an invocation holds the very arguments the binding step bound for this call (no layer replaced them),
-	 * so that a tool taking its input as sent can be given it as sent:
+	 * Whether an invocation holds the very arguments the binding step bound for this call
+	 * (no layer replaced them), so that a tool taking its input as sent can be given it
+	 * as sent:
 	 * {@code String input = ToolCall.current().hasArgumentsAsBound(invocation) ? json : toJson(invocation)}.
 	 * @param invocation the invocation the tool's code got
 	 * @return {@code true} if so; {@code false} otherwise, and always on the inert call
@@ -288,27 +303,32 @@ public final class ToolCall {
 		return bound != null && bound.arguments() == invocation.arguments();
 	}
 
-	// Keeps the invocation the binding step made of this call's unbound arguments; does nothing on the inert call.
+	// Keeps the invocation the binding step made of this call's unbound arguments; does
+	// nothing on the inert call.
 	void bound(ToolInvocation invocation) {
 		if (this.recording) {
 			this.bound = invocation;
 		}
 	}
 
-	// What a listener is told of: for a still unbound invocation, the one the binding step made of it.
+	// What a listener is told of: for a still unbound invocation, the one the binding
+	// step made of it.
 	private ToolInvocation asBound(ToolInvocation invocation) {
 		ToolInvocation bound = this.bound;
 		return (bound != null && invocation.attribute(UnboundArguments.ATTRIBUTE) != null) ? bound : invocation;
 	}
 
-	// Runs the rest of the chain with a call bound, creating one when none is, for this package's layers.
+	// Runs the rest of the chain with a call bound, creating one when none is, for this
+	// package's layers.
 	static @Nullable Object withCall(ToolInvocation invocation, ToolHandler next) throws Exception {
 		return (ThreadBinding.current().call != null) ? next.handle(invocation)
 				: observe(invocation, next, NO_LISTENER, NO_LISTENER);
 	}
 
-	// Wraps the tool's own handler, the one frame around it: marks the running call as executed, guarded by the
-	// call's cancellation if the caller gave one (CallCancellation.guard); one thread-local look-up for both.
+	// Wraps the tool's own handler, the one frame around it: marks the running call as
+	// executed, guarded by the
+	// call's cancellation if the caller gave one (CallCancellation.guard); one
+	// thread-local look-up for both.
 	static ToolHandler markingExecution(ToolDescriptor tool, ToolHandler terminal) {
 		return (invocation) -> {
 			ThreadBinding binding = ThreadBinding.current();
@@ -321,7 +341,8 @@ public final class ToolCall {
 		};
 	}
 
-	// Runs the tool's own code once in this call: marked as executed, inside what aroundTool registered.
+	// Runs the tool's own code once in this call: marked as executed, inside what
+	// aroundTool registered.
 	@Nullable Object runTool(ToolInvocation invocation, ToolHandler terminal) throws Exception {
 		this.toolExecuted = true;
 		ToolExecution around = this.aroundTool;
@@ -331,7 +352,8 @@ public final class ToolCall {
 		return result;
 	}
 
-	// Whether the tool's own code returned (its last run, if it ran several times); false on the inert call.
+	// Whether the tool's own code returned (its last run, if it ran several times); false
+	// on the inert call.
 	boolean toolReturned() {
 		return this.toolReturned;
 	}
@@ -341,7 +363,8 @@ public final class ToolCall {
 		return this.toolResult;
 	}
 
-	// Runs a pipeline's head with no call bound: a pipeline entered from a tool's code gets calls of its own.
+	// Runs a pipeline's head with no call bound: a pipeline entered from a tool's code
+	// gets calls of its own.
 	static @Nullable Object detached(ToolInvocation invocation, ToolHandler head) throws Exception {
 		ThreadBinding binding = ThreadBinding.current();
 		ToolCall outer = binding.call;
@@ -357,8 +380,10 @@ public final class ToolCall {
 		}
 	}
 
-	// The outcome of a call that returned normally: the outcome a middleware decided (such as CACHED), else SUCCEEDED
-	// if the tool ran, else SHORT_CIRCUITED. A decided FAILED does not count: a hook that failed and was then
+	// The outcome of a call that returned normally: the outcome a middleware decided
+	// (such as CACHED), else SUCCEEDED
+	// if the tool ran, else SHORT_CIRCUITED. A decided FAILED does not count: a hook that
+	// failed and was then
 	// recovered from by an outer layer does not decide a returned call.
 	CallOutcome returnedOutcome() {
 		CallOutcome decided = this.decidedOutcome;
@@ -368,14 +393,16 @@ public final class ToolCall {
 		return this.toolExecuted ? CallOutcome.SUCCEEDED : CallOutcome.SHORT_CIRCUITED;
 	}
 
-	// The middleware that decided the returnedOutcome(), or null when the tool's own run did.
+	// The middleware that decided the returnedOutcome(), or null when the tool's own run
+	// did.
 	@Nullable String returnedDecidedBy() {
 		CallOutcome decided = this.decidedOutcome;
 		boolean decides = decided != null && decided != CallOutcome.FAILED;
 		return (decides || !this.toolExecuted) ? this.decidedBy : null;
 	}
 
-	// The middleware that decided the outcome of a call that threw: the one named by a ToolMiddlewareException, else
+	// The middleware that decided the outcome of a call that threw: the one named by a
+	// ToolMiddlewareException, else
 	// the one that reported a decision.
 	@Nullable String failedDecidedBy(Throwable error) {
 		if (error instanceof ToolMiddlewareException middlewareException && middlewareException.decidedBy() != null) {
@@ -386,12 +413,14 @@ public final class ToolCall {
 
 	@Override
 	public String toString() {
-		return this.recording ? "ToolCall[decided=" + this.decidedOutcome + ", by=" + this.decidedBy
-				+ ", toolExecuted=" + this.toolExecuted + "]" : "ToolCall[inert]";
+		return this.recording ? "ToolCall[decided=" + this.decidedOutcome + ", by=" + this.decidedBy + ", toolExecuted="
+				+ this.toolExecuted + "]" : "ToolCall[inert]";
 	}
 
 	/**
-	 * Told how a call ended, by {@link ToolCall#observe(ToolInvocation, ToolHandler, Listener, Object)}.
+	 * Told how a call ended, by
+	 * {@link ToolCall#observe(ToolInvocation, ToolHandler, Listener, Object)}.
+	 *
 	 * @param <A> the type of the attachment
 	 */
 	@FunctionalInterface
@@ -402,7 +431,8 @@ public final class ToolCall {
 		 * @param attachment the attachment given to {@code observe}
 		 * @param invocation the invocation given to {@code observe}
 		 * @param outcome how the call ended
-		 * @param decidedBy the middleware that decided the outcome, or {@code null} when the tool's own run did
+		 * @param decidedBy the middleware that decided the outcome, or {@code null} when
+		 * the tool's own run did
 		 * @param result what the call returned ({@code null} when it threw)
 		 * @param error what the call threw, or {@code null} when it returned
 		 */
@@ -412,7 +442,8 @@ public final class ToolCall {
 	}
 
 	/**
-	 * Runs around the tool's own code, registered with {@link ToolCall#aroundTool(ToolExecution)}.
+	 * Runs around the tool's own code, registered with
+	 * {@link ToolCall#aroundTool(ToolExecution)}.
 	 */
 	@FunctionalInterface
 	public interface ToolExecution {

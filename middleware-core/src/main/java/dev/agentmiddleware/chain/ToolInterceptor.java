@@ -8,21 +8,27 @@ import dev.agentmiddleware.tool.ToolInvocation;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Phase-style middleware: a hook before the call and a hook after it, for people who prefer not to write the
- * around style of {@link ToolMiddleware}. Interceptors are adapted into middleware
- * ({@link #asMiddleware()}), so both styles mix in one ordered chain.
+ * Phase-style middleware: a hook before the call and a hook after it, for people who
+ * prefer not to write the around style of {@link ToolMiddleware}. Interceptors are
+ * adapted into middleware ({@link #asMiddleware()}), so both styles mix in one ordered
+ * chain.
  *
- * <p><b>Order:</b> before-hooks run first-in-first-out (outermost first); after-hooks run last-in-first-out
- * (innermost first).
- * <p><b>Skip:</b> a before-hook may {@link BeforeDecision#skip skip} the layers inside and the tool with a
- * result of its own. The after-hooks of every interceptor already entered (including the one that skipped)
- * still run, innermost first, and see {@link Result#shortCircuited()}.
- * <p><b>Failures:</b> if the tool or a layer inside fails, after-hooks see the failure and may replace it. If a
- * hook itself throws, the call fails with that exception (a suppressed exception names the interceptor), and
- * the after-hooks of interceptors entered earlier still see it. Nothing is swallowed.
- * <p><b>Threading:</b> hooks run on the caller's thread, concurrently for concurrent calls; keep per-call
- * state in the invocation's attributes, not in fields.
- * <pre>{@code
+ * <p>
+ * <b>Order:</b> before-hooks run first-in-first-out (outermost first); after-hooks run
+ * last-in-first-out (innermost first).
+ * <p>
+ * <b>Skip:</b> a before-hook may {@link BeforeDecision#skip skip} the layers inside and
+ * the tool with a result of its own. The after-hooks of every interceptor already entered
+ * (including the one that skipped) still run, innermost first, and see
+ * {@link Result#shortCircuited()}.
+ * <p>
+ * <b>Failures:</b> if the tool or a layer inside fails, after-hooks see the failure and
+ * may replace it. If a hook itself throws, the call fails with that exception (a
+ * suppressed exception names the interceptor), and the after-hooks of interceptors
+ * entered earlier still see it. Nothing is swallowed.
+ * <p>
+ * <b>Threading:</b> hooks run on the caller's thread, concurrently for concurrent calls;
+ * keep per-call state in the invocation's attributes, not in fields. <pre>{@code
  * class RedactingInterceptor implements ToolInterceptor {
  *     public BeforeDecision beforeInvocation(ToolInvocation invocation) {
  *         return BeforeDecision.proceed(invocation.withArgument("query", clean(invocation.argument("query"))));
@@ -46,7 +52,8 @@ public interface ToolInterceptor {
 	}
 
 	/**
-	 * Runs after the layers inside, on success, on failure and on skip. Default: return the result unchanged.
+	 * Runs after the layers inside, on success, on failure and on skip. Default: return
+	 * the result unchanged.
 	 * @param invocation the call as this interceptor passed it inward
 	 * @param result how the layers inside ended
 	 * @return the result to pass outward: {@code result} itself, or a replacement
@@ -57,8 +64,9 @@ public interface ToolInterceptor {
 	}
 
 	/**
-	 * Whether this interceptor applies to the tool; decided once, when the tool's pipeline is built. An
-	 * interceptor that does not apply costs nothing per call. Default: every tool.
+	 * Whether this interceptor applies to the tool; decided once, when the tool's
+	 * pipeline is built. An interceptor that does not apply costs nothing per call.
+	 * Default: every tool.
 	 * @param tool the tool whose pipeline is being built
 	 * @return {@code true} to join the tool's chain
 	 */
@@ -67,8 +75,8 @@ public interface ToolInterceptor {
 	}
 
 	/**
-	 * The name shown in printed chains, observer records and error messages. Defaults to the class name in
-	 * kebab case without an {@code Interceptor} suffix.
+	 * The name shown in printed chains, observer records and error messages. Defaults to
+	 * the class name in kebab case without an {@code Interceptor} suffix.
 	 * @return the name
 	 */
 	default String name() {
@@ -85,8 +93,8 @@ public interface ToolInterceptor {
 
 	/**
 	 * How the layers inside an interceptor ended: a value or an exception. Handed to
-	 * {@link ToolInterceptor#afterInvocation}, which may return it unchanged or replace it.
-	 * <pre>{@code
+	 * {@link ToolInterceptor#afterInvocation}, which may return it unchanged or replace
+	 * it. <pre>{@code
 	 * return result.isFailure() ? Result.success(fallback) : result;
 	 * }</pre>
 	 */
@@ -151,7 +159,8 @@ public interface ToolInterceptor {
 		}
 
 		/**
-		 * Whether an interceptor skipped the layers inside with a result of its own; the tool did not run.
+		 * Whether an interceptor skipped the layers inside with a result of its own; the
+		 * tool did not run.
 		 * @return {@code true} if the call was short-circuited
 		 */
 		public boolean shortCircuited() {
@@ -179,15 +188,15 @@ public interface ToolInterceptor {
 	}
 
 	/**
-	 * What {@link ToolInterceptor#beforeInvocation} decided: go on (possibly with a changed invocation) or skip the
-	 * layers inside with a result.
-	 * <pre>{@code
+	 * What {@link ToolInterceptor#beforeInvocation} decided: go on (possibly with a
+	 * changed invocation) or skip the layers inside with a result. <pre>{@code
 	 * return cached != null ? BeforeDecision.skip(cached, CallOutcome.CACHED) : BeforeDecision.proceed();
 	 * }</pre>
 	 */
 	public static final class BeforeDecision {
 
-		private static final BeforeDecision PROCEED = new BeforeDecision(null, false, null, CallOutcome.SHORT_CIRCUITED);
+		private static final BeforeDecision PROCEED = new BeforeDecision(null, false, null,
+				CallOutcome.SHORT_CIRCUITED);
 
 		private final @Nullable ToolInvocation invocation;
 
@@ -214,8 +223,10 @@ public interface ToolInterceptor {
 		}
 
 		/**
-		 * Go on with a changed invocation; the layers inside (and this interceptor's after-hook) see it.
-		 * @param changed the invocation to pass inward, for example with rewritten arguments
+		 * Go on with a changed invocation; the layers inside (and this interceptor's
+		 * after-hook) see it.
+		 * @param changed the invocation to pass inward, for example with rewritten
+		 * arguments
 		 * @return the decision
 		 */
 		public static BeforeDecision proceed(ToolInvocation changed) {
@@ -224,8 +235,8 @@ public interface ToolInterceptor {
 		}
 
 		/**
-		 * Skip the layers inside and the tool; the call returns {@code result}. Observers see
-		 * {@link CallOutcome#SHORT_CIRCUITED}.
+		 * Skip the layers inside and the tool; the call returns {@code result}. Observers
+		 * see {@link CallOutcome#SHORT_CIRCUITED}.
 		 * @param result the result of the call
 		 * @return the decision
 		 */
@@ -234,8 +245,8 @@ public interface ToolInterceptor {
 		}
 
 		/**
-		 * Skip the layers inside and the tool, reporting a specific outcome to observers, such as
-		 * {@link CallOutcome#CACHED}.
+		 * Skip the layers inside and the tool, reporting a specific outcome to observers,
+		 * such as {@link CallOutcome#CACHED}.
 		 * @param result the result of the call
 		 * @param outcome the outcome observers see
 		 * @return the decision

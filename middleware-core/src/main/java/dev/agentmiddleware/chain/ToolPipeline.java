@@ -18,21 +18,27 @@ import org.jspecify.annotations.Nullable;
 import dev.agentmiddleware.chain.ToolMiddleware.ToolCancelledException;
 
 /**
- * One tool's composed chain: its middleware, outermost first, around the tool's own handler. Built once per tool;
- * holds no per-call state; safe to call from many threads at once.
+ * One tool's composed chain: its middleware, outermost first, around the tool's own
+ * handler. Built once per tool; holds no per-call state; safe to call from many threads
+ * at once.
  *
- * <p>Each middleware's {@link ToolMiddleware#wrap wrap} is called once, here; middleware that do not apply to the
- * tool are left out, so with no applicable middleware the pipeline <em>is</em> the tool's handler. When observers
- * are given, an observer tier outside every middleware reports one record per call.
+ * <p>
+ * Each middleware's {@link ToolMiddleware#wrap wrap} is called once, here; middleware
+ * that do not apply to the tool are left out, so with no applicable middleware the
+ * pipeline <em>is</em> the tool's handler. When observers are given, an observer tier
+ * outside every middleware reports one record per call.
  *
- * <p><b>Per-call state:</b> the invocation passes through the layers unchanged unless a layer rewrites it; what
- * happens to one call (which layer decided it, whether the tool ran) lives on its {@link ToolCall}, which the
- * pipeline's outermost layer that reads outcomes (the observer tier, when there is one) creates once per call. A
- * pipeline in which nothing reads outcomes creates none.
+ * <p>
+ * <b>Per-call state:</b> the invocation passes through the layers unchanged unless a
+ * layer rewrites it; what happens to one call (which layer decided it, whether the tool
+ * ran) lives on its {@link ToolCall}, which the pipeline's outermost layer that reads
+ * outcomes (the observer tier, when there is one) creates once per call. A pipeline in
+ * which nothing reads outcomes creates none.
  *
- * <p><b>Ordering:</b> a lower order runs further out; the first middleware given is the outermost.
- * {@code chain(tool, a, b)} runs a-before, b-before, the tool, b-after, a-after.
- * <pre>{@code
+ * <p>
+ * <b>Ordering:</b> a lower order runs further out; the first middleware given is the
+ * outermost. {@code chain(tool, a, b)} runs a-before, b-before, the tool, b-after,
+ * a-after. <pre>{@code
  * ToolPipeline pipeline = ToolPipeline.chain(weatherTool, logging, cache);
  * pipeline.describe();   // "get_weather → [logging, cache, get_weather]"
  * Object forecast = pipeline.call(ToolInvocation.builder(weatherTool.descriptor())
@@ -49,7 +55,8 @@ public final class ToolPipeline {
 
 	private final boolean bare;
 
-	// Without an observer tier, call() itself binds the arguments and checks the chain's result: two frames fewer.
+	// Without an observer tier, call() itself binds the arguments and checks the chain's
+	// result: two frames fewer.
 	private final boolean bindsAndChecks;
 
 	private final @Nullable ResultContract contract;
@@ -75,8 +82,8 @@ public final class ToolPipeline {
 	}
 
 	/**
-	 * Chains the same middleware around every tool; each tool gets its own pipeline, and each middleware decides
-	 * per tool whether it applies.
+	 * Chains the same middleware around every tool; each tool gets its own pipeline, and
+	 * each middleware decides per tool whether it applies.
 	 * @param tools the tools
 	 * @param middleware the middleware, outermost first
 	 * @return one pipeline per tool, in the order of {@code tools}
@@ -114,7 +121,8 @@ public final class ToolPipeline {
 		if (!this.bindsAndChecks) {
 			return ToolCall.detached(invocation, this.head);
 		}
-		// Bound before any call of this pipeline exists: every layer sees the bound invocation.
+		// Bound before any call of this pipeline exists: every layer sees the bound
+		// invocation.
 		ToolInvocation bound = invocation.withBoundArguments();
 		Object result = ToolCall.detached(bound, this.head);
 		ResultContract contract = this.contract;
@@ -122,12 +130,13 @@ public final class ToolPipeline {
 	}
 
 	/**
-	 * Runs one call through the chain, cancellable with {@code cancellation} from any thread
-	 * ({@link CallCancellation#cancel(String)}): an approval wait ends with its request withdrawn, a timed attempt stops
-	 * being waited for, a retry makes no further attempt, the tool does not start (or, tagged
-	 * {@value CallCancellation#INTERRUPTIBLE_TAG}, is interrupted), and the call ends with a
-	 * {@link ToolCancelledException}, observed and counted with the outcome {@code cancelled}.
-	 * <pre>{@code
+	 * Runs one call through the chain, cancellable with {@code cancellation} from any
+	 * thread ({@link CallCancellation#cancel(String)}): an approval wait ends with its
+	 * request withdrawn, a timed attempt stops being waited for, a retry makes no further
+	 * attempt, the tool does not start (or, tagged
+	 * {@value CallCancellation#INTERRUPTIBLE_TAG}, is interrupted), and the call ends
+	 * with a {@link ToolCancelledException}, observed and counted with the outcome
+	 * {@code cancelled}. <pre>{@code
 	 * CallCancellation cancellation = new CallCancellation();
 	 * onClientGone(() -> cancellation.cancel("the client went away"));
 	 * Object result = pipeline.call(invocation, cancellation);
@@ -142,7 +151,8 @@ public final class ToolPipeline {
 		Objects.requireNonNull(cancellation, "cancellation");
 		if (this.bare) {
 			checkTool(invocation);
-			// Guarded with no call: a bare pipeline entered from a tool's code must not mark the outer call as run
+			// Guarded with no call: a bare pipeline entered from a tool's code must not
+			// mark the outer call as run
 			return cancellation
 				.run(() -> cancellation.guard(this.tool, invocation.withBoundArguments(), null, this.head));
 		}
@@ -150,20 +160,22 @@ public final class ToolPipeline {
 	}
 
 	/**
-	 * Runs one call through the chain on {@code executor}; cancelling the returned future cancels the call as
-	 * {@link #call(ToolInvocation, CallCancellation)} describes. An interrupt of the executor's thread is not needed
-	 * and not relied on: {@code cancel(true)} and {@code cancel(false)} do the same. Only this future cancels the
-	 * call: stages derived from it ({@code thenApply}) complete exceptionally when it is cancelled, but cancelling
-	 * them does not reach the call.
-	 * <pre>{@code
+	 * Runs one call through the chain on {@code executor}; cancelling the returned future
+	 * cancels the call as {@link #call(ToolInvocation, CallCancellation)} describes. An
+	 * interrupt of the executor's thread is not needed and not relied on:
+	 * {@code cancel(true)} and {@code cancel(false)} do the same. Only this future
+	 * cancels the call: stages derived from it ({@code thenApply}) complete exceptionally
+	 * when it is cancelled, but cancelling them does not reach the call. <pre>{@code
 	 * CompletableFuture<Object> deletion = pipeline.callAsync(invocation, executor);
 	 * ...
 	 * deletion.cancel(true);   // the pending approval is withdrawn, audited as cancelled; the file stays
 	 * }</pre>
 	 * @param invocation the call; must be of this pipeline's tool
 	 * @param executor runs the call
-	 * @return the call's result, completed exceptionally with what {@link #call(ToolInvocation)} throws
-	 * @throws java.util.concurrent.RejectedExecutionException if the executor refuses the call
+	 * @return the call's result, completed exceptionally with what
+	 * {@link #call(ToolInvocation)} throws
+	 * @throws java.util.concurrent.RejectedExecutionException if the executor refuses the
+	 * call
 	 */
 	public CompletableFuture<@Nullable Object> callAsync(ToolInvocation invocation, Executor executor) {
 		checkTool(invocation);
@@ -199,7 +211,8 @@ public final class ToolPipeline {
 	}
 
 	/**
-	 * The names of the layers that apply to this tool, outermost first, ending with the tool's name.
+	 * The names of the layers that apply to this tool, outermost first, ending with the
+	 * tool's name.
 	 * @return the layer names
 	 */
 	public List<String> layers() {
@@ -207,9 +220,10 @@ public final class ToolPipeline {
 	}
 
 	/**
-	 * Whether no middleware applies to the tool and no observer watches it: the pipeline is then the tool's own
-	 * handler, and a caller that can reach the tool's code more directly (such as a proxy proceeding to the method)
-	 * may skip the pipeline without changing behaviour.
+	 * Whether no middleware applies to the tool and no observer watches it: the pipeline
+	 * is then the tool's own handler, and a caller that can reach the tool's code more
+	 * directly (such as a proxy proceeding to the method) may skip the pipeline without
+	 * changing behaviour.
 	 * @return {@code true} when the pipeline adds nothing to the tool
 	 */
 	public boolean isBare() {
@@ -217,7 +231,8 @@ public final class ToolPipeline {
 	}
 
 	/**
-	 * The chain in one line, such as {@code get_weather → [observation, logging, cache, get_weather]}.
+	 * The chain in one line, such as
+	 * {@code get_weather → [observation, logging, cache, get_weather]}.
 	 * @return the description
 	 */
 	public String describe() {
@@ -278,8 +293,8 @@ public final class ToolPipeline {
 		}
 
 		/**
-		 * Sets the observers that get one record per call. Without observers (or with empty ones) the pipeline
-		 * has no observer tier at all.
+		 * Sets the observers that get one record per call. Without observers (or with
+		 * empty ones) the pipeline has no observer tier at all.
 		 * @param observers the observers, or {@code null}
 		 * @return this builder
 		 */
@@ -289,26 +304,31 @@ public final class ToolPipeline {
 		}
 
 		/**
-		 * Composes the pipeline, calling each middleware's {@code wrap} once, innermost first.
+		 * Composes the pipeline, calling each middleware's {@code wrap} once, innermost
+		 * first.
 		 * @return the pipeline
-		 * @throws IllegalStateException if a middleware's {@code wrap} returns {@code null}
+		 * @throws IllegalStateException if a middleware's {@code wrap} returns
+		 * {@code null}
 		 */
 		public ToolPipeline build() {
-			ToolCallObservers observers = (this.observers != null && !this.observers.isEmpty()) ? this.observers
-					: null;
-			// Layers and observers learn whether the tool itself ran from the running ToolCall; with neither, the
+			ToolCallObservers observers = (this.observers != null && !this.observers.isEmpty()) ? this.observers : null;
+			// Layers and observers learn whether the tool itself ran from the running
+			// ToolCall; with neither, the
 			// pipeline is the bare terminal handler.
-			// A cancelled call does not start the tool (nor count as having run it): the same wrapper guards it
+			// A cancelled call does not start the tool (nor count as having run it): the
+			// same wrapper guards it
 			ToolHandler handler = ToolCall.markingExecution(this.tool, this.terminal);
 			List<String> layers = new ArrayList<>();
-			// The layers and the binding step, outermost first, for the diagnosis of a broken result contract.
+			// The layers and the binding step, outermost first, for the diagnosis of a
+			// broken result contract.
 			List<ToolMiddleware> steps = new ArrayList<>();
 			layers.add(this.tool.name());
 			boolean binds = false;
 			for (int i = this.middleware.size() - 1; i >= 0; i--) {
 				ToolMiddleware middleware = this.middleware.get(i);
 				if (middleware instanceof ArgumentBindingMiddleware) {
-					// An intrinsic step rather than a layer: not listed, and a tool with nothing else stays bare
+					// An intrinsic step rather than a layer: not listed, and a tool with
+					// nothing else stays bare
 					handler = ArgumentBindingMiddleware.binding(handler);
 					steps.add(0, middleware);
 					binds = true;
@@ -329,7 +349,8 @@ public final class ToolPipeline {
 			boolean bare = layers.size() == 1 && observers == null;
 			boolean bindsAndChecks = false;
 			if (bare) {
-				// The pipeline is the tool's handler itself; call() binds an unbound call first
+				// The pipeline is the tool's handler itself; call() binds an unbound call
+				// first
 				handler = this.terminal;
 			}
 			else if (!binds) {
@@ -341,7 +362,8 @@ public final class ToolPipeline {
 					bindsAndChecks = true;
 				}
 			}
-			// One check of the result for the whole chain instead of one per layer; with observers, inside their tier
+			// One check of the result for the whole chain instead of one per layer; with
+			// observers, inside their tier
 			// so that they see a broken contract as the failure it is.
 			ResultContract contract = (layers.size() > 1 && ResultContract.restricts(this.tool))
 					? new ResultContract(this.tool, steps, handler) : null;

@@ -1,6 +1,7 @@
 /**
- * The middleware chain: around-style {@link dev.agentmiddleware.chain.ToolMiddleware}, phase-style
- * {@link dev.agentmiddleware.chain.ToolInterceptor} and the per-tool {@link dev.agentmiddleware.chain.ToolPipeline}.
+ * The middleware chain: around-style {@link dev.agentmiddleware.chain.ToolMiddleware},
+ * phase-style {@link dev.agentmiddleware.chain.ToolInterceptor} and the per-tool
+ * {@link dev.agentmiddleware.chain.ToolPipeline}.
  */
 @NullMarked
 package dev.agentmiddleware.chain;

@@ -3,7 +3,8 @@ package dev.agentmiddleware.internal;
 import java.time.Duration;
 
 /**
- * Short human text for durations in messages: {@code 250ms}, {@code 12s}, {@code 2m}, {@code 1m30s}.
+ * Short human text for durations in messages: {@code 250ms}, {@code 12s}, {@code 2m},
+ * {@code 1m30s}.
  */
 public final class DurationText {
 

@@ -13,10 +13,10 @@ import dev.agentmiddleware.tool.ToolDescriptor;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The per-tool policies of a middleware: decides, when a tool's pipeline is built, which policy applies to the tool
- * (or none, and the middleware stays out of its chain), and remembers the decision so that what is reported about a
- * tool, such as by the actuator endpoint, is what actually runs. Thread-safe.
- * <pre>{@code
+ * The per-tool policies of a middleware: decides, when a tool's pipeline is built, which
+ * policy applies to the tool (or none, and the middleware stays out of its chain), and
+ * remembers the decision so that what is reported about a tool, such as by the actuator
+ * endpoint, is what actually runs. Thread-safe. <pre>{@code
  * public ToolHandler wrap(ToolDescriptor tool, ToolHandler next) {
  *     TimeoutPolicy policy = this.policies.resolve(tool);
  *     return (policy != null) ? new TimedHandler(policy, next) : next;
@@ -37,7 +37,8 @@ public final class ToolPolicies<P> {
 
 	/**
 	 * Creates the policies.
-	 * @param resolver the policy of a tool, or {@code null} when the middleware does not apply to it
+	 * @param resolver the policy of a tool, or {@code null} when the middleware does not
+	 * apply to it
 	 * @param <P> the policy type
 	 * @return the policies
 	 */
@@ -62,7 +63,8 @@ public final class ToolPolicies<P> {
 	}
 
 	/**
-	 * The policy of every tool the middleware applies to, as decided when the tools' pipelines were built.
+	 * The policy of every tool the middleware applies to, as decided when the tools'
+	 * pipelines were built.
 	 * @return the policies by tool name, sorted by name
 	 */
 	public Map<String, P> applied() {

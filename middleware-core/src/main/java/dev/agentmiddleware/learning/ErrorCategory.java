@@ -47,10 +47,11 @@ public enum ErrorCategory {
 	}
 
 	/**
-	 * Classifies an error: first by the type of the error or of one of its causes (our own exceptions, then
-	 * {@link SecurityException} and {@link AccessDeniedException} as permission, {@link TimeoutException} and
-	 * {@link SocketTimeoutException} as timeout, {@link IllegalArgumentException} as invalid arguments), then by
-	 * keywords in the messages, else {@link #TOOL_ERROR}.
+	 * Classifies an error: first by the type of the error or of one of its causes (our
+	 * own exceptions, then {@link SecurityException} and {@link AccessDeniedException} as
+	 * permission, {@link TimeoutException} and {@link SocketTimeoutException} as timeout,
+	 * {@link IllegalArgumentException} as invalid arguments), then by keywords in the
+	 * messages, else {@link #TOOL_ERROR}.
 	 * @param error the failure
 	 * @return its category
 	 */

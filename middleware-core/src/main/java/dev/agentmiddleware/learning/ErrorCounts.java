@@ -6,8 +6,8 @@ import dev.agentmiddleware.learning.ErrorPatternStore.ToolFailureStatistics;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The mutable counters behind {@link ErrorPatternStore}, guarded by the store's lock: one per error pattern of a
- * tool, one per tool.
+ * The mutable counters behind {@link ErrorPatternStore}, guarded by the store's lock: one
+ * per error pattern of a tool, one per tool.
  */
 final class ErrorCounts {
 

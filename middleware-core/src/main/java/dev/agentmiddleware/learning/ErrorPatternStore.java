@@ -17,23 +17,28 @@ import dev.agentmiddleware.redaction.SecretRedactor;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Learns what keeps failing: groups the failures of each tool into error patterns, counts them, and notices when a
- * tool succeeds again after failing.
+ * Learns what keeps failing: groups the failures of each tool into error patterns, counts
+ * them, and notices when a tool succeeds again after failing.
  *
- * <p>A pattern is the error message normalised so that failures that differ only in their details fall together:
- * the call's string arguments (also inside maps, collections and arrays; a short one where it stands as a word of
- * its own) become {@code <arg>} wherever the message repeats them, so a pattern keeps the shape of the message and
- * never an argument value, secrets are redacted, then URLs become {@code <url>}, e-mail addresses {@code <email>}, ISO timestamps
- * {@code <time>}, UUIDs and hexadecimal or long alphanumeric ids {@code <id>}, Unix and Windows file paths
- * {@code <path>}, quoted values {@code '<value>'} and numbers {@code <n>}; the result is at most
- * {@value #MAX_PATTERN_LENGTH} characters. A pattern is counted per tool and error type, with its
- * {@link ErrorCategory}, when it was first and last seen, and how often the tool recovered from it: a success of the
- * tool right after a failure counts as a recovery of that failure's pattern.
+ * <p>
+ * A pattern is the error message normalised so that failures that differ only in their
+ * details fall together: the call's string arguments (also inside maps, collections and
+ * arrays; a short one where it stands as a word of its own) become {@code <arg>} wherever
+ * the message repeats them, so a pattern keeps the shape of the message and never an
+ * argument value, secrets are redacted, then URLs become {@code <url>}, e-mail addresses
+ * {@code <email>}, ISO timestamps {@code <time>}, UUIDs and hexadecimal or long
+ * alphanumeric ids {@code <id>}, Unix and Windows file paths {@code <path>}, quoted
+ * values {@code '<value>'} and numbers {@code <n>}; the result is at most
+ * {@value #MAX_PATTERN_LENGTH} characters. A pattern is counted per tool and error type,
+ * with its {@link ErrorCategory}, when it was first and last seen, and how often the tool
+ * recovered from it: a success of the tool right after a failure counts as a recovery of
+ * that failure's pattern.
  *
- * <p>Memory is bounded: beyond {@code maxPatterns} distinct patterns (and {@code maxTools} tools) the least recently
- * seen one is dropped and counted in {@link #evictedPatterns()}. Thread-safe: it is fed from the observer thread and
- * read from others; reads return snapshots.
- * <pre>{@code
+ * <p>
+ * Memory is bounded: beyond {@code maxPatterns} distinct patterns (and {@code maxTools}
+ * tools) the least recently seen one is dropped and counted in
+ * {@link #evictedPatterns()}. Thread-safe: it is fed from the observer thread and read
+ * from others; reads return snapshots. <pre>{@code
  * ErrorPatternStore errors = ErrorPatternStore.builder().maxPatterns(500).build();
  * ToolCallObservers observers = ToolCallObservers.builder().observer(LearningObserverAdapter.of(errors)).build();
  * ...
@@ -102,8 +107,9 @@ public final class ErrorPatternStore implements LearningObserver {
 	}
 
 	/**
-	 * Starts a store with the defaults: {@value #DEFAULT_MAX_PATTERNS} patterns, {@value #DEFAULT_MAX_TOOLS} tools,
-	 * the UTC system clock and the default secret words.
+	 * Starts a store with the defaults: {@value #DEFAULT_MAX_PATTERNS} patterns,
+	 * {@value #DEFAULT_MAX_TOOLS} tools, the UTC system clock and the default secret
+	 * words.
 	 * @return a builder
 	 */
 	public static Builder builder() {
@@ -144,7 +150,8 @@ public final class ErrorPatternStore implements LearningObserver {
 	/**
 	 * The error patterns of one tool.
 	 * @param toolName the tool
-	 * @return snapshots, most occurrences first; empty if the tool never failed (or its patterns were evicted)
+	 * @return snapshots, most occurrences first; empty if the tool never failed (or its
+	 * patterns were evicted)
 	 */
 	public List<ErrorPatternStatistics> patternsOf(String toolName) {
 		return top(patternSnapshots(toolName), MOST_FREQUENT_PATTERN, Integer.MAX_VALUE);
@@ -203,7 +210,8 @@ public final class ErrorPatternStore implements LearningObserver {
 		Throwable cause = ErrorPatterns.unwrap(error);
 		ErrorCategory category = ErrorCategory.of(cause);
 		String message = cause.getMessage();
-		String pattern = this.errorPatterns.normalise((message != null) ? ErrorPatterns.withoutArguments(message, params) : null);
+		String pattern = this.errorPatterns
+			.normalise((message != null) ? ErrorPatterns.withoutArguments(message, params) : null);
 		PatternKey key = new PatternKey(toolName, cause.getClass().getSimpleName(), pattern);
 		synchronized (this.lock) {
 			PatternCount count = this.patterns.get(key);
@@ -243,8 +251,8 @@ public final class ErrorPatternStore implements LearningObserver {
 		synchronized (this.lock) {
 			this.patterns.forEach((key, count) -> {
 				if (toolName == null || key.tool().equals(toolName)) {
-					snapshots.add(new ErrorPatternStatistics(key.tool(), key.pattern(), key.errorType(),
-							count.category, count.occurrences, count.firstSeen, count.lastSeen, count.recoveries,
+					snapshots.add(new ErrorPatternStatistics(key.tool(), key.pattern(), key.errorType(), count.category,
+							count.occurrences, count.firstSeen, count.lastSeen, count.recoveries,
 							count.lastRecoveredAt));
 				}
 			});
@@ -277,8 +285,8 @@ public final class ErrorPatternStore implements LearningObserver {
 		}
 
 		/**
-		 * Sets how many distinct patterns are kept before the least recently seen is dropped (default
-		 * {@value ErrorPatternStore#DEFAULT_MAX_PATTERNS}).
+		 * Sets how many distinct patterns are kept before the least recently seen is
+		 * dropped (default {@value ErrorPatternStore#DEFAULT_MAX_PATTERNS}).
 		 * @param maxPatterns the bound, at least 1
 		 * @return this builder
 		 */
@@ -291,8 +299,8 @@ public final class ErrorPatternStore implements LearningObserver {
 		}
 
 		/**
-		 * Sets how many tools are tracked before the least recently called is dropped (default
-		 * {@value ErrorPatternStore#DEFAULT_MAX_TOOLS}).
+		 * Sets how many tools are tracked before the least recently called is dropped
+		 * (default {@value ErrorPatternStore#DEFAULT_MAX_TOOLS}).
 		 * @param maxTools the bound, at least 1
 		 * @return this builder
 		 */
@@ -305,7 +313,8 @@ public final class ErrorPatternStore implements LearningObserver {
 		}
 
 		/**
-		 * Sets the clock that dates occurrences and recoveries (default: the UTC system clock).
+		 * Sets the clock that dates occurrences and recoveries (default: the UTC system
+		 * clock).
 		 * @param clock the clock
 		 * @return this builder
 		 */
@@ -315,8 +324,8 @@ public final class ErrorPatternStore implements LearningObserver {
 		}
 
 		/**
-		 * Sets the redactor that hides secrets in messages before they are normalised (default: the default secret
-		 * words).
+		 * Sets the redactor that hides secrets in messages before they are normalised
+		 * (default: the default secret words).
 		 * @param redactor the redactor
 		 * @return this builder
 		 */
@@ -336,17 +345,20 @@ public final class ErrorPatternStore implements LearningObserver {
 	}
 
 	/**
-	 * A snapshot of one error pattern of one tool, as counted by {@link ErrorPatternStore}.
+	 * A snapshot of one error pattern of one tool, as counted by
+	 * {@link ErrorPatternStore}.
 	 *
 	 * @param tool the tool that failed
-	 * @param pattern the normalised error message: ids, numbers, paths, URLs, timestamps and quoted values replaced by
-	 * placeholders such as {@code <id>}, {@code <n>}, {@code <path>}, {@code <time>}; secrets redacted
+	 * @param pattern the normalised error message: ids, numbers, paths, URLs, timestamps
+	 * and quoted values replaced by placeholders such as {@code <id>}, {@code <n>},
+	 * {@code <path>}, {@code <time>}; secrets redacted
 	 * @param errorType the simple class name of the error
 	 * @param category what kind of failure it is
 	 * @param occurrences how many calls failed this way
 	 * @param firstSeen when the first of them ended
 	 * @param lastSeen when the last of them ended
-	 * @param recoveries how many times the tool succeeded again right after failing this way
+	 * @param recoveries how many times the tool succeeded again right after failing this
+	 * way
 	 * @param lastRecoveredAt when it last did, or {@code null} if it never has
 	 */
 	public record ErrorPatternStatistics(String tool, String pattern, String errorType, ErrorCategory category,
@@ -361,14 +373,16 @@ public final class ErrorPatternStore implements LearningObserver {
 	 * @param failures how many of its calls failed
 	 * @param successes how many of its calls succeeded
 	 * @param recoveries how many times it succeeded right after a failure
-	 * @param lastErrorPattern the normalised message of its last failure, or {@code null} if it never failed
-	 * @param lastErrorCategory the category of its last failure, or {@code null} if it never failed
+	 * @param lastErrorPattern the normalised message of its last failure, or {@code null}
+	 * if it never failed
+	 * @param lastErrorCategory the category of its last failure, or {@code null} if it
+	 * never failed
 	 * @param lastFailedAt when its last failure ended, or {@code null} if it never failed
 	 * @param failing whether its last call failed
 	 */
 	public record ToolFailureStatistics(String tool, long failures, long successes, long recoveries,
-			@Nullable String lastErrorPattern, @Nullable ErrorCategory lastErrorCategory, @Nullable Instant lastFailedAt,
-			boolean failing) {
+			@Nullable String lastErrorPattern, @Nullable ErrorCategory lastErrorCategory,
+			@Nullable Instant lastFailedAt, boolean failing) {
 
 	}
 

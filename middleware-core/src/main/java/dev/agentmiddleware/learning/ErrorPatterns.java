@@ -14,9 +14,10 @@ import dev.agentmiddleware.redaction.SecretRedactor;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Turns a failure into the error pattern {@link ErrorPatternStore} counts it under: the cause that says what went
- * wrong, its message without the call's argument values, secrets redacted and details normalised (see the
- * {@link ErrorPatternStore} class description).
+ * Turns a failure into the error pattern {@link ErrorPatternStore} counts it under: the
+ * cause that says what went wrong, its message without the call's argument values,
+ * secrets redacted and details normalised (see the {@link ErrorPatternStore} class
+ * description).
  */
 final class ErrorPatterns {
 
@@ -24,7 +25,8 @@ final class ErrorPatterns {
 
 	private static final String ARGUMENT = "<arg>";
 
-	// Shorter values are replaced only where they stand as a word of their own, not inside ordinary words
+	// Shorter values are replaced only where they stand as a word of their own, not
+	// inside ordinary words
 	private static final int MIN_ARGUMENT_LENGTH = 4;
 
 	private static final int MAX_ARGUMENT_VALUES = 100;
@@ -34,16 +36,17 @@ final class ErrorPatterns {
 	private static final Pattern[] PATTERNS = {
 			Pattern.compile("(?i)\\b[a-z][a-z0-9+.-]*://[^\\s'\"<>]*[^\\s'\"<>.,;:!?)\\]}]"),
 			Pattern.compile("[\\w.+-]+@[\\w-]+(?:\\.[\\w-]+)+"),
-			Pattern.compile("\\b\\d{4}-\\d{2}-\\d{2}(?:[T ]\\d{2}:\\d{2}(?::\\d{2}(?:[.,]\\d+)?)?(?:Z|[+-]\\d{2}:?\\d{2}\\b)?)?"
-					+ "|\\b\\d{2}:\\d{2}:\\d{2}(?:[.,]\\d+)?\\b"),
+			Pattern.compile(
+					"\\b\\d{4}-\\d{2}-\\d{2}(?:[T ]\\d{2}:\\d{2}(?::\\d{2}(?:[.,]\\d+)?)?(?:Z|[+-]\\d{2}:?\\d{2}\\b)?)?"
+							+ "|\\b\\d{2}:\\d{2}:\\d{2}(?:[.,]\\d+)?\\b"),
 			Pattern.compile("\\b[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\\b"),
-			Pattern.compile("(?i)(?<![\\w])(?:[a-z]:\\\\|\\\\\\\\[\\w.$-]+\\\\)(?:[^\\s'\"<>|]*[^\\s'\"<>|.,;:!?)\\]])?"),
+			Pattern
+				.compile("(?i)(?<![\\w])(?:[a-z]:\\\\|\\\\\\\\[\\w.$-]+\\\\)(?:[^\\s'\"<>|]*[^\\s'\"<>|.,;:!?)\\]])?"),
 			Pattern.compile("(?<![\\w/:.~-])(?:~|\\.\\.?)?(?:/[\\w.@%+=~-]+)+/?"),
 			Pattern.compile("(?<![\\w])'(?!<\\w+>')[^'\\n]{1,200}'(?![\\w])|\"(?!<\\w+>\")[^\"\\n]{1,200}\""),
 			Pattern.compile("\\b(?:0x[0-9a-fA-F]+|(?=[0-9a-fA-F]*\\d)(?=[0-9a-fA-F]*[a-fA-F])[0-9a-fA-F]{6,}"
 					+ "|(?=\\w*\\d)(?=\\w*[A-Za-z])\\w{8,})\\b"),
-			Pattern.compile("\\d+(?:[.,]\\d+)*"),
-			Pattern.compile("\\s+") };
+			Pattern.compile("\\d+(?:[.,]\\d+)*"), Pattern.compile("\\s+") };
 
 	private static final String[] REPLACEMENTS = { "<url>", "<email>", "<time>", "<id>", "<path>", "<path>",
 			"'<value>'", "<id>", "<n>", " " };
@@ -63,7 +66,8 @@ final class ErrorPatterns {
 			text = PATTERNS[i].matcher(text).replaceAll(REPLACEMENTS[i]);
 		}
 		text = text.strip();
-		return (text.length() <= ErrorPatternStore.MAX_PATTERN_LENGTH) ? text : text.substring(0, ErrorPatternStore.MAX_PATTERN_LENGTH - 1) + "…";
+		return (text.length() <= ErrorPatternStore.MAX_PATTERN_LENGTH) ? text
+				: text.substring(0, ErrorPatternStore.MAX_PATTERN_LENGTH - 1) + "…";
 	}
 
 	static String withoutArguments(String message, Map<String, @Nullable Object> params) {

@@ -10,15 +10,17 @@ import dev.agentmiddleware.tool.ToolInvocation;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Learns from tool calls: called once after every call with the session, the tool, its arguments and how the call
- * ended.
+ * Learns from tool calls: called once after every call with the session, the tool, its
+ * arguments and how the call ended.
  *
- * <p>A learning observer is not a layer of the chain. It is fed from the observer tier through
- * {@link LearningObserverAdapter}, by default asynchronously on the observer thread, so it never delays a call, and
- * an exception it throws never fails one. It sees every call, including calls a middleware denied, rate limited or
- * answered from a cache (then with the middleware's exception as {@code error}, or the cached value as
- * {@code result}). Implementations must be thread-safe when they are also read from other threads.
- * <pre>{@code
+ * <p>
+ * A learning observer is not a layer of the chain. It is fed from the observer tier
+ * through {@link LearningObserverAdapter}, by default asynchronously on the observer
+ * thread, so it never delays a call, and an exception it throws never fails one. It sees
+ * every call, including calls a middleware denied, rate limited or answered from a cache
+ * (then with the middleware's exception as {@code error}, or the cached value as
+ * {@code result}). Implementations must be thread-safe when they are also read from other
+ * threads. <pre>{@code
  * LearningObserver slowCities = (sessionKey, toolName, params, result, error) -> {
  *     if (error instanceof ToolTimeoutException) {
  *         slowCities.add(toolName + ":" + params.get("city"));
@@ -29,32 +31,37 @@ import org.jspecify.annotations.Nullable;
  *     .build();
  * }</pre>
  *
- * <p>{@code params} are the real argument values: an observer that stores or shows them is responsible for not
- * leaking secrets (see {@link dev.agentmiddleware.redaction.SecretRedactor}).
+ * <p>
+ * {@code params} are the real argument values: an observer that stores or shows them is
+ * responsible for not leaking secrets (see
+ * {@link dev.agentmiddleware.redaction.SecretRedactor}).
  */
 @FunctionalInterface
 public interface LearningObserver {
 
 	/**
 	 * Called once after a call of a tool.
-	 * @param sessionKey the session (conversation, thread or MCP session) of the call, or {@code null} when the caller
-	 * has none
+	 * @param sessionKey the session (conversation, thread or MCP session) of the call, or
+	 * {@code null} when the caller has none
 	 * @param toolName the tool's name
 	 * @param params the bound arguments by parameter name; unmodifiable
-	 * @param result the value the call returned, {@code null} on failure or for {@code void} tools
+	 * @param result the value the call returned, {@code null} on failure or for
+	 * {@code void} tools
 	 * @param error the failure, {@code null} when the call succeeded
 	 */
 	void onToolResult(@Nullable String sessionKey, String toolName, Map<String, @Nullable Object> params,
 			@Nullable Object result, @Nullable Throwable error);
 
 	/**
-	 * Feeds {@link LearningObserver}s from the observer tier: turns each {@link ToolCallRecord} into one
-	 * {@link LearningObserver#onToolResult onToolResult} call per observer, in order.
+	 * Feeds {@link LearningObserver}s from the observer tier: turns each
+	 * {@link ToolCallRecord} into one {@link LearningObserver#onToolResult onToolResult}
+	 * call per observer, in order.
 	 *
-	 * <p>Asynchronous unless built {@link #synchronous(List) synchronous}. Every observer gets every record even when
-	 * an earlier one throws; the first exception is then rethrown (with the others suppressed) so that the observer
-	 * tier logs and counts it, without affecting the call.
-	 * <pre>{@code
+	 * <p>
+	 * Asynchronous unless built {@link #synchronous(List) synchronous}. Every observer
+	 * gets every record even when an earlier one throws; the first exception is then
+	 * rethrown (with the others suppressed) so that the observer tier logs and counts it,
+	 * without affecting the call. <pre>{@code
 	 * ErrorPatternStore errors = ErrorPatternStore.builder().build();
 	 * ToolCallObservers observers = ToolCallObservers.builder().observer(LearningObserverAdapter.of(errors)).build();
 	 * }</pre>
@@ -89,7 +96,8 @@ public interface LearningObserver {
 		}
 
 		/**
-		 * Adapts observers for synchronous delivery: each call waits for them before it returns.
+		 * Adapts observers for synchronous delivery: each call waits for them before it
+		 * returns.
 		 * @param observers the learning observers, called in this order
 		 * @return the adapter
 		 */

@@ -11,11 +11,13 @@ import dev.agentmiddleware.tool.ToolContents;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Renders argument values, results and messages for a log line: maps as {@code {key=value}}, collections and
- * arrays as {@code [a, b]}, strings quoted, a rich result as its parts (texts quoted, binary data only as its type and
- * size: {@code ["Sales", Image "[image/png, 12,345 bytes]"]}); values under secret keys replaced, free text (strings, other objects'
- * {@code toString()}) redacted and then masked (when a masking is given, such as of personal data), long values
- * cut. Everything stays on one line.
+ * Renders argument values, results and messages for a log line: maps as
+ * {@code {key=value}}, collections and arrays as {@code [a, b]}, strings quoted, a rich
+ * result as its parts (texts quoted, binary data only as its type and size:
+ * {@code ["Sales", Image "[image/png, 12,345 bytes]"]}); values under secret keys
+ * replaced, free text (strings, other objects' {@code toString()}) redacted and then
+ * masked (when a masking is given, such as of personal data), long values cut. Everything
+ * stays on one line.
  */
 final class LogValueRenderer {
 
@@ -77,12 +79,16 @@ final class LogValueRenderer {
 	}
 
 	/**
-	 * Appends text quoted, cut to {@code maxLength} and redacted; quotes, backslashes and line breaks are escaped.
+	 * Appends text quoted, cut to {@code maxLength} and redacted; quotes, backslashes and
+	 * line breaks are escaped.
 	 */
 	void appendText(StringBuilder line, String text, int maxLength) {
-		// Redact a bounded window, not the whole text, so that a huge value costs no more than a long one; the
-		// window reaches past the cut so that what makes a secret recognisable (the '@' ending a URL's user-info,
-		// a closing quote) is seen even when the cut falls inside the secret. The cut comes after redacting.
+		// Redact a bounded window, not the whole text, so that a huge value costs no more
+		// than a long one; the
+		// window reaches past the cut so that what makes a secret recognisable (the '@'
+		// ending a URL's user-info,
+		// a closing quote) is seen even when the cut falls inside the secret. The cut
+		// comes after redacting.
 		boolean windowed = text.length() > maxLength + REDACTION_LOOKAHEAD;
 		String redacted = this.redactor
 			.redactText(windowed ? text.substring(0, maxLength + REDACTION_LOOKAHEAD) : text);
@@ -100,8 +106,8 @@ final class LogValueRenderer {
 	}
 
 	/**
-	 * Appends a value that is normally one token (an id) as is, or quoted and escaped when it contains spaces,
-	 * quotes, {@code =} or control characters.
+	 * Appends a value that is normally one token (an id) as is, or quoted and escaped
+	 * when it contains spaces, quotes, {@code =} or control characters.
 	 */
 	static void appendToken(StringBuilder line, String token) {
 		if (!token.isEmpty() && isPlain(token)) {
@@ -173,7 +179,8 @@ final class LogValueRenderer {
 		line.append(']');
 	}
 
-	// A rich result: its texts as texts, anything else as its description, which shows binary data only by its type
+	// A rich result: its texts as texts, anything else as its description, which shows
+	// binary data only by its type
 	// and size
 	private void appendContents(StringBuilder line, ToolContents contents, int maxLength) {
 		line.append('[');

@@ -26,20 +26,22 @@ import org.slf4j.MDC;
  * <pre>
  * tool=get_weather session=sid-8c2e41f07a principal=alice source=spring_ai outcome=succeeded duration_ms=12.480 call=4f1a-2c args={city="Lisbon", apiKey=[REDACTED]}
  * tool=get_weather session=none source=mcp outcome=failed duration_ms=3.002 call=4f1a-2d error_type=IllegalStateException error="service rejected token=[REDACTED]" args={city="Atlantis"}
- * </pre>
- * Values of secret keys (as recognised by the {@link SecretRedactor}, also inside nested maps and lists) are
- * replaced, other values are cut to the policy's {@link LoggingPolicy#maxValueLength() length}, and free text
- * (strings, messages, other objects' {@code toString()}) is redacted. A failure logs its type and the first line of
- * its message, never a stack trace. With {@link LoggingPolicy#logResults()}, the result follows on a second line at
- * DEBUG. During the call the MDC holds {@value #MDC_TOOL} and {@value #MDC_SESSION}, restored afterwards. A session
- * is shown by its {@link SessionFingerprint} (in the line and in the MDC), never by its id, which works like a
- * bearer secret; the caller, when known, by its {@link ToolInvocation#principalName() principal's name} (never its
- * authorities). With a {@link Builder#masking masking}, every logged text is also masked for the tools it applies to,
- * such as the personal data the result guard masks.
+ * </pre> Values of secret keys (as recognised by the {@link SecretRedactor}, also inside
+ * nested maps and lists) are replaced, other values are cut to the policy's
+ * {@link LoggingPolicy#maxValueLength() length}, and free text (strings, messages, other
+ * objects' {@code toString()}) is redacted. A failure logs its type and the first line of
+ * its message, never a stack trace. With {@link LoggingPolicy#logResults()}, the result
+ * follows on a second line at DEBUG. During the call the MDC holds {@value #MDC_TOOL} and
+ * {@value #MDC_SESSION}, restored afterwards. A session is shown by its
+ * {@link SessionFingerprint} (in the line and in the MDC), never by its id, which works
+ * like a bearer secret; the caller, when known, by its
+ * {@link ToolInvocation#principalName() principal's name} (never its authorities). With a
+ * {@link Builder#masking masking}, every logged text is also masked for the tools it
+ * applies to, such as the personal data the result guard masks.
  *
- * <p>The logger's level is checked on every call: with INFO off for the logger (by default
- * {@value #DEFAULT_LOGGER_NAME}), a call costs one level check.
- * <pre>{@code
+ * <p>
+ * The logger's level is checked on every call: with INFO off for the logger (by default
+ * {@value #DEFAULT_LOGGER_NAME}), a call costs one level check. <pre>{@code
  * LoggingMiddleware logging = LoggingMiddleware.builder()
  *     .redactor(SecretRedactor.of(List.of("password", "token", "ssn")))
  *     .policies((tool) -> tool.tags().contains("noisy") ? null : LoggingPolicy.DEFAULT)
@@ -57,7 +59,10 @@ public final class LoggingMiddleware extends BuiltInMiddleware<LoggingPolicy> {
 	/** The MDC key holding the tool's name during a call. */
 	public static final String MDC_TOOL = "agent.tool";
 
-	/** The MDC key holding the session's fingerprint during a call (absent when the call has none). */
+	/**
+	 * The MDC key holding the session's fingerprint during a call (absent when the call
+	 * has none).
+	 */
 	public static final String MDC_SESSION = "agent.session";
 
 	private static final Logger selfLogger = LoggerFactory.getLogger(LoggingMiddleware.class);
@@ -79,9 +84,10 @@ public final class LoggingMiddleware extends BuiltInMiddleware<LoggingPolicy> {
 	}
 
 	/**
-	 * Starts a logging middleware; by default it logs every tool to {@value #DEFAULT_LOGGER_NAME} with
-	 * {@link LoggingPolicy#DEFAULT} and the default secret keys, with order {@link BuiltInOrder#LOGGING}; a tool
-	 * whose policy is {@code null} is not logged at all.
+	 * Starts a logging middleware; by default it logs every tool to
+	 * {@value #DEFAULT_LOGGER_NAME} with {@link LoggingPolicy#DEFAULT} and the default
+	 * secret keys, with order {@link BuiltInOrder#LOGGING}; a tool whose policy is
+	 * {@code null} is not logged at all.
 	 * @return a builder
 	 */
 	public static Builder builder() {
@@ -124,7 +130,8 @@ public final class LoggingMiddleware extends BuiltInMiddleware<LoggingPolicy> {
 			line.append(SessionFingerprint.of(invocation.sessionId()));
 			String principal = invocation.principalName();
 			if (principal != null) {
-				// Who asked, by name only: authorities are not logged, and a name is no secret
+				// Who asked, by name only: authorities are not logged, and a name is no
+				// secret
 				line.append(" principal=");
 				LogValueRenderer.appendToken(line, principal);
 			}
@@ -217,7 +224,8 @@ public final class LoggingMiddleware extends BuiltInMiddleware<LoggingPolicy> {
 		}
 
 		/**
-		 * Sets the name of the logger the lines go to (default {@value LoggingMiddleware#DEFAULT_LOGGER_NAME}).
+		 * Sets the name of the logger the lines go to (default
+		 * {@value LoggingMiddleware#DEFAULT_LOGGER_NAME}).
 		 * @param loggerName the logger name
 		 * @return this builder
 		 */
@@ -227,8 +235,8 @@ public final class LoggingMiddleware extends BuiltInMiddleware<LoggingPolicy> {
 		}
 
 		/**
-		 * Sets the redactor that recognises secret keys and hides secrets in text (default: the default secret
-		 * keys).
+		 * Sets the redactor that recognises secret keys and hides secrets in text
+		 * (default: the default secret keys).
 		 * @param redactor the redactor
 		 * @return this builder
 		 */
@@ -238,13 +246,14 @@ public final class LoggingMiddleware extends BuiltInMiddleware<LoggingPolicy> {
 		}
 
 		/**
-		 * Sets what else is masked in a tool's logged text (arguments, results, error messages) after its secrets are
-		 * redacted, decided once per tool (default: nothing), such as the personal data the result guard masks in
-		 * that tool's results.
-		 * <pre>{@code
+		 * Sets what else is masked in a tool's logged text (arguments, results, error
+		 * messages) after its secrets are redacted, decided once per tool (default:
+		 * nothing), such as the personal data the result guard masks in that tool's
+		 * results. <pre>{@code
 		 * LoggingMiddleware.builder().masking(resultGuardMiddleware::personalDataMasking).build();
 		 * }</pre>
-		 * @param masking gives a tool's masking of text, or {@code null} for a tool whose logs mask nothing more
+		 * @param masking gives a tool's masking of text, or {@code null} for a tool whose
+		 * logs mask nothing more
 		 * @return this builder
 		 */
 		public Builder masking(Function<ToolDescriptor, @Nullable UnaryOperator<String>> masking) {
@@ -253,7 +262,8 @@ public final class LoggingMiddleware extends BuiltInMiddleware<LoggingPolicy> {
 		}
 
 		/**
-		 * Sets the source of {@link System#nanoTime()}-like readings used to measure durations.
+		 * Sets the source of {@link System#nanoTime()}-like readings used to measure
+		 * durations.
 		 * @param nanoTime the time source
 		 * @return this builder
 		 */

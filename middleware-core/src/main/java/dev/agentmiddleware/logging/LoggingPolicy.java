@@ -3,14 +3,14 @@ package dev.agentmiddleware.logging;
 import dev.agentmiddleware.chain.InvalidPolicyException;
 
 /**
- * How the calls of one tool are logged.
- * <pre>{@code
+ * How the calls of one tool are logged. <pre>{@code
  * LoggingPolicy policy = new LoggingPolicy(120, false);   // shorter values, never log results
  * }</pre>
  *
- * @param maxValueLength the longest rendering of one argument value, result or error message, in characters;
- * longer ones are cut and end with {@code …}
- * @param logResults whether the result is logged (on its own line, at DEBUG) when the logger is enabled for DEBUG
+ * @param maxValueLength the longest rendering of one argument value, result or error
+ * message, in characters; longer ones are cut and end with {@code …}
+ * @param logResults whether the result is logged (on its own line, at DEBUG) when the
+ * logger is enabled for DEBUG
  */
 public record LoggingPolicy(int maxValueLength, boolean logResults) {
 

@@ -18,15 +18,14 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Logs what a tool asks its {@link ToolClient}, as part of its call, on the call log
- * ({@value LoggingMiddleware#DEFAULT_LOGGER_NAME}): one line per elicitation or sampling request at INFO, one per
- * message logged to the client at DEBUG, naming the tool, the call and the kind of request, and how it ended, never
- * what was asked or answered (a message, a form's content, a model's text):
- * <pre>
+ * ({@value LoggingMiddleware#DEFAULT_LOGGER_NAME}): one line per elicitation or sampling
+ * request at INFO, one per message logged to the client at DEBUG, naming the tool, the
+ * call and the kind of request, and how it ended, never what was asked or answered (a
+ * message, a form's content, a model's text): <pre>
  * tool=book_table call=4f1a-2c client_request=elicitation outcome=accept duration_ms=5230.114
  * tool=summarise call=4f1a-2d client_request=sampling outcome=unavailable error="Tool 'summarise' cannot ask its client for sampling: the MCP client 'inspector' did not declare the sampling capability"
- * </pre>
- * The layer that calls the tool's method hands the tool the client of its call this way:
- * <pre>{@code
+ * </pre> The layer that calls the tool's method hands the tool the client of its call
+ * this way: <pre>{@code
  * ToolClient client = ToolClientLog.of(invocation.attribute(ToolClient.ATTRIBUTE), invocation);
  * }</pre>
  */
@@ -38,8 +37,9 @@ public final class ToolClientLog {
 	}
 
 	/**
-	 * The client a tool's method is given for a call: the call's client, or the {@linkplain ToolClient#applicationLog
-	 * application log} for a call without one, whose requests are logged with the call.
+	 * The client a tool's method is given for a call: the call's client, or the
+	 * {@linkplain ToolClient#applicationLog application log} for a call without one,
+	 * whose requests are logged with the call.
 	 * @param client the call's client ({@link ToolClient#ATTRIBUTE}), or {@code null}
 	 * @param invocation the call
 	 * @return the client to give the tool

@@ -1,6 +1,6 @@
 /**
- * Logging of tool calls: one structured line per call through SLF4J, with secrets redacted and long values
- * truncated.
+ * Logging of tool calls: one structured line per call through SLF4J, with secrets
+ * redacted and long values truncated.
  */
 @NullMarked
 package dev.agentmiddleware.logging;

@@ -1,9 +1,9 @@
 package dev.agentmiddleware.metrics;
 
 /**
- * Counts {@link MiddlewareEvent}s per tool. The built-ins take one; {@link #NONE} counts nothing. Implementations
- * must be thread-safe and cheap: they are called on the hot path of tool calls.
- * <pre>{@code
+ * Counts {@link MiddlewareEvent}s per tool. The built-ins take one; {@link #NONE} counts
+ * nothing. Implementations must be thread-safe and cheap: they are called on the hot path
+ * of tool calls. <pre>{@code
  * metrics.count(MiddlewareEvent.CACHE_HIT, invocation.toolName());
  * }</pre>
  */
@@ -22,7 +22,8 @@ public interface MiddlewareMetrics {
 	void count(MiddlewareEvent event, String toolName);
 
 	/**
-	 * Counts one event of a kind, such as the kind of personal data masked; by default counted as the event alone.
+	 * Counts one event of a kind, such as the kind of personal data masked; by default
+	 * counted as the event alone.
 	 * @param event what happened
 	 * @param toolName the tool it happened to
 	 * @param kind what kind of thing it happened to, such as {@code email}
@@ -32,8 +33,8 @@ public interface MiddlewareMetrics {
 	}
 
 	/**
-	 * Something a built-in middleware decided, counted per tool. Each event has the name of the counter it becomes
-	 * in a metrics registry, tagged with the tool's name.
+	 * Something a built-in middleware decided, counted per tool. Each event has the name
+	 * of the counter it becomes in a metrics registry, tagged with the tool's name.
 	 */
 	public enum MiddlewareEvent {
 
@@ -57,11 +58,14 @@ public interface MiddlewareMetrics {
 
 		/**
 		 * An approval was asked for. (Approval outcomes are counted once, by outcome, on
-		 * {@code agent.tool.approvals{outcome}}: see the auto-configuration's approval outcome counter.)
+		 * {@code agent.tool.approvals{outcome}}: see the auto-configuration's approval
+		 * outcome counter.)
 		 */
 		APPROVAL_REQUESTED("agent.tool.approvals.requested"),
 
-		/** A call record was dropped because the asynchronous observers could not keep up. */
+		/**
+		 * A call record was dropped because the asynchronous observers could not keep up.
+		 */
 		OBSERVER_RECORD_DROPPED("agent.tool.observer.drops"),
 
 		/** Secrets in a tool's result were redacted before the caller saw it. */
@@ -73,7 +77,10 @@ public interface MiddlewareMetrics {
 		/** A tool's result was refused by its size limit or a result guard. */
 		RESULT_REFUSED("agent.tool.results.refused"),
 
-		/** A value of personal data in a tool's result was masked; counted per kind (tag {@code kind}). */
+		/**
+		 * A value of personal data in a tool's result was masked; counted per kind (tag
+		 * {@code kind}).
+		 */
 		PERSONAL_DATA_MASKED("agent.tool.results.personal.data");
 
 		private final String meterName;

@@ -20,9 +20,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Names and tags the observation of a tool call. Implement it (or extend
- * {@link DefaultAgentToolObservationConvention}) to change the metric name or the keys; in Spring Boot, declare it
- * as a bean.
- * <pre>{@code
+ * {@link DefaultAgentToolObservationConvention}) to change the metric name or the keys;
+ * in Spring Boot, declare it as a bean. <pre>{@code
  * class TenantToolCallConvention extends DefaultAgentToolObservationConvention {
  *     public KeyValues getLowCardinalityKeyValues(AgentToolObservationContext context) {
  *         return super.getLowCardinalityKeyValues(context)
@@ -39,8 +38,8 @@ public interface AgentToolObservationConvention extends ObservationConvention<Ag
 	}
 
 	/**
-	 * What a {@link AgentToolObservationConvention} sees of a tool call: the invocation, and once it ended its outcome
-	 * (the exception, if any, is {@link #getError()}).
+	 * What a {@link AgentToolObservationConvention} sees of a tool call: the invocation,
+	 * and once it ended its outcome (the exception, if any, is {@link #getError()}).
 	 */
 	public static class AgentToolObservationContext extends Observation.Context {
 
@@ -84,8 +83,8 @@ public interface AgentToolObservationConvention extends ObservationConvention<Ag
 
 	/**
 	 * The default names and keys of a tool call's observation, as listed in
-	 * {@code AgentToolObservationDocumentation}: name {@code agent.tool.call}, contextual (span) name
-	 * {@code execute_tool <tool>}. Extend it to add or change keys.
+	 * {@code AgentToolObservationDocumentation}: name {@code agent.tool.call}, contextual
+	 * (span) name {@code execute_tool <tool>}. Extend it to add or change keys.
 	 */
 	public static class DefaultAgentToolObservationConvention implements AgentToolObservationConvention {
 
@@ -104,8 +103,10 @@ public interface AgentToolObservationConvention extends ObservationConvention<Ag
 
 		private final String name;
 
-		// Key values of calls without an error, by tool, then by outcome (none while running) and source; only for this
-		// class itself, since a subclass may compute its keys from anything. Unsynchronized slots: a race builds the same
+		// Key values of calls without an error, by tool, then by outcome (none while
+		// running) and source; only for this
+		// class itself, since a subclass may compute its keys from anything.
+		// Unsynchronized slots: a race builds the same
 		// immutable key values twice.
 		private final ConcurrentMap<String, @Nullable KeyValues[]> keyValuesByTool = new ConcurrentHashMap<>();
 
@@ -145,12 +146,15 @@ public interface AgentToolObservationConvention extends ObservationConvention<Ag
 			if (context.getError() != null || !this.cachesKeyValues) {
 				return lowCardinalityKeyValues(context);
 			}
-			// Without an error the keys depend only on the tool, the outcome and the source: built once, since
-			// sorting them for every start and stop of every call is a good part of an observation's cost.
+			// Without an error the keys depend only on the tool, the outcome and the
+			// source: built once, since
+			// sorting them for every start and stop of every call is a good part of an
+			// observation's cost.
 			KeyValues[] byOutcomeAndSource = this.keyValuesByTool.computeIfAbsent(invocation.toolName(),
 					(tool) -> new KeyValues[(CallOutcome.values().length + 1) * SOURCES.length]);
 			CallOutcome outcome = context.getOutcome();
-			int index = ((outcome != null) ? outcome.ordinal() + 1 : 0) * SOURCES.length + invocation.source().ordinal();
+			int index = ((outcome != null) ? outcome.ordinal() + 1 : 0) * SOURCES.length
+					+ invocation.source().ordinal();
 			KeyValues keyValues = byOutcomeAndSource[index];
 			if (keyValues == null) {
 				keyValues = lowCardinalityKeyValues(context);
@@ -167,9 +171,10 @@ public interface AgentToolObservationConvention extends ObservationConvention<Ag
 
 		@Override
 		public KeyValues getHighCardinalityKeyValues(AgentToolObservationContext context) {
-			// No call id: a span has ids of its own, and formatting one on every call is not free.
-			return KeyValues
-				.of(HighCardinalityKeyNames.SESSION_ID.withValue(SessionFingerprint.of(context.getInvocation().sessionId())));
+			// No call id: a span has ids of its own, and formatting one on every call is
+			// not free.
+			return KeyValues.of(HighCardinalityKeyNames.SESSION_ID
+				.withValue(SessionFingerprint.of(context.getInvocation().sessionId())));
 		}
 
 		/**
@@ -193,7 +198,8 @@ public interface AgentToolObservationConvention extends ObservationConvention<Ag
 				return ERROR_NONE;
 			}
 			String simpleName = error.getClass().getSimpleName();
-			return LowCardinalityKeyNames.ERROR.withValue(simpleName.isEmpty() ? error.getClass().getName() : simpleName);
+			return LowCardinalityKeyNames.ERROR
+				.withValue(simpleName.isEmpty() ? error.getClass().getName() : simpleName);
 		}
 
 		private static KeyValue[] outcomeKeyValues() {

@@ -9,9 +9,10 @@ import io.micrometer.observation.docs.ObservationDocumentation;
 /**
  * The observation of a tool call: its name, and the keys it is tagged with.
  *
- * <p>With Spring Boot's observation handlers, one observation yields a timer {@code agent.tool.call}, a long-task
- * timer {@code agent.tool.call.active} and, when a tracer is present, a span named {@code execute_tool <tool>}.
- * <pre>{@code
+ * <p>
+ * With Spring Boot's observation handlers, one observation yields a timer
+ * {@code agent.tool.call}, a long-task timer {@code agent.tool.call.active} and, when a
+ * tracer is present, a span named {@code execute_tool <tool>}. <pre>{@code
  * registry.get("agent.tool.call")
  *     .tag("agent.tool.name", "get_weather")
  *     .tag("agent.tool.outcome", "cached")
@@ -48,7 +49,8 @@ enum AgentToolObservationDocumentation implements ObservationDocumentation {
 	public enum LowCardinalityKeyNames implements KeyName {
 
 		/**
-		 * The tool's name; {@code unknown} for every call of a tool that does not exist (whose names are unbounded).
+		 * The tool's name; {@code unknown} for every call of a tool that does not exist
+		 * (whose names are unbounded).
 		 */
 		TOOL_NAME {
 			@Override
@@ -58,9 +60,10 @@ enum AgentToolObservationDocumentation implements ObservationDocumentation {
 		},
 
 		/**
-		 * How the call ended: {@code succeeded}, {@code failed}, {@code denied}, {@code rate_limited},
-		 * {@code timed_out}, {@code cached}, {@code short_circuited}, {@code invalid_arguments} or
-		 * {@code unknown_tool}; {@code unknown} while it runs.
+		 * How the call ended: {@code succeeded}, {@code failed}, {@code denied},
+		 * {@code rate_limited}, {@code timed_out}, {@code cached},
+		 * {@code short_circuited}, {@code invalid_arguments} or {@code unknown_tool};
+		 * {@code unknown} while it runs.
 		 */
 		OUTCOME {
 			@Override
@@ -69,7 +72,9 @@ enum AgentToolObservationDocumentation implements ObservationDocumentation {
 			}
 		},
 
-		/** The simple class name of the exception the call ended with, or {@code none}. */
+		/**
+		 * The simple class name of the exception the call ended with, or {@code none}.
+		 */
 		ERROR {
 			@Override
 			public String asString() {
@@ -77,7 +82,10 @@ enum AgentToolObservationDocumentation implements ObservationDocumentation {
 			}
 		},
 
-		/** Where the call came from: {@code java}, {@code spring_ai}, {@code mcp} or {@code other}. */
+		/**
+		 * Where the call came from: {@code java}, {@code spring_ai}, {@code mcp} or
+		 * {@code other}.
+		 */
 		SOURCE {
 			@Override
 			public String asString() {
@@ -93,8 +101,9 @@ enum AgentToolObservationDocumentation implements ObservationDocumentation {
 	public enum HighCardinalityKeyNames implements KeyName {
 
 		/**
-		 * The {@link dev.agentmiddleware.tool.SessionFingerprint fingerprint} of the call's session (conversation,
-		 * thread or MCP session; never its id), or {@code none}.
+		 * The {@link dev.agentmiddleware.tool.SessionFingerprint fingerprint} of the
+		 * call's session (conversation, thread or MCP session; never its id), or
+		 * {@code none}.
 		 */
 		SESSION_ID {
 			@Override

@@ -11,10 +11,10 @@ import io.micrometer.core.instrument.MeterRegistry;
 
 /**
  * Counts {@link MiddlewareEvent}s as Micrometer counters: one counter per event, named
- * {@link MiddlewareEvent#meterName()} and tagged {@code agent.tool.name} (and {@value #KIND_TAG} for an event
- * counted by kind, such as {@link MiddlewareEvent#PERSONAL_DATA_MASKED}). Counters are registered on first use and
- * then cached, so counting costs a map lookup and an increment. Thread-safe.
- * <pre>{@code
+ * {@link MiddlewareEvent#meterName()} and tagged {@code agent.tool.name} (and
+ * {@value #KIND_TAG} for an event counted by kind, such as
+ * {@link MiddlewareEvent#PERSONAL_DATA_MASKED}). Counters are registered on first use and
+ * then cached, so counting costs a map lookup and an increment. Thread-safe. <pre>{@code
  * MiddlewareMetrics metrics = new MicrometerMiddlewareMetrics(meterRegistry);
  * metrics.count(MiddlewareEvent.CACHE_HIT, "get_weather");
  * meterRegistry.get("agent.tool.cache.hits").tag("agent.tool.name", "get_weather").counter().count(); // 1.0
@@ -64,20 +64,22 @@ public final class MicrometerMiddlewareMetrics implements MiddlewareMetrics {
 				(key) -> new ConcurrentHashMap<>());
 		Counter counter = byKind.get(kind);
 		if (counter == null) {
-			counter = byKind.computeIfAbsent(kind, (key) -> Counter.builder(event.meterName())
-				.description(description(event))
-				.tag(TOOL_NAME_TAG, toolName)
-				.tag(KIND_TAG, key)
-				.register(this.registry));
+			counter = byKind.computeIfAbsent(kind,
+					(key) -> Counter.builder(event.meterName())
+						.description(description(event))
+						.tag(TOOL_NAME_TAG, toolName)
+						.tag(KIND_TAG, key)
+						.register(this.registry));
 		}
 		counter.increment();
 	}
 
 	private Counter register(MiddlewareEvent event, String toolName) {
-		return this.counters[event.ordinal()].computeIfAbsent(toolName, (tool) -> Counter.builder(event.meterName())
-			.description(description(event))
-			.tag(TOOL_NAME_TAG, tool)
-			.register(this.registry));
+		return this.counters[event.ordinal()].computeIfAbsent(toolName,
+				(tool) -> Counter.builder(event.meterName())
+					.description(description(event))
+					.tag(TOOL_NAME_TAG, tool)
+					.register(this.registry));
 	}
 
 	private static String description(MiddlewareEvent event) {

@@ -21,29 +21,37 @@ import io.micrometer.core.instrument.observation.DefaultMeterObservationHandler;
 
 /**
  * Observes tool calls with Micrometer {@link Observation}s, documented by
- * {@code AgentToolObservationDocumentation.TOOL_CALL}: the registry's handlers turn one into a timer, a tracing span
- * and, where the meter handler adds one, a long-task timer, tagged with the tool, the outcome and the error type.
+ * {@code AgentToolObservationDocumentation.TOOL_CALL}: the registry's handlers turn one
+ * into a timer, a tracing span and, where the meter handler adds one, a long-task timer,
+ * tagged with the tool, the outcome and the error type.
  *
- * <p>The observation starts as a child of the current observation, so that a call made from Spring AI's
- * {@code ChatClient} nests under its {@code spring.ai.tool} observation, and the tool (without a meter registry, also
- * the layers inside) runs in its scope, so that their own observations nest under it. The outcome is what the layers inside reported (a cache
- * hit is {@code cached}), or comes from the exception ({@code denied}, {@code rate_limited}, {@code timed_out},
- * {@code failed}).
+ * <p>
+ * The observation starts as a child of the current observation, so that a call made from
+ * Spring AI's {@code ChatClient} nests under its {@code spring.ai.tool} observation, and
+ * the tool (without a meter registry, also the layers inside) runs in its scope, so that
+ * their own observations nest under it. The outcome is what the layers inside reported (a
+ * cache hit is {@code cached}), or comes from the exception ({@code denied},
+ * {@code rate_limited}, {@code timed_out}, {@code failed}).
  *
- * <p><b>Calls the tool did not run.</b> Given a {@link Builder#meterRegistry(MeterRegistry) meter registry}, the
- * middleware keeps the full observation for the calls that reach the tool and times the others (cache hits,
- * denials, rate limits, short-circuits) with a cached {@code Timer} of the same name and tags: a cache hit then
- * costs a timer record instead of an observation (about 20 times less here). The observation of a call that reaches
- * the tool starts when the chain reaches it (after approval, the cache look-up and the rate limit, inside the
- * layers further in), on the thread that runs it, still as a child of the observation current where the call
- * entered; it stops when the call ends here. Tracing users keep a span per executed call and get none for cache
- * hits. The cached timers take their name and tags from this middleware's convention (or the default one), not from
- * a global convention registered on the observation registry. Without a meter registry, every call is one
- * observation that starts when the call enters this layer.
+ * <p>
+ * <b>Calls the tool did not run.</b> Given a {@link Builder#meterRegistry(MeterRegistry)
+ * meter registry}, the middleware keeps the full observation for the calls that reach the
+ * tool and times the others (cache hits, denials, rate limits, short-circuits) with a
+ * cached {@code Timer} of the same name and tags: a cache hit then costs a timer record
+ * instead of an observation (about 20 times less here). The observation of a call that
+ * reaches the tool starts when the chain reaches it (after approval, the cache look-up
+ * and the rate limit, inside the layers further in), on the thread that runs it, still as
+ * a child of the observation current where the call entered; it stops when the call ends
+ * here. Tracing users keep a span per executed call and get none for cache hits. The
+ * cached timers take their name and tags from this middleware's convention (or the
+ * default one), not from a global convention registered on the observation registry.
+ * Without a meter registry, every call is one observation that starts when the call
+ * enters this layer.
  *
- * <p><b>Cost:</b> with the no-op registry (or a registry without handlers) {@link #wrap} returns {@code next},
- * so nothing is done per call. The check is made when the pipeline is built.
- * <pre>{@code
+ * <p>
+ * <b>Cost:</b> with the no-op registry (or a registry without handlers) {@link #wrap}
+ * returns {@code next}, so nothing is done per call. The check is made when the pipeline
+ * is built. <pre>{@code
  * ObservationMiddleware observation = ObservationMiddleware.builder()
  *     .registry(observationRegistry)
  *     .convention(new DefaultAgentToolObservationConvention("ai.tool.call"))
@@ -95,9 +103,9 @@ public final class ObservationMiddleware extends BuiltInMiddleware<ObservationPo
 	}
 
 	/**
-	 * Starts an observation middleware that observes every tool, with order {@link BuiltInOrder#OBSERVATION}; its
-	 * {@link Builder#registry registry} must be set.
-	 * <pre>{@code
+	 * Starts an observation middleware that observes every tool, with order
+	 * {@link BuiltInOrder#OBSERVATION}; its {@link Builder#registry registry} must be
+	 * set. <pre>{@code
 	 * ObservationMiddleware observation = ObservationMiddleware.builder()
 	 *     .registry(registry)
 	 *     .policies((tool) -> tool.name().equals("heartbeat") ? null : ObservationPolicy.OBSERVED)
@@ -109,7 +117,8 @@ public final class ObservationMiddleware extends BuiltInMiddleware<ObservationPo
 		return new Builder();
 	}
 
-	// With the no-op registry (or one without handlers) there is nothing to observe: no tool is wrapped.
+	// With the no-op registry (or one without handlers) there is nothing to observe: no
+	// tool is wrapped.
 	@Override
 	protected boolean appliesTo(ToolDescriptor tool, ObservationPolicy policy) {
 		return !this.registry.isNoop();
@@ -152,9 +161,10 @@ public final class ObservationMiddleware extends BuiltInMiddleware<ObservationPo
 	}
 
 	/**
-	 * One call observed only if it reaches the tool: registers itself around the tool's runs on the call's
-	 * {@link ToolCall}, starts the observation at the first run, and on the call's end stops it or, if the tool never
-	 * ran, records the short-circuit timer.
+	 * One call observed only if it reaches the tool: registers itself around the tool's
+	 * runs on the call's {@link ToolCall}, starts the observation at the first run, and
+	 * on the call's end stops it or, if the tool never ran, records the short-circuit
+	 * timer.
 	 */
 	private static final class ExecutionObservation implements ToolHandler, ToolCall.ToolExecution {
 
@@ -200,7 +210,8 @@ public final class ObservationMiddleware extends BuiltInMiddleware<ObservationPo
 
 		private synchronized Observation started() {
 			if (this.ended) {
-				// An abandoned attempt (timed out) that reached the tool after the call ended.
+				// An abandoned attempt (timed out) that reached the tool after the call
+				// ended.
 				return Observation.NOOP;
 			}
 			if (this.observation == null) {
@@ -257,7 +268,8 @@ public final class ObservationMiddleware extends BuiltInMiddleware<ObservationPo
 		}
 
 		/**
-		 * Sets a convention that replaces the default names and keys (and any global convention of the registry).
+		 * Sets a convention that replaces the default names and keys (and any global
+		 * convention of the registry).
 		 * @param convention the convention, or {@code null} for the default
 		 * @return this builder
 		 */
@@ -267,10 +279,12 @@ public final class ObservationMiddleware extends BuiltInMiddleware<ObservationPo
 		}
 
 		/**
-		 * Sets the registry of the timers of calls the tool did not run: given one, such calls are timed with a
-		 * cached timer instead of a full observation, and the observation of the other calls starts when the chain
-		 * reaches the tool (see the class description).
-		 * @param meterRegistry the meter registry, or {@code null} to observe every call (the default)
+		 * Sets the registry of the timers of calls the tool did not run: given one, such
+		 * calls are timed with a cached timer instead of a full observation, and the
+		 * observation of the other calls starts when the chain reaches the tool (see the
+		 * class description).
+		 * @param meterRegistry the meter registry, or {@code null} to observe every call
+		 * (the default)
 		 * @return this builder
 		 */
 		public Builder meterRegistry(@Nullable MeterRegistry meterRegistry) {
@@ -286,11 +300,11 @@ public final class ObservationMiddleware extends BuiltInMiddleware<ObservationPo
 	}
 
 	/**
-	 * The meter handler of tool call observations only: a timer per observed call, without the long-task timer that
-	 * {@link DefaultMeterObservationHandler} adds (which costs about as much as the rest of the observation). Placed
-	 * before the default meter handler among the registry's first-matching meter handlers, it takes the tool calls
-	 * and leaves every other observation to the default.
-	 * <pre>{@code
+	 * The meter handler of tool call observations only: a timer per observed call,
+	 * without the long-task timer that {@link DefaultMeterObservationHandler} adds (which
+	 * costs about as much as the rest of the observation). Placed before the default
+	 * meter handler among the registry's first-matching meter handlers, it takes the tool
+	 * calls and leaves every other observation to the default. <pre>{@code
 	 * registry.observationConfig().observationHandler(new FirstMatchingCompositeObservationHandler(
 	 *         new ToolCallMeterObservationHandler(meterRegistry), new DefaultMeterObservationHandler(meterRegistry)));
 	 * }</pre>

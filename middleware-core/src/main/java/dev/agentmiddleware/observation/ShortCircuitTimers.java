@@ -17,9 +17,10 @@ import io.micrometer.core.instrument.Timer;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One tool's timers for the calls the tool did not run (cache hits, denials, rate limits, other short-circuits):
- * the same name and tags the meter handler gives the timer of an observed call, registered once per outcome, source
- * and error type and then reused, so that timing such a call costs an array read and a record.
+ * One tool's timers for the calls the tool did not run (cache hits, denials, rate limits,
+ * other short-circuits): the same name and tags the meter handler gives the timer of an
+ * observed call, registered once per outcome, source and error type and then reused, so
+ * that timing such a call costs an array read and a record.
  */
 final class ShortCircuitTimers {
 
@@ -47,14 +48,14 @@ final class ShortCircuitTimers {
 
 	private Timer timer(ToolInvocation invocation, CallOutcome outcome, @Nullable Throwable error) {
 		if (error != null) {
-			return this.failed.computeIfAbsent(
-					new FailedKey(outcome, invocation.source(), error.getClass()),
+			return this.failed.computeIfAbsent(new FailedKey(outcome, invocation.source(), error.getClass()),
 					(key) -> register(invocation, outcome, error));
 		}
 		int index = outcome.ordinal() * SOURCES + invocation.source().ordinal();
 		Timer timer = this.returned.get(index);
 		if (timer == null) {
-			// Registering twice yields the same timer, so a race only repeats the look-up.
+			// Registering twice yields the same timer, so a race only repeats the
+			// look-up.
 			timer = register(invocation, outcome, null);
 			this.returned.set(index, timer);
 		}

@@ -21,12 +21,13 @@ import io.github.bucket4j.distributed.BucketProxy;
 import io.github.bucket4j.distributed.proxy.ProxyManager;
 
 /**
- * The {@link ToolLimiter}s of a Bucket4j {@link ProxyManager}, the same for every backend (PostgreSQL, Redis): each
- * limit is one bucket of {@code limitForPeriod} tokens refilled all at once every {@code limitRefreshPeriod}
- * (Bucket4j's {@code refillIntervally}, the semantics of Resilience4j's limiter), whose id is the tool name, the key
- * kind and a SHA-256 hash of the session id or principal (never the value). A changed limit replaces the
- * configuration of existing buckets instead of being ignored. Any failure of the backend is a
- * {@link RateLimiterUnavailableException} naming the store and the tool.
+ * The {@link ToolLimiter}s of a Bucket4j {@link ProxyManager}, the same for every backend
+ * (PostgreSQL, Redis): each limit is one bucket of {@code limitForPeriod} tokens refilled
+ * all at once every {@code limitRefreshPeriod} (Bucket4j's {@code refillIntervally}, the
+ * semantics of Resilience4j's limiter), whose id is the tool name, the key kind and a
+ * SHA-256 hash of the session id or principal (never the value). A changed limit replaces
+ * the configuration of existing buckets instead of being ignored. Any failure of the
+ * backend is a {@link RateLimiterUnavailableException} naming the store and the tool.
  */
 public final class Bucket4jToolLimiters {
 
@@ -38,7 +39,8 @@ public final class Bucket4jToolLimiters {
 
 	/**
 	 * Creates the limiters of a backend.
-	 * @param buckets the backend's proxy manager, asked for on every permit (it may connect lazily and throw)
+	 * @param buckets the backend's proxy manager, asked for on every permit (it may
+	 * connect lazily and throw)
 	 * @param idPrefix what every bucket id starts with, such as {@code agent-rate-limit:}
 	 * @param storeName the store in error messages, such as {@code PostgreSQL}
 	 */
@@ -71,8 +73,10 @@ public final class Bucket4jToolLimiters {
 				throw ex;
 			}
 			catch (RuntimeException ex) {
-				throw new RateLimiterUnavailableException("the " + this.storeName + " rate-limit store failed for tool '"
-						+ toolName + "': " + ex.getClass().getSimpleName() + ": " + rootMessage(ex), ex);
+				throw new RateLimiterUnavailableException(
+						"the " + this.storeName + " rate-limit store failed for tool '" + toolName + "': "
+								+ ex.getClass().getSimpleName() + ": " + rootMessage(ex),
+						ex);
 			}
 		};
 	}

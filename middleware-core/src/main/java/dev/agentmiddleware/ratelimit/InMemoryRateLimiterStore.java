@@ -16,14 +16,16 @@ import io.github.resilience4j.ratelimiter.internal.AtomicRateLimiter;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Counts permits in this JVM's memory with Resilience4j's {@code AtomicRateLimiter}: one per tool, or one per tool
- * and session or principal. Each instance of a cluster counts on its own, so a limit of 5 allows 5 calls per
- * instance. The default store of {@link RateLimitMiddleware}.
+ * Counts permits in this JVM's memory with Resilience4j's {@code AtomicRateLimiter}: one
+ * per tool, or one per tool and session or principal. Each instance of a cluster counts
+ * on its own, so a limit of 5 allows 5 calls per instance. The default store of
+ * {@link RateLimitMiddleware}.
  *
- * <p>Limiters per session or principal are created on first use and dropped once idle for a full refresh period
- * plus the maximum wait (a dropped limiter would have refilled completely, so nothing is lost); each tool keeps at
- * most {@code maxTrackedKeys} of them, beyond that the least used are dropped.
- * <pre>{@code
+ * <p>
+ * Limiters per session or principal are created on first use and dropped once idle for a
+ * full refresh period plus the maximum wait (a dropped limiter would have refilled
+ * completely, so nothing is lost); each tool keeps at most {@code maxTrackedKeys} of
+ * them, beyond that the least used are dropped. <pre>{@code
  * RateLimiterStore store = InMemoryRateLimiterStore.create(Ticker.systemTicker(), 10_000);
  * }</pre>
  */
@@ -44,7 +46,8 @@ public final class InMemoryRateLimiterStore implements RateLimiterStore {
 	/**
 	 * Creates a store.
 	 * @param ticker the time source of the limiters and of their eviction, in nanoseconds
-	 * @param maxTrackedKeys how many limiters per session or principal each tool keeps at most, at least 1
+	 * @param maxTrackedKeys how many limiters per session or principal each tool keeps at
+	 * most, at least 1
 	 * @return the store
 	 */
 	public static InMemoryRateLimiterStore create(Ticker ticker, int maxTrackedKeys) {
@@ -67,7 +70,8 @@ public final class InMemoryRateLimiterStore implements RateLimiterStore {
 	}
 
 	/**
-	 * The limiters of one tool. Package-private so that tests can see what it keeps in memory.
+	 * The limiters of one tool. Package-private so that tests can see what it keeps in
+	 * memory.
 	 */
 	static final class MemoryToolLimiter implements ToolLimiter {
 
@@ -90,7 +94,8 @@ public final class InMemoryRateLimiterStore implements RateLimiterStore {
 			}
 			else {
 				this.toolLimiter = null;
-				// Idle for a whole period plus the longest reservation, a limiter has refilled completely:
+				// Idle for a whole period plus the longest reservation, a limiter has
+				// refilled completely:
 				// dropping it then loses nothing.
 				this.keyedLimiters = Caffeine.newBuilder()
 					.ticker(ticker)

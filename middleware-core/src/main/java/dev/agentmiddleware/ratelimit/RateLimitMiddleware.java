@@ -17,35 +17,46 @@ import dev.agentmiddleware.tool.ToolHandler;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Limits how often a tool runs, with a limiter per tool, per tool and session, or per tool and principal, plus an
- * optional budget of calls per session and an optional cap on how many calls of one session run at once. The
- * limiters live in a {@link RateLimiterStore}: by default Resilience4j's {@code RateLimiter} in memory
+ * Limits how often a tool runs, with a limiter per tool, per tool and session, or per
+ * tool and principal, plus an optional budget of calls per session and an optional cap on
+ * how many calls of one session run at once. The limiters live in a
+ * {@link RateLimiterStore}: by default Resilience4j's {@code RateLimiter} in memory
  * ({@link InMemoryRateLimiterStore}), or a store shared by several instances.
  *
- * <p>Applies only to the tools its policy function gives a {@link RateLimitPolicy} for; for the others
- * {@link #wrap} returns {@code next} and the middleware costs nothing. A call over the limit, or over its session's
- * budget, does not run the tool: it fails with a {@link ToolRateLimitedException} that names the tool and the limit
- * and says roughly when a permit frees up, and {@link MiddlewareEvent#RATE_LIMIT_REJECTED} is counted. A policy
- * with a {@link RateLimitPolicy#maxWait() maximum wait} lets a call wait that long for a permit instead. A call of
- * a session that already has {@link RateLimitPolicy#maxConcurrentCalls() maxConcurrentCalls} calls of the tool
- * running is rejected the same way, at once ({@code Tool 'search' is rate limited (3 calls of this session already
- * running)}); calls without a session share one such cap per tool. The running call's slot is given back when it
- * ends, however it ends (result, failure, timeout, interruption).
+ * <p>
+ * Applies only to the tools its policy function gives a {@link RateLimitPolicy} for; for
+ * the others {@link #wrap} returns {@code next} and the middleware costs nothing. A call
+ * over the limit, or over its session's budget, does not run the tool: it fails with a
+ * {@link ToolRateLimitedException} that names the tool and the limit and says roughly
+ * when a permit frees up, and {@link MiddlewareEvent#RATE_LIMIT_REJECTED} is counted. A
+ * policy with a {@link RateLimitPolicy#maxWait() maximum wait} lets a call wait that long
+ * for a permit instead. A call of a session that already has
+ * {@link RateLimitPolicy#maxConcurrentCalls() maxConcurrentCalls} calls of the tool
+ * running is rejected the same way, at once
+ * ({@code Tool 'search' is rate limited (3 calls of this session already
+ * running)}); calls without a session share one such cap per tool. The running call's
+ * slot is given back when it ends, however it ends (result, failure, timeout,
+ * interruption).
  *
- * <p><b>Memory:</b> in the default store, limiters per session or principal are created on first use and dropped
- * once idle for a full refresh period plus the maximum wait (a dropped limiter would have refilled completely, so
- * nothing is lost).
- * Session budgets are dropped once the session has made no call for the session idle timeout (default one hour):
- * a budget is never refilled while its session is active. Each tool keeps at most {@code maxTrackedKeys} limiters
- * and budgets; beyond that the least used are dropped. A rejected call counts against neither the rate limit nor
- * the budget. Budgets always stay in this middleware's memory, whatever the store, and so do the counts of running
- * calls, which exist only while a session has a call running (the count is removed when it drops to zero).
+ * <p>
+ * <b>Memory:</b> in the default store, limiters per session or principal are created on
+ * first use and dropped once idle for a full refresh period plus the maximum wait (a
+ * dropped limiter would have refilled completely, so nothing is lost). Session budgets
+ * are dropped once the session has made no call for the session idle timeout (default one
+ * hour): a budget is never refilled while its session is active. Each tool keeps at most
+ * {@code maxTrackedKeys} limiters and budgets; beyond that the least used are dropped. A
+ * rejected call counts against neither the rate limit nor the budget. Budgets always stay
+ * in this middleware's memory, whatever the store, and so do the counts of running calls,
+ * which exist only while a session has a call running (the count is removed when it drops
+ * to zero).
  *
- * <p><b>Store unavailable:</b> when the store throws {@link RateLimiterUnavailableException} (a shared store whose
- * database is unreachable), the call is rejected with the limit {@value RateLimiterUnavailableException#LIMIT_TEXT}
- * (fail closed), or runs unlimited when the builder says {@link Builder#allowWhenStoreUnavailable(boolean) allow};
- * either way a WARN is logged (once per tool, then at most every 30 seconds while the store stays unavailable).
- * <pre>{@code
+ * <p>
+ * <b>Store unavailable:</b> when the store throws {@link RateLimiterUnavailableException}
+ * (a shared store whose database is unreachable), the call is rejected with the limit
+ * {@value RateLimiterUnavailableException#LIMIT_TEXT} (fail closed), or runs unlimited
+ * when the builder says {@link Builder#allowWhenStoreUnavailable(boolean) allow}; either
+ * way a WARN is logged (once per tool, then at most every 30 seconds while the store
+ * stays unavailable). <pre>{@code
  * RateLimitMiddleware rateLimit = RateLimitMiddleware.builder()
  *     .policies((tool) -> tool.name().equals("search")
  *         ? RateLimitPolicy.of(5, Duration.ofMinutes(1)).withKey(RateLimitKey.TOOL_AND_SESSION)
@@ -85,8 +96,8 @@ public final class RateLimitMiddleware extends BuiltInMiddleware<RateLimitPolicy
 
 	/**
 	 * Starts a rate-limit middleware with order {@link BuiltInOrder#RATE_LIMIT}; its
-	 * {@link Builder#policies policies} must be set, since no tool has a limit of its own.
-	 * <pre>{@code
+	 * {@link Builder#policies policies} must be set, since no tool has a limit of its
+	 * own. <pre>{@code
 	 * RateLimitMiddleware limits = RateLimitMiddleware.builder()
 	 *     .policies((tool) -> RateLimitPolicy.of(60, Duration.ofMinutes(1)))
 	 *     .build();
@@ -133,8 +144,9 @@ public final class RateLimitMiddleware extends BuiltInMiddleware<RateLimitPolicy
 		}
 
 		/**
-		 * Sets the time source of the limiters and of their eviction (default the system's nano time); tests pass a
-		 * fake one to refill limits and expire sessions without waiting.
+		 * Sets the time source of the limiters and of their eviction (default the
+		 * system's nano time); tests pass a fake one to refill limits and expire sessions
+		 * without waiting.
 		 * @param ticker the time source, in nanoseconds
 		 * @return this builder
 		 */
@@ -154,8 +166,9 @@ public final class RateLimitMiddleware extends BuiltInMiddleware<RateLimitPolicy
 		}
 
 		/**
-		 * Sets how many limiters per session or principal, and how many session budgets, each tool keeps at most
-		 * (default 10,000); beyond that the least used are dropped.
+		 * Sets how many limiters per session or principal, and how many session budgets,
+		 * each tool keeps at most (default 10,000); beyond that the least used are
+		 * dropped.
 		 * @param maxTrackedKeys the maximum, at least 1
 		 * @return this builder
 		 */
@@ -168,7 +181,8 @@ public final class RateLimitMiddleware extends BuiltInMiddleware<RateLimitPolicy
 		}
 
 		/**
-		 * Sets how long a session may make no call before its budgets are forgotten (default one hour).
+		 * Sets how long a session may make no call before its budgets are forgotten
+		 * (default one hour).
 		 * @param sessionIdleTimeout the idle time, positive
 		 * @return this builder
 		 */
@@ -182,9 +196,10 @@ public final class RateLimitMiddleware extends BuiltInMiddleware<RateLimitPolicy
 		}
 
 		/**
-		 * Sets where permits are counted (default an {@link InMemoryRateLimiterStore} with this builder's ticker
-		 * and {@code maxTrackedKeys}); pass a shared store so that several instances count against one limit.
-		 * Session budgets stay in this middleware's memory either way.
+		 * Sets where permits are counted (default an {@link InMemoryRateLimiterStore}
+		 * with this builder's ticker and {@code maxTrackedKeys}); pass a shared store so
+		 * that several instances count against one limit. Session budgets stay in this
+		 * middleware's memory either way.
 		 * @param store the store
 		 * @return this builder
 		 */
@@ -195,9 +210,10 @@ public final class RateLimitMiddleware extends BuiltInMiddleware<RateLimitPolicy
 
 		/**
 		 * Sets what happens to a call when the store cannot count permits (it throws
-		 * {@link RateLimiterUnavailableException}): by default the call is rejected as rate limited with the limit
-		 * text {@value RateLimiterUnavailableException#LIMIT_TEXT} (fail closed); {@code true} lets it run
-		 * unlimited (fail open). Either way a WARN is logged.
+		 * {@link RateLimiterUnavailableException}): by default the call is rejected as
+		 * rate limited with the limit text
+		 * {@value RateLimiterUnavailableException#LIMIT_TEXT} (fail closed); {@code true}
+		 * lets it run unlimited (fail open). Either way a WARN is logged.
 		 * @param allow whether to run calls while the store is unavailable
 		 * @return this builder
 		 */

@@ -8,10 +8,10 @@ import dev.agentmiddleware.internal.DurationText;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The rate limit of one tool: at most {@code limitForPeriod} calls per {@code limitRefreshPeriod}, counted per
- * {@link RateLimitKey key}, and optionally a budget of calls per session that is never refilled while the session
- * lives, and optionally a cap on how many calls of one session run at the same time.
- * <pre>{@code
+ * The rate limit of one tool: at most {@code limitForPeriod} calls per
+ * {@code limitRefreshPeriod}, counted per {@link RateLimitKey key}, and optionally a
+ * budget of calls per session that is never refilled while the session lives, and
+ * optionally a cap on how many calls of one session run at the same time. <pre>{@code
  * RateLimitPolicy policy = RateLimitPolicy.of(5, Duration.ofMinutes(1))
  *     .withKey(RateLimitKey.TOOL_AND_SESSION)
  *     .withMaxWait(Duration.ofMillis(500))
@@ -21,19 +21,21 @@ import org.jspecify.annotations.Nullable;
  *
  * @param limitForPeriod how many calls each period allows, at least 1
  * @param limitRefreshPeriod how often the permits refill, positive
- * @param maxWait how long a call may wait for a permit before it is rejected; {@link Duration#ZERO} rejects at once
+ * @param maxWait how long a call may wait for a permit before it is rejected;
+ * {@link Duration#ZERO} rejects at once
  * @param key what the limit counts calls per
- * @param maxCallsPerSession how many calls of the tool each session may make in all, or {@code null} for no budget;
- * calls without a session id have no budget
- * @param maxConcurrentCalls how many calls of the tool each session may have running at once, or {@code null} for
- * no cap; calls without a session id share one cap for the tool
+ * @param maxCallsPerSession how many calls of the tool each session may make in all, or
+ * {@code null} for no budget; calls without a session id have no budget
+ * @param maxConcurrentCalls how many calls of the tool each session may have running at
+ * once, or {@code null} for no cap; calls without a session id share one cap for the tool
  */
 public record RateLimitPolicy(int limitForPeriod, Duration limitRefreshPeriod, Duration maxWait, RateLimitKey key,
 		@Nullable Integer maxCallsPerSession, @Nullable Integer maxConcurrentCalls) {
 
 	/**
 	 * Validates the policy.
-	 * @throws IllegalArgumentException if a value is out of range, with a message that names it
+	 * @throws IllegalArgumentException if a value is out of range, with a message that
+	 * names it
 	 */
 	public RateLimitPolicy {
 		if (limitForPeriod < 1) {
@@ -66,7 +68,8 @@ public record RateLimitPolicy(int limitForPeriod, Duration limitRefreshPeriod, D
 	 * @param limitRefreshPeriod how often the permits refill, positive
 	 * @param maxWait how long a call may wait for a permit before it is rejected
 	 * @param key what the limit counts calls per
-	 * @param maxCallsPerSession how many calls of the tool each session may make in all, or {@code null}
+	 * @param maxCallsPerSession how many calls of the tool each session may make in all,
+	 * or {@code null}
 	 */
 	public RateLimitPolicy(int limitForPeriod, Duration limitRefreshPeriod, Duration maxWait, RateLimitKey key,
 			@Nullable Integer maxCallsPerSession) {
@@ -74,8 +77,8 @@ public record RateLimitPolicy(int limitForPeriod, Duration limitRefreshPeriod, D
 	}
 
 	/**
-	 * A policy of {@code limitForPeriod} calls per {@code limitRefreshPeriod} for all calls of the tool, failing
-	 * fast, with no session budget.
+	 * A policy of {@code limitForPeriod} calls per {@code limitRefreshPeriod} for all
+	 * calls of the tool, failing fast, with no session budget.
 	 * @param limitForPeriod how many calls each period allows
 	 * @param limitRefreshPeriod how often the permits refill
 	 * @return the policy
@@ -106,7 +109,8 @@ public record RateLimitPolicy(int limitForPeriod, Duration limitRefreshPeriod, D
 
 	/**
 	 * A copy with another session budget.
-	 * @param maxCallsPerSession how many calls each session may make, or {@code null} for no budget
+	 * @param maxCallsPerSession how many calls each session may make, or {@code null} for
+	 * no budget
 	 * @return the changed copy
 	 */
 	public RateLimitPolicy withMaxCallsPerSession(@Nullable Integer maxCallsPerSession) {
@@ -115,12 +119,13 @@ public record RateLimitPolicy(int limitForPeriod, Duration limitRefreshPeriod, D
 	}
 
 	/**
-	 * A copy with another cap on concurrent calls: a call of a session that already has that many calls of the tool
-	 * running is rejected as rate limited at once.
+	 * A copy with another cap on concurrent calls: a call of a session that already has
+	 * that many calls of the tool running is rejected as rate limited at once.
 	 * <pre>{@code
 	 * RateLimitPolicy policy = RateLimitPolicy.of(60, Duration.ofMinutes(1)).withMaxConcurrentCalls(2);
 	 * }</pre>
-	 * @param maxConcurrentCalls how many calls each session may have running at once, or {@code null} for no cap
+	 * @param maxConcurrentCalls how many calls each session may have running at once, or
+	 * {@code null} for no cap
 	 * @return the changed copy
 	 */
 	public RateLimitPolicy withMaxConcurrentCalls(@Nullable Integer maxConcurrentCalls) {
@@ -137,7 +142,8 @@ public record RateLimitPolicy(int limitForPeriod, Duration limitRefreshPeriod, D
 	}
 
 	/**
-	 * The exhausted session budget in words, such as {@code budget of 20 calls per session used up}.
+	 * The exhausted session budget in words, such as
+	 * {@code budget of 20 calls per session used up}.
 	 * @return the text
 	 */
 	String budgetText() {
@@ -145,8 +151,9 @@ public record RateLimitPolicy(int limitForPeriod, Duration limitRefreshPeriod, D
 	}
 
 	/**
-	 * The reached cap on concurrent calls in words, such as {@code 3 calls of this session already running}; calls
-	 * without a session share one cap.
+	 * The reached cap on concurrent calls in words, such as
+	 * {@code 3 calls of this session already running}; calls without a session share one
+	 * cap.
 	 * @param withSession whether the rejected call belongs to a session
 	 * @return the text
 	 */
@@ -160,8 +167,8 @@ public record RateLimitPolicy(int limitForPeriod, Duration limitRefreshPeriod, D
 	}
 
 	/**
-	 * What a rate limit counts calls per. Every key is also per tool: two tools never share a limit.
-	 * <pre>{@code
+	 * What a rate limit counts calls per. Every key is also per tool: two tools never
+	 * share a limit. <pre>{@code
 	 * RateLimitPolicy perSession = RateLimitPolicy.of(5, Duration.ofMinutes(1)).withKey(RateLimitKey.TOOL_AND_SESSION);
 	 * }</pre>
 	 */

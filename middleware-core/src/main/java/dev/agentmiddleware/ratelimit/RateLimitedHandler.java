@@ -24,8 +24,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The handler {@link RateLimitMiddleware} puts in front of one limited tool: the session's concurrency cap, then
- * its budget, then the store's limiter. Package-private so that tests can see what it keeps in memory.
+ * The handler {@link RateLimitMiddleware} puts in front of one limited tool: the
+ * session's concurrency cap, then its budget, then the store's limiter. Package-private
+ * so that tests can see what it keeps in memory.
  */
 final class RateLimitedHandler implements ToolHandler {
 
@@ -63,7 +64,8 @@ final class RateLimitedHandler implements ToolHandler {
 
 	private final int maxConcurrentCalls;
 
-	// Running calls per session ("" for calls without one); an entry exists only while its count is above zero
+	// Running calls per session ("" for calls without one); an entry exists only while
+	// its count is above zero
 	private final @Nullable ConcurrentMap<String, Integer> running;
 
 	private final @Nullable String sessionConcurrencyText;
@@ -109,7 +111,8 @@ final class RateLimitedHandler implements ToolHandler {
 		}
 	}
 
-	// Takes a running slot of the call's session (or of calls without one), or rejects the call; returns the key
+	// Takes a running slot of the call's session (or of calls without one), or rejects
+	// the call; returns the key
 	// of the slot to give back, or null when the tool has no cap.
 	private @Nullable String startRunning(ToolInvocation invocation) {
 		ConcurrentMap<String, Integer> running = this.running;
@@ -130,7 +133,8 @@ final class RateLimitedHandler implements ToolHandler {
 		if (!taken[0]) {
 			this.metrics.count(MiddlewareEvent.RATE_LIMIT_REJECTED, this.toolName);
 			String limit = (sessionId != null) ? this.sessionConcurrencyText : this.sessionlessConcurrencyText;
-			throw new ToolRateLimitedException(this.toolName, RateLimitMiddleware.NAME, Objects.requireNonNull(limit), Duration.ZERO);
+			throw new ToolRateLimitedException(this.toolName, RateLimitMiddleware.NAME, Objects.requireNonNull(limit),
+					Duration.ZERO);
 		}
 		return session;
 	}
@@ -158,7 +162,8 @@ final class RateLimitedHandler implements ToolHandler {
 		if (!decision.granted()) {
 			refund(budget);
 			this.metrics.count(MiddlewareEvent.RATE_LIMIT_REJECTED, this.toolName);
-			throw new ToolRateLimitedException(this.toolName, RateLimitMiddleware.NAME, this.limitText, decision.retryAfter());
+			throw new ToolRateLimitedException(this.toolName, RateLimitMiddleware.NAME, this.limitText,
+					decision.retryAfter());
 		}
 		long nanosToWait = decision.waitFor().toNanos();
 		if (nanosToWait > 0) {
@@ -173,7 +178,8 @@ final class RateLimitedHandler implements ToolHandler {
 		return this.next.handle(invocation);
 	}
 
-	// The store's decision, or null when the store is unavailable and the middleware fails open.
+	// The store's decision, or null when the store is unavailable and the middleware
+	// fails open.
 	private @Nullable RateLimitDecision acquire(ToolInvocation invocation) throws InterruptedException {
 		try {
 			return this.limiter.acquire(limitKey(invocation));
@@ -184,12 +190,13 @@ final class RateLimitedHandler implements ToolHandler {
 				return null;
 			}
 			this.metrics.count(MiddlewareEvent.RATE_LIMIT_REJECTED, this.toolName);
-			throw new ToolRateLimitedException(this.toolName, RateLimitMiddleware.NAME, RateLimiterUnavailableException.LIMIT_TEXT,
-					Duration.ZERO);
+			throw new ToolRateLimitedException(this.toolName, RateLimitMiddleware.NAME,
+					RateLimiterUnavailableException.LIMIT_TEXT, Duration.ZERO);
 		}
 	}
 
-	// At most one WARN per tool every 30 seconds while the store fails: the first failure is always logged.
+	// At most one WARN per tool every 30 seconds while the store fails: the first failure
+	// is always logged.
 	private void logUnavailable(RateLimiterUnavailableException ex) {
 		long now = this.ticker.read();
 		long last = this.lastUnavailableWarning.get();
@@ -197,8 +204,8 @@ final class RateLimitedHandler implements ToolHandler {
 				|| !this.lastUnavailableWarning.compareAndSet(last, now)) {
 			return;
 		}
-		logger.warn("Rate limit of tool '{}' could not be checked ({}); the call is {}", this.toolName,
-				ex.getMessage(), this.allowWhenStoreUnavailable ? "allowed (fail open)" : "rejected (fail closed)");
+		logger.warn("Rate limit of tool '{}' could not be checked ({}); the call is {}", this.toolName, ex.getMessage(),
+				this.allowWhenStoreUnavailable ? "allowed (fail open)" : "rejected (fail closed)");
 	}
 
 	private String limitKey(ToolInvocation invocation) {
@@ -220,8 +227,8 @@ final class RateLimitedHandler implements ToolHandler {
 		if (used.incrementAndGet() > this.maxCallsPerSession) {
 			used.decrementAndGet();
 			this.metrics.count(MiddlewareEvent.RATE_LIMIT_REJECTED, this.toolName);
-			throw new ToolRateLimitedException(this.toolName, RateLimitMiddleware.NAME, Objects.requireNonNull(this.budgetText),
-					Duration.ZERO);
+			throw new ToolRateLimitedException(this.toolName, RateLimitMiddleware.NAME,
+					Objects.requireNonNull(this.budgetText), Duration.ZERO);
 		}
 		return used;
 	}
@@ -233,8 +240,8 @@ final class RateLimitedHandler implements ToolHandler {
 	}
 
 	long trackedLimiters() {
-		return (this.limiter instanceof InMemoryRateLimiterStore.MemoryToolLimiter memory)
-				? memory.trackedLimiters() : 0;
+		return (this.limiter instanceof InMemoryRateLimiterStore.MemoryToolLimiter memory) ? memory.trackedLimiters()
+				: 0;
 	}
 
 	long trackedRunningSessions() {

@@ -7,8 +7,8 @@ import dev.agentmiddleware.tool.CallOutcome;
 import dev.agentmiddleware.tool.ToolMiddlewareException;
 
 /**
- * A rate limit or call budget rejected the call; the tool did not run. Never retried by the chain.
- * <pre>{@code
+ * A rate limit or call budget rejected the call; the tool did not run. Never retried by
+ * the chain. <pre>{@code
  * throw new ToolRateLimitedException("get_weather", "rate-limit", "5 calls per 1m per session",
  *         Duration.ofSeconds(12));
  * }</pre>
@@ -24,8 +24,8 @@ public class ToolRateLimitedException extends ToolMiddlewareException {
 	 * @param toolName the tool whose limit was reached
 	 * @param decidedBy the middleware that rejected the call
 	 * @param limit the limit in words, such as {@code 5 calls per 1m per session}
-	 * @param retryAfter roughly how long until a call may succeed; {@link Duration#ZERO} if unknown or if waiting
-	 * will not help (the message then gives no retry hint)
+	 * @param retryAfter roughly how long until a call may succeed; {@link Duration#ZERO}
+	 * if unknown or if waiting will not help (the message then gives no retry hint)
 	 */
 	public ToolRateLimitedException(String toolName, String decidedBy, String limit, Duration retryAfter) {
 		super(toolName, decidedBy, "Tool '" + toolName + "' is rate limited (" + limit + ")" + retryHint(retryAfter),

@@ -16,20 +16,24 @@ import org.jspecify.annotations.Nullable;
 import dev.agentmiddleware.tool.ToolMiddlewareException;
 
 /**
- * Recovers tools whose session crashed. When a tool with a {@link CrashRecoveryPolicy} fails with what the policy
- * calls a crash, the {@link ToolSessionReset} resets the call's session, {@link MiddlewareEvent#CRASH_RECOVERED}
- * is counted, and the call is retried <em>once</em>, with the same invocation. Tools without a policy are left
- * alone and cost nothing.
+ * Recovers tools whose session crashed. When a tool with a {@link CrashRecoveryPolicy}
+ * fails with what the policy calls a crash, the {@link ToolSessionReset} resets the
+ * call's session, {@link MiddlewareEvent#CRASH_RECOVERED} is counted, and the call is
+ * retried <em>once</em>, with the same invocation. Tools without a policy are left alone
+ * and cost nothing.
  *
- * <p><b>Exceptions:</b> failures that are not crashes, including a non-crash failure of the retry, propagate
- * unchanged. The call fails with a {@link CrashRecoveryException} when the retry crashes too
- * ({@code CRASHED_AGAIN}, after exactly one reset), when the reset itself fails ({@code RESET_FAILED}, no retry) or
- * when no reset is configured ({@code NO_SESSION_RESET}: the crash only becomes a clean error, no retry). A crash
- * on a thread that was interrupted (its caller gave up, for example on a timeout) propagates unchanged, without a
- * reset or a retry.
+ * <p>
+ * <b>Exceptions:</b> failures that are not crashes, including a non-crash failure of the
+ * retry, propagate unchanged. The call fails with a {@link CrashRecoveryException} when
+ * the retry crashes too ({@code CRASHED_AGAIN}, after exactly one reset), when the reset
+ * itself fails ({@code RESET_FAILED}, no retry) or when no reset is configured
+ * ({@code NO_SESSION_RESET}: the crash only becomes a clean error, no retry). A crash on
+ * a thread that was interrupted (its caller gave up, for example on a timeout) propagates
+ * unchanged, without a reset or a retry.
  *
- * <p><b>Threading:</b> the reset and the retry run on the calling thread, inside any timeout around this layer.
- * <pre>{@code
+ * <p>
+ * <b>Threading:</b> the reset and the retry run on the calling thread, inside any timeout
+ * around this layer. <pre>{@code
  * CrashRecoveryMiddleware recovery = CrashRecoveryMiddleware.builder()
  *     .policies((tool) -> SessionToolMatcher.BROWSER.matches(tool) ? CrashRecoveryPolicy.DEFAULT : null)
  *     .sessionReset((invocation, crash) -> browsers.close(invocation.sessionId()))
@@ -53,8 +57,8 @@ public final class CrashRecoveryMiddleware extends BuiltInMiddleware<CrashRecove
 
 	/**
 	 * Starts a crash-recovery middleware for the tools tagged {@code browser} with the
-	 * {@linkplain CrashRecoveryPolicy#DEFAULT default policy}, no session reset, no metrics and order
-	 * {@link BuiltInOrder#CRASH_RECOVERY}.
+	 * {@linkplain CrashRecoveryPolicy#DEFAULT default policy}, no session reset, no
+	 * metrics and order {@link BuiltInOrder#CRASH_RECOVERY}.
 	 * @return a builder
 	 */
 	public static Builder builder() {
@@ -67,7 +71,8 @@ public final class CrashRecoveryMiddleware extends BuiltInMiddleware<CrashRecove
 	}
 
 	/**
-	 * Whether a {@link ToolSessionReset} is configured, so that a crash leads to a reset and one retry.
+	 * Whether a {@link ToolSessionReset} is configured, so that a crash leads to a reset
+	 * and one retry.
 	 * @return {@code false} if a crash only becomes a clean error
 	 */
 	public boolean hasSessionReset() {
@@ -141,8 +146,7 @@ public final class CrashRecoveryMiddleware extends BuiltInMiddleware<CrashRecove
 			}
 		}
 
-		private CrashRecoveryException failure(CrashRecoveryException.Reason reason, String message,
-				Throwable cause) {
+		private CrashRecoveryException failure(CrashRecoveryException.Reason reason, String message, Throwable cause) {
 			return new CrashRecoveryException(this.toolName, NAME, reason, message, cause);
 		}
 
@@ -163,7 +167,8 @@ public final class CrashRecoveryMiddleware extends BuiltInMiddleware<CrashRecove
 		}
 
 		/**
-		 * Sets what resets a crashed session; without one, a crash only becomes a clean error.
+		 * Sets what resets a crashed session; without one, a crash only becomes a clean
+		 * error.
 		 * @param sessionReset the reset, or {@code null} for none
 		 * @return this builder
 		 */
@@ -173,7 +178,8 @@ public final class CrashRecoveryMiddleware extends BuiltInMiddleware<CrashRecove
 		}
 
 		/**
-		 * Sets where {@link MiddlewareEvent#CRASH_RECOVERED} is counted (default {@link MiddlewareMetrics#NONE}).
+		 * Sets where {@link MiddlewareEvent#CRASH_RECOVERED} is counted (default
+		 * {@link MiddlewareMetrics#NONE}).
 		 * @param metrics the metrics
 		 * @return this builder
 		 */
@@ -190,10 +196,10 @@ public final class CrashRecoveryMiddleware extends BuiltInMiddleware<CrashRecove
 	}
 
 	/**
-	 * A tool's session crashed and crash recovery could not save the call: no session reset is configured, the reset
-	 * failed, or the tool crashed again after its session was reset. The crash is kept as the cause (or, when the
-	 * reset failed, the reset's failure is the cause and the crash is suppressed).
-	 * <pre>{@code
+	 * A tool's session crashed and crash recovery could not save the call: no session
+	 * reset is configured, the reset failed, or the tool crashed again after its session
+	 * was reset. The crash is kept as the cause (or, when the reset failed, the reset's
+	 * failure is the cause and the crash is suppressed). <pre>{@code
 	 * catch (CrashRecoveryException ex) {
 	 *     if (ex.reason() == CrashRecoveryException.Reason.CRASHED_AGAIN) {
 	 *         alertOperations(ex.toolName());
@@ -213,7 +219,8 @@ public final class CrashRecoveryMiddleware extends BuiltInMiddleware<CrashRecove
 		 * @param message the actionable message
 		 * @param cause the crash, or the reset's failure
 		 */
-		public CrashRecoveryException(String toolName, String decidedBy, Reason reason, String message, Throwable cause) {
+		public CrashRecoveryException(String toolName, String decidedBy, Reason reason, String message,
+				Throwable cause) {
 			super(toolName, decidedBy, message, cause, true);
 			this.reason = reason;
 		}

@@ -15,23 +15,29 @@ import dev.agentmiddleware.tool.ToolSessionCrashedException;
 import dev.agentmiddleware.tool.TransientToolException;
 
 /**
- * Which failures of a tool count as a crash of its session. A {@link ToolSessionCrashedException} always does; so
- * does an instance of one of the {@code crashTypes}, such as the exception a browser driver throws when its
- * browser died. With {@code anyRuntimeExceptionIsCrash} (the {@linkplain #DEFAULT default}), every
- * {@link RuntimeException} of the tool counts too (Java's equivalent of a panic), except the chain's own
- * {@link ToolMiddlewareException}s (denials, rate limits, invalid arguments) and a {@link TransientToolException} (a
- * signal asking for a retry, not a reset), which never do. Checked exceptions (an {@code IOException} reading a page)
- * are ordinary failures unless listed in {@code crashTypes}.
- * <pre>{@code
+ * Which failures of a tool count as a crash of its session. A
+ * {@link ToolSessionCrashedException} always does; so does an instance of one of the
+ * {@code crashTypes}, such as the exception a browser driver throws when its browser
+ * died. With {@code anyRuntimeExceptionIsCrash} (the {@linkplain #DEFAULT default}),
+ * every {@link RuntimeException} of the tool counts too (Java's equivalent of a panic),
+ * except the chain's own {@link ToolMiddlewareException}s (denials, rate limits, invalid
+ * arguments) and a {@link TransientToolException} (a signal asking for a retry, not a
+ * reset), which never do. Checked exceptions (an {@code IOException} reading a page) are
+ * ordinary failures unless listed in {@code crashTypes}. <pre>{@code
  * CrashRecoveryPolicy policy = new CrashRecoveryPolicy(List.of(TargetClosedError.class), false);
  * }</pre>
  *
- * @param crashTypes further exception types that mean the session crashed (subclasses included)
- * @param anyRuntimeExceptionIsCrash whether any runtime exception of the tool counts as a crash
+ * @param crashTypes further exception types that mean the session crashed (subclasses
+ * included)
+ * @param anyRuntimeExceptionIsCrash whether any runtime exception of the tool counts as a
+ * crash
  */
 public record CrashRecoveryPolicy(List<Class<? extends Exception>> crashTypes, boolean anyRuntimeExceptionIsCrash) {
 
-	/** A {@link ToolSessionCrashedException} or any other unchecked exception of the tool is a crash. */
+	/**
+	 * A {@link ToolSessionCrashedException} or any other unchecked exception of the tool
+	 * is a crash.
+	 */
 	public static final CrashRecoveryPolicy DEFAULT = new CrashRecoveryPolicy(List.of(), true);
 
 	/**
@@ -60,11 +66,11 @@ public record CrashRecoveryPolicy(List<Class<? extends Exception>> crashTypes, b
 	}
 
 	/**
-	 * Picks the tools that drive a session: those carrying one of the tags (compared ignoring case) or whose name
-	 * matches one of the name patterns. A pattern is a glob ({@code browser_*}, {@code page_?}, matched ignoring case)
-	 * unless it starts with {@code regex:}, in which case the rest is a regular expression that must match the whole
-	 * name.
-	 * <pre>{@code
+	 * Picks the tools that drive a session: those carrying one of the tags (compared
+	 * ignoring case) or whose name matches one of the name patterns. A pattern is a glob
+	 * ({@code browser_*}, {@code page_?}, matched ignoring case) unless it starts with
+	 * {@code regex:}, in which case the rest is a regular expression that must match the
+	 * whole name. <pre>{@code
 	 * SessionToolMatcher matcher = SessionToolMatcher.of(List.of("browser"), List.of("page_*", "regex:shell_(run|exec)"));
 	 * matcher.matches(openPageTool);   // true for a tool tagged "browser" or named "page_open"
 	 * }</pre>
@@ -93,7 +99,8 @@ public record CrashRecoveryPolicy(List<Class<? extends Exception>> crashTypes, b
 		/**
 		 * Creates a matcher.
 		 * @param tags the tags that mark a session tool
-		 * @param namePatterns globs, or regular expressions prefixed with {@value #REGEX_PREFIX}
+		 * @param namePatterns globs, or regular expressions prefixed with
+		 * {@value #REGEX_PREFIX}
 		 * @return the matcher
 		 */
 		public static SessionToolMatcher of(Collection<String> tags, Collection<String> namePatterns) {
@@ -103,7 +110,8 @@ public record CrashRecoveryPolicy(List<Class<? extends Exception>> crashTypes, b
 		/**
 		 * Whether the tool drives a session.
 		 * @param tool the tool
-		 * @return {@code true} if it carries one of the tags or its name matches one of the patterns
+		 * @return {@code true} if it carries one of the tags or its name matches one of
+		 * the patterns
 		 */
 		public boolean matches(ToolDescriptor tool) {
 			for (String tag : this.tags) {
@@ -123,9 +131,9 @@ public record CrashRecoveryPolicy(List<Class<? extends Exception>> crashTypes, b
 			List<Pattern> compiled = new ArrayList<>(patterns.size());
 			for (String pattern : patterns) {
 				try {
-					compiled.add(pattern.startsWith(REGEX_PREFIX)
-							? Pattern.compile(pattern.substring(REGEX_PREFIX.length()))
-							: Pattern.compile(glob(pattern), Pattern.CASE_INSENSITIVE));
+					compiled.add(
+							pattern.startsWith(REGEX_PREFIX) ? Pattern.compile(pattern.substring(REGEX_PREFIX.length()))
+									: Pattern.compile(glob(pattern), Pattern.CASE_INSENSITIVE));
 				}
 				catch (PatternSyntaxException ex) {
 					throw new IllegalArgumentException("Tool name pattern '" + pattern + "' is not a valid regular "

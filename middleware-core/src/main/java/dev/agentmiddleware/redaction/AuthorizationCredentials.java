@@ -1,7 +1,8 @@
 package dev.agentmiddleware.redaction;
 
 /**
- * Finds the credential after an authorization scheme name: an auth-param list ({@code username="x",
+ * Finds the credential after an authorization scheme name: an auth-param list
+ * ({@code username="x",
  * response="..."}) or a token68, and where a scheme name ends.
  */
 final class AuthorizationCredentials {
@@ -10,9 +11,9 @@ final class AuthorizationCredentials {
 	}
 
 	/**
-	 * The credential after a scheme name, from {@code start} (just after the name): an auth-param list
-	 * ({@code username="x", response="..."}) or a token. Where the scheme stands alone in text, a token is only a
-	 * credential when it looks like one.
+	 * The credential after a scheme name, from {@code start} (just after the name): an
+	 * auth-param list ({@code username="x", response="..."}) or a token. Where the scheme
+	 * stands alone in text, a token is only a credential when it looks like one.
 	 */
 	static Redaction redactCredential(String text, int start, boolean authorizationValue) {
 		int credentialStart = ValueSpans.skipBlanks(text, start);
@@ -43,7 +44,10 @@ final class AuthorizationCredentials {
 		return false;
 	}
 
-	/** The end of an auth-param list starting at {@code start}, or {@code start} if there is none. */
+	/**
+	 * The end of an auth-param list starting at {@code start}, or {@code start} if there
+	 * is none.
+	 */
 	private static int authParamsEnd(String text, int start) {
 		int end = start;
 		int i = start;
@@ -93,7 +97,8 @@ final class AuthorizationCredentials {
 
 	private static int token68End(String text, int start) {
 		int i = start;
-		while (i < text.length() && (Character.isLetterOrDigit(text.charAt(i)) || "-._~+/".indexOf(text.charAt(i)) >= 0)) {
+		while (i < text.length()
+				&& (Character.isLetterOrDigit(text.charAt(i)) || "-._~+/".indexOf(text.charAt(i)) >= 0)) {
 			i++;
 		}
 		while (i > start && i < text.length() && text.charAt(i) == '=') {

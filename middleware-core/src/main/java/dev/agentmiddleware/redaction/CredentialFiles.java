@@ -8,15 +8,18 @@ import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Finds the secrets of common credential files where their content appears in text: {@code .netrc} entries,
- * {@code .pgpass} lines, CSV exports with a secret-named column (AWS {@code credentials.csv}, browser password
- * exports) and the private lines of PuTTY keys. Each returns one {@link Redaction} covering the file's secrets (the
- * structure between them kept), or {@code null} when what looked like the file holds none. Every scan moves forward
- * only, so the cost stays linear in the text.
+ * Finds the secrets of common credential files where their content appears in text:
+ * {@code .netrc} entries, {@code .pgpass} lines, CSV exports with a secret-named column
+ * (AWS {@code credentials.csv}, browser password exports) and the private lines of PuTTY
+ * keys. Each returns one {@link Redaction} covering the file's secrets (the structure
+ * between them kept), or {@code null} when what looked like the file holds none. Every
+ * scan moves forward only, so the cost stays linear in the text.
  */
 final class CredentialFiles {
 
-	/** The {@code .netrc} keywords followed by a value, and those whose value is a secret. */
+	/**
+	 * The {@code .netrc} keywords followed by a value, and those whose value is a secret.
+	 */
 	private static final Set<String> NETRC_KEYWORDS = Set.of("machine", "login", "password", "account", "port");
 
 	private static final Set<String> NETRC_SECRETS = Set.of("password", "account");
@@ -29,8 +32,9 @@ final class CredentialFiles {
 	}
 
 	/**
-	 * The values of {@code password} and {@code account} in the {@code .netrc} entries from {@code start} (a
-	 * {@code machine} or {@code default} keyword), as far as the text keeps to the {@code .netrc} grammar.
+	 * The values of {@code password} and {@code account} in the {@code .netrc} entries
+	 * from {@code start} (a {@code machine} or {@code default} keyword), as far as the
+	 * text keeps to the {@code .netrc} grammar.
 	 */
 	static @Nullable Redaction netrc(String text, int start) {
 		List<int[]> secrets = new ArrayList<>();
@@ -70,8 +74,9 @@ final class CredentialFiles {
 	}
 
 	/**
-	 * The password of a {@code .pgpass} line {@code host:port:database:user:password}, given the colon ending its
-	 * host and the start of its password: to the end of the line, or to the closing quote when the line is quoted.
+	 * The password of a {@code .pgpass} line {@code host:port:database:user:password},
+	 * given the colon ending its host and the start of its password: to the end of the
+	 * line, or to the closing quote when the line is quoted.
 	 */
 	static @Nullable Redaction pgpass(String text, int hostEnd, int passwordStart) {
 		int start = hostEnd;
@@ -85,7 +90,8 @@ final class CredentialFiles {
 		}
 		String host = text.substring(start, hostEnd);
 		if (!host.equals("*") && !containsLetterOrDot(host) || ISO_DATE_HOUR.matcher(host).matches()) {
-			// 01:02:03:04:05 is a time code and 2025-04-12T08:01:02.345+02:00 a time, not a host
+			// 01:02:03:04:05 is a time code and 2025-04-12T08:01:02.345+02:00 a time, not
+			// a host
 			return null;
 		}
 		if (passwordStart >= text.length() || Character.isWhitespace(text.charAt(passwordStart))) {
@@ -96,7 +102,8 @@ final class CredentialFiles {
 				i++;
 			}
 			else if (text.charAt(i) == ':') {
-				// a sixth field: an IPv6 address, not a .pgpass line (whose colons are escaped)
+				// a sixth field: an IPv6 address, not a .pgpass line (whose colons are
+				// escaped)
 				return null;
 			}
 		}
@@ -114,8 +121,9 @@ final class CredentialFiles {
 	}
 
 	/**
-	 * The secret columns of the CSV data lines after the header line {@code [headerStart, dataStart)}, while the lines
-	 * have as many fields as the header; the other fields are redacted as text.
+	 * The secret columns of the CSV data lines after the header line
+	 * {@code [headerStart, dataStart)}, while the lines have as many fields as the
+	 * header; the other fields are redacted as text.
 	 */
 	static @Nullable Redaction csv(SecretRedactor redactor, String text, int headerStart, int dataStart) {
 		int headerEnd = dataStart - 1;
@@ -171,7 +179,9 @@ final class CredentialFiles {
 		return changed ? new Redaction(dataStart, copied, replacement.toString()) : null;
 	}
 
-	/** The lines of a PuTTY key's private part, {@code lines} of them from {@code start}. */
+	/**
+	 * The lines of a PuTTY key's private part, {@code lines} of them from {@code start}.
+	 */
 	static @Nullable Redaction puttyPrivateLines(String text, int start, int lines) {
 		int end = start;
 		for (int line = 0; line < lines && end < text.length(); line++) {
@@ -184,7 +194,10 @@ final class CredentialFiles {
 		return (end > start) ? new Redaction(start, end, SecretRedactor.REDACTED) : null;
 	}
 
-	/** The fields of one CSV line as {start, end} pairs (quotes included), or {@code null} if it is not CSV. */
+	/**
+	 * The fields of one CSV line as {start, end} pairs (quotes included), or {@code null}
+	 * if it is not CSV.
+	 */
 	private static @Nullable List<int[]> csvFields(String text, int start, int end) {
 		List<int[]> fields = new ArrayList<>();
 		int i = start;
@@ -214,7 +227,10 @@ final class CredentialFiles {
 		return null;
 	}
 
-	/** The quote closing a quoted CSV field, where {@code ""} stands for one quote; {@code end} if none. */
+	/**
+	 * The quote closing a quoted CSV field, where {@code ""} stands for one quote;
+	 * {@code end} if none.
+	 */
 	private static int closingCsvQuote(String text, int from, int end) {
 		int i = from;
 		while (i < end) {

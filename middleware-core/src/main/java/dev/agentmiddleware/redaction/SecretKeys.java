@@ -8,21 +8,28 @@ import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
- * The secret-key rule of a {@link SecretRedactor}: splits a key into words and decides whether a run of them
- * spells a secret word followed only by qualifiers (see the {@link SecretRedactor} class description).
+ * The secret-key rule of a {@link SecretRedactor}: splits a key into words and decides
+ * whether a run of them spells a secret word followed only by qualifiers (see the
+ * {@link SecretRedactor} class description).
  */
 final class SecretKeys {
 
-	/** Words that may follow a secret word in a key without making it something else ({@code secret_key}). */
+	/**
+	 * Words that may follow a secret word in a key without making it something else
+	 * ({@code secret_key}).
+	 */
 	private static final Set<String> QUALIFIERS = Set.of("key", "keys", "value", "values", "val", "hash", "hashed",
 			"access", "confirm", "confirmation", "confirmed", "raw", "plain", "plaintext", "text", "str", "string",
 			"b64", "base64", "hex", "enc", "encoded", "encrypted", "header", "pem", "data", "old", "new", "current");
 
-	/** Short forms of {@code password}, secret only as a whole word after another ({@code DB_PASS}, {@code MYSQL_PWD}). */
+	/**
+	 * Short forms of {@code password}, secret only as a whole word after another
+	 * ({@code DB_PASS}, {@code MYSQL_PWD}).
+	 */
 	private static final Set<String> PASSWORD_ABBREVIATIONS = Set.of("pass", "pwd");
 
-	private static final Pattern WORD_BOUNDARY = Pattern
-		.compile("[^A-Za-z0-9]+|(?<=[a-z])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])|(?<=[A-Za-z])(?=[0-9])|(?<=[0-9])(?=[A-Za-z])");
+	private static final Pattern WORD_BOUNDARY = Pattern.compile(
+			"[^A-Za-z0-9]+|(?<=[a-z])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])|(?<=[A-Za-z])(?=[0-9])|(?<=[0-9])(?=[A-Za-z])");
 
 	private final List<String> normalizedKeys;
 
@@ -37,7 +44,8 @@ final class SecretKeys {
 			}
 		}
 		this.normalizedKeys = List.copyOf(normalized);
-		// Alone, "pass" and "pwd" are too often something else (pass=12 fail=0, the shell's PWD)
+		// Alone, "pass" and "pwd" are too often something else (pass=12 fail=0, the
+		// shell's PWD)
 		this.passwordAbbreviations = this.normalizedKeys.contains("password");
 	}
 

@@ -12,39 +12,49 @@ import java.util.regex.Pattern;
 /**
  * Recognises secret-bearing keys and hides their values, wherever they appear in text.
  *
- * <p><b>Secret keys.</b> A key is split into words at separators, case changes and digits ({@code X-Api-Key},
- * {@code API_KEY}, {@code apiKey}, {@code api.key} are all {@code api key}). It is secret when a run of its words
- * spells one of the secret words (likewise normalised, optionally plural) and every word after that run only
- * qualifies it ({@code key}, {@code value}, {@code hash}, a number, ...), or when its last word ends with a secret
- * word ({@code dbpassword}). So {@code client_secret}, {@code refresh_token}, {@code aws_secret_access_key},
- * {@code spring.datasource.password} and {@code passwordConfirmation} are secret, while {@code secretariat},
- * {@code token_count} and {@code my-secret-notes.txt} merely contain a secret word and are not. While
- * {@code password} is a secret word, its short forms {@code pass} and {@code pwd} count too, but only as a whole word
- * after another ({@code DB_PASS}, {@code MYSQL_PWD}; not {@code pass=12}, the shell's {@code PWD} or {@code bypass}).
+ * <p>
+ * <b>Secret keys.</b> A key is split into words at separators, case changes and digits
+ * ({@code X-Api-Key}, {@code API_KEY}, {@code apiKey}, {@code api.key} are all
+ * {@code api key}). It is secret when a run of its words spells one of the secret words
+ * (likewise normalised, optionally plural) and every word after that run only qualifies
+ * it ({@code key}, {@code value}, {@code hash}, a number, ...), or when its last word
+ * ends with a secret word ({@code dbpassword}). So {@code client_secret},
+ * {@code refresh_token}, {@code aws_secret_access_key},
+ * {@code spring.datasource.password} and {@code passwordConfirmation} are secret, while
+ * {@code secretariat}, {@code token_count} and {@code my-secret-notes.txt} merely contain
+ * a secret word and are not. While {@code password} is a secret word, its short forms
+ * {@code pass} and {@code pwd} count too, but only as a whole word after another
+ * ({@code DB_PASS}, {@code MYSQL_PWD}; not {@code pass=12}, the shell's {@code PWD} or
+ * {@code bypass}).
  *
- * <p><b>Text.</b> {@link #redactText(String)} hides, anywhere in the text:
+ * <p>
+ * <b>Text.</b> {@link #redactText(String)} hides, anywhere in the text:
  * <ul>
- * <li>values of secret keys written as {@code key=value}, {@code key: value}, {@code "key": "value"} (also
- * escaped JSON, {@code \"key\": \"value\"}), {@code 'key' => 'value'} (PHP, Ruby),
- * {@code <key>value</key>} (XML such as Maven's {@code settings.xml}), {@code define('KEY', 'value')} (PHP,
- * with WordPress's keys and salts) and URL query or fragment parameters ({@code ?api_key=...&x=1});</li>
- * <li>the user-info of URLs ({@code https://user:pass@host/} becomes {@code https://[REDACTED]@host/}, also when the
- * password holds a slash);</li>
+ * <li>values of secret keys written as {@code key=value}, {@code key: value},
+ * {@code "key": "value"} (also escaped JSON, {@code \"key\": \"value\"}),
+ * {@code 'key' => 'value'} (PHP, Ruby), {@code <key>value</key>} (XML such as Maven's
+ * {@code settings.xml}), {@code define('KEY', 'value')} (PHP, with WordPress's keys and
+ * salts) and URL query or fragment parameters ({@code ?api_key=...&x=1});</li>
+ * <li>the user-info of URLs ({@code https://user:pass@host/} becomes
+ * {@code https://[REDACTED]@host/}, also when the password holds a slash);</li>
  * <li>the credential of every authorization scheme after an {@code Authorization} or
- * {@code Proxy-Authorization} key ({@code Bearer}, {@code Basic}, {@code Token}, {@code Digest ... response="..."},
- * {@code AWS4-HMAC-SHA256 Credential=...}, any other), and of the common schemes where they stand alone in text,
- * provided what follows looks like a credential (so "Token expired" stays);</li>
- * <li>tokens recognisable by their form: GitHub tokens ({@code ghp_}, {@code gho_}, {@code ghu_}, {@code ghs_},
- * {@code ghr_}, {@code github_pat_}; the prefix stays) and JWTs (three or five base64url segments, the first
- * starting {@code eyJ});</li>
- * <li>the body of PEM and PGP private keys, and the private lines and MAC of PuTTY keys;</li>
- * <li>the secrets of credential files: {@code .netrc} ({@code password} and {@code account}), {@code .pgpass}
- * ({@code host:port:database:user:password}), Docker's {@code config.json} ({@code "auth"} when it is base64 of
- * {@code user:password}) and CSV with a secret-named column (AWS {@code credentials.csv}, password exports).</li>
+ * {@code Proxy-Authorization} key ({@code Bearer}, {@code Basic}, {@code Token},
+ * {@code Digest ... response="..."}, {@code AWS4-HMAC-SHA256 Credential=...}, any other),
+ * and of the common schemes where they stand alone in text, provided what follows looks
+ * like a credential (so "Token expired" stays);</li>
+ * <li>tokens recognisable by their form: GitHub tokens ({@code ghp_}, {@code gho_},
+ * {@code ghu_}, {@code ghs_}, {@code ghr_}, {@code github_pat_}; the prefix stays) and
+ * JWTs (three or five base64url segments, the first starting {@code eyJ});</li>
+ * <li>the body of PEM and PGP private keys, and the private lines and MAC of PuTTY
+ * keys;</li>
+ * <li>the secrets of credential files: {@code .netrc} ({@code password} and
+ * {@code account}), {@code .pgpass} ({@code host:port:database:user:password}), Docker's
+ * {@code config.json} ({@code "auth"} when it is base64 of {@code user:password}) and CSV
+ * with a secret-named column (AWS {@code credentials.csv}, password exports).</li>
  * </ul>
- * A quoted value stays quoted ({@code "password": "[REDACTED]"}); a value whose closing quote was cut off is
- * hidden to the end of the text. Everything else is left exactly as it was. Immutable and thread-safe.
- * <pre>{@code
+ * A quoted value stays quoted ({@code "password": "[REDACTED]"}); a value whose closing
+ * quote was cut off is hidden to the end of the text. Everything else is left exactly as
+ * it was. Immutable and thread-safe. <pre>{@code
  * SecretRedactor redactor = SecretRedactor.withDefaults();
  * redactor.isSecretKey("X-Api-Key");                        // true
  * redactor.isSecretKey("my-secret-notes.txt");              // false
@@ -62,7 +72,10 @@ public final class SecretRedactor {
 	public static final List<String> DEFAULT_SECRET_KEYS = List.of("password", "passwd", "passphrase", "secret",
 			"token", "api-key", "apikey", "authorization", "credential", "cookie", "private-key");
 
-	/** Authorization schemes recognised where they stand alone in text (an Authorization key accepts any). */
+	/**
+	 * Authorization schemes recognised where they stand alone in text (an Authorization
+	 * key accepts any).
+	 */
 	private static final String SCHEMES = "bearer|basic|token|digest|negotiate|ntlm|dpop|hoba|mutual|vapid"
 			+ "|aws4-hmac-sha256|scram-sha-1|scram-sha-256|privatetoken|oauth|mac";
 
@@ -71,7 +84,10 @@ public final class SecretRedactor {
 
 	private static final Pattern KEY_SEPARATOR = Pattern.compile(KEY_AND_SEPARATOR);
 
-	/** A database or user field of a .pgpass line (possessive: it cannot end but at a colon). */
+	/**
+	 * A database or user field of a .pgpass line (possessive: it cannot end but at a
+	 * colon).
+	 */
 	private static final String PGPASS_FIELD = "[^\\s:\\\\\"'=,;<>(){}\\[\\]]{1,255}+";
 
 	/** One cell of a CSV header line: a name, maybe quoted. */
@@ -80,8 +96,10 @@ public final class SecretRedactor {
 	/** One base64url segment of a JWT. */
 	private static final String JWT_SEGMENT = "[A-Za-z0-9_\\-]";
 
-	// Every repetition is bounded or runs over a class its successor cannot match, so no alternative backtracks
-	// more than a bounded distance from where it starts: the scan stays linear in the text.
+	// Every repetition is bounded or runs over a class its successor cannot match, so no
+	// alternative backtracks
+	// more than a bounded distance from where it starts: the scan stays linear in the
+	// text.
 	private static final Pattern CANDIDATE = Pattern.compile(
 			// a URL: scheme://...
 			"(?<url>(?<![A-Za-z0-9+.\\-])[A-Za-z][A-Za-z0-9+.\\-]{0,63}://[^\\s\"'<>\\\\`]+)"
@@ -89,7 +107,8 @@ public final class SecretRedactor {
 					+ "|(?=[-Pmdge<:])(?:"
 					// a PEM or PGP private key
 					+ "(?<pem>-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----)"
-					// the private part of a PuTTY key: a line count, then that many lines; then its MAC
+					// the private part of a PuTTY key: a line count, then that many
+					// lines; then its MAC
 					+ "|(?<putty>Private-Lines:[ \\t]{0,8}(?<puttyLines>[0-9]{1,4})[ \\t]{0,8}\\r?\\n)"
 					+ "|(?<puttyMac>Private-(?:MAC|Hash):[ \\t]{0,8})"
 					// a .netrc entry at the start of a line
@@ -98,7 +117,8 @@ public final class SecretRedactor {
 					// PHP's define('NAME', 'value') (wp-config.php)
 					+ "|(?<define>define[ \\t]{0,8}\\([ \\t]{0,8}(?<defineQuote>['\"])"
 					+ "(?<defineName>[A-Za-z_][A-Za-z0-9_]{0,99})\\k<defineQuote>[ \\t]{0,8},[ \\t]{0,8})"
-					// a GitHub token: classic (ghp_, gho_, ghu_, ghs_, ghr_) or fine-grained
+					// a GitHub token: classic (ghp_, gho_, ghu_, ghs_, ghr_) or
+					// fine-grained
 					+ "|(?<github>g(?<![A-Za-z0-9_]g)(?:h[pousr]_[A-Za-z0-9]{36,251}"
 					+ "|ithub_pat_[A-Za-z0-9]{22}_[A-Za-z0-9]{59,221})(?![A-Za-z0-9_]))"
 					// a JWT (three segments, the header JSON) or a JWE (five)
@@ -107,7 +127,8 @@ public final class SecretRedactor {
 					+ JWT_SEGMENT + "))"
 					// an XML start tag: <password>...</password>
 					+ "|(?<xml><(?<tag>[A-Za-z_][A-Za-z0-9_.:\\-]{0,100})(?:[ \\t][^<>]{0,500})?>)"
-					// a .pgpass line host:port:database:user:password, from the colon before the port
+					// a .pgpass line host:port:database:user:password, from the colon
+					// before the port
 					+ "|(?<pgpass>:(?:[0-9]{1,5}|\\*):" + PGPASS_FIELD + ":" + PGPASS_FIELD + ":))"
 					// a CSV header line (the data lines follow)
 					+ "|(?<csv>(?<![^\\n])" + CSV_HEADER_CELL + "(?:," + CSV_HEADER_CELL + "){1,63}\\r?\\n)"
@@ -118,7 +139,9 @@ public final class SecretRedactor {
 
 	private static final Pattern PEM_END = Pattern.compile("-----END [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----");
 
-	/** The keys and salts of WordPress's wp-config.php, secret though their names are not. */
+	/**
+	 * The keys and salts of WordPress's wp-config.php, secret though their names are not.
+	 */
 	private static final Set<String> WORDPRESS_SECRETS = Set.of("AUTH_KEY", "SECURE_AUTH_KEY", "LOGGED_IN_KEY",
 			"NONCE_KEY", "AUTH_SALT", "SECURE_AUTH_SALT", "LOGGED_IN_SALT", "NONCE_SALT");
 
@@ -146,7 +169,8 @@ public final class SecretRedactor {
 	}
 
 	/**
-	 * Whether values under this key must be hidden (see the class description for the rule).
+	 * Whether values under this key must be hidden (see the class description for the
+	 * rule).
 	 * @param key a map key, parameter or header name
 	 * @return {@code true} for secret keys
 	 */
@@ -155,10 +179,12 @@ public final class SecretRedactor {
 	}
 
 	/**
-	 * Hides secret values in free text, such as an exception message or a log value: values of secret keys,
-	 * URL user-info and authorization credentials (see the class description).
+	 * Hides secret values in free text, such as an exception message or a log value:
+	 * values of secret keys, URL user-info and authorization credentials (see the class
+	 * description).
 	 * @param text the text
-	 * @return the text with secret values replaced by {@value #REDACTED}; the same text when it holds none
+	 * @return the text with secret values replaced by {@value #REDACTED}; the same text
+	 * when it holds none
 	 */
 	public String redactText(String text) {
 		Matcher matcher = CANDIDATE.matcher(text);
@@ -209,7 +235,8 @@ public final class SecretRedactor {
 				next = matcher.end("key");
 			}
 			else {
-				// The credential files: what started like one may be ordinary text holding other candidates
+				// The credential files: what started like one may be ordinary text
+				// holding other candidates
 				next = matcher.start() + 1;
 				if (matcher.start("netrc") >= 0) {
 					redaction = CredentialFiles.netrc(text, matcher.start());
@@ -293,8 +320,9 @@ public final class SecretRedactor {
 	}
 
 	/**
-	 * The {@code @} ending a user-info whose password holds a slash ({@code https://u:pa/ss@host}), where what looks
-	 * like the authority ({@code u:pa}) has a colon not followed by a port; {@code -1} if there is none.
+	 * The {@code @} ending a user-info whose password holds a slash
+	 * ({@code https://u:pa/ss@host}), where what looks like the authority ({@code u:pa})
+	 * has a colon not followed by a port; {@code -1} if there is none.
 	 */
 	private static int slashedUserInfoEnd(String url, int authorityStart, int authorityEnd) {
 		int colon = url.indexOf(':', authorityStart);
@@ -349,8 +377,8 @@ public final class SecretRedactor {
 		}
 		if (authorization) {
 			int schemeEnd = AuthorizationCredentials.schemeEnd(text, valueStart);
-			if (schemeEnd > valueStart && schemeEnd < text.length() && (text.charAt(schemeEnd) == ' '
-					|| text.charAt(schemeEnd) == '\t')) {
+			if (schemeEnd > valueStart && schemeEnd < text.length()
+					&& (text.charAt(schemeEnd) == ' ' || text.charAt(schemeEnd) == '\t')) {
 				Redaction credential = AuthorizationCredentials.redactCredential(text, schemeEnd, true);
 				if (credential != null) {
 					return credential;
@@ -364,7 +392,10 @@ public final class SecretRedactor {
 		return (end > valueStart) ? new Redaction(valueStart, end, REDACTED) : null;
 	}
 
-	/** A Docker {@code config.json} {@code "auth"}: base64 of {@code user:password}, unlike other auth values. */
+	/**
+	 * A Docker {@code config.json} {@code "auth"}: base64 of {@code user:password},
+	 * unlike other auth values.
+	 */
 	private static Redaction redactDockerAuth(String text, int valueStart) {
 		char first = text.charAt(valueStart);
 		int start = (first == '"' || first == '\'') ? valueStart + 1 : valueStart;
@@ -383,7 +414,9 @@ public final class SecretRedactor {
 		}
 	}
 
-	/** PHP's {@code define('DB_PASSWORD', 'value')}: a quoted value under a secret name. */
+	/**
+	 * PHP's {@code define('DB_PASSWORD', 'value')}: a quoted value under a secret name.
+	 */
 	private Redaction redactDefine(String text, String name, int valueStart) {
 		if (valueStart >= text.length() || !(isSecretKey(name) || WORDPRESS_SECRETS.contains(name))) {
 			return null;
@@ -396,8 +429,9 @@ public final class SecretRedactor {
 	}
 
 	/**
-	 * The text of an XML element with a secret name ({@code <password>s3cr3t</password>}, Maven's
-	 * {@code settings.xml}), when its end tag follows or the text ends inside a one-word value.
+	 * The text of an XML element with a secret name ({@code <password>s3cr3t</password>},
+	 * Maven's {@code settings.xml}), when its end tag follows or the text ends inside a
+	 * one-word value.
 	 */
 	private Redaction redactElement(String text, String tag, int contentStart) {
 		if (!isSecretKey(tag)) {
@@ -419,7 +453,10 @@ public final class SecretRedactor {
 				: new Redaction(contentStart, contentEnd, REDACTED);
 	}
 
-	/** Redacts the content of a quoted value, keeping an authorization scheme name visible. */
+	/**
+	 * Redacts the content of a quoted value, keeping an authorization scheme name
+	 * visible.
+	 */
 	private static Redaction quoted(String text, int contentStart, int contentEnd, boolean authorization) {
 		if (contentEnd == contentStart) {
 			return null;

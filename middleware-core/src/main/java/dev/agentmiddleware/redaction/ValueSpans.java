@@ -1,8 +1,9 @@
 package dev.agentmiddleware.redaction;
 
 /**
- * Where a value written in text ends: at its closing quote or bracket, at the end of a bare value or of the line.
- * Each returns the end of the text when nothing closes the value, so a cut-off value is hidden to the end.
+ * Where a value written in text ends: at its closing quote or bracket, at the end of a
+ * bare value or of the line. Each returns the end of the text when nothing closes the
+ * value, so a cut-off value is hidden to the end.
  */
 final class ValueSpans {
 
@@ -22,7 +23,10 @@ final class ValueSpans {
 		return text.length();
 	}
 
-	/** Just past the bracket that closes the one at {@code start}, skipping quoted strings; the end if none. */
+	/**
+	 * Just past the bracket that closes the one at {@code start}, skipping quoted
+	 * strings; the end if none.
+	 */
 	static int closingBracket(String text, int start) {
 		int depth = 0;
 		for (int i = start; i < text.length(); i++) {

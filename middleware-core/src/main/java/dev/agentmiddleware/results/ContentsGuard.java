@@ -15,12 +15,14 @@ import dev.agentmiddleware.tool.ToolContents;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The result guards of one call whose result is a {@link ToolContents}, part by part: each text (a text part, an
- * embedded text resource) is screened as a text result is (secrets, personal data, the user's guards); the texts of a
- * resource link (URI, title, description) have their secrets redacted and personal data masked; then the texts
- * together are held to the tool's limit in characters, cut in order (the first texts are kept whole, a later one is cut
- * and the rest keep only the marker), and the binary parts together to its limit in bytes: a binary part cannot be
- * cut, so one that would go over the limit is left out, replaced by a text part saying what it was (with its
+ * The result guards of one call whose result is a {@link ToolContents}, part by part:
+ * each text (a text part, an embedded text resource) is screened as a text result is
+ * (secrets, personal data, the user's guards); the texts of a resource link (URI, title,
+ * description) have their secrets redacted and personal data masked; then the texts
+ * together are held to the tool's limit in characters, cut in order (the first texts are
+ * kept whole, a later one is cut and the rest keep only the marker), and the binary parts
+ * together to its limit in bytes: a binary part cannot be cut, so one that would go over
+ * the limit is left out, replaced by a text part saying what it was (with its
  * annotations), or the result is refused. Not thread-safe: one per call.
  */
 final class ContentsGuard {
@@ -58,7 +60,8 @@ final class ContentsGuard {
 	 * The guarded result.
 	 * @param contents the tool's result
 	 * @return the guarded result, equal to {@code contents} when nothing changed
-	 * @throws ToolResultRefusedException when a guard refuses it, or it is over a limit that refuses
+	 * @throws ToolResultRefusedException when a guard refuses it, or it is over a limit
+	 * that refuses
 	 */
 	ToolContents guard(ToolContents contents) {
 		List<ToolContent> parts = new ArrayList<>(contents.parts().size());
@@ -157,9 +160,10 @@ final class ContentsGuard {
 						String.format(Locale.ROOT, "its binary data has %,d bytes or more, more than its limit of %,d",
 								total + size, this.policy.maxBinaryBytes()));
 			}
-			parts.set(i, new Text(part.describe() + String.format(Locale.ROOT,
-					" [left out: the tool's binary data is over its limit of %,d bytes]", this.policy.maxBinaryBytes()),
-					part.annotations()));
+			parts.set(i,
+					new Text(part.describe() + String.format(Locale.ROOT,
+							" [left out: the tool's binary data is over its limit of %,d bytes]",
+							this.policy.maxBinaryBytes()), part.annotations()));
 			this.cut = true;
 		}
 	}

@@ -6,16 +6,19 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Finds email addresses ({@value #KIND}): a local part of letters, digits and {@code . _ % + -} (at most 64
- * characters, no leading, trailing or double dot), an {@code @}, and a domain of dot-separated labels ending in a
- * top-level domain of letters ({@code alice.o'neil@example.com} is found as {@code neil@example.com};
- * {@code user@localhost}, {@code @handle} and {@code a@b} are not addresses here). ASCII addresses only.
+ * Finds email addresses ({@value #KIND}): a local part of letters, digits and
+ * {@code . _ % + -} (at most 64 characters, no leading, trailing or double dot), an
+ * {@code @}, and a domain of dot-separated labels ending in a top-level domain of letters
+ * ({@code alice.o'neil@example.com} is found as {@code neil@example.com};
+ * {@code user@localhost}, {@code @handle} and {@code a@b} are not addresses here). ASCII
+ * addresses only.
  *
- * <p>No library is used: the libraries of the JDK and of this project have no address finder
- * ({@code jakarta.mail}'s {@code InternetAddress} parses one address, it does not find addresses in text, and is not
- * on the class path). The search starts at each {@code @} and is bounded on both sides, so a long text costs one
- * scan whatever it holds. Thread-safe.
- * <pre>{@code
+ * <p>
+ * No library is used: the libraries of the JDK and of this project have no address finder
+ * ({@code jakarta.mail}'s {@code InternetAddress} parses one address, it does not find
+ * addresses in text, and is not on the class path). The search starts at each {@code @}
+ * and is bounded on both sides, so a long text costs one scan whatever it holds.
+ * Thread-safe. <pre>{@code
  * new EmailDetector().find("write to alice@example.com"); // [Match[start=9, end=26]]
  * }</pre>
  */
@@ -28,7 +31,8 @@ public final class EmailDetector implements PersonalDataDetector {
 
 	private static final int MAX_DOMAIN = 253;
 
-	// Labels of letters, digits and inner dashes (63 at most), then a top-level domain of letters.
+	// Labels of letters, digits and inner dashes (63 at most), then a top-level domain of
+	// letters.
 	private static final Pattern DOMAIN = Pattern
 		.compile("(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\\.){1,126}[A-Za-z]{2,63}(?![A-Za-z0-9-])");
 

@@ -10,12 +10,13 @@ import org.iban4j.Iban4jException;
 import org.iban4j.IbanUtil;
 
 /**
- * Finds IBANs ({@value #KIND}), with iban4j ({@code org.iban4j:iban4j}): a country code, check digits and as many
- * letters and digits as that country's IBANs have, written together or in groups separated by single spaces
- * ({@code DE89 3704 0044 0532 0130 00}), accepted only when iban4j validates it ({@link IbanUtil#validate(String)}:
- * the country, the length, the format of the national account number and the check digits). So an IBAN with a wrong
- * check digit, or a code that merely starts like one, is left alone. Upper-case IBANs only. Thread-safe.
- * <pre>{@code
+ * Finds IBANs ({@value #KIND}), with iban4j ({@code org.iban4j:iban4j}): a country code,
+ * check digits and as many letters and digits as that country's IBANs have, written
+ * together or in groups separated by single spaces ({@code DE89 3704 0044 0532 0130 00}),
+ * accepted only when iban4j validates it ({@link IbanUtil#validate(String)}: the country,
+ * the length, the format of the national account number and the check digits). So an IBAN
+ * with a wrong check digit, or a code that merely starts like one, is left alone.
+ * Upper-case IBANs only. Thread-safe. <pre>{@code
  * new IbanDetector().find("pay to DE89 3704 0044 0532 0130 00");  // [Match[start=7, end=34]]
  * new IbanDetector().find("pay to DE88 3704 0044 0532 0130 00");  // [] (the check digits fail)
  * }</pre>

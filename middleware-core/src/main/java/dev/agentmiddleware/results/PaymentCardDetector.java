@@ -6,16 +6,18 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Finds payment card numbers ({@value #KIND}): 12 to 19 digits, written together or in groups separated by single
- * spaces or dashes ({@code 4111 1111 1111 1111}, {@code 4111-1111-1111-1111}, {@code 4111111111111111}), whose
- * check digit is right (the Luhn algorithm) and whose length fits the issuer the first digits name (Visa 13, 16 or
- * 19 digits, Mastercard 16, American Express 15, Diners Club, JCB, Discover, UnionPay, Maestro, Mir, RuPay). So a
- * 16-digit order number whose check digit fails, or whose first digits name no card issuer, is left alone, and
- * digits inside a longer number are never taken for a card.
+ * Finds payment card numbers ({@value #KIND}): 12 to 19 digits, written together or in
+ * groups separated by single spaces or dashes ({@code 4111 1111 1111 1111},
+ * {@code 4111-1111-1111-1111}, {@code 4111111111111111}), whose check digit is right (the
+ * Luhn algorithm) and whose length fits the issuer the first digits name (Visa 13, 16 or
+ * 19 digits, Mastercard 16, American Express 15, Diners Club, JCB, Discover, UnionPay,
+ * Maestro, Mir, RuPay). So a 16-digit order number whose check digit fails, or whose
+ * first digits name no card issuer, is left alone, and digits inside a longer number are
+ * never taken for a card.
  *
- * <p>The mask keeps the last four digits, as a receipt does ({@code [CARD ending 1111]}), so that a model can still
- * tell the user which card it is. Thread-safe.
- * <pre>{@code
+ * <p>
+ * The mask keeps the last four digits, as a receipt does ({@code [CARD ending 1111]}), so
+ * that a model can still tell the user which card it is. Thread-safe. <pre>{@code
  * PaymentCardDetector cards = new PaymentCardDetector();
  * cards.find("paid with 4111 1111 1111 1111");  // [Match[start=10, end=29]]
  * cards.find("order 4111 1111 1111 1112");      // [] (the check digit fails)
@@ -31,12 +33,13 @@ public final class PaymentCardDetector implements PersonalDataDetector {
 
 	private static final int LONGEST = 19;
 
-	// A run of digit groups separated by single spaces or dashes, not inside a longer number.
+	// A run of digit groups separated by single spaces or dashes, not inside a longer
+	// number.
 	private static final Pattern RUN = Pattern.compile("(?<![0-9])[0-9]+(?:[ -][0-9]+)*");
 
 	/**
-	 * The issuer ranges of the first digits, and the card lengths each issues: {first prefix, last prefix (with as
-	 * many digits), lengths...}.
+	 * The issuer ranges of the first digits, and the card lengths each issues: {first
+	 * prefix, last prefix (with as many digits), lengths...}.
 	 */
 	private static final int[][] ISSUERS = {
 			// Visa
@@ -52,7 +55,8 @@ public final class PaymentCardDetector implements PersonalDataDetector {
 			{ 3528, 3589, 16, 17, 18, 19 },
 			// Mir
 			{ 2200, 2204, 16, 17, 18, 19 },
-			// Maestro, Discover, UnionPay, RuPay and other issuers starting with 50 or 56 to 69
+			// Maestro, Discover, UnionPay, RuPay and other issuers starting with 50 or 56
+			// to 69
 			{ 50, 50, 12, 13, 14, 15, 16, 17, 18, 19 }, { 56, 69, 12, 13, 14, 15, 16, 17, 18, 19 },
 			// RuPay
 			{ 81, 82, 16 } };

@@ -4,18 +4,22 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * Finds one kind of personal data in text, so that the {@link ResultGuardMiddleware} masks it in the results of the
- * tools whose {@link ResultPolicy#personalData()} names the kind, and the logs mask it in their arguments and
- * results. The built-ins are {@link EmailDetector} ({@value EmailDetector#KIND}), {@link PhoneNumberDetector}
- * ({@value PhoneNumberDetector#KIND}), {@link PaymentCardDetector} ({@value PaymentCardDetector#KIND}) and
- * {@link IbanDetector} ({@value IbanDetector#KIND}); a detector of your own names its own kind.
+ * Finds one kind of personal data in text, so that the {@link ResultGuardMiddleware}
+ * masks it in the results of the tools whose {@link ResultPolicy#personalData()} names
+ * the kind, and the logs mask it in their arguments and results. The built-ins are
+ * {@link EmailDetector} ({@value EmailDetector#KIND}), {@link PhoneNumberDetector}
+ * ({@value PhoneNumberDetector#KIND}), {@link PaymentCardDetector}
+ * ({@value PaymentCardDetector#KIND}) and {@link IbanDetector}
+ * ({@value IbanDetector#KIND}); a detector of your own names its own kind.
  *
- * <p>A detector is given every string of a result: a text result whole, and each string value of a structured
- * result (not its keys, numbers or booleans). What it finds is replaced by its {@link #mask(String) mask}, by default
- * the kind in capitals in brackets ({@code [EMAIL]}), like {@code [REDACTED]} for secrets. Where the finds of several
- * detectors overlap, the longest is masked. Detectors must be thread-safe and should be fast: they run on every
- * string of every guarded result; return an empty list quickly for text that cannot hold your kind.
- * <pre>{@code
+ * <p>
+ * A detector is given every string of a result: a text result whole, and each string
+ * value of a structured result (not its keys, numbers or booleans). What it finds is
+ * replaced by its {@link #mask(String) mask}, by default the kind in capitals in brackets
+ * ({@code [EMAIL]}), like {@code [REDACTED]} for secrets. Where the finds of several
+ * detectors overlap, the longest is masked. Detectors must be thread-safe and should be
+ * fast: they run on every string of every guarded result; return an empty list quickly
+ * for text that cannot hold your kind. <pre>{@code
  * final class EmployeeIdDetector implements PersonalDataDetector {
  *
  *     private static final Pattern ID = Pattern.compile("\\bEMP-\\d{6}\\b");
@@ -34,9 +38,10 @@ import java.util.Locale;
 public interface PersonalDataDetector {
 
 	/**
-	 * The kind of personal data this detector finds, as named in {@link ResultPolicy#personalData()} and in
-	 * configuration ({@code detectors: [email, employee-id]}), and as counted; unique among the detectors of a
-	 * middleware.
+	 * The kind of personal data this detector finds, as named in
+	 * {@link ResultPolicy#personalData()} and in configuration
+	 * ({@code detectors: [email, employee-id]}), and as counted; unique among the
+	 * detectors of a middleware.
 	 * @return the kind: lower case letters, digits and dashes, such as {@code email}
 	 */
 	String kind();

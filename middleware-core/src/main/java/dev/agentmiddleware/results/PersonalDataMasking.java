@@ -14,9 +14,10 @@ import tools.jackson.databind.node.ObjectNode;
 import tools.jackson.databind.node.StringNode;
 
 /**
- * Masks the personal data of one tool's results with the detectors its policy names: in a text, and in every string
- * value of a tree (not its keys, numbers or booleans). Where finds overlap, the longest is masked (an IBAN, not the
- * phone number a run of its digits also is).
+ * Masks the personal data of one tool's results with the detectors its policy names: in a
+ * text, and in every string value of a tree (not its keys, numbers or booleans). Where
+ * finds overlap, the longest is masked (an IBAN, not the phone number a run of its digits
+ * also is).
  */
 final class PersonalDataMasking {
 
@@ -64,7 +65,8 @@ final class PersonalDataMasking {
 		StringBuilder result = new StringBuilder(text.length());
 		int copied = 0;
 		for (Found one : kept) {
-			result.append(text, copied, one.start()).append(one.detector().mask(text.substring(one.start(), one.end())));
+			result.append(text, copied, one.start())
+				.append(one.detector().mask(text.substring(one.start(), one.end())));
 			copied = one.end();
 			masked.accept(one.detector().kind());
 		}

@@ -29,36 +29,46 @@ import tools.jackson.databind.json.JsonMapper;
 import dev.agentmiddleware.tool.ToolDeniedException;
 
 /**
- * Guards what tools return before a model or an MCP client sees it: secrets are redacted, personal data is masked
- * (for the tools whose policy asks for it), then your own {@link ToolResultGuard}s run in order, then a result longer
- * than its tool's limit is cut with a marker saying how much was left out, or refused ({@link ResultPolicy}).
+ * Guards what tools return before a model or an MCP client sees it: secrets are redacted,
+ * personal data is masked (for the tools whose policy asks for it), then your own
+ * {@link ToolResultGuard}s run in order, then a result longer than its tool's limit is
+ * cut with a marker saying how much was left out, or refused ({@link ResultPolicy}).
  *
- * <p><b>Where:</b> inside the chain, just inside observation and logging ({@link BuiltInOrder#RESULTS}), so that
- * every caller gets the guarded result (an MCP client, a Spring AI {@code ChatClient}, Java code calling a tool
- * bean), logs and records show it, and observers see a refusal as the outcome {@code denied} decided by the guard.
- * The guards work on the form the caller will read: the text of a tool that returns a string, the JSON tree of any
- * other result, and each text of a {@link ToolContents rich result} (its texts and embedded text resources; a resource
- * link's URI, title and description are redacted and masked, not shown to the guards), whose texts together are held
- * to the limit in characters and whose binary parts (images, audio, embedded blobs) together to
- * {@link ResultPolicy#maxBinaryBytes()}: a binary part over it is left out, replaced by a text part saying what it was,
- * or refused. A changed tree is turned back into the tool's result type, so the chain's result contract holds
- * and MCP's {@code structuredContent} stays valid JSON; a tree that no longer fits the type (a secret-named number
- * redacted to text) is refused rather than handed on unredacted. A text result that is itself a JSON object or
- * array is cut like a tree, so it stays valid JSON. A result the mapper cannot write as JSON (which no model can
- * read either) is handed to a Java caller as it is.
+ * <p>
+ * <b>Where:</b> inside the chain, just inside observation and logging
+ * ({@link BuiltInOrder#RESULTS}), so that every caller gets the guarded result (an MCP
+ * client, a Spring AI {@code ChatClient}, Java code calling a tool bean), logs and
+ * records show it, and observers see a refusal as the outcome {@code denied} decided by
+ * the guard. The guards work on the form the caller will read: the text of a tool that
+ * returns a string, the JSON tree of any other result, and each text of a
+ * {@link ToolContents rich result} (its texts and embedded text resources; a resource
+ * link's URI, title and description are redacted and masked, not shown to the guards),
+ * whose texts together are held to the limit in characters and whose binary parts
+ * (images, audio, embedded blobs) together to {@link ResultPolicy#maxBinaryBytes()}: a
+ * binary part over it is left out, replaced by a text part saying what it was, or
+ * refused. A changed tree is turned back into the tool's result type, so the chain's
+ * result contract holds and MCP's {@code structuredContent} stays valid JSON; a tree that
+ * no longer fits the type (a secret-named number redacted to text) is refused rather than
+ * handed on unredacted. A text result that is itself a JSON object or array is cut like a
+ * tree, so it stays valid JSON. A result the mapper cannot write as JSON (which no model
+ * can read either) is handed to a Java caller as it is.
  *
- * <p><b>Redaction</b> uses the {@link SecretRedactor}: credentials in URLs, {@code Authorization} values, PEM private
- * keys and {@code key=value} secrets in text and in every string of a tree, and the whole value of every
- * secret-named field of a tree. <b>Personal data</b> of the kinds the tool's {@link ResultPolicy#personalData()}
- * names is masked by the {@link PersonalDataDetector}s of those kinds, in text and in every string value of a tree
- * ({@code [EMAIL]}, {@code [PHONE]}, {@code [CARD ending 1111]}, {@code [IBAN]}); {@link #personalDataMasking}
- * hands the same masking to the logs. <b>Cutting</b> a tree cuts its longest strings, never its structure; a result
- * whose structure alone is over the limit is refused.
+ * <p>
+ * <b>Redaction</b> uses the {@link SecretRedactor}: credentials in URLs,
+ * {@code Authorization} values, PEM private keys and {@code key=value} secrets in text
+ * and in every string of a tree, and the whole value of every secret-named field of a
+ * tree. <b>Personal data</b> of the kinds the tool's {@link ResultPolicy#personalData()}
+ * names is masked by the {@link PersonalDataDetector}s of those kinds, in text and in
+ * every string value of a tree ({@code [EMAIL]}, {@code [PHONE]},
+ * {@code [CARD ending 1111]}, {@code [IBAN]}); {@link #personalDataMasking} hands the
+ * same masking to the logs. <b>Cutting</b> a tree cuts its longest strings, never its
+ * structure; a result whose structure alone is over the limit is refused.
  *
- * <p>Counted per tool as {@link MiddlewareEvent#RESULT_REDACTED}, {@link MiddlewareEvent#RESULT_TRUNCATED} and
- * {@link MiddlewareEvent#RESULT_REFUSED}, and per tool and kind as {@link MiddlewareEvent#PERSONAL_DATA_MASKED}
- * (once per value masked).
- * <pre>{@code
+ * <p>
+ * Counted per tool as {@link MiddlewareEvent#RESULT_REDACTED},
+ * {@link MiddlewareEvent#RESULT_TRUNCATED} and {@link MiddlewareEvent#RESULT_REFUSED},
+ * and per tool and kind as {@link MiddlewareEvent#PERSONAL_DATA_MASKED} (once per value
+ * masked). <pre>{@code
  * ResultGuardMiddleware results = ResultGuardMiddleware.builder()
  *     .policies((tool) -> new ResultPolicy(100_000, OnExceed.TRUNCATE, true, List.of("email", "card")))
  *     .personalDataDetectors(List.of(new EmailDetector(), new PaymentCardDetector()))
@@ -92,8 +102,8 @@ public final class ResultGuardMiddleware extends BuiltInMiddleware<ResultPolicy>
 	}
 
 	/**
-	 * Starts a middleware that, unless told otherwise, applies no policy to any tool, with order
-	 * {@link BuiltInOrder#RESULTS}.
+	 * Starts a middleware that, unless told otherwise, applies no policy to any tool,
+	 * with order {@link BuiltInOrder#RESULTS}.
 	 * @return a builder
 	 */
 	public static Builder builder() {
@@ -107,14 +117,16 @@ public final class ResultGuardMiddleware extends BuiltInMiddleware<ResultPolicy>
 	}
 
 	/**
-	 * The masking of personal data this middleware applies to a tool's results, for the other places that show what
-	 * the tool was given or returned, such as the logs (the logging middleware's {@code masking}). Counts nothing.
-	 * <pre>{@code
+	 * The masking of personal data this middleware applies to a tool's results, for the
+	 * other places that show what the tool was given or returned, such as the logs (the
+	 * logging middleware's {@code masking}). Counts nothing. <pre>{@code
 	 * LoggingMiddleware logging = LoggingMiddleware.builder().masking(results::personalDataMasking).build();
 	 * }</pre>
 	 * @param tool the tool
-	 * @return masks the personal data in a text, or {@code null} when this middleware masks none in the tool's results
-	 * @throws InvalidPolicyException when the tool's policy names a kind no detector of this middleware finds
+	 * @return masks the personal data in a text, or {@code null} when this middleware
+	 * masks none in the tool's results
+	 * @throws InvalidPolicyException when the tool's policy names a kind no detector of
+	 * this middleware finds
 	 */
 	public @Nullable UnaryOperator<String> personalDataMasking(ToolDescriptor tool) {
 		ResultPolicy policy = policyOf(tool);
@@ -147,8 +159,9 @@ public final class ResultGuardMiddleware extends BuiltInMiddleware<ResultPolicy>
 		for (String kind : policy.personalData()) {
 			PersonalDataDetector detector = this.detectors.get(kind);
 			if (detector == null) {
-				throw new InvalidPolicyException("personalData", "personalData names '" + kind
-						+ "', which no detector finds; the detectors find " + this.detectors.keySet().stream().sorted().toList());
+				throw new InvalidPolicyException("personalData",
+						"personalData names '" + kind + "', which no detector finds; the detectors find "
+								+ this.detectors.keySet().stream().sorted().toList());
 			}
 			selected.add(detector);
 		}
@@ -197,7 +210,8 @@ public final class ResultGuardMiddleware extends BuiltInMiddleware<ResultPolicy>
 		}
 	}
 
-	// A rich result: its texts are screened as text results are, one by one, and held to the limit together; its
+	// A rich result: its texts are screened as text results are, one by one, and held to
+	// the limit together; its
 	// binary parts are held to the limit in bytes (see ContentsGuard)
 	private ToolContents guardContents(ToolInvocation invocation, ResultPolicy policy,
 			@Nullable PersonalDataMasking masking, ToolContents contents) {
@@ -209,8 +223,10 @@ public final class ResultGuardMiddleware extends BuiltInMiddleware<ResultPolicy>
 				screened = this.redactor.redactText(text);
 				redacted[0] |= !screened.equals(text);
 			}
-			return (masking != null) ? masking.mask(screened,
-					(kind) -> this.metrics.count(MiddlewareEvent.PERSONAL_DATA_MASKED, toolName, kind)) : screened;
+			return (masking != null)
+					? masking.mask(screened,
+							(kind) -> this.metrics.count(MiddlewareEvent.PERSONAL_DATA_MASKED, toolName, kind))
+					: screened;
 		};
 		UnaryOperator<String> texts = (text) -> {
 			ResultContent content = ResultContent.ofText(linkTexts.apply(text));
@@ -248,8 +264,8 @@ public final class ResultGuardMiddleware extends BuiltInMiddleware<ResultPolicy>
 		}
 		ResultContent cut = limit.cut(content);
 		if (cut == null) {
-			throw new ToolResultRefusedException(tool.name(), NAME, limit.refusal(content)
-					+ "; even with every text in it cut, its structure is longer than that");
+			throw new ToolResultRefusedException(tool.name(), NAME,
+					limit.refusal(content) + "; even with every text in it cut, its structure is longer than that");
 		}
 		this.metrics.count(MiddlewareEvent.RESULT_TRUNCATED, tool.name());
 		return cut;
@@ -261,7 +277,8 @@ public final class ResultGuardMiddleware extends BuiltInMiddleware<ResultPolicy>
 			tree = this.jsonMapper.valueToTree(result);
 		}
 		catch (JacksonException | IllegalArgumentException ex) {
-			// Not writable as JSON: no model or MCP client can read it either (their conversion fails the same way);
+			// Not writable as JSON: no model or MCP client can read it either (their
+			// conversion fails the same way);
 			// a Java caller gets it as it is.
 			return null;
 		}
@@ -286,10 +303,9 @@ public final class ResultGuardMiddleware extends BuiltInMiddleware<ResultPolicy>
 		catch (JacksonException | IllegalArgumentException ex) {
 			// refused below
 		}
-		throw new ToolResultRefusedException(tool.name(), NAME, "the guarded result (secrets redacted, personal data"
-				+ " masked or cut)"
-				+ " no longer fits its type " + tool.resultType().getSimpleName()
-				+ ", so it is not handed on unguarded");
+		throw new ToolResultRefusedException(tool.name(), NAME,
+				"the guarded result (secrets redacted, personal data" + " masked or cut)" + " no longer fits its type "
+						+ tool.resultType().getSimpleName() + ", so it is not handed on unguarded");
 	}
 
 	/**
@@ -324,9 +340,10 @@ public final class ResultGuardMiddleware extends BuiltInMiddleware<ResultPolicy>
 		}
 
 		/**
-		 * Adds detectors of personal data, which mask the kinds a tool's {@link ResultPolicy#personalData()} names
-		 * (none by default: {@link EmailDetector}, {@link PhoneNumberDetector}, {@link PaymentCardDetector} and
-		 * {@link IbanDetector} are the built-ins).
+		 * Adds detectors of personal data, which mask the kinds a tool's
+		 * {@link ResultPolicy#personalData()} names (none by default:
+		 * {@link EmailDetector}, {@link PhoneNumberDetector}, {@link PaymentCardDetector}
+		 * and {@link IbanDetector} are the built-ins).
 		 * @param detectors the detectors, each of a kind no other detector has
 		 * @return this builder
 		 * @throws IllegalArgumentException when two detectors have the same kind
@@ -336,9 +353,9 @@ public final class ResultGuardMiddleware extends BuiltInMiddleware<ResultPolicy>
 				String kind = Objects.requireNonNull(detector, "detector").kind();
 				PersonalDataDetector other = this.detectors.putIfAbsent(Objects.requireNonNull(kind, "kind"), detector);
 				if (other != null) {
-					throw new IllegalArgumentException("Two personal data detectors find '" + kind + "': "
-							+ other.getClass().getName() + " and " + detector.getClass().getName()
-							+ "; each kind needs its own detector");
+					throw new IllegalArgumentException(
+							"Two personal data detectors find '" + kind + "': " + other.getClass().getName() + " and "
+									+ detector.getClass().getName() + "; each kind needs its own detector");
 				}
 			}
 			return this;
@@ -355,8 +372,9 @@ public final class ResultGuardMiddleware extends BuiltInMiddleware<ResultPolicy>
 		}
 
 		/**
-		 * Sets the mapper that writes results as the JSON the caller reads (default {@link JsonMapper#shared()});
-		 * use the one the MCP server and Spring AI write results with.
+		 * Sets the mapper that writes results as the JSON the caller reads (default
+		 * {@link JsonMapper#shared()}); use the one the MCP server and Spring AI write
+		 * results with.
 		 * @param jsonMapper the mapper
 		 * @return this builder
 		 */
@@ -366,8 +384,8 @@ public final class ResultGuardMiddleware extends BuiltInMiddleware<ResultPolicy>
 		}
 
 		/**
-		 * Sets where redactions, masked personal data, cuts and refusals are counted (default
-		 * {@link MiddlewareMetrics#NONE}).
+		 * Sets where redactions, masked personal data, cuts and refusals are counted
+		 * (default {@link MiddlewareMetrics#NONE}).
 		 * @param metrics the metrics
 		 * @return this builder
 		 */
@@ -384,9 +402,9 @@ public final class ResultGuardMiddleware extends BuiltInMiddleware<ResultPolicy>
 	}
 
 	/**
-	 * A result guard refused a tool's result: the tool ran, but what it returned is not handed to the caller. Observed
-	 * and counted as {@code denied}, decided by the guard; never retried.
-	 * <pre>{@code
+	 * A result guard refused a tool's result: the tool ran, but what it returned is not
+	 * handed to the caller. Observed and counted as {@code denied}, decided by the guard;
+	 * never retried. <pre>{@code
 	 * throw new ToolResultRefusedException("read_file", "pii", "the result holds a credit card number");
 	 * }</pre>
 	 */
@@ -395,7 +413,8 @@ public final class ResultGuardMiddleware extends BuiltInMiddleware<ResultPolicy>
 		/**
 		 * Creates the exception.
 		 * @param toolName the tool whose result was refused
-		 * @param decidedBy the guard that refused it, such as {@code results} for the size limit
+		 * @param decidedBy the guard that refused it, such as {@code results} for the
+		 * size limit
 		 * @param reason why, in words a person and a model can act on
 		 */
 		public ToolResultRefusedException(String toolName, String decidedBy, String reason) {

@@ -16,13 +16,15 @@ import tools.jackson.databind.node.ObjectNode;
 import tools.jackson.databind.node.StringNode;
 
 /**
- * The size limit of one tool's results: measures a result as the caller reads it (a text's length, a tree's JSON
- * text's length) and cuts a longer one with a marker: a text at the limit, a tree (or a text that is a JSON object
- * or array) in its longest strings, so that it stays valid JSON.
+ * The size limit of one tool's results: measures a result as the caller reads it (a
+ * text's length, a tree's JSON text's length) and cuts a longer one with a marker: a text
+ * at the limit, a tree (or a text that is a JSON object or array) in its longest strings,
+ * so that it stays valid JSON.
  */
 final class ResultLimit {
 
-	// Strings no longer than this are not worth cutting: the marker would be longer than what it saves.
+	// Strings no longer than this are not worth cutting: the marker would be longer than
+	// what it saves.
 	private static final int SHORTEST_CUT = 160;
 
 	private final int maxChars;
@@ -39,13 +41,14 @@ final class ResultLimit {
 	}
 
 	String refusal(ResultContent content) {
-		return String.format(Locale.ROOT, "its result has %,d characters, more than its limit of %,d",
-				length(content), this.maxChars);
+		return String.format(Locale.ROOT, "its result has %,d characters, more than its limit of %,d", length(content),
+				this.maxChars);
 	}
 
 	/**
 	 * The content cut to the limit.
-	 * @return the cut content, or {@code null} when a tree cannot be cut to the limit without cutting its structure
+	 * @return the cut content, or {@code null} when a tree cannot be cut to the limit
+	 * without cutting its structure
 	 */
 	@Nullable ResultContent cut(ResultContent content) {
 		if (!content.isText()) {
@@ -66,10 +69,12 @@ final class ResultLimit {
 	}
 
 	/**
-	 * The text cut to {@code room} characters, the marker included, which names the tool's limit.
+	 * The text cut to {@code room} characters, the marker included, which names the
+	 * tool's limit.
 	 */
 	String cutText(String text, int room) {
-		// The marker for everything left out is at least as long as the one for what is actually left out.
+		// The marker for everything left out is at least as long as the one for what is
+		// actually left out.
 		int kept = Math.max(0, room - marker(text.length()).length());
 		if (kept > 0 && Character.isHighSurrogate(text.charAt(kept - 1))) {
 			kept--;
@@ -79,8 +84,8 @@ final class ResultLimit {
 
 	private String marker(int leftOut) {
 		return String.format(Locale.ROOT,
-				"… [cut: %,d more characters; the tool's result is longer than its limit of %,d characters]",
-				leftOut, this.maxChars);
+				"… [cut: %,d more characters; the tool's result is longer than its limit of %,d characters]", leftOut,
+				this.maxChars);
 	}
 
 	private @Nullable JsonNode jsonText(String text) {
@@ -98,7 +103,8 @@ final class ResultLimit {
 	}
 
 	/**
-	 * Cuts the longest strings of a tree until its JSON text fits, without writing it again after each cut.
+	 * Cuts the longest strings of a tree until its JSON text fits, without writing it
+	 * again after each cut.
 	 */
 	private @Nullable JsonNode cutTree(JsonNode original, int length) {
 		if (original.isString()) {
@@ -122,7 +128,8 @@ final class ResultLimit {
 			}
 			int before = jsonLength(text);
 			int target = before - excess;
-			// Escapes (\n, \") make the JSON longer than the text: start from the text's share of the target, then
+			// Escapes (\n, \") make the JSON longer than the text: start from the text's
+			// share of the target, then
 			// shorten by what is still over, a few times at most.
 			int room = (int) Math.max(0, (long) target * text.length() / before);
 			String cut = cutText(text, room);

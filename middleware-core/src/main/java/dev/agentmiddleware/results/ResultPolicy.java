@@ -7,11 +7,12 @@ import dev.agentmiddleware.chain.InvalidPolicyException;
 import dev.agentmiddleware.results.ResultGuardMiddleware.ToolResultRefusedException;
 
 /**
- * How the results of one tool are guarded: the longest result in characters (of its text, or of its JSON text for
- * a structured result, or of the texts of a {@link dev.agentmiddleware.tool.ToolContents rich result}), the most bytes
- * of binary data of a rich result (its images, audio and embedded binary resources), what happens to a longer one,
- * whether secrets are redacted, and which kinds of personal data are masked.
- * <pre>{@code
+ * How the results of one tool are guarded: the longest result in characters (of its text,
+ * or of its JSON text for a structured result, or of the texts of a
+ * {@link dev.agentmiddleware.tool.ToolContents rich result}), the most bytes of binary
+ * data of a rich result (its images, audio and embedded binary resources), what happens
+ * to a longer one, whether secrets are redacted, and which kinds of personal data are
+ * masked. <pre>{@code
  * ResultPolicy policy = new ResultPolicy(100_000, OnExceed.TRUNCATE, true);
  * ResultPolicy unlimited = new ResultPolicy(ResultPolicy.UNLIMITED, OnExceed.TRUNCATE, true);
  * ResultPolicy customers = new ResultPolicy(100_000, OnExceed.TRUNCATE, true, List.of("email", "phone"));
@@ -21,11 +22,12 @@ import dev.agentmiddleware.results.ResultGuardMiddleware.ToolResultRefusedExcept
  * @param maxChars the longest result in characters; {@link #UNLIMITED} (0) for no limit
  * @param onExceed what happens to a longer result
  * @param redactSecrets whether secrets in the result are replaced by {@code [REDACTED]}
- * @param personalData the kinds of personal data masked in the result, each the {@link PersonalDataDetector#kind()
- * kind} of a detector of the middleware, such as {@code email}; empty to mask none
- * @param maxBinaryBytes the most bytes of binary data in a rich result, all its binary parts together;
- * {@link #UNLIMITED} (0) for no limit. A binary part cannot be cut: one over the limit is left out, replaced by a text
- * saying what it was, or refused
+ * @param personalData the kinds of personal data masked in the result, each the
+ * {@link PersonalDataDetector#kind() kind} of a detector of the middleware, such as
+ * {@code email}; empty to mask none
+ * @param maxBinaryBytes the most bytes of binary data in a rich result, all its binary
+ * parts together; {@link #UNLIMITED} (0) for no limit. A binary part cannot be cut: one
+ * over the limit is left out, replaced by a text saying what it was, or refused
  */
 public record ResultPolicy(int maxChars, OnExceed onExceed, boolean redactSecrets, List<String> personalData,
 		long maxBinaryBytes) {
@@ -41,7 +43,8 @@ public record ResultPolicy(int maxChars, OnExceed onExceed, boolean redactSecret
 
 	/**
 	 * Checks the policy.
-	 * @throws InvalidPolicyException when {@code maxChars} or {@code maxBinaryBytes} is negative
+	 * @throws InvalidPolicyException when {@code maxChars} or {@code maxBinaryBytes} is
+	 * negative
 	 */
 	public ResultPolicy {
 		Objects.requireNonNull(onExceed, "onExceed");
@@ -58,10 +61,13 @@ public record ResultPolicy(int maxChars, OnExceed onExceed, boolean redactSecret
 
 	/**
 	 * A policy with the default limit of binary data, {@link #DEFAULT_MAX_BINARY_BYTES}.
-	 * @param maxChars the longest result in characters; {@link #UNLIMITED} (0) for no limit
+	 * @param maxChars the longest result in characters; {@link #UNLIMITED} (0) for no
+	 * limit
 	 * @param onExceed what happens to a longer result
-	 * @param redactSecrets whether secrets in the result are replaced by {@code [REDACTED]}
-	 * @param personalData the kinds of personal data masked in the result; empty to mask none
+	 * @param redactSecrets whether secrets in the result are replaced by
+	 * {@code [REDACTED]}
+	 * @param personalData the kinds of personal data masked in the result; empty to mask
+	 * none
 	 */
 	public ResultPolicy(int maxChars, OnExceed onExceed, boolean redactSecrets, List<String> personalData) {
 		this(maxChars, onExceed, redactSecrets, personalData, DEFAULT_MAX_BINARY_BYTES);
@@ -69,9 +75,11 @@ public record ResultPolicy(int maxChars, OnExceed onExceed, boolean redactSecret
 
 	/**
 	 * A policy that masks no personal data, with the default limit of binary data.
-	 * @param maxChars the longest result in characters; {@link #UNLIMITED} (0) for no limit
+	 * @param maxChars the longest result in characters; {@link #UNLIMITED} (0) for no
+	 * limit
 	 * @param onExceed what happens to a longer result
-	 * @param redactSecrets whether secrets in the result are replaced by {@code [REDACTED]}
+	 * @param redactSecrets whether secrets in the result are replaced by
+	 * {@code [REDACTED]}
 	 */
 	public ResultPolicy(int maxChars, OnExceed onExceed, boolean redactSecrets) {
 		this(maxChars, onExceed, redactSecrets, List.of());
@@ -102,14 +110,18 @@ public record ResultPolicy(int maxChars, OnExceed onExceed, boolean redactSecret
 	}
 
 	/**
-	 * What happens to a result longer than its tool's {@link ResultPolicy#maxChars() limit}.
+	 * What happens to a result longer than its tool's {@link ResultPolicy#maxChars()
+	 * limit}.
 	 */
 	public enum OnExceed {
 
 		/** The result is cut to the limit, with a marker saying how much was left out. */
 		TRUNCATE,
 
-		/** The call fails with a {@link ToolResultRefusedException}; the model sees the refusal, not the result. */
+		/**
+		 * The call fails with a {@link ToolResultRefusedException}; the model sees the
+		 * refusal, not the result.
+		 */
 		REFUSE
 
 	}

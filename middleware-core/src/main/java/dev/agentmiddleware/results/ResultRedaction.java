@@ -10,8 +10,9 @@ import tools.jackson.databind.node.ObjectNode;
 import tools.jackson.databind.node.StringNode;
 
 /**
- * Redacts the secrets of a result: {@link SecretRedactor#redactText(String)} on a text and on every string of a
- * tree, and the whole value of every secret-named field of a tree.
+ * Redacts the secrets of a result: {@link SecretRedactor#redactText(String)} on a text
+ * and on every string of a tree, and the whole value of every secret-named field of a
+ * tree.
  */
 final class ResultRedaction {
 

@@ -8,19 +8,23 @@ import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 
 /**
- * A check of what a tool returned, before a model or an MCP client sees it: your own rules (PII, policy) next to
- * the built-in redaction of secrets and the size limit. A guard passes the result (returns it as it is), replaces
- * it ({@link ResultContent#withText(String)}, {@link ResultContent#withJson(tools.jackson.databind.JsonNode)}) or refuses it (throws a
- * {@link ToolResultRefusedException}, which the caller gets as a failed call and observers see as {@code denied},
- * decided by the guard's {@link #name()}).
+ * A check of what a tool returned, before a model or an MCP client sees it: your own
+ * rules (PII, policy) next to the built-in redaction of secrets and the size limit. A
+ * guard passes the result (returns it as it is), replaces it
+ * ({@link ResultContent#withText(String)},
+ * {@link ResultContent#withJson(tools.jackson.databind.JsonNode)}) or refuses it (throws
+ * a {@link ToolResultRefusedException}, which the caller gets as a failed call and
+ * observers see as {@code denied}, decided by the guard's {@link #name()}).
  *
- * <p>Guards run in the {@link ResultGuardMiddleware}, inside the chain, on every call whose tool the middleware
- * applies to: after secrets are redacted and before the size limit, in the order they are given (as Spring beans:
- * by {@code @Order}). They must be thread-safe and should be fast: they run on every result. A
- * {@link dev.agentmiddleware.tool.ToolContents rich result} is checked text by text: each of its texts (text parts,
- * embedded text resources) is given to the guard as a text result of its own; its binary parts are not given.
- * <pre>{@code
- * @Bean
+ * <p>
+ * Guards run in the {@link ResultGuardMiddleware}, inside the chain, on every call whose
+ * tool the middleware applies to: after secrets are redacted and before the size limit,
+ * in the order they are given (as Spring beans: by {@code @Order}). They must be
+ * thread-safe and should be fast: they run on every result. A
+ * {@link dev.agentmiddleware.tool.ToolContents rich result} is checked text by text: each
+ * of its texts (text parts, embedded text resources) is given to the guard as a text
+ * result of its own; its binary parts are not given. <pre>{@code
+ * &#64;Bean
  * ToolResultGuard noCardNumbers() {
  *     Pattern card = Pattern.compile("\\b\\d{4}([ -]?)\\d{4}\\1\\d{4}\\1\\d{4}\\b");
  *     return (invocation, result) -> {
@@ -39,7 +43,8 @@ public interface ToolResultGuard {
 	/**
 	 * Checks one result.
 	 * @param invocation the call that produced it
-	 * @param result the result as the caller will read it (already redacted when redaction applies)
+	 * @param result the result as the caller will read it (already redacted when
+	 * redaction applies)
 	 * @return the result, or a replacement of it
 	 * @throws ToolResultRefusedException to refuse the result
 	 */
@@ -54,10 +59,10 @@ public interface ToolResultGuard {
 	}
 
 	/**
-	 * A tool's result in the form a model or an MCP client reads: its text (a tool that returns a string), or its JSON
-	 * tree (any other result, as it will be written to JSON). Immutable: a guard that changes the result returns a new
-	 * content with {@link #withText(String)} or {@link #withJson(JsonNode)}.
-	 * <pre>{@code
+	 * A tool's result in the form a model or an MCP client reads: its text (a tool that
+	 * returns a string), or its JSON tree (any other result, as it will be written to
+	 * JSON). Immutable: a guard that changes the result returns a new content with
+	 * {@link #withText(String)} or {@link #withJson(JsonNode)}. <pre>{@code
 	 * ResultContent content = ResultContent.ofText("card 4111 1111 1111 1111");
 	 * content.withText(content.text().replaceAll("\\d{4} \\d{4} \\d{4} (\\d{4})", "**** **** **** $1"));
 	 * }</pre>
@@ -83,8 +88,9 @@ public interface ToolResultGuard {
 		}
 
 		/**
-		 * The content of a structured result. The tree is not copied: a guard that changes it returns
-		 * {@link #withJson(JsonNode)} with a changed copy ({@code json.deepCopy()}), never changes it in place.
+		 * The content of a structured result. The tree is not copied: a guard that
+		 * changes it returns {@link #withJson(JsonNode)} with a changed copy
+		 * ({@code json.deepCopy()}), never changes it in place.
 		 * @param json the JSON tree
 		 * @return the content
 		 */

@@ -32,31 +32,40 @@ import org.jspecify.annotations.Nullable;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Retries failed calls of idempotent and read-only tools, with exponential backoff and jitter.
+ * Retries failed calls of idempotent and read-only tools, with exponential backoff and
+ * jitter.
  *
- * <p>Applies only to tools that are {@link ToolDescriptor#idempotent() idempotent} or
- * {@link ToolDescriptor#readOnly() read-only} and that its policy function gives a {@link RetryPolicy} with more than
- * one attempt; every other tool is left unwrapped, whatever the policy says, so a side-effecting tool never runs
- * twice unless the builder's {@link Builder#sideEffectingTools} names it explicitly. Each attempt calls the rest of the chain again, so with the default order every attempt passes the rate
- * limit and gets its own timeout. Each retry counts {@link MiddlewareEvent#RETRY}. When the attempts run out, or a
- * failure is not retried, the last failure propagates unchanged.
+ * <p>
+ * Applies only to tools that are {@link ToolDescriptor#idempotent() idempotent} or
+ * {@link ToolDescriptor#readOnly() read-only} and that its policy function gives a
+ * {@link RetryPolicy} with more than one attempt; every other tool is left unwrapped,
+ * whatever the policy says, so a side-effecting tool never runs twice unless the
+ * builder's {@link Builder#sideEffectingTools} names it explicitly. Each attempt calls
+ * the rest of the chain again, so with the default order every attempt passes the rate
+ * limit and gets its own timeout. Each retry counts {@link MiddlewareEvent#RETRY}. When
+ * the attempts run out, or a failure is not retried, the last failure propagates
+ * unchanged.
  *
- * <p><b>Never retried</b>, whatever the policy lists: {@link ToolDeniedException}, {@link ToolRateLimitedException},
- * {@link InvalidToolArgumentsException}, {@link ToolContractViolationException}, {@link InterruptedException} and
- * errors, nor a cancelled attempt (outcome {@code cancelled}), nor anything once the call is
- * {@linkplain CallCancellation cancelled}: a cancellation during the backoff ends it at once (with the default
- * {@link Sleeper#THREAD}; another sleeper is asked after it returns) and the call fails with a
- * {@link ToolCancelledException}.
- * A {@link ToolTimeoutException} is retried only when the policy names {@code ToolTimeoutException} (or a subclass)
- * itself, not through a supertype such as {@code RuntimeException}: the timeouts this middleware sees are per attempt
- * (a timeout ordered outside it ends the whole call and never reaches it), and retrying one multiplies how long the
- * caller waits.
+ * <p>
+ * <b>Never retried</b>, whatever the policy lists: {@link ToolDeniedException},
+ * {@link ToolRateLimitedException}, {@link InvalidToolArgumentsException},
+ * {@link ToolContractViolationException}, {@link InterruptedException} and errors, nor a
+ * cancelled attempt (outcome {@code cancelled}), nor anything once the call is
+ * {@linkplain CallCancellation cancelled}: a cancellation during the backoff ends it at
+ * once (with the default {@link Sleeper#THREAD}; another sleeper is asked after it
+ * returns) and the call fails with a {@link ToolCancelledException}. A
+ * {@link ToolTimeoutException} is retried only when the policy names
+ * {@code ToolTimeoutException} (or a subclass) itself, not through a supertype such as
+ * {@code RuntimeException}: the timeouts this middleware sees are per attempt (a timeout
+ * ordered outside it ends the whole call and never reaches it), and retrying one
+ * multiplies how long the caller waits.
  *
- * <p>The schedule and the retry decision come from a Resilience4j {@link RetryConfig} (its interval function and
- * exception predicate). The attempts themselves run in this class rather than in Resilience4j's {@code Retry},
- * because that one waits through a single JVM-wide sleep function; here the {@link Sleeper} and the source of
- * jitter are per middleware, so schedules can be tested without sleeping.
- * <pre>{@code
+ * <p>
+ * The schedule and the retry decision come from a Resilience4j {@link RetryConfig} (its
+ * interval function and exception predicate). The attempts themselves run in this class
+ * rather than in Resilience4j's {@code Retry}, because that one waits through a single
+ * JVM-wide sleep function; here the {@link Sleeper} and the source of jitter are per
+ * middleware, so schedules can be tested without sleeping. <pre>{@code
  * RetryMiddleware retry = RetryMiddleware.builder()
  *     .policies((tool) -> RetryPolicy.defaults().withMaxAttempts(4))
  *     .metrics(metrics)
@@ -86,10 +95,10 @@ public final class RetryMiddleware extends BuiltInMiddleware<RetryPolicy> {
 	}
 
 	/**
-	 * Starts a retry middleware; by default every idempotent or read-only tool is retried with
-	 * {@link RetryPolicy#defaults()}, with order {@link BuiltInOrder#RETRY}. Only idempotent and read-only tools,
-	 * and those {@link Builder#sideEffectingTools} names, are ever wrapped, whatever the policies say.
-	 * <pre>{@code
+	 * Starts a retry middleware; by default every idempotent or read-only tool is retried
+	 * with {@link RetryPolicy#defaults()}, with order {@link BuiltInOrder#RETRY}. Only
+	 * idempotent and read-only tools, and those {@link Builder#sideEffectingTools} names,
+	 * are ever wrapped, whatever the policies say. <pre>{@code
 	 * RetryMiddleware retry = RetryMiddleware.builder()
 	 *     .policies((tool) -> tool.name().equals("search") ? RetryPolicy.defaults() : null)
 	 *     .build();
@@ -201,13 +210,15 @@ public final class RetryMiddleware extends BuiltInMiddleware<RetryPolicy> {
 						throw ex;
 					}
 					if (cancellation.isCancelled()) {
-						// The attempt failed while its call was cancelled: the call ends cancelled, untried again
+						// The attempt failed while its call was cancelled: the call ends
+						// cancelled, untried again
 						throw new ToolCancelledException(this.toolName, NAME, cancellation.reason(), ex);
 					}
 					long millis = this.backoff.apply(attempt, Either.left(ex));
 					this.metrics.count(MiddlewareEvent.RETRY, this.toolName);
 					try {
-						// The default sleeper's backoff ends early when the call is cancelled
+						// The default sleeper's backoff ends early when the call is
+						// cancelled
 						boolean cancelled = (this.sleeper == Sleeper.THREAD)
 								? cancellation.await(Duration.ofMillis(millis)) : sleep(millis, cancellation);
 						if (cancelled) {
@@ -247,8 +258,8 @@ public final class RetryMiddleware extends BuiltInMiddleware<RetryPolicy> {
 		}
 
 		/**
-		 * Sets the tools that are neither idempotent nor read-only but retried all the same, because their owner
-		 * said so explicitly (default none).
+		 * Sets the tools that are neither idempotent nor read-only but retried all the
+		 * same, because their owner said so explicitly (default none).
 		 * @param sideEffectingTools whether a side-effecting tool may be retried
 		 * @return this builder
 		 */
@@ -268,8 +279,9 @@ public final class RetryMiddleware extends BuiltInMiddleware<RetryPolicy> {
 		}
 
 		/**
-		 * Sets the source of jitter: uniformly distributed values from 0 (inclusive) to 1 (exclusive); default
-		 * {@link ThreadLocalRandom}. Tests pass a seeded or fixed one.
+		 * Sets the source of jitter: uniformly distributed values from 0 (inclusive) to 1
+		 * (exclusive); default {@link ThreadLocalRandom}. Tests pass a seeded or fixed
+		 * one.
 		 * @param random the source
 		 * @return this builder
 		 */
@@ -296,9 +308,8 @@ public final class RetryMiddleware extends BuiltInMiddleware<RetryPolicy> {
 	}
 
 	/**
-	 * Waits between two attempts of a retried call. The default blocks the calling thread; tests pass one that records
-	 * the backoff instead of sleeping.
-	 * <pre>{@code
+	 * Waits between two attempts of a retried call. The default blocks the calling
+	 * thread; tests pass one that records the backoff instead of sleeping. <pre>{@code
 	 * List<Duration> waits = new ArrayList<>();
 	 * RetryMiddleware retry = RetryMiddleware.builder().policies((tool) -> RetryPolicy.defaults()).sleeper(waits::add).build();
 	 * }</pre>
@@ -312,7 +323,8 @@ public final class RetryMiddleware extends BuiltInMiddleware<RetryPolicy> {
 		/**
 		 * Waits.
 		 * @param duration how long
-		 * @throws InterruptedException if the thread is interrupted while waiting; the call then stops retrying
+		 * @throws InterruptedException if the thread is interrupted while waiting; the
+		 * call then stops retrying
 		 */
 		void sleep(Duration duration) throws InterruptedException;
 

@@ -11,42 +11,49 @@ import dev.agentmiddleware.chain.InvalidPolicyException;
 import dev.agentmiddleware.tool.TransientToolException;
 
 /**
- * How one tool is retried: up to {@code maxAttempts} attempts in all, waiting {@code initialBackoff}, then
- * {@code multiplier} times longer after each failed attempt, never longer than {@code maxBackoff}, each wait varied
- * at random by up to {@code jitter} of itself. Only failures of the {@code retryOn} types (or their subclasses) are
- * retried, except those of the {@code ignore} types: by default an {@link IOException} is retried, but not a missing
- * file or another {@link FileSystemException}, which a second attempt would only repeat.
- * <pre>{@code
+ * How one tool is retried: up to {@code maxAttempts} attempts in all, waiting
+ * {@code initialBackoff}, then {@code multiplier} times longer after each failed attempt,
+ * never longer than {@code maxBackoff}, each wait varied at random by up to
+ * {@code jitter} of itself. Only failures of the {@code retryOn} types (or their
+ * subclasses) are retried, except those of the {@code ignore} types: by default an
+ * {@link IOException} is retried, but not a missing file or another
+ * {@link FileSystemException}, which a second attempt would only repeat. <pre>{@code
  * RetryPolicy policy = RetryPolicy.defaults().withMaxAttempts(5).withRetryOn(List.of(SocketTimeoutException.class));
  * }</pre>
  *
  * @param maxAttempts the attempts in all, at least 1 (1 means no retry)
  * @param initialBackoff the wait after the first failed attempt, at least 1ms
  * @param multiplier how much longer each further wait is, at least 1.0
- * @param jitter the randomization factor of each wait, from 0 (none) up to but excluding 1: a wait {@code w} becomes
- * one between {@code w * (1 - jitter)} and {@code w * (1 + jitter)}
+ * @param jitter the randomization factor of each wait, from 0 (none) up to but excluding
+ * 1: a wait {@code w} becomes one between {@code w * (1 - jitter)} and
+ * {@code w * (1 + jitter)}
  * @param maxBackoff the longest wait, at least {@code initialBackoff}
  * @param retryOn the failures that are retried, with their subclasses
- * @param ignore the failures that are not retried even though a {@code retryOn} type matches them, with their
- * subclasses
+ * @param ignore the failures that are not retried even though a {@code retryOn} type
+ * matches them, with their subclasses
  */
 public record RetryPolicy(int maxAttempts, Duration initialBackoff, double multiplier, double jitter,
 		Duration maxBackoff, List<Class<? extends Throwable>> retryOn, List<Class<? extends Throwable>> ignore) {
 
-	/** The failures retried by default: {@link TransientToolException} and {@link IOException}. */
+	/**
+	 * The failures retried by default: {@link TransientToolException} and
+	 * {@link IOException}.
+	 */
 	public static final List<Class<? extends Throwable>> DEFAULT_RETRY_ON = List.of(TransientToolException.class,
 			IOException.class);
 
 	/**
-	 * The failures not retried by default although they are {@link IOException}s: {@link FileNotFoundException} and
-	 * {@link FileSystemException} (a missing file, a denied access, a path that is a directory).
+	 * The failures not retried by default although they are {@link IOException}s:
+	 * {@link FileNotFoundException} and {@link FileSystemException} (a missing file, a
+	 * denied access, a path that is a directory).
 	 */
 	public static final List<Class<? extends Throwable>> DEFAULT_IGNORE = List.of(FileNotFoundException.class,
 			FileSystemException.class);
 
 	/**
 	 * Validates the policy.
-	 * @throws IllegalArgumentException if a value is out of range, with a message that names it
+	 * @throws IllegalArgumentException if a value is out of range, with a message that
+	 * names it
 	 */
 	public RetryPolicy {
 		if (maxAttempts < 1) {
@@ -74,7 +81,8 @@ public record RetryPolicy(int maxAttempts, Duration initialBackoff, double multi
 		checkThrowables("ignore", ignore);
 	}
 
-	// The element type is erased at run time: a class bound from configuration may be any class.
+	// The element type is erased at run time: a class bound from configuration may be any
+	// class.
 	private static void checkThrowables(String name, List<Class<? extends Throwable>> types) {
 		for (Class<?> type : types) {
 			if (!Throwable.class.isAssignableFrom(type)) {
@@ -85,8 +93,9 @@ public record RetryPolicy(int maxAttempts, Duration initialBackoff, double multi
 	}
 
 	/**
-	 * The default policy: 3 attempts, 200ms initial backoff, multiplier 2, jitter 0.5, at most 5s between attempts,
-	 * retrying {@link #DEFAULT_RETRY_ON} except {@link #DEFAULT_IGNORE}.
+	 * The default policy: 3 attempts, 200ms initial backoff, multiplier 2, jitter 0.5, at
+	 * most 5s between attempts, retrying {@link #DEFAULT_RETRY_ON} except
+	 * {@link #DEFAULT_IGNORE}.
 	 * @return the default policy
 	 */
 	public static RetryPolicy defaults() {

@@ -9,7 +9,8 @@ import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Deep, unmodifiable copies of JSON-friendly values, refusing anything a JSON store could not keep.
+ * Deep, unmodifiable copies of JSON-friendly values, refusing anything a JSON store could
+ * not keep.
  */
 final class JsonValues {
 

@@ -9,13 +9,14 @@ import java.util.function.UnaryOperator;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Keeps the metadata of each thread (a conversation on the {@code ChatClient} path, a session on the MCP path) as a
- * JSON-friendly map, with atomic per-thread updates.
+ * Keeps the metadata of each thread (a conversation on the {@code ChatClient} path, a
+ * session on the MCP path) as a JSON-friendly map, with atomic per-thread updates.
  *
- * <p>Implementations provide a versioned read and a compare-and-set write; {@link #update} builds the atomic
- * read-modify-write on them with optimistic retries, so concurrent writers never lose an update. Implementations
- * are thread-safe: in memory ({@link InMemoryThreadStore}) or in a database shared by several instances.
- * <pre>{@code
+ * <p>
+ * Implementations provide a versioned read and a compare-and-set write; {@link #update}
+ * builds the atomic read-modify-write on them with optimistic retries, so concurrent
+ * writers never lose an update. Implementations are thread-safe: in memory
+ * ({@link InMemoryThreadStore}) or in a database shared by several instances. <pre>{@code
  * store.update("conversation-42", (metadata) -> {
  *     Map<String, Object> changed = new LinkedHashMap<>(metadata);
  *     changed.put("todos", List.of(Map.of("id", "1", "text", "Read the file", "status", "pending")));
@@ -25,13 +26,17 @@ import org.jspecify.annotations.Nullable;
  */
 public interface ThreadStore {
 
-	/** How many times {@link #update} tries before giving up with a {@link ThreadUpdateConflictException}. */
+	/**
+	 * How many times {@link #update} tries before giving up with a
+	 * {@link ThreadUpdateConflictException}.
+	 */
 	int MAX_UPDATE_ATTEMPTS = 100;
 
 	/**
 	 * Reads a thread's metadata.
 	 * @param threadId the thread
-	 * @return its metadata, {@linkplain ThreadMetadata#empty(String) empty} at version 0 when never written
+	 * @return its metadata, {@linkplain ThreadMetadata#empty(String) empty} at version 0
+	 * when never written
 	 */
 	ThreadMetadata load(String threadId);
 
@@ -39,21 +44,23 @@ public interface ThreadStore {
 	 * Writes a thread's metadata if nobody wrote it since it was read.
 	 * @param current the metadata as read, whose version must still be the stored one
 	 * @param values the new metadata, replacing all of it
-	 * @return {@code true} if written (the stored version is now {@code current.version() + 1}), {@code false} if
-	 * another writer came first and nothing was written
+	 * @return {@code true} if written (the stored version is now
+	 * {@code current.version() + 1}), {@code false} if another writer came first and
+	 * nothing was written
 	 * @throws IllegalArgumentException if a value is not JSON-friendly
 	 */
 	boolean compareAndSet(ThreadMetadata current, Map<String, ? extends @Nullable Object> values);
 
 	/**
-	 * Changes a thread's metadata atomically: reads it, applies {@code change}, and writes the result if nobody
-	 * wrote in between, otherwise tries again with the newer metadata. An exception from {@code change}
-	 * propagates and changes nothing.
+	 * Changes a thread's metadata atomically: reads it, applies {@code change}, and
+	 * writes the result if nobody wrote in between, otherwise tries again with the newer
+	 * metadata. An exception from {@code change} propagates and changes nothing.
 	 * @param threadId the thread
-	 * @param change computes the new metadata from the current one (an unmodifiable map); may run more than once,
-	 * so it must have no side effects
+	 * @param change computes the new metadata from the current one (an unmodifiable map);
+	 * may run more than once, so it must have no side effects
 	 * @return the metadata as written
-	 * @throws ThreadUpdateConflictException if other writers won {@value #MAX_UPDATE_ATTEMPTS} times in a row
+	 * @throws ThreadUpdateConflictException if other writers won
+	 * {@value #MAX_UPDATE_ATTEMPTS} times in a row
 	 */
 	default ThreadMetadata update(String threadId, UnaryOperator<Map<String, @Nullable Object>> change) {
 		for (int attempt = 1; attempt <= MAX_UPDATE_ATTEMPTS; attempt++) {
@@ -68,7 +75,8 @@ public interface ThreadStore {
 	}
 
 	/**
-	 * An update of a thread's metadata lost the race against concurrent writers more often than the store retries.
+	 * An update of a thread's metadata lost the race against concurrent writers more
+	 * often than the store retries.
 	 */
 	public static class ThreadUpdateConflictException extends RuntimeException {
 
@@ -85,16 +93,17 @@ public interface ThreadStore {
 	}
 
 	/**
-	 * The metadata of one thread as stored: a JSON-friendly map and the version it was read at.
-	 * <pre>{@code
+	 * The metadata of one thread as stored: a JSON-friendly map and the version it was
+	 * read at. <pre>{@code
 	 * ThreadMetadata metadata = store.load("conversation-42");
 	 * Object todos = metadata.get("todos");
 	 * }</pre>
 	 *
 	 * @param threadId the thread (conversation id or MCP session id)
-	 * @param values the metadata: an unmodifiable map of JSON values (maps, lists, strings, numbers, booleans,
-	 * {@code null})
-	 * @param version how many times the thread was written; {@code 0} for a thread never written
+	 * @param values the metadata: an unmodifiable map of JSON values (maps, lists,
+	 * strings, numbers, booleans, {@code null})
+	 * @param version how many times the thread was written; {@code 0} for a thread never
+	 * written
 	 */
 	public record ThreadMetadata(String threadId, Map<String, @Nullable Object> values, long version) {
 
@@ -130,11 +139,11 @@ public interface ThreadStore {
 	}
 
 	/**
-	 * A {@link ThreadStore} in this JVM's memory: the default when no database is configured. Metadata is lost when the
-	 * application stops, and the store holds at most {@code maxThreads} threads: beyond it, the thread used least
-	 * recently is forgotten (its next load is empty, as for a new thread). Use a JDBC store for threads that must
-	 * last. Thread-safe.
-	 * <pre>{@code
+	 * A {@link ThreadStore} in this JVM's memory: the default when no database is
+	 * configured. Metadata is lost when the application stops, and the store holds at
+	 * most {@code maxThreads} threads: beyond it, the thread used least recently is
+	 * forgotten (its next load is empty, as for a new thread). Use a JDBC store for
+	 * threads that must last. Thread-safe. <pre>{@code
 	 * ThreadStore threads = new InMemoryThreadStore(10_000);
 	 * }</pre>
 	 */

@@ -1,6 +1,7 @@
 /**
- * Thread metadata: a JSON-friendly map per thread (a conversation or an MCP session) behind the
- * {@link dev.agentmiddleware.thread.ThreadStore} SPI, updated atomically per thread.
+ * Thread metadata: a JSON-friendly map per thread (a conversation or an MCP session)
+ * behind the {@link dev.agentmiddleware.thread.ThreadStore} SPI, updated atomically per
+ * thread.
  */
 @NullMarked
 package dev.agentmiddleware.thread;

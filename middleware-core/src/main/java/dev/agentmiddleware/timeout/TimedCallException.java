@@ -6,10 +6,10 @@ import dev.agentmiddleware.tool.ToolMiddlewareException;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A timed call failed for a reason of the timeout layer's own, other than the timeout itself: its threads were
- * all busy, it was shut down, or the caller was interrupted while waiting. A timeout is reported with
- * {@link dev.agentmiddleware.timeout.ToolTimeoutException}.
- * <pre>{@code
+ * A timed call failed for a reason of the timeout layer's own, other than the timeout
+ * itself: its threads were all busy, it was shut down, or the caller was interrupted
+ * while waiting. A timeout is reported with
+ * {@link dev.agentmiddleware.timeout.ToolTimeoutException}. <pre>{@code
  * catch (TimedCallException ex) {
  *     if (ex.reason() == TimedCallException.Reason.SATURATED) {
  *         // back off: too many timed tool calls at once
@@ -44,8 +44,10 @@ public class TimedCallException extends ToolMiddlewareException {
 	}
 
 	/**
-	 * How the call is reported: {@link CallOutcome#CANCELLED} when its caller's thread was interrupted (the caller
-	 * gave up on it, as with a {@link dev.agentmiddleware.chain.CallCancellation}), else {@link CallOutcome#FAILED}.
+	 * How the call is reported: {@link CallOutcome#CANCELLED} when its caller's thread
+	 * was interrupted (the caller gave up on it, as with a
+	 * {@link dev.agentmiddleware.chain.CallCancellation}), else
+	 * {@link CallOutcome#FAILED}.
 	 * @return the outcome
 	 */
 	@Override
@@ -58,13 +60,18 @@ public class TimedCallException extends ToolMiddlewareException {
 	 */
 	public enum Reason {
 
-		/** Every thread for timed calls was busy and the queue was full; the tool did not run. */
+		/**
+		 * Every thread for timed calls was busy and the queue was full; the tool did not
+		 * run.
+		 */
 		SATURATED,
 
 		/** The timeout middleware was closed (the application is shutting down). */
 		SHUT_DOWN,
 
-		/** The calling thread was interrupted while it waited; the attempt was cancelled. */
+		/**
+		 * The calling thread was interrupted while it waited; the attempt was cancelled.
+		 */
 		INTERRUPTED
 
 	}

@@ -13,8 +13,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The bounded pool that timed tools run on: at most {@code maxThreads} threads, at most {@code queueCapacity}
- * waiting calls, and an immediate {@link RejectedExecutionException} beyond that. Idle threads end after a minute.
+ * The bounded pool that timed tools run on: at most {@code maxThreads} threads, at most
+ * {@code queueCapacity} waiting calls, and an immediate
+ * {@link RejectedExecutionException} beyond that. Idle threads end after a minute.
  */
 final class TimeoutExecutor implements AutoCloseable {
 
@@ -22,7 +23,8 @@ final class TimeoutExecutor implements AutoCloseable {
 
 	private final ThreadPoolExecutor pool;
 
-	// Counted by the task itself, so a caller that has its result already sees the attempt as finished; the pool's
+	// Counted by the task itself, so a caller that has its result already sees the
+	// attempt as finished; the pool's
 	// own active count drops only after the result is handed over.
 	private final AtomicInteger running = new AtomicInteger();
 
@@ -60,7 +62,8 @@ final class TimeoutExecutor implements AutoCloseable {
 	}
 
 	/**
-	 * Interrupts running attempts and cancels waiting ones, so that no caller waits for a call that will never run.
+	 * Interrupts running attempts and cancels waiting ones, so that no caller waits for a
+	 * call that will never run.
 	 */
 	@Override
 	public void close() {

@@ -21,26 +21,32 @@ import dev.agentmiddleware.tool.ToolInvocation;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Gives tools a timeout per attempt. A timed tool runs on a bounded pool of threads while the caller waits up to the
- * timeout; then the attempt is cancelled, its thread interrupted, and the call fails with a
- * {@link ToolTimeoutException}. Tools without a {@link TimeoutPolicy} are left alone: they run on the caller's
- * thread and cost nothing.
+ * Gives tools a timeout per attempt. A timed tool runs on a bounded pool of threads while
+ * the caller waits up to the timeout; then the attempt is cancelled, its thread
+ * interrupted, and the call fails with a {@link ToolTimeoutException}. Tools without a
+ * {@link TimeoutPolicy} are left alone: they run on the caller's thread and cost nothing.
  *
- * <p><b>Exceptions:</b> the tool's own exception (checked or not) propagates unchanged. When every thread is busy
- * and the queue is full, the call fails at once with a {@link TimedCallException} ({@code SATURATED}) instead of
- * waiting; an interrupted caller cancels the attempt, keeps its interrupt flag and gets a
- * {@link TimedCallException} ({@code INTERRUPTED}). A call {@linkplain CallCancellation cancelled} by its caller stops
- * waiting for its attempt at once and fails with a {@link dev.agentmiddleware.chain.ToolCancelledException}; the
- * attempt's thread is interrupted only for a tool that allows it (tagged
- * {@value CallCancellation#INTERRUPTIBLE_TAG}), other attempts run to their end and their result is dropped.
+ * <p>
+ * <b>Exceptions:</b> the tool's own exception (checked or not) propagates unchanged. When
+ * every thread is busy and the queue is full, the call fails at once with a
+ * {@link TimedCallException} ({@code SATURATED}) instead of waiting; an interrupted
+ * caller cancels the attempt, keeps its interrupt flag and gets a
+ * {@link TimedCallException} ({@code INTERRUPTED}). A call {@linkplain CallCancellation
+ * cancelled} by its caller stops waiting for its attempt at once and fails with a
+ * {@link dev.agentmiddleware.chain.ToolCancelledException}; the attempt's thread is
+ * interrupted only for a tool that allows it (tagged
+ * {@value CallCancellation#INTERRUPTIBLE_TAG}), other attempts run to their end and their
+ * result is dropped.
  *
- * <p><b>Threading:</b> the invocation reaches the layers inside on the pool's thread, with the running
- * {@link ToolCall} carried along; those layers must not rely on other thread-locals of the caller. An interrupted tool
- * should stop promptly: a tool that ignores interruption keeps its thread busy after its caller has given up.
+ * <p>
+ * <b>Threading:</b> the invocation reaches the layers inside on the pool's thread, with
+ * the running {@link ToolCall} carried along; those layers must not rely on other
+ * thread-locals of the caller. An interrupted tool should stop promptly: a tool that
+ * ignores interruption keeps its thread busy after its caller has given up.
  *
- * <p><b>Lifecycle:</b> the middleware owns its threads; {@link #close()} interrupts running attempts and fails
- * calls that are waiting for a thread.
- * <pre>{@code
+ * <p>
+ * <b>Lifecycle:</b> the middleware owns its threads; {@link #close()} interrupts running
+ * attempts and fails calls that are waiting for a thread. <pre>{@code
  * TimeoutMiddleware timeout = TimeoutMiddleware.builder()
  *     .policies((tool) -> tool.hasTag("browser") ? TimeoutPolicy.of(Duration.ofSeconds(30)) : null)
  *     .maxThreads(16)
@@ -74,8 +80,9 @@ public final class TimeoutMiddleware extends BuiltInMiddleware<TimeoutPolicy> im
 	}
 
 	/**
-	 * Starts a timeout middleware with no timeouts, {@value #DEFAULT_MAX_THREADS} threads, a queue of
-	 * {@value #DEFAULT_QUEUE_CAPACITY} and order {@link BuiltInOrder#TIMEOUT}.
+	 * Starts a timeout middleware with no timeouts, {@value #DEFAULT_MAX_THREADS}
+	 * threads, a queue of {@value #DEFAULT_QUEUE_CAPACITY} and order
+	 * {@link BuiltInOrder#TIMEOUT}.
 	 * @return a builder
 	 */
 	public static Builder builder() {
@@ -104,7 +111,8 @@ public final class TimeoutMiddleware extends BuiltInMiddleware<TimeoutPolicy> im
 	}
 
 	/**
-	 * How many timed attempts are running now; an attempt whose caller has its result no longer counts.
+	 * How many timed attempts are running now; an attempt whose caller has its result no
+	 * longer counts.
 	 * @return the number of busy threads
 	 */
 	public int activeThreads() {
@@ -120,8 +128,9 @@ public final class TimeoutMiddleware extends BuiltInMiddleware<TimeoutPolicy> im
 	}
 
 	/**
-	 * Stops the threads: running attempts are interrupted and calls still waiting for a thread fail with a
-	 * {@link TimedCallException} ({@code SHUT_DOWN}), as do calls made afterwards.
+	 * Stops the threads: running attempts are interrupted and calls still waiting for a
+	 * thread fail with a {@link TimedCallException} ({@code SHUT_DOWN}), as do calls made
+	 * afterwards.
 	 */
 	@Override
 	public void close() {
@@ -155,13 +164,15 @@ public final class TimeoutMiddleware extends BuiltInMiddleware<TimeoutPolicy> im
 		public @Nullable Object handle(ToolInvocation invocation) throws Exception {
 			CallCancellation cancellation = CallCancellation.current();
 			Future<@Nullable Object> attempt = submit(invocation, cancellation);
-			// A cancelled call stops waiting for its attempt; the attempt's tool is interrupted only where it allows it
+			// A cancelled call stops waiting for its attempt; the attempt's tool is
+			// interrupted only where it allows it
 			try (CallCancellation.Registration stop = cancellation.onCancel(() -> attempt.cancel(false))) {
 				return attempt.get(this.timeoutNanos, TimeUnit.NANOSECONDS);
 			}
 			catch (TimeoutException ex) {
 				if (!attempt.cancel(true)) {
-					// Finished just as the time ran out: its result or failure is the answer.
+					// Finished just as the time ran out: its result or failure is the
+					// answer.
 					return completed(attempt);
 				}
 				throw new ToolTimeoutException(this.toolName, NAME, this.timeout);
@@ -197,8 +208,8 @@ public final class TimeoutMiddleware extends BuiltInMiddleware<TimeoutPolicy> im
 				}
 				throw new TimedCallException(this.toolName, NAME, TimedCallException.Reason.SATURATED,
 						"Tool '" + this.toolName + "' was not run: all " + TimeoutMiddleware.this.maxThreads
-								+ " threads for timed tool calls are busy and "
-								+ TimeoutMiddleware.this.queueCapacity + " calls are waiting; try again shortly",
+								+ " threads for timed tool calls are busy and " + TimeoutMiddleware.this.queueCapacity
+								+ " calls are waiting; try again shortly",
 						null);
 			}
 		}
@@ -256,7 +267,8 @@ public final class TimeoutMiddleware extends BuiltInMiddleware<TimeoutPolicy> im
 		}
 
 		/**
-		 * Sets how many timed attempts may run at once (default {@value TimeoutMiddleware#DEFAULT_MAX_THREADS}).
+		 * Sets how many timed attempts may run at once (default
+		 * {@value TimeoutMiddleware#DEFAULT_MAX_THREADS}).
 		 * @param maxThreads at least 1
 		 * @return this builder
 		 */
@@ -269,8 +281,9 @@ public final class TimeoutMiddleware extends BuiltInMiddleware<TimeoutPolicy> im
 		}
 
 		/**
-		 * Sets how many timed calls may wait for a thread before new ones are refused (default
-		 * {@value TimeoutMiddleware#DEFAULT_QUEUE_CAPACITY}); {@code 0} refuses a call as soon as every thread is busy.
+		 * Sets how many timed calls may wait for a thread before new ones are refused
+		 * (default {@value TimeoutMiddleware#DEFAULT_QUEUE_CAPACITY}); {@code 0} refuses
+		 * a call as soon as every thread is busy.
 		 * @param queueCapacity at least 0
 		 * @return this builder
 		 */

@@ -7,9 +7,8 @@ import dev.agentmiddleware.chain.InvalidPolicyException;
 import dev.agentmiddleware.internal.DurationText;
 
 /**
- * How long one attempt of a tool may take before it is abandoned and interrupted. A tool without a policy has no
- * timeout.
- * <pre>{@code
+ * How long one attempt of a tool may take before it is abandoned and interrupted. A tool
+ * without a policy has no timeout. <pre>{@code
  * TimeoutPolicy policy = TimeoutPolicy.of(Duration.ofSeconds(30));
  * }</pre>
  *

@@ -7,7 +7,8 @@ import dev.agentmiddleware.tool.CallOutcome;
 import dev.agentmiddleware.tool.ToolMiddlewareException;
 
 /**
- * The call took longer than its timeout and was abandoned; the tool's thread was interrupted.
+ * The call took longer than its timeout and was abandoned; the tool's thread was
+ * interrupted.
  */
 public class ToolTimeoutException extends ToolMiddlewareException {
 

@@ -8,8 +8,7 @@ import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One item of a todo list.
- * <pre>{@code
+ * One item of a todo list. <pre>{@code
  * TodoItem item = new TodoItem("1", "Read the config file", TodoItem.Status.PENDING);
  * }</pre>
  *
@@ -41,7 +40,8 @@ public record TodoItem(String id, String text, Status status) {
 	}
 
 	/**
-	 * The status of a todo item, written in lower case in JSON: {@code pending}, {@code in_progress}, {@code done}.
+	 * The status of a todo item, written in lower case in JSON: {@code pending},
+	 * {@code in_progress}, {@code done}.
 	 */
 	public enum Status {
 

@@ -19,29 +19,34 @@ import dev.agentmiddleware.tool.ToolInvocation;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Lets a model plan and track its task with a todo list kept in the thread metadata under {@value #TODOS_KEY}.
+ * Lets a model plan and track its task with a todo list kept in the thread metadata under
+ * {@value #TODOS_KEY}.
  *
- * <p>Contributes three tools; the thread is the call's session id (the conversation id on the {@code ChatClient}
- * path, the MCP session on the MCP path):
+ * <p>
+ * Contributes three tools; the thread is the call's session id (the conversation id on
+ * the {@code ChatClient} path, the MCP session on the MCP path):
  * <ul>
  * <li>{@value #WRITE_TODOS} {@code {todos: [{id, text, status}]}} replaces the list;</li>
  * <li>{@value #READ_TODOS} {@code {}} returns it;</li>
- * <li>{@value #UPDATE_TODO} {@code {id, status?, text?}} changes one item, so ticking an item off does not mean
- * rewriting the list.</li>
+ * <li>{@value #UPDATE_TODO} {@code {id, status?, text?}} changes one item, so ticking an
+ * item off does not mean rewriting the list.</li>
  * </ul>
- * Each returns {@code {todos: [...]}}, the list as stored. Input is validated before anything is written: ids
- * present and unique, statuses {@code pending}, {@code in_progress} or {@code done}, at most
- * {@link TodoLimits#maxItems()} items of at most {@link TodoLimits#maxTextLength()} characters. Bad input fails with
- * an {@link InvalidToolArgumentsException} naming the tool, the parameter and what was expected, and changes
- * nothing. Updates are atomic per thread.
+ * Each returns {@code {todos: [...]}}, the list as stored. Input is validated before
+ * anything is written: ids present and unique, statuses {@code pending},
+ * {@code in_progress} or {@code done}, at most {@link TodoLimits#maxItems()} items of at
+ * most {@link TodoLimits#maxTextLength()} characters. Bad input fails with an
+ * {@link InvalidToolArgumentsException} naming the tool, the parameter and what was
+ * expected, and changes nothing. Updates are atomic per thread.
  *
- * <p><b>Declared as:</b> all three {@link SafetyLevel#SAFE}, idempotent (the same call twice leaves the same list)
- * and closed-world (they touch only the thread's own list); {@value #READ_TODOS} is read-only but tagged
- * {@value CacheMiddleware#UNCACHEABLE_TAG}, since its answer changes whenever the list does; {@value #WRITE_TODOS}
- * and {@value #UPDATE_TODO} change only the calling thread's own list, the agent's working notes, never user data or
- * another system, so they are not declared destructive (MCP's {@code destructiveHint} is {@code false}) although
- * {@value #WRITE_TODOS} replaces the list as a whole.
- * <pre>{@code
+ * <p>
+ * <b>Declared as:</b> all three {@link SafetyLevel#SAFE}, idempotent (the same call twice
+ * leaves the same list) and closed-world (they touch only the thread's own list);
+ * {@value #READ_TODOS} is read-only but tagged {@value CacheMiddleware#UNCACHEABLE_TAG},
+ * since its answer changes whenever the list does; {@value #WRITE_TODOS} and
+ * {@value #UPDATE_TODO} change only the calling thread's own list, the agent's working
+ * notes, never user data or another system, so they are not declared destructive (MCP's
+ * {@code destructiveHint} is {@code false}) although {@value #WRITE_TODOS} replaces the
+ * list as a whole. <pre>{@code
  * AgentMiddleware todos = new TodoMiddleware(threadStore, TodoLimits.DEFAULTS);
  * }</pre>
  */
@@ -66,8 +71,7 @@ public final class TodoMiddleware implements AgentMiddleware {
 
 	private static final String ITEM_SCHEMA = "{\"type\":\"object\",\"properties\":{"
 			+ "\"id\":{\"type\":\"string\",\"description\":\"Unique id of the item\"},"
-			+ "\"text\":{\"type\":\"string\",\"description\":\"What to do\"},"
-			+ "\"status\":" + STATUS_SCHEMA + "},"
+			+ "\"text\":{\"type\":\"string\",\"description\":\"What to do\"}," + "\"status\":" + STATUS_SCHEMA + "},"
 			+ "\"required\":[\"id\",\"text\",\"status\"],\"additionalProperties\":false}";
 
 	private final ThreadStore threadStore;
@@ -106,7 +110,8 @@ public final class TodoMiddleware implements AgentMiddleware {
 		return stored(this.threadStore.load(threadId).get(TODOS_KEY));
 	}
 
-	// What all three declare (see the class description): safe, idempotent, closed-world, answering {todos: [...]}.
+	// What all three declare (see the class description): safe, idempotent, closed-world,
+	// answering {todos: [...]}.
 	private static ToolDescriptor.Builder todoTool(String name, String title) {
 		return ToolDescriptor.builder(name)
 			.title(title)
@@ -120,8 +125,8 @@ public final class TodoMiddleware implements AgentMiddleware {
 		ToolDescriptor descriptor = todoTool(WRITE_TODOS, "Write the todo list")
 			.description("Create or replace the todo list for the current task. Each item has an id, a text and a "
 					+ "status (pending, in_progress or done). Returns the list as stored.")
-			.inputSchema("{\"type\":\"object\",\"properties\":{\"todos\":{\"type\":\"array\",\"items\":"
-					+ ITEM_SCHEMA + ",\"description\":\"The whole todo list\"}},\"required\":[\"todos\"],"
+			.inputSchema("{\"type\":\"object\",\"properties\":{\"todos\":{\"type\":\"array\",\"items\":" + ITEM_SCHEMA
+					+ ",\"description\":\"The whole todo list\"}},\"required\":[\"todos\"],"
 					+ "\"additionalProperties\":false}")
 			.build();
 		return new ExecutableTool(descriptor, (invocation) -> {
@@ -133,7 +138,8 @@ public final class TodoMiddleware implements AgentMiddleware {
 	}
 
 	private ExecutableTool readTodos() {
-		// Read-only, but not cached by default: the list changes under the same (empty) arguments.
+		// Read-only, but not cached by default: the list changes under the same (empty)
+		// arguments.
 		ToolDescriptor descriptor = todoTool(READ_TODOS, "Read the todo list")
 			.description("Read the current todo list. Returns {todos: [{id, text, status}]}.")
 			.readOnly(true)
@@ -146,9 +152,8 @@ public final class TodoMiddleware implements AgentMiddleware {
 		ToolDescriptor descriptor = todoTool(UPDATE_TODO, "Update a todo item")
 			.description("Change one item of the todo list: its status, its text, or both. Returns the list.")
 			.inputSchema("{\"type\":\"object\",\"properties\":{"
-					+ "\"id\":{\"type\":\"string\",\"description\":\"The id of the item to change\"},"
-					+ "\"status\":" + STATUS_SCHEMA + ","
-					+ "\"text\":{\"type\":\"string\",\"description\":\"The new text\"}},"
+					+ "\"id\":{\"type\":\"string\",\"description\":\"The id of the item to change\"}," + "\"status\":"
+					+ STATUS_SCHEMA + "," + "\"text\":{\"type\":\"string\",\"description\":\"The new text\"}},"
 					+ "\"required\":[\"id\"],\"additionalProperties\":false}")
 			.build();
 		return new ExecutableTool(descriptor, (invocation) -> {
@@ -227,8 +232,8 @@ public final class TodoMiddleware implements AgentMiddleware {
 			throw new InvalidToolArgumentsException(tool, parameter, "is required: expected a non-empty string");
 		}
 		if (text.length() > this.limits.maxTextLength()) {
-			throw new InvalidToolArgumentsException(tool, parameter,
-					"is " + text.length() + " characters long; at most " + this.limits.maxTextLength() + " are allowed");
+			throw new InvalidToolArgumentsException(tool, parameter, "is " + text.length()
+					+ " characters long; at most " + this.limits.maxTextLength() + " are allowed");
 		}
 		return text;
 	}
@@ -238,8 +243,8 @@ public final class TodoMiddleware implements AgentMiddleware {
 			throw new InvalidToolArgumentsException(tool, parameter, "is required: expected a string");
 		}
 		if (text.length() > this.limits.maxTextLength()) {
-			throw new InvalidToolArgumentsException(tool, parameter,
-					"is " + text.length() + " characters long; at most " + this.limits.maxTextLength() + " are allowed");
+			throw new InvalidToolArgumentsException(tool, parameter, "is " + text.length()
+					+ " characters long; at most " + this.limits.maxTextLength() + " are allowed");
 		}
 		return text;
 	}

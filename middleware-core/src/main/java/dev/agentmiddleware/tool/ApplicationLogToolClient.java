@@ -6,7 +6,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The {@link ToolClient} of a call without an MCP client: logs to the application log, elicits and samples nothing.
+ * The {@link ToolClient} of a call without an MCP client: logs to the application log,
+ * elicits and samples nothing.
  */
 final class ApplicationLogToolClient implements ToolClient {
 

@@ -4,9 +4,9 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The numbering of {@link ToolInvocation#callId() call ids}, unique within the running JVM: per thread, so that
- * numbering a call writes nothing shared (the thread's number is in the upper bits), and formatted on first use,
- * since most calls never need their id.
+ * The numbering of {@link ToolInvocation#callId() call ids}, unique within the running
+ * JVM: per thread, so that numbering a call writes nothing shared (the thread's number is
+ * in the upper bits), and formatted on first use, since most calls never need their id.
  */
 final class CallIds {
 

@@ -26,32 +26,37 @@ public enum CallOutcome {
 	/** A middleware answered with its own result; the tool did not run. */
 	SHORT_CIRCUITED,
 
-	/** The arguments could not be bound to the tool's parameters; the tool did not run. */
+	/**
+	 * The arguments could not be bound to the tool's parameters; the tool did not run.
+	 */
 	INVALID_ARGUMENTS,
 
 	/**
-	 * The call named a tool that does not exist (a model's mistake); nothing ran, and the caller was answered with
-	 * the tools that do.
+	 * The call named a tool that does not exist (a model's mistake); nothing ran, and the
+	 * caller was answered with the tools that do.
 	 */
 	UNKNOWN_TOOL,
 
 	/**
-	 * The caller does not hold the authorities the tool requires, or is not authenticated; the tool did not run
-	 * and nobody was asked to approve it.
+	 * The caller does not hold the authorities the tool requires, or is not
+	 * authenticated; the tool did not run and nobody was asked to approve it.
 	 */
 	FORBIDDEN,
 
 	/**
-	 * The caller cancelled the call while it ran (an MCP {@code notifications/cancelled}, a client that went away,
-	 * a cancelled {@code CompletableFuture}): an approval wait ended, no further attempt ran, and the tool, if it
-	 * had started, was interrupted where it allows that.
+	 * The caller cancelled the call while it ran (an MCP {@code notifications/cancelled},
+	 * a client that went away, a cancelled {@code CompletableFuture}): an approval wait
+	 * ended, no further attempt ran, and the tool, if it had started, was interrupted
+	 * where it allows that.
 	 */
 	CANCELLED;
 
 	/**
-	 * The outcome of a call that ended with an exception: the {@link ToolMiddlewareException#outcome() outcome}
-	 * of the chain's own failures (denied, rate limited, timed out), {@link #FAILED} for anything else. For a
-	 * call that returned, use the outcome the running {@code dev.agentmiddleware.chain.ToolCall} derives.
+	 * The outcome of a call that ended with an exception: the
+	 * {@link ToolMiddlewareException#outcome() outcome} of the chain's own failures
+	 * (denied, rate limited, timed out), {@link #FAILED} for anything else. For a call
+	 * that returned, use the outcome the running
+	 * {@code dev.agentmiddleware.chain.ToolCall} derives.
 	 * @param error what the call threw
 	 * @return the outcome
 	 */

@@ -37,7 +37,8 @@ final class ContentParts {
 		}
 	}
 
-	// Only the scheme is checked: a URI whose credentials were redacted ("https://[REDACTED]@host/") is no longer
+	// Only the scheme is checked: a URI whose credentials were redacted
+	// ("https://[REDACTED]@host/") is no longer
 	// one java.net.URI parses, and is still the link to show
 	static void checkUri(String uri) {
 		Objects.requireNonNull(uri, "uri");

@@ -12,11 +12,11 @@ import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What a tool asks its client's user ({@link ToolClient#elicit}): a message and the form to fill in, as the JSON
- * schema of a flat object whose properties are strings, numbers, integers, booleans or enums, each with an optional
- * default (MCP's form mode, with SEP-1034 defaults and SEP-1330 enums). The builder writes the common properties; any
- * other property schema is given as a map:
- * <pre>{@code
+ * What a tool asks its client's user ({@link ToolClient#elicit}): a message and the form
+ * to fill in, as the JSON schema of a flat object whose properties are strings, numbers,
+ * integers, booleans or enums, each with an optional default (MCP's form mode, with
+ * SEP-1034 defaults and SEP-1330 enums). The builder writes the common properties; any
+ * other property schema is given as a map: <pre>{@code
  * ElicitationRequest request = ElicitationRequest.builder("Where should the report go?")
  *     .text("email", "Email address", null)
  *     .choice("format", "Format", List.of("pdf", "csv"), "pdf")
@@ -27,8 +27,8 @@ import org.jspecify.annotations.Nullable;
  * }</pre>
  *
  * @param message the question, for the user
- * @param requestedSchema the JSON schema of the answer's content: {@code type}, {@code properties}, {@code required};
- * unmodifiable
+ * @param requestedSchema the JSON schema of the answer's content: {@code type},
+ * {@code properties}, {@code required}; unmodifiable
  */
 public record ElicitationRequest(String message, Map<String, Object> requestedSchema) {
 
@@ -137,9 +137,11 @@ public record ElicitationRequest(String message, Map<String, Object> requestedSc
 		 * @param name the property's name
 		 * @param title its label, or {@code null}
 		 * @param values the choices; not empty
-		 * @param defaultValue the choice the form starts with, one of {@code values}, or {@code null}
+		 * @param defaultValue the choice the form starts with, one of {@code values}, or
+		 * {@code null}
 		 * @return this builder
-		 * @throws IllegalArgumentException if {@code values} is empty or does not hold {@code defaultValue}
+		 * @throws IllegalArgumentException if {@code values} is empty or does not hold
+		 * {@code defaultValue}
 		 */
 		public Builder choice(String name, @Nullable String title, List<String> values, @Nullable String defaultValue) {
 			if (values.isEmpty()) {
@@ -155,8 +157,9 @@ public record ElicitationRequest(String message, Map<String, Object> requestedSc
 		}
 
 		/**
-		 * Adds a property with a schema of its own, such as a titled enum ({@code oneOf} of {@code const} and
-		 * {@code title}) or a multiple choice ({@code type: array} with {@code items}).
+		 * Adds a property with a schema of its own, such as a titled enum ({@code oneOf}
+		 * of {@code const} and {@code title}) or a multiple choice ({@code type: array}
+		 * with {@code items}).
 		 * @param name the property's name
 		 * @param schema its JSON schema
 		 * @return this builder

@@ -8,10 +8,9 @@ import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The answer of a client's user to a tool's {@linkplain ToolClient#elicit elicitation}: accepted, with the form's
- * content, declined or cancelled (content empty). Its {@link #toString()} never shows the content, which may be
- * personal.
- * <pre>{@code
+ * The answer of a client's user to a tool's {@linkplain ToolClient#elicit elicitation}:
+ * accepted, with the form's content, declined or cancelled (content empty). Its
+ * {@link #toString()} never shows the content, which may be personal. <pre>{@code
  * ElicitationResult answer = client.elicit(request);
  * if (answer.isAccepted()) {
  *     String email = (String) answer.content().get("email");
@@ -19,7 +18,8 @@ import org.jspecify.annotations.Nullable;
  * }</pre>
  *
  * @param action what the user did
- * @param content the values the user gave, by property name; empty unless accepted; unmodifiable
+ * @param content the values the user gave, by property name; empty unless accepted;
+ * unmodifiable
  */
 public record ElicitationResult(Action action, Map<String, @Nullable Object> content) {
 

@@ -4,8 +4,8 @@ import java.util.Objects;
 import dev.agentmiddleware.tool.ToolDescriptor.SafetyLevel;
 
 /**
- * A tool ready to run: its descriptor and the handler holding its own code, before any middleware.
- * <pre>{@code
+ * A tool ready to run: its descriptor and the handler holding its own code, before any
+ * middleware. <pre>{@code
  * ExecutableTool echo = new ExecutableTool(ToolDescriptor.builder("echo").safety(SafetyLevel.SAFE).build(),
  *         invocation -> invocation.argument("text"));
  * }</pre>

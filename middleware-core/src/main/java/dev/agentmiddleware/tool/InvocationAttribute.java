@@ -5,9 +5,9 @@ import java.util.Objects;
 /**
  * A typed key for a value carried by a {@link ToolInvocation}.
  *
- * <p>Keys compare by identity, so two libraries that both name a key {@code "tenant"} never collide. Declare
- * each key once, as a constant:
- * <pre>{@code
+ * <p>
+ * Keys compare by identity, so two libraries that both name a key {@code "tenant"} never
+ * collide. Declare each key once, as a constant: <pre>{@code
  * static final InvocationAttribute<String> TENANT = InvocationAttribute.of("tenant", String.class);
  *
  * ToolInvocation tagged = invocation.withAttribute(TENANT, "acme");

@@ -8,8 +8,8 @@ import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The immutable attribute maps of {@link ToolInvocation}: most calls carry none, one or two attributes, so the
- * small cases avoid a {@code HashMap}.
+ * The immutable attribute maps of {@link ToolInvocation}: most calls carry none, one or
+ * two attributes, so the small cases avoid a {@code HashMap}.
  */
 final class InvocationAttributes {
 
@@ -19,7 +19,8 @@ final class InvocationAttributes {
 	// The attributes with one key set or replaced
 	static <T> Map<InvocationAttribute<?>, Object> with(@Nullable Map<InvocationAttribute<?>, Object> attributes,
 			InvocationAttribute<T> key, T value) {
-		Map<InvocationAttribute<?>, Object> changed = (attributes != null) ? new HashMap<>(attributes) : new HashMap<>(4);
+		Map<InvocationAttribute<?>, Object> changed = (attributes != null) ? new HashMap<>(attributes)
+				: new HashMap<>(4);
 		changed.put(Objects.requireNonNull(key, "key"), key.type().cast(Objects.requireNonNull(value, "value")));
 		return Collections.unmodifiableMap(changed);
 	}

@@ -7,9 +7,9 @@ import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What a tool asks its client's model ({@link ToolClient#sample}): the conversation so far (text messages of the user
- * and the assistant), an optional system prompt and temperature, and the most tokens to generate.
- * <pre>{@code
+ * What a tool asks its client's model ({@link ToolClient#sample}): the conversation so
+ * far (text messages of the user and the assistant), an optional system prompt and
+ * temperature, and the most tokens to generate. <pre>{@code
  * SamplingResult reply = client.sample(SamplingRequest.of("Summarise in one line: " + text, 100));
  *
  * SamplingRequest request = SamplingRequest.builder()
@@ -20,7 +20,8 @@ import org.jspecify.annotations.Nullable;
  * }</pre>
  *
  * @param messages the conversation, oldest first; not empty; unmodifiable
- * @param systemPrompt the system prompt the server asks for, or {@code null}; the client may ignore it
+ * @param systemPrompt the system prompt the server asks for, or {@code null}; the client
+ * may ignore it
  * @param maxTokens the most tokens to generate; positive
  * @param temperature the sampling temperature, or {@code null} for the client's choice
  */
@@ -169,7 +170,8 @@ public record SamplingRequest(List<Message> messages, @Nullable String systemPro
 		/**
 		 * Builds the request.
 		 * @return the request
-		 * @throws IllegalArgumentException without a message or a positive {@code maxTokens}
+		 * @throws IllegalArgumentException without a message or a positive
+		 * {@code maxTokens}
 		 */
 		public SamplingRequest build() {
 			return new SamplingRequest(this.messages, this.systemPrompt, this.maxTokens, this.temperature);

@@ -5,12 +5,14 @@ import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The message a client's model produced for a tool's {@linkplain ToolClient#sample sampling request}. Its
- * {@link #toString()} never shows the text.
+ * The message a client's model produced for a tool's {@linkplain ToolClient#sample
+ * sampling request}. Its {@link #toString()} never shows the text.
  *
- * @param text the message's text; a message of another kind (an image, audio) is described, never given as data
+ * @param text the message's text; a message of another kind (an image, audio) is
+ * described, never given as data
  * @param model the name of the model that produced it, or {@code null}
- * @param stopReason why the model stopped ({@code endTurn}, {@code maxTokens}, {@code stopSequence}), or {@code null}
+ * @param stopReason why the model stopped ({@code endTurn}, {@code maxTokens},
+ * {@code stopSequence}), or {@code null}
  */
 public record SamplingResult(String text, @Nullable String model, @Nullable String stopReason) {
 

@@ -15,13 +15,15 @@ import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The bound arguments of one call: an immutable map from parameter name to value, in declaration order, that may
- * hold {@code null} values. The parameter names are shared by every call of a tool, so a call allocates only its
- * values; {@link ToolInvocation} adopts such a map without copying it.
+ * The bound arguments of one call: an immutable map from parameter name to value, in
+ * declaration order, that may hold {@code null} values. The parameter names are shared by
+ * every call of a tool, so a call allocates only its values; {@link ToolInvocation}
+ * adopts such a map without copying it.
  *
- * <p>Equality and hash code follow the {@link Map} contract, so two calls with the same arguments are equal keys
- * however their arguments were ordered in the JSON they came from.
- * <pre>{@code
+ * <p>
+ * Equality and hash code follow the {@link Map} contract, so two calls with the same
+ * arguments are equal keys however their arguments were ordered in the JSON they came
+ * from. <pre>{@code
  * ToolArguments.Names names = ToolArguments.names("city", "days");       // once per tool
  * Map<String, Object> arguments = names.with(new Object[] { "Lisbon", 3 }); // once per call
  * }</pre>
@@ -56,7 +58,8 @@ public final class ToolArguments extends AbstractMap<String, @Nullable Object> {
 		return EMPTY;
 	}
 
-	// An unmodifiable copy of arguments in their order; arguments already immutable are kept as they are.
+	// An unmodifiable copy of arguments in their order; arguments already immutable are
+	// kept as they are.
 	static Map<String, @Nullable Object> frozenCopy(Map<String, ? extends @Nullable Object> arguments) {
 		if (arguments instanceof ToolArguments immutable) {
 			return immutable;
@@ -162,10 +165,11 @@ public final class ToolArguments extends AbstractMap<String, @Nullable Object> {
 
 		/**
 		 * Arguments with these names.
-		 * @param values one value per name, in the same order; the array is adopted, not copied, and must not be
-		 * changed afterwards
+		 * @param values one value per name, in the same order; the array is adopted, not
+		 * copied, and must not be changed afterwards
 		 * @return the arguments
-		 * @throws IllegalArgumentException if the number of values differs from the number of names
+		 * @throws IllegalArgumentException if the number of values differs from the
+		 * number of names
 		 */
 		public ToolArguments with(@Nullable Object[] values) {
 			if (values.length != this.names.length) {

@@ -1,9 +1,10 @@
 package dev.agentmiddleware.tool;
 
 /**
- * Thrown by a {@link ToolClient} request that the call's client cannot serve: it did not declare the capability the
- * request needs, or the call has no MCP client at all (a direct Java call, a Spring AI {@code ChatClient}). The
- * message names the tool, the request and what the client lacks; a tool catches it to go on without the answer:
+ * Thrown by a {@link ToolClient} request that the call's client cannot serve: it did not
+ * declare the capability the request needs, or the call has no MCP client at all (a
+ * direct Java call, a Spring AI {@code ChatClient}). The message names the tool, the
+ * request and what the client lacks; a tool catches it to go on without the answer:
  * <pre>{@code
  * try {
  *     summary = client.sample(SamplingRequest.of("Summarise: " + text, 200)).text();
@@ -11,8 +12,7 @@ package dev.agentmiddleware.tool;
  * catch (ToolClientUnavailableException ex) {
  *     summary = text.substring(0, 200);
  * }
- * }</pre>
- * Not caught, it fails the call like any other exception of the tool.
+ * }</pre> Not caught, it fails the call like any other exception of the tool.
  */
 public class ToolClientUnavailableException extends RuntimeException {
 

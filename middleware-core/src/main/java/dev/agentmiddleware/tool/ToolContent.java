@@ -10,21 +10,24 @@ import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One part of a rich tool result ({@link ToolContents}): a text, an image, an audio clip, a link to a resource, or a
- * resource embedded whole. Protocol-neutral: on MCP each part becomes the content block of its kind ({@code text},
- * {@code image}, {@code audio}, {@code resource_link}, {@code resource}) with its {@linkplain Annotations annotations};
- * for a model on the Spring AI {@code ChatClient} path and for Java code each part {@linkplain #describe() describes
- * itself} as text, and binary data is never written out (an image reads {@code [image/png, 12,345 bytes]}).
- * <pre>{@code
+ * One part of a rich tool result ({@link ToolContents}): a text, an image, an audio clip,
+ * a link to a resource, or a resource embedded whole. Protocol-neutral: on MCP each part
+ * becomes the content block of its kind ({@code text}, {@code image}, {@code audio},
+ * {@code resource_link}, {@code resource}) with its {@linkplain Annotations annotations};
+ * for a model on the Spring AI {@code ChatClient} path and for Java code each part
+ * {@linkplain #describe() describes itself} as text, and binary data is never written out
+ * (an image reads {@code [image/png, 12,345 bytes]}). <pre>{@code
  * ToolContent.text("Sales in March, by region");
  * ToolContent.image(png, "image/png").annotated(Annotations.forAudience(Audience.USER).withPriority(0.8));
  * ToolContent.resourceLink("file:///reports/march.csv", "march.csv").withMimeType("text/csv");
  * ToolContent.resource("file:///reports/notes.md", "# Notes ...", "text/markdown");
  * }</pre>
  *
- * <p><b>Contract.</b> Every part is immutable: binary data is copied in and copied out ({@code data()} returns a copy),
- * so a cached result can be handed to many callers. Parts are values: two parts are equal when their kind, data and
- * annotations are. Their {@code toString()} never shows binary data, only its type and size.
+ * <p>
+ * <b>Contract.</b> Every part is immutable: binary data is copied in and copied out
+ * ({@code data()} returns a copy), so a cached result can be handed to many callers.
+ * Parts are values: two parts are equal when their kind, data and annotations are. Their
+ * {@code toString()} never shows binary data, only its type and size.
  */
 public sealed interface ToolContent permits ToolContent.Text, ToolContent.Image, ToolContent.Audio,
 		ToolContent.ResourceLink, ToolContent.EmbeddedResource {
@@ -61,7 +64,8 @@ public sealed interface ToolContent permits ToolContent.Text, ToolContent.Image,
 	}
 
 	/**
-	 * A link to a resource the caller may read itself (on MCP, with {@code resources/read}).
+	 * A link to a resource the caller may read itself (on MCP, with
+	 * {@code resources/read}).
 	 * @param uri the resource's URI
 	 * @param name the resource's name
 	 * @return the part, without title, description, MIME type, size or annotations
@@ -74,7 +78,8 @@ public sealed interface ToolContent permits ToolContent.Text, ToolContent.Image,
 	 * A text resource embedded whole.
 	 * @param uri the resource's URI
 	 * @param text its text
-	 * @param mimeType its MIME type, such as {@code text/markdown}, or {@code null} when unknown
+	 * @param mimeType its MIME type, such as {@code text/markdown}, or {@code null} when
+	 * unknown
 	 * @return the part, without annotations
 	 */
 	static EmbeddedResource resource(String uri, String text, @Nullable String mimeType) {
@@ -106,16 +111,18 @@ public sealed interface ToolContent permits ToolContent.Text, ToolContent.Image,
 	ToolContent annotated(@Nullable Annotations annotations);
 
 	/**
-	 * The part as a model or a person reads it in text: a text as it is, an embedded text resource as its URI then its
-	 * text, anything binary as its type and size ({@code [image/png, 12,345 bytes]}), a link as its name and URI.
-	 * Never binary data, never base64.
+	 * The part as a model or a person reads it in text: a text as it is, an embedded text
+	 * resource as its URI then its text, anything binary as its type and size
+	 * ({@code [image/png, 12,345 bytes]}), a link as its name and URI. Never binary data,
+	 * never base64.
 	 * @return the text
 	 */
 	String describe();
 
 	/**
 	 * How many bytes of binary data the part holds.
-	 * @return the size of an image, an audio clip or an embedded binary resource; 0 for any other part
+	 * @return the size of an image, an audio clip or an embedded binary resource; 0 for
+	 * any other part
 	 */
 	default int binarySize() {
 		return 0;
@@ -135,16 +142,17 @@ public sealed interface ToolContent permits ToolContent.Text, ToolContent.Image,
 	}
 
 	/**
-	 * What a client may use to decide how to show or use a part: whom it is for, how important it is, and when what it
-	 * shows last changed (MCP's {@code annotations}). Immutable.
-	 * <pre>{@code
+	 * What a client may use to decide how to show or use a part: whom it is for, how
+	 * important it is, and when what it shows last changed (MCP's {@code annotations}).
+	 * Immutable. <pre>{@code
 	 * Annotations.forAudience(Audience.USER).withPriority(0.9).withLastModified(Instant.parse("2026-03-31T12:00:00Z"));
 	 * }</pre>
 	 *
 	 * @param audience whom the part is for; empty when not said
-	 * @param priority how important the part is, from 0 (entirely optional) to 1 (required), or {@code null} when not
+	 * @param priority how important the part is, from 0 (entirely optional) to 1
+	 * (required), or {@code null} when not said
+	 * @param lastModified when what the part shows last changed, or {@code null} when not
 	 * said
-	 * @param lastModified when what the part shows last changed, or {@code null} when not said
 	 */
 	record Annotations(Set<Audience> audience, @Nullable Double priority, @Nullable Instant lastModified) {
 
@@ -453,7 +461,8 @@ public sealed interface ToolContent permits ToolContent.Text, ToolContent.Image,
 	 * A resource embedded whole: its text, or its bytes.
 	 *
 	 * @param uri the resource's URI
-	 * @param mimeType its MIME type; {@code null} only for a text resource whose type is unknown
+	 * @param mimeType its MIME type; {@code null} only for a text resource whose type is
+	 * unknown
 	 * @param text its text, or {@code null} for a binary resource
 	 * @param blob its bytes, or {@code null} for a text resource
 	 * @param annotations the annotations, or {@code null}
@@ -463,8 +472,8 @@ public sealed interface ToolContent permits ToolContent.Text, ToolContent.Image,
 
 		/**
 		 * Checks the resource.
-		 * @throws IllegalArgumentException unless exactly one of text and blob is given, or for a binary resource
-		 * without a MIME type
+		 * @throws IllegalArgumentException unless exactly one of text and blob is given,
+		 * or for a binary resource without a MIME type
 		 */
 		public EmbeddedResource {
 			ContentParts.checkUri(uri);
@@ -508,7 +517,8 @@ public sealed interface ToolContent permits ToolContent.Text, ToolContent.Image,
 		}
 
 		/**
-		 * This text resource with another text, with the same URI, MIME type and annotations.
+		 * This text resource with another text, with the same URI, MIME type and
+		 * annotations.
 		 * @param replacement the text
 		 * @return a copy
 		 * @throws IllegalStateException for a binary resource
@@ -556,8 +566,8 @@ public sealed interface ToolContent permits ToolContent.Text, ToolContent.Image,
 		public String toString() {
 			String content = (this.text != null) ? this.mimeType + ", " + this.text.length() + " chars"
 					: ContentParts.typeAndSize(Objects.requireNonNull(this.mimeType), binarySize());
-			return "EmbeddedResource[" + this.uri + ", " + content
-					+ ContentParts.annotationsText(this.annotations) + "]";
+			return "EmbeddedResource[" + this.uri + ", " + content + ContentParts.annotationsText(this.annotations)
+					+ "]";
 		}
 
 	}

@@ -7,10 +7,10 @@ import java.util.StringJoiner;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A rich tool result: a list of {@linkplain ToolContent parts} (texts, images, audio, resource links, embedded
- * resources), in order. An {@code @AgentTool} method returns it to answer with more than one text or JSON value:
- * <pre>{@code
- * @AgentTool(description = "Charts the sales of a month", safety = SafetyLevel.SAFE, readOnly = true)
+ * A rich tool result: a list of {@linkplain ToolContent parts} (texts, images, audio,
+ * resource links, embedded resources), in order. An {@code @AgentTool} method returns it
+ * to answer with more than one text or JSON value: <pre>{@code
+ * &#64;AgentTool(description = "Charts the sales of a month", safety = SafetyLevel.SAFE, readOnly = true)
  * public ToolContents salesChart(String month) {
  *     byte[] png = charts.render(month);
  *     return ToolContents.of(
@@ -20,16 +20,22 @@ import org.jspecify.annotations.Nullable;
  * }
  * }</pre>
  *
- * <p>Protocol-neutral. <b>On MCP</b> each part becomes its content block of a {@code tools/call} result, with its
- * annotations. <b>For a model</b> on the Spring AI {@code ChatClient} path, and for Java code that wants text,
- * {@link #text()} gives the parts as text: each text as it is, each binary part described by its type and size
- * ({@code [image/png, 12,345 bytes]}), never its data. <b>Java callers</b> of the tool bean get this object.
+ * <p>
+ * Protocol-neutral. <b>On MCP</b> each part becomes its content block of a
+ * {@code tools/call} result, with its annotations. <b>For a model</b> on the Spring AI
+ * {@code ChatClient} path, and for Java code that wants text, {@link #text()} gives the
+ * parts as text: each text as it is, each binary part described by its type and size
+ * ({@code [image/png, 12,345 bytes]}), never its data. <b>Java callers</b> of the tool
+ * bean get this object.
  *
- * <p><b>Contract.</b> Immutable and a value: the parts are copied into an unmodifiable list, and each part is immutable
- * itself, so the cache hands the same result to every hit and two results with equal parts are equal. The built-ins
- * handle it part by part: the result guards redact, mask and cut its texts and cap its binary data by bytes; logs show
- * its texts (redacted, cut) and only the type and size of binary data; observers and learning observers get this
- * object as the call's result. {@link #toString()} never shows binary data.
+ * <p>
+ * <b>Contract.</b> Immutable and a value: the parts are copied into an unmodifiable list,
+ * and each part is immutable itself, so the cache hands the same result to every hit and
+ * two results with equal parts are equal. The built-ins handle it part by part: the
+ * result guards redact, mask and cut its texts and cap its binary data by bytes; logs
+ * show its texts (redacted, cut) and only the type and size of binary data; observers and
+ * learning observers get this object as the call's result. {@link #toString()} never
+ * shows binary data.
  */
 public final class ToolContents {
 
@@ -66,8 +72,9 @@ public final class ToolContents {
 	}
 
 	/**
-	 * The result as a model or a person reads it in text: each part {@linkplain ToolContent#describe() described}, one
-	 * after the other on lines of their own. Binary data appears only as its type and size.
+	 * The result as a model or a person reads it in text: each part
+	 * {@linkplain ToolContent#describe() described}, one after the other on lines of
+	 * their own. Binary data appears only as its type and size.
 	 * @return the text; empty for a result without parts
 	 */
 	public String text() {

@@ -1,8 +1,7 @@
 package dev.agentmiddleware.tool;
 
 /**
- * A middleware refused the call; the tool did not run. Never retried.
- * <pre>{@code
+ * A middleware refused the call; the tool did not run. Never retried. <pre>{@code
  * throw new ToolDeniedException("delete_file", "approval", "the approver said no: keep the logs");
  * }</pre>
  */
@@ -17,13 +16,14 @@ public class ToolDeniedException extends ToolMiddlewareException {
 	 * @param reason why, in words a person and a model can act on
 	 */
 	public ToolDeniedException(String toolName, String decidedBy, String reason) {
-		super(toolName, decidedBy, "Call of tool '" + toolName + "' was denied by " + decidedBy + ": " + reason,
-				null, false);
+		super(toolName, decidedBy, "Call of tool '" + toolName + "' was denied by " + decidedBy + ": " + reason, null,
+				false);
 		this.reason = reason;
 	}
 
 	/**
-	 * Creates the exception with a message of its own, for a kind of refusal that words its message differently.
+	 * Creates the exception with a message of its own, for a kind of refusal that words
+	 * its message differently.
 	 * @param toolName the tool that was refused
 	 * @param decidedBy the middleware that refused it
 	 * @param reason why, in words a person and a model can act on

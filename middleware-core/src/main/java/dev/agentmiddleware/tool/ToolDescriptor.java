@@ -9,12 +9,13 @@ import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What a tool is: its name, what it does, the JSON schema of its arguments and how careful the chain must be
- * with it. Built once per tool; immutable.
+ * What a tool is: its name, what it does, the JSON schema of its arguments and how
+ * careful the chain must be with it. Built once per tool; immutable.
  *
- * <p>Middleware decide whether they apply to a tool from its descriptor, once, when the tool's pipeline is
- * built. A tool that does not declare a safety level counts as {@link SafetyLevel#DANGEROUS}.
- * <pre>{@code
+ * <p>
+ * Middleware decide whether they apply to a tool from its descriptor, once, when the
+ * tool's pipeline is built. A tool that does not declare a safety level counts as
+ * {@link SafetyLevel#DANGEROUS}. <pre>{@code
  * ToolDescriptor weather = ToolDescriptor.builder("get_weather")
  *     .description("Current weather for a city")
  *     .inputSchema("{\"type\":\"object\",\"properties\":{\"city\":{\"type\":\"string\"}}}")
@@ -28,20 +29,25 @@ import org.jspecify.annotations.Nullable;
  * @param inputSchema the JSON schema of the arguments object
  * @param safety how much harm the tool can do
  * @param readOnly whether the tool only reads (enables caching and retries)
- * @param idempotent whether calling the tool twice with the same arguments is safe (enables retries)
+ * @param idempotent whether calling the tool twice with the same arguments is safe
+ * (enables retries)
  * @param tags free-form labels that middleware match on, such as {@code browser}
- * @param returnDirect whether the result goes straight to the user instead of back to the model
- * @param resultType the Java type the tool returns ({@code Object} when unknown, {@code void} for none); a
- * middleware that answers with a value of another type breaks the tool's contract
- * @param title a short human-readable name for user interfaces (MCP's {@code title}), or {@code null} for none
- * @param openWorld whether the tool reaches beyond the application, such as the web or another system (MCP's
- * {@code openWorldHint}); the fail-safe default is {@code true}
- * @param authorities the authorities a caller must hold, all of them, to call the tool, such as
- * {@code SCOPE_files.write}; empty when the tool itself requires none (configuration may still require some)
+ * @param returnDirect whether the result goes straight to the user instead of back to the
+ * model
+ * @param resultType the Java type the tool returns ({@code Object} when unknown,
+ * {@code void} for none); a middleware that answers with a value of another type breaks
+ * the tool's contract
+ * @param title a short human-readable name for user interfaces (MCP's {@code title}), or
+ * {@code null} for none
+ * @param openWorld whether the tool reaches beyond the application, such as the web or
+ * another system (MCP's {@code openWorldHint}); the fail-safe default is {@code true}
+ * @param authorities the authorities a caller must hold, all of them, to call the tool,
+ * such as {@code SCOPE_files.write}; empty when the tool itself requires none
+ * (configuration may still require some)
  */
-public record ToolDescriptor(String name, String description, String inputSchema, SafetyLevel safety,
-		boolean readOnly, boolean idempotent, Set<String> tags, boolean returnDirect, Class<?> resultType,
-		@Nullable String title, boolean openWorld, Set<String> authorities) {
+public record ToolDescriptor(String name, String description, String inputSchema, SafetyLevel safety, boolean readOnly,
+		boolean idempotent, Set<String> tags, boolean returnDirect, Class<?> resultType, @Nullable String title,
+		boolean openWorld, Set<String> authorities) {
 
 	private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_-]{1,64}");
 
@@ -106,13 +112,14 @@ public record ToolDescriptor(String name, String description, String inputSchema
 	 */
 	public ToolDescriptor(String name, String description, String inputSchema, SafetyLevel safety, boolean readOnly,
 			boolean idempotent, Set<String> tags, boolean returnDirect, Class<?> resultType) {
-		this(name, description, inputSchema, safety, readOnly, idempotent, tags, returnDirect, resultType, null,
-				true, Set.of());
+		this(name, description, inputSchema, safety, readOnly, idempotent, tags, returnDirect, resultType, null, true,
+				Set.of());
 	}
 
 	/**
-	 * Starts a descriptor for the named tool, with the fail-safe defaults: dangerous, not read-only, not
-	 * idempotent, no tags, an empty arguments schema and an {@code Object} result.
+	 * Starts a descriptor for the named tool, with the fail-safe defaults: dangerous, not
+	 * read-only, not idempotent, no tags, an empty arguments schema and an {@code Object}
+	 * result.
 	 * @param name the tool name
 	 * @return a builder
 	 */
@@ -135,8 +142,9 @@ public record ToolDescriptor(String name, String description, String inputSchema
 	}
 
 	/**
-	 * Whether {@code value} is a valid result of this tool: {@code null} unless the tool returns a primitive,
-	 * otherwise an instance of {@link #resultType()} (boxed for primitives).
+	 * Whether {@code value} is a valid result of this tool: {@code null} unless the tool
+	 * returns a primitive, otherwise an instance of {@link #resultType()} (boxed for
+	 * primitives).
 	 * @param value a result produced for this tool
 	 * @return {@code true} if a caller of the tool can accept it
 	 */
@@ -312,8 +320,10 @@ public record ToolDescriptor(String name, String description, String inputSchema
 		}
 
 		/**
-		 * Adds authorities a caller must hold to call the tool; a caller needs all of them.
-		 * @param authorities the authorities, such as {@code SCOPE_files.write} or {@code ROLE_ADMIN}
+		 * Adds authorities a caller must hold to call the tool; a caller needs all of
+		 * them.
+		 * @param authorities the authorities, such as {@code SCOPE_files.write} or
+		 * {@code ROLE_ADMIN}
 		 * @return this builder
 		 */
 		public Builder authorities(String... authorities) {
@@ -328,18 +338,22 @@ public record ToolDescriptor(String name, String description, String inputSchema
 		 */
 		public ToolDescriptor build() {
 			return new ToolDescriptor(this.name, this.description, this.inputSchema, this.safety, this.readOnly,
-					this.idempotent, this.tags, this.returnDirect, this.resultType, this.title, this.openWorld, this.authorities);
+					this.idempotent, this.tags, this.returnDirect, this.resultType, this.title, this.openWorld,
+					this.authorities);
 		}
 
 	}
 
 	/**
-	 * How much harm a tool can do, as the tool declares it ({@link ToolDescriptor#safety()},
-	 * {@code @AgentTool(safety = ...)}). It is part of the tool's description, shown by the actuator endpoint; a policy
-	 * middleware (an approval step, an allow list) can decide by it, through the descriptor it gets when its pipeline is
-	 * built.
+	 * How much harm a tool can do, as the tool declares it
+	 * ({@link ToolDescriptor#safety()}, {@code @AgentTool(safety = ...)}). It is part of
+	 * the tool's description, shown by the actuator endpoint; a policy middleware (an
+	 * approval step, an allow list) can decide by it, through the descriptor it gets when
+	 * its pipeline is built.
 	 *
-	 * <p>A tool that declares no safety level counts as {@link #DANGEROUS}: the fail-safe default.
+	 * <p>
+	 * A tool that declares no safety level counts as {@link #DANGEROUS}: the fail-safe
+	 * default.
 	 */
 	public enum SafetyLevel {
 

@@ -9,9 +9,9 @@ import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One call of a tool: the tool, its bound arguments and who is calling. Immutable; the {@code with…} methods
- * return changed copies, which is how a middleware rewrites a call for the layers inside it.
- * <pre>{@code
+ * One call of a tool: the tool, its bound arguments and who is calling. Immutable; the
+ * {@code with…} methods return changed copies, which is how a middleware rewrites a call
+ * for the layers inside it. <pre>{@code
  * ToolInvocation call = ToolInvocation.builder(weatherTool)
  *     .argument("city", "Lisbon")
  *     .sessionId("conversation-42")
@@ -20,8 +20,10 @@ import org.jspecify.annotations.Nullable;
  * ToolInvocation metric = call.withArgument("units", "metric");
  * }</pre>
  *
- * <p>Arguments are the tool method's parameter values by parameter name, in declaration order, already bound
- * to their Java types; a value may be {@code null} for an optional parameter.
+ * <p>
+ * Arguments are the tool method's parameter values by parameter name, in declaration
+ * order, already bound to their Java types; a value may be {@code null} for an optional
+ * parameter.
  */
 public final class ToolInvocation {
 
@@ -58,7 +60,8 @@ public final class ToolInvocation {
 	}
 
 	/**
-	 * Starts a call of the tool, from {@link InvocationSource#JAVA}, with a fresh call id.
+	 * Starts a call of the tool, from {@link InvocationSource#JAVA}, with a fresh call
+	 * id.
 	 * @param tool the tool being called
 	 * @return a builder
 	 */
@@ -83,9 +86,10 @@ public final class ToolInvocation {
 	}
 
 	/**
-	 * The arguments this invocation holds, never anything else: the bound ones, in declaration order, for a call
-	 * from Java and for every call inside the binding step; for a call still carrying {@link UnboundArguments}, the
-	 * values as sent, or none (binding makes a new invocation, {@link #withBoundArguments()}).
+	 * The arguments this invocation holds, never anything else: the bound ones, in
+	 * declaration order, for a call from Java and for every call inside the binding step;
+	 * for a call still carrying {@link UnboundArguments}, the values as sent, or none
+	 * (binding makes a new invocation, {@link #withBoundArguments()}).
 	 * @return an unmodifiable map; values may be {@code null}
 	 */
 	public Map<String, @Nullable Object> arguments() {
@@ -110,7 +114,8 @@ public final class ToolInvocation {
 	}
 
 	/**
-	 * The authenticated principal on whose behalf the call runs: its name and authorities.
+	 * The authenticated principal on whose behalf the call runs: its name and
+	 * authorities.
 	 * @return the principal, or {@code null} when the caller is anonymous or unknown
 	 */
 	public @Nullable ToolPrincipal principal() {
@@ -118,16 +123,18 @@ public final class ToolInvocation {
 	}
 
 	/**
-	 * The name of the authenticated principal on whose behalf the call runs; a shortcut for
-	 * {@code principal().name()}.
-	 * @return the principal's name, or {@code null} when the caller is anonymous or unknown
+	 * The name of the authenticated principal on whose behalf the call runs; a shortcut
+	 * for {@code principal().name()}.
+	 * @return the principal's name, or {@code null} when the caller is anonymous or
+	 * unknown
 	 */
 	public @Nullable String principalName() {
 		return (this.principal != null) ? this.principal.name() : null;
 	}
 
 	/**
-	 * An id unique to this call within the running JVM, for correlating logs and approvals.
+	 * An id unique to this call within the running JVM, for correlating logs and
+	 * approvals.
 	 * @return the call id
 	 */
 	public String callId() {
@@ -140,9 +147,11 @@ public final class ToolInvocation {
 	}
 
 	/**
-	 * The id the model gave this tool call in its reply (such as {@code call_abc123}), which joins the call's result
-	 * to the call; unlike {@link #callId()} unique only within the reply.
-	 * @return the model's tool-call id, or {@code null} when the call is no model's tool call (Java, MCP)
+	 * The id the model gave this tool call in its reply (such as {@code call_abc123}),
+	 * which joins the call's result to the call; unlike {@link #callId()} unique only
+	 * within the reply.
+	 * @return the model's tool-call id, or {@code null} when the call is no model's tool
+	 * call (Java, MCP)
 	 */
 	public @Nullable String toolCallId() {
 		return this.toolCallId;
@@ -173,15 +182,17 @@ public final class ToolInvocation {
 	 * @return the changed copy
 	 */
 	public ToolInvocation withArguments(Map<String, ? extends @Nullable Object> arguments) {
-		return new ToolInvocation(this.tool, ToolArguments.frozenCopy(arguments), this.sessionId, this.principal, this.callId,
-				this.callNumber, this.source, this.attributes, this.toolCallId);
+		return new ToolInvocation(this.tool, ToolArguments.frozenCopy(arguments), this.sessionId, this.principal,
+				this.callId, this.callNumber, this.source, this.attributes, this.toolCallId);
 	}
 
 	/**
-	 * The copy of a call that carries {@link UnboundArguments}, with the arguments they bound to and without them;
-	 * used by the pipeline's argument-binding step. This call is left as it is.
+	 * The copy of a call that carries {@link UnboundArguments}, with the arguments they
+	 * bound to and without them; used by the pipeline's argument-binding step. This call
+	 * is left as it is.
 	 * @return the bound copy, or this call when it carries no unbound arguments
-	 * @throws dev.agentmiddleware.binding.InvalidToolArgumentsException if the arguments cannot be bound
+	 * @throws dev.agentmiddleware.binding.InvalidToolArgumentsException if the arguments
+	 * cannot be bound
 	 */
 	public ToolInvocation withBoundArguments() {
 		UnboundArguments unbound = this.attributes.isEmpty() ? null : attribute(UnboundArguments.ATTRIBUTE);
@@ -189,14 +200,16 @@ public final class ToolInvocation {
 	}
 
 	/**
-	 * The copy of a call that carries {@link UnboundArguments}, with what an earlier binding of the same arguments
-	 * as sent gave and without them: for the cache, which answers a repeated call before binding it.
+	 * The copy of a call that carries {@link UnboundArguments}, with what an earlier
+	 * binding of the same arguments as sent gave and without them: for the cache, which
+	 * answers a repeated call before binding it.
 	 * @param bound the bound arguments
 	 * @return the bound copy
 	 */
 	public ToolInvocation withBoundArguments(Map<String, ? extends @Nullable Object> bound) {
-		return new ToolInvocation(this.tool, ToolArguments.frozenCopy(bound), this.sessionId, this.principal, this.callId,
-				this.callNumber, this.source, InvocationAttributes.without(this.attributes, UnboundArguments.ATTRIBUTE), this.toolCallId);
+		return new ToolInvocation(this.tool, ToolArguments.frozenCopy(bound), this.sessionId, this.principal,
+				this.callId, this.callNumber, this.source,
+				InvocationAttributes.without(this.attributes, UnboundArguments.ATTRIBUTE), this.toolCallId);
 	}
 
 	/**
@@ -329,7 +342,8 @@ public final class ToolInvocation {
 
 		/**
 		 * Sets a principal known by name only, without authorities.
-		 * @param principalName the principal's name, or {@code null} for an anonymous caller
+		 * @param principalName the principal's name, or {@code null} for an anonymous
+		 * caller
 		 * @return this builder
 		 */
 		public Builder principal(@Nullable String principalName) {
@@ -348,7 +362,8 @@ public final class ToolInvocation {
 		}
 
 		/**
-		 * Sets the id the model gave this tool call in its reply (see {@link ToolInvocation#toolCallId()}).
+		 * Sets the id the model gave this tool call in its reply (see
+		 * {@link ToolInvocation#toolCallId()}).
 		 * @param toolCallId the model's tool-call id, or {@code null} for none
 		 * @return this builder
 		 */

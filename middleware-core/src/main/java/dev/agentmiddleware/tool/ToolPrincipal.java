@@ -4,19 +4,20 @@ import java.util.Objects;
 import java.util.Set;
 
 /**
- * Who a tool call runs for: the authenticated caller's name (an OAuth subject, a user name) and the authorities
- * it holds. Immutable. Carried by {@link ToolInvocation#principal()} on every path — MCP (a bearer token), a
- * {@code ChatClient} or a Java caller (Spring Security's {@code SecurityContext}) — so that authorization,
- * approval requests and audit, logs and observers know who asked. Never used as a metric tag: its name is
- * unbounded.
- * <pre>{@code
+ * Who a tool call runs for: the authenticated caller's name (an OAuth subject, a user
+ * name) and the authorities it holds. Immutable. Carried by
+ * {@link ToolInvocation#principal()} on every path — MCP (a bearer token), a
+ * {@code ChatClient} or a Java caller (Spring Security's {@code SecurityContext}) — so
+ * that authorization, approval requests and audit, logs and observers know who asked.
+ * Never used as a metric tag: its name is unbounded. <pre>{@code
  * ToolPrincipal alice = ToolPrincipal.of("alice", Set.of("SCOPE_files.write"));
  * ToolInvocation call = ToolInvocation.builder(deleteFile).principal(alice).build();
  * call.principal().hasAuthority("SCOPE_files.write"); // true
  * }</pre>
  *
  * @param name the principal's name (for OAuth tokens, the subject); never blank
- * @param authorities the authorities granted to it (for OAuth tokens, {@code SCOPE_<scope>}); unmodifiable
+ * @param authorities the authorities granted to it (for OAuth tokens,
+ * {@code SCOPE_<scope>}); unmodifiable
  */
 public record ToolPrincipal(String name, Set<String> authorities) {
 
@@ -54,7 +55,8 @@ public record ToolPrincipal(String name, Set<String> authorities) {
 
 	/**
 	 * Whether the principal holds an authority.
-	 * @param authority the authority, for example {@code SCOPE_files.write} or {@code ROLE_ADMIN}
+	 * @param authority the authority, for example {@code SCOPE_files.write} or
+	 * {@code ROLE_ADMIN}
 	 * @return {@code true} if it does
 	 */
 	public boolean hasAuthority(String authority) {

@@ -15,16 +15,18 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Reports how far one running tool call has come, to a caller that asked to be told: an MCP client that sent a
- * {@code progressToken} with its {@code tools/call} gets each report as a {@code notifications/progress}. A caller
- * that asked for nothing (a direct Java call, a Spring AI {@code ChatClient}, an MCP client without a token) gets
+ * Reports how far one running tool call has come, to a caller that asked to be told: an
+ * MCP client that sent a {@code progressToken} with its {@code tools/call} gets each
+ * report as a {@code notifications/progress}. A caller that asked for nothing (a direct
+ * Java call, a Spring AI {@code ChatClient}, an MCP client without a token) gets
  * {@link #NONE}, which does nothing, so a tool reports the same way whoever calls it.
  *
- * <p>An {@code @AgentTool} method declares a parameter of this type to get the progress of its call, as a Spring AI
- * {@code @Tool} method declares a {@code ToolContext}: it is not one of the tool's arguments (not in its input
- * schema, not bound from JSON, not part of a cache key or an approval's arguments):
- * <pre>{@code
- * @AgentTool(description = "Imports the rows of a CSV file", safety = SafetyLevel.MODERATE)
+ * <p>
+ * An {@code @AgentTool} method declares a parameter of this type to get the progress of
+ * its call, as a Spring AI {@code @Tool} method declares a {@code ToolContext}: it is not
+ * one of the tool's arguments (not in its input schema, not bound from JSON, not part of
+ * a cache key or an approval's arguments): <pre>{@code
+ * &#64;AgentTool(description = "Imports the rows of a CSV file", safety = SafetyLevel.MODERATE)
  * public int importRows(String path, ToolProgress progress) {
  *     List<Row> rows = csv.read(path);
  *     for (int i = 0; i < rows.size(); i++) {
@@ -33,22 +35,26 @@ import org.slf4j.LoggerFactory;
  *     }
  *     return rows.size();
  * }
- * }</pre>
- * A Java caller of such a method passes {@code null} (no reports) or its own {@code ToolProgress}, which then gets
- * the reports of the call.
+ * }</pre> A Java caller of such a method passes {@code null} (no reports) or its own
+ * {@code ToolProgress}, which then gets the reports of the call.
  *
- * <p><b>Contract.</b> Report as often as is convenient: what reaches the caller is bounded, at most one report per
- * interval ({@code agent.middleware.mcp.progress-interval} on the MCP path, {@link ProgressTarget#DEFAULT_INTERVAL}
- * otherwise). Reports coalesce rather than drop: a report that comes sooner waits for the interval's end and is sent
- * then, unless a later report replaces it first, and when the tool's method returns (or throws) the report still
- * waiting is sent before the call's result, so the caller always hears the last word ({@code 100/100}). Nothing is
- * sent after the method has returned. {@code progress} must increase from one report to the next, as the MCP
- * specification requires; a report that does not is dropped. {@code total} is {@code null} when unknown. A report is
- * sent on the calling thread, or, when it waited for the interval's end, on the progress scheduler's thread; it never
- * throws because sending failed and never fails the call. Thread-safe. A call that first waited for approval, and
- * told its caller so, continues that progress: the tool's values are counted on from where the wait's left off, with
- * the same bound on the rate. Each run of the tool gets a reporter of its own, so the bound and the increase hold
- * within one run: the attempts of a retried call report afresh.
+ * <p>
+ * <b>Contract.</b> Report as often as is convenient: what reaches the caller is bounded,
+ * at most one report per interval ({@code agent.middleware.mcp.progress-interval} on the
+ * MCP path, {@link ProgressTarget#DEFAULT_INTERVAL} otherwise). Reports coalesce rather
+ * than drop: a report that comes sooner waits for the interval's end and is sent then,
+ * unless a later report replaces it first, and when the tool's method returns (or throws)
+ * the report still waiting is sent before the call's result, so the caller always hears
+ * the last word ({@code 100/100}). Nothing is sent after the method has returned.
+ * {@code progress} must increase from one report to the next, as the MCP specification
+ * requires; a report that does not is dropped. {@code total} is {@code null} when
+ * unknown. A report is sent on the calling thread, or, when it waited for the interval's
+ * end, on the progress scheduler's thread; it never throws because sending failed and
+ * never fails the call. Thread-safe. A call that first waited for approval, and told its
+ * caller so, continues that progress: the tool's values are counted on from where the
+ * wait's left off, with the same bound on the rate. Each run of the tool gets a reporter
+ * of its own, so the bound and the increase hold within one run: the attempts of a
+ * retried call report afresh.
  */
 @FunctionalInterface
 public interface ToolProgress {
@@ -74,15 +80,19 @@ public interface ToolProgress {
 
 	/**
 	 * Reports progress.
-	 * @param progress how far the call has come, greater than in the report before; finite
-	 * @param total the value {@code progress} reaches when the call is done, or {@code null} when unknown
+	 * @param progress how far the call has come, greater than in the report before;
+	 * finite
+	 * @param total the value {@code progress} reaches when the call is done, or
+	 * {@code null} when unknown
 	 * @param message what the call is doing, for a person, or {@code null}
 	 */
 	void report(double progress, @Nullable Double total, @Nullable String message);
 
 	/**
-	 * Reports progress towards a known total: {@code progress.report(3, 10, "3 of 10 files copied")}.
-	 * @param progress how far the call has come, greater than in the report before; finite
+	 * Reports progress towards a known total:
+	 * {@code progress.report(3, 10, "3 of 10 files copied")}.
+	 * @param progress how far the call has come, greater than in the report before;
+	 * finite
 	 * @param total the value {@code progress} reaches when the call is done
 	 * @param message what the call is doing, for a person, or {@code null}
 	 */
@@ -91,7 +101,8 @@ public interface ToolProgress {
 	}
 
 	/**
-	 * Whether anyone is told of the reports, so that a tool can skip work done only to report.
+	 * Whether anyone is told of the reports, so that a tool can skip work done only to
+	 * report.
 	 * @return {@code false} for {@link #NONE}
 	 */
 	default boolean isReported() {
@@ -99,19 +110,23 @@ public interface ToolProgress {
 	}
 
 	/**
-	 * Where the progress of one call goes, for a caller that asked to be told (an MCP client that sent a
-	 * {@code progressToken}): a call carries it under {@link #ATTRIBUTE}, and a call without it has nobody to tell, so
-	 * nothing is reported and nothing is spent. The layer that accepts the call sets it; a layer that waits (approval)
-	 * or the tool reports through a {@linkplain #reporter() reporter} of it.
+	 * Where the progress of one call goes, for a caller that asked to be told (an MCP
+	 * client that sent a {@code progressToken}): a call carries it under
+	 * {@link #ATTRIBUTE}, and a call without it has nobody to tell, so nothing is
+	 * reported and nothing is spent. The layer that accepts the call sets it; a layer
+	 * that waits (approval) or the tool reports through a {@linkplain #reporter()
+	 * reporter} of it.
 	 *
-	 * <p>A value: the sender, the interval, the clock and the scheduler never change, and a reporter keeps its own
-	 * state. A reporter sends at most one report per interval and only reports whose progress increases: a sooner
-	 * report waits for the interval's end, when the {@link Scheduler} has the reporter send it, unless a later report
-	 * replaced it; {@link Reporter#finish()} sends the one still waiting at once, and ends the reporter. A layer that
-	 * reported and then lets the call go on hands the rest of the chain its reporter's
-	 * {@linkplain Reporter#continuation() continuation}, so that the next reporter of the same call keeps the bound on
-	 * the rate and counts its progress on from where the earlier one left off.
-	 * <pre>{@code
+	 * <p>
+	 * A value: the sender, the interval, the clock and the scheduler never change, and a
+	 * reporter keeps its own state. A reporter sends at most one report per interval and
+	 * only reports whose progress increases: a sooner report waits for the interval's
+	 * end, when the {@link Scheduler} has the reporter send it, unless a later report
+	 * replaced it; {@link Reporter#finish()} sends the one still waiting at once, and
+	 * ends the reporter. A layer that reported and then lets the call go on hands the
+	 * rest of the chain its reporter's {@linkplain Reporter#continuation() continuation},
+	 * so that the next reporter of the same call keeps the bound on the rate and counts
+	 * its progress on from where the earlier one left off. <pre>{@code
 	 * ProgressTarget target = ProgressTarget.of((progress, total, message) -> client.notifyProgress(token, progress,
 	 *         total, message), Duration.ofSeconds(5), Clock.systemUTC());
 	 * pipeline.call(invocation.withAttribute(ProgressTarget.ATTRIBUTE, target));
@@ -154,7 +169,8 @@ public interface ToolProgress {
 
 		private final Scheduler scheduler;
 
-		// What an earlier reporter of the same call last sent, and when; NaN and null when nothing was sent
+		// What an earlier reporter of the same call last sent, and when; NaN and null
+		// when nothing was sent
 		private final double sentProgress;
 
 		private final @Nullable Instant sentAt;
@@ -170,9 +186,10 @@ public interface ToolProgress {
 		}
 
 		/**
-		 * Creates the target of one call, whose waiting reports the {@linkplain Scheduler#shared() shared scheduler}
-		 * sends.
-		 * @param sender sends each report that passes the bounds to the caller, as it is given
+		 * Creates the target of one call, whose waiting reports the
+		 * {@linkplain Scheduler#shared() shared scheduler} sends.
+		 * @param sender sends each report that passes the bounds to the caller, as it is
+		 * given
 		 * @param interval the least time between two reports; positive
 		 * @param clock the clock the interval is measured with
 		 * @return the target
@@ -183,7 +200,8 @@ public interface ToolProgress {
 
 		/**
 		 * Creates the target of one call.
-		 * @param sender sends each report that passes the bounds to the caller, as it is given
+		 * @param sender sends each report that passes the bounds to the caller, as it is
+		 * given
 		 * @param interval the least time between two reports; positive
 		 * @param clock the clock the interval is measured with
 		 * @param scheduler runs the sending of a report that waits for the interval's end
@@ -216,7 +234,8 @@ public interface ToolProgress {
 		}
 
 		/**
-		 * A new reporter, for one layer or one run of the tool; reporters of one target do not share state.
+		 * A new reporter, for one layer or one run of the tool; reporters of one target
+		 * do not share state.
 		 * @return the reporter
 		 */
 		public Reporter reporter() {
@@ -247,28 +266,33 @@ public interface ToolProgress {
 		}
 
 		/**
-		 * Reports to a {@link ProgressTarget}, within its bounds: sends a report at once when the interval has passed
-		 * since the last one sent, and otherwise keeps it until the interval's end (a later report replaces it), when
-		 * the target's {@link Scheduler} has it sent. {@link #finish()} sends the report still waiting and ends the
-		 * reporter. Thread-safe: sending is serialised, so reports reach the sender in the order of their progress.
+		 * Reports to a {@link ProgressTarget}, within its bounds: sends a report at once
+		 * when the interval has passed since the last one sent, and otherwise keeps it
+		 * until the interval's end (a later report replaces it), when the target's
+		 * {@link Scheduler} has it sent. {@link #finish()} sends the report still waiting
+		 * and ends the reporter. Thread-safe: sending is serialised, so reports reach the
+		 * sender in the order of their progress.
 		 */
 		public static final class Reporter implements ToolProgress {
 
 			private final ProgressTarget target;
 
-			// Added to what this reporter is given: the progress an earlier reporter of the same call reached
+			// Added to what this reporter is given: the progress an earlier reporter of
+			// the same call reached
 			private final double base;
 
 			private double lastSent;
 
 			private @Nullable Instant lastSentAt;
 
-			// The report that waits for the interval's end, and the scheduled sending of it
+			// The report that waits for the interval's end, and the scheduled sending of
+			// it
 			private @Nullable Waiting waiting;
 
 			private @Nullable Future<?> scheduled;
 
-			// Counts schedulings, so that a sending that was cancelled too late to stop it knows it is stale
+			// Counts schedulings, so that a sending that was cancelled too late to stop
+			// it knows it is stale
 			private long scheduling;
 
 			private boolean finished;
@@ -282,17 +306,19 @@ public interface ToolProgress {
 			}
 
 			/**
-			 * Sends the report if the interval has passed since the last one sent, or keeps it until the interval's
-			 * end, in place of a report kept before; drops it if its progress does not increase on the last report
-			 * given, or once the reporter is finished. A sender that fails is logged at DEBUG; the report counts as not
-			 * sent.
-			 * @throws IllegalArgumentException if {@code progress} or {@code total} is not finite
+			 * Sends the report if the interval has passed since the last one sent, or
+			 * keeps it until the interval's end, in place of a report kept before; drops
+			 * it if its progress does not increase on the last report given, or once the
+			 * reporter is finished. A sender that fails is logged at DEBUG; the report
+			 * counts as not sent.
+			 * @throws IllegalArgumentException if {@code progress} or {@code total} is
+			 * not finite
 			 */
 			@Override
 			public void report(double progress, @Nullable Double total, @Nullable String message) {
 				if (!Double.isFinite(progress) || (total != null && !Double.isFinite(total))) {
-					throw new IllegalArgumentException("progress and total must be finite numbers, were " + progress
-							+ " and " + total);
+					throw new IllegalArgumentException(
+							"progress and total must be finite numbers, were " + progress + " and " + total);
 				}
 				Instant now = this.target.clock.instant();
 				Waiting report = new Waiting(this.base + progress, (total != null) ? this.base + total : null, message);
@@ -318,9 +344,10 @@ public interface ToolProgress {
 			}
 
 			/**
-			 * Sends the report that waits for the interval's end, if any, at once, and ends this reporter: later
-			 * reports are dropped. Called when the tool's method has returned or thrown, before the call's result goes
-			 * to the caller, so that the caller hears the last report.
+			 * Sends the report that waits for the interval's end, if any, at once, and
+			 * ends this reporter: later reports are dropped. Called when the tool's
+			 * method has returned or thrown, before the call's result goes to the caller,
+			 * so that the caller hears the last report.
 			 */
 			public synchronized void finish() {
 				if (this.finished) {
@@ -335,7 +362,8 @@ public interface ToolProgress {
 				this.finished = true;
 			}
 
-			// The interval's end, as the scheduler saw it: the report still waiting is sent
+			// The interval's end, as the scheduler saw it: the report still waiting is
+			// sent
 			private synchronized void sendWaiting(long scheduling) {
 				if (scheduling != this.scheduling || this.scheduled == null) {
 					return; // cancelled: the report was sent or dropped since
@@ -370,8 +398,8 @@ public interface ToolProgress {
 			}
 
 			/**
-			 * How long until the next report may be sent: the rest of the interval after the last one sent, zero if none
-			 * was or the interval has passed.
+			 * How long until the next report may be sent: the rest of the interval after
+			 * the last one sent, zero if none was or the interval has passed.
 			 * @return the time to wait, not negative
 			 */
 			public synchronized Duration untilNextReport() {
@@ -394,9 +422,10 @@ public interface ToolProgress {
 			}
 
 			/**
-			 * The target for the rest of the call: the same caller, with what this reporter sent, so that the next
-			 * reporter keeps the bound on the rate and counts on from this reporter's progress. Ends this reporter: a
-			 * report of it still waiting is dropped, as the rest of the call reports on.
+			 * The target for the rest of the call: the same caller, with what this
+			 * reporter sent, so that the next reporter keeps the bound on the rate and
+			 * counts on from this reporter's progress. Ends this reporter: a report of it
+			 * still waiting is dropped, as the rest of the call reports on.
 			 * @return the target; the one this reporter came from if it sent nothing
 			 */
 			public synchronized ProgressTarget continuation() {
@@ -422,10 +451,10 @@ public interface ToolProgress {
 		}
 
 		/**
-		 * Runs the sending of a report that waited for the end of its interval, once, after a delay: on a thread of
-		 * its own, since the tool's thread is busy with the tool. {@link #shared()} is one daemon thread for the whole
-		 * JVM; tests give one that runs its tasks when they move their clock.
-		 * <pre>{@code
+		 * Runs the sending of a report that waited for the end of its interval, once,
+		 * after a delay: on a thread of its own, since the tool's thread is busy with the
+		 * tool. {@link #shared()} is one daemon thread for the whole JVM; tests give one
+		 * that runs its tasks when they move their clock. <pre>{@code
 		 * ScheduledExecutorService executor = Executors.newSingleThreadScheduledExecutor();
 		 * ProgressTarget target = ProgressTarget.of(sender, Duration.ofSeconds(5), Clock.systemUTC(),
 		 *         (task, delay) -> executor.schedule(task, delay.toNanos(), TimeUnit.NANOSECONDS));
@@ -435,10 +464,12 @@ public interface ToolProgress {
 		public interface Scheduler {
 
 			/**
-			 * Runs a task once, after a delay. The task is short (it sends one report) and never throws.
+			 * Runs a task once, after a delay. The task is short (it sends one report)
+			 * and never throws.
 			 * @param task the task
 			 * @param delay how long to wait first; positive
-			 * @return the task's future, which the reporter cancels when the report no longer waits
+			 * @return the task's future, which the reporter cancels when the report no
+			 * longer waits
 			 */
 			Future<?> schedule(Runnable task, Duration delay);
 

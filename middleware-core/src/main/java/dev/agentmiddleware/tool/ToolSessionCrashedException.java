@@ -3,9 +3,9 @@ package dev.agentmiddleware.tool;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Thrown by a tool when the session it drives (a browser, a shell, a remote connection) has crashed and must be
- * reset before the tool can work again. Crash-recovery middleware resets the session and retries the call once.
- * <pre>{@code
+ * Thrown by a tool when the session it drives (a browser, a shell, a remote connection)
+ * has crashed and must be reset before the tool can work again. Crash-recovery middleware
+ * resets the session and retries the call once. <pre>{@code
  * if (!browser.isAlive()) {
  *     throw new ToolSessionCrashedException("browser process exited");
  * }

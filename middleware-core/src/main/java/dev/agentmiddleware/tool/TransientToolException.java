@@ -3,9 +3,9 @@ package dev.agentmiddleware.tool;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Thrown by a tool for a failure that is likely to go away on its own (a dropped connection, a busy
- * downstream service). Retry middleware retries it by default for read-only and idempotent tools.
- * <pre>{@code
+ * Thrown by a tool for a failure that is likely to go away on its own (a dropped
+ * connection, a busy downstream service). Retry middleware retries it by default for
+ * read-only and idempotent tools. <pre>{@code
  * catch (SocketTimeoutException ex) {
  *     throw new TransientToolException("weather service did not answer", ex);
  * }

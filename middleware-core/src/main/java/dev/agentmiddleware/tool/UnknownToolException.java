@@ -13,8 +13,8 @@ public class UnknownToolException extends ToolMiddlewareException {
 	 * @param knownTools the names that exist, listed in the message
 	 */
 	public UnknownToolException(String toolName, Collection<String> knownTools) {
-		super(toolName, null, "No tool named '" + toolName + "'; known tools: " + String.join(", ", knownTools),
-				null, false);
+		super(toolName, null, "No tool named '" + toolName + "'; known tools: " + String.join(", ", knownTools), null,
+				false);
 	}
 
 	@Override

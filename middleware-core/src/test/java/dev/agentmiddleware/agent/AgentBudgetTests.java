@@ -47,15 +47,15 @@ class AgentBudgetTests {
 	@Test
 	void aCostBudgetWithoutAnyPriceIsRefused() {
 		assertThatExceptionOfType(InvalidPolicyException.class)
-			.isThrownBy(() -> new BudgetPolicy(new Limits(0, BigDecimal.ONE), Limits.NONE, Limits.NONE, "USD",
-					Map.of()))
+			.isThrownBy(
+					() -> new BudgetPolicy(new Limits(0, BigDecimal.ONE), Limits.NONE, Limits.NONE, "USD", Map.of()))
 			.withMessageContaining("A cost budget needs the price of at least one model");
 	}
 
 	@Test
 	void aPrincipalsRecordIsKeyedByTheHashOfItsNameAndTheUtcDay() {
-		assertThat(AgentBudget.principalDayKey("alice", LocalDate.parse("2025-03-01"))).isEqualTo(
-				"principal:2bd806c97f0e00af1a1fc3328fa763a9269723c8db8fac4f93af71db186d6e90:2025-03-01");
+		assertThat(AgentBudget.principalDayKey("alice", LocalDate.parse("2025-03-01")))
+			.isEqualTo("principal:2bd806c97f0e00af1a1fc3328fa763a9269723c8db8fac4f93af71db186d6e90:2025-03-01");
 	}
 
 	@Test
@@ -81,9 +81,9 @@ class AgentBudgetTests {
 		AgentRun alice = runs.start("t1", "alice");
 		alice.count(ModelUsage.of("gpt-4o-mini", 40_000, 10_000));
 		// 40,000 x 0.15 / 1M + 10,000 x 0.60 / 1M = 0.006 + 0.006
-		assertThat(runs.start("t2", "alice").budgetSpent()).isEqualTo(
-				"Stopped: today's cost budget of 0.01 EUR for this user is spent (0.0120 EUR used; it renews at "
-						+ "midnight UTC).");
+		assertThat(runs.start("t2", "alice").budgetSpent())
+			.isEqualTo("Stopped: today's cost budget of 0.01 EUR for this user is spent (0.0120 EUR used; it renews at "
+					+ "midnight UTC).");
 		assertThat(runs.start("t3", "bob").budgetSpent()).isNull();
 		assertThat(runs.start("t4", null).budgetSpent()).as("no principal, no per-principal budget").isNull();
 		this.clock.advance(Duration.ofMinutes(1));
@@ -94,8 +94,9 @@ class AgentBudgetTests {
 	@Test
 	void unknownUsageAndUnpricedModelsAreCountedAsSuchAndReported() {
 		List<String> recorded = new ArrayList<>();
-		AgentBudget budget = new AgentBudget(new BudgetPolicy(Limits.NONE, new Limits(10, null), Limits.NONE, "USD",
-				Map.of("gpt-4o-mini", MINI)), this.store, this.clock,
+		AgentBudget budget = new AgentBudget(
+				new BudgetPolicy(Limits.NONE, new Limits(10, null), Limits.NONE, "USD", Map.of("gpt-4o-mini", MINI)),
+				this.store, this.clock,
 				(usage, input, output, principal) -> recorded.add(usage.model() + " known=" + usage.known() + " cost="
 						+ ((input != null) ? input.add(output).toPlainString() : "unknown")));
 		AgentRun run = new AgentRuns(AgentMiddleware.compose(List.of()), this.store,

@@ -30,9 +30,9 @@ class ComposedAgentMiddlewareTests {
 	void mergesToolsAndTheLaterMiddlewareWinsANameConflictWithAWarningNamingBoth() {
 		ExecutableTool firstSearch = tool("search", "first");
 		ExecutableTool secondSearch = tool("search", "second");
-		ComposedAgentMiddleware composed = AgentMiddleware.compose(List.of(
-				new Recording("alpha", List.of(firstSearch, tool("plan", "alpha"))),
-				new Recording("beta", List.of(secondSearch, tool("notes", "beta")))));
+		ComposedAgentMiddleware composed = AgentMiddleware
+			.compose(List.of(new Recording("alpha", List.of(firstSearch, tool("plan", "alpha"))),
+					new Recording("beta", List.of(secondSearch, tool("notes", "beta")))));
 		assertThat(composed.tools()).extracting((tool) -> tool.descriptor().name())
 			.containsExactly("plan", "search", "notes");
 		assertThat(composed.tools()).contains(secondSearch).doesNotContain(firstSearch);
@@ -44,8 +44,8 @@ class ComposedAgentMiddlewareTests {
 
 	@Test
 	void runsBeforeHooksInOrderAndAfterHooksInOrder() {
-		ComposedAgentMiddleware composed = AgentMiddleware
-			.compose(List.of(new Recording("a", List.of()), new Recording("b", List.of()), new Recording("c", List.of())));
+		ComposedAgentMiddleware composed = AgentMiddleware.compose(
+				List.of(new Recording("a", List.of()), new Recording("b", List.of()), new Recording("c", List.of())));
 		AgentRun run = AgentRun.start("thread-1", composed, new InMemoryThreadStore(),
 				new LoopGuard(LoopGuardPolicy.UNLIMITED, new InMemoryThreadStore()));
 		run.beginIteration(List.of(AgentMessage.of(AgentMessage.Role.USER, "hi")));

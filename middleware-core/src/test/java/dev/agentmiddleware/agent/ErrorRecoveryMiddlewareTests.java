@@ -39,28 +39,30 @@ class ErrorRecoveryMiddlewareTests {
 	@Test
 	void nothingIsAddedWhenTheLastEventIsNotAnError() {
 		this.run.beginIteration(List.of());
-		this.run.endIteration(new IterationResult(null, List.of(
-				AgentEvent.toolError("c1", "write_file", "failed", null), AgentEvent.toolResult("c2", "read_file", "ok"))));
+		this.run
+			.endIteration(new IterationResult(null, List.of(AgentEvent.toolError("c1", "write_file", "failed", null),
+					AgentEvent.toolResult("c2", "read_file", "ok"))));
 		assertThat(this.run.takeNextInput()).isEmpty();
 	}
 
 	@Test
 	void aDenialIsADecisionAndGetsNoRecoveryMessage() {
 		this.run.beginIteration(List.of());
-		this.run.endIteration(new IterationResult(null, List.of(AgentEvent.toolError("c1", "delete_file",
-				"Call of tool 'delete_file' was denied by approval: alice denied it: keep the logs. "
-						+ "Do not retry this call unless the user asks you to.",
-				new ApprovalDeniedException("delete_file", "approval", ApprovalOutcome.DENIED,
-						"alice denied it: keep the logs")))));
+		this.run.endIteration(new IterationResult(null,
+				List.of(AgentEvent.toolError("c1", "delete_file",
+						"Call of tool 'delete_file' was denied by approval: alice denied it: keep the logs. "
+								+ "Do not retry this call unless the user asks you to.",
+						new ApprovalDeniedException("delete_file", "approval", ApprovalOutcome.DENIED,
+								"alice denied it: keep the logs")))));
 		assertThat(this.run.takeNextInput()).isEmpty();
 	}
 
 	@Test
 	void aCallOfAnUnknownToolGetsTheRecoveryMessageNamingTheToolsThatExist() {
 		this.run.beginIteration(List.of());
-		this.run.endIteration(new IterationResult(null, List.of(AgentEvent.toolError("c1", "get_wether",
-				"No tool named 'get_wether'; known tools: get_weather",
-				new UnknownToolException("get_wether", List.of("get_weather"))))));
+		this.run.endIteration(new IterationResult(null,
+				List.of(AgentEvent.toolError("c1", "get_wether", "No tool named 'get_wether'; known tools: get_weather",
+						new UnknownToolException("get_wether", List.of("get_weather"))))));
 		assertThat(this.run.takeNextInput()).singleElement()
 			.isEqualTo("The tool 'get_wether' failed with dev.agentmiddleware.tool.UnknownToolException: "
 					+ "No tool named 'get_wether'; known tools: get_weather\n" + ErrorRecoveryMiddleware.HINT);
@@ -70,15 +72,16 @@ class ErrorRecoveryMiddlewareTests {
 	void truncatesTheStackTraceTo500Characters() {
 		Exception deep = deepException(60);
 		String text = this.recovery.format(AgentEvent.toolError("c1", "crawl", "failed", deep));
-		String stack = text.substring(text.indexOf("Stack trace (truncated):\n") + "Stack trace (truncated):\n".length());
+		String stack = text
+			.substring(text.indexOf("Stack trace (truncated):\n") + "Stack trace (truncated):\n".length());
 		assertThat(stack).hasSize(ErrorRecoveryMiddleware.MAX_STACK_TRACE_CHARS).endsWith("...");
 	}
 
 	@Test
 	void redactsSecretsInTheMessageAndTheStackTrace() {
 		RuntimeException cause = new RuntimeException("upstream said token=abc123");
-		RuntimeException error = new RuntimeException("login refused (password=hunter2) with Authorization: Bearer xyz.987",
-				cause);
+		RuntimeException error = new RuntimeException(
+				"login refused (password=hunter2) with Authorization: Bearer xyz.987", cause);
 		String text = this.recovery.format(AgentEvent.toolError("c1", "login", "failed", error));
 		assertThat(text).doesNotContain("hunter2").doesNotContain("xyz.987").contains("[REDACTED]");
 		String causeText = this.recovery.format(AgentEvent.toolError("c1", "login", "failed", deepCause(cause)));

@@ -72,8 +72,10 @@ class ThreadBudgetMiddlewareTests {
 	void callsNotFromMcpAreLeftToTheirRunAndCallsWithoutASessionHaveNoBudget() throws Exception {
 		ToolHandler handler = guard(1).threadBudget().wrap(READ_FILE, this.tool);
 		for (int call = 0; call < 3; call++) {
-			// A ChatClient run's calls reach the chain too, already counted when the run decided them.
-			handler.handle(ToolInvocation.builder(READ_FILE).sessionId("conversation-1")
+			// A ChatClient run's calls reach the chain too, already counted when the run
+			// decided them.
+			handler.handle(ToolInvocation.builder(READ_FILE)
+				.sessionId("conversation-1")
 				.source(InvocationSource.SPRING_AI)
 				.build());
 			handler.handle(ToolInvocation.builder(READ_FILE).sessionId("conversation-1").build());

@@ -38,9 +38,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
- * A call cancelled while it waits for approval: the request is withdrawn (gone from the pending requests, audited
- * {@code cancelled}, no longer decidable), the tool never runs, and the call ends as {@code cancelled} for observers
- * and metrics.
+ * A call cancelled while it waits for approval: the request is withdrawn (gone from the
+ * pending requests, audited {@code cancelled}, no longer decidable), the tool never runs,
+ * and the call ends as {@code cancelled} for observers and metrics.
  */
 class ApprovalCancellationTests {
 
@@ -134,8 +134,7 @@ class ApprovalCancellationTests {
 			assertThat(record.outcome()).isEqualTo(CallOutcome.CANCELLED);
 			assertThat(record.decidedBy()).isEqualTo("approval");
 		});
-		assertThat(this.meters.get("agent.tool.call").tag("agent.tool.outcome", "cancelled").timer().count())
-			.isOne();
+		assertThat(this.meters.get("agent.tool.call").tag("agent.tool.outcome", "cancelled").timer().count()).isOne();
 	}
 
 	@Test

@@ -267,7 +267,8 @@ class ApprovalMiddlewareTests {
 
 	@Test
 	void undecidedRequestTimesOutAndALateDecisionAppliesToNothing() throws Exception {
-		// The provider lets the whole timeout pass on the clock before the call starts waiting.
+		// The provider lets the whole timeout pass on the clock before the call starts
+		// waiting.
 		CapturingProvider slow = new CapturingProvider((request) -> this.clock.advance(Duration.ofMinutes(2)));
 		ToolPipeline pipeline = pipeline(middleware().provider(slow).timeout(Duration.ofMinutes(2)).build());
 		assertThatExceptionOfType(ApprovalDeniedException.class).isThrownBy(() -> pipeline.call(call("a", "s1")))
@@ -283,8 +284,8 @@ class ApprovalMiddlewareTests {
 
 	@Test
 	void expiredPendingRequestCannotBeDecided() {
-		ApprovalRequest request = new ApprovalRequest("r1", "delete_file", SafetyLevel.DANGEROUS, "{}", "h", "s",
-				null, "delete_file {}", this.clock.instant(), this.clock.instant().plusSeconds(60));
+		ApprovalRequest request = new ApprovalRequest("r1", "delete_file", SafetyLevel.DANGEROUS, "{}", "h", "s", null,
+				"delete_file {}", this.clock.instant(), this.clock.instant().plusSeconds(60));
 		this.store.add(request);
 		this.clock.advance(Duration.ofSeconds(60));
 		assertThat(this.store.decide("r1", ApprovalDecision.approve("late"), this.clock.instant()))
@@ -401,9 +402,8 @@ class ApprovalMiddlewareTests {
 	@Test
 	void theMiddlewareCountsOnlyRequestsSoThatEachOutcomeIsCountedOnceByItsListener() throws Exception {
 		List<String> counted = new CopyOnWriteArrayList<>();
-		ToolPipeline pipeline = pipeline(middleware()
-			.metrics((event, toolName) -> counted.add(event.meterName() + " " + toolName))
-			.build());
+		ToolPipeline pipeline = pipeline(
+				middleware().metrics((event, toolName) -> counted.add(event.meterName() + " " + toolName)).build());
 		Future<Object> approved = callAsync(pipeline, call("a.txt", "s1"));
 		this.store.decide(this.provider.next().id(), ApprovalDecision.approve("alice"), this.clock.instant());
 		assertThat(approved.get(5, TimeUnit.SECONDS)).isEqualTo("deleted a.txt");
@@ -419,7 +419,8 @@ class ApprovalMiddlewareTests {
 
 	@Test
 	void theArgumentsHashIsTheSha256OfTheCanonicalJsonAsStoredBefore() throws Exception {
-		ApprovalArguments arguments = new ApprovalArguments(dev.agentmiddleware.redaction.SecretRedactor.withDefaults());
+		ApprovalArguments arguments = new ApprovalArguments(
+				dev.agentmiddleware.redaction.SecretRedactor.withDefaults());
 		java.security.MessageDigest sha256 = java.security.MessageDigest.getInstance("SHA-256");
 		String canonical = "{\"nested\":{\"a\":[1,2.5,\"x\"],\"z\":true},\"path\":\"a.txt\"}";
 		assertThat(arguments.hash(Map.of("path", "a.txt", "nested", Map.of("z", true, "a", List.of(1, 2.5, "x")))))
@@ -429,7 +430,8 @@ class ApprovalMiddlewareTests {
 
 	@Test
 	void requestShowsRedactedArgumentsAndHashesTheExactOnes() {
-		ApprovalArguments arguments = new ApprovalArguments(dev.agentmiddleware.redaction.SecretRedactor.withDefaults());
+		ApprovalArguments arguments = new ApprovalArguments(
+				dev.agentmiddleware.redaction.SecretRedactor.withDefaults());
 		Map<String, Object> one = new LinkedHashMap<>();
 		one.put("path", "a.txt");
 		one.put("apiToken", "s3cr3t");
@@ -438,14 +440,15 @@ class ApprovalMiddlewareTests {
 		reordered.put("nested", Map.of("a", "Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJl", "z", 1));
 		reordered.put("apiToken", "s3cr3t");
 		reordered.put("path", "a.txt");
-		assertThat(arguments.redactedJson(one))
-			.isEqualTo("{\"apiToken\":\"[REDACTED]\",\"nested\":{\"a\":\"Bearer [REDACTED]\",\"z\":1},\"path\":\"a.txt\"}");
+		assertThat(arguments.redactedJson(one)).isEqualTo(
+				"{\"apiToken\":\"[REDACTED]\",\"nested\":{\"a\":\"Bearer [REDACTED]\",\"z\":1},\"path\":\"a.txt\"}");
 		assertThat(arguments.hash(one)).isEqualTo(arguments.hash(reordered)).hasSize(64);
 		assertThat(arguments.hash(Map.of("path", "a.txt", "apiToken", "other"))).isNotEqualTo(arguments.hash(one));
 	}
 
 	/**
-	 * Hands each request to the test and never decides itself: decisions come through the store, like the queue.
+	 * Hands each request to the test and never decides itself: decisions come through the
+	 * store, like the queue.
 	 */
 	static final class CapturingProvider implements ApprovalProvider {
 
@@ -486,7 +489,8 @@ class ApprovalMiddlewareTests {
 	}
 
 	record FixedProvider(java.util.function.Function<ApprovalRequest, CompletionStage<ApprovalDecision>> answer)
-			implements ApprovalProvider {
+			implements
+				ApprovalProvider {
 
 		@Override
 		public String name() {
@@ -523,8 +527,10 @@ class ApprovalMiddlewareTests {
 		};
 		CompositeApprovalProvider composite = new CompositeApprovalProvider(List.of(mcpOnly, this.provider));
 		assertThat(composite.select(call("a", "s")).name()).isEqualTo("capturing");
-		assertThat(composite.select(call("a", "s").withAttribute(
-				dev.agentmiddleware.tool.InvocationAttribute.of("x", String.class), "y")).name()).isEqualTo("capturing");
+		assertThat(composite
+			.select(call("a", "s").withAttribute(dev.agentmiddleware.tool.InvocationAttribute.of("x", String.class),
+					"y"))
+			.name()).isEqualTo("capturing");
 		assertThat(new CompositeApprovalProvider(List.of(mcpOnly)).select(call("a", "s")))
 			.isSameAs(NoApproverProvider.INSTANCE);
 		assertThat(Set.of(composite.providers().get(0).name())).containsExactly("mcp-only");

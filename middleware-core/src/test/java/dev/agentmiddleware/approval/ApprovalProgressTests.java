@@ -30,8 +30,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
- * A call waiting for approval tells a caller that asked for progress what it waits for, once per interval. Time passes
- * on an injected clock: the store lets each wait run to its deadline on the clock, and decides when the test says.
+ * A call waiting for approval tells a caller that asked for progress what it waits for,
+ * once per interval. Time passes on an injected clock: the store lets each wait run to
+ * its deadline on the clock, and decides when the test says.
  */
 class ApprovalProgressTests {
 
@@ -62,7 +63,10 @@ class ApprovalProgressTests {
 	}
 
 	private ToolInvocation call(@Nullable Duration interval) {
-		ToolInvocation invocation = ToolInvocation.builder(DELETE).argument("path", "notes.txt").sessionId("s1").build();
+		ToolInvocation invocation = ToolInvocation.builder(DELETE)
+			.argument("path", "notes.txt")
+			.sessionId("s1")
+			.build();
 		if (interval == null) {
 			return invocation;
 		}
@@ -92,8 +96,7 @@ class ApprovalProgressTests {
 		assertThat(this.sent).extracting(Sent::progress).containsExactly(0.0, 50.0, 100.0);
 		assertThat(this.sent).extracting(Sent::message)
 			.containsExactly("waiting for approval of delete_file, 120 s left",
-					"waiting for approval of delete_file, 70 s left",
-					"waiting for approval of delete_file, 20 s left");
+					"waiting for approval of delete_file, 70 s left", "waiting for approval of delete_file, 20 s left");
 		assertThat(this.store.deadlines).containsExactly(at(50), at(100), at(120));
 		assertThat(this.toolRuns).isEmpty();
 	}
@@ -149,8 +152,9 @@ class ApprovalProgressTests {
 	}
 
 	/**
-	 * An in-memory store in which each wait for a decision lasts until its deadline on the clock, unless the test
-	 * decides the request in that round; it records the deadlines.
+	 * An in-memory store in which each wait for a decision lasts until its deadline on
+	 * the clock, unless the test decides the request in that round; it records the
+	 * deadlines.
 	 */
 	static final class ClockedStore implements ApprovalStore {
 
@@ -217,8 +221,7 @@ class ApprovalProgressTests {
 		}
 
 		@Override
-		public Optional<SessionGrant> findGrant(String sessionId, String toolName, String argumentsHash,
-				Instant now) {
+		public Optional<SessionGrant> findGrant(String sessionId, String toolName, String argumentsHash, Instant now) {
 			return this.delegate.findGrant(sessionId, toolName, argumentsHash, now);
 		}
 
@@ -228,8 +231,7 @@ class ApprovalProgressTests {
 		}
 
 		@Override
-		public Optional<DeniedCall> findDenial(String sessionId, String toolName, String argumentsHash,
-				Instant since) {
+		public Optional<DeniedCall> findDenial(String sessionId, String toolName, String argumentsHash, Instant since) {
 			return this.delegate.findDenial(sessionId, toolName, argumentsHash, since);
 		}
 

@@ -18,7 +18,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 class ApprovalRulesTests {
 
-	// The specification, written out: which safety levels each policy gates when a tool is neither exempt nor
+	// The specification, written out: which safety levels each policy gates when a tool
+	// is neither exempt nor
 	// sensitive.
 	private static final Map<ApprovalRules.Mode, Set<SafetyLevel>> GATED = Map.of(ApprovalRules.Mode.NONE, Set.of(),
 			ApprovalRules.Mode.DANGEROUS, Set.of(SafetyLevel.DANGEROUS), ApprovalRules.Mode.ALL,

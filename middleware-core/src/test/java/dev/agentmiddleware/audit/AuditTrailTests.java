@@ -78,8 +78,9 @@ class AuditTrailTests {
 		assertThat(record.sessionFingerprint()).isEqualTo(SessionFingerprint.of("session-secret-1"));
 		assertThat(record.traceId()).isEqualTo("4bf92f3577b34da6a3ce929d0e0e4736");
 		assertThat(record.argumentsDigest())
-			.isEqualTo(dev.agentmiddleware.cache.ArgumentsFingerprint.of(Map.of("path", "notes.txt", "token",
-					"hunter2")).sha256())
+			.isEqualTo(
+					dev.agentmiddleware.cache.ArgumentsFingerprint.of(Map.of("path", "notes.txt", "token", "hunter2"))
+						.sha256())
 			.hasSize(64);
 		assertThat(record.arguments()).isNull();
 		assertThat(record.resultSize()).isEqualTo(7L);
@@ -117,20 +118,20 @@ class AuditTrailTests {
 	@Test
 	void everyKindOfRefusalIsRecordedWithTheLayerThatRefused() throws Exception {
 		AuditTrail trail = trail(AuditTrail.builder(this.store));
-		ToolPipeline rateLimited = pipeline(trail, (invocation) -> "deleted", RateLimitMiddleware.builder()
-			.policies((tool) -> RateLimitPolicy.of(1, Duration.ofMinutes(1)))
-			.build());
+		ToolPipeline rateLimited = pipeline(trail, (invocation) -> "deleted",
+				RateLimitMiddleware.builder().policies((tool) -> RateLimitPolicy.of(1, Duration.ofMinutes(1))).build());
 		rateLimited.call(call().build());
 		assertThatExceptionOfType(Exception.class).isThrownBy(() -> rateLimited.call(call().build()));
 		ToolPipeline forbidden = pipeline(trail, (invocation) -> "deleted",
-				AuthorizationMiddleware.builder().policies((tool) -> AuthorizationPolicy.of("SCOPE_files.write")).build());
+				AuthorizationMiddleware.builder()
+					.policies((tool) -> AuthorizationPolicy.of("SCOPE_files.write"))
+					.build());
 		assertThatExceptionOfType(Exception.class).isThrownBy(() -> forbidden.call(call().build()));
 		ToolPipeline invalid = pipeline(trail, (invocation) -> "deleted");
-		assertThatExceptionOfType(InvalidToolArgumentsException.class).isThrownBy(() -> invalid.call(call()
-			.attribute(UnboundArguments.ATTRIBUTE, UnboundArguments.of("{\"path\":7}", () -> {
+		assertThatExceptionOfType(InvalidToolArgumentsException.class).isThrownBy(() -> invalid
+			.call(call().attribute(UnboundArguments.ATTRIBUTE, UnboundArguments.of("{\"path\":7}", () -> {
 				throw new InvalidToolArgumentsException("delete_file", "path", "a string");
-			}))
-			.build()));
+			})).build()));
 		List<AuditRecord> records = awaitRecords(4);
 		assertThat(records).extracting(AuditRecord::outcome, AuditRecord::decidedBy)
 			.containsExactly(org.assertj.core.groups.Tuple.tuple(CallOutcome.INVALID_ARGUMENTS, null),
@@ -243,7 +244,8 @@ class AuditTrailTests {
 			}
 
 		};
-		AuditTrail trail = trail(AuditTrail.builder(down).bufferCapacity(5).batchSize(1).retryInterval(Duration.ofHours(1)));
+		AuditTrail trail = trail(
+				AuditTrail.builder(down).bufferCapacity(5).batchSize(1).retryInterval(Duration.ofHours(1)));
 		ToolPipeline pipeline = pipeline(trail, (invocation) -> "deleted");
 		pipeline.call(call().build());
 		await().until(() -> trail.writeFailures() == 1);
@@ -277,9 +279,8 @@ class AuditTrailTests {
 		Instant now = Instant.parse("2026-06-01T00:00:00Z");
 		this.store.append(List.of(record("old", now.minus(Duration.ofDays(91)), "t"),
 				record("recent", now.minus(Duration.ofDays(89)), "t")));
-		AuditTrail trail = trail(AuditTrail.builder(this.store)
-			.retention(Duration.ofDays(90))
-			.clock(Clock.fixed(now, ZoneOffset.UTC)));
+		AuditTrail trail = trail(
+				AuditTrail.builder(this.store).retention(Duration.ofDays(90)).clock(Clock.fixed(now, ZoneOffset.UTC)));
 		assertThat(trail.purgeExpired()).isEqualTo(1);
 		assertThat(this.store.find(AuditQuery.all())).extracting(AuditRecord::callId).containsExactly("recent");
 		assertThat(trail.purgedRecords()).isEqualTo(1);

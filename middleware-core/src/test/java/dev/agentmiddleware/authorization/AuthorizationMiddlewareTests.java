@@ -42,8 +42,8 @@ class AuthorizationMiddlewareTests {
 	@Test
 	void aCallerHoldingEveryRequiredAuthorityRunsTheTool() throws Exception {
 		ToolHandler handler = this.authorization.wrap(DELETE_FILE, this.tool);
-		Object result = handler.handle(call(DELETE_FILE, ToolPrincipal.of("alice", Set.of("SCOPE_files.write",
-				"SCOPE_files.read"))));
+		Object result = handler
+			.handle(call(DELETE_FILE, ToolPrincipal.of("alice", Set.of("SCOPE_files.write", "SCOPE_files.read"))));
 		assertThat(result).isEqualTo("ran 1");
 		assertThat(this.authorization.policies()).containsOnlyKeys("delete_file");
 	}
@@ -84,7 +84,8 @@ class AuthorizationMiddlewareTests {
 	@Test
 	void anUnauthenticatedCallerIsForbiddenAToolThatRequiresAuthorities() {
 		ToolHandler handler = this.authorization.wrap(DELETE_FILE, this.tool);
-		assertThatExceptionOfType(ToolForbiddenException.class).isThrownBy(() -> handler.handle(call(DELETE_FILE, null)))
+		assertThatExceptionOfType(ToolForbiddenException.class)
+			.isThrownBy(() -> handler.handle(call(DELETE_FILE, null)))
 			.satisfies((ex) -> {
 				assertThat(ex).hasMessage("Tool 'delete_file' requires authority SCOPE_files.write, and the caller "
 						+ "is not authenticated.");

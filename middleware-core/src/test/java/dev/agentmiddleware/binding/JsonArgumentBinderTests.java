@@ -34,8 +34,7 @@ class JsonArgumentBinderTests {
 	@Test
 	void returnsAnUnmodifiableMap() {
 		Map<String, Object> arguments = this.weather.bind("{\"city\":\"Lisbon\",\"days\":3}");
-		assertThatExceptionOfType(UnsupportedOperationException.class)
-			.isThrownBy(() -> arguments.put("city", "Porto"));
+		assertThatExceptionOfType(UnsupportedOperationException.class).isThrownBy(() -> arguments.put("city", "Porto"));
 	}
 
 	@Test
@@ -99,8 +98,8 @@ class JsonArgumentBinderTests {
 		JsonArgumentBinder binder = new JsonArgumentBinder("get_weather", List.of(required("city", String.class)),
 				lenient, ArgumentLimits.DEFAULTS);
 		assertThat(binder.bind("{/* where */ \"city\":\"Lisbon\"}")).containsEntry("city", "Lisbon");
-		assertInvalid(binder("get_weather", required("city", String.class)), "{/* where */ \"city\":\"Lisbon\"}",
-				null, "malformed JSON at line 1, column 2: invalid JSON");
+		assertInvalid(binder("get_weather", required("city", String.class)), "{/* where */ \"city\":\"Lisbon\"}", null,
+				"malformed JSON at line 1, column 2: invalid JSON");
 	}
 
 	@Test
@@ -166,10 +165,10 @@ class JsonArgumentBinderTests {
 	void describesExpectedTypesInWords() {
 		JsonArgumentBinder binder = binder("t", required("flag", boolean.class), required("ratio", double.class),
 				required("ids", type(new TypeReference<List<Long>>() {
-				})), required("matrix", int[][].class), required("unit", Unit.class), required("units",
-						type(new TypeReference<List<Unit>>() {
-						})), required("point", Point.class), required("labels", type(new TypeReference<Map<String, String>>() {
-						})), required("start", LocalDate.class));
+				})), required("matrix", int[][].class), required("unit", Unit.class),
+				required("units", type(new TypeReference<List<Unit>>() {
+				})), required("point", Point.class), required("labels", type(new TypeReference<Map<String, String>>() {
+				})), required("start", LocalDate.class));
 		assertInvalid(binder, "{}", "flag", "is required: expected true or false");
 		assertInvalid(binder, "{\"flag\":true}", "ratio", "is required: expected a number");
 		String prefix = "{\"flag\":true,\"ratio\":1";
@@ -192,10 +191,11 @@ class JsonArgumentBinderTests {
 
 	@Test
 	void rejectsWrongTypeNamingTheTokenKindNotTheValue() {
-		InvalidToolArgumentsException ex = assertInvalid(this.weather, "{\"city\":\"Lisbon\",\"days\":\"" + SECRET + "\"}",
-				"days", "expected an integer but got a string");
+		InvalidToolArgumentsException ex = assertInvalid(this.weather,
+				"{\"city\":\"Lisbon\",\"days\":\"" + SECRET + "\"}", "days", "expected an integer but got a string");
 		assertThat(ex.getMessage()).doesNotContain(SECRET);
-		assertInvalid(this.weather, "{\"city\":\"Lisbon\",\"days\":[3]}", "days", "expected an integer but got an array");
+		assertInvalid(this.weather, "{\"city\":\"Lisbon\",\"days\":[3]}", "days",
+				"expected an integer but got an array");
 		assertInvalid(this.weather, "{\"city\":\"Lisbon\",\"days\":true}", "days",
 				"expected an integer but got true or false");
 		assertInvalid(this.weather, "{\"city\":{\"name\":\"Lisbon\"},\"days\":3}", "city",
@@ -307,8 +307,8 @@ class JsonArgumentBinderTests {
 
 	@Test
 	void rejectsADuplicateKeyInsideAValueLikeAtTheTop() {
-		assertInvalid(binder("move", required("origin", Point.class)),
-				"{\"origin\":{\"lat\":1,\"lon\":2,\"lat\":3}}", "origin", "contains a duplicate key");
+		assertInvalid(binder("move", required("origin", Point.class)), "{\"origin\":{\"lat\":1,\"lon\":2,\"lat\":3}}",
+				"origin", "contains a duplicate key");
 		assertInvalid(binder("label", required("labels", type(new TypeReference<Map<String, String>>() {
 		}))), "{\"labels\":{\"a\":\"x\",\"a\":\"y\"}}", "labels", "contains a duplicate key");
 	}
@@ -400,8 +400,8 @@ class JsonArgumentBinderTests {
 		assertThat(failures).containsOnlyNulls();
 	}
 
-	private static InvalidToolArgumentsException assertInvalid(JsonArgumentBinder binder, String json,
-			String parameter, String problem) {
+	private static InvalidToolArgumentsException assertInvalid(JsonArgumentBinder binder, String json, String parameter,
+			String problem) {
 		InvalidToolArgumentsException ex = assertThatExceptionOfType(InvalidToolArgumentsException.class)
 			.isThrownBy(() -> binder.bind(json))
 			.actual();

@@ -14,8 +14,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 /**
- * Binding the arguments map of an MCP request accepts and refuses exactly what binding the same JSON text does, with
- * the same messages, so the MCP and {@code ChatClient} paths treat a model alike.
+ * Binding the arguments map of an MCP request accepts and refuses exactly what binding
+ * the same JSON text does, with the same messages, so the MCP and {@code ChatClient}
+ * paths treat a model alike.
  */
 class JsonArgumentBinderValuesTests {
 
@@ -25,18 +26,18 @@ class JsonArgumentBinderValuesTests {
 			List.of(new ToolParameter("city", String.class, "", true), new ToolParameter("days", int.class, "", true),
 					new ToolParameter("budget", double.class, "", false),
 					new ToolParameter("stops", listOf(Stop.class), "", false),
-					new ToolParameter("unit", Unit.class, "", false), new ToolParameter("count", Long.class, "", false)),
+					new ToolParameter("unit", Unit.class, "", false),
+					new ToolParameter("count", Long.class, "", false)),
 			MAPPER, ArgumentLimits.DEFAULTS);
 
 	@ParameterizedTest
-	@ValueSource(strings = { "{\"city\":\"Lisbon\",\"days\":3}",
-			"{\"city\":\"Lisbon\",\"days\":3,\"budget\":\"3.5\"}",
+	@ValueSource(strings = { "{\"city\":\"Lisbon\",\"days\":3}", "{\"city\":\"Lisbon\",\"days\":3,\"budget\":\"3.5\"}",
 			"{\"city\":\"Lisbon\",\"days\":\"3\",\"budget\":12}",
 			"{\"city\":\"Lisbon\",\"days\":3,\"stops\":[{\"name\":\"Obidos\",\"nights\":1}],\"unit\":\"KM\"}",
 			"{\"city\":\"Lisbon\",\"days\":3,\"count\":12345678901}", "{\"city\":\"Lisbon\",\"days\":3,\"unit\":null}",
 			"{\"city\":\"Lisbon\",\"days\":\"three\"}", "{\"city\":\"Lisbon\",\"days\":2.5}",
-			"{\"city\":\"Lisbon\",\"days\":null}", "{\"city\":\"Lisbon\"}", "{\"city\":\"Lisbon\",\"days\":3,\"rate\":2}",
-			"{\"city\":\"Lisbon\",\"days\":3,\"unit\":1}",
+			"{\"city\":\"Lisbon\",\"days\":null}", "{\"city\":\"Lisbon\"}",
+			"{\"city\":\"Lisbon\",\"days\":3,\"rate\":2}", "{\"city\":\"Lisbon\",\"days\":3,\"unit\":1}",
 			"{\"city\":\"Lisbon\",\"days\":3,\"stops\":[{\"name\":\"Obidos\",\"beds\":2}]}",
 			"{\"city\":\"Lisbon\",\"days\":3,\"stops\":{\"name\":\"Obidos\"}}",
 			"{\"city\":\"Lisbon\",\"days\":3,\"budget\":true}" })
@@ -97,20 +98,23 @@ class JsonArgumentBinderValuesTests {
 		assertThat(this.binder.bindValues(values)).isEqualTo(this.binder.bind(json));
 		String over = json.replace("\"days\":1", "\"days\":10");
 		assertThat(catchThrowableOfType(InvalidToolArgumentsException.class,
-				() -> this.binder.bindValues(MAPPER.readValue(over, Map.class)))).isNotNull();
+				() -> this.binder.bindValues(MAPPER.readValue(over, Map.class))))
+			.isNotNull();
 	}
 
 	@Test
 	void nestingDeeperThanTheLimitIsRefusedAsAMapWithTheParameterNamed() {
-		JsonArgumentBinder deep = new JsonArgumentBinder("deep", List.of(new ToolParameter("data", Object.class, "", true)),
-				MAPPER, ArgumentLimits.DEFAULTS);
+		JsonArgumentBinder deep = new JsonArgumentBinder("deep",
+				List.of(new ToolParameter("data", Object.class, "", true)), MAPPER, ArgumentLimits.DEFAULTS);
 		Map<String, Object> ok = Map.of("data", nested(31));
 		assertThat(deep.bindValues(ok)).containsKey("data");
 		InvalidToolArgumentsException refused = catchThrowableOfType(InvalidToolArgumentsException.class,
 				() -> deep.bindValues(Map.of("data", nested(32))));
 		String json = "{\"data\":" + "[".repeat(32) + "]".repeat(32) + "}";
-		assertThat(refused).hasMessage(catchThrowableOfType(InvalidToolArgumentsException.class, () -> deep.bind(json))
-			.getMessage()).hasMessageContaining("'data'").hasMessageContaining("nested deeper than 32 levels");
+		assertThat(refused)
+			.hasMessage(catchThrowableOfType(InvalidToolArgumentsException.class, () -> deep.bind(json)).getMessage())
+			.hasMessageContaining("'data'")
+			.hasMessageContaining("nested deeper than 32 levels");
 	}
 
 	private static Object nested(int levels) {

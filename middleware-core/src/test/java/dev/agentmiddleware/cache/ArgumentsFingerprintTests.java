@@ -42,7 +42,8 @@ class ArgumentsFingerprintTests {
 		same.setNights(3);
 		same.setHotel("Grand");
 		assertThat(bean).isNotEqualTo(same);
-		assertThat(ArgumentsFingerprint.of(Map.of("stay", bean))).isEqualTo(ArgumentsFingerprint.of(Map.of("stay", same)))
+		assertThat(ArgumentsFingerprint.of(Map.of("stay", bean)))
+			.isEqualTo(ArgumentsFingerprint.of(Map.of("stay", same)))
 			.isEqualTo(ArgumentsFingerprint.of(Map.of("stay", Map.of("nights", 3, "hotel", "Grand"))))
 			.isEqualTo(ArgumentsFingerprint.of(Map.of("stay", new StayRecord(3, "Grand"))));
 	}
@@ -86,7 +87,8 @@ class ArgumentsFingerprintTests {
 
 	@Test
 	void theSha256IsTheOneApprovalsStoredBeforeTheFingerprint() throws Exception {
-		// The former approval hash: SHA-256 of the JSON tree written with its properties sorted
+		// The former approval hash: SHA-256 of the JSON tree written with its properties
+		// sorted
 		JsonMapper former = JsonMapper.builder()
 			.enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS)
 			.enable(MapperFeature.SORT_PROPERTIES_ALPHABETICALLY)
@@ -110,7 +112,8 @@ class ArgumentsFingerprintTests {
 	void argumentsJacksonCannotWriteCountByTheirText() {
 		Map<String, Object> arguments = Map.of("stream", new Unwritable("x"));
 		assertThat(ArgumentsFingerprint.ofSerializable(arguments)).isNull();
-		assertThat(ArgumentsFingerprint.of(arguments)).isEqualTo(ArgumentsFingerprint.of(Map.of("stream", "unwritable x")));
+		assertThat(ArgumentsFingerprint.of(arguments))
+			.isEqualTo(ArgumentsFingerprint.of(Map.of("stream", "unwritable x")));
 	}
 
 	@Test

@@ -32,8 +32,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
- * The cache right inside the binding step answers a repeated call from its arguments as sent, without binding them
- * again, and changes nothing else: what is refused, what is decided outside or between, what is invalidated.
+ * The cache right inside the binding step answers a repeated call from its arguments as
+ * sent, without binding them again, and changes nothing else: what is refused, what is
+ * decided outside or between, what is invalidated.
  */
 class CacheBeforeBindingTests {
 
@@ -45,7 +46,8 @@ class CacheBeforeBindingTests {
 			+ "\"to\":\"Porto\", \"from\":\"Lisbon\"} }";
 
 	private final JsonArgumentBinder binder = new JsonArgumentBinder("plan_trip",
-			List.of(new ToolParameter("trip", Trip.class, "the trip", true)), JsonMapper.shared(), ArgumentLimits.DEFAULTS);
+			List.of(new ToolParameter("trip", Trip.class, "the trip", true)), JsonMapper.shared(),
+			ArgumentLimits.DEFAULTS);
 
 	private final AtomicInteger bindings = new AtomicInteger();
 
@@ -71,7 +73,8 @@ class CacheBeforeBindingTests {
 
 	private final ToolHandler planTrip = (invocation) -> {
 		Trip trip = (Trip) invocation.argument("trip");
-		return trip.from() + " to " + trip.to() + " via " + trip.stops().size() + " stops #" + this.runs.incrementAndGet();
+		return trip.from() + " to " + trip.to() + " via " + trip.stops().size() + " stops #"
+				+ this.runs.incrementAndGet();
 	};
 
 	@AfterEach
@@ -109,7 +112,8 @@ class CacheBeforeBindingTests {
 		ToolPipeline pipeline = pipeline();
 		pipeline.call(call("s1", TRIP));
 		for (int i = 0; i < 3; i++) {
-			assertThat(pipeline.call(call("s1", SAME_TRIP_SPELT_OTHERWISE))).isEqualTo("Lisbon to Porto via 2 stops #1");
+			assertThat(pipeline.call(call("s1", SAME_TRIP_SPELT_OTHERWISE)))
+				.isEqualTo("Lisbon to Porto via 2 stops #1");
 			assertThat(pipeline.call(call("s1", TRIP))).isEqualTo("Lisbon to Porto via 2 stops #1");
 		}
 		assertThat(this.runs).hasValue(1);
@@ -231,11 +235,10 @@ class CacheBeforeBindingTests {
 	}
 
 	@Test
-	void argumentsAsSentInAMapAreAnsweredWithoutBindingAndACallerChangingItsMapLaterMatchesNothing()
-			throws Exception {
+	void argumentsAsSentInAMapAreAnsweredWithoutBindingAndACallerChangingItsMapLaterMatchesNothing() throws Exception {
 		ToolPipeline pipeline = pipeline();
-		Map<String, Object> stops = new HashMap<>(Map.of("from", "Lisbon", "to", "Porto", "stops",
-				new ArrayList<>(List.of("Obidos", "Coimbra"))));
+		Map<String, Object> stops = new HashMap<>(
+				Map.of("from", "Lisbon", "to", "Porto", "stops", new ArrayList<>(List.of("Obidos", "Coimbra"))));
 		Map<String, Object> sent = new HashMap<>(Map.of("trip", stops));
 		for (int i = 0; i < 3; i++) {
 			assertThat(pipeline.call(mapCall("s1", sent))).isEqualTo("Lisbon to Porto via 2 stops #1");
@@ -280,6 +283,7 @@ class CacheBeforeBindingTests {
 
 	/**
 	 * A structured argument.
+	 *
 	 * @param from where it starts
 	 * @param to where it ends
 	 * @param stops the stops on the way

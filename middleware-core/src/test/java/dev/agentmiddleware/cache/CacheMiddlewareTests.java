@@ -305,9 +305,7 @@ class CacheMiddlewareTests {
 	@Test
 	void aPolicyFunctionForcesCachingOnOrOffPerTool() throws Exception {
 		CachePolicy global = new CachePolicy(Duration.ofMinutes(1), 10, CacheScope.GLOBAL);
-		CacheMiddleware cache = cache()
-			.policies((tool) -> tool.name().equals("write_file") ? global : null)
-			.build();
+		CacheMiddleware cache = cache().policies((tool) -> tool.name().equals("write_file") ? global : null).build();
 		assertThat(pipeline(cache, READ_FILE, counting()).layers()).containsExactly("read_file");
 		ToolPipeline forced = pipeline(cache, WRITE_FILE, counting());
 		assertThat(forced.layers()).containsExactly("cache", "write_file");
@@ -338,7 +336,8 @@ class CacheMiddlewareTests {
 			pipeline.call(call(READ_FILE, "s1", Map.of("path", "/a")));
 			pipeline.call(call(READ_FILE, "s1", Map.of("path", "/a")));
 		}
-		assertThat(records).extracting(ToolCallRecord::outcome).containsExactly(CallOutcome.SUCCEEDED, CallOutcome.CACHED);
+		assertThat(records).extracting(ToolCallRecord::outcome)
+			.containsExactly(CallOutcome.SUCCEEDED, CallOutcome.CACHED);
 		assertThat(records).extracting(ToolCallRecord::decidedBy).containsExactly(null, "cache");
 		assertThat(records.get(1).result()).isEqualTo("content of /a #1");
 	}
@@ -424,8 +423,7 @@ class CacheMiddlewareTests {
 
 	@Test
 	void aPolicyRejectsANonPositiveTimeToLiveOrSize() {
-		assertThatIllegalArgumentException()
-			.isThrownBy(() -> new CachePolicy(Duration.ZERO, 10, CacheScope.SESSION))
+		assertThatIllegalArgumentException().isThrownBy(() -> new CachePolicy(Duration.ZERO, 10, CacheScope.SESSION))
 			.withMessageContaining("ttl must be positive");
 		assertThatIllegalArgumentException()
 			.isThrownBy(() -> new CachePolicy(Duration.ofMinutes(1), 0, CacheScope.SESSION))
@@ -441,7 +439,8 @@ class CacheMiddlewareTests {
 					ToolContent.image(png, "image/png"));
 		});
 		Object first = pipeline.call(call(READ_FILE, "s1", Map.of("path", "march")));
-		png[0] = 9; // the tool's own array, changed after it returned: the cached result keeps its copy
+		png[0] = 9; // the tool's own array, changed after it returned: the cached result
+					// keeps its copy
 		Object second = pipeline.call(call(READ_FILE, "s1", Map.of("path", "march")));
 		assertThat(this.executions).hasValue(1);
 		assertThat(second).isInstanceOf(ToolContents.class)
@@ -489,13 +488,15 @@ class CacheMiddlewareTests {
 	}
 
 	/**
-	 * Waits until every calling thread is parked: the flight's leader on its latch, the others on the flight.
+	 * Waits until every calling thread is parked: the flight's leader on its latch, the
+	 * others on the flight.
 	 */
 	private void awaitAllWaiting() {
 		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
 		while (System.nanoTime() < deadline) {
-			if (this.callers.stream().allMatch((thread) -> thread.getState() == Thread.State.WAITING
-					|| thread.getState() == Thread.State.TIMED_WAITING)) {
+			if (this.callers.stream()
+				.allMatch((thread) -> thread.getState() == Thread.State.WAITING
+						|| thread.getState() == Thread.State.TIMED_WAITING)) {
 				return;
 			}
 			Thread.onSpinWait();

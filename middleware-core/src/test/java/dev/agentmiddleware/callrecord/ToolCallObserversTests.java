@@ -230,7 +230,8 @@ class ToolCallObserversTests {
 		ToolPipeline pipeline = pipeline(observers(blocked));
 		assertThat(pipeline.call(call())).isEqualTo("echo:hi");
 		assertThat(blocked.entered.await(WAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
-		// the observer now holds the first record and waits; further calls must not wait with it
+		// the observer now holds the first record and waits; further calls must not wait
+		// with it
 		assertTimeoutPreemptively(WAIT, () -> pipeline.call(call()));
 		assertThat(blocked.release.getCount()).isEqualTo(1);
 		blocked.release.countDown();

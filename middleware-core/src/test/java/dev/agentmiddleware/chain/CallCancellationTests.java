@@ -33,9 +33,9 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import dev.agentmiddleware.chain.ToolMiddleware.ToolCancelledException;
 
 /**
- * Cancelling a call through {@link CallCancellation}: a retry makes no further attempt, a timed attempt stops being
- * waited for, the tool's thread is interrupted only where the tool allows it, and the call ends as
- * {@code cancelled} for observers.
+ * Cancelling a call through {@link CallCancellation}: a retry makes no further attempt, a
+ * timed attempt stops being waited for, the tool's thread is interrupted only where the
+ * tool allows it, and the call ends as {@code cancelled} for observers.
  */
 class CallCancellationTests {
 
@@ -99,7 +99,9 @@ class CallCancellationTests {
 		AtomicInteger attempts = new AtomicInteger();
 		List<Duration> waits = new CopyOnWriteArrayList<>();
 		RetryMiddleware retry = RetryMiddleware.builder()
-			.policies((tool) -> RetryPolicy.defaults().withJitter(0).withMaxAttempts(5)
+			.policies((tool) -> RetryPolicy.defaults()
+				.withJitter(0)
+				.withMaxAttempts(5)
 				.withRetryOn(List.of(Throwable.class)))
 			.sleeper(waits::add)
 			.build();
@@ -118,7 +120,9 @@ class CallCancellationTests {
 		AtomicInteger attempts = new AtomicInteger();
 		CallCancellation cancellation = new CallCancellation();
 		RetryMiddleware retry = RetryMiddleware.builder()
-			.policies((tool) -> RetryPolicy.defaults().withJitter(0).withMaxAttempts(5)
+			.policies((tool) -> RetryPolicy.defaults()
+				.withJitter(0)
+				.withMaxAttempts(5)
 				.withBackoff(Duration.ofDays(1), 2.0, Duration.ofDays(1)))
 			.build();
 		ToolPipeline pipeline = observed(FETCH, (invocation) -> {
@@ -126,8 +130,8 @@ class CallCancellationTests {
 			this.toolStarted.countDown();
 			throw new TransientToolException("busy");
 		}, retry);
-		Future<Object> call = this.callers.submit(() -> pipeline.call(ToolInvocation.builder(FETCH).build(),
-				cancellation));
+		Future<Object> call = this.callers
+			.submit(() -> pipeline.call(ToolInvocation.builder(FETCH).build(), cancellation));
 		assertThat(this.toolStarted.await(5, TimeUnit.SECONDS)).isTrue();
 
 		cancellation.cancel(null);
@@ -141,8 +145,8 @@ class CallCancellationTests {
 	void timedCallStopsWaitingForItsAttemptAndLeavesAToolThatDoesNotAllowItUninterrupted() throws Exception {
 		ToolPipeline pipeline = observed(EXPORT, blockingTool(), this.timeout);
 		CallCancellation cancellation = new CallCancellation();
-		Future<Object> call = this.callers.submit(() -> pipeline.call(ToolInvocation.builder(EXPORT).build(),
-				cancellation));
+		Future<Object> call = this.callers
+			.submit(() -> pipeline.call(ToolInvocation.builder(EXPORT).build(), cancellation));
 		assertThat(this.toolStarted.await(5, TimeUnit.SECONDS)).isTrue();
 
 		cancellation.cancel("client went away");
@@ -171,8 +175,8 @@ class CallCancellationTests {
 
 		CallCancellation cancelledLate = new CallCancellation();
 		ToolPipeline running = observed(EXPORT, blockingTool(), this.timeout);
-		Future<Object> call = this.callers.submit(() -> running.call(ToolInvocation.builder(EXPORT).build(),
-				cancelledLate));
+		Future<Object> call = this.callers
+			.submit(() -> running.call(ToolInvocation.builder(EXPORT).build(), cancelledLate));
 		assertThat(this.toolStarted.await(5, TimeUnit.SECONDS)).isTrue();
 		cancelledLate.cancel("the server is stopping");
 		assertThatExceptionOfType(ExecutionException.class).isThrownBy(() -> call.get(5, TimeUnit.SECONDS));
@@ -183,8 +187,8 @@ class CallCancellationTests {
 	void timedAttemptOfAnInterruptibleToolIsInterrupted() throws Exception {
 		ToolPipeline pipeline = observed(CRAWL, blockingTool(), this.timeout);
 		CallCancellation cancellation = new CallCancellation();
-		Future<Object> call = this.callers.submit(() -> pipeline.call(ToolInvocation.builder(CRAWL).build(),
-				cancellation));
+		Future<Object> call = this.callers
+			.submit(() -> pipeline.call(ToolInvocation.builder(CRAWL).build(), cancellation));
 		assertThat(this.toolStarted.await(5, TimeUnit.SECONDS)).isTrue();
 
 		cancellation.cancel(null);
@@ -257,7 +261,8 @@ class CallCancellationTests {
 		cancellation.cancel("the user left");
 
 		assertThatExceptionOfType(ToolCancelledException.class)
-			.isThrownBy(() -> ToolPipeline.builder(EXPORT, export).build()
+			.isThrownBy(() -> ToolPipeline.builder(EXPORT, export)
+				.build()
 				.call(ToolInvocation.builder(EXPORT).build(), cancellation))
 			.satisfies((ex) -> assertThat(ex.reason()).isEqualTo("the user left"));
 		assertThatExceptionOfType(ToolCancelledException.class)

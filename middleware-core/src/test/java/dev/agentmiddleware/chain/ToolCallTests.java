@@ -64,7 +64,8 @@ class ToolCallTests {
 
 	@Test
 	void aFailedCallTakesItsOutcomeAndDecidingMiddlewareFromTheException() {
-		ToolRateLimitedException limited = new ToolRateLimitedException("t", "rate-limit", "1/s", Duration.ofSeconds(1));
+		ToolRateLimitedException limited = new ToolRateLimitedException("t", "rate-limit", "1/s",
+				Duration.ofSeconds(1));
 		assertThat(CallOutcome.ofFailure(limited)).isEqualTo(CallOutcome.RATE_LIMITED);
 		assertThat(CallOutcome.ofFailure(new ToolDeniedException("t", "approval", "no"))).isEqualTo(CallOutcome.DENIED);
 		assertThat(CallOutcome.ofFailure(new ToolTimeoutException("t", "timeout", Duration.ofSeconds(1))))
@@ -95,7 +96,8 @@ class ToolCallTests {
 			return "cached";
 		}, this::ended, "inner"));
 		assertThat(seen).singleElement().satisfies((call) -> assertThat(call.isRecording()).isTrue());
-		assertThat(this.ended).hasSize(2).allSatisfy((each) -> assertThat(each.outcome()).isEqualTo(CallOutcome.CACHED));
+		assertThat(this.ended).hasSize(2)
+			.allSatisfy((each) -> assertThat(each.outcome()).isEqualTo(CallOutcome.CACHED));
 		assertThat(ToolCall.current().isRecording()).isFalse();
 	}
 
@@ -103,12 +105,10 @@ class ToolCallTests {
 	void wrapCarriesTheCallToAnotherThread() throws Exception {
 		ExecutorService executor = Executors.newSingleThreadExecutor();
 		try {
-			observe((invocation) -> executor
-				.submit(ToolCall.current().wrap(() -> {
-					ToolCall.current().decide(CallOutcome.SHORT_CIRCUITED, "elsewhere");
-					return "done";
-				}))
-				.get());
+			observe((invocation) -> executor.submit(ToolCall.current().wrap(() -> {
+				ToolCall.current().decide(CallOutcome.SHORT_CIRCUITED, "elsewhere");
+				return "done";
+			})).get());
 			assertThat(executor.submit(() -> ToolCall.current().isRecording()).get()).isFalse();
 		}
 		finally {
@@ -134,16 +134,14 @@ class ToolCallTests {
 
 	@Test
 	void anInterceptorThatSkipsOutsideAnyReaderLeavesTheInertCallUntouched() throws Exception {
-		ToolPipeline pipeline = ToolPipeline.builder(ECHO, (invocation) -> "ran")
-			.interceptor(new ToolInterceptor() {
+		ToolPipeline pipeline = ToolPipeline.builder(ECHO, (invocation) -> "ran").interceptor(new ToolInterceptor() {
 
-				@Override
-				public BeforeDecision beforeInvocation(ToolInvocation invocation) {
-					return BeforeDecision.skip("skipped");
-				}
+			@Override
+			public BeforeDecision beforeInvocation(ToolInvocation invocation) {
+				return BeforeDecision.skip("skipped");
+			}
 
-			})
-			.build();
+		}).build();
 		assertThat(pipeline.call(ToolInvocation.builder(ECHO).build())).isEqualTo("skipped");
 		assertThat(ToolCall.current().isRecording()).isFalse();
 		assertThat(ToolCall.current().decidedOutcome()).isNull();

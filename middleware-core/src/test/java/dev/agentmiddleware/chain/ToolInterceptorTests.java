@@ -205,8 +205,8 @@ class ToolInterceptorTests {
 			.build();
 		pipeline.call(call("hi"));
 		assertThat(pipeline.layers()).containsExactly("m1", "i1", "m2", "i2", "echo");
-		assertThat(this.events).containsExactly("m1-before", "i1-before", "m2-before", "i2-before", "tool",
-				"i2-after", "m2-after", "i1-after", "m1-after");
+		assertThat(this.events).containsExactly("m1-before", "i1-before", "m2-before", "i2-before", "tool", "i2-after",
+				"m2-after", "i1-after", "m1-after");
 	}
 
 	@Test
@@ -241,7 +241,8 @@ class ToolInterceptorTests {
 	}
 
 	/**
-	 * Records its hooks into the test's events and what its after-hook saw; behaves as told.
+	 * Records its hooks into the test's events and what its after-hook saw; behaves as
+	 * told.
 	 */
 	private class Recording implements ToolInterceptor {
 
@@ -253,7 +254,8 @@ class ToolInterceptorTests {
 
 		private Function<ToolInvocation, BeforeDecision> before = (invocation) -> BeforeDecision.proceed();
 
-		private BiFunction<ToolInvocation, ToolInterceptor.Result, ToolInterceptor.Result> after = (invocation, result) -> result;
+		private BiFunction<ToolInvocation, ToolInterceptor.Result, ToolInterceptor.Result> after = (invocation,
+				result) -> result;
 
 		Recording(String name) {
 			this.name = name;

@@ -17,8 +17,9 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A {@link ToolInvocation} is a value: running it through a pipeline changes nothing a caller holds; what a call
- * learns while it runs (its bound arguments) lives on the {@link ToolCall}.
+ * A {@link ToolInvocation} is a value: running it through a pipeline changes nothing a
+ * caller holds; what a call learns while it runs (its bound arguments) lives on the
+ * {@link ToolCall}.
  */
 class ToolInvocationValueTests {
 
@@ -57,7 +58,8 @@ class ToolInvocationValueTests {
 			bindings.add("bound");
 			return Map.of("text", "42");
 		});
-		ToolInvocation sent = ToolInvocation.builder(this.descriptor).attribute(UnboundArguments.ATTRIBUTE, unbound)
+		ToolInvocation sent = ToolInvocation.builder(this.descriptor)
+			.attribute(UnboundArguments.ATTRIBUTE, unbound)
 			.build();
 		ToolInvocation first = sent.withBoundArguments();
 		ToolInvocation second = sent.withBoundArguments();

@@ -74,8 +74,7 @@ class ToolPipelineTests {
 		ExecutableTool read = tool("read_file", (invocation) -> "read");
 		ExecutableTool click = new ExecutableTool(ToolDescriptor.builder("click").tags("browser").build(),
 				(invocation) -> "clicked");
-		List<ToolPipeline> pipelines = ToolPipeline.chainAll(List.of(open, read, click), recording("a"),
-				browserOnly);
+		List<ToolPipeline> pipelines = ToolPipeline.chainAll(List.of(open, read, click), recording("a"), browserOnly);
 		assertThat(wrapped).containsExactly("open_page", "read_file", "click");
 		assertThat(pipelines).extracting(ToolPipeline::layers)
 			.containsExactly(List.of("a", "browser-only", "open_page"), List.of("a", "read_file"),
@@ -335,7 +334,8 @@ class ToolPipelineTests {
 		ExecutableTool tool = tool("double", (invocation) -> {
 			int n = (int) invocation.argument("n");
 			if (n % callsPerThread == 0) {
-				// the first call of each thread waits for the others, so that all are in flight at once
+				// the first call of each thread waits for the others, so that all are in
+				// flight at once
 				allInside.countDown();
 				if (!allInside.await(10, TimeUnit.SECONDS)) {
 					gateTimeouts.incrementAndGet();
@@ -354,7 +354,8 @@ class ToolPipelineTests {
 				futures.add(executor.submit(() -> {
 					List<String> mismatches = new ArrayList<>();
 					for (int n = first; n < first + callsPerThread; n++) {
-						Object result = pipeline.call(ToolInvocation.builder(tool.descriptor()).argument("n", n).build());
+						Object result = pipeline
+							.call(ToolInvocation.builder(tool.descriptor()).argument("n", n).build());
 						if (!Integer.valueOf(n * 2 + 1).equals(result)) {
 							mismatches.add(n + " -> " + result);
 						}

@@ -39,10 +39,12 @@ class ErrorPatternStoreTests {
 
 	@Test
 	void messagesThatDifferOnlyInIdsPathsNumbersAndTimestampsAreOnePattern() {
-		fail("read_file", new IOException("Request 3f2a9c1e-7b4d-4e2a-9f1c-2d3e4f5a6b7c failed at 2025-03-01T10:15:30Z: "
-				+ "cannot open /home/alice/reports/q1.csv (attempt 3 of 5, object 0x7ffe12ab)"));
-		fail("read_file", new IOException("Request 0b1c2d3e-4f5a-4b6c-8d7e-9f0a1b2c3d4e failed at 2025-04-12T08:01:02.345+02:00: "
-				+ "cannot open /var/data/x.csv (attempt 1 of 5, object 0xdeadbeef)"));
+		fail("read_file",
+				new IOException("Request 3f2a9c1e-7b4d-4e2a-9f1c-2d3e4f5a6b7c failed at 2025-03-01T10:15:30Z: "
+						+ "cannot open /home/alice/reports/q1.csv (attempt 3 of 5, object 0x7ffe12ab)"));
+		fail("read_file",
+				new IOException("Request 0b1c2d3e-4f5a-4b6c-8d7e-9f0a1b2c3d4e failed at 2025-04-12T08:01:02.345+02:00: "
+						+ "cannot open /var/data/x.csv (attempt 1 of 5, object 0xdeadbeef)"));
 		assertThat(this.store.size()).isOne();
 		assertThat(this.store.topPatterns(10)).singleElement().satisfies((pattern) -> {
 			assertThat(pattern.pattern())
@@ -56,11 +58,13 @@ class ErrorPatternStoreTests {
 	void windowsPathsUrlsQuotedValuesHexIdsAndEmailsAreNormalised() {
 		assertThat(this.store.normalise("Cannot read C:\\Users\\bob\\notes.txt, see https://example.com/a?id=42."))
 			.isEqualTo("Cannot read <path>, see <url>.");
-		assertThat(this.store.normalise("No user 'alice' or \"bob smith\" with key a1b2c3d4e5f6 (mail: bob@example.org)"))
+		assertThat(
+				this.store.normalise("No user 'alice' or \"bob smith\" with key a1b2c3d4e5f6 (mail: bob@example.org)"))
 			.isEqualTo("No user '<value>' or '<value>' with key <id> (mail: <email>)");
 		assertThat(this.store.normalise("order ord_8f3k2j9x2 not found; user42 has 17 items at 10:15:30"))
 			.isEqualTo("order <id> not found; user<n> has <n> items at <time>");
-		assertThat(this.store.normalise("  read/write   failed and/or skipped  ")).isEqualTo("read/write failed and/or skipped");
+		assertThat(this.store.normalise("  read/write   failed and/or skipped  "))
+			.isEqualTo("read/write failed and/or skipped");
 		assertThat(this.store.normalise(null)).isEqualTo("(no message)");
 		assertThat(this.store.normalise("x".repeat(1000))).hasSize(ErrorPatternStore.MAX_PATTERN_LENGTH);
 	}
@@ -82,9 +86,9 @@ class ErrorPatternStoreTests {
 
 	@Test
 	void argumentValuesRepeatedInTheMessageNeverReachAPattern() {
-		this.store.onToolResult("s", "login", Map.of("user", "alice", "password", "swordfish", "options",
-				Map.of("hints", List.of("my cat's name"))), null,
-				new IllegalStateException("wrong password swordfish for alice (hint: my cat's name)"));
+		this.store.onToolResult("s", "login",
+				Map.of("user", "alice", "password", "swordfish", "options", Map.of("hints", List.of("my cat's name"))),
+				null, new IllegalStateException("wrong password swordfish for alice (hint: my cat's name)"));
 		assertThat(this.store.topPatterns(1).get(0).pattern())
 			.isEqualTo("wrong password <arg> for <arg> (hint: <arg>)");
 	}
@@ -158,8 +162,8 @@ class ErrorPatternStoreTests {
 			assertThat(pattern.category()).isEqualTo(ErrorCategory.TIMEOUT);
 		});
 		assertThat(this.store.topFailingTools(5)).singleElement()
-			.isEqualTo(new ToolFailureStatistics("fetch", 2, 2, 1, "Read timed out after <n> ms",
-					ErrorCategory.TIMEOUT, START, false));
+			.isEqualTo(new ToolFailureStatistics("fetch", 2, 2, 1, "Read timed out after <n> ms", ErrorCategory.TIMEOUT,
+					START, false));
 	}
 
 	@Test
@@ -188,10 +192,12 @@ class ErrorPatternStoreTests {
 		fail("b", new IllegalStateException("boom"));
 		fail("b", new IllegalStateException("boom"));
 		fail("c", new IOException("gone"));
-		assertThat(this.store.topPatterns(2)).extracting(ErrorPatternStatistics::tool, ErrorPatternStatistics::occurrences)
+		assertThat(this.store.topPatterns(2))
+			.extracting(ErrorPatternStatistics::tool, ErrorPatternStatistics::occurrences)
 			.containsExactly(tuple("a", 3L), tuple("b", 2L));
 		assertThat(this.store.topFailingTools(2)).extracting(ToolFailureStatistics::tool).containsExactly("a", "b");
-		assertThat(this.store.patternsOf("b")).extracting(ErrorPatternStatistics::pattern).containsExactly("boom", "disk full");
+		assertThat(this.store.patternsOf("b")).extracting(ErrorPatternStatistics::pattern)
+			.containsExactly("boom", "disk full");
 		assertThatIllegalArgumentException().isThrownBy(() -> this.store.topPatterns(-1)).withMessageContaining("-1");
 	}
 

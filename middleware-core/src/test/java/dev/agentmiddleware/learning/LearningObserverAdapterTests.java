@@ -30,9 +30,8 @@ class LearningObserverAdapterTests {
 	@Test
 	void observerGetsSessionToolParamsResultAndErrorOfEveryCall() throws Exception {
 		List<String> seen = new CopyOnWriteArrayList<>();
-		LearningObserver observer = (sessionKey, toolName, params, result, error) -> seen
-			.add(sessionKey + "|" + toolName + "|" + params + "|" + result + "|"
-					+ ((error != null) ? error.getMessage() : null));
+		LearningObserver observer = (sessionKey, toolName, params, result, error) -> seen.add(sessionKey + "|"
+				+ toolName + "|" + params + "|" + result + "|" + ((error != null) ? error.getMessage() : null));
 		try (ToolCallObservers observers = ToolCallObservers.builder()
 			.observer(LearningObserverAdapter.synchronous(List.of(observer)))
 			.build()) {

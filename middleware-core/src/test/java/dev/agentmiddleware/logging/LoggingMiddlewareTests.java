@@ -65,10 +65,10 @@ class LoggingMiddlewareTests {
 		assertThat(pipeline.call(call)).isEqualTo("welcome");
 		assertThat(this.capturedLog.events()).singleElement().satisfies((event) -> {
 			assertThat(event.getLevel()).isEqualTo(Level.INFO);
-			assertThat(event.getFormattedMessage()).isEqualTo("tool=login session=" + SessionFingerprint.of("conversation-7")
-					+ " source=spring_ai "
-					+ "outcome=succeeded duration_ms=12.345 call=" + call.callId()
-					+ " args={user=\"alice\", attempts=3}");
+			assertThat(event.getFormattedMessage())
+				.isEqualTo("tool=login session=" + SessionFingerprint.of("conversation-7") + " source=spring_ai "
+						+ "outcome=succeeded duration_ms=12.345 call=" + call.callId()
+						+ " args={user=\"alice\", attempts=3}");
 		});
 	}
 
@@ -92,8 +92,9 @@ class LoggingMiddlewareTests {
 			.argument("authToken", "tok-789")
 			.build();
 		pipeline(logging(), (invocation) -> "ok").call(call);
-		assertThat(line()).contains("user=\"alice\"", "Password=[REDACTED]", "API_KEY=[REDACTED]",
-				"x-api-key=[REDACTED]", "authToken=[REDACTED]")
+		assertThat(line())
+			.contains("user=\"alice\"", "Password=[REDACTED]", "API_KEY=[REDACTED]", "x-api-key=[REDACTED]",
+					"authToken=[REDACTED]")
 			.doesNotContain("hunter2", "sk-123", "xk-456", "tok-789");
 	}
 
@@ -105,9 +106,9 @@ class LoggingMiddlewareTests {
 		credentials.put("headers", List.of(Map.of("Authorization", "Bearer abc.def"), Map.of("Accept", "json")));
 		ToolInvocation call = ToolInvocation.builder(LOGIN).argument("request", credentials).build();
 		pipeline(logging(), (invocation) -> "ok").call(call);
-		assertThat(line()).contains(
-				"args={request={user=\"alice\", client_secret=[REDACTED], headers=[{Authorization=[REDACTED]}, "
-						+ "{Accept=\"json\"}]}}")
+		assertThat(line())
+			.contains("args={request={user=\"alice\", client_secret=[REDACTED], headers=[{Authorization=[REDACTED]}, "
+					+ "{Accept=\"json\"}]}}")
 			.doesNotContain("s3cr3t", "abc.def");
 	}
 
@@ -130,7 +131,10 @@ class LoggingMiddlewareTests {
 			.redactor(SecretRedactor.of(List.of("ssn")))
 			.nanoTime(this.nanoTime::get)
 			.build();
-		ToolInvocation call = ToolInvocation.builder(LOGIN).argument("SSN", "123-45").argument("password", "pw").build();
+		ToolInvocation call = ToolInvocation.builder(LOGIN)
+			.argument("SSN", "123-45")
+			.argument("password", "pw")
+			.build();
 		pipeline(logging, (invocation) -> "ok").call(call);
 		assertThat(line()).contains("SSN=[REDACTED]", "password=\"pw\"");
 	}
@@ -202,8 +206,9 @@ class LoggingMiddlewareTests {
 			.argument("path", "my-secret-notes.txt")
 			.build();
 		pipeline(logging(), (invocation) -> "ok").call(call);
-		assertThat(line()).contains("api_key=[REDACTED]&city=Lisbon", "Authorization: Digest [REDACTED]",
-				"path=\"my-secret-notes.txt\"")
+		assertThat(line())
+			.contains("api_key=[REDACTED]&city=Lisbon", "Authorization: Digest [REDACTED]",
+					"path=\"my-secret-notes.txt\"")
 			.doesNotContain("sk-live-1", "6629fae4");
 	}
 
@@ -231,7 +236,9 @@ class LoggingMiddlewareTests {
 	@Test
 	void resultsStayOutWhenThePolicySaysSoEvenAtDebug() throws Exception {
 		this.capturedLog.logger().setLevel(Level.DEBUG);
-		LoggingMiddleware logging = LoggingMiddleware.builder().policies((tool) -> new LoggingPolicy(200, false)).build();
+		LoggingMiddleware logging = LoggingMiddleware.builder()
+			.policies((tool) -> new LoggingPolicy(200, false))
+			.build();
 		pipeline(logging, (invocation) -> "result").call(call());
 		assertThat(this.capturedLog.events()).singleElement()
 			.satisfies((event) -> assertThat(event.getFormattedMessage()).doesNotContain("result="));
@@ -259,9 +266,8 @@ class LoggingMiddlewareTests {
 		ToolPipeline pipeline = pipeline(logging(), (invocation) -> {
 			throw new IllegalStateException("boom");
 		});
-		assertThatIllegalStateException().isThrownBy(() -> pipeline.call(ToolInvocation.builder(LOGIN)
-			.sessionId("s1")
-			.build()));
+		assertThatIllegalStateException()
+			.isThrownBy(() -> pipeline.call(ToolInvocation.builder(LOGIN).sessionId("s1").build()));
 		assertThat(MDC.get("agent.tool")).isNull();
 		assertThat(MDC.get("agent.session")).isNull();
 	}
@@ -277,8 +283,9 @@ class LoggingMiddlewareTests {
 		assertThat(this.capturedLog.events()).singleElement().satisfies((event) -> {
 			assertThat(event.getLevel()).isEqualTo(Level.INFO);
 			assertThat(event.getThrowableProxy()).isNull();
-			assertThat(event.getFormattedMessage()).contains("outcome=failed",
-					"error_type=IllegalStateException error=\"service rejected token=[REDACTED]\"")
+			assertThat(event.getFormattedMessage())
+				.contains("outcome=failed",
+						"error_type=IllegalStateException error=\"service rejected token=[REDACTED]\"")
 				.doesNotContain("abc123", "Internal.java", "\n");
 		});
 	}
@@ -301,8 +308,8 @@ class LoggingMiddlewareTests {
 		cached.call(call());
 		assertThatExceptionOfType(ToolDeniedException.class).isThrownBy(() -> denied.call(call()));
 		assertThat(this.capturedLog.events().get(0).getFormattedMessage()).contains("outcome=cached decided_by=cache");
-		assertThat(this.capturedLog.events().get(1).getFormattedMessage())
-			.contains("outcome=denied decided_by=policy", "error_type=ToolDeniedException");
+		assertThat(this.capturedLog.events().get(1).getFormattedMessage()).contains("outcome=denied decided_by=policy",
+				"error_type=ToolDeniedException");
 	}
 
 	@Test

@@ -37,7 +37,8 @@ class ToolClientLogTests {
 
 		assertThat(answer.content()).containsEntry("card", "4111 1111 1111 1111");
 		assertThat(reply.text()).isEqualTo("the secret plan, in short");
-		assertThat(this.capturedLog.events()).extracting((event) -> event.getLevel() + " " + event.getFormattedMessage())
+		assertThat(this.capturedLog.events())
+			.extracting((event) -> event.getLevel() + " " + event.getFormattedMessage())
 			.satisfiesExactly(
 					(line) -> assertThat(line).matches("INFO tool=book_table call=" + CALL.callId()
 							+ " client_request=elicitation outcome=accept duration_ms=\\d+\\.\\d{3}"),
@@ -55,7 +56,8 @@ class ToolClientLogTests {
 			.isThrownBy(() -> client.elicit(ElicitationRequest.builder("When?").build()));
 		assertThat(this.capturedLog.events()).singleElement()
 			.satisfies((event) -> assertThat(event.getFormattedMessage()).isEqualTo("tool=book_table call="
-					+ CALL.callId() + " client_request=elicitation outcome=unavailable error=\"Tool 'book_table' cannot "
+					+ CALL.callId()
+					+ " client_request=elicitation outcome=unavailable error=\"Tool 'book_table' cannot "
 					+ "ask its client for elicitation: the call has no MCP client to ask its user (a Java or ChatClient "
 					+ "call)\""));
 	}

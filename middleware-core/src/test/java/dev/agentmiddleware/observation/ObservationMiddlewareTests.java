@@ -82,8 +82,8 @@ class ObservationMiddlewareTests {
 
 	@Test
 	void aDenialIsDenied() {
-		assertFailedCallObservedAs(new ToolDeniedException("get_weather", "policy", "not on the allow list"),
-				"denied", "ToolDeniedException");
+		assertFailedCallObservedAs(new ToolDeniedException("get_weather", "policy", "not on the allow list"), "denied",
+				"ToolDeniedException");
 	}
 
 	@Test
@@ -210,7 +210,8 @@ class ObservationMiddlewareTests {
 
 	@Test
 	void toolsLeftOutByThePredicateAreNotObserved() throws Exception {
-		ObservationMiddleware observation = ObservationMiddleware.builder().registry(this.registry)
+		ObservationMiddleware observation = ObservationMiddleware.builder()
+			.registry(this.registry)
 			.policies((tool) -> tool.name().equals("get_weather") ? null : ObservationPolicy.OBSERVED)
 			.build();
 		ToolPipeline pipeline = pipeline(observation, (invocation) -> "Sunny");
@@ -227,7 +228,8 @@ class ObservationMiddlewareTests {
 				return super.getLowCardinalityKeyValues(context).and("tenant", "acme");
 			}
 		};
-		ToolPipeline pipeline = pipeline(ObservationMiddleware.builder().registry(this.registry).convention(convention).build(),
+		ToolPipeline pipeline = pipeline(
+				ObservationMiddleware.builder().registry(this.registry).convention(convention).build(),
 				(invocation) -> "Sunny");
 		pipeline.call(call());
 		TestObservationRegistryAssert.assertThat(this.registry)
@@ -261,8 +263,9 @@ class ObservationMiddlewareTests {
 			ToolCall.current().decide(CallOutcome.CACHED, "cache");
 			return "Sunny (cached)";
 		});
-		ToolPipeline pipeline = pipeline(ObservationMiddleware.builder().registry(this.registry).meterRegistry(meters).build(),
-				cache, (invocation) -> "Sunny");
+		ToolPipeline pipeline = pipeline(
+				ObservationMiddleware.builder().registry(this.registry).meterRegistry(meters).build(), cache,
+				(invocation) -> "Sunny");
 		for (int i = 0; i < 3; i++) {
 			assertThat(pipeline.call(call())).isEqualTo("Sunny (cached)");
 		}
@@ -283,8 +286,9 @@ class ObservationMiddlewareTests {
 		ToolMiddleware deciding = ToolMiddleware.named("deciding", (tool, next) -> (invocation) -> {
 			throw denial;
 		});
-		ToolPipeline pipeline = pipeline(ObservationMiddleware.builder().registry(this.registry).meterRegistry(meters).build(),
-				deciding, (invocation) -> "Sunny");
+		ToolPipeline pipeline = pipeline(
+				ObservationMiddleware.builder().registry(this.registry).meterRegistry(meters).build(), deciding,
+				(invocation) -> "Sunny");
 		assertThatExceptionOfType(ToolDeniedException.class).isThrownBy(() -> pipeline.call(call())).isSameAs(denial);
 		TestObservationRegistryAssert.assertThat(this.registry).doesNotHaveAnyObservation();
 		assertThat(meters.get("agent.tool.call")
@@ -298,7 +302,8 @@ class ObservationMiddlewareTests {
 	void withAMeterRegistryACallThatReachesTheToolIsOneObservationNestedAndScopedAsBefore() throws Exception {
 		SimpleMeterRegistry meters = new SimpleMeterRegistry();
 		AtomicReference<Observation> seenByTool = new AtomicReference<>();
-		ToolPipeline pipeline = pipeline(ObservationMiddleware.builder().registry(this.registry).meterRegistry(meters).build(),
+		ToolPipeline pipeline = pipeline(
+				ObservationMiddleware.builder().registry(this.registry).meterRegistry(meters).build(),
 				ToolMiddleware.named("pass", (tool, next) -> next::handle), (invocation) -> {
 					seenByTool.set(this.registry.getCurrentObservation());
 					return "Sunny";
@@ -332,8 +337,9 @@ class ObservationMiddlewareTests {
 				return next.handle(invocation);
 			}
 		});
-		ToolPipeline pipeline = pipeline(ObservationMiddleware.builder().registry(this.registry).meterRegistry(meters).build(),
-				twice, (invocation) -> {
+		ToolPipeline pipeline = pipeline(
+				ObservationMiddleware.builder().registry(this.registry).meterRegistry(meters).build(), twice,
+				(invocation) -> {
 					throw failure;
 				});
 		assertThatIllegalStateException().isThrownBy(() -> pipeline.call(call())).isSameAs(failure);
@@ -350,9 +356,11 @@ class ObservationMiddlewareTests {
 		SimpleMeterRegistry meters = new SimpleMeterRegistry();
 		ObservationRegistry observations = ObservationRegistry.create();
 		observations.observationConfig()
-			.observationHandler(new io.micrometer.observation.ObservationHandler.FirstMatchingCompositeObservationHandler(
-					new ToolCallMeterObservationHandler(meters), new DefaultMeterObservationHandler(meters)));
-		ToolPipeline pipeline = pipeline(ObservationMiddleware.builder().registry(observations).meterRegistry(meters).build(),
+			.observationHandler(
+					new io.micrometer.observation.ObservationHandler.FirstMatchingCompositeObservationHandler(
+							new ToolCallMeterObservationHandler(meters), new DefaultMeterObservationHandler(meters)));
+		ToolPipeline pipeline = pipeline(
+				ObservationMiddleware.builder().registry(observations).meterRegistry(meters).build(),
 				(invocation) -> "Sunny");
 		pipeline.call(call());
 		Observation.start("other.work", observations).stop();

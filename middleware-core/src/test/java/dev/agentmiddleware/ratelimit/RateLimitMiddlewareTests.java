@@ -138,8 +138,7 @@ class RateLimitMiddlewareTests {
 			.ticker(this.ticker)
 			.maxTrackedKeys(5)
 			.build();
-		RateLimitedHandler handler = (RateLimitedHandler) middleware
-			.wrap(SEARCH, this.tool);
+		RateLimitedHandler handler = (RateLimitedHandler) middleware.wrap(SEARCH, this.tool);
 		for (int i = 0; i < 100; i++) {
 			handler.handle(call("session-" + i));
 		}
@@ -178,8 +177,7 @@ class RateLimitMiddlewareTests {
 			.ticker(this.ticker)
 			.sessionIdleTimeout(Duration.ofMinutes(10))
 			.build();
-		RateLimitedHandler handler = (RateLimitedHandler) middleware
-			.wrap(SEARCH, this.tool);
+		RateLimitedHandler handler = (RateLimitedHandler) middleware.wrap(SEARCH, this.tool);
 		handler.handle(call("s1"));
 		advance(Duration.ofMinutes(9));
 		assertThatExceptionOfType(ToolRateLimitedException.class).isThrownBy(() -> handler.handle(call("s1")));
@@ -303,7 +301,8 @@ class RateLimitMiddlewareTests {
 	@Test
 	void anUnavailableStoreRejectsTheCallWithADistinctReasonByDefault() {
 		RateLimiterStore unavailable = unavailableStore();
-		ToolHandler handler = RateLimitMiddleware.builder().policies((tool) -> RateLimitPolicy.of(5, Duration.ofMinutes(1)))
+		ToolHandler handler = RateLimitMiddleware.builder()
+			.policies((tool) -> RateLimitPolicy.of(5, Duration.ofMinutes(1)))
 			.store(unavailable)
 			.metrics(this.metrics)
 			.build()
@@ -320,7 +319,8 @@ class RateLimitMiddlewareTests {
 
 	@Test
 	void anUnavailableStoreLetsTheCallRunWhenBuiltToFailOpen() throws Exception {
-		ToolHandler handler = RateLimitMiddleware.builder().policies((tool) -> RateLimitPolicy.of(5, Duration.ofMinutes(1)))
+		ToolHandler handler = RateLimitMiddleware.builder()
+			.policies((tool) -> RateLimitPolicy.of(5, Duration.ofMinutes(1)))
 			.store(unavailableStore())
 			.allowWhenStoreUnavailable(true)
 			.metrics(this.metrics)
@@ -484,7 +484,8 @@ class RateLimitMiddlewareTests {
 	}
 
 	private ToolHandler wrap(RateLimitPolicy policy) {
-		return RateLimitMiddleware.builder().policies((tool) -> policy)
+		return RateLimitMiddleware.builder()
+			.policies((tool) -> policy)
 			.ticker(this.ticker)
 			.metrics(this.metrics)
 			.build()

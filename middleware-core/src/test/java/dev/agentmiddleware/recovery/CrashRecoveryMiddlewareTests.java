@@ -58,8 +58,8 @@ class CrashRecoveryMiddlewareTests {
 				assertThat(ex.toolName()).isEqualTo("open_page");
 				assertThat(ex.decidedBy()).isEqualTo("crash-recovery");
 				assertThat(ex.getCause()).hasMessage("browser died 2");
-				assertThat(ex.getSuppressed()).singleElement().satisfies((first) -> assertThat(first)
-					.hasMessage("browser died 1"));
+				assertThat(ex.getSuppressed()).singleElement()
+					.satisfies((first) -> assertThat(first).hasMessage("browser died 1"));
 			});
 		assertThat(this.attempts).hasValue(2);
 		assertThat(this.events).containsExactly("reset:s1:browser died 1", "CRASH_RECOVERED:open_page");
@@ -265,8 +265,7 @@ class CrashRecoveryMiddlewareTests {
 			.build();
 	}
 
-	private static ToolPipeline pipeline(CrashRecoveryMiddleware middleware, ToolDescriptor tool,
-			ToolHandler handler) {
+	private static ToolPipeline pipeline(CrashRecoveryMiddleware middleware, ToolDescriptor tool, ToolHandler handler) {
 		return ToolPipeline.builder(tool, handler).middleware(middleware).build();
 	}
 

@@ -92,17 +92,19 @@ class SecretRedactorTests {
 
 	static Stream<String> adversarialTexts() {
 		int size = 1 << 20;
-		return Stream.of("eyJaaaaaaaaaa.", " eyJaaaaaaaaaa.b", "ghp_", " github_pat_aaaa_", "<password ", "<password>x<",
-				" a:1:b:c", "a:1:b:c ", "machine a login ", "User name,Password\n", "a,",
-				"Private-Lines: 9999\n", "-----BEGIN PGP PRIVATE KEY BLOCK-----", "'password' => ", "https://u:p/",
-				"define('", "\"auth\": \"", "a@:")
+		return Stream
+			.of("eyJaaaaaaaaaa.", " eyJaaaaaaaaaa.b", "ghp_", " github_pat_aaaa_", "<password ", "<password>x<",
+					" a:1:b:c", "a:1:b:c ", "machine a login ", "User name,Password\n", "a,", "Private-Lines: 9999\n",
+					"-----BEGIN PGP PRIVATE KEY BLOCK-----", "'password' => ", "https://u:p/", "define('",
+					"\"auth\": \"", "a@:")
 			.map((unit) -> unit.repeat(size / unit.length() + 1));
 	}
 
 	@ParameterizedTest
 	@MethodSource("adversarialTexts")
 	void largeAdversarialTextsAreRedactedInOnePass(String text) {
-		// Not a timing assertion: a regular expression that backtracks catastrophically would not return at all.
+		// Not a timing assertion: a regular expression that backtracks catastrophically
+		// would not return at all.
 		assertThat(this.redactor.redactText(text)).isNotNull();
 	}
 

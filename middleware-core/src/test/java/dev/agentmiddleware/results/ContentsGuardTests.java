@@ -26,7 +26,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
- * The result guards on a rich result ({@link ToolContents}), through the {@link ResultGuardMiddleware}.
+ * The result guards on a rich result ({@link ToolContents}), through the
+ * {@link ResultGuardMiddleware}.
  */
 class ContentsGuardTests {
 
@@ -90,8 +91,8 @@ class ContentsGuardTests {
 		}
 		assertThat(texts.get(0)).isEqualTo("a".repeat(300));
 		assertThat(texts.get(1)).startsWith("bbb").contains("… [cut: ").hasSizeLessThanOrEqualTo(700);
-		assertThat(texts.get(2)).startsWith("… [cut: 500 more characters; the tool's result is longer than its limit "
-				+ "of 1,000 characters]");
+		assertThat(texts.get(2)).startsWith(
+				"… [cut: 500 more characters; the tool's result is longer than its limit " + "of 1,000 characters]");
 		assertThat(texts.get(0).length() + texts.get(1).length()).isLessThanOrEqualTo(1_000);
 		assertThat(guarded.parts().get(1)).isEqualTo(contents.parts().get(1));
 		assertThat(this.counted).containsEntry(MiddlewareEvent.RESULT_TRUNCATED, 1);
@@ -156,7 +157,8 @@ class ContentsGuardTests {
 		ToolContents guarded = (ToolContents) ToolPipeline.chain(tool(contents), middleware)
 			.call(ToolInvocation.builder(tool(contents).descriptor()).build());
 		assertThat(seen).containsExactly("first", "second");
-		assertThat(guarded.text()).isEqualTo("FIRST\n[image/png, 3 bytes]\n[resource file:///n.txt, text/plain]\nSECOND");
+		assertThat(guarded.text())
+			.isEqualTo("FIRST\n[image/png, 3 bytes]\n[resource file:///n.txt, text/plain]\nSECOND");
 	}
 
 	@Test

@@ -28,8 +28,9 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
 /**
- * The personal data of results masked by the {@link ResultGuardMiddleware} with the built-in detectors, in text and
- * in structured results, near-misses left alone, counted per tool and kind, and masked in the logs.
+ * The personal data of results masked by the {@link ResultGuardMiddleware} with the
+ * built-in detectors, in text and in structured results, near-misses left alone, counted
+ * per tool and kind, and masked in the logs.
  */
 class PersonalDataMaskingTests {
 
@@ -44,8 +45,7 @@ class PersonalDataMaskingTests {
 		return Stream.of(
 				// kind, text, masked
 				Arguments.of("email", "write to alice.smith@example.com today", "write to [EMAIL] today"),
-				Arguments.of("email", "<bob+tag@mail.example.co.uk>, carol@example.org.",
-						"<[EMAIL]>, [EMAIL]."),
+				Arguments.of("email", "<bob+tag@mail.example.co.uk>, carol@example.org.", "<[EMAIL]>, [EMAIL]."),
 				Arguments.of("phone", "call +49 30 1234567 now", "call [PHONE] now"),
 				Arguments.of("phone", "call 030 1234567 (office)", "call [PHONE] (office)"),
 				Arguments.of("phone", "US office: +1 415 555 0123", "US office: [PHONE]"),
@@ -67,8 +67,7 @@ class PersonalDataMaskingTests {
 				Arguments.of("an order number that is no phone number in DE", "order 4711-0815 shipped"),
 				Arguments.of("a version string", "version 1.2.3456789, build 10.0.19045.3693"),
 				Arguments.of("an ISO date", "released 2024-11-05 at 10:30"),
-				Arguments.of("no top-level domain", "ssh user@localhost"),
-				Arguments.of("a handle", "thanks @alice"));
+				Arguments.of("no top-level domain", "ssh user@localhost"), Arguments.of("a handle", "thanks @alice"));
 	}
 
 	@ParameterizedTest(name = "{0}: {1}")
@@ -143,7 +142,8 @@ class PersonalDataMaskingTests {
 				(tool) -> tool.name().equals("lookup_customer") ? ALL : List.of());
 		ExecutableTool customers = stringTool("lookup_customer", "alice@example.com");
 		ExecutableTool files = stringTool("read_file", "alice@example.com");
-		assertThat(ToolPipeline.chain(customers, middleware).call(ToolInvocation.builder(customers.descriptor()).build()))
+		assertThat(
+				ToolPipeline.chain(customers, middleware).call(ToolInvocation.builder(customers.descriptor()).build()))
 			.isEqualTo("[EMAIL]");
 		assertThat(ToolPipeline.chain(files, middleware).call(ToolInvocation.builder(files.descriptor()).build()))
 			.isEqualTo("alice@example.com");
@@ -164,17 +164,16 @@ class PersonalDataMaskingTests {
 			.tag(MicrometerMiddlewareMetrics.KIND_TAG, "phone")
 			.counter()
 			.count()).isEqualTo(1.0);
-		assertThat(this.meterRegistry.find("agent.tool.results.personal.data").tag("kind", "card").counter())
-			.isNull();
+		assertThat(this.meterRegistry.find("agent.tool.results.personal.data").tag("kind", "card").counter()).isNull();
 	}
 
 	@Test
 	void theLogsMaskTheSamePersonalDataInArgumentsResultsAndErrors() throws Exception {
 		ResultGuardMiddleware results = middleware((tool) -> ALL);
 		LoggingMiddleware logging = LoggingMiddleware.builder().masking(results::personalDataMasking).build();
-		ExecutableTool tool = new ExecutableTool(ToolDescriptor.builder("lookup_customer")
-			.resultType(String.class)
-			.build(), (invocation) -> "found " + invocation.arguments().get("email") + ", IBAN DE89370400440532013000");
+		ExecutableTool tool = new ExecutableTool(
+				ToolDescriptor.builder("lookup_customer").resultType(String.class).build(),
+				(invocation) -> "found " + invocation.arguments().get("email") + ", IBAN DE89370400440532013000");
 		ToolPipeline pipeline = ToolPipeline.chain(tool, logging, results);
 		assertThat(pipeline.call(ToolInvocation.builder(tool.descriptor())
 			.argument("email", "alice@example.com")
@@ -183,9 +182,9 @@ class PersonalDataMaskingTests {
 		ExecutableTool failing = new ExecutableTool(ToolDescriptor.builder("lookup_customer").build(), (invocation) -> {
 			throw new IllegalStateException("no customer bob@example.com");
 		});
-		assertThatExceptionOfType(IllegalStateException.class).isThrownBy(() -> ToolPipeline
-			.chain(failing, logging, results)
-			.call(ToolInvocation.builder(failing.descriptor()).build()));
+		assertThatExceptionOfType(IllegalStateException.class)
+			.isThrownBy(() -> ToolPipeline.chain(failing, logging, results)
+				.call(ToolInvocation.builder(failing.descriptor()).build()));
 		List<String> lines = this.capturedLog.events().stream().map((event) -> event.getFormattedMessage()).toList();
 		assertThat(lines).hasSize(3);
 		assertThat(lines.get(0)).contains("args={email=\"[EMAIL]\", card=\"[CARD ending 1111]\"}");
@@ -198,16 +197,16 @@ class PersonalDataMaskingTests {
 	void aPolicyNamingAKindNoDetectorFindsFailsWhenThePipelineIsBuilt() {
 		ResultGuardMiddleware middleware = middleware((tool) -> List.of("email", "passport"));
 		ExecutableTool tool = stringTool("read_notes", "text");
-		assertThatExceptionOfType(InvalidPolicyException.class)
-			.isThrownBy(() -> ToolPipeline.chain(tool, middleware))
+		assertThatExceptionOfType(InvalidPolicyException.class).isThrownBy(() -> ToolPipeline.chain(tool, middleware))
 			.withMessage("personalData names 'passport', which no detector finds; the detectors find"
 					+ " [card, email, iban, phone]");
 	}
 
 	@Test
 	void twoDetectorsOfOneKindAreRefused() {
-		assertThatIllegalArgumentException().isThrownBy(() -> ResultGuardMiddleware.builder()
-			.personalDataDetectors(List.of(new EmailDetector(), new EmailDetector())))
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> ResultGuardMiddleware.builder()
+				.personalDataDetectors(List.of(new EmailDetector(), new EmailDetector())))
 			.withMessageContaining("Two personal data detectors find 'email'");
 	}
 

@@ -159,16 +159,17 @@ class ResultGuardMiddlewareTests {
 
 	@Test
 	void passwordsInAConfigFileAreRedacted() throws Exception {
-		assertThat(call(stringTool("spring.datasource.url=jdbc:postgresql://db/app\nspring.datasource.password=hunter2\n"),
-				unlimited()))
+		assertThat(
+				call(stringTool("spring.datasource.url=jdbc:postgresql://db/app\nspring.datasource.password=hunter2\n"),
+						unlimited()))
 			.isEqualTo("spring.datasource.url=jdbc:postgresql://db/app\nspring.datasource.password=[REDACTED]\n");
 	}
 
 	@Test
 	void secretNamedFieldsOfAStructuredResultAreRedactedWhateverTheirValue() throws Exception {
 		ExecutableTool tool = new ExecutableTool(ToolDescriptor.builder("account").build(),
-				(invocation) -> Map.of("user", "ann", "apiKey", "k-123", "credentials", Map.of("pin", 1234),
-						"note", "see https://ann:pw@example.com/"));
+				(invocation) -> Map.of("user", "ann", "apiKey", "k-123", "credentials", Map.of("pin", 1234), "note",
+						"see https://ann:pw@example.com/"));
 		@SuppressWarnings("unchecked")
 		Map<String, Object> result = (Map<String, Object>) call(tool, unlimited());
 		assertThat(result).containsEntry("user", "ann")
@@ -235,7 +236,8 @@ class ResultGuardMiddlewareTests {
 			.build();
 		ExecutableTool tool = stringTool("card 4111 1111 1111 1111");
 		assertThatExceptionOfType(ToolResultRefusedException.class)
-			.isThrownBy(() -> ToolPipeline.chain(tool, middleware).call(ToolInvocation.builder(tool.descriptor()).build()))
+			.isThrownBy(
+					() -> ToolPipeline.chain(tool, middleware).call(ToolInvocation.builder(tool.descriptor()).build()))
 			.withMessage("The result of tool 'read_file' was refused by no-cards: it holds a card number")
 			.satisfies((ex) -> assertThat(ex.decidedBy()).isEqualTo("no-cards"));
 		assertThat(this.counted).containsEntry(MiddlewareEvent.RESULT_REFUSED, 1);

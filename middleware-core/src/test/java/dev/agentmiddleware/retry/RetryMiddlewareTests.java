@@ -83,7 +83,8 @@ class RetryMiddlewareTests {
 	void jitterVariesEachWaitWithinItsFactorAndNeverBeyondTheMaximum() {
 		RetryPolicy policy = RetryPolicy.defaults().withMaxAttempts(5);
 		Iterator<Double> randoms = List.of(0.0, 0.75, 0.5, 0.99).iterator();
-		ToolHandler handler = RetryMiddleware.builder().policies((tool) -> policy)
+		ToolHandler handler = RetryMiddleware.builder()
+			.policies((tool) -> policy)
 			.sleeper(this.waits::add)
 			.random(randoms::next)
 			.build()
@@ -95,7 +96,8 @@ class RetryMiddlewareTests {
 		this.waits.clear();
 		Iterator<Double> high = List.of(0.99).iterator();
 		assertThatThrownBy(() -> RetryMiddleware.builder()
-			.policies((tool) -> policy.withMaxAttempts(2).withBackoff(Duration.ofSeconds(4), 2.0, Duration.ofSeconds(5)))
+			.policies(
+					(tool) -> policy.withMaxAttempts(2).withBackoff(Duration.ofSeconds(4), 2.0, Duration.ofSeconds(5)))
 			.sleeper(this.waits::add)
 			.random(high::next)
 			.build()
@@ -183,7 +185,8 @@ class RetryMiddlewareTests {
 	void aReadOnlyToolIsRetriedAndASingleAttemptPolicyLeavesTheToolUnwrapped() throws Exception {
 		ToolDescriptor read = ToolDescriptor.builder("fetch").readOnly(true).build();
 		ToolHandler tool = failing(1, () -> new TransientToolException("busy"));
-		RetryMiddleware middleware = RetryMiddleware.builder().policies((descriptor) -> NO_JITTER)
+		RetryMiddleware middleware = RetryMiddleware.builder()
+			.policies((descriptor) -> NO_JITTER)
 			.sleeper(this.waits::add)
 			.build();
 		assertThat(middleware.wrap(read, tool).handle(call())).isEqualTo("ok after 2");
@@ -228,9 +231,12 @@ class RetryMiddlewareTests {
 			inner.incrementAndGet();
 			return next.handle(invocation);
 		});
-		RetryMiddleware retry = RetryMiddleware.builder().policies((tool) -> NO_JITTER).sleeper(this.waits::add).build();
-		ToolPipeline pipeline = ToolPipeline.chain(
-				new ExecutableTool(FETCH, failing(2, () -> new TransientToolException("busy"))), retry, counting);
+		RetryMiddleware retry = RetryMiddleware.builder()
+			.policies((tool) -> NO_JITTER)
+			.sleeper(this.waits::add)
+			.build();
+		ToolPipeline pipeline = ToolPipeline
+			.chain(new ExecutableTool(FETCH, failing(2, () -> new TransientToolException("busy"))), retry, counting);
 		assertThat(pipeline.layers()).containsExactly("retry", "counting", "fetch");
 		assertThat(pipeline.call(call())).isEqualTo("ok after 3");
 		assertThat(inner).hasValue(3);
@@ -264,7 +270,8 @@ class RetryMiddlewareTests {
 
 	private List<Duration> schedule(DoubleSupplier random) {
 		List<Duration> waits = new ArrayList<>();
-		ToolHandler handler = RetryMiddleware.builder().policies((tool) -> RetryPolicy.defaults().withMaxAttempts(5))
+		ToolHandler handler = RetryMiddleware.builder()
+			.policies((tool) -> RetryPolicy.defaults().withMaxAttempts(5))
 			.sleeper(waits::add)
 			.random(random)
 			.build()
@@ -276,14 +283,9 @@ class RetryMiddlewareTests {
 	}
 
 	private ToolHandler wrap(RetryPolicy policy, ToolHandler tool) {
-		return RetryMiddleware.builder().policies((descriptor) -> policy)
-			.sleeper(this.waits::add)
-			.random(() -> {
-				throw new AssertionError("no jitter expected");
-			})
-			.metrics(this.metrics)
-			.build()
-			.wrap(FETCH, tool);
+		return RetryMiddleware.builder().policies((descriptor) -> policy).sleeper(this.waits::add).random(() -> {
+			throw new AssertionError("no jitter expected");
+		}).metrics(this.metrics).build().wrap(FETCH, tool);
 	}
 
 	private ToolHandler failing(int failures, FailureFactory failure) {

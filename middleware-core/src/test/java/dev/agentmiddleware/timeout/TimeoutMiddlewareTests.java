@@ -44,7 +44,8 @@ class TimeoutMiddlewareTests {
 
 	private final CountDownLatch interrupted = new CountDownLatch(1);
 
-	// Long enough that a loaded machine never times out a call that should finish; the timeout test sets SHORT
+	// Long enough that a loaded machine never times out a call that should finish; the
+	// timeout test sets SHORT
 	private TimeoutMiddleware middleware = browserTimeout(Duration.ofMinutes(1)).build();
 
 	@AfterEach
@@ -203,12 +204,10 @@ class TimeoutMiddlewareTests {
 		caller.interrupt();
 		caller.join(5000);
 		assertThat(caller.isAlive()).isFalse();
-		assertThat(failure.get()).isInstanceOfSatisfying(TimedCallException.class,
-				(ex) -> {
-					assertThat(ex.reason()).isEqualTo(TimedCallException.Reason.INTERRUPTED);
-					assertThat(ex.outcome()).isEqualTo(CallOutcome.CANCELLED);
-				})
-			.hasMessage("Call of tool 'open_page' was interrupted while waiting for the tool; the tool was cancelled");
+		assertThat(failure.get()).isInstanceOfSatisfying(TimedCallException.class, (ex) -> {
+			assertThat(ex.reason()).isEqualTo(TimedCallException.Reason.INTERRUPTED);
+			assertThat(ex.outcome()).isEqualTo(CallOutcome.CANCELLED);
+		}).hasMessage("Call of tool 'open_page' was interrupted while waiting for the tool; the tool was cancelled");
 		assertThat(flagKept).isTrue();
 		assertThat(await(this.interrupted)).as("the tool's thread was interrupted").isTrue();
 	}
@@ -244,7 +243,8 @@ class TimeoutMiddlewareTests {
 			secondCaller.set(Thread.currentThread());
 			return other.call(call(SLOW));
 		});
-		// Only waiting for the result is a timed wait: once there, the call is in the queue.
+		// Only waiting for the result is a timed wait: once there, the call is in the
+		// queue.
 		while (secondCaller.get() == null || secondCaller.get().getState() != Thread.State.TIMED_WAITING) {
 			Thread.onSpinWait();
 		}

@@ -69,10 +69,10 @@ class TodoMiddlewareTests {
 
 	@Test
 	void writeThenReadReturnsTheListStoredInTheThreadMetadataUnderTodos() throws Exception {
-		Object written = call("write_todos", "t1", Map.of("todos", List.of(item("1", "Read the file", "pending"),
-				item("2", "Summarise it", "in_progress"))));
-		assertThat(written).isEqualTo(Map.of("todos", List.of(item("1", "Read the file", "pending"),
-				item("2", "Summarise it", "in_progress"))));
+		Object written = call("write_todos", "t1", Map.of("todos",
+				List.of(item("1", "Read the file", "pending"), item("2", "Summarise it", "in_progress"))));
+		assertThat(written).isEqualTo(Map.of("todos",
+				List.of(item("1", "Read the file", "pending"), item("2", "Summarise it", "in_progress"))));
 		assertThat(call("read_todos", "t1", Map.of())).isEqualTo(written);
 		assertThat(this.store.load("t1").get("todos")).isEqualTo(((Map<?, ?>) written).get("todos"));
 		assertThat(this.chainCalls).containsExactly("write_todos", "read_todos");
@@ -151,7 +151,10 @@ class TodoMiddlewareTests {
 	}
 
 	private ExecutableTool tool(String name) {
-		return this.todos.tools().stream().filter((tool) -> tool.descriptor().name().equals(name)).findFirst()
+		return this.todos.tools()
+			.stream()
+			.filter((tool) -> tool.descriptor().name().equals(name))
+			.findFirst()
 			.orElseThrow();
 	}
 

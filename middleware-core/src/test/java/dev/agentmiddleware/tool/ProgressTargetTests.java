@@ -163,8 +163,7 @@ class ProgressTargetTests {
 		ProgressTarget.Reporter reporter = this.target.reporter();
 		assertThatIllegalArgumentException().isThrownBy(() -> reporter.report(Double.NaN, null, "x"))
 			.withMessageContaining("must be finite");
-		assertThatIllegalArgumentException()
-			.isThrownBy(() -> reporter.report(1, Double.POSITIVE_INFINITY, "x"))
+		assertThatIllegalArgumentException().isThrownBy(() -> reporter.report(1, Double.POSITIVE_INFINITY, "x"))
 			.withMessageContaining("must be finite");
 		assertThat(this.sent).isEmpty();
 	}

@@ -50,7 +50,8 @@ class ToolArgumentsTests {
 			.arguments(arguments)
 			.build();
 		assertThat(invocation.arguments()).isSameAs(arguments);
-		assertThat(invocation.withArgument("days", 4).arguments()).containsEntry("days", 4).containsEntry("city", "Lisbon");
+		assertThat(invocation.withArgument("days", 4).arguments()).containsEntry("days", 4)
+			.containsEntry("city", "Lisbon");
 		assertThat(invocation.arguments()).containsEntry("days", 3);
 	}
 

@@ -24,7 +24,8 @@ class ToolClientTests {
 		client.log(ToolClient.Level.NOTICE, "100 rows read");
 		client.log(ToolClient.Level.WARNING, "row 7 is empty");
 		client.log(ToolClient.Level.CRITICAL, "the disk is full");
-		assertThat(this.capturedLog.events()).extracting((event) -> event.getLevel() + " " + event.getFormattedMessage())
+		assertThat(this.capturedLog.events())
+			.extracting((event) -> event.getLevel() + " " + event.getFormattedMessage())
 			.containsExactly("DEBUG import_rows: reading the file", "INFO import_rows: 100 rows read",
 					"WARN import_rows: row 7 is empty", "ERROR import_rows: the disk is full");
 	}

@@ -49,8 +49,9 @@ class ToolContentsTests {
 		byte[] data = "secret image bytes".getBytes();
 		ToolContents contents = ToolContents.of(ToolContent.image(data, "image/png"),
 				ToolContent.resource("file:///x.bin", data, "application/octet-stream"));
-		assertThat(contents.toString()).isEqualTo("ToolContents[Image[image/png, 18 bytes], "
-				+ "EmbeddedResource[file:///x.bin, application/octet-stream, 18 bytes]]")
+		assertThat(contents.toString())
+			.isEqualTo("ToolContents[Image[image/png, 18 bytes], "
+					+ "EmbeddedResource[file:///x.bin, application/octet-stream, 18 bytes]]")
 			.doesNotContain(Base64.getEncoder().encodeToString(data));
 	}
 
@@ -121,8 +122,7 @@ class ToolContentsTests {
 		assertThatIllegalArgumentException()
 			.isThrownBy(() -> new EmbeddedResource("file:///a", "text/plain", "text", new byte[1], null))
 			.withMessage("An embedded resource has either a text or a blob, not both");
-		assertThatIllegalArgumentException()
-			.isThrownBy(() -> ToolContent.resourceLink("file:///a", "a").withSize(-1L))
+		assertThatIllegalArgumentException().isThrownBy(() -> ToolContent.resourceLink("file:///a", "a").withSize(-1L))
 			.withMessage("size must not be negative, was -1");
 	}
 

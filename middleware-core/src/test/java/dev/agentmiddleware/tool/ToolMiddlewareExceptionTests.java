@@ -30,8 +30,7 @@ class ToolMiddlewareExceptionTests {
 	void rateLimitedMessageGivesNoRetryHintWhenWaitingDoesNotHelp() {
 		ToolRateLimitedException ex = new ToolRateLimitedException("search", "rate-limit",
 				"budget of 20 calls per session used up", Duration.ZERO);
-		assertThat(ex.getMessage())
-			.isEqualTo("Tool 'search' is rate limited (budget of 20 calls per session used up)");
+		assertThat(ex.getMessage()).isEqualTo("Tool 'search' is rate limited (budget of 20 calls per session used up)");
 	}
 
 	@Test

@@ -19,8 +19,8 @@ import org.springframework.ai.mcp.annotation.McpPrompt;
 import org.springframework.stereotype.Component;
 
 /**
- * The prompts the conformance suite gets, and the completion of a prompt's argument, as Spring AI's
- * {@code @McpPrompt} and {@code @McpComplete} methods.
+ * The prompts the conformance suite gets, and the completion of a prompt's argument, as
+ * Spring AI's {@code @McpPrompt} and {@code @McpComplete} methods.
  */
 @Component
 public class ConformancePrompts {

@@ -27,8 +27,8 @@ public class ConformanceResources {
 	@McpResource(uri = "test://static-binary", name = "Static Binary Resource",
 			description = "A static binary resource for testing", mimeType = "image/png")
 	public ReadResourceResult staticBinary() {
-		return new ReadResourceResult(List.of(new BlobResourceContents("test://static-binary", "image/png",
-				RED_PIXEL_PNG)));
+		return new ReadResourceResult(
+				List.of(new BlobResourceContents("test://static-binary", "image/png", RED_PIXEL_PNG)));
 	}
 
 	@McpResource(uri = "test://watched-resource", name = "Watched Resource",

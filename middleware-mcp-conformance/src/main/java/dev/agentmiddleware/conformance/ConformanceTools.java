@@ -19,15 +19,18 @@ import dev.agentmiddleware.tool.ToolProgress;
 import org.springframework.stereotype.Component;
 
 /**
- * The tools the conformance suite calls, by the names its scenarios use, as {@code @AgentTool} methods written with
- * the public API only: text, errors and progress; rich results ({@code ToolContents}); a tool that talks to its client
- * through a {@code ToolClient} parameter (logging, sampling, elicitation with defaults and enums); a declared input
- * schema; a call that outlasts its first stream (resumption with {@code Last-Event-ID}).
+ * The tools the conformance suite calls, by the names its scenarios use, as
+ * {@code @AgentTool} methods written with the public API only: text, errors and progress;
+ * rich results ({@code ToolContents}); a tool that talks to its client through a
+ * {@code ToolClient} parameter (logging, sampling, elicitation with defaults and enums);
+ * a declared input schema; a call that outlasts its first stream (resumption with
+ * {@code Last-Event-ID}).
  */
 @Component
 public class ConformanceTools {
 
-	// Longer than the 10 seconds the scenario server-sse-polling reads the call's first stream
+	// Longer than the 10 seconds the scenario server-sse-polling reads the call's first
+	// stream
 	private static final long RECONNECTION_DELAY_MILLIS = 12_000;
 
 	private static final byte[] RED_PIXEL_PNG = Base64.getDecoder().decode(ConformanceResources.RED_PIXEL_PNG);
@@ -49,9 +52,10 @@ public class ConformanceTools {
 	}
 
 	/**
-	 * Reports {@code 0/100}, {@code 50/100} and {@code 100/100}, about 50 ms apart, as the scenario
-	 * {@code tools-call-with-progress} describes; {@code application.properties} sets the progress interval below
-	 * that, so that each report reaches the client.
+	 * Reports {@code 0/100}, {@code 50/100} and {@code 100/100}, about 50 ms apart, as
+	 * the scenario {@code tools-call-with-progress} describes;
+	 * {@code application.properties} sets the progress interval below that, so that each
+	 * report reaches the client.
 	 * @param progress the call's progress
 	 * @return what the scenario expects
 	 * @throws InterruptedException if the call is cancelled while it waits
@@ -82,8 +86,8 @@ public class ConformanceTools {
 	@AgentTool(name = "test_embedded_resource", description = "Returns embedded resource content for testing",
 			safety = SafetyLevel.SAFE, readOnly = true, openWorld = false)
 	public ToolContents embeddedResource() {
-		return ToolContents.of(ToolContent.resource("test://embedded-resource",
-				"This is an embedded resource content.", "text/plain"));
+		return ToolContents.of(ToolContent.resource("test://embedded-resource", "This is an embedded resource content.",
+				"text/plain"));
 	}
 
 	@AgentTool(name = "test_multiple_content_types", description = "Returns multiple content types for testing",
@@ -95,10 +99,11 @@ public class ConformanceTools {
 	}
 
 	/**
-	 * The tool of the scenario {@code server-sse-polling}: it answers after 12 seconds, later than the suite reads
-	 * the call's first stream (10 seconds), so that the client drops that stream while the call runs, reconnects with
-	 * {@code GET} and the {@code Last-Event-ID} of the priming event, and gets the answer on the resumed stream. The
-	 * server itself never closes a stream while its call runs.
+	 * The tool of the scenario {@code server-sse-polling}: it answers after 12 seconds,
+	 * later than the suite reads the call's first stream (10 seconds), so that the client
+	 * drops that stream while the call runs, reconnects with {@code GET} and the
+	 * {@code Last-Event-ID} of the priming event, and gets the answer on the resumed
+	 * stream. The server itself never closes a stream while its call runs.
 	 * @return what the scenario expects
 	 * @throws InterruptedException if the call is cancelled while it waits
 	 */
@@ -111,8 +116,8 @@ public class ConformanceTools {
 	}
 
 	/**
-	 * Logs three messages at INFO to the client, about 50 ms apart, as the scenario {@code tools-call-with-logging}
-	 * describes.
+	 * Logs three messages at INFO to the client, about 50 ms apart, as the scenario
+	 * {@code tools-call-with-logging} describes.
 	 * @param client the call's client
 	 * @return what the scenario expects
 	 * @throws InterruptedException if the call is cancelled while it waits
@@ -129,8 +134,9 @@ public class ConformanceTools {
 	}
 
 	/**
-	 * Asks the client's model to answer a prompt, as the scenario {@code tools-call-sampling} describes; a client
-	 * without the sampling capability makes the call fail.
+	 * Asks the client's model to answer a prompt, as the scenario
+	 * {@code tools-call-sampling} describes; a client without the sampling capability
+	 * makes the call fail.
 	 * @param prompt the prompt
 	 * @param client the call's client
 	 * @return the model's answer
@@ -143,8 +149,9 @@ public class ConformanceTools {
 	}
 
 	/**
-	 * Asks the client's user for a user name and an email address, as the scenario {@code tools-call-elicitation}
-	 * describes; a client without the elicitation capability makes the call fail.
+	 * Asks the client's user for a user name and an email address, as the scenario
+	 * {@code tools-call-elicitation} describes; a client without the elicitation
+	 * capability makes the call fail.
 	 * @param message the message to show the user
 	 * @param client the call's client
 	 * @return the user's answer
@@ -162,8 +169,8 @@ public class ConformanceTools {
 	}
 
 	/**
-	 * Asks the client's user for a form whose every field has a default (SEP-1034), as the scenario
-	 * {@code elicitation-sep1034-defaults} describes.
+	 * Asks the client's user for a form whose every field has a default (SEP-1034), as
+	 * the scenario {@code elicitation-sep1034-defaults} describes.
 	 * @param client the call's client
 	 * @return the user's answer
 	 */
@@ -182,29 +189,33 @@ public class ConformanceTools {
 	}
 
 	/**
-	 * Asks the client's user for a form with the five kinds of enum of SEP-1330, as the scenario
-	 * {@code elicitation-sep1330-enums} describes.
+	 * Asks the client's user for a form with the five kinds of enum of SEP-1330, as the
+	 * scenario {@code elicitation-sep1330-enums} describes.
 	 * @param client the call's client
 	 * @return the user's answer
 	 */
 	@AgentTool(name = "test_elicitation_sep1330_enums",
-			description = "Tool that requests elicitation with every kind of enum schema",
-			safety = SafetyLevel.SAFE, readOnly = true, openWorld = false)
+			description = "Tool that requests elicitation with every kind of enum schema", safety = SafetyLevel.SAFE,
+			readOnly = true, openWorld = false)
 	public String elicitationEnums(ToolClient client) {
 		List<String> options = List.of("option1", "option2", "option3");
 		ElicitationResult answer = client.elicit(ElicitationRequest.builder("Please choose your options")
 			.choice("untitledSingle", null, options, null)
-			.property("titledSingle", Map.of("type", "string", "oneOf",
-					List.of(Map.of("const", "value1", "title", "First Option"),
-							Map.of("const", "value2", "title", "Second Option"),
-							Map.of("const", "value3", "title", "Third Option"))))
-			.property("legacyEnum", Map.of("type", "string", "enum", List.of("opt1", "opt2", "opt3"), "enumNames",
-					List.of("Option One", "Option Two", "Option Three")))
+			.property("titledSingle",
+					Map.of("type", "string", "oneOf",
+							List.of(Map.of("const", "value1", "title", "First Option"),
+									Map.of("const", "value2", "title", "Second Option"),
+									Map.of("const", "value3", "title", "Third Option"))))
+			.property("legacyEnum",
+					Map.of("type", "string", "enum", List.of("opt1", "opt2", "opt3"), "enumNames",
+							List.of("Option One", "Option Two", "Option Three")))
 			.property("untitledMulti", Map.of("type", "array", "items", Map.of("type", "string", "enum", options)))
-			.property("titledMulti", Map.of("type", "array", "items",
-					Map.of("anyOf", List.of(Map.of("const", "value1", "title", "First Choice"),
-							Map.of("const", "value2", "title", "Second Choice"),
-							Map.of("const", "value3", "title", "Third Choice")))))
+			.property("titledMulti",
+					Map.of("type", "array", "items",
+							Map.of("anyOf",
+									List.of(Map.of("const", "value1", "title", "First Choice"),
+											Map.of("const", "value2", "title", "Second Choice"),
+											Map.of("const", "value3", "title", "Third Choice")))))
 			.build());
 		return "Elicitation completed: action=" + action(answer) + ", content=" + answer.content();
 	}
@@ -214,8 +225,9 @@ public class ConformanceTools {
 	}
 
 	/**
-	 * The tool of the scenario {@code json-schema-2020-12}: its input schema is the scenario's, declared in
-	 * {@code schemas/json-schema-2020-12.json} ({@code $defs} with an {@code $anchor}, {@code allOf}/{@code anyOf},
+	 * The tool of the scenario {@code json-schema-2020-12}: its input schema is the
+	 * scenario's, declared in {@code schemas/json-schema-2020-12.json} ({@code $defs}
+	 * with an {@code $anchor}, {@code allOf}/{@code anyOf},
 	 * {@code if}/{@code then}/{@code else}), with a parameter for each of its properties.
 	 * @param name a name
 	 * @param address an address
@@ -235,6 +247,7 @@ public class ConformanceTools {
 
 	/**
 	 * An address of the tool {@code json_schema_2020_12_tool}.
+	 *
 	 * @param street the street
 	 * @param city the city
 	 */

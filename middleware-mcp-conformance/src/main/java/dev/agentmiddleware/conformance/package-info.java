@@ -1,5 +1,6 @@
 /**
- * The MCP conformance suite's server: a Boot application written only with the public API.
+ * The MCP conformance suite's server: a Boot application written only with the public
+ * API.
  */
 @NullMarked
 package dev.agentmiddleware.conformance;

@@ -20,10 +20,12 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * One pinned version of the official MCP conformance suite ({@code @modelcontextprotocol/conformance}), installed
- * with {@code npm ci} from the committed lock file ({@code src/test/node/conformance}) into {@code target/}, and run
- * against a server with Node.js 22: {@code conformance server --url ... --expected-failures ... -o ...}. Its results
- * are read from the {@code checks.json} the suite writes for each scenario it ran.
+ * One pinned version of the official MCP conformance suite
+ * ({@code @modelcontextprotocol/conformance}), installed with {@code npm ci} from the
+ * committed lock file ({@code src/test/node/conformance}) into {@code target/}, and run
+ * against a server with Node.js 22:
+ * {@code conformance server --url ... --expected-failures ... -o ...}. Its results are
+ * read from the {@code checks.json} the suite writes for each scenario it ran.
  */
 final class ConformanceSuite {
 
@@ -31,7 +33,8 @@ final class ConformanceSuite {
 
 	private static final Path DIRECTORY = Paths.get("target/conformance-suite");
 
-	// server-<scenario>-<ISO timestamp with ':' and '.' as '-'>, as the suite names its result directories
+	// server-<scenario>-<ISO timestamp with ':' and '.' as '-'>, as the suite names its
+	// result directories
 	private static final Pattern RESULT_DIRECTORY = Pattern
 		.compile("server-(.+)-\\d{4}-\\d{2}-\\d{2}T\\d{2}-\\d{2}-\\d{2}-\\d{3}Z");
 
@@ -47,8 +50,8 @@ final class ConformanceSuite {
 	}
 
 	/**
-	 * Installs both pinned versions into {@code target/conformance-suite}, unless the lock file there is already the
-	 * committed one and was installed.
+	 * Installs both pinned versions into {@code target/conformance-suite}, unless the
+	 * lock file there is already the committed one and was installed.
 	 */
 	static void install() throws IOException, InterruptedException {
 		Files.createDirectories(DIRECTORY);
@@ -92,7 +95,8 @@ final class ConformanceSuite {
 		return new Run(String.join(" ", command), exit, text, millis, scenarios(text, output));
 	}
 
-	// Each scenario the suite started, with the checks it wrote; one that ended without checks.json (the suite
+	// Each scenario the suite started, with the checks it wrote; one that ended without
+	// checks.json (the suite
 	// reports a scenario that threw as "Failed to run scenario") gets none
 	private static Map<String, List<Check>> scenarios(String output, Path results) throws IOException {
 		Map<String, List<Check>> scenarios = new LinkedHashMap<>();
@@ -150,8 +154,10 @@ final class ConformanceSuite {
 
 	/**
 	 * One check of a scenario.
+	 *
 	 * @param id the check's id
-	 * @param status {@code SUCCESS}, {@code FAILURE}, {@code WARNING}, {@code SKIPPED} or {@code INFO}
+	 * @param status {@code SUCCESS}, {@code FAILURE}, {@code WARNING}, {@code SKIPPED} or
+	 * {@code INFO}
 	 * @param errorMessage what went wrong, if anything
 	 */
 	record Check(String id, String status, String errorMessage) {
@@ -169,8 +175,10 @@ final class ConformanceSuite {
 
 	/**
 	 * A run of the suite.
+	 *
 	 * @param command what was run
-	 * @param exitCode the suite's exit code (0: no failure outside the baseline, no baseline entry passing)
+	 * @param exitCode the suite's exit code (0: no failure outside the baseline, no
+	 * baseline entry passing)
 	 * @param output what it printed
 	 * @param millis how long it took
 	 * @param scenarios each scenario run, with its checks
@@ -178,8 +186,8 @@ final class ConformanceSuite {
 	record Run(String command, int exitCode, String output, long millis, Map<String, List<Check>> scenarios) {
 
 		/**
-		 * Whether a scenario failed, as the suite judges it against a baseline: a check of it failed or warned, or
-		 * it wrote none.
+		 * Whether a scenario failed, as the suite judges it against a baseline: a check
+		 * of it failed or warned, or it wrote none.
 		 * @param scenario the scenario
 		 * @return whether it failed
 		 */

@@ -10,9 +10,10 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * An expected-failures baseline of the conformance suite, in the suite's own format (a YAML list of scenario names
- * under {@code server:}), read here too so that the test can say which entry is wrong. Every entry carries its
- * reason as a comment on its line: {@code - tools-call-image  # an @AgentTool result is text or JSON only}.
+ * An expected-failures baseline of the conformance suite, in the suite's own format (a
+ * YAML list of scenario names under {@code server:}), read here too so that the test can
+ * say which entry is wrong. Every entry carries its reason as a comment on its line:
+ * {@code - tools-call-image  # an @AgentTool result is text or JSON only}.
  *
  * @param file the baseline file
  * @param reasons each scenario expected to fail, with why
@@ -31,7 +32,8 @@ record ExpectedFailures(Path file, Map<String, String> reasons) {
 				continue;
 			}
 			if (!Character.isWhitespace(line.charAt(0)) && !line.startsWith("-")) {
-				// "server: []" once nothing is expected to fail (the suite refuses an empty "server:")
+				// "server: []" once nothing is expected to fail (the suite refuses an
+				// empty "server:")
 				server = line.strip().equals("server:");
 				continue;
 			}

@@ -20,12 +20,15 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The official MCP conformance suite against {@link ConformanceServerApplication} on a random port, over real HTTP:
- * every scenario of {@code @modelcontextprotocol/conformance} 0.1.16 ({@code --suite all}) and every 2025-11-25
- * scenario of 0.2.0-alpha.12. A run passes when exactly the scenarios of its expected-failures baseline
- * ({@code src/test/resources/conformance/expected-failures-<version>.yml}) fail, a scenario failing when a check of
- * it fails or warns, as the suite judges a baseline: a scenario failing outside it is a regression, and an entry
- * that passes must be removed, so the baseline only shrinks.
+ * The official MCP conformance suite against {@link ConformanceServerApplication} on a
+ * random port, over real HTTP: every scenario of
+ * {@code @modelcontextprotocol/conformance} 0.1.16 ({@code --suite all}) and every
+ * 2025-11-25 scenario of 0.2.0-alpha.12. A run passes when exactly the scenarios of its
+ * expected-failures baseline
+ * ({@code src/test/resources/conformance/expected-failures-<version>.yml}) fail, a
+ * scenario failing when a check of it fails or warns, as the suite judges a baseline: a
+ * scenario failing outside it is a regression, and an entry that passes must be removed,
+ * so the baseline only shrinks.
  */
 @RequiresService(TestService.NODE22)
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT)
@@ -52,8 +55,7 @@ class McpConformanceIntegrationTests {
 	}
 
 	private void assertConformance(String version, String... selection) throws Exception {
-		ExpectedFailures baseline = ExpectedFailures
-			.read(BASELINES.resolve("expected-failures-" + version + ".yml"));
+		ExpectedFailures baseline = ExpectedFailures.read(BASELINES.resolve("expected-failures-" + version + ".yml"));
 		ConformanceSuite suite = new ConformanceSuite(version, TestService.node22().orElseThrow());
 		Run run = suite.run("http://localhost:" + this.port + "/mcp", baseline.file(), selection);
 		System.out.println(summary(version, run, baseline));
@@ -101,8 +103,7 @@ class McpConformanceIntegrationTests {
 			String verdict = checks.stream().anyMatch(Check::failed) ? "FAIL"
 					: run.failed(scenario.getKey()) ? "WARN" : "pass";
 			summary.append(String.format("  %-32s %s  %d/%d checks%s%s%n", scenario.getKey(), verdict, passed,
-					checks.size(),
-					(warnings > 0) ? ", " + warnings + " warnings" : "",
+					checks.size(), (warnings > 0) ? ", " + warnings + " warnings" : "",
 					(reason != null) ? "  [baseline: " + reason + "]" : ""));
 		}
 		return summary.toString();

@@ -12,8 +12,8 @@ import org.springframework.core.io.ClassPathResource;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A brand-new Boot application whose only dependency is the MCP starter, with no version pins and no properties,
- * serves its tools over Streamable HTTP on {@code /mcp}.
+ * A brand-new Boot application whose only dependency is the MCP starter, with no version
+ * pins and no properties, serves its tools over Streamable HTTP on {@code /mcp}.
  */
 @SpringBootTest(classes = FreshMcpApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT)
 class FreshAppMcpIntegrationTests {
@@ -32,7 +32,8 @@ class FreshAppMcpIntegrationTests {
 	void servesToolsListOnMcp() {
 		try (McpSyncClient client = McpClients.connect(this.port)) {
 			assertThat(client.listTools().tools()).extracting(McpSchema.Tool::name)
-				// not the todo built-in's tools: those join a ChatClient's loop, and MCP only when asked
+				// not the todo built-in's tools: those join a ChatClient's loop, and MCP
+				// only when asked
 				// (agent.middleware.todo.mcp.enabled)
 				.containsExactlyInAnyOrder("forecast", "convert", "delete_note", "utcOffset");
 		}

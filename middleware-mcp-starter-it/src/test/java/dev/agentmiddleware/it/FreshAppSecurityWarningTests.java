@@ -13,8 +13,8 @@ import org.springframework.context.ConfigurableApplicationContext;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A fresh application without an OAuth2 resource server: its MCP endpoint works as before, for anyone, and
- * startup says so in exactly one WARN that names the fix.
+ * A fresh application without an OAuth2 resource server: its MCP endpoint works as
+ * before, for anyone, and startup says so in exactly one WARN that names the fix.
  */
 @ExtendWith(OutputCaptureExtension.class)
 class FreshAppSecurityWarningTests {
@@ -23,7 +23,9 @@ class FreshAppSecurityWarningTests {
 	void unauthenticatedEndpointServesAnyoneAndStartupWarnsOnceNamingTheFix(CapturedOutput output) {
 		try (ConfigurableApplicationContext context = SpringApplication.run(FreshMcpApplication.class,
 				"--server.port=0")) {
-			assertThat(output.getOut().lines().filter((line) -> line.contains(" WARN "))
+			assertThat(output.getOut()
+				.lines()
+				.filter((line) -> line.contains(" WARN "))
 				.filter((line) -> line.contains("MCP endpoint"))).singleElement()
 				.asString()
 				.contains("The MCP endpoint /mcp authenticates nobody")

@@ -7,8 +7,8 @@ import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.context.annotation.Bean;
 
 /**
- * A brand-new application: the MCP starter, a few {@code @AgentTool}s, one tool published the Spring AI way, and no
- * configuration at all.
+ * A brand-new application: the MCP starter, a few {@code @AgentTool}s, one tool published
+ * the Spring AI way, and no configuration at all.
  */
 @SpringBootApplication
 public class FreshMcpApplication {

@@ -17,9 +17,9 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The hardened Streamable HTTP transport over real HTTP, one test per kind of bad request: each gets a short
- * JSON-RPC error with the right code and HTTP status, and never a Java exception, a stack trace, a class name or an
- * echoed header value.
+ * The hardened Streamable HTTP transport over real HTTP, one test per kind of bad
+ * request: each gets a short JSON-RPC error with the right code and HTTP status, and
+ * never a Java exception, a stack trace, a class name or an echoed header value.
  */
 @SpringBootTest(classes = FreshMcpApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = "agent.middleware.mcp.transport.max-request-size=64KB")
@@ -35,11 +35,13 @@ class HardenedTransportIntegrationTests {
 
 	@Test
 	void malformedJsonIsAParseError(CapturedOutput output) throws Exception {
-		HttpResponse<String> response = mcp().post("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"x\",\"token\":\"s3cr3t-t0ken\"");
+		HttpResponse<String> response = mcp()
+			.post("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"x\",\"token\":\"s3cr3t-t0ken\"");
 		assertThat(response.statusCode()).isEqualTo(400);
 		assertThat(RawMcpHttp.error(response).get("code").asInt()).isEqualTo(-32700);
 		assertThat(output).doesNotContain("s3cr3t-t0ken").doesNotContain("ERROR").doesNotContain("\tat ");
-		assertThat(output.getOut().lines().filter((line) -> line.contains("HardenedStreamableHttpTransport"))).singleElement()
+		assertThat(output.getOut().lines().filter((line) -> line.contains("HardenedStreamableHttpTransport")))
+			.singleElement()
 			.asString()
 			.contains("WARN")
 			.contains("MCP message refused: not valid JSON");
@@ -182,16 +184,18 @@ class HardenedTransportIntegrationTests {
 
 	@Test
 	void foreignHostIsForbidden() throws Exception {
-		String response = mcp().rawExchange("POST /mcp HTTP/1.1\r\nHost: rebound.evil.example:" + this.port
-				+ "\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n",
+		String response = mcp().rawExchange(
+				"POST /mcp HTTP/1.1\r\nHost: rebound.evil.example:" + this.port
+						+ "\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n",
 				RawMcpHttp.INITIALIZE);
 		assertThat(response).startsWith("HTTP/1.1 403");
 		String body = response.substring(response.indexOf("\r\n\r\n") + 4);
 		assertThat(RawMcpHttp.errorOf(body.substring(body.indexOf('{'), body.lastIndexOf('}') + 1)).get("code").asInt())
 			.isEqualTo(-32000);
 		assertThat(body).doesNotContain("rebound");
-		String local = mcp().rawExchange("POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:" + this.port
-				+ "\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n",
+		String local = mcp().rawExchange(
+				"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:" + this.port
+						+ "\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n",
 				RawMcpHttp.INITIALIZE);
 		assertThat(local).startsWith("HTTP/1.1 200");
 	}

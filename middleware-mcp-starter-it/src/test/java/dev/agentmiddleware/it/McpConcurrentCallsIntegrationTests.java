@@ -23,9 +23,10 @@ import org.springframework.context.annotation.Bean;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * {@code max-concurrent-calls} over real HTTP with the MCP Java SDK client: while a session's call of a tool runs,
- * its next call of the tool is answered like a rate-limited one, another session's call runs, and the slot is free
- * again once the running call ends.
+ * {@code max-concurrent-calls} over real HTTP with the MCP Java SDK client: while a
+ * session's call of a tool runs, its next call of the tool is answered like a
+ * rate-limited one, another session's call runs, and the slot is free again once the
+ * running call ends.
  */
 @SpringBootTest(classes = { FreshMcpApplication.class, McpConcurrentCallsIntegrationTests.Gated.class },
 		webEnvironment = WebEnvironment.RANDOM_PORT,
@@ -40,7 +41,8 @@ class McpConcurrentCallsIntegrationTests {
 
 	@Test
 	void aSessionsSecondRunningCallIsRateLimitedAndOtherSessionsAreNot() throws Exception {
-		try (McpSyncClient first = McpClients.connect(this.port); McpSyncClient second = McpClients.connect(this.port)) {
+		try (McpSyncClient first = McpClients.connect(this.port);
+				McpSyncClient second = McpClients.connect(this.port)) {
 			CompletableFuture<CallToolResult> running = CompletableFuture
 				.supplyAsync(() -> first.callTool(new CallToolRequest("hold", Map.of("wait", true))));
 			try {
@@ -65,7 +67,8 @@ class McpConcurrentCallsIntegrationTests {
 		return ((TextContent) result.content().get(0)).text();
 	}
 
-	// A class-based proxy wraps the tool bean: the test talks to it through methods, not fields
+	// A class-based proxy wraps the tool bean: the test talks to it through methods, not
+	// fields
 	public static class GateTools {
 
 		private final CountDownLatch started = new CountDownLatch(1);

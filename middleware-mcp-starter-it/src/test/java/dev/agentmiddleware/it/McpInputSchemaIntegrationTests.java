@@ -26,13 +26,13 @@ import org.springframework.context.annotation.Bean;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Input schemas over MCP and on the Spring AI path, end to end with the MCP Java SDK client: a schema an
- * {@code @AgentTool} declares ({@code inputSchema = "classpath:..."}) is published as written, JSON Schema 2020-12
- * keywords included, and calls are still bound to the method's parameters; a generated schema shares an object type
- * used twice under {@code $defs}.
+ * Input schemas over MCP and on the Spring AI path, end to end with the MCP Java SDK
+ * client: a schema an {@code @AgentTool} declares ({@code inputSchema = "classpath:..."})
+ * is published as written, JSON Schema 2020-12 keywords included, and calls are still
+ * bound to the method's parameters; a generated schema shares an object type used twice
+ * under {@code $defs}.
  */
-@SpringBootTest(
-		classes = { FreshMcpApplication.class, McpInputSchemaIntegrationTests.ContactConfiguration.class },
+@SpringBootTest(classes = { FreshMcpApplication.class, McpInputSchemaIntegrationTests.ContactConfiguration.class },
 		webEnvironment = WebEnvironment.RANDOM_PORT)
 class McpInputSchemaIntegrationTests {
 
@@ -75,8 +75,8 @@ class McpInputSchemaIntegrationTests {
 		try (McpSyncClient client = McpClients.connect(this.port)) {
 			CallToolResult result = client.callTool(CallToolRequest.builder()
 				.name("save_contact")
-				.arguments(Map.of("name", "Ada", "contactMethod", "phone", "phone", "555",
-						"address", Map.of("street", "Main St", "city", "Lisbon")))
+				.arguments(Map.of("name", "Ada", "contactMethod", "phone", "phone", "555", "address",
+						Map.of("street", "Main St", "city", "Lisbon")))
 				.build());
 			assertThat(result.isError()).isFalse();
 			assertThat(((TextContent) result.content().get(0)).text()).contains("Ada at Main St, Lisbon by phone");

@@ -32,11 +32,13 @@ import org.springframework.context.annotation.Bean;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Progress with the default {@code agent.middleware.mcp.progress-interval} (5 s), end to end with the MCP Java SDK
- * client: a tool that reports a hundred times within a few milliseconds is heard at its first report and at its last,
- * {@code 100/100}, which waited for the end of the call rather than being dropped.
+ * Progress with the default {@code agent.middleware.mcp.progress-interval} (5 s), end to
+ * end with the MCP Java SDK client: a tool that reports a hundred times within a few
+ * milliseconds is heard at its first report and at its last, {@code 100/100}, which
+ * waited for the end of the call rather than being dropped.
  */
-@SpringBootTest(classes = { FreshMcpApplication.class, McpProgressCoalescingIntegrationTests.ImportConfiguration.class },
+@SpringBootTest(
+		classes = { FreshMcpApplication.class, McpProgressCoalescingIntegrationTests.ImportConfiguration.class },
 		webEnvironment = WebEnvironment.RANDOM_PORT)
 class McpProgressCoalescingIntegrationTests {
 
@@ -67,11 +69,16 @@ class McpProgressCoalescingIntegrationTests {
 
 	@Test
 	void reportsWithinTheIntervalEndAtTheLastOneOneHundredOfOneHundred() throws Exception {
-		CallToolResult result = this.client.callTool(
-				CallToolRequest.builder().name("import_rows").arguments(Map.of("rows", 100)).progressToken("rows").build());
+		CallToolResult result = this.client.callTool(CallToolRequest.builder()
+			.name("import_rows")
+			.arguments(Map.of("rows", 100))
+			.progressToken("rows")
+			.build());
 		assertThat(result.isError()).isFalse();
-		// The SDK client hands each notification to the consumer on a worker thread of its own, so they may reach the
-		// queue in either order, after the result: take both, in the order of their progress
+		// The SDK client hands each notification to the consumer on a worker thread of
+		// its own, so they may reach the
+		// queue in either order, after the result: take both, in the order of their
+		// progress
 		List<ProgressNotification> notifications = new ArrayList<>();
 		for (int i = 0; i < 2; i++) {
 			ProgressNotification notification = this.received.poll(10, TimeUnit.SECONDS);
@@ -82,7 +89,8 @@ class McpProgressCoalescingIntegrationTests {
 		assertThat(notifications).extracting(ProgressNotification::progress).containsExactly(1.0, 100.0);
 		assertThat(notifications).extracting(ProgressNotification::total).containsOnly(100.0);
 		assertThat(notifications.get(1).message()).isEqualTo("imported 100 of 100 rows");
-		// Nothing between them: the other reports came within the interval and each was replaced by the next
+		// Nothing between them: the other reports came within the interval and each was
+		// replaced by the next
 		assertThat(this.received).isEmpty();
 	}
 

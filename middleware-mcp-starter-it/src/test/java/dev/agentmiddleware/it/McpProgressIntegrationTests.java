@@ -40,14 +40,14 @@ import org.springframework.context.annotation.Bean;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Progress over MCP, end to end over real HTTP with the MCP Java SDK client and its progress consumer: a call that
- * sent a {@code progressToken} and waits for approval is told what it waits for, and a tool's own reports reach the
- * client (a report within the interval at the interval's end, the last before the result); a call without a token
+ * Progress over MCP, end to end over real HTTP with the MCP Java SDK client and its
+ * progress consumer: a call that sent a {@code progressToken} and waits for approval is
+ * told what it waits for, and a tool's own reports reach the client (a report within the
+ * interval at the interval's end, the last before the result); a call without a token
  * gets no notification.
  */
 @SpringBootTest(classes = { FreshMcpApplication.class, McpProgressIntegrationTests.ImportConfiguration.class },
-		webEnvironment = WebEnvironment.RANDOM_PORT,
-		properties = { "agent.middleware.mcp.progress-interval=100ms",
+		webEnvironment = WebEnvironment.RANDOM_PORT, properties = { "agent.middleware.mcp.progress-interval=100ms",
 				"agent.middleware.approval.exempt-tools=utcOffset" })
 class McpProgressIntegrationTests {
 
@@ -84,11 +84,16 @@ class McpProgressIntegrationTests {
 
 	@Test
 	void callWaitingForApprovalIsToldWhatItWaitsForUntilApproved() throws Exception {
-		CompletableFuture<CallToolResult> call = CompletableFuture.supplyAsync(() -> this.client.callTool(
-				CallToolRequest.builder().name("delete_note").arguments(Map.of("name", "todo")).progressToken("p-1")
-					.build()));
-		// The SDK client hands each notification to the consumer on a worker thread of its own, so two may reach
-		// the queue in either order: take them in the order of their progress, which is the order they were sent in
+		CompletableFuture<CallToolResult> call = CompletableFuture
+			.supplyAsync(() -> this.client.callTool(CallToolRequest.builder()
+				.name("delete_note")
+				.arguments(Map.of("name", "todo"))
+				.progressToken("p-1")
+				.build()));
+		// The SDK client hands each notification to the consumer on a worker thread of
+		// its own, so two may reach
+		// the queue in either order: take them in the order of their progress, which is
+		// the order they were sent in
 		List<ProgressNotification> two = inOrderOfProgress(2);
 		ProgressNotification first = two.get(0);
 		ProgressNotification second = two.get(1);
@@ -97,10 +102,14 @@ class McpProgressIntegrationTests {
 			assertThat(notification.message()).matches("waiting for approval of delete_note, 1[12]\\d s left");
 			assertThat(notification.total()).isEqualTo(120.0);
 		}
-		// The second about the interval later, with more progress. Reports are at least the interval apart on the
-		// reporter's clock, but the progress is the wait's clock, read a moment before (a moment that a loaded
-		// machine can stretch by a preemption or a GC pause), in whole milliseconds: so compare milliseconds, not
-		// doubles (0.008 + 0.1 is 0.10800000000000001), with half an interval of slack. Without the interval the
+		// The second about the interval later, with more progress. Reports are at least
+		// the interval apart on the
+		// reporter's clock, but the progress is the wait's clock, read a moment before (a
+		// moment that a loaded
+		// machine can stretch by a preemption or a GC pause), in whole milliseconds: so
+		// compare milliseconds, not
+		// doubles (0.008 + 0.1 is 0.10800000000000001), with half an interval of slack.
+		// Without the interval the
 		// wait would report as fast as it loops, a millisecond or less apart
 		assertThat(second.progress()).isGreaterThan(first.progress());
 		long millisBetween = Math.round(second.progress() * 1000) - Math.round(first.progress() * 1000);
@@ -118,9 +127,10 @@ class McpProgressIntegrationTests {
 
 	@Test
 	void aReportSoonerThanTheIntervalReachesTheClientAtTheIntervalsEndWhileTheToolRuns() throws Exception {
-		CompletableFuture<CallToolResult> call = CompletableFuture.supplyAsync(() -> this.client.callTool(
-				CallToolRequest.builder().name("two_steps").arguments(Map.of()).progressToken("steps").build()));
-		// Step 2 came within the interval of step 1: it is sent at the interval's end, while the tool still waits for
+		CompletableFuture<CallToolResult> call = CompletableFuture.supplyAsync(() -> this.client
+			.callTool(CallToolRequest.builder().name("two_steps").arguments(Map.of()).progressToken("steps").build()));
+		// Step 2 came within the interval of step 1: it is sent at the interval's end,
+		// while the tool still waits for
 		// the client to have heard it
 		List<ProgressNotification> two = inOrderOfProgress(2);
 		assertThat(two).extracting(ProgressNotification::message).containsExactly("step 1", "step 2");
@@ -133,14 +143,13 @@ class McpProgressIntegrationTests {
 
 	@Test
 	void toolsOwnProgressReachesTheClientAtMostOncePerInterval() throws Exception {
-		CallToolResult result = this.client.callTool(CallToolRequest.builder()
-			.name("import_rows")
-			.arguments(Map.of("rows", 50))
-			.progressToken(7)
-			.build());
+		CallToolResult result = this.client.callTool(
+				CallToolRequest.builder().name("import_rows").arguments(Map.of("rows", 50)).progressToken(7).build());
 		assertThat(result.isError()).isFalse();
-		// Row 1's report is always sent. The SDK client hands each notification to the consumer on a worker thread
-		// of its own, so the reports may reach the queue in any order, some after the result: wait for row 1's
+		// Row 1's report is always sent. The SDK client hands each notification to the
+		// consumer on a worker thread
+		// of its own, so the reports may reach the queue in any order, some after the
+		// result: wait for row 1's
 		List<ProgressNotification> all = new ArrayList<>();
 		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
 		while (all.stream().noneMatch((notification) -> notification.progress() == 1.0)) {
@@ -155,8 +164,10 @@ class McpProgressIntegrationTests {
 		assertThat(first.progress()).isEqualTo(1.0);
 		assertThat(first.total()).isEqualTo(50.0);
 		assertThat(first.message()).isEqualTo("imported 1 of 50 rows");
-		// Fifty reports within a few milliseconds: the interval lets few through, each with more progress (sent in
-		// that order, so no two with the same progress), and the last, which waited, before the result
+		// Fifty reports within a few milliseconds: the interval lets few through, each
+		// with more progress (sent in
+		// that order, so no two with the same progress), and the last, which waited,
+		// before the result
 		while (all.stream().noneMatch((notification) -> notification.progress() == 50.0)) {
 			ProgressNotification next = this.received.poll(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
 			assertThat(next).as("the report of row 50").isNotNull();
@@ -211,7 +222,8 @@ class McpProgressIntegrationTests {
 	}
 
 	/**
-	 * A tool whose second report comes within the interval of its first, and that waits until the client heard it.
+	 * A tool whose second report comes within the interval of its first, and that waits
+	 * until the client heard it.
 	 */
 	public static class StepTools {
 

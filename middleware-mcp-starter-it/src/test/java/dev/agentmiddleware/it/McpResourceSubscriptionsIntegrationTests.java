@@ -48,11 +48,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Resource subscriptions, switched on by {@code agent.middleware.mcp.resources.subscribe}, end to end over real HTTP
- * with MCP Java SDK clients: the server advertises {@code subscribe}, answers {@code resources/subscribe} and
- * {@code resources/unsubscribe}, and {@link McpResourceUpdates#updated(String)} reaches exactly the sessions
- * subscribed to that resource. Reads of resources, prompts and completions are counted and logged with the caller's
- * principal, as tool calls are, and a session's resources and prompts, like its tools, are only its principal's.
+ * Resource subscriptions, switched on by
+ * {@code agent.middleware.mcp.resources.subscribe}, end to end over real HTTP with MCP
+ * Java SDK clients: the server advertises {@code subscribe}, answers
+ * {@code resources/subscribe} and {@code resources/unsubscribe}, and
+ * {@link McpResourceUpdates#updated(String)} reaches exactly the sessions subscribed to
+ * that resource. Reads of resources, prompts and completions are counted and logged with
+ * the caller's principal, as tool calls are, and a session's resources and prompts, like
+ * its tools, are only its principal's.
  */
 @SpringBootTest(
 		classes = { FreshMcpApplication.class, McpResourceSubscriptionsIntegrationTests.PriceConfiguration.class },
@@ -100,7 +103,8 @@ class McpResourceSubscriptionsIntegrationTests {
 
 			prices.unsubscribeResource(new UnsubscribeRequest("prices://current"));
 			this.resourceUpdates.updated("prices://current");
-			// A later update of the resource stock's client watches shows the earlier one had time to arrive
+			// A later update of the resource stock's client watches shows the earlier one
+			// had time to arrive
 			this.resourceUpdates.updated("stock://current");
 			await().atMost(Duration.ofSeconds(10)).until(() -> stockUpdates.size() == 2);
 			assertThat(pricesUpdates).containsExactly("prices://current");
@@ -115,9 +119,9 @@ class McpResourceSubscriptionsIntegrationTests {
 			assertThat(((TextResourceContents) read.contents().get(0)).text()).isEqualTo("EUR 12.50");
 			GetPromptResult prompt = client.getPrompt(new GetPromptRequest("summarize", Map.of("topic", "q1")));
 			assertThat(((TextContent) prompt.messages().get(0).content()).text()).isEqualTo("Summarize q1");
-			CompleteResult completion = client.completeCompletion(new CompleteRequest(
-					new io.modelcontextprotocol.spec.McpSchema.PromptReference("summarize"),
-					new CompleteRequest.CompleteArgument("topic", "q")));
+			CompleteResult completion = client.completeCompletion(
+					new CompleteRequest(new io.modelcontextprotocol.spec.McpSchema.PromptReference("summarize"),
+							new CompleteRequest.CompleteArgument("topic", "q")));
 			assertThat(completion.completion().values()).containsExactly("q1", "q2");
 		}
 		assertThat(this.meterRegistry.get("agent.mcp.request")
@@ -138,8 +142,8 @@ class McpResourceSubscriptionsIntegrationTests {
 			.count()).isEqualTo(1);
 		assertThat(output).containsPattern(
 				"mcp=resources/read target='prices://current' session=sid-[0-9a-f]+ principal='alice' outcome=success")
-			.containsPattern("mcp=prompts/get target='summarize' session=sid-[0-9a-f]+ principal='alice' "
-					+ "outcome=success")
+			.containsPattern(
+					"mcp=prompts/get target='summarize' session=sid-[0-9a-f]+ principal='alice' " + "outcome=success")
 			.contains("mcp=completion/complete target='ref/prompt:summarize'");
 	}
 
@@ -177,8 +181,8 @@ class McpResourceSubscriptionsIntegrationTests {
 			.build();
 		McpSyncClient client = McpClient.sync(transport)
 			.requestTimeout(Duration.ofSeconds(10))
-			.resourcesUpdateConsumer((List<ResourceContents> contents) -> contents
-				.forEach((content) -> updates.add(content.uri())))
+			.resourcesUpdateConsumer(
+					(List<ResourceContents> contents) -> contents.forEach((content) -> updates.add(content.uri())))
 			.build();
 		client.initialize();
 		return client;
@@ -203,8 +207,8 @@ class McpResourceSubscriptionsIntegrationTests {
 
 		@McpResource(uri = "prices://current", name = "Current prices", mimeType = "text/plain")
 		public ReadResourceResult prices() {
-			return new ReadResourceResult(List.of(new TextResourceContents("prices://current", "text/plain",
-					"EUR 12.50")));
+			return new ReadResourceResult(
+					List.of(new TextResourceContents("prices://current", "text/plain", "EUR 12.50")));
 		}
 
 		@McpResource(uri = "stock://current", name = "Current stock", mimeType = "text/plain")
@@ -214,7 +218,8 @@ class McpResourceSubscriptionsIntegrationTests {
 
 		@McpPrompt(name = "summarize", description = "Summarizes a topic")
 		public GetPromptResult summarize(@McpArg(name = "topic", required = true) String topic) {
-			return new GetPromptResult(null, List.of(new PromptMessage(Role.USER, new TextContent("Summarize " + topic))));
+			return new GetPromptResult(null,
+					List.of(new PromptMessage(Role.USER, new TextContent("Summarize " + topic))));
 		}
 
 		@McpComplete(prompt = "summarize")

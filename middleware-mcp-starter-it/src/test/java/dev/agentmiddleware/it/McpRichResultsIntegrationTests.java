@@ -37,9 +37,10 @@ import org.springframework.context.annotation.Bean;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Rich results over MCP, end to end over real HTTP with the MCP Java SDK client: an {@code @AgentTool} that returns
- * {@link ToolContents} answers with a content block per part, of its kind and with its annotations, guarded like any
- * result, and logged without its binary data.
+ * Rich results over MCP, end to end over real HTTP with the MCP Java SDK client: an
+ * {@code @AgentTool} that returns {@link ToolContents} answers with a content block per
+ * part, of its kind and with its annotations, guarded like any result, and logged without
+ * its binary data.
  */
 @SpringBootTest(classes = { FreshMcpApplication.class, McpRichResultsIntegrationTests.ChartConfiguration.class },
 		webEnvironment = WebEnvironment.RANDOM_PORT,
@@ -89,7 +90,8 @@ class McpRichResultsIntegrationTests {
 			assertThat(link.size()).isEqualTo(2_048L);
 			assertThat(link.annotations().priority()).isEqualTo(0.3);
 		}
-		assertThat(output).contains("tool=sales_chart").contains("Image \"[image/png, 16 bytes]\"")
+		assertThat(output).contains("tool=sales_chart")
+			.contains("Image \"[image/png, 16 bytes]\"")
 			.doesNotContain(Base64.getEncoder().encodeToString(PNG));
 	}
 

@@ -20,7 +20,8 @@ import org.springframework.context.annotation.Bean;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Idle sessions expire and the number of live sessions is capped, with a clock the test moves instead of sleeping.
+ * Idle sessions expire and the number of live sessions is capped, with a clock the test
+ * moves instead of sleeping.
  */
 @SpringBootTest(classes = { FreshMcpApplication.class, McpSessionLimitsIntegrationTests.TestClock.class },
 		webEnvironment = WebEnvironment.RANDOM_PORT, properties = { "agent.middleware.mcp.transport.max-sessions=2",
@@ -60,7 +61,8 @@ class McpSessionLimitsIntegrationTests {
 		assertThat(mcp.post(RawMcpHttp.INITIALIZE).statusCode()).isEqualTo(503);
 
 		this.clock.advance(Duration.ofMinutes(31));
-		// Every session is idle past the timeout: a new client gets in, the old ones are gone
+		// Every session is idle past the timeout: a new client gets in, the old ones are
+		// gone
 		String fourth = mcp.initialize();
 		assertThat(mcp.post(mcp.sessionHeaders(fourth), TOOLS_LIST).statusCode()).isEqualTo(200);
 		assertThat(mcp.post(mcp.sessionHeaders(second), TOOLS_LIST).statusCode()).isEqualTo(404);

@@ -22,14 +22,16 @@ import org.springframework.context.annotation.Import;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * MCP sessions bound to the principal that started them, in the hardened transport over real HTTP. The transport
- * reads the caller from the servlet request ({@code getUserPrincipal()}), whichever authentication set it; here a
- * test filter sets it from a header, so that the same endpoint serves authenticated and anonymous requests side by
- * side. The session id of another principal's session is answered exactly like an unknown one, so the session's
- * state (its todo list, session-scoped cache entries and approval grants, all keyed by session id) stays with its
- * owner.
+ * MCP sessions bound to the principal that started them, in the hardened transport over
+ * real HTTP. The transport reads the caller from the servlet request
+ * ({@code getUserPrincipal()}), whichever authentication set it; here a test filter sets
+ * it from a header, so that the same endpoint serves authenticated and anonymous requests
+ * side by side. The session id of another principal's session is answered exactly like an
+ * unknown one, so the session's state (its todo list, session-scoped cache entries and
+ * approval grants, all keyed by session id) stays with its owner.
  */
-// The todo tools are published over MCP only when asked, and this test uses them as a session's own state
+// The todo tools are published over MCP only when asked, and this test uses them as a
+// session's own state
 @SpringBootTest(classes = FreshMcpApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = "agent.middleware.todo.mcp.enabled=true")
 @Import(McpSessionOwnerIntegrationTests.PrincipalFromHeader.class)
@@ -118,7 +120,8 @@ class McpSessionOwnerIntegrationTests {
 	}
 
 	/**
-	 * Authenticates a request as the user its {@code X-Test-User} header names; without it, the request is anonymous.
+	 * Authenticates a request as the user its {@code X-Test-User} header names; without
+	 * it, the request is anonymous.
 	 */
 	@TestConfiguration(proxyBeanMethods = false)
 	static class PrincipalFromHeader {

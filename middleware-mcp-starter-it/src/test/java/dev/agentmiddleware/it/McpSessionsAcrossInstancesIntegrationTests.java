@@ -36,11 +36,13 @@ import org.springframework.jdbc.datasource.SimpleDriverDataSource;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Two instances of one application on one PostgreSQL schema, each with its own web server, as behind a round-robin
- * load balancer: with a {@code DataSource} on PostgreSQL the MCP sessions are kept in the database
- * ({@code agent.middleware.mcp.sessions.store.type: auto}), so a session started on one instance is served by the
- * other, still bound to its owner, ended everywhere by one {@code DELETE} or by idling past the timeout, and counted
- * against one cap for both, exactly even when both start sessions at the same instant.
+ * Two instances of one application on one PostgreSQL schema, each with its own web
+ * server, as behind a round-robin load balancer: with a {@code DataSource} on PostgreSQL
+ * the MCP sessions are kept in the database
+ * ({@code agent.middleware.mcp.sessions.store.type: auto}), so a session started on one
+ * instance is served by the other, still bound to its owner, ended everywhere by one
+ * {@code DELETE} or by idling past the timeout, and counted against one cap for both,
+ * exactly even when both start sessions at the same instant.
  */
 @RequiresService(TestService.POSTGRES)
 class McpSessionsAcrossInstancesIntegrationTests {
@@ -112,7 +114,8 @@ class McpSessionsAcrossInstancesIntegrationTests {
 
 	@Test
 	void theSessionsStateIsKeyedByTheSameSessionIdOnBothInstances() throws Exception {
-		// The SDK's copy of the session on B has an id of its own; the tools see the id the client knows
+		// The SDK's copy of the session on B has an id of its own; the tools see the id
+		// the client knows
 		String session = initialize(instanceA, "alice");
 		HttpResponse<String> write = post(instanceA, "alice", session, WRITE_TODOS);
 		assertThat(write.body()).contains("\"result\"").doesNotContain("\"isError\":true");
@@ -154,18 +157,20 @@ class McpSessionsAcrossInstancesIntegrationTests {
 		String session = initialize(instanceA, "alice");
 		assertThat(post(instanceB, "alice", session, TOOLS_LIST).statusCode()).isEqualTo(200);
 
-		// Used on B 29 minutes later: still alive for A, whose own copy was last used 29 minutes before
+		// Used on B 29 minutes later: still alive for A, whose own copy was last used 29
+		// minutes before
 		advanceClocks(Duration.ofMinutes(29));
 		assertThat(post(instanceB, "alice", session, TOOLS_LIST).statusCode()).isEqualTo(200);
 		advanceClocks(Duration.ofMinutes(29));
 		assertThat(post(instanceA, "alice", session, TOOLS_LIST).statusCode()).isEqualTo(200);
 
-		// Idle for longer than the 30-minute timeout: expired on the instance that sees it, and so on the other
+		// Idle for longer than the 30-minute timeout: expired on the instance that sees
+		// it, and so on the other
 		advanceClocks(Duration.ofMinutes(31));
 		assertThat(post(instanceB, "alice", session, TOOLS_LIST).statusCode()).isEqualTo(404);
 		assertThat(post(instanceA, "alice", session, TOOLS_LIST).statusCode()).isEqualTo(404);
-		assertThat(new JdbcTemplate(dataSource).queryForObject("SELECT COUNT(*) FROM agent_mcp_session",
-				Integer.class)).isZero();
+		assertThat(new JdbcTemplate(dataSource).queryForObject("SELECT COUNT(*) FROM agent_mcp_session", Integer.class))
+			.isZero();
 	}
 
 	@Test
@@ -215,7 +220,8 @@ class McpSessionsAcrossInstancesIntegrationTests {
 						assertThat(response.statusCode()).isEqualTo(503);
 						assertThat(response.body()).contains("limit of 3 live sessions");
 					});
-				// Ended by their owners through instance B: the slots are free for the next round
+				// Ended by their owners through instance B: the slots are free for the
+				// next round
 				for (Map.Entry<String, String> session : started.entrySet()) {
 					assertThat(send(instanceB, "DELETE", session.getValue(), session.getKey(),
 							HttpRequest.BodyPublishers.noBody())
@@ -230,7 +236,8 @@ class McpSessionsAcrossInstancesIntegrationTests {
 
 	private static ConfigurableApplicationContext start() {
 		return new SpringApplicationBuilder(FreshMcpApplication.class,
-				McpSessionOwnerIntegrationTests.PrincipalFromHeader.class, McpSessionLimitsIntegrationTests.TestClock.class)
+				McpSessionOwnerIntegrationTests.PrincipalFromHeader.class,
+				McpSessionLimitsIntegrationTests.TestClock.class)
 			.initializers((context) -> {
 				context.getBeanFactory().registerSingleton("dataSource", dataSource);
 				context.getBeanFactory()
@@ -271,7 +278,8 @@ class McpSessionsAcrossInstancesIntegrationTests {
 		return mcp.send(method, headers, body);
 	}
 
-	// Outside @SpringBootTest nothing keeps the component scan away from the other tests' @TestConfiguration classes
+	// Outside @SpringBootTest nothing keeps the component scan away from the other tests'
+	// @TestConfiguration classes
 	static final class ExcludeOtherTestsConfigurations extends TypeExcludeFilter {
 
 		@Override

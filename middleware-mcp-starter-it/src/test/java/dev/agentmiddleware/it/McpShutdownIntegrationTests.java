@@ -20,12 +20,14 @@ import org.springframework.context.ConfigurableApplicationContext;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Stopping the application while MCP clients are connected, one of them holding its server-sent-events stream
- * open, completes in a few seconds instead of waiting for the graceful-shutdown timeout.
+ * Stopping the application while MCP clients are connected, one of them holding its
+ * server-sent-events stream open, completes in a few seconds instead of waiting for the
+ * graceful-shutdown timeout.
  */
 class McpShutdownIntegrationTests {
 
-	// A held stream would make stopping wait for the whole graceful-shutdown phase; a quick stop takes a few seconds
+	// A held stream would make stopping wait for the whole graceful-shutdown phase; a
+	// quick stop takes a few seconds
 	// at most, also on a loaded 2-core CI machine. The bound sits well between the two.
 	private static final Duration GRACEFUL_SHUTDOWN_PHASE = Duration.ofSeconds(60);
 
@@ -58,7 +60,8 @@ class McpShutdownIntegrationTests {
 				return new byte[0];
 			}
 		}, (task) -> {
-			// A thread of its own: the common pool may have a single, busy worker on a 2-core machine
+			// A thread of its own: the common pool may have a single, busy worker on a
+			// 2-core machine
 			Thread reader = new Thread(task, "stream-reader");
 			reader.setDaemon(true);
 			reader.start();

@@ -30,10 +30,12 @@ import org.springframework.context.annotation.Bean;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A {@code GET} event stream that found its session just before a {@code DELETE} ended it: the {@code GET} is held,
- * deterministically, inside the session lookup (the transport's clock is read there) while the {@code DELETE} runs
- * to its end. It must not be left open on the ended session: such a stream was never pinged and never ended, so a
- * dropped client left its request active and graceful shutdown waited out its whole timeout.
+ * A {@code GET} event stream that found its session just before a {@code DELETE} ended
+ * it: the {@code GET} is held, deterministically, inside the session lookup (the
+ * transport's clock is read there) while the {@code DELETE} runs to its end. It must not
+ * be left open on the ended session: such a stream was never pinged and never ended, so a
+ * dropped client left its request active and graceful shutdown waited out its whole
+ * timeout.
  */
 @SpringBootTest(classes = { FreshMcpApplication.class, McpStreamRacingDeleteIntegrationTests.GatedClock.class },
 		webEnvironment = WebEnvironment.RANDOM_PORT)
@@ -68,12 +70,14 @@ class McpStreamRacingDeleteIntegrationTests {
 		}
 		HttpResponse<InputStream> response = stream.get(10, TimeUnit.SECONDS);
 		CompletableFuture<String> body = CompletableFuture.supplyAsync(() -> read(response.body()), (task) -> {
-			// A thread of its own: the common pool may have a single, busy worker on a 2-core machine
+			// A thread of its own: the common pool may have a single, busy worker on a
+			// 2-core machine
 			Thread reader = new Thread(task, "stream-reader");
 			reader.setDaemon(true);
 			reader.start();
 		});
-		// Refused as the session it names has ended, or ended at once: either way the request does not stay open
+		// Refused as the session it names has ended, or ended at once: either way the
+		// request does not stay open
 		assertThat(body).as("the GET's response ends").succeedsWithin(Duration.ofSeconds(10));
 		assertThat(response.statusCode()).isEqualTo(404);
 		assertThat(RawMcpHttp.errorOf(body.join()).get("code").asInt()).isEqualTo(-32001);
@@ -89,7 +93,8 @@ class McpStreamRacingDeleteIntegrationTests {
 	}
 
 	/**
-	 * The transport's clock, which can hold the next request that reads it (a session lookup) until released.
+	 * The transport's clock, which can hold the next request that reads it (a session
+	 * lookup) until released.
 	 */
 	@TestConfiguration(proxyBeanMethods = false)
 	static class GatedClock extends Clock {

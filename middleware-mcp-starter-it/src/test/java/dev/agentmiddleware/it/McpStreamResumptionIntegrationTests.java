@@ -31,10 +31,11 @@ import org.springframework.context.annotation.Bean;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Resumable event streams (SEP-1699) over real HTTP, read as the text the server sends: every stream of a
- * {@code 2025-11-25} session starts with a priming event (an id, empty data) and a {@code retry:} field, every event
- * has an id, and a client that reconnects with {@code GET} and {@code Last-Event-ID} while its call runs gets the
- * events it missed and the answer; another session presenting that id gets none of them.
+ * Resumable event streams (SEP-1699) over real HTTP, read as the text the server sends:
+ * every stream of a {@code 2025-11-25} session starts with a priming event (an id, empty
+ * data) and a {@code retry:} field, every event has an id, and a client that reconnects
+ * with {@code GET} and {@code Last-Event-ID} while its call runs gets the events it
+ * missed and the answer; another session presenting that id gets none of them.
  */
 @SpringBootTest(classes = { FreshMcpApplication.class, McpStreamResumptionIntegrationTests.Gated.class },
 		webEnvironment = WebEnvironment.RANDOM_PORT,
@@ -101,13 +102,15 @@ class McpStreamResumptionIntegrationTests {
 			assertThat(posted.next()).startsWith("id:" + stream + "-1\n").contains("notifications/progress");
 			assertThat(this.steps.awaitHalfway()).isTrue();
 
-			// Another session presenting the id gets its own listening stream, none of this stream's events
+			// Another session presenting the id gets its own listening stream, none of
+			// this stream's events
 			String other = initialize(INITIALIZE_2025_11_25);
 			try (Events foreign = get(other, primingId)) {
 				assertThat(foreign.next()).doesNotContain(stream).endsWith("data:");
 			}
 
-			// As if the progress event was lost with the connection: resumed after the priming event
+			// As if the progress event was lost with the connection: resumed after the
+			// priming event
 			try (Events resumed = get(session, primingId)) {
 				assertThat(resumed.next()).startsWith("id:" + stream + "-1\n").contains("notifications/progress");
 				this.steps.release();
@@ -139,7 +142,8 @@ class McpStreamResumptionIntegrationTests {
 		return session;
 	}
 
-	// As a client other than the MCP Java SDK's sends them (not the JDK's HTTP client's User-Agent)
+	// As a client other than the MCP Java SDK's sends them (not the JDK's HTTP client's
+	// User-Agent)
 	private static Map<String, String> headers(String session) {
 		Map<String, String> headers = RawMcpHttp.jsonHeaders();
 		headers.put("Mcp-Session-Id", session);
@@ -174,7 +178,8 @@ class McpStreamResumptionIntegrationTests {
 	}
 
 	/**
-	 * The events of a stream as the server wrote them (without keep-alive comments), read on a thread of its own.
+	 * The events of a stream as the server wrote them (without keep-alive comments), read
+	 * on a thread of its own.
 	 */
 	static final class Events implements AutoCloseable {
 
@@ -230,7 +235,8 @@ class McpStreamResumptionIntegrationTests {
 
 	}
 
-	// A class-based proxy wraps the tool bean: the test talks to it through methods, not fields
+	// A class-based proxy wraps the tool bean: the test talks to it through methods, not
+	// fields
 	public static class StepTools {
 
 		private final CountDownLatch halfway = new CountDownLatch(1);

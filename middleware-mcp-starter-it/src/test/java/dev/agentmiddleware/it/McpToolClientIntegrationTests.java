@@ -61,11 +61,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * A tool talking to its client through its {@link ToolClient} parameter, end to end over real HTTP with the MCP Java
- * SDK client: its log reaches the client at the level the client set, its elicitation (defaults and enums) and its
- * sampling request are answered by the client, a client without the capability gets the typed exception, cancelling
- * the call (the client's {@code notifications/cancelled}, the call's timeout) ends a waiting request, and an approval
- * asked by elicitation is a request of its own, which the tool's elicitation cannot answer.
+ * A tool talking to its client through its {@link ToolClient} parameter, end to end over
+ * real HTTP with the MCP Java SDK client: its log reaches the client at the level the
+ * client set, its elicitation (defaults and enums) and its sampling request are answered
+ * by the client, a client without the capability gets the typed exception, cancelling the
+ * call (the client's {@code notifications/cancelled}, the call's timeout) ends a waiting
+ * request, and an approval asked by elicitation is a request of its own, which the tool's
+ * elicitation cannot answer.
  */
 @ExtendWith(OutputCaptureExtension.class)
 @SpringBootTest(classes = { FreshMcpApplication.class, McpToolClientIntegrationTests.ClientToolsConfiguration.class },
@@ -136,10 +138,10 @@ class McpToolClientIntegrationTests {
 					"enum", List.of("19:00", "20:00", "21:00")));
 		});
 		// Logged with the call, without the answer
-		assertThat(output).containsPattern("tool=book_table call=\\S+ client_request=elicitation outcome=accept "
-				+ "duration_ms=\\d+\\.\\d{3}");
-		assertThat(output.getOut().lines().filter((line) -> line.contains("client_request="))).noneMatch(
-				(line) -> line.contains("21:00") || line.contains("people"));
+		assertThat(output).containsPattern(
+				"tool=book_table call=\\S+ client_request=elicitation outcome=accept " + "duration_ms=\\d+\\.\\d{3}");
+		assertThat(output.getOut().lines().filter((line) -> line.contains("client_request=")))
+			.noneMatch((line) -> line.contains("21:00") || line.contains("people"));
 	}
 
 	@Test
@@ -149,8 +151,8 @@ class McpToolClientIntegrationTests {
 			.capabilities(ClientCapabilities.builder().sampling().build())
 			.sampling((request) -> {
 				asked.add(request);
-				return new McpSchema.CreateMessageResult(McpSchema.Role.ASSISTANT,
-						new TextContent("Paris, of course"), "test-model", McpSchema.CreateMessageResult.StopReason.END_TURN);
+				return new McpSchema.CreateMessageResult(McpSchema.Role.ASSISTANT, new TextContent("Paris, of course"),
+						"test-model", McpSchema.CreateMessageResult.StopReason.END_TURN);
 			}));
 
 		CallToolResult result = client.callTool(call("ask_model", Map.of("question", "Capital of France?")));
@@ -173,9 +175,9 @@ class McpToolClientIntegrationTests {
 		McpSyncClient client = connect(McpClient.sync(transport()));
 
 		// The tool catches it and goes on without the model
-		assertThat(text(client.callTool(call("ask_model", Map.of("question", "Capital of France?")))))
-			.isEqualTo("no model: Tool 'ask_model' cannot ask its client for sampling: the MCP client 'tool-client-test' "
-					+ "did not declare the sampling capability");
+		assertThat(text(client.callTool(call("ask_model", Map.of("question", "Capital of France?"))))).isEqualTo(
+				"no model: Tool 'ask_model' cannot ask its client for sampling: the MCP client 'tool-client-test' "
+						+ "did not declare the sampling capability");
 		// Not caught, it fails the call
 		CallToolResult result = client.callTool(call("book_table", Map.of("restaurant", "Chez Léon")));
 		assertThat(result.isError()).isTrue();
@@ -192,7 +194,8 @@ class McpToolClientIntegrationTests {
 				"{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/call\",\"params\":{\"name\":\"ask_user\",\"arguments\":{}}}"),
 				HttpResponse.BodyHandlers.ofInputStream());
 		try (BufferedReader events = new BufferedReader(new InputStreamReader(call.body(), StandardCharsets.UTF_8))) {
-			// The elicitation the tool waits for, on the call's stream; the client never answers it
+			// The elicitation the tool waits for, on the call's stream; the client never
+			// answers it
 			String line;
 			do {
 				line = events.readLine();
@@ -206,7 +209,8 @@ class McpToolClientIntegrationTests {
 					HttpResponse.BodyHandlers.ofString());
 			assertThat(cancelled.statusCode()).isEqualTo(202);
 
-			// The tool's wait ends at once, with the cancellation, not at the server's request timeout
+			// The tool's wait ends at once, with the cancellation, not at the server's
+			// request timeout
 			assertThat(this.toolFailures.poll(5, TimeUnit.SECONDS)).isInstanceOf(CancellationException.class)
 				.hasMessageContaining("elicitation request of tool 'ask_user' was withdrawn")
 				.hasMessageContaining("the user pressed stop");
@@ -252,8 +256,10 @@ class McpToolClientIntegrationTests {
 			assertThat(propertyNames(request)).containsExactly("decision", "reason");
 		});
 
-		// A tool asking with a look-alike of the approval's form gets "approve" as its own answer, which approves
-		// nothing: the next call of the dangerous tool is still denied, and its tool never asks
+		// A tool asking with a look-alike of the approval's form gets "approve" as its
+		// own answer, which approves
+		// nothing: the next call of the dangerous tool is still denied, and its tool
+		// never asks
 		asked.clear();
 		answers.add(new ElicitResult(ElicitResult.Action.ACCEPT, Map.of("decision", "approve")));
 		assertThat(text(client.callTool(call("mimic_approval", Map.of())))).isEqualTo("accept {decision=approve}");
@@ -302,13 +308,17 @@ class McpToolClientIntegrationTests {
 	}
 
 	private String initializeRaw(HttpClient http) throws Exception {
-		HttpResponse<String> initialized = http.send(post(null, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\","
-				+ "\"params\":{\"protocolVersion\":\"2025-06-18\",\"capabilities\":{\"elicitation\":{}},"
-				+ "\"clientInfo\":{\"name\":\"raw\",\"version\":\"1\"}}}"), HttpResponse.BodyHandlers.ofString());
+		HttpResponse<String> initialized = http.send(
+				post(null, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\","
+						+ "\"params\":{\"protocolVersion\":\"2025-06-18\",\"capabilities\":{\"elicitation\":{}},"
+						+ "\"clientInfo\":{\"name\":\"raw\",\"version\":\"1\"}}}"),
+				HttpResponse.BodyHandlers.ofString());
 		assertThat(initialized.statusCode()).as(initialized.body()).isEqualTo(200);
 		String session = initialized.headers().firstValue("Mcp-Session-Id").orElseThrow();
-		assertThat(http.send(post(session, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}"),
-				HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(202);
+		assertThat(http
+			.send(post(session, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}"),
+					HttpResponse.BodyHandlers.ofString())
+			.statusCode()).isEqualTo(202);
 		return session;
 	}
 
@@ -334,7 +344,8 @@ class McpToolClientIntegrationTests {
 			this.failures = failures;
 		}
 
-		// Not read-only: the result of a read-only tool is cached, and a call answered from the cache logs nothing
+		// Not read-only: the result of a read-only tool is cached, and a call answered
+		// from the cache logs nothing
 		@AgentTool(description = "Logs at four levels", safety = SafetyLevel.SAFE, openWorld = false)
 		public String chatty(ToolClient client) {
 			client.log(ToolClient.Level.DEBUG, "checking the oven");
@@ -361,8 +372,11 @@ class McpToolClientIntegrationTests {
 				openWorld = false)
 		public String askModel(@AgentToolParam(description = "The question") String question, ToolClient client) {
 			try {
-				SamplingResult answer = client.sample(
-						SamplingRequest.builder().systemPrompt("Answer in a few words").user(question).maxTokens(50).build());
+				SamplingResult answer = client.sample(SamplingRequest.builder()
+					.systemPrompt("Answer in a few words")
+					.user(question)
+					.maxTokens(50)
+					.build());
 				return answer.model() + " (" + answer.stopReason() + "): " + answer.text();
 			}
 			catch (ToolClientUnavailableException ex) {
@@ -373,8 +387,8 @@ class McpToolClientIntegrationTests {
 		@AgentTool(description = "Asks the user and waits", safety = SafetyLevel.SAFE, readOnly = true,
 				openWorld = false)
 		public String askUser(ToolClient client) {
-			return recorded(() -> action(client.elicit(ElicitationRequest.builder("Anything?").text("what", null, null)
-				.build())));
+			return recorded(() -> action(
+					client.elicit(ElicitationRequest.builder("Anything?").text("what", null, null).build())));
 		}
 
 		@AgentTool(description = "Asks the model and waits", safety = SafetyLevel.SAFE, readOnly = true,

@@ -29,12 +29,15 @@ import org.springframework.context.annotation.Bean;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * What an MCP client sees of the tools, end to end over real HTTP with the MCP Java SDK client: titles, annotations,
- * output schemas and icons in {@code tools/list}; structured results; arguments bound by our binder inside the chain;
- * failures as {@code isError} results; and a Spring AI {@code @Tool} governed like our own tools.
+ * What an MCP client sees of the tools, end to end over real HTTP with the MCP Java SDK
+ * client: titles, annotations, output schemas and icons in {@code tools/list}; structured
+ * results; arguments bound by our binder inside the chain; failures as {@code isError}
+ * results; and a Spring AI {@code @Tool} governed like our own tools.
  */
-// delete_note is dangerous and utcOffset, a Spring AI @Tool, declares no safety: both would wait for a human approver
-// by default. This class is about the MCP edge, so it exempts them; approval has its own end-to-end tests.
+// delete_note is dangerous and utcOffset, a Spring AI @Tool, declares no safety: both
+// would wait for a human approver
+// by default. This class is about the MCP edge, so it exempts them; approval has its own
+// end-to-end tests.
 @SpringBootTest(classes = { FreshMcpApplication.class, McpToolsIntegrationTests.Observing.class },
 		webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = { "agent.middleware.approval.exempt-tools=delete_note,utcOffset",
@@ -62,8 +65,8 @@ class McpToolsIntegrationTests {
 			assertThat(forecast.annotations().idempotentHint()).isTrue();
 			assertThat(forecast.annotations().openWorldHint()).isTrue();
 			assertThat(forecast.outputSchema()).containsEntry("type", "object");
-			assertThat(((Map<String, Object>) forecast.outputSchema().get("properties")).keySet()).containsExactlyInAnyOrder("city", "days",
-					"celsius", "summary");
+			assertThat(((Map<String, Object>) forecast.outputSchema().get("properties")).keySet())
+				.containsExactlyInAnyOrder("city", "days", "celsius", "summary");
 			Tool deleteNote = tools.get("delete_note");
 			assertThat(deleteNote.title()).isEqualTo("Delete note");
 			assertThat(deleteNote.annotations().readOnlyHint()).isFalse();
@@ -90,11 +93,13 @@ class McpToolsIntegrationTests {
 	@Test
 	void structuredResultIsStructuredContentAndText() {
 		try (McpSyncClient client = McpClients.connect(this.port)) {
-			CallToolResult result = client.callTool(new CallToolRequest("forecast", Map.of("city", "Lisbon", "days", 2)));
+			CallToolResult result = client
+				.callTool(new CallToolRequest("forecast", Map.of("city", "Lisbon", "days", 2)));
 			assertThat(result.isError()).isNotEqualTo(Boolean.TRUE);
-			assertThat(result.structuredContent()).isEqualTo(
-					Map.of("city", "Lisbon", "days", 2, "celsius", 21.5, "summary", "sunny"));
-			assertThat(text(result)).isEqualTo("{\"city\":\"Lisbon\",\"days\":2,\"celsius\":21.5,\"summary\":\"sunny\"}");
+			assertThat(result.structuredContent())
+				.isEqualTo(Map.of("city", "Lisbon", "days", 2, "celsius", 21.5, "summary", "sunny"));
+			assertThat(text(result))
+				.isEqualTo("{\"city\":\"Lisbon\",\"days\":2,\"celsius\":21.5,\"summary\":\"sunny\"}");
 		}
 	}
 
@@ -151,7 +156,8 @@ class McpToolsIntegrationTests {
 			assertThat(result.isError()).isTrue();
 			assertThat(text(result)).contains("No note named 'nothing'").doesNotContain("\tat ");
 		}
-		assertThat(this.observer.records("delete_note")).extracting(ToolCallRecord::outcome).contains(CallOutcome.FAILED);
+		assertThat(this.observer.records("delete_note")).extracting(ToolCallRecord::outcome)
+			.contains(CallOutcome.FAILED);
 	}
 
 	@Test

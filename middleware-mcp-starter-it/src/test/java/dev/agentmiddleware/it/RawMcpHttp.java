@@ -18,8 +18,8 @@ import tools.jackson.databind.json.JsonMapper;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Plain HTTP requests to an MCP endpoint, with full control over headers and body, as a hostile or broken client
- * sends them.
+ * Plain HTTP requests to an MCP endpoint, with full control over headers and body, as a
+ * hostile or broken client sends them.
  */
 final class RawMcpHttp {
 
@@ -79,7 +79,8 @@ final class RawMcpHttp {
 	}
 
 	/**
-	 * Sends a request over a plain socket, for headers the JDK client will not set (such as {@code Host}).
+	 * Sends a request over a plain socket, for headers the JDK client will not set (such
+	 * as {@code Host}).
 	 * @return the status line and headers and body as received
 	 */
 	String rawExchange(String requestHead, String body) throws IOException {
@@ -96,12 +97,13 @@ final class RawMcpHttp {
 	}
 
 	/**
-	 * The JSON-RPC error of a refusal, checked to be short and free of anything from inside the server.
+	 * The JSON-RPC error of a refusal, checked to be short and free of anything from
+	 * inside the server.
 	 * @return the {@code error} object
 	 */
 	static JsonNode error(HttpResponse<String> response) {
-		assertThat(response.headers().firstValue("Content-Type")).hasValueSatisfying(
-				(type) -> assertThat(type).startsWith("application/json"));
+		assertThat(response.headers().firstValue("Content-Type"))
+			.hasValueSatisfying((type) -> assertThat(type).startsWith("application/json"));
 		return errorOf(response.body());
 	}
 

@@ -17,12 +17,14 @@ import org.springframework.core.env.Environment;
 import org.springframework.core.io.ResourceLoader;
 
 /**
- * Auto-configuration of what every part of the middleware shares: the {@code agent.middleware} properties, the
- * strict binding of every section under it and the check of its keys, the {@link SecretRedactor}, and the {@link ToolCallObservers} that deliver each finished
- * call to every {@code ToolCallObserver} bean.
+ * Auto-configuration of what every part of the middleware shares: the
+ * {@code agent.middleware} properties, the strict binding of every section under it and
+ * the check of its keys, the {@link SecretRedactor}, and the {@link ToolCallObservers}
+ * that deliver each finished call to every {@code ToolCallObserver} bean.
  * <p>
- * It runs after {@link AgentToolAutoConfiguration} (tool registration), so that every built-in auto-configuration,
- * ordered after this one, finds the tool registry its conditions look for.
+ * It runs after {@link AgentToolAutoConfiguration} (tool registration), so that every
+ * built-in auto-configuration, ordered after this one, finds the tool registry its
+ * conditions look for.
  */
 @AutoConfiguration(after = AgentToolAutoConfiguration.class)
 @ConditionalOnBooleanProperty(name = AgentMiddlewareProperties.PREFIX + ".enabled", matchIfMissing = true)

@@ -36,12 +36,14 @@ import org.springframework.util.ClassUtils;
 import org.springframework.util.unit.DataSize;
 
 /**
- * Turns a startup failure caused by the middleware's configuration into Spring Boot's "APPLICATION FAILED TO START"
- * report: the property, its value and origin (file and line), the reason, and the fix, with "did you mean ...?"
- * where a name is misspelt. It reports an {@link InvalidToolConfigurationException} (a value out of its limits, a tool
- * name that matches no tool), the keys under {@code agent.middleware} that no field binds (typos such as
- * {@code agent.middleware.cache.tools.lookup-order.tll}, refused by {@link StrictBinding}), and values that cannot be
- * converted (an unknown enum constant, {@code maybe} for a boolean), listing what is allowed.
+ * Turns a startup failure caused by the middleware's configuration into Spring Boot's
+ * "APPLICATION FAILED TO START" report: the property, its value and origin (file and
+ * line), the reason, and the fix, with "did you mean ...?" where a name is misspelt. It
+ * reports an {@link InvalidToolConfigurationException} (a value out of its limits, a tool
+ * name that matches no tool), the keys under {@code agent.middleware} that no field binds
+ * (typos such as {@code agent.middleware.cache.tools.lookup-order.tll}, refused by
+ * {@link StrictBinding}), and values that cannot be converted (an unknown enum constant,
+ * {@code maybe} for a boolean), listing what is allowed.
  */
 @Order(Ordered.HIGHEST_PRECEDENCE)
 final class AgentMiddlewareFailureAnalyzer implements FailureAnalyzer {
@@ -61,7 +63,8 @@ final class AgentMiddlewareFailureAnalyzer implements FailureAnalyzer {
 		if (invalid != null) {
 			ConfigurationProperty bound = invalid.getProperty().startsWith("@") ? null : find(invalid.getProperty());
 			boolean exact = bound != null && bound.getName().toString().equals(invalid.getProperty());
-			// The value as the user wrote it ("-1s"), unless the environment only has a property below this one.
+			// The value as the user wrote it ("-1s"), unless the environment only has a
+			// property below this one.
 			Object value = (exact || invalid.getValue() == null) && bound != null ? bound.getValue()
 					: invalid.getValue();
 			String description = describe(invalid.getProperty(), value, bound, invalid.getReason()).stripTrailing();
@@ -100,8 +103,8 @@ final class AgentMiddlewareFailureAnalyzer implements FailureAnalyzer {
 			ConfigurationPropertyName name = property.getName();
 			String key = name.getLastElement(Form.ORIGINAL);
 			List<String> fields = fieldsAt(type, binding.getName(), name);
-			description.append(describe(name.toString(), property.getValue(), property,
-					"'" + key + "' is not a setting here"));
+			description.append(
+					describe(name.toString(), property.getValue(), property, "'" + key + "' is not a setting here"));
 			action.append(NameSuggestions.didYouMean(key, fields))
 				.append("Settings of '")
 				.append(name.getParent())
@@ -109,8 +112,7 @@ final class AgentMiddlewareFailureAnalyzer implements FailureAnalyzer {
 				.append(fields.isEmpty() ? "none (it is a single value)" : String.join(", ", fields))
 				.append(".\n");
 		}
-		return new FailureAnalysis(description.toString().stripTrailing(), action.toString().stripTrailing(),
-				unbound);
+		return new FailureAnalysis(description.toString().stripTrailing(), action.toString().stripTrailing(), unbound);
 	}
 
 	private FailureAnalysis analyzeConversion(BindException binding, ConversionFailedException conversion) {
@@ -145,14 +147,15 @@ final class AgentMiddlewareFailureAnalyzer implements FailureAnalyzer {
 		String description = describe(property.getName().toString(), value, property,
 				"'" + value + "' is not " + (type.isEnum() ? "one of " : "") + allowed)
 			.stripTrailing();
-		return new FailureAnalysis(description, suggestion + "Allowed: " + allowed + ". Update '"
-				+ property.getName() + "' in your application's configuration.", binding);
+		return new FailureAnalysis(description, suggestion + "Allowed: " + allowed + ". Update '" + property.getName()
+				+ "' in your application's configuration.", binding);
 	}
 
 	private static String describe(String property, @Nullable Object value, @Nullable ConfigurationProperty bound,
 			String reason) {
 		StringBuilder description = new StringBuilder("Invalid agent tool middleware configuration:\n\n");
-		// An annotation attribute (such as @AgentTool(inputSchema)) stands where no property declares the setting
+		// An annotation attribute (such as @AgentTool(inputSchema)) stands where no
+		// property declares the setting
 		description.append(property.startsWith("@") ? "    Annotation: " : "    Property: ")
 			.append(property)
 			.append('\n');
@@ -168,14 +171,16 @@ final class AgentMiddlewareFailureAnalyzer implements FailureAnalyzer {
 		return description.toString();
 	}
 
-	// The property in the environment, or the first one below it, as the highest-precedence source has it.
+	// The property in the environment, or the first one below it, as the
+	// highest-precedence source has it.
 	private @Nullable ConfigurationProperty find(String property) {
 		if (this.environment == null) {
 			return null;
 		}
 		ConfigurationPropertyName name = ConfigurationPropertyName.adapt(property, '.');
 		ConfigurationProperty found = find(name);
-		// "providers[1]" of "providers=callback,quue": the list is one property, so report its origin.
+		// "providers[1]" of "providers=callback,quue": the list is one property, so
+		// report its origin.
 		if (found == null && name.getNumberOfElements() > 0 && name.isLastElementIndexed()) {
 			found = find(name.getParent());
 		}
@@ -205,7 +210,8 @@ final class AgentMiddlewareFailureAnalyzer implements FailureAnalyzer {
 		return null;
 	}
 
-	// The settings (dashed) of the object an unbound name would have set, walking the properties class along it.
+	// The settings (dashed) of the object an unbound name would have set, walking the
+	// properties class along it.
 	private static List<String> fieldsAt(Class<?> propertiesType, ConfigurationPropertyName prefix,
 			ConfigurationPropertyName unbound) {
 		ResolvableType type = ResolvableType.forClass(propertiesType);

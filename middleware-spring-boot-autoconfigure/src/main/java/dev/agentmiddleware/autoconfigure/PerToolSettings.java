@@ -16,11 +16,12 @@ import org.springframework.beans.BeanWrapperImpl;
 import dev.agentmiddleware.autoconfigure.PerToolSettings.ToolSettings;
 
 /**
- * Resolves a built-in's settings for one tool from its {@code defaults} block and its {@code tools} map: the
- * lookup under {@link ToolMiddlewareProperties}, for a built-in whose properties cannot extend it. Tool keys
- * match in canonical form (lower case, letters and digits only), so {@code get-weather}, {@code get_weather} and
- * {@code GETWEATHER} from an environment variable all configure the tool {@code get_weather}.
- * <pre>{@code
+ * Resolves a built-in's settings for one tool from its {@code defaults} block and its
+ * {@code tools} map: the lookup under {@link ToolMiddlewareProperties}, for a built-in
+ * whose properties cannot extend it. Tool keys match in canonical form (lower case,
+ * letters and digits only), so {@code get-weather}, {@code get_weather} and
+ * {@code GETWEATHER} from an environment variable all configure the tool
+ * {@code get_weather}. <pre>{@code
  * CacheSettings settings = PerToolSettings.resolve(properties.getDefaults(), properties.getTools(), "get_weather");
  * }</pre>
  */
@@ -35,7 +36,8 @@ public final class PerToolSettings {
 	 * @param tools the per-tool overrides by tool name as written in configuration
 	 * @param toolName the tool
 	 * @param <S> the settings type
-	 * @return the tool's override merged over the defaults, or the defaults when the tool has none
+	 * @return the tool's override merged over the defaults, or the defaults when the tool
+	 * has none
 	 */
 	public static <S extends ToolSettings<S>> S resolve(S defaults, Map<String, S> tools, String toolName) {
 		S override = find(tools, toolName);
@@ -53,8 +55,10 @@ public final class PerToolSettings {
 	}
 
 	/**
-	 * The tool names a {@code tools} map refers to, for the registry's check of unknown names at startup.
-	 * @param property the property of the map, such as {@code agent.middleware.cache.tools}
+	 * The tool names a {@code tools} map refers to, for the registry's check of unknown
+	 * names at startup.
+	 * @param property the property of the map, such as
+	 * {@code agent.middleware.cache.tools}
 	 * @param tools the map
 	 * @return the references
 	 */
@@ -63,14 +67,15 @@ public final class PerToolSettings {
 	}
 
 	/**
-	 * Builds a built-in's policy from settings, turning the policy's validation failure into a startup failure that
-	 * names the property.
-	 * <pre>{@code
+	 * Builds a built-in's policy from settings, turning the policy's validation failure
+	 * into a startup failure that names the property. <pre>{@code
 	 * CachePolicy policy = PerToolSettings.policy("agent.middleware.cache.tools.read-file",
 	 *         () -> new CachePolicy(settings.getTtl(), settings.getMaxSize(), settings.getScope()));
 	 * }</pre>
-	 * @param property the settings' property, such as {@code agent.middleware.cache.defaults}
-	 * @param factory builds the policy; throws {@link IllegalArgumentException} for invalid values
+	 * @param property the settings' property, such as
+	 * {@code agent.middleware.cache.defaults}
+	 * @param factory builds the policy; throws {@link IllegalArgumentException} for
+	 * invalid values
 	 * @param <P> the policy type
 	 * @return the policy
 	 * @throws InvalidToolConfigurationException naming the property and what is wrong
@@ -125,10 +130,10 @@ public final class PerToolSettings {
 	}
 
 	/**
-	 * The settings of one built-in middleware for one tool, as bound from {@code defaults} or {@code tools.<name>}: a
-	 * JavaBean with a public no-argument constructor whose every field is {@code null} while not set, so that a tool's
-	 * entry falls back to the defaults field by field ({@link #withDefaults}).
-	 * <pre>{@code
+	 * The settings of one built-in middleware for one tool, as bound from
+	 * {@code defaults} or {@code tools.<name>}: a JavaBean with a public no-argument
+	 * constructor whose every field is {@code null} while not set, so that a tool's entry
+	 * falls back to the defaults field by field ({@link #withDefaults}). <pre>{@code
 	 * public static class Settings implements ToolSettings<Settings> {
 	 *
 	 *     private @Nullable Boolean enabled;
@@ -145,16 +150,19 @@ public final class PerToolSettings {
 	public interface ToolSettings<S extends ToolSettings<S>> {
 
 		/**
-		 * Whether the built-in applies: under {@code tools.<name>}, to that tool; under {@code defaults}, to every tool
-		 * not listed. Not set means: listed tools get it, others follow the built-in's own rule.
-		 * @return whether the built-in applies, or {@code null} when not set (always, for settings without the field)
+		 * Whether the built-in applies: under {@code tools.<name>}, to that tool; under
+		 * {@code defaults}, to every tool not listed. Not set means: listed tools get it,
+		 * others follow the built-in's own rule.
+		 * @return whether the built-in applies, or {@code null} when not set (always, for
+		 * settings without the field)
 		 */
 		default @Nullable Boolean getEnabled() {
 			return null;
 		}
 
 		/**
-		 * These settings, with every property that is not set taken from {@code defaults}.
+		 * These settings, with every property that is not set taken from
+		 * {@code defaults}.
 		 * @param defaults the defaults block
 		 * @return the merged settings, a new instance; neither input is changed
 		 */
@@ -177,11 +185,11 @@ public final class PerToolSettings {
 	}
 
 	/**
-	 * The base of a built-in's {@link ToolSettings}: the {@code enabled} switch that every built-in's {@code defaults}
-	 * block and {@code tools.<name>} entries have, bound and merged like the settings' own fields. A built-in's settings
-	 * class adds its own fields and says, in its javadoc and in the configuration metadata, what {@code enabled} means
-	 * for it when not set.
-	 * <pre>{@code
+	 * The base of a built-in's {@link ToolSettings}: the {@code enabled} switch that
+	 * every built-in's {@code defaults} block and {@code tools.<name>} entries have,
+	 * bound and merged like the settings' own fields. A built-in's settings class adds
+	 * its own fields and says, in its javadoc and in the configuration metadata, what
+	 * {@code enabled} means for it when not set. <pre>{@code
 	 * public static class Settings extends AbstractToolSettings<Settings> {
 	 *
 	 *     private @Nullable Duration ttl;
@@ -196,7 +204,8 @@ public final class PerToolSettings {
 	public abstract static class AbstractToolSettings<S extends AbstractToolSettings<S>> implements ToolSettings<S> {
 
 		/**
-		 * Whether the built-in applies: under 'defaults', to every tool not listed; under 'tools', to that tool.
+		 * Whether the built-in applies: under 'defaults', to every tool not listed; under
+		 * 'tools', to that tool.
 		 */
 		private @Nullable Boolean enabled;
 

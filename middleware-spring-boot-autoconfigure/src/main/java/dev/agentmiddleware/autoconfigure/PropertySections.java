@@ -18,10 +18,12 @@ import tools.jackson.databind.json.JsonMapper;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
 
 /**
- * The sections of {@code agent.middleware} (the root itself, {@code approval}, {@code cache}, ...) and the
- * {@code @ConfigurationProperties} class that binds each, as every {@code META-INF/spring-configuration-metadata.json}
- * on the class path lists them; and every key directly under {@code agent.middleware} those files know. A section a
- * module adds is known as soon as its properties class is compiled with the configuration processor.
+ * The sections of {@code agent.middleware} (the root itself, {@code approval},
+ * {@code cache}, ...) and the {@code @ConfigurationProperties} class that binds each, as
+ * every {@code META-INF/spring-configuration-metadata.json} on the class path lists them;
+ * and every key directly under {@code agent.middleware} those files know. A section a
+ * module adds is known as soon as its properties class is compiled with the configuration
+ * processor.
  */
 final class PropertySections {
 
@@ -66,8 +68,8 @@ final class PropertySections {
 	}
 
 	/**
-	 * Each section's prefix ({@code agent.middleware}, {@code agent.middleware.approval}, ...) and the name of the
-	 * class that binds it, sorted by prefix.
+	 * Each section's prefix ({@code agent.middleware}, {@code agent.middleware.approval},
+	 * ...) and the name of the class that binds it, sorted by prefix.
 	 * @return the sections
 	 */
 	Map<String, String> types() {
@@ -75,8 +77,8 @@ final class PropertySections {
 	}
 
 	/**
-	 * The keys directly under {@code agent.middleware} that the metadata knows: the sections and the root's own
-	 * settings.
+	 * The keys directly under {@code agent.middleware} that the metadata knows: the
+	 * sections and the root's own settings.
 	 * @return the keys, sorted
 	 */
 	Set<String> keys() {
@@ -84,8 +86,8 @@ final class PropertySections {
 	}
 
 	/**
-	 * Whether a name lies in a section other than {@code section} and deeper than it, so that binding
-	 * {@code section} leaves it to that section's class.
+	 * Whether a name lies in a section other than {@code section} and deeper than it, so
+	 * that binding {@code section} leaves it to that section's class.
 	 * @param section the prefix being bound
 	 * @param name a name under it
 	 * @return whether another section owns the name
@@ -113,7 +115,8 @@ final class PropertySections {
 						for (JsonNode group : metadata.path("groups")) {
 							String name = group.path("name").asString("");
 							String type = group.path("type").asString("");
-							// A group without a source method is a @ConfigurationProperties class, not a nested group.
+							// A group without a source method is a
+							// @ConfigurationProperties class, not a nested group.
 							if (isUnderRoot(name) && !type.isEmpty() && group.path("sourceMethod").isMissingNode()) {
 								types.put(name, type);
 							}
@@ -138,7 +141,8 @@ final class PropertySections {
 	}
 
 	/**
-	 * Adds the key directly under {@code agent.middleware} of a property or prefix, if it has one.
+	 * Adds the key directly under {@code agent.middleware} of a property or prefix, if it
+	 * has one.
 	 * @param property a property or prefix
 	 * @param keys the keys to add to
 	 */

@@ -20,16 +20,21 @@ import org.springframework.util.ClassUtils;
 import org.springframework.util.StringUtils;
 
 /**
- * Fails startup when configuration implies a shared store that cannot be built, instead of letting the store fall
- * back to memory: {@code store.type: jdbc} without a {@code DataSource} (approvals, threads, cache invalidations, the audit trail; the
- * MCP session and rate-limit stores say so themselves), and a store whose type is {@code jdbc}, or {@code auto} while the application has a database
- * ({@code spring.datasource.url} set, or a {@code DataSource} bean), needs Spring's JDBC support
- * ({@code org.springframework:spring-jdbc}, brought by {@code spring-boot-starter-jdbc}) and the JDBC store module
+ * Fails startup when configuration implies a shared store that cannot be built, instead
+ * of letting the store fall back to memory: {@code store.type: jdbc} without a
+ * {@code DataSource} (approvals, threads, cache invalidations, the audit trail; the MCP
+ * session and rate-limit stores say so themselves), and a store whose type is
+ * {@code jdbc}, or {@code auto} while the application has a database
+ * ({@code spring.datasource.url} set, or a {@code DataSource} bean), needs Spring's JDBC
+ * support ({@code org.springframework:spring-jdbc}, brought by
+ * {@code spring-boot-starter-jdbc}) and the JDBC store module
  * ({@code dev.agentmiddleware:middleware-jdbc}, brought by the middleware starters).
  *
- * <p>Without this check an application whose {@code spring-jdbc} was dropped (a {@code test}-scoped copy of it
- * overrides the starter's compile-scoped one) starts with every store in memory: each instance alone, and nothing
- * kept over a restart, while its configuration names a shared database. The failure names every affected
+ * <p>
+ * Without this check an application whose {@code spring-jdbc} was dropped (a
+ * {@code test}-scoped copy of it overrides the starter's compile-scoped one) starts with
+ * every store in memory: each instance alone, and nothing kept over a restart, while its
+ * configuration names a shared database. The failure names every affected
  * {@code store.type} property and the dependency to add.
  */
 final class SharedStoreCheck implements SmartInitializingSingleton {
@@ -38,7 +43,8 @@ final class SharedStoreCheck implements SmartInitializingSingleton {
 
 	private static final String CACHE_STORE_TYPE = AgentMiddlewareProperties.PREFIX + ".cache.store.type";
 
-	private static final String DEPRECATED_CACHE_STORE_TYPE = AgentMiddlewareProperties.PREFIX + ".cache.invalidation.type";
+	private static final String DEPRECATED_CACHE_STORE_TYPE = AgentMiddlewareProperties.PREFIX
+			+ ".cache.invalidation.type";
 
 	static final String JDBC_STORES_CLASS = "dev.agentmiddleware.autoconfigure.jdbc.JdbcStoresAutoConfiguration";
 
@@ -97,7 +103,8 @@ final class SharedStoreCheck implements SmartInitializingSingleton {
 						+ "overrides it), or set each of these properties to memory.");
 	}
 
-	// store.type: jdbc in an application without a DataSource: the store module has nothing to keep the state in
+	// store.type: jdbc in an application without a DataSource: the store module has
+	// nothing to keep the state in
 	private void requireDataSourceOfJdbcStores() {
 		if (this.beanFactory.getBeanNamesForType(DataSource.class, true, false).length > 0) {
 			return;
@@ -116,7 +123,8 @@ final class SharedStoreCheck implements SmartInitializingSingleton {
 		});
 	}
 
-	// The property that sets a store type: the cache's deprecated invalidation.type where only it is set
+	// The property that sets a store type: the cache's deprecated invalidation.type where
+	// only it is set
 	private String storeTypeProperty(String property) {
 		return (property.equals(CACHE_STORE_TYPE) && !this.environment.containsProperty(CACHE_STORE_TYPE)
 				&& this.environment.containsProperty(DEPRECATED_CACHE_STORE_TYPE)) ? DEPRECATED_CACHE_STORE_TYPE
@@ -133,11 +141,12 @@ final class SharedStoreCheck implements SmartInitializingSingleton {
 	}
 
 	private String databaseDescription() {
-		return StringUtils.hasText(this.environment.getProperty("spring.datasource.url")) ? "spring.datasource.url is set"
-				: "a DataSource bean";
+		return StringUtils.hasText(this.environment.getProperty("spring.datasource.url"))
+				? "spring.datasource.url is set" : "a DataSource bean";
 	}
 
-	// Every store that 'auto' puts in the application's database. The MCP sessions only where an MCP server runs.
+	// Every store that 'auto' puts in the application's database. The MCP sessions only
+	// where an MCP server runs.
 	private List<String> storeTypeProperties() {
 		String prefix = AgentMiddlewareProperties.PREFIX;
 		List<String> properties = new ArrayList<>(List.of(prefix + ".approval.store.type",

@@ -23,16 +23,20 @@ import org.springframework.boot.context.properties.source.ConfigurationPropertyN
 import org.springframework.boot.context.properties.source.UnboundElementsSourceFilter;
 
 /**
- * The one rule every section of {@code agent.middleware} is bound by, whichever class binds it: a key that no field
- * binds fails startup (as {@code ignoreUnknownFields = false} would, but for every section, including ones that
- * other modules add), and a {@link ValidatedProperties} class checks its values as soon as they are bound. The
- * failure analysis ({@link AgentMiddlewareFailureAnalyzer}) reports either with the property, value and origin.
+ * The one rule every section of {@code agent.middleware} is bound by, whichever class
+ * binds it: a key that no field binds fails startup (as
+ * {@code ignoreUnknownFields = false} would, but for every section, including ones that
+ * other modules add), and a {@link ValidatedProperties} class checks its values as soon
+ * as they are bound. The failure analysis ({@link AgentMiddlewareFailureAnalyzer})
+ * reports either with the property, value and origin.
  *
- * <p>Keys that belong to a deeper section with a class of its own (from the configuration metadata) are left to
- * that class; keys directly under {@code agent.middleware} that the root properties do not have are left to
- * {@link UnknownPropertiesCheck}, which lists every key there. As with Boot's {@code ignoreUnknownFields = false},
- * environment variables and system properties are not held to it (they hold keys of every application on the
- * machine); {@link UnknownPropertiesCheck} still checks their first key.
+ * <p>
+ * Keys that belong to a deeper section with a class of its own (from the configuration
+ * metadata) are left to that class; keys directly under {@code agent.middleware} that the
+ * root properties do not have are left to {@link UnknownPropertiesCheck}, which lists
+ * every key there. As with Boot's {@code ignoreUnknownFields = false}, environment
+ * variables and system properties are not held to it (they hold keys of every application
+ * on the machine); {@link UnknownPropertiesCheck} still checks their first key.
  */
 final class StrictBinding implements ConfigurationPropertiesBindHandlerAdvisor {
 
@@ -103,7 +107,8 @@ final class StrictBinding implements ConfigurationPropertiesBindHandlerAdvisor {
 		@Override
 		public void onFinish(ConfigurationPropertyName name, Bindable<?> target, BindContext context,
 				@Nullable Object result) throws Exception {
-			// The strict handler only checks here, without calling on: the rest of the chain (validation) always runs.
+			// The strict handler only checks here, without calling on: the rest of the
+			// chain (validation) always runs.
 			this.lenient.onFinish(name, target, context, result);
 			ConfigurationPropertyName root = this.root;
 			if (root == null || context.getDepth() != 0) {

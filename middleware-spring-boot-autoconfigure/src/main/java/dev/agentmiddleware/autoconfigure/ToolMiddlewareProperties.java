@@ -22,28 +22,35 @@ import org.springframework.beans.BeanWrapperImpl;
 import org.springframework.boot.context.properties.bind.DataObjectPropertyName;
 
 /**
- * The configuration of one built-in middleware, shaped like resilience4j's {@code Common*ConfigurationProperties}:
- * an on/off switch, the built-in's order, a typed {@code defaults} block and a {@code tools.<name>} map, and the one
- * routine that turns them into the core policy of a tool. Auto-configurations only wire beans.
+ * The configuration of one built-in middleware, shaped like resilience4j's
+ * {@code Common*ConfigurationProperties}: an on/off switch, the built-in's order, a typed
+ * {@code defaults} block and a {@code tools.<name>} map, and the one routine that turns
+ * them into the core policy of a tool. Auto-configurations only wire beans.
  *
- * <p><b>The one rule</b> deciding whether a tool gets the built-in:
+ * <p>
+ * <b>The one rule</b> deciding whether a tool gets the built-in:
  * <ol>
- * <li>a tool listed under {@code tools} gets it, unless its entry says {@code enabled: false};</li>
- * <li>any other tool gets it when {@code defaults.enabled} says so, and that never includes a tool the built-in
- * {@linkplain #refusal refuses} for safety;</li>
- * <li>when {@code defaults.enabled} is not set, the built-in's {@linkplain #appliesByDefault own rule} decides
- * (read-only tools for the cache, idempotent or read-only tools for retries, ...).</li>
+ * <li>a tool listed under {@code tools} gets it, unless its entry says
+ * {@code enabled: false};</li>
+ * <li>any other tool gets it when {@code defaults.enabled} says so, and that never
+ * includes a tool the built-in {@linkplain #refusal refuses} for safety;</li>
+ * <li>when {@code defaults.enabled} is not set, the built-in's
+ * {@linkplain #appliesByDefault own rule} decides (read-only tools for the cache,
+ * idempotent or read-only tools for retries, ...).</li>
  * </ol>
- * Listing a tool the built-in refuses (caching or retrying a side-effecting tool) fails startup unless its entry
- * says {@code enabled: true} explicitly. A tool's entry falls back to {@code defaults} field by field; tool names
- * match in canonical form ({@link PerToolSettings}). Invalid values fail startup as soon as the properties are bound
- * ({@link ValidatedProperties}), through Boot's failure analysis naming the property
- * ({@link InvalidToolConfigurationException}); unknown keys fail the same way, for every section.
+ * Listing a tool the built-in refuses (caching or retrying a side-effecting tool) fails
+ * startup unless its entry says {@code enabled: true} explicitly. A tool's entry falls
+ * back to {@code defaults} field by field; tool names match in canonical form
+ * ({@link PerToolSettings}). Invalid values fail startup as soon as the properties are
+ * bound ({@link ValidatedProperties}), through Boot's failure analysis naming the
+ * property ({@link InvalidToolConfigurationException}); unknown keys fail the same way,
+ * for every section.
  *
- * <p>A new built-in adopts it by extending it, and its auto-configuration hands the validated settings to the
- * middleware's {@link BuiltInMiddleware.Builder builder} ({@link #applyTo}):
- * <pre>{@code
- * @ConfigurationProperties(ToolRetryProperties.PREFIX)
+ * <p>
+ * A new built-in adopts it by extending it, and its auto-configuration hands the
+ * validated settings to the middleware's {@link BuiltInMiddleware.Builder builder}
+ * ({@link #applyTo}): <pre>{@code
+ * &#64;ConfigurationProperties(ToolRetryProperties.PREFIX)
  * public class ToolRetryProperties extends ToolMiddlewareProperties<ToolRetryProperties.Settings, RetryPolicy> {
  *
  *     public ToolRetryProperties() {
@@ -86,12 +93,14 @@ public abstract class ToolMiddlewareProperties<S extends ToolSettings<S>, P>
 	private int order;
 
 	/**
-	 * Settings of every tool not listed under 'tools', and the fallback of each setting a listed tool leaves out.
+	 * Settings of every tool not listed under 'tools', and the fallback of each setting a
+	 * listed tool leaves out.
 	 */
 	private final S defaults;
 
 	/**
-	 * Settings per tool name; a listed tool gets the built-in unless its 'enabled' is false.
+	 * Settings per tool name; a listed tool gets the built-in unless its 'enabled' is
+	 * false.
 	 */
 	private final Map<String, S> tools = new LinkedHashMap<>();
 
@@ -132,16 +141,19 @@ public abstract class ToolMiddlewareProperties<S extends ToolSettings<S>, P>
 	}
 
 	/**
-	 * The built-in's rule for a tool that is not listed when {@code defaults.enabled} is not set.
+	 * The built-in's rule for a tool that is not listed when {@code defaults.enabled} is
+	 * not set.
 	 * @param tool the tool
 	 * @return whether the built-in applies to the tool
 	 */
 	protected abstract boolean appliesByDefault(ToolDescriptor tool);
 
 	/**
-	 * Why the built-in must not apply to a tool unless its entry says {@code enabled: true}.
+	 * Why the built-in must not apply to a tool unless its entry says
+	 * {@code enabled: true}.
 	 * @param tool the tool
-	 * @return the reason, completing "Tool 'x' ...", or {@code null} when the built-in may apply
+	 * @return the reason, completing "Tool 'x' ...", or {@code null} when the built-in
+	 * may apply
 	 */
 	protected @Nullable String refusal(ToolDescriptor tool) {
 		return null;
@@ -150,14 +162,17 @@ public abstract class ToolMiddlewareProperties<S extends ToolSettings<S>, P>
 	/**
 	 * Builds the policy from merged settings.
 	 * @param settings a tool's entry merged over the defaults, or the defaults
-	 * @return the policy, or {@code null} when the settings ask for nothing (such as no timeout)
-	 * @throws InvalidPolicyException naming the invalid setting (a policy component named like the settings field)
+	 * @return the policy, or {@code null} when the settings ask for nothing (such as no
+	 * timeout)
+	 * @throws InvalidPolicyException naming the invalid setting (a policy component named
+	 * like the settings field)
 	 */
 	protected abstract @Nullable P createPolicy(S settings);
 
 	/**
-	 * Checks the settings as soon as they are bound: the defaults and every tool's entry ({@link #validate()}), then
-	 * the built-in's own settings ({@link #validateOwnSettings}).
+	 * Checks the settings as soon as they are bound: the defaults and every tool's entry
+	 * ({@link #validate()}), then the built-in's own settings
+	 * ({@link #validateOwnSettings}).
 	 * @param checks the checks of this prefix
 	 */
 	@Override
@@ -167,28 +182,31 @@ public abstract class ToolMiddlewareProperties<S extends ToolSettings<S>, P>
 	}
 
 	/**
-	 * Checks the settings a built-in has besides {@code defaults} and {@code tools}; none by default.
+	 * Checks the settings a built-in has besides {@code defaults} and {@code tools}; none
+	 * by default.
 	 * @param checks the checks of this prefix
 	 */
 	protected void validateOwnSettings(PropertyChecks checks) {
 	}
 
 	/**
-	 * Checks the defaults and every tool's entry, so that an invalid value fails startup naming its property even
-	 * for a tool whose pipeline is not built yet.
-	 * @throws InvalidToolConfigurationException naming the property, the value and what was expected
+	 * Checks the defaults and every tool's entry, so that an invalid value fails startup
+	 * naming its property even for a tool whose pipeline is not built yet.
+	 * @throws InvalidToolConfigurationException naming the property, the value and what
+	 * was expected
 	 */
 	public void validate() {
 		policy(this.prefix + ".defaults", this.defaults, null);
-		this.tools.forEach((name, settings) -> policy(this.prefix + ".tools." + name, settings.withDefaults(this.defaults),
-				settings));
+		this.tools.forEach((name, settings) -> policy(this.prefix + ".tools." + name,
+				settings.withDefaults(this.defaults), settings));
 	}
 
 	/**
 	 * The policy of a tool, by the one rule above.
 	 * @param tool the tool
 	 * @return the policy, or {@code null} when the built-in does not apply to the tool
-	 * @throws InvalidToolConfigurationException when the tool is listed but refused, or a setting is invalid
+	 * @throws InvalidToolConfigurationException when the tool is listed but refused, or a
+	 * setting is invalid
 	 */
 	public @Nullable P policyFor(ToolDescriptor tool) {
 		String key = PerToolSettings.keyOf(this.tools, tool.name());
@@ -213,8 +231,8 @@ public abstract class ToolMiddlewareProperties<S extends ToolSettings<S>, P>
 	}
 
 	/**
-	 * Whether a tool's entry says {@code enabled: true} explicitly, which lets a built-in apply to a tool it would
-	 * otherwise refuse.
+	 * Whether a tool's entry says {@code enabled: true} explicitly, which lets a built-in
+	 * apply to a tool it would otherwise refuse.
 	 * @param tool the tool
 	 * @return whether the tool is listed with {@code enabled: true}
 	 */
@@ -224,9 +242,10 @@ public abstract class ToolMiddlewareProperties<S extends ToolSettings<S>, P>
 	}
 
 	/**
-	 * The property of the per-tool settings, such as {@code agent.middleware.cache.tools}: these properties are
-	 * themselves the {@link ToolNameReferences} of their {@code tools} map, so that the registry checks every
-	 * built-in's tool names at startup without a bean of its own.
+	 * The property of the per-tool settings, such as
+	 * {@code agent.middleware.cache.tools}: these properties are themselves the
+	 * {@link ToolNameReferences} of their {@code tools} map, so that the registry checks
+	 * every built-in's tool names at startup without a bean of its own.
 	 * @return the property
 	 */
 	@Override
@@ -235,7 +254,8 @@ public abstract class ToolMiddlewareProperties<S extends ToolSettings<S>, P>
 	}
 
 	/**
-	 * The tool names under {@code tools}, for the registry's check of unknown names at startup.
+	 * The tool names under {@code tools}, for the registry's check of unknown names at
+	 * startup.
 	 * @return the names, as written in configuration
 	 */
 	@Override
@@ -244,10 +264,10 @@ public abstract class ToolMiddlewareProperties<S extends ToolSettings<S>, P>
 	}
 
 	/**
-	 * Validates the settings ({@link #validate()}) and gives a built-in's builder what every built-in takes from its
-	 * properties: the policy of each tool ({@link #policyFor}) and the order. The auto-configuration adds the
-	 * built-in's own settings and builds it.
-	 * <pre>{@code
+	 * Validates the settings ({@link #validate()}) and gives a built-in's builder what
+	 * every built-in takes from its properties: the policy of each tool
+	 * ({@link #policyFor}) and the order. The auto-configuration adds the built-in's own
+	 * settings and builds it. <pre>{@code
 	 * return properties.applyTo(TimeoutMiddleware.builder())
 	 *     .maxThreads(properties.getMaxThreads())
 	 *     .build();
@@ -255,7 +275,8 @@ public abstract class ToolMiddlewareProperties<S extends ToolSettings<S>, P>
 	 * @param builder the built-in's builder
 	 * @param <B> the builder type
 	 * @return the builder
-	 * @throws InvalidToolConfigurationException naming the property, the value and what was expected
+	 * @throws InvalidToolConfigurationException naming the property, the value and what
+	 * was expected
 	 */
 	public <B extends BuiltInMiddleware.Builder<P, B>> B applyTo(B builder) {
 		validate();
@@ -289,7 +310,8 @@ public abstract class ToolMiddlewareProperties<S extends ToolSettings<S>, P>
 				"Correct the settings under '" + property + "'.");
 	}
 
-	// The settings property a policy's invalid component is bound from: the one of the same name, if any.
+	// The settings property a policy's invalid component is bound from: the one of the
+	// same name, if any.
 	private static @Nullable String settingsField(String setting, Object settings) {
 		for (PropertyDescriptor descriptor : BeanUtils.getPropertyDescriptors(settings.getClass())) {
 			if (descriptor.getWriteMethod() != null && descriptor.getName().equals(setting)) {

@@ -29,17 +29,22 @@ import org.springframework.core.env.SystemEnvironmentPropertySource;
 import org.springframework.util.ClassUtils;
 
 /**
- * Fails startup when a key directly under {@code agent.middleware} belongs to no feature, such as
- * {@code agent.middleware.cahce}: without this check the typo would configure nothing, silently.
+ * Fails startup when a key directly under {@code agent.middleware} belongs to no feature,
+ * such as {@code agent.middleware.cahce}: without this check the typo would configure
+ * nothing, silently.
  *
- * <p>The known keys are not listed here: they are the groups and properties under {@code agent.middleware} in
- * every {@code META-INF/spring-configuration-metadata.json} on the class path (so a feature that is switched off, or
- * whose library is missing, is still known), and the prefixes of the {@code @ConfigurationProperties} beans of the
+ * <p>
+ * The known keys are not listed here: they are the groups and properties under
+ * {@code agent.middleware} in every {@code META-INF/spring-configuration-metadata.json}
+ * on the class path (so a feature that is switched off, or whose library is missing, is
+ * still known), and the prefixes of the {@code @ConfigurationProperties} beans of the
  * context. A feature added by another module is known as soon as its properties class is.
  *
- * <p>Below the first key, {@link StrictBinding} refuses unknown keys and invalid values of every section as it is
- * bound. A section whose feature is switched off has no properties bean and is not bound; this check binds it the
- * same strict way, so that a typo in it fails startup as well.
+ * <p>
+ * Below the first key, {@link StrictBinding} refuses unknown keys and invalid values of
+ * every section as it is bound. A section whose feature is switched off has no properties
+ * bean and is not bound; this check binds it the same strict way, so that a typo in it
+ * fails startup as well.
  */
 final class UnknownPropertiesCheck implements SmartInitializingSingleton {
 
@@ -85,7 +90,8 @@ final class UnknownPropertiesCheck implements SmartInitializingSingleton {
 		if (!environmentVariables) {
 			return canonicalKnown.contains(name.getElement(first, Form.UNIFORM));
 		}
-		// AGENT_MIDDLEWARE_RATE_LIMIT_... splits 'rate-limit' into two elements: match the joined rest by prefix.
+		// AGENT_MIDDLEWARE_RATE_LIMIT_... splits 'rate-limit' into two elements: match
+		// the joined rest by prefix.
 		StringBuilder rest = new StringBuilder();
 		for (int i = first; i < name.getNumberOfElements(); i++) {
 			rest.append(name.getElement(i, Form.UNIFORM));
@@ -115,7 +121,8 @@ final class UnknownPropertiesCheck implements SmartInitializingSingleton {
 		return known;
 	}
 
-	// A section whose feature is off has no properties bean: bind it anyway, so that its typos fail startup too.
+	// A section whose feature is off has no properties bean: bind it anyway, so that its
+	// typos fail startup too.
 	private void bindSectionsWithoutBean() {
 		Set<Class<?>> bound = new HashSet<>();
 		for (String beanName : this.beanFactory.getBeanNamesForAnnotation(ConfigurationProperties.class)) {
@@ -140,7 +147,8 @@ final class UnknownPropertiesCheck implements SmartInitializingSingleton {
 			return ClassUtils.hasConstructor(type) ? type : null;
 		}
 		catch (ClassNotFoundException | LinkageError ex) {
-			// The section's module or one of its libraries is not on the class path: nothing of it can run.
+			// The section's module or one of its libraries is not on the class path:
+			// nothing of it can run.
 			return null;
 		}
 	}

@@ -9,32 +9,38 @@ import java.lang.annotation.Target;
 import dev.agentmiddleware.tool.ToolDescriptor.SafetyLevel;
 
 /**
- * Marks a bean method as a tool an AI agent may call. Every call of it, from Java, from a Spring AI
- * {@code ChatClient} or from an MCP client, runs through the tool's middleware chain exactly once.
+ * Marks a bean method as a tool an AI agent may call. Every call of it, from Java, from a
+ * Spring AI {@code ChatClient} or from an MCP client, runs through the tool's middleware
+ * chain exactly once.
  *
- * <p>The JSON schema of the tool's arguments is generated from the method's parameters (describe them with
- * {@link AgentToolParam}). The bean is proxied with a class-based proxy, so the method must be public and
- * neither the method nor its class final.
+ * <p>
+ * The JSON schema of the tool's arguments is generated from the method's parameters
+ * (describe them with {@link AgentToolParam}). The bean is proxied with a class-based
+ * proxy, so the method must be public and neither the method nor its class final.
  * <pre>{@code
- * @Component
+ * &#64;Component
  * public class WeatherTools {
  *
- *     @AgentTool(description = "Current weather for a city", safety = SafetyLevel.SAFE, readOnly = true)
+ *
+
+&#64;AgentTool(description = "Current weather for a city", safety = SafetyLevel.SAFE, readOnly = true)
  *     public Weather getWeather(@AgentToolParam(description = "City name, e.g. Lisbon") String city) {
  *         ...
  *     }
  * }
  * }</pre>
  *
- * <p>It also works as a meta-annotation, so a team can name its kinds of tools; attributes of the composed
- * annotation override {@code @AgentTool}'s through {@code @AliasFor}:
+ * <p>
+ * It also works as a meta-annotation, so a team can name its kinds of tools; attributes
+ * of the composed annotation override {@code @AgentTool}'s through {@code @AliasFor}:
  * <pre>{@code
- * @Target(ElementType.METHOD)
- * @Retention(RetentionPolicy.RUNTIME)
- * @AgentTool(safety = SafetyLevel.SAFE, readOnly = true)
+ * &#64;Target(ElementType.METHOD)
+ * &#64;Retention(RetentionPolicy.RUNTIME)
+ * &#64;AgentTool(safety = SafetyLevel.SAFE, readOnly = true)
  * public @interface LookupTool {
  *
- *     @AliasFor(annotation = AgentTool.class)
+ *
+&#64;AliasFor(annotation = AgentTool.class)
  *     String description() default "";
  * }
  * }</pre>
@@ -45,7 +51,8 @@ import dev.agentmiddleware.tool.ToolDescriptor.SafetyLevel;
 public @interface AgentTool {
 
 	/**
-	 * The tool name; defaults to the method name in snake case ({@code getWeather} becomes {@code get_weather}).
+	 * The tool name; defaults to the method name in snake case ({@code getWeather}
+	 * becomes {@code get_weather}).
 	 * @return the tool name, or empty for the default
 	 */
 	String name() default "";
@@ -57,7 +64,8 @@ public @interface AgentTool {
 	String description() default "";
 
 	/**
-	 * How much harm the tool can do. A tool that does not say counts as {@link SafetyLevel#DANGEROUS}.
+	 * How much harm the tool can do. A tool that does not say counts as
+	 * {@link SafetyLevel#DANGEROUS}.
 	 * @return the safety level
 	 */
 	SafetyLevel safety() default SafetyLevel.DANGEROUS;
@@ -69,7 +77,8 @@ public @interface AgentTool {
 	boolean readOnly() default false;
 
 	/**
-	 * Whether repeating a call with the same arguments is safe; idempotent tools may be retried.
+	 * Whether repeating a call with the same arguments is safe; idempotent tools may be
+	 * retried.
 	 * @return whether the tool is idempotent
 	 */
 	boolean idempotent() default false;
@@ -87,49 +96,54 @@ public @interface AgentTool {
 	boolean returnDirect() default false;
 
 	/**
-	 * A short human-readable name for user interfaces, such as {@code Weather forecast}; published as the MCP
-	 * tool's {@code title}.
+	 * A short human-readable name for user interfaces, such as {@code Weather forecast};
+	 * published as the MCP tool's {@code title}.
 	 * @return the title, or empty for none
 	 */
 	String title() default "";
 
 	/**
-	 * Whether the tool reaches beyond the application: the web, other systems, the outside world. Published as
-	 * MCP's {@code openWorldHint}; a tool that works only on the application's own data says {@code false}.
+	 * Whether the tool reaches beyond the application: the web, other systems, the
+	 * outside world. Published as MCP's {@code openWorldHint}; a tool that works only on
+	 * the application's own data says {@code false}.
 	 * @return whether the tool interacts with an open world
 	 */
 	boolean openWorld() default true;
 
 	/**
-	 * Authorities a caller must hold, all of them, to call the tool, such as {@code SCOPE_files.write} (an OAuth
-	 * scope) or {@code ROLE_ADMIN}: the names of Spring Security's granted authorities. A caller without them, or
-	 * not authenticated, is refused with the outcome {@code forbidden} before anyone is asked to approve the call,
-	 * and an MCP client does not see the tool in its {@code tools/list}. Configuration under
-	 * {@code agent.middleware.authorization} may add authorities, never remove these.
+	 * Authorities a caller must hold, all of them, to call the tool, such as
+	 * {@code SCOPE_files.write} (an OAuth scope) or {@code ROLE_ADMIN}: the names of
+	 * Spring Security's granted authorities. A caller without them, or not authenticated,
+	 * is refused with the outcome {@code forbidden} before anyone is asked to approve the
+	 * call, and an MCP client does not see the tool in its {@code tools/list}.
+	 * Configuration under {@code agent.middleware.authorization} may add authorities,
+	 * never remove these.
 	 * @return the required authorities, or empty for none
 	 */
 	String[] authorities() default {};
 
 	/**
-	 * Icons a client may show beside the tool, published as the MCP tool's {@code icons}; configuration under
-	 * {@code agent.middleware.mcp.tools.<tool-name>.icons} replaces them.
-	 * <pre>{@code
-	 * @AgentTool(icons = @AgentToolIcon(src = "https://example.com/icons/weather.svg", sizes = "any"))
+	 * Icons a client may show beside the tool, published as the MCP tool's {@code icons};
+	 * configuration under {@code agent.middleware.mcp.tools.<tool-name>.icons} replaces
+	 * them. <pre>{@code
+	 * &#64;AgentTool(icons = @AgentToolIcon(src = "https://example.com/icons/weather.svg", sizes = "any"))
 	 * }</pre>
 	 * @return the icons, or empty for none
 	 */
 	AgentToolIcon[] icons() default {};
 
 	/**
-	 * Where the JSON schema of the tool's arguments is, when the tool declares it instead of having it generated from
-	 * the method's parameters: a resource location such as {@code classpath:schemas/contact.json}. The schema is
-	 * published as written (JSON Schema 2020-12: {@code $defs}, {@code $ref}, {@code allOf}, {@code if}/{@code then}
-	 * and the rest) and checked when the application starts: each of its properties must be a parameter of the
-	 * method, and each parameter the method requires must be one of its properties and listed under its
-	 * {@code required}; otherwise startup fails naming the tool, the parameter and what was expected. Arguments are
-	 * still bound to the parameters' types, and a property the schema requires must be given.
+	 * Where the JSON schema of the tool's arguments is, when the tool declares it instead
+	 * of having it generated from the method's parameters: a resource location such as
+	 * {@code classpath:schemas/contact.json}. The schema is published as written (JSON
+	 * Schema 2020-12: {@code $defs}, {@code $ref}, {@code allOf}, {@code if}/{@code then}
+	 * and the rest) and checked when the application starts: each of its properties must
+	 * be a parameter of the method, and each parameter the method requires must be one of
+	 * its properties and listed under its {@code required}; otherwise startup fails
+	 * naming the tool, the parameter and what was expected. Arguments are still bound to
+	 * the parameters' types, and a property the schema requires must be given.
 	 * <pre>{@code
-	 * @AgentTool(description = "Saves a contact", inputSchema = "classpath:schemas/contact.json")
+	 * &#64;AgentTool(description = "Saves a contact", inputSchema = "classpath:schemas/contact.json")
 	 * public String saveContact(String name, @AgentToolParam(required = false) Address address) {
 	 *     ...
 	 * }

@@ -10,9 +10,11 @@ import dev.agentmiddleware.tool.ToolDescriptor.SafetyLevel;
 /**
  * Describes a parameter of an {@link AgentTool} method in the tool's JSON schema.
  * <pre>{@code
- * @AgentTool(description = "Reads a file of the workspace", safety = SafetyLevel.SAFE, readOnly = true)
+ * &#64;AgentTool(description = "Reads a file of the workspace", safety = SafetyLevel.SAFE, readOnly = true)
  * public String readFile(@AgentToolParam(description = "Path relative to the workspace root") String path,
- *         @AgentToolParam(description = "Largest number of characters to return", required = false) Integer limit) {
+ *
+
+&#64;AgentToolParam(description = "Largest number of characters to return", required = false) Integer limit) {
  *     ...
  * }
  * }</pre>
@@ -29,7 +31,8 @@ public @interface AgentToolParam {
 	String description() default "";
 
 	/**
-	 * Whether the model must supply the parameter. Primitive parameters are always required.
+	 * Whether the model must supply the parameter. Primitive parameters are always
+	 * required.
 	 * @return whether the parameter is required
 	 */
 	boolean required() default true;

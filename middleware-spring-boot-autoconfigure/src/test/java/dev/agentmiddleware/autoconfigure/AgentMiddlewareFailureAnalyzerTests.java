@@ -25,8 +25,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatException;
 
 /**
- * The "APPLICATION FAILED TO START" report of bad configuration, as a user sees it: a real application started from
- * a YAML file, its report read from the console.
+ * The "APPLICATION FAILED TO START" report of bad configuration, as a user sees it: a
+ * real application started from a YAML file, its report read from the console.
  */
 @ExtendWith(OutputCaptureExtension.class)
 class AgentMiddlewareFailureAnalyzerTests {
@@ -138,15 +138,15 @@ class AgentMiddlewareFailureAnalyzerTests {
 					"agent.middleware.todo.enabled=false");
 		assertThatException().isThrownBy(application::run);
 		String text = output.getOut() + output.getErr();
-		assertThat(text).contains("APPLICATION FAILED TO START").contains("Invalid agent tool middleware configuration");
+		assertThat(text).contains("APPLICATION FAILED TO START")
+			.contains("Invalid agent tool middleware configuration");
 		return text.substring(text.indexOf("APPLICATION FAILED TO START"));
 	}
 
 	@Configuration(proxyBeanMethods = false)
-	@ImportAutoConfiguration({ AgentMiddlewareAutoConfiguration.class,
-			AgentToolAutoConfiguration.class, ToolCacheAutoConfiguration.class,
-			ToolRetryAutoConfiguration.class, ApprovalAutoConfiguration.class, AgentAutoConfiguration.class,
-			ThreadStoreAutoConfiguration.class })
+	@ImportAutoConfiguration({ AgentMiddlewareAutoConfiguration.class, AgentToolAutoConfiguration.class,
+			ToolCacheAutoConfiguration.class, ToolRetryAutoConfiguration.class, ApprovalAutoConfiguration.class,
+			AgentAutoConfiguration.class, ThreadStoreAutoConfiguration.class })
 	static class OrderToolsApplication {
 
 		@Bean

@@ -19,9 +19,9 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
 /**
- * The layout of core and the Boot module together: one auto-configuration root, no package cycles, no import of an
- * integration (MCP, Spring AI, JDBC, Redis, Bucket4j: modules of their own), and {@code internal} plumbing that no API
- * type hands out.
+ * The layout of core and the Boot module together: one auto-configuration root, no
+ * package cycles, no import of an integration (MCP, Spring AI, JDBC, Redis, Bucket4j:
+ * modules of their own), and {@code internal} plumbing that no API type hands out.
  */
 @AnalyzeClasses(packages = "dev.agentmiddleware", importOptions = ImportOption.DoNotIncludeTests.class)
 class ArchitectureTests {
@@ -80,7 +80,8 @@ class ArchitectureTests {
 							type.getName() + " implements internal " + api.getName())));
 				for (JavaField field : type.getFields()) {
 					if (visible(field.getModifiers()) && field.getAllInvolvedRawTypes().stream().anyMatch(internal)) {
-						events.add(SimpleConditionEvent.violated(field, field.getFullName() + " exposes an internal type"));
+						events.add(SimpleConditionEvent.violated(field,
+								field.getFullName() + " exposes an internal type"));
 					}
 				}
 				for (JavaCodeUnit member : type.getCodeUnits()) {

@@ -25,9 +25,10 @@ import org.springframework.util.ReflectionUtils;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The IDE metadata the build generates (with {@code additional-spring-configuration-metadata.json} merged in) is
- * complete: every property that binds has an entry with a description, and every property with a default value
- * states it, equal to the value the properties class really starts with.
+ * The IDE metadata the build generates (with
+ * {@code additional-spring-configuration-metadata.json} merged in) is complete: every
+ * property that binds has an entry with a description, and every property with a default
+ * value states it, equal to the value the properties class really starts with.
  */
 class ConfigurationMetadataTests {
 
@@ -84,11 +85,11 @@ class ConfigurationMetadataTests {
 	// A nested group: a class of ours that is not an enum, a map or a list.
 	private static boolean isGroup(ResolvableType type, Class<?> owner) {
 		Class<?> raw = type.resolve(Object.class);
-		// Properties classes live in autoconfigure and beside the Spring integrations they configure
+		// Properties classes live in autoconfigure and beside the Spring integrations
+		// they configure
 		boolean ours = raw.getName().startsWith("dev.agentmiddleware.autoconfigure")
 				|| raw.getName().startsWith("dev.agentmiddleware.spring");
-		return ours && !raw.isEnum()
-				&& !Map.class.isAssignableFrom(raw) && !Collection.class.isAssignableFrom(raw);
+		return ours && !raw.isEnum() && !Map.class.isAssignableFrom(raw) && !Collection.class.isAssignableFrom(raw);
 	}
 
 	private static boolean sameValue(Object value, JsonNode defaultValue, ResolvableType type) {
@@ -107,7 +108,8 @@ class ConfigurationMetadataTests {
 
 	private static @Nullable Object invoke(PropertyDescriptor descriptor, Object target) {
 		try {
-			// properties classes used only by their own auto-configuration are package-private
+			// properties classes used only by their own auto-configuration are
+			// package-private
 			ReflectionUtils.makeAccessible(descriptor.getReadMethod());
 			return descriptor.getReadMethod().invoke(target);
 		}
@@ -141,7 +143,8 @@ class ConfigurationMetadataTests {
 	}
 
 	private static JsonNode readJson() {
-		// The module's own metadata, next to its classes, whatever else the test class path holds.
+		// The module's own metadata, next to its classes, whatever else the test class
+		// path holds.
 		try (InputStream in = ToolMiddlewareProperties.class.getProtectionDomain()
 			.getCodeSource()
 			.getLocation()

@@ -31,23 +31,25 @@ import org.springframework.core.NestedExceptionUtils;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The one rule every built-in follows: a tool listed under {@code tools} gets the built-in unless it says
- * {@code enabled: false}; any other tool follows {@code defaults.enabled}, else the built-in's own rule; a listed tool
- * the built-in refuses for safety fails startup unless its entry says {@code enabled: true}.
+ * The one rule every built-in follows: a tool listed under {@code tools} gets the
+ * built-in unless it says {@code enabled: false}; any other tool follows
+ * {@code defaults.enabled}, else the built-in's own rule; a listed tool the built-in
+ * refuses for safety fails startup unless its entry says {@code enabled: true}.
  */
 class EnabledRuleTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(AgentMiddlewareAutoConfiguration.class,
-				AgentToolAutoConfiguration.class,
-				ToolCacheAutoConfiguration.class, ToolRetryAutoConfiguration.class, ToolRateLimitAutoConfiguration.class,
-				ToolTimeoutAutoConfiguration.class, ToolLoggingAutoConfiguration.class, ToolObservationAutoConfiguration.class,
+				AgentToolAutoConfiguration.class, ToolCacheAutoConfiguration.class, ToolRetryAutoConfiguration.class,
+				ToolRateLimitAutoConfiguration.class, ToolTimeoutAutoConfiguration.class,
+				ToolLoggingAutoConfiguration.class, ToolObservationAutoConfiguration.class,
 				CrashRecoveryAutoConfiguration.class, AuthorizationAutoConfiguration.class))
 		.withUserConfiguration(OrderToolsConfiguration.class);
 
 	/**
-	 * Each built-in: its chain layer, its prefix, a setting that lists a tool without saying 'enabled', what the
-	 * defaults need to apply at all, and whether its own rule applies it to the read-only tool.
+	 * Each built-in: its chain layer, its prefix, a setting that lists a tool without
+	 * saying 'enabled', what the defaults need to apply at all, and whether its own rule
+	 * applies it to the read-only tool.
 	 */
 	static Stream<Arguments> builtIns() {
 		return Stream.of(Arguments.of("cache", "agent.middleware.cache", "ttl=1m", List.of(), true),
@@ -67,7 +69,8 @@ class EnabledRuleTests {
 	@MethodSource("builtIns")
 	void aListedToolGetsTheBuiltInEvenWhenTheDefaultsAreOff(String layer, String prefix, String listing,
 			List<String> defaults) {
-		this.contextRunner.withPropertyValues(prefix + ".defaults.enabled=false", prefix + ".tools.lookup-order." + listing)
+		this.contextRunner
+			.withPropertyValues(prefix + ".defaults.enabled=false", prefix + ".tools.lookup-order." + listing)
 			.withPropertyValues(defaults.toArray(String[]::new))
 			.run((context) -> {
 				assertThat(layers(context, "lookup_order")).contains(layer);
@@ -79,7 +82,8 @@ class EnabledRuleTests {
 	@MethodSource("builtIns")
 	void aToolListedWithEnabledFalseIsLeftOutEvenWhenTheDefaultsApply(String layer, String prefix, String listing,
 			List<String> defaults) {
-		this.contextRunner.withPropertyValues(prefix + ".defaults.enabled=true", prefix + ".tools.lookup-order.enabled=false")
+		this.contextRunner
+			.withPropertyValues(prefix + ".defaults.enabled=true", prefix + ".tools.lookup-order.enabled=false")
 			.withPropertyValues(defaults.toArray(String[]::new))
 			.run((context) -> {
 				assertThat(layers(context, "lookup_order")).doesNotContain(layer);
@@ -157,7 +161,8 @@ class EnabledRuleTests {
 	@Configuration(proxyBeanMethods = false)
 	static class OrderToolsConfiguration {
 
-		// Observations of a no-op registry cost nothing, so the middleware stays out of chains without one.
+		// Observations of a no-op registry cost nothing, so the middleware stays out of
+		// chains without one.
 		@Bean
 		TestObservationRegistry observationRegistry() {
 			return TestObservationRegistry.create();

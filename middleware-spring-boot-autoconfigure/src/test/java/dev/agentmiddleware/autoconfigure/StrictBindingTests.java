@@ -18,9 +18,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
- * The binding rule of every {@code agent.middleware} section, whichever class binds it: unknown keys fail, a deeper
- * section with a class of its own is left to that class, other prefixes are bound as Boot binds them, and a
- * {@link ValidatedProperties} class checks its values once bound.
+ * The binding rule of every {@code agent.middleware} section, whichever class binds it:
+ * unknown keys fail, a deeper section with a class of its own is left to that class,
+ * other prefixes are bound as Boot binds them, and a {@link ValidatedProperties} class
+ * checks its values once bound.
  */
 class StrictBindingTests {
 

@@ -36,9 +36,11 @@ class UnknownPropertiesCheckTests {
 
 	@Test
 	void theKeysOfAFeatureThatIsNotConfiguredAreStillKnown() {
-		// No retry auto-configuration runs here: the key is known from the configuration metadata.
+		// No retry auto-configuration runs here: the key is known from the configuration
+		// metadata.
 		this.contextRunner
-			.withPropertyValues("agent.middleware.retry.enabled=false", "agent.middleware.retry.defaults.max-attempts=5")
+			.withPropertyValues("agent.middleware.retry.enabled=false",
+					"agent.middleware.retry.defaults.max-attempts=5")
 			.run((context) -> assertThat(context).hasNotFailed());
 	}
 
@@ -53,8 +55,9 @@ class UnknownPropertiesCheckTests {
 
 	@Test
 	void environmentVariablesAreMatchedWhateverTheirUnderscoresSplit() {
-		this.contextRunner.withInitializer(environmentVariables(Map.of("AGENT_MIDDLEWARE_RATE_LIMIT_ENABLED", "false",
-				"AGENT_MIDDLEWARE_FAIL_ON_UNKNOWN_TOOL", "true")))
+		this.contextRunner
+			.withInitializer(environmentVariables(Map.of("AGENT_MIDDLEWARE_RATE_LIMIT_ENABLED", "false",
+					"AGENT_MIDDLEWARE_FAIL_ON_UNKNOWN_TOOL", "true")))
 			.run((context) -> assertThat(context).hasNotFailed());
 		this.contextRunner.withInitializer(environmentVariables(Map.of("AGENT_MIDDLEWARE_CAHCE_ENABLED", "false")))
 			.run((context) -> assertThat(failure(context).getProperty()).isEqualTo("agent.middleware.cahce"));

@@ -10,9 +10,8 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
- * A user middleware named {@code recording} that keeps every invocation it sees in a {@link Recorder} bean, so that a
- * test can check what reached the chain.
- * <pre>{@code
+ * A user middleware named {@code recording} that keeps every invocation it sees in a
+ * {@link Recorder} bean, so that a test can check what reached the chain. <pre>{@code
  * runner.withUserConfiguration(RecordingMiddlewareConfiguration.class).run((context) ->
  *     assertThat(context.getBean(RecordingMiddlewareConfiguration.Recorder.class).calls).hasSize(1));
  * }</pre>

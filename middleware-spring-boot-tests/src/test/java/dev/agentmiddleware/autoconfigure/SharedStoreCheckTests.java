@@ -22,27 +22,31 @@ import org.springframework.core.env.Environment;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A store that configuration makes shared never silently stays in memory: an application with a database
- * ({@code spring.datasource.url}) but without {@code spring-jdbc} (as when a {@code test}-scoped copy overrides the
- * starter's) fails startup naming the store properties and the dependency, instead of keeping approvals and threads
- * in each instance's memory.
+ * A store that configuration makes shared never silently stays in memory: an application
+ * with a database ({@code spring.datasource.url}) but without {@code spring-jdbc} (as
+ * when a {@code test}-scoped copy overrides the starter's) fails startup naming the store
+ * properties and the dependency, instead of keeping approvals and threads in each
+ * instance's memory.
  */
 class SharedStoreCheckTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(AgentMiddlewareAutoConfiguration.class,
-				AgentToolAutoConfiguration.class, ApprovalAutoConfiguration.class, JdbcStoresAutoConfiguration.class, ApprovalWebAutoConfiguration.class, McpApprovalAutoConfiguration.class, ThreadStoreAutoConfiguration.class, JdbcStoresAutoConfiguration.class,
+				AgentToolAutoConfiguration.class, ApprovalAutoConfiguration.class, JdbcStoresAutoConfiguration.class,
+				ApprovalWebAutoConfiguration.class, McpApprovalAutoConfiguration.class,
+				ThreadStoreAutoConfiguration.class, JdbcStoresAutoConfiguration.class,
 				DataSourceAutoConfiguration.class));
 
-	// What a user's class path looks like when spring-jdbc is missing: Boot's DataSource auto-configuration backs
-	// off (it needs spring-jdbc), so there is no DataSource bean at all, only the property.
+	// What a user's class path looks like when spring-jdbc is missing: Boot's DataSource
+	// auto-configuration backs
+	// off (it needs spring-jdbc), so there is no DataSource bean at all, only the
+	// property.
 	private final FilteredClassLoader withoutSpringJdbc = new FilteredClassLoader("org.springframework.jdbc");
 
 	@Test
 	void aDatabaseUrlWithoutSpringJdbcFailsStartupNamingTheDependency() {
-		FailureAnalysis analysis = startAndAnalyze(
-				this.contextRunner.withClassLoader(this.withoutSpringJdbc)
-					.withPropertyValues("spring.datasource.url=jdbc:h2:mem:shared-store-check"));
+		FailureAnalysis analysis = startAndAnalyze(this.contextRunner.withClassLoader(this.withoutSpringJdbc)
+			.withPropertyValues("spring.datasource.url=jdbc:h2:mem:shared-store-check"));
 		assertThat(analysis.getDescription()).contains("Property: agent.middleware.approval.store.type")
 			.contains("org.springframework:spring-jdbc")
 			.contains("spring.datasource.url is set")

@@ -46,18 +46,21 @@ import org.springframework.core.env.Environment;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Every section of {@code agent.middleware} refuses an unknown key and an invalid value, and the failure report
- * names the property as written, the value, what is allowed and the near miss. The sections come from the
- * configuration metadata: a section without a row here fails {@link #everySectionOfTheMetadataHasARow}.
+ * Every section of {@code agent.middleware} refuses an unknown key and an invalid value,
+ * and the failure report names the property as written, the value, what is allowed and
+ * the near miss. The sections come from the configuration metadata: a section without a
+ * row here fails {@link #everySectionOfTheMetadataHasARow}.
  */
 class StrictConfigurationTests {
 
-	/** One bad key and one bad value per section, with what the report must say about each. */
+	/**
+	 * One bad key and one bad value per section, with what the report must say about
+	 * each.
+	 */
 	private static final Map<String, List<Row>> ROWS = new LinkedHashMap<>();
 
 	static {
-		section("agent.middleware",
-				key("agent.middleware.arguments.max-dept=3", "Did you mean 'max-depth'?"),
+		section("agent.middleware", key("agent.middleware.arguments.max-dept=3", "Did you mean 'max-depth'?"),
 				value("agent.middleware.arguments.max-depth=0", "must be 1 or more"));
 		section("agent.middleware.approval", key("agent.middleware.approval.polcy=all", "Did you mean 'policy'?"),
 				value("agent.middleware.approval.policy=al", "'al' is not one of none, dangerous, all, configured",
@@ -136,11 +139,14 @@ class StrictConfigurationTests {
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(AgentMiddlewareAutoConfiguration.class,
 				AgentMiddlewareEndpointAutoConfiguration.class, AgentAutoConfiguration.class,
-				ApprovalAutoConfiguration.class, JdbcStoresAutoConfiguration.class, ApprovalWebAutoConfiguration.class, McpApprovalAutoConfiguration.class, ToolCacheAutoConfiguration.class, JdbcStoresAutoConfiguration.class,
+				ApprovalAutoConfiguration.class, JdbcStoresAutoConfiguration.class, ApprovalWebAutoConfiguration.class,
+				McpApprovalAutoConfiguration.class, ToolCacheAutoConfiguration.class, JdbcStoresAutoConfiguration.class,
 				CrashRecoveryAutoConfiguration.class, LearningAutoConfiguration.class,
 				ToolLoggingAutoConfiguration.class, ToolObservationAutoConfiguration.class,
-				ToolRateLimitAutoConfiguration.class, JdbcStoresAutoConfiguration.class, RedisRateLimiterStoreAutoConfiguration.class, ToolRetryAutoConfiguration.class, ToolResultAutoConfiguration.class,
-				ThreadStoreAutoConfiguration.class, JdbcStoresAutoConfiguration.class, ToolTimeoutAutoConfiguration.class,
+				ToolRateLimitAutoConfiguration.class, JdbcStoresAutoConfiguration.class,
+				RedisRateLimiterStoreAutoConfiguration.class, ToolRetryAutoConfiguration.class,
+				ToolResultAutoConfiguration.class, ThreadStoreAutoConfiguration.class,
+				JdbcStoresAutoConfiguration.class, ToolTimeoutAutoConfiguration.class,
 				AgentChatClientAutoConfiguration.class, AgentToolSpringAiAutoConfiguration.class,
 				AgentMcpServerAutoConfiguration.class, AgentToolAutoConfiguration.class,
 				AuthorizationAutoConfiguration.class, EdgeGuardAutoConfiguration.class, AuditAutoConfiguration.class))
@@ -185,7 +191,8 @@ class StrictConfigurationTests {
 		assertThat(analysis.getDescription()).contains("Property: agent.middleware.approval.providers[1]")
 			.contains("Value: \"quue\"")
 			.contains("Reason: no approval provider is named 'quue'");
-		assertThat(analysis.getAction()).startsWith("Did you mean 'queue'?").contains("callback, link, mcp-elicitation, queue");
+		assertThat(analysis.getAction()).startsWith("Did you mean 'queue'?")
+			.contains("callback, link, mcp-elicitation, queue");
 	}
 
 	@Test
@@ -255,7 +262,8 @@ class StrictConfigurationTests {
 					"agent.middleware.approval.timeout=30s", "agent.middleware.loop-guard.max-iterations=0",
 					"agent.middleware.todo.max-items=5", "agent.middleware.threads.memory.max-threads=10",
 					"agent.middleware.cache.defaults.ttl=1m", "agent.middleware.retry.defaults.max-attempts=2",
-					"agent.middleware.mcp.transport.max-sessions=3", "agent.middleware.spring-ai.chat-client.enabled=true",
+					"agent.middleware.mcp.transport.max-sessions=3",
+					"agent.middleware.spring-ai.chat-client.enabled=true",
 					"agent.middleware.approval.sensitive-tools=refund_order")
 			.run((context) -> assertThat(context).hasNotFailed());
 	}
@@ -267,8 +275,8 @@ class StrictConfigurationTests {
 			.withInitializer((context) -> environment.set(context.getEnvironment()))
 			.run((context) -> {
 				assertThat(context).hasFailed();
-				analysis.set(new AgentMiddlewareFailureAnalyzer(environment.get())
-					.analyze(context.getStartupFailure()));
+				analysis
+					.set(new AgentMiddlewareFailureAnalyzer(environment.get()).analyze(context.getStartupFailure()));
 				assertThat(analysis.get()).as("analysis of %s", context.getStartupFailure()).isNotNull();
 			});
 		return analysis.get();

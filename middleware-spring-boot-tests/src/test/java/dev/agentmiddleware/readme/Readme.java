@@ -13,9 +13,11 @@ import java.util.stream.Stream;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The project's READMEs as the tests read them: the fenced code blocks with their language, the line they start at
- * and the HTML comment right above the fence (a {@code <!-- java-fragment: ... -->} marker), and the Markdown tables.
- * The READMEs are the source; the tests take the blocks from them, so that a README and its test cannot drift apart.
+ * The project's READMEs as the tests read them: the fenced code blocks with their
+ * language, the line they start at and the HTML comment right above the fence (a
+ * {@code <!-- java-fragment: ... -->} marker), and the Markdown tables. The READMEs are
+ * the source; the tests take the blocks from them, so that a README and its test cannot
+ * drift apart.
  */
 final class Readme {
 
@@ -166,10 +168,12 @@ final class Readme {
 
 	/**
 	 * A fenced code block.
+	 *
 	 * @param file the README it is in
 	 * @param line the line of its opening fence
 	 * @param text its text
-	 * @param marker the HTML comment right above the fence, without {@code <!--} and {@code -->}
+	 * @param marker the HTML comment right above the fence, without {@code <!--} and
+	 * {@code -->}
 	 */
 	record Block(String file, int line, String text, @Nullable String marker) {
 
@@ -182,6 +186,7 @@ final class Readme {
 
 	/**
 	 * A table row.
+	 *
 	 * @param line its line
 	 * @param cells its cells
 	 */

@@ -25,16 +25,18 @@ import org.junit.jupiter.api.io.TempDir;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Every {@code ```java} block of every README compiles, with the imports it shows, against this module's test class
- * path (core, auto-configuration, Spring AI, Spring). The blocks are read from the READMEs at test time, so the
- * README is the only copy.
+ * Every {@code ```java} block of every README compiles, with the imports it shows,
+ * against this module's test class path (core, auto-configuration, Spring AI, Spring).
+ * The blocks are read from the READMEs at test time, so the README is the only copy.
  *
- * <p>A block that declares a type is a compilation unit, compiled as it is. Any other block is a fragment: its
- * statements are compiled as the body of a method, after its own imports. What the surrounding text gives a fragment
- * (a bean, a variable) is declared in a marker on the line above the fence, which Markdown does not render:
+ * <p>
+ * A block that declares a type is a compilation unit, compiled as it is. Any other block
+ * is a fragment: its statements are compiled as the body of a method, after its own
+ * imports. What the surrounding text gives a fragment (a bean, a variable) is declared in
+ * a marker on the line above the fence, which Markdown does not render:
  * {@code <!-- java-fragment: org.springframework.ai.chat.client.ChatClient chatClient; String conversationId -->}.
- * All blocks compile together in one package, so a fragment may use a type a unit block declares
- * ({@code WeatherTools}).
+ * All blocks compile together in one package, so a fragment may use a type a unit block
+ * declares ({@code WeatherTools}).
  */
 class ReadmeJavaSnippetsTests {
 
@@ -44,7 +46,8 @@ class ReadmeJavaSnippetsTests {
 	private static final String FRAGMENT = "java-fragment:";
 
 	@Test
-	void everyJavaBlockOfEveryReadmeCompilesWithItsImportsAndNoDeprecatedCall(@TempDir Path classes) throws IOException {
+	void everyJavaBlockOfEveryReadmeCompilesWithItsImportsAndNoDeprecatedCall(@TempDir Path classes)
+			throws IOException {
 		Map<String, Readme.Block> sources = new LinkedHashMap<>();
 		List<JavaFileObject> units = new ArrayList<>();
 		for (Readme readme : Readme.all()) {
@@ -63,7 +66,8 @@ class ReadmeJavaSnippetsTests {
 		boolean compiled = compiler.getTask(null, null, diagnostics, options, null, units).call();
 		List<String> errors = new ArrayList<>();
 		for (Diagnostic<? extends JavaFileObject> diagnostic : diagnostics.getDiagnostics()) {
-			// A README shows the current API: a deprecated method (Spring AI's, ours) is an error here.
+			// A README shows the current API: a deprecated method (Spring AI's, ours) is
+			// an error here.
 			if (diagnostic.getKind() == Diagnostic.Kind.ERROR || isDeprecation(diagnostic)) {
 				Readme.Block block = sources.get(((Source) diagnostic.getSource()).className);
 				errors.add(block.file() + ":" + (block.line() + diagnostic.getLineNumber()) + ": "
@@ -113,7 +117,8 @@ class ReadmeJavaSnippetsTests {
 		return (first != null) ? first : "Snippet_" + name;
 	}
 
-	// The block with "package readme;" before its first line and the class and method around its statements, on
+	// The block with "package readme;" before its first line and the class and method
+	// around its statements, on
 	// the lines they start at, so that a compiler error's line is the README's.
 	static String fragment(Readme.Block block, String className) {
 		String givens = "";
@@ -138,7 +143,8 @@ class ReadmeJavaSnippetsTests {
 	}
 
 	private static String testClassPath() {
-		// Surefire runs the tests from a manifest-only jar and gives the real class path in this property.
+		// Surefire runs the tests from a manifest-only jar and gives the real class path
+		// in this property.
 		String classPath = System.getProperty("surefire.test.class.path");
 		return (classPath != null && !classPath.isBlank()) ? classPath : System.getProperty("java.class.path");
 	}

@@ -28,11 +28,12 @@ import org.springframework.util.ClassUtils;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The property tables of the root README against the code: no property documented twice, every documented section
- * and key exists (in the configuration metadata and on its properties class), and every documented default (the
- * {@code [..]} after a key, or the {@code default} column) equals the value a fresh properties object has. A default
- * given in words ({@code [read-only tools]}) is accepted only where the real default is "not set", as the
- * built-in's own rule then decides.
+ * The property tables of the root README against the code: no property documented twice,
+ * every documented section and key exists (in the configuration metadata and on its
+ * properties class), and every documented default (the {@code [..]} after a key, or the
+ * {@code default} column) equals the value a fresh properties object has. A default given
+ * in words ({@code [read-only tools]}) is accepted only where the real default is "not
+ * set", as the built-in's own rule then decides.
  */
 class ReadmePropertyTablesTests {
 
@@ -44,8 +45,9 @@ class ReadmePropertyTablesTests {
 
 	@Test
 	void theBuiltInTableDocumentsEachSectionOnceWithItsRealKeysAndDefaults() {
-		List<Readme.Row> rows = Readme.root().table("prefix `agent.middleware.`", "keys (`defaults.*` and "
-				+ "`tools.<tool-name>.*` unless marked global)");
+		List<Readme.Row> rows = Readme.root()
+			.table("prefix `agent.middleware.`",
+					"keys (`defaults.*` and " + "`tools.<tool-name>.*` unless marked global)");
 		assertThat(rows).hasSizeGreaterThanOrEqualTo(8);
 		Set<String> prefixes = new HashSet<>();
 		List<String> problems = new ArrayList<>();
@@ -103,11 +105,12 @@ class ReadmePropertyTablesTests {
 				continue;
 			}
 			String section = this.metadata.sectionOf(property);
-			Object fresh = BeanUtils.instantiateClass(ClassUtils.resolveClassName(this.metadata.sections.get(section),
-					null));
+			Object fresh = BeanUtils
+				.instantiateClass(ClassUtils.resolveClassName(this.metadata.sections.get(section), null));
 			Object real = new BeanWrapperImpl(fresh).getPropertyValue(camel(property.substring(section.length() + 1)));
 			String documented = row.cells().get(1);
-			// A list default is written as its entries with wildcards (`http(s)://localhost:*`); only scalars compare.
+			// A list default is written as its entries with wildcards
+			// (`http(s)://localhost:*`); only scalars compare.
 			if (!(real instanceof Collection)) {
 				compare("README.md:" + row.line() + ": " + property, documented.replace("`", ""), real, problems);
 			}
@@ -244,7 +247,10 @@ class ReadmePropertyTablesTests {
 		return camel.toString();
 	}
 
-	/** The sections (prefix to properties class) and property names under agent.middleware, from the metadata. */
+	/**
+	 * The sections (prefix to properties class) and property names under
+	 * agent.middleware, from the metadata.
+	 */
 	private record Metadata(Map<String, String> sections, Set<String> properties) {
 
 		static Metadata read() {

@@ -25,11 +25,12 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The public surface of every published module with classes, counted honestly, against the README's module table:
- * public top-level types plus public nested types (a nested type counts when it and every type around it are
- * public), and of them those in an {@code internal} package, which are public for the modules only. The classes are
- * read from each module's compiled output, as the build made it. When the counts change, the failure prints the
- * column to paste into the README.
+ * The public surface of every published module with classes, counted honestly, against
+ * the README's module table: public top-level types plus public nested types (a nested
+ * type counts when it and every type around it are public), and of them those in an
+ * {@code internal} package, which are public for the modules only. The classes are read
+ * from each module's compiled output, as the build made it. When the counts change, the
+ * failure prints the column to paste into the README.
  */
 class ReadmePublicSurfaceTests {
 
@@ -51,7 +52,8 @@ class ReadmePublicSurfaceTests {
 			.isEmpty();
 	}
 
-	// Each published module with classes, by one class it holds (the starters and the BOM hold none)
+	// Each published module with classes, by one class it holds (the starters and the BOM
+	// hold none)
 	private static Map<String, Class<?>> publishedModules() {
 		Map<String, Class<?>> modules = new LinkedHashMap<>();
 		modules.put("middleware-core", ToolPipeline.class);
@@ -84,7 +86,8 @@ class ReadmePublicSurfaceTests {
 		return count;
 	}
 
-	// Public, and for a nested type: a member type (not local or anonymous) of a type that is public API itself
+	// Public, and for a nested type: a member type (not local or anonymous) of a type
+	// that is public API itself
 	private static boolean isPublicApi(JavaClass type) {
 		if (!type.getModifiers().contains(JavaModifier.PUBLIC) || type.isAnonymousClass() || type.isLocalClass()) {
 			return false;

@@ -56,11 +56,12 @@ import org.springframework.core.io.ByteArrayResource;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Every {@code ```yaml} block of every README binds and starts an application context with every auto-configuration
- * of this module and the tools the block names (each a read-only, idempotent tool, so that every built-in may apply
- * to it). Configuration is strict, so a key or value the code does not accept fails the block's test. The sample's
- * README shows the {@code agent.middleware} block of the first document of its {@code application.yml}; the two
- * must be equal.
+ * Every {@code ```yaml} block of every README binds and starts an application context
+ * with every auto-configuration of this module and the tools the block names (each a
+ * read-only, idempotent tool, so that every built-in may apply to it). Configuration is
+ * strict, so a key or value the code does not accept fails the block's test. The sample's
+ * README shows the {@code agent.middleware} block of the first document of its
+ * {@code application.yml}; the two must be equal.
  */
 class ReadmeYamlTests {
 
@@ -71,14 +72,16 @@ class ReadmeYamlTests {
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(AgentMiddlewareAutoConfiguration.class,
 				AgentMiddlewareEndpointAutoConfiguration.class, AgentAutoConfiguration.class,
-				ApprovalAutoConfiguration.class, JdbcStoresAutoConfiguration.class, ApprovalWebAutoConfiguration.class, McpApprovalAutoConfiguration.class, ToolCacheAutoConfiguration.class, JdbcStoresAutoConfiguration.class,
+				ApprovalAutoConfiguration.class, JdbcStoresAutoConfiguration.class, ApprovalWebAutoConfiguration.class,
+				McpApprovalAutoConfiguration.class, ToolCacheAutoConfiguration.class, JdbcStoresAutoConfiguration.class,
 				CrashRecoveryAutoConfiguration.class, LearningAutoConfiguration.class,
 				ToolLoggingAutoConfiguration.class, ToolObservationAutoConfiguration.class,
-				ToolRateLimitAutoConfiguration.class, JdbcStoresAutoConfiguration.class, RedisRateLimiterStoreAutoConfiguration.class, ToolRetryAutoConfiguration.class,
-				ThreadStoreAutoConfiguration.class, JdbcStoresAutoConfiguration.class, ToolTimeoutAutoConfiguration.class,
-				AgentChatClientAutoConfiguration.class, AgentToolSpringAiAutoConfiguration.class,
-				AgentMcpServerAutoConfiguration.class, AgentToolAutoConfiguration.class,
-				ToolResultAutoConfiguration.class, DataRedisAutoConfiguration.class));
+				ToolRateLimitAutoConfiguration.class, JdbcStoresAutoConfiguration.class,
+				RedisRateLimiterStoreAutoConfiguration.class, ToolRetryAutoConfiguration.class,
+				ThreadStoreAutoConfiguration.class, JdbcStoresAutoConfiguration.class,
+				ToolTimeoutAutoConfiguration.class, AgentChatClientAutoConfiguration.class,
+				AgentToolSpringAiAutoConfiguration.class, AgentMcpServerAutoConfiguration.class,
+				AgentToolAutoConfiguration.class, ToolResultAutoConfiguration.class, DataRedisAutoConfiguration.class));
 
 	@TestFactory
 	Stream<DynamicTest> everyYamlBlockOfEveryReadmeStartsAContextWithTheToolsItNames() {
@@ -89,10 +92,12 @@ class ReadmeYamlTests {
 					Map<String, Object> properties = properties(block.toString(), block.text());
 					assertThat(properties).as("properties of %s", block).isNotEmpty();
 					Set<String> tools = toolsNamed(properties);
-					this.contextRunner.withInitializer((context) -> context.getEnvironment()
-						.getPropertySources()
-						.addFirst(yaml(block.toString(), block.text())))
-						.withBean("readmeTools", AgentToolContributor.class, () -> (registry) -> register(registry, tools))
+					this.contextRunner
+						.withInitializer((context) -> context.getEnvironment()
+							.getPropertySources()
+							.addFirst(yaml(block.toString(), block.text())))
+						.withBean("readmeTools", AgentToolContributor.class,
+								() -> (registry) -> register(registry, tools))
 						.run((context) -> {
 							assertThat(context).as("%s", block).hasNotFailed();
 							AgentToolRegistry registry = context.getBean(AgentToolRegistry.class);
@@ -117,7 +122,8 @@ class ReadmeYamlTests {
 		Path applicationYml = Path.of(sample.name()).getParent().resolve("src/main/resources/application.yml");
 		Path file = projectFile(applicationYml);
 		// The first document: the README's block is its agent.middleware block.
-		Map<String, Object> configured = middleware(properties(documents(file.toString(), Files.readString(file)).get(0)));
+		Map<String, Object> configured = middleware(
+				properties(documents(file.toString(), Files.readString(file)).get(0)));
 		assertThat(middleware(properties("sample README", blocks.get(0).text()))).isEqualTo(configured);
 	}
 
@@ -139,7 +145,8 @@ class ReadmeYamlTests {
 		return middleware;
 	}
 
-	// The tool names a block configures: keys under any 'tools.<name>' and the elements of any '...-tools' list.
+	// The tool names a block configures: keys under any 'tools.<name>' and the elements
+	// of any '...-tools' list.
 	private static Set<String> toolsNamed(Map<String, Object> properties) {
 		Set<String> tools = new TreeSet<>();
 		properties.forEach((name, value) -> {

@@ -12,21 +12,23 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 import org.slf4j.LoggerFactory;
 
 /**
- * Captures what one logger writes during each test, instead of printing it in the build: the logger is set to the
- * given level and stops passing its events to the root logger until the test ends.
- * <pre>{@code
- * @RegisterExtension
+ * Captures what one logger writes during each test, instead of printing it in the build:
+ * the logger is set to the given level and stops passing its events to the root logger
+ * until the test ends. <pre>{@code
+ * &#64;RegisterExtension
  * final CapturedLog log = CapturedLog.of(LoggingMiddleware.DEFAULT_LOGGER_NAME, Level.INFO);
  *
- * @Test
+ *
+
+&#64;Test
  * void logsOneLinePerCall() {
  *     pipeline.call(invocation);
  *     assertThat(this.log.events()).singleElement()
  *         .satisfies((event) -> assertThat(event.getFormattedMessage()).contains("outcome=succeeded"));
  * }
- * }</pre>
- * Outside JUnit's extension model, {@link #start()} and {@link #stop()} do the same by hand. Events are prepared for
- * deferred processing as they arrive, so their MDC and arguments are those of the moment they were logged.
+ * }</pre> Outside JUnit's extension model, {@link #start()} and {@link #stop()} do the
+ * same by hand. Events are prepared for deferred processing as they arrive, so their MDC
+ * and arguments are those of the moment they were logged.
  */
 public final class CapturedLog implements BeforeEachCallback, AfterEachCallback {
 
@@ -81,7 +83,8 @@ public final class CapturedLog implements BeforeEachCallback, AfterEachCallback 
 	}
 
 	/**
-	 * Stops capturing and gives the logger back its configured level and root appenders; the events stay readable.
+	 * Stops capturing and gives the logger back its configured level and root appenders;
+	 * the events stay readable.
 	 */
 	public void stop() {
 		this.logger.detachAppender(this.appender);

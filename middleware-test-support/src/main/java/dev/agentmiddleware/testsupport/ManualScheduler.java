@@ -10,17 +10,15 @@ import java.util.concurrent.Future;
 import java.util.concurrent.FutureTask;
 
 /**
- * Runs tasks scheduled after a delay when a test moves its {@link MutableClock} past their time, on the test's
- * thread: time-based behaviour that waits (a report sent at the end of its interval) tested without sleeping or a
- * thread of its own.
- * <pre>{@code
+ * Runs tasks scheduled after a delay when a test moves its {@link MutableClock} past
+ * their time, on the test's thread: time-based behaviour that waits (a report sent at the
+ * end of its interval) tested without sleeping or a thread of its own. <pre>{@code
  * MutableClock clock = new MutableClock();
  * ManualScheduler scheduler = new ManualScheduler(clock);
  * ProgressTarget target = ProgressTarget.of(sender, Duration.ofSeconds(5), clock, scheduler::schedule);
  * ...
  * scheduler.advance(Duration.ofSeconds(5));   // moves the clock, runs what is due
- * }</pre>
- * Thread-safe; tasks run outside its lock.
+ * }</pre> Thread-safe; tasks run outside its lock.
  */
 public final class ManualScheduler {
 
@@ -49,8 +47,8 @@ public final class ManualScheduler {
 	}
 
 	/**
-	 * Moves the clock forward and runs, in order of their time, the tasks that are due, each with the clock at its
-	 * time.
+	 * Moves the clock forward and runs, in order of their time, the tasks that are due,
+	 * each with the clock at its time.
 	 * @param duration how far
 	 */
 	public void advance(Duration duration) {

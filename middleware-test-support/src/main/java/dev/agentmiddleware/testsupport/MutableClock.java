@@ -8,14 +8,13 @@ import java.time.ZoneOffset;
 import java.util.Objects;
 
 /**
- * A UTC clock that a test moves by hand, for time-based behaviour (expiry, time to live, timeouts) without sleeping:
- * <pre>{@code
+ * A UTC clock that a test moves by hand, for time-based behaviour (expiry, time to live,
+ * timeouts) without sleeping: <pre>{@code
  * MutableClock clock = new MutableClock(Instant.parse("2026-01-01T00:00:00Z"));
  * store.grant(grant, clock.instant());
  * clock.advance(Duration.ofHours(2));
  * assertThat(store.findGrant(...)).isEmpty();
- * }</pre>
- * Thread-safe: the time is one volatile field.
+ * }</pre> Thread-safe: the time is one volatile field.
  */
 public final class MutableClock extends Clock {
 

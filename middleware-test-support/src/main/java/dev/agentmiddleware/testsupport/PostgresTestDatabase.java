@@ -8,9 +8,9 @@ import java.util.Locale;
 import java.util.UUID;
 
 /**
- * A schema of its own on the test PostgreSQL server, so that test classes and concurrent builds never see each
- * other's tables. Use it from a test marked {@code @RequiresService(TestService.POSTGRES)}:
- * <pre>{@code
+ * A schema of its own on the test PostgreSQL server, so that test classes and concurrent
+ * builds never see each other's tables. Use it from a test marked
+ * {@code @RequiresService(TestService.POSTGRES)}: <pre>{@code
  * try (PostgresTestDatabase database = PostgresTestDatabase.createSchema()) {
  *     DataSource dataSource = new SimpleDriverDataSource(new org.postgresql.Driver(), database.jdbcUrl(),
  *             database.username(), database.password());

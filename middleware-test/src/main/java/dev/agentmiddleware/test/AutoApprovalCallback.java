@@ -12,15 +12,16 @@ import dev.agentmiddleware.approval.ApprovalRequest;
 import org.jspecify.annotations.Nullable;
 
 /**
- * An {@link ApprovalCallback} that decides every request at once, by rules a test gives, and remembers what it was
- * asked: the approval middleware runs for real (its request, its redaction, its audit, its outcome), only the human is
- * replaced.
+ * An {@link ApprovalCallback} that decides every request at once, by rules a test gives,
+ * and remembers what it was asked: the approval middleware runs for real (its request,
+ * its redaction, its audit, its outcome), only the human is replaced.
  *
- * <p>Rules are tried in the order they were added; the first that matches decides. A request no rule matches is
- * denied ({@link Builder#otherwiseDeny(String)}) unless {@link Builder#otherwiseApprove()} says otherwise. Every
- * decision names {@link #DECIDED_BY} as the approver unless {@link Builder#decidedBy(String)} says otherwise. Safe
- * to use from many threads.
- * <pre>{@code
+ * <p>
+ * Rules are tried in the order they were added; the first that matches decides. A request
+ * no rule matches is denied ({@link Builder#otherwiseDeny(String)}) unless
+ * {@link Builder#otherwiseApprove()} says otherwise. Every decision names
+ * {@link #DECIDED_BY} as the approver unless {@link Builder#decidedBy(String)} says
+ * otherwise. Safe to use from many threads. <pre>{@code
  * AutoApprovalCallback approvals = AutoApprovalCallback.builder()
  *     .approve("write_file")
  *     .deny("delete_file", "never in tests")
@@ -109,7 +110,8 @@ public final class AutoApprovalCallback implements ApprovalCallback {
 	/**
 	 * The requests for one tool, in the order they came.
 	 * @param tool the tool name
-	 * @return an unmodifiable snapshot of the requests, empty when the tool was never gated
+	 * @return an unmodifiable snapshot of the requests, empty when the tool was never
+	 * gated
 	 */
 	public List<ApprovalRequest> requests(String tool) {
 		Objects.requireNonNull(tool, "tool");
@@ -128,7 +130,8 @@ public final class AutoApprovalCallback implements ApprovalCallback {
 	}
 
 	/**
-	 * Builds an {@link AutoApprovalCallback}. Rules are tried in the order they are added.
+	 * Builds an {@link AutoApprovalCallback}. Rules are tried in the order they are
+	 * added.
 	 */
 	public static final class Builder {
 
@@ -208,7 +211,8 @@ public final class AutoApprovalCallback implements ApprovalCallback {
 		}
 
 		/**
-		 * The approver the decisions name, {@value AutoApprovalCallback#DECIDED_BY} by default.
+		 * The approver the decisions name, {@value AutoApprovalCallback#DECIDED_BY} by
+		 * default.
 		 * @param decidedBy the approver's name
 		 * @return this builder
 		 */

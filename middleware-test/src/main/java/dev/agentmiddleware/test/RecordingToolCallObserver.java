@@ -9,26 +9,29 @@ import dev.agentmiddleware.callrecord.ToolCallObserver;
 import dev.agentmiddleware.tool.CallOutcome;
 
 /**
- * A {@link ToolCallObserver} that keeps the record of every call it sees, so that a test can check what happened to
- * its calls: the tool, the arguments, the {@link CallOutcome}, the result or the failure, and which middleware
- * decided it.
+ * A {@link ToolCallObserver} that keeps the record of every call it sees, so that a test
+ * can check what happened to its calls: the tool, the arguments, the {@link CallOutcome},
+ * the result or the failure, and which middleware decided it.
  *
- * <p>The observer is {@link #synchronous() synchronous}: the record of a call is here as soon as the call returns
- * or throws, so tests read it without waiting. It sees the calls a middleware refused (denied, rate limited, answered
- * from the cache, refused for their arguments) as well as the calls the tool ran. Safe to use from many threads;
- * records are kept in the order the calls ended.
+ * <p>
+ * The observer is {@link #synchronous() synchronous}: the record of a call is here as
+ * soon as the call returns or throws, so tests read it without waiting. It sees the calls
+ * a middleware refused (denied, rate limited, answered from the cache, refused for their
+ * arguments) as well as the calls the tool ran. Safe to use from many threads; records
+ * are kept in the order the calls ended.
  *
- * <p>In a Spring test, declare it as a bean: every {@code ToolCallObserver} bean receives the records of every tool.
- * <pre>{@code
- * @Bean
+ * <p>
+ * In a Spring test, declare it as a bean: every {@code ToolCallObserver} bean receives
+ * the records of every tool. <pre>{@code
+ * &#64;Bean
  * RecordingToolCallObserver recordingObserver() {
  *     return new RecordingToolCallObserver();
  * }
  *
  * assertThat(observer.outcomes("search")).containsExactly(CallOutcome.SUCCEEDED, CallOutcome.RATE_LIMITED);
  * assertThat(observer.lastRecord("search").decidedBy()).isEqualTo("rate-limit");
- * }</pre>
- * {@link ToolHarness} attaches one to its pipeline ({@link ToolHarness#observer()}).
+ * }</pre> {@link ToolHarness} attaches one to its pipeline
+ * ({@link ToolHarness#observer()}).
  */
 public final class RecordingToolCallObserver implements ToolCallObserver {
 
@@ -67,8 +70,8 @@ public final class RecordingToolCallObserver implements ToolCallObserver {
 	}
 
 	/**
-	 * The records of the calls of one tool with exactly these arguments (as the chain received them), in the order
-	 * the calls ended.
+	 * The records of the calls of one tool with exactly these arguments (as the chain
+	 * received them), in the order the calls ended.
 	 * @param tool the tool name
 	 * @param arguments the arguments by name
 	 * @return an unmodifiable snapshot of the records

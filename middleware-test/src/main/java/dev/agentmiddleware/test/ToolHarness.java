@@ -35,22 +35,26 @@ import org.springframework.util.ClassUtils;
 import org.springframework.util.StringUtils;
 
 /**
- * One tool behind its real pipeline, for tests: call it with JSON or a map of arguments, and get its result, its
- * failure, or the record of the call.
+ * One tool behind its real pipeline, for tests: call it with JSON or a map of arguments,
+ * and get its result, its failure, or the record of the call.
  *
- * <p>Two ways to build one, both with the real classes of the chain (nothing is copied or simulated):
+ * <p>
+ * Two ways to build one, both with the real classes of the chain (nothing is copied or
+ * simulated):
  * <ul>
- * <li>{@link #chain(ExecutableTool, ToolMiddleware...)}: a chosen list of middleware, outermost first, around a
- * plain tool, composed by {@link ToolPipeline}, as in an application without Spring;</li>
- * <li>{@link #agentTool(Object)}: an object with an {@code @AgentTool} method, in a small application context that
- * runs the auto-configurations of the Boot module ({@code middleware-spring-boot-autoconfigure}), so the tool gets
- * exactly the built-ins an application gets for the same properties: argument binding and validation, approval,
- * rate limit, cache, retry, timeout, result guards, and so on. The harness then closes that context in
- * {@link #close()}.</li>
+ * <li>{@link #chain(ExecutableTool, ToolMiddleware...)}: a chosen list of middleware,
+ * outermost first, around a plain tool, composed by {@link ToolPipeline}, as in an
+ * application without Spring;</li>
+ * <li>{@link #agentTool(Object)}: an object with an {@code @AgentTool} method, in a small
+ * application context that runs the auto-configurations of the Boot module
+ * ({@code middleware-spring-boot-autoconfigure}), so the tool gets exactly the built-ins
+ * an application gets for the same properties: argument binding and validation, approval,
+ * rate limit, cache, retry, timeout, result guards, and so on. The harness then closes
+ * that context in {@link #close()}.</li>
  * </ul>
- * A {@link RecordingToolCallObserver} watches every call ({@link #observer()}); {@link #call} returns the result or
- * throws the failure the caller of the pipeline sees, {@link #attempt} never throws and returns the call's record.
- * <pre>{@code
+ * A {@link RecordingToolCallObserver} watches every call ({@link #observer()});
+ * {@link #call} returns the result or throws the failure the caller of the pipeline sees,
+ * {@link #attempt} never throws and returns the call's record. <pre>{@code
  * try (ToolHarness search = ToolHarness.agentTool(new SearchTools())
  *         .properties("agent.middleware.rate-limit.tools.search.limit-for-period=1",
  *                 "agent.middleware.rate-limit.tools.search.limit-refresh-period=1h")
@@ -64,8 +68,7 @@ import org.springframework.util.StringUtils;
  *     assertThat(echo.call(Map.of("text", "hi"))).isEqualTo("hi");
  *     assertThat(echo.observer().lastRecord().decidedBy()).isNull();
  * }
- * }</pre>
- * Safe to call from many threads, as the pipeline is.
+ * }</pre> Safe to call from many threads, as the pipeline is.
  */
 public final class ToolHarness implements AutoCloseable {
 
@@ -98,9 +101,10 @@ public final class ToolHarness implements AutoCloseable {
 	}
 
 	/**
-	 * A harness for a plain tool behind exactly the given middleware, outermost first (the order given is the order
-	 * they run in, whatever their own order). JSON arguments are read into a map of JSON values, as an MCP client
-	 * sends them; the tool binds them itself.
+	 * A harness for a plain tool behind exactly the given middleware, outermost first
+	 * (the order given is the order they run in, whatever their own order). JSON
+	 * arguments are read into a map of JSON values, as an MCP client sends them; the tool
+	 * binds them itself.
 	 * @param tool the tool
 	 * @param middleware the middleware, outermost first, none for the bare tool
 	 * @return the harness
@@ -130,9 +134,11 @@ public final class ToolHarness implements AutoCloseable {
 	}
 
 	/**
-	 * Starts a harness for the {@code @AgentTool} method of an object, behind the built-ins the Boot module
-	 * configures. Configure it with {@link Builder#properties properties} as an application would.
-	 * @param tools an object with one {@code @AgentTool} method, or several and {@link Builder#tool(String)}
+	 * Starts a harness for the {@code @AgentTool} method of an object, behind the
+	 * built-ins the Boot module configures. Configure it with {@link Builder#properties
+	 * properties} as an application would.
+	 * @param tools an object with one {@code @AgentTool} method, or several and
+	 * {@link Builder#tool(String)}
 	 * @return a builder
 	 */
 	public static Builder agentTool(Object tools) {
@@ -143,15 +149,17 @@ public final class ToolHarness implements AutoCloseable {
 	 * Calls the tool with arguments as a JSON object.
 	 * @param json the arguments, {@code null} or blank for none
 	 * @return what the pipeline returned
-	 * @throws Exception what the pipeline threw: the tool's own failure, or a middleware's refusal such as
-	 * {@code ToolRateLimitedException}, {@code ApprovalDeniedException} or {@code InvalidToolArgumentsException}
+	 * @throws Exception what the pipeline threw: the tool's own failure, or a
+	 * middleware's refusal such as {@code ToolRateLimitedException},
+	 * {@code ApprovalDeniedException} or {@code InvalidToolArgumentsException}
 	 */
 	public @Nullable Object call(@Nullable String json) throws Exception {
 		return this.pipeline.call(this.jsonCall.apply(json).build());
 	}
 
 	/**
-	 * Calls the tool with arguments as a map of JSON values (strings, numbers, booleans, lists, maps).
+	 * Calls the tool with arguments as a map of JSON values (strings, numbers, booleans,
+	 * lists, maps).
 	 * @param arguments the arguments by name
 	 * @return what the pipeline returned
 	 * @throws Exception what the pipeline threw
@@ -162,17 +170,19 @@ public final class ToolHarness implements AutoCloseable {
 	}
 
 	/**
-	 * Calls the tool with arguments as a JSON object and returns the record of the call, whatever its outcome.
+	 * Calls the tool with arguments as a JSON object and returns the record of the call,
+	 * whatever its outcome.
 	 * @param json the arguments, {@code null} or blank for none
-	 * @return the call's record: outcome, result or failure, the middleware that decided it
+	 * @return the call's record: outcome, result or failure, the middleware that decided
+	 * it
 	 */
 	public ToolCallRecord attempt(@Nullable String json) {
 		return attempt(this.jsonCall.apply(json));
 	}
 
 	/**
-	 * Calls the tool with arguments as a map of JSON values and returns the record of the call, whatever its
-	 * outcome.
+	 * Calls the tool with arguments as a map of JSON values and returns the record of the
+	 * call, whatever its outcome.
 	 * @param arguments the arguments by name
 	 * @return the call's record
 	 */
@@ -221,12 +231,14 @@ public final class ToolHarness implements AutoCloseable {
 	}
 
 	/**
-	 * A bean of the application context of a harness built with {@link #agentTool(Object)}, such as the
-	 * {@code ApprovalStore} or a {@code MeterRegistry}.
+	 * A bean of the application context of a harness built with
+	 * {@link #agentTool(Object)}, such as the {@code ApprovalStore} or a
+	 * {@code MeterRegistry}.
 	 * @param <T> the bean type
 	 * @param type the bean type
 	 * @return the single bean of that type
-	 * @throws IllegalStateException for a harness built with {@link #chain(ExecutableTool, ToolMiddleware...)}
+	 * @throws IllegalStateException for a harness built with
+	 * {@link #chain(ExecutableTool, ToolMiddleware...)}
 	 */
 	public <T> T bean(Class<T> type) {
 		if (this.context == null) {
@@ -236,7 +248,8 @@ public final class ToolHarness implements AutoCloseable {
 	}
 
 	/**
-	 * Stops the observers and, for a harness built with {@link #agentTool(Object)}, closes its application context.
+	 * Stops the observers and, for a harness built with {@link #agentTool(Object)},
+	 * closes its application context.
 	 */
 	@Override
 	public void close() {
@@ -262,8 +275,9 @@ public final class ToolHarness implements AutoCloseable {
 	}
 
 	/**
-	 * Builds a {@link ToolHarness} around an {@code @AgentTool} object, in an application context with the Boot
-	 * module's auto-configurations, the given properties and beans, and any further auto-configurations.
+	 * Builds a {@link ToolHarness} around an {@code @AgentTool} object, in an application
+	 * context with the Boot module's auto-configurations, the given properties and beans,
+	 * and any further auto-configurations.
 	 */
 	public static final class Builder {
 
@@ -292,8 +306,10 @@ public final class ToolHarness implements AutoCloseable {
 		}
 
 		/**
-		 * Adds properties, as an application's {@code application.properties} would set them.
-		 * @param pairs {@code key=value} pairs, such as {@code agent.middleware.cache.tools.search.ttl=5m}
+		 * Adds properties, as an application's {@code application.properties} would set
+		 * them.
+		 * @param pairs {@code key=value} pairs, such as
+		 * {@code agent.middleware.cache.tools.search.ttl=5m}
 		 * @return this builder
 		 * @throws IllegalArgumentException for a pair without {@code =}
 		 */
@@ -309,8 +325,8 @@ public final class ToolHarness implements AutoCloseable {
 		}
 
 		/**
-		 * Adds a bean, such as an {@code ApprovalCallback}, a {@code ToolMiddleware} or a {@code MeterRegistry}; one
-		 * per type, as the bean is named after its type.
+		 * Adds a bean, such as an {@code ApprovalCallback}, a {@code ToolMiddleware} or a
+		 * {@code MeterRegistry}; one per type, as the bean is named after its type.
 		 * @param <T> the bean type
 		 * @param type the type the context knows the bean by
 		 * @param bean the bean
@@ -335,9 +351,10 @@ public final class ToolHarness implements AutoCloseable {
 		/**
 		 * Starts the application context and finds the tool.
 		 * @return the harness, which closes the context when closed
-		 * @throws IllegalStateException if the object declares no tool, or several and none was chosen
-		 * @throws org.springframework.beans.BeansException if the context fails to start, as an application would
-		 * for the same properties
+		 * @throws IllegalStateException if the object declares no tool, or several and
+		 * none was chosen
+		 * @throws org.springframework.beans.BeansException if the context fails to start,
+		 * as an application would for the same properties
 		 */
 		@SuppressWarnings("unchecked")
 		public ToolHarness build() {
@@ -356,8 +373,10 @@ public final class ToolHarness implements AutoCloseable {
 				autoConfigurations.addAll(this.configurations);
 				for (Class<?> autoConfiguration : Configurations
 					.getClasses(AutoConfigurations.of(autoConfigurations.toArray(Class[]::new)))) {
-					// By class name, so that their conditions are read from the class file, as Boot reads them:
-					// a class condition naming a library that is absent skips the configuration
+					// By class name, so that their conditions are read from the class
+					// file, as Boot reads them:
+					// a class condition naming a library that is absent skips the
+					// configuration
 					GenericBeanDefinition definition = new GenericBeanDefinition();
 					definition.setBeanClassName(autoConfiguration.getName());
 					context.registerBeanDefinition(autoConfiguration.getName(), definition);
@@ -383,9 +402,8 @@ public final class ToolHarness implements AutoCloseable {
 				return declared.stream()
 					.filter((tool) -> tool.name().equals(this.toolName))
 					.findFirst()
-					.orElseThrow(() -> new IllegalStateException(
-							"No tool '" + this.toolName + "' on " + this.tools.getClass().getName() + "; it declares "
-									+ names));
+					.orElseThrow(() -> new IllegalStateException("No tool '" + this.toolName + "' on "
+							+ this.tools.getClass().getName() + "; it declares " + names));
 			}
 			if (declared.size() != 1) {
 				String declares = declared.isEmpty() ? "no @AgentTool method"
@@ -395,7 +413,8 @@ public final class ToolHarness implements AutoCloseable {
 			return declared.get(0);
 		}
 
-		// The auto-configurations the Boot module lists, read from its own imports file, so that the harness follows
+		// The auto-configurations the Boot module lists, read from its own imports file,
+		// so that the harness follows
 		// the module instead of a copy of its list.
 		private static List<Class<?>> bootModuleAutoConfigurations() {
 			ClassLoader classLoader = ToolHarness.class.getClassLoader();

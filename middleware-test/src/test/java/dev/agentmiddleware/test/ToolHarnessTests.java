@@ -96,8 +96,7 @@ class ToolHarnessTests {
 			assertThat(page.call(Map.of("query", "b", "size", 4))).isEqualTo("b:4");
 			ToolCallRecord invalid = page.attempt("{\"query\":\"a\",\"size\":\"many\"}");
 			assertThat(invalid.outcome()).isEqualTo(CallOutcome.INVALID_ARGUMENTS);
-			assertThat(invalid.error()).isInstanceOf(InvalidToolArgumentsException.class)
-				.hasMessageContaining("size");
+			assertThat(invalid.error()).isInstanceOf(InvalidToolArgumentsException.class).hasMessageContaining("size");
 		}
 	}
 

@@ -19,8 +19,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The sample's approval REST API, called over real HTTP as an approver (HTTP Basic or a bearer token) or
- * anonymously.
+ * The sample's approval REST API, called over real HTTP as an approver (HTTP Basic or a
+ * bearer token) or anonymously.
  */
 final class ApprovalApi {
 
@@ -33,8 +33,8 @@ final class ApprovalApi {
 	private final String authorization;
 
 	ApprovalApi(int port, String username, String password) {
-		this(port, (username == null) ? null : "Basic " + Base64.getEncoder()
-			.encodeToString((username + ":" + password).getBytes(StandardCharsets.UTF_8)));
+		this(port, (username == null) ? null : "Basic "
+				+ Base64.getEncoder().encodeToString((username + ":" + password).getBytes(StandardCharsets.UTF_8)));
 	}
 
 	private ApprovalApi(int port, String authorization) {

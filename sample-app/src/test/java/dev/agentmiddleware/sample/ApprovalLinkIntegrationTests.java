@@ -30,11 +30,12 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Approval by link with the MCP Java SDK's client declaring URL-mode elicitation, in an application whose callers
- * and approvers log in (the default providers: callback, link, queue): the link names the call's page in the
- * console, which only approvers may open; the caller may not approve its own call from it, another approver does,
- * and the client is told the elicitation is complete. Declining the link withdraws the request; a client without
- * URL elicitation gets no link and its call waits in the queue.
+ * Approval by link with the MCP Java SDK's client declaring URL-mode elicitation, in an
+ * application whose callers and approvers log in (the default providers: callback, link,
+ * queue): the link names the call's page in the console, which only approvers may open;
+ * the caller may not approve its own call from it, another approver does, and the client
+ * is told the elicitation is complete. Declining the link withdraws the request; a client
+ * without URL elicitation gets no link and its call waits in the queue.
  */
 @SpringBootTest(classes = AuthorizationMcpIntegrationTests.RecordsApplication.class,
 		webEnvironment = WebEnvironment.RANDOM_PORT,

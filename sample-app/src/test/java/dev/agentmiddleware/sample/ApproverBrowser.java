@@ -12,9 +12,9 @@ import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
 
 /**
- * Headless Chromium (Debian's {@code chromium} and {@code chromium-driver}, {@link TestService#CHROMIUM}) with a
- * profile of its own, sending an approver's Basic credentials on every request of the page, as a browser does after
- * a Basic login.
+ * Headless Chromium (Debian's {@code chromium} and {@code chromium-driver},
+ * {@link TestService#CHROMIUM}) with a profile of its own, sending an approver's Basic
+ * credentials on every request of the page, as a browser does after a Basic login.
  * <pre>{@code
  * try (ApproverBrowser approver = ApproverBrowser.open(profile, "alice", "alice-secret")) {
  *     approver.driver().get("http://localhost:" + port + "/agent/approvals/console");
@@ -46,8 +46,8 @@ final class ApproverBrowser implements AutoCloseable {
 			.build();
 		ChromeOptions options = new ChromeOptions().setBinary(TestService.chromium().toFile())
 			.addArguments("--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-					"--disable-background-networking", "--disable-component-update", "--disable-sync",
-					"--no-first-run", "--user-data-dir=" + profile);
+					"--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",
+					"--user-data-dir=" + profile);
 		ChromeDriver driver;
 		try {
 			driver = new ChromeDriver(service, options);

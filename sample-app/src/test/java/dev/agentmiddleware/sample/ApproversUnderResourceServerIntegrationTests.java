@@ -28,9 +28,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Who may approve when the application is an OAuth2 resource server
- * ({@code spring.security.oauth2.resourceserver.jwt.*}), where Spring Boot defines no user: an application without a {@code UserDetailsService} of its own, whose approvers
- * are Spring Boot's {@code spring.security.user.*} (HTTP Basic) and the holders of a bearer token with the authority
- * {@code agent.middleware.approval.web.token-authority}. Real JWTs signed with a key pair made for the run, real HTTP.
+ * ({@code spring.security.oauth2.resourceserver.jwt.*}), where Spring Boot defines no
+ * user: an application without a {@code UserDetailsService} of its own, whose approvers
+ * are Spring Boot's {@code spring.security.user.*} (HTTP Basic) and the holders of a
+ * bearer token with the authority {@code agent.middleware.approval.web.token-authority}.
+ * Real JWTs signed with a key pair made for the run, real HTTP.
  */
 @SpringBootTest(classes = ApproversUnderResourceServerIntegrationTests.LaunchApplication.class,
 		webEnvironment = WebEnvironment.RANDOM_PORT,
@@ -73,8 +75,8 @@ class ApproversUnderResourceServerIntegrationTests {
 			.build();
 		HttpResponse<String> response = HttpClient.newHttpClient().send(console, HttpResponse.BodyHandlers.ofString());
 		assertThat(response.statusCode()).isEqualTo(401);
-		assertThat(response.headers().allValues("WWW-Authenticate")).anySatisfy(
-				(challenge) -> assertThat(challenge).startsWith("Basic "));
+		assertThat(response.headers().allValues("WWW-Authenticate"))
+			.anySatisfy((challenge) -> assertThat(challenge).startsWith("Basic "));
 	}
 
 	@Test

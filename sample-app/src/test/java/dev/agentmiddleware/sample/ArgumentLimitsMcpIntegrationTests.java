@@ -20,9 +20,9 @@ import org.springframework.test.context.DynamicPropertySource;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The argument limits ({@code agent.middleware.arguments.max-payload-chars}, 64 KiB by default, and
- * {@code max-depth}) hold for MCP clients as for every other caller, and what the server answers to bad input
- * never echoes it whole.
+ * The argument limits ({@code agent.middleware.arguments.max-payload-chars}, 64 KiB by
+ * default, and {@code max-depth}) hold for MCP clients as for every other caller, and
+ * what the server answers to bad input never echoes it whole.
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = { "sample.approver.username=alice", "sample.approver.password=alice-secret" })
@@ -59,8 +59,8 @@ class ArgumentLimitsMcpIntegrationTests {
 			nested = java.util.List.of(nested);
 		}
 		try (McpSession session = McpSession.open(this.port)) {
-			assertThat(session.fail("write_file", Map.of("path", "deep.txt", "content", nested)))
-				.contains("write_file", "'content'");
+			assertThat(session.fail("write_file", Map.of("path", "deep.txt", "content", nested))).contains("write_file",
+					"'content'");
 			assertThat(workspace.resolve("deep.txt")).doesNotExist();
 		}
 	}
@@ -74,10 +74,14 @@ class ArgumentLimitsMcpIntegrationTests {
 			ApprovalApi.Response unknownParameter = approver.approveWithArguments(id,
 					Map.of("path", "kept.txt", "y".repeat(5_000), 1));
 			assertThat(unknownParameter.status()).isEqualTo(400);
-			assertThat(unknownParameter.body()).contains("delete_file").doesNotContain("y".repeat(200)).hasSizeLessThan(400);
+			assertThat(unknownParameter.body()).contains("delete_file")
+				.doesNotContain("y".repeat(200))
+				.hasSizeLessThan(400);
 			ApprovalApi.Response huge = approver.approveWithArguments(id, Map.of("path", MEBIBYTE));
 			assertThat(huge.status()).isEqualTo(400);
-			assertThat(huge.body()).contains("exceeds the limit of 65536").doesNotContain("xxxxxxxxxx").hasSizeLessThan(400);
+			assertThat(huge.body()).contains("exceeds the limit of 65536")
+				.doesNotContain("xxxxxxxxxx")
+				.hasSizeLessThan(400);
 			assertThat(approver.deny(id, "test over").status()).isEqualTo(200);
 			assertThat(call.get(30, TimeUnit.SECONDS).isError()).isTrue();
 		}
@@ -91,11 +95,16 @@ class ArgumentLimitsMcpIntegrationTests {
 		HttpResponse<String> unknownTool = http.send(
 				RawMcp.post(this.port, session, RawMcp.toolsCall(2, hugeName, "{}")),
 				HttpResponse.BodyHandlers.ofString());
-		assertThat(unknownTool.body()).contains("Tool not found").doesNotContain("y".repeat(200)).hasSizeLessThan(1_000);
-		HttpResponse<String> unknownParameter = http.send(RawMcp.post(this.port, session,
-				RawMcp.toolsCall(3, "read_file", "{\"path\":\"a.txt\",\"" + hugeName + "\":1}")),
+		assertThat(unknownTool.body()).contains("Tool not found")
+			.doesNotContain("y".repeat(200))
+			.hasSizeLessThan(1_000);
+		HttpResponse<String> unknownParameter = http.send(
+				RawMcp.post(this.port, session,
+						RawMcp.toolsCall(3, "read_file", "{\"path\":\"a.txt\",\"" + hugeName + "\":1}")),
 				HttpResponse.BodyHandlers.ofString());
-		assertThat(unknownParameter.body()).contains("read_file").doesNotContain("y".repeat(200)).hasSizeLessThan(1_000);
+		assertThat(unknownParameter.body()).contains("read_file")
+			.doesNotContain("y".repeat(200))
+			.hasSizeLessThan(1_000);
 	}
 
 }

@@ -34,9 +34,10 @@ import org.springframework.security.web.SecurityFilterChain;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Per-tool authorities and per-caller tool lists over real HTTP: an application whose MCP endpoint authenticates
- * with HTTP Basic (Spring Security, in-memory users), called with the MCP Java SDK's client as different users and
- * anonymously, and the approval REST API, where nobody approves their own call.
+ * Per-tool authorities and per-caller tool lists over real HTTP: an application whose MCP
+ * endpoint authenticates with HTTP Basic (Spring Security, in-memory users), called with
+ * the MCP Java SDK's client as different users and anonymously, and the approval REST
+ * API, where nobody approves their own call.
  */
 @SpringBootTest(classes = AuthorizationMcpIntegrationTests.RecordsApplication.class,
 		webEnvironment = WebEnvironment.RANDOM_PORT,
@@ -164,8 +165,8 @@ class AuthorizationMcpIntegrationTests {
 	}
 
 	/**
-	 * An MCP server of record tools whose endpoint authenticates with HTTP Basic: alice may read and write records
-	 * and approve, bob may read, carol only approves.
+	 * An MCP server of record tools whose endpoint authenticates with HTTP Basic: alice
+	 * may read and write records and approve, bob may read, carol only approves.
 	 */
 	@Configuration(proxyBeanMethods = false)
 	@EnableAutoConfiguration
@@ -178,7 +179,8 @@ class AuthorizationMcpIntegrationTests {
 
 		@Bean
 		SecurityFilterChain mcpSecurityFilterChain(HttpSecurity http) throws Exception {
-			// Authenticated when credentials come, anonymous otherwise: the tools decide what each caller may do
+			// Authenticated when credentials come, anonymous otherwise: the tools decide
+			// what each caller may do
 			return http.authorizeHttpRequests((requests) -> requests.anyRequest().permitAll())
 				.httpBasic(Customizer.withDefaults())
 				.csrf(AbstractHttpConfigurer::disable)

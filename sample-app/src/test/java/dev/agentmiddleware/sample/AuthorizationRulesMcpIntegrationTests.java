@@ -30,9 +30,10 @@ import org.springframework.security.web.SecurityFilterChain;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Argument-aware authorization rules over real HTTP, with the MCP Java SDK's client as different users: the reason of
- * a rule that refuses a call is the client's error result, the tool does not run and nobody is asked to approve it,
- * and a tool a rule over the caller alone refuses is left out of that caller's {@code tools/list}.
+ * Argument-aware authorization rules over real HTTP, with the MCP Java SDK's client as
+ * different users: the reason of a rule that refuses a call is the client's error result,
+ * the tool does not run and nobody is asked to approve it, and a tool a rule over the
+ * caller alone refuses is left out of that caller's {@code tools/list}.
  */
 @SpringBootTest(classes = AuthorizationRulesMcpIntegrationTests.BankApplication.class,
 		webEnvironment = WebEnvironment.RANDOM_PORT,
@@ -78,7 +79,8 @@ class AuthorizationRulesMcpIntegrationTests {
 			assertThat(clerk.succeed("transfer", Map.of("to", "carol", "amount", 500))).isEqualTo("sent 500 to carol");
 		}
 		try (McpSession admin = McpSession.openAs(this.port, "alice", PASSWORD)) {
-			assertThat(admin.succeed("transfer", Map.of("to", "carol", "amount", 5000))).isEqualTo("sent 5000 to carol");
+			assertThat(admin.succeed("transfer", Map.of("to", "carol", "amount", 5000)))
+				.isEqualTo("sent 5000 to carol");
 		}
 		assertThat(this.tools.runs()).containsExactly("transfer 500", "transfer 5000");
 	}
@@ -124,8 +126,8 @@ class AuthorizationRulesMcpIntegrationTests {
 	}
 
 	/**
-	 * An MCP server of bank tools whose endpoint authenticates with HTTP Basic: alice is an admin and approves, bob is
-	 * a clerk, dora an auditor.
+	 * An MCP server of bank tools whose endpoint authenticates with HTTP Basic: alice is
+	 * an admin and approves, bob is a clerk, dora an auditor.
 	 */
 	@Configuration(proxyBeanMethods = false)
 	@EnableAutoConfiguration

@@ -31,17 +31,20 @@ import org.springframework.context.ConfigurableApplicationContext;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A client that goes away in the middle of a call ends its request (found gone by a keep-alive comment or by the
- * call's own next message), and the application stops within a few seconds with clients connected (one waiting for
- * an approval, one running a slow tool, one holding its event stream) and one gone, each call still in flight
- * answered that it was abandoned: the README's promise, over real sockets against the real app.
+ * A client that goes away in the middle of a call ends its request (found gone by a
+ * keep-alive comment or by the call's own next message), and the application stops within
+ * a few seconds with clients connected (one waiting for an approval, one running a slow
+ * tool, one holding its event stream) and one gone, each call still in flight answered
+ * that it was abandoned: the README's promise, over real sockets against the real app.
  */
 class ClientDisconnectIntegrationTests {
 
 	private static final Duration BOUND = Duration.ofSeconds(10);
 
-	// A client holding the app up would make stopping wait for the whole graceful-shutdown phase (set here, so that
-	// the bound does not depend on Spring Boot's default); a quick stop takes a few seconds at most, also on a loaded
+	// A client holding the app up would make stopping wait for the whole
+	// graceful-shutdown phase (set here, so that
+	// the bound does not depend on Spring Boot's default); a quick stop takes a few
+	// seconds at most, also on a loaded
 	// 2-core CI machine. The bound sits well between the two.
 	private static final Duration GRACEFUL_SHUTDOWN_PHASE = Duration.ofSeconds(60);
 
@@ -70,7 +73,8 @@ class ClientDisconnectIntegrationTests {
 		ApprovalStore approvals = this.context.getBean(ApprovalStore.class);
 		HttpClient http = HttpClient.newHttpClient();
 		String session = RawMcp.initialize(http, port);
-		// The server ends a request's observation just after the client has the response: the set-up's two requests
+		// The server ends a request's observation just after the client has the response:
+		// the set-up's two requests
 		// may still count for a moment. Nothing else is open, so idle is none at all
 		awaitTrue(() -> activeRequests(meters) == 0, "the set-up requests end");
 		long idle = 0;
@@ -82,7 +86,8 @@ class ClientDisconnectIntegrationTests {
 		}
 		awaitTrue(() -> activeRequests(meters) == idle, "the request of the client that went away ends");
 
-		try (Socket waiting = new Socket("127.0.0.1", port); Socket slow = new Socket("127.0.0.1", port);
+		try (Socket waiting = new Socket("127.0.0.1", port);
+				Socket slow = new Socket("127.0.0.1", port);
 				Socket listening = new Socket("127.0.0.1", port)) {
 			send(listening, "GET /mcp HTTP/1.1\r\nHost: localhost:" + port + "\r\nAccept: text/event-stream\r\n"
 					+ "Mcp-Session-Id: " + session + "\r\n\r\n", "");
@@ -107,9 +112,11 @@ class ClientDisconnectIntegrationTests {
 		ApprovalStore approvals = this.context.getBean(ApprovalStore.class);
 		HttpClient http = HttpClient.newHttpClient();
 		String session = RawMcp.initialize(http, port);
-		StreamedAnswer running = StreamedAnswer.of(http, RawMcp.post(port, session, "{\"jsonrpc\":\"2.0\",\"id\":4,"
-				+ "\"method\":\"tools/call\",\"params\":{\"name\":\"generate_report\",\"arguments\":"
-				+ "{\"topic\":\"q3\",\"seconds\":30},\"_meta\":{\"progressToken\":\"report\"}}}"));
+		StreamedAnswer running = StreamedAnswer.of(http,
+				RawMcp.post(port, session,
+						"{\"jsonrpc\":\"2.0\",\"id\":4,"
+								+ "\"method\":\"tools/call\",\"params\":{\"name\":\"generate_report\",\"arguments\":"
+								+ "{\"topic\":\"q3\",\"seconds\":30},\"_meta\":{\"progressToken\":\"report\"}}}"));
 		StreamedAnswer waiting = StreamedAnswer.of(http,
 				RawMcp.post(port, session, RawMcp.toolsCall(5, "delete_file", "{\"path\":\"notes.txt\"}")));
 		awaitTrue(() -> running.saw("notifications/progress"), "the report's tool runs");
@@ -118,14 +125,16 @@ class ClientDisconnectIntegrationTests {
 		long stopping = System.nanoTime();
 		this.context.close();
 
-		// Both clients learn at once that their calls were abandoned (the TypeScript SDK would otherwise wait ~55 s)
+		// Both clients learn at once that their calls were abandoned (the TypeScript SDK
+		// would otherwise wait ~55 s)
 		String runningAnswer = running.answer().get(BOUND.toSeconds(), TimeUnit.SECONDS);
 		assertThat(Duration.ofNanos(running.answeredAt() - stopping)).isLessThan(BOUND);
 		assertThat(runningAnswer).contains("\"id\":4", "\"isError\":true", "abandoned because the server is stopping",
 				"The tool had started and may have run");
 		String waitingAnswer = waiting.answer().get(BOUND.toSeconds(), TimeUnit.SECONDS);
 		assertThat(Duration.ofNanos(waiting.answeredAt() - stopping)).isLessThan(BOUND);
-		// Answered by the transport, or by the approval wait that the shutdown ended a moment earlier
+		// Answered by the transport, or by the approval wait that the shutdown ended a
+		// moment earlier
 		assertThat(waitingAnswer).contains("\"id\":5", "\"isError\":true")
 			.containsAnyOf("The tool was not started, so nothing was done",
 					"still waiting for approval when the application shut down, so it was not approved");
@@ -133,7 +142,8 @@ class ClientDisconnectIntegrationTests {
 
 	@Test
 	void aClientFoundGoneByAMessageEndsItsRequestAndCancelsItsCall() throws Exception {
-		// No keep-alive comments: the tool's own progress notification is the first write to find the client gone
+		// No keep-alive comments: the tool's own progress notification is the first write
+		// to find the client gone
 		this.context = new SpringApplicationBuilder(SampleApplication.class).run("--server.port=0",
 				"--sample.workspace.root=" + this.workspace, "--spring.main.banner-mode=off",
 				"--spring.ai.mcp.server.streamable-http.keep-alive-interval=0s",
@@ -146,16 +156,19 @@ class ClientDisconnectIntegrationTests {
 		awaitTrue(() -> activeRequests(meters) == 0, "the set-up requests end");
 
 		try (Socket gone = new Socket("127.0.0.1", port)) {
-			post(gone, port, session, "{\"jsonrpc\":\"2.0\",\"id\":6,\"method\":\"tools/call\",\"params\":"
-					+ "{\"name\":\"generate_report\",\"arguments\":{\"topic\":\"q4\",\"seconds\":20},"
-					+ "\"_meta\":{\"progressToken\":\"report\"}}}");
+			post(gone, port, session,
+					"{\"jsonrpc\":\"2.0\",\"id\":6,\"method\":\"tools/call\",\"params\":"
+							+ "{\"name\":\"generate_report\",\"arguments\":{\"topic\":\"q4\",\"seconds\":20},"
+							+ "\"_meta\":{\"progressToken\":\"report\"}}}");
 			gone.setSoTimeout((int) BOUND.toMillis());
 			readUntil(gone.getInputStream(), "notifications/progress");
 			assertThat(activeRequests(meters)).isEqualTo(1);
 		}
 
-		// The tool reports once a second: its next reports find the client gone; the call is cancelled (its timed
-		// attempt no longer waited for) and the request completes, long before the tool's 20 s
+		// The tool reports once a second: its next reports find the client gone; the call
+		// is cancelled (its timed
+		// attempt no longer waited for) and the request completes, long before the tool's
+		// 20 s
 		awaitTrue(() -> cancelledCalls(meters, "generate_report") == 1, "the call is cancelled");
 		awaitTrue(() -> activeRequests(meters) == 0, "the request of the client that went away ends");
 	}
@@ -182,9 +195,11 @@ class ClientDisconnectIntegrationTests {
 
 	private static void post(Socket socket, int port, String session, String body) throws Exception {
 		byte[] content = body.getBytes(StandardCharsets.UTF_8);
-		send(socket, "POST /mcp HTTP/1.1\r\nHost: localhost:" + port + "\r\nContent-Type: application/json\r\n"
-				+ "Accept: application/json, text/event-stream\r\nMcp-Session-Id: " + session + "\r\n"
-				+ "MCP-Protocol-Version: 2025-06-18\r\nContent-Length: " + content.length + "\r\n\r\n", body);
+		send(socket,
+				"POST /mcp HTTP/1.1\r\nHost: localhost:" + port + "\r\nContent-Type: application/json\r\n"
+						+ "Accept: application/json, text/event-stream\r\nMcp-Session-Id: " + session + "\r\n"
+						+ "MCP-Protocol-Version: 2025-06-18\r\nContent-Length: " + content.length + "\r\n\r\n",
+				body);
 	}
 
 	private static void send(Socket socket, String head, String body) throws Exception {
@@ -213,7 +228,8 @@ class ClientDisconnectIntegrationTests {
 	}
 
 	/**
-	 * The event stream answering one POST, read line by line on a thread of its own as it arrives.
+	 * The event stream answering one POST, read line by line on a thread of its own as it
+	 * arrives.
 	 */
 	private static final class StreamedAnswer {
 

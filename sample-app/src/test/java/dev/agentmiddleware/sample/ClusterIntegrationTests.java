@@ -32,14 +32,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Two instances of the sample on one PostgreSQL schema, started with Spring Boot's own {@code spring.datasource.*}
- * properties only, and a client that alternates between them with one MCP session: initialized on A, the same
- * {@code Mcp-Session-Id} sent to B and A in turn, as a round-robin load balancer would. Plain HTTP requests, since
- * the SDK's client keeps one base URL.
+ * Two instances of the sample on one PostgreSQL schema, started with Spring Boot's own
+ * {@code spring.datasource.*} properties only, and a client that alternates between them
+ * with one MCP session: initialized on A, the same {@code Mcp-Session-Id} sent to B and A
+ * in turn, as a round-robin load balancer would. Plain HTTP requests, since the SDK's
+ * client keeps one base URL.
  * <p>
- * Every test has a session of its own, so the per-thread tool-call budget the instances share
- * ({@code agent.middleware.loop-guard.max-tool-calls-per-thread}, {@value #THREAD_BUDGET}) holds for each test apart;
- * no other test comes near it.
+ * Every test has a session of its own, so the per-thread tool-call budget the instances
+ * share ({@code agent.middleware.loop-guard.max-tool-calls-per-thread},
+ * {@value #THREAD_BUDGET}) holds for each test apart; no other test comes near it.
  */
 @RequiresService(TestService.POSTGRES)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -49,7 +50,8 @@ class ClusterIntegrationTests {
 
 	private static final int THREAD_BUDGET = 50;
 
-	// Static: one workspace for the class, shared by both instances (an instance field would be a new one per test).
+	// Static: one workspace for the class, shared by both instances (an instance field
+	// would be a new one per test).
 	@TempDir
 	static Path workspace;
 
@@ -91,15 +93,17 @@ class ClusterIntegrationTests {
 	}
 
 	private ConfigurableApplicationContext start(String name) {
-		// Command-line arguments, so that they win over application.yml (server.port: 8080). An immediate shutdown,
+		// Command-line arguments, so that they win over application.yml (server.port:
+		// 8080). An immediate shutdown,
 		// so that a stopped instance does not wait for the calls it holds.
 		return new SpringApplicationBuilder(SampleApplication.class).run("--server.port=0",
-				"--server.shutdown=immediate", "--spring.jmx.enabled=false",
-				"--sample.workspace.root=" + workspace, "--sample.approver.username=alice",
-				"--sample.approver.password=alice-secret", "--spring.datasource.url=" + this.database.jdbcUrl(),
+				"--server.shutdown=immediate", "--spring.jmx.enabled=false", "--sample.workspace.root=" + workspace,
+				"--sample.approver.username=alice", "--sample.approver.password=alice-secret",
+				"--spring.datasource.url=" + this.database.jdbcUrl(),
 				"--spring.datasource.username=" + this.database.username(),
 				"--spring.datasource.password=" + this.database.password(),
-				// A refill that never comes during the test: exactly 5 permits for the session.
+				// A refill that never comes during the test: exactly 5 permits for the
+				// session.
 				"--agent.middleware.rate-limit.tools.get-weather.limit-for-period=5",
 				"--agent.middleware.rate-limit.tools.get-weather.limit-refresh-period=1h",
 				"--agent.middleware.loop-guard.max-tool-calls-per-thread=" + THREAD_BUDGET,
@@ -114,8 +118,8 @@ class ClusterIntegrationTests {
 	void oneSessionListsAndCallsToolsOnBothInstances() throws Exception {
 		Files.writeString(workspace.resolve("both.txt"), "seen from both");
 		for (ConfigurableApplicationContext instance : List.of(this.instanceB, this.instanceA)) {
-			JsonNode tools = send(instance, "{\"jsonrpc\":\"2.0\",\"id\":" + this.session.nextRequestId()
-					+ ",\"method\":\"tools/list\"}");
+			JsonNode tools = send(instance,
+					"{\"jsonrpc\":\"2.0\",\"id\":" + this.session.nextRequestId() + ",\"method\":\"tools/list\"}");
 			List<String> names = new ArrayList<>();
 			tools.get("result").get("tools").forEach((tool) -> names.add(tool.get("name").asString()));
 			assertThat(names).contains("read_file", "write_file", "delete_file", "get_weather", "write_todos");
@@ -150,7 +154,8 @@ class ClusterIntegrationTests {
 			assertThat(fail(instance, "read_todos", Map.of())).startsWith(expected);
 			assertThat(fail(instance, "write_todos", Map.of("todos", List.of())))
 				.contains("budget of " + THREAD_BUDGET);
-			// Observed and counted like every refusal: one call more with the outcome rate_limited
+			// Observed and counted like every refusal: one call more with the outcome
+			// rate_limited
 			assertThat(rateLimitedReadTodos(instance)).isEqualTo(before + 1);
 		}
 		assertThat(succeedInNewSession(this.instanceB, "read_todos")).as("another session has a budget of its own")
@@ -191,8 +196,7 @@ class ClusterIntegrationTests {
 
 	@Test
 	void aTodoListWrittenThroughAIsReadThroughB() throws Exception {
-		List<Map<String, Object>> todos = List.of(
-				Map.of("id", "1", "text", "Plan on A", "status", "in_progress"),
+		List<Map<String, Object>> todos = List.of(Map.of("id", "1", "text", "Plan on A", "status", "in_progress"),
 				Map.of("id", "2", "text", "Read on B", "status", "pending"));
 		succeed(this.instanceA, "write_todos", Map.of("todos", todos));
 		assertThat(JSON.readValue(succeed(this.instanceB, "read_todos", Map.of()), Map.class).get("todos"))
@@ -211,7 +215,8 @@ class ClusterIntegrationTests {
 		assertThat(succeed(this.instanceA, "read_file", Map.of("path", "cached.txt"))).isEqualTo("first");
 
 		succeed(this.instanceB, "write_file", Map.of("path", "cached.txt", "content", "written through B"));
-		// Every poll is a tool call of the session: 250 ms keeps them well inside the per-thread budget.
+		// Every poll is a tool call of the session: 250 ms keeps them well inside the
+		// per-thread budget.
 		await().atMost(Duration.ofSeconds(10))
 			.pollInterval(Duration.ofMillis(250))
 			.untilAsserted(() -> assertThat(succeed(this.instanceA, "read_file", Map.of("path", "cached.txt")))
@@ -219,10 +224,11 @@ class ClusterIntegrationTests {
 	}
 
 	/**
-	 * A third instance, stopped while a call on it waits for approval: the stopping instance closes the request as
-	 * abandoned, and the decision B's approval API is then asked for is refused. (An instance that dies without
-	 * stopping leaves the request to the store's heartbeat sweep, {@code approval.store.abandon-after}, which this
-	 * test does not wait for.)
+	 * A third instance, stopped while a call on it waits for approval: the stopping
+	 * instance closes the request as abandoned, and the decision B's approval API is then
+	 * asked for is refused. (An instance that dies without stopping leaves the request to
+	 * the store's heartbeat sweep, {@code approval.store.abandon-after}, which this test
+	 * does not wait for.)
 	 */
 	@Test
 	void anInstanceStoppedMidCallLeavesItsPendingApprovalAbandonedNeverApprovable() throws Exception {
@@ -238,13 +244,17 @@ class ClusterIntegrationTests {
 
 		stopped.close();
 
-		// Closed by the stopping instance itself, well before the store's heartbeat sweep (abandon-after, 30s).
+		// Closed by the stopping instance itself, well before the store's heartbeat sweep
+		// (abandon-after, 30s).
 		await().atMost(Duration.ofSeconds(10))
 			.pollInterval(Duration.ofMillis(100))
-			.until(() -> approverOnB.pending().stream().noneMatch((request) -> request.get("id").asString().equals(id)));
+			.until(() -> approverOnB.pending()
+				.stream()
+				.noneMatch((request) -> request.get("id").asString().equals(id)));
 		ApprovalApi.Response decision = approverOnB.approve(id);
 		assertThat(decision.status()).as(decision.body()).isEqualTo(409);
-		// Written by the waiting call once it wakes, a moment after its request was closed
+		// Written by the waiting call once it wakes, a moment after its request was
+		// closed
 		await().atMost(Duration.ofSeconds(10))
 			.pollInterval(Duration.ofMillis(100))
 			.untilAsserted(() -> assertThat(approverOnB.audit()).anySatisfy((record) -> {

@@ -19,10 +19,11 @@ import org.springframework.test.context.DynamicPropertySource;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * DNS rebinding, tried against everything the sample serves over real sockets (a browser page of another site sends
- * its own name as {@code Host}, and its {@code Origin}): the MCP endpoint, the actuator endpoint, the approval API
- * and console, and {@code /chat} all refuse a foreign {@code Host} with 403; a decision with a foreign
- * {@code Origin} is refused; requests from this machine without {@code Origin} are served as before.
+ * DNS rebinding, tried against everything the sample serves over real sockets (a browser
+ * page of another site sends its own name as {@code Host}, and its {@code Origin}): the
+ * MCP endpoint, the actuator endpoint, the approval API and console, and {@code /chat}
+ * all refuse a foreign {@code Host} with 403; a decision with a foreign {@code Origin} is
+ * refused; requests from this machine without {@code Origin} are served as before.
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = { "sample.approver.username=alice", "sample.approver.password=alice-secret" })
@@ -54,7 +55,8 @@ class EdgeGuardIntegrationTests {
 	void thisMachineIsServedAsBefore() throws Exception {
 		assertThat(send("GET /actuator/agentmiddleware", "localhost:" + this.port, null, null, null))
 			.startsWith("HTTP/1.1 200");
-		assertThat(send("GET /agent/approvals", "127.0.0.1:" + this.port, null, ALICE, null)).startsWith("HTTP/1.1 200");
+		assertThat(send("GET /agent/approvals", "127.0.0.1:" + this.port, null, ALICE, null))
+			.startsWith("HTTP/1.1 200");
 		assertThat(send("GET /agent/approvals/console", "localhost:" + this.port, null, ALICE, null))
 			.startsWith("HTTP/1.1 200");
 	}
@@ -72,12 +74,13 @@ class EdgeGuardIntegrationTests {
 		assertThat(fromTheConsole).startsWith("HTTP/1.1 404");
 	}
 
-	// One request over a plain socket: HttpClient will not send a Host header of our choosing
-	private String send(String target, String host, String origin, String authorization, String body)
-			throws Exception {
+	// One request over a plain socket: HttpClient will not send a Host header of our
+	// choosing
+	private String send(String target, String host, String origin, String authorization, String body) throws Exception {
 		try (Socket socket = new Socket("127.0.0.1", this.port)) {
 			socket.setSoTimeout(20_000);
-			StringBuilder request = new StringBuilder(target).append(" HTTP/1.1\r\nHost: ").append(host)
+			StringBuilder request = new StringBuilder(target).append(" HTTP/1.1\r\nHost: ")
+				.append(host)
 				.append("\r\nConnection: close\r\nAccept: application/json, text/event-stream, text/html\r\n");
 			if (origin != null) {
 				request.append("Origin: ").append(origin).append("\r\n");
@@ -87,7 +90,9 @@ class EdgeGuardIntegrationTests {
 			}
 			byte[] content = (body != null) ? body.getBytes(StandardCharsets.UTF_8) : new byte[0];
 			if (body != null) {
-				request.append("Content-Type: application/json\r\nContent-Length: ").append(content.length).append("\r\n");
+				request.append("Content-Type: application/json\r\nContent-Length: ")
+					.append(content.length)
+					.append("\r\n");
 			}
 			request.append("\r\n");
 			OutputStream out = socket.getOutputStream();

@@ -35,9 +35,11 @@ import org.springframework.test.context.DynamicPropertySource;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The sample with a resource server configured (Spring Boot's own {@code spring.security.oauth2.resourceserver.jwt.*}
- * properties, a JWK set served over loopback HTTP by a test issuer): the MCP endpoint is an OAuth 2.1 resource server.
- * Tokens are real JWTs signed with a key pair made for the run; clients are the MCP Java SDK client and raw HTTP.
+ * The sample with a resource server configured (Spring Boot's own
+ * {@code spring.security.oauth2.resourceserver.jwt.*} properties, a JWK set served over
+ * loopback HTTP by a test issuer): the MCP endpoint is an OAuth 2.1 resource server.
+ * Tokens are real JWTs signed with a key pair made for the run; clients are the MCP Java
+ * SDK client and raw HTTP.
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT)
 @Import(McpBearerTokenIntegrationTests.RecordingObserverConfiguration.class)
@@ -80,8 +82,8 @@ class McpBearerTokenIntegrationTests {
 	void requestWithoutATokenGets401NamingTheMetadata() throws Exception {
 		HttpResponse<String> response = send(post(null, null, INITIALIZE));
 		assertThat(response.statusCode()).isEqualTo(401);
-		assertThat(response.headers().allValues("WWW-Authenticate")).containsExactly(
-				"Bearer resource_metadata=\"" + base() + "/.well-known/oauth-protected-resource/mcp\"");
+		assertThat(response.headers().allValues("WWW-Authenticate"))
+			.containsExactly("Bearer resource_metadata=\"" + base() + "/.well-known/oauth-protected-resource/mcp\"");
 	}
 
 	@Test
@@ -195,17 +197,18 @@ class McpBearerTokenIntegrationTests {
 		Files.writeString(file, "keep me");
 		ApprovalApi approver = new ApprovalApi(this.port, "approver", "approve-me");
 		String session = initialize(token("alice"));
-		CompletableFuture<HttpResponse<String>> first = CompletableFuture.supplyAsync(
-				() -> sendUnchecked(post(token("alice"), session, deleteCall(3, "granted.txt"))), (task) -> {
-					Thread caller = new Thread(task, "alice-delete");
-					caller.setDaemon(true);
-					caller.start();
-				});
+		CompletableFuture<HttpResponse<String>> first = CompletableFuture
+			.supplyAsync(() -> sendUnchecked(post(token("alice"), session, deleteCall(3, "granted.txt"))), (task) -> {
+				Thread caller = new Thread(task, "alice-delete");
+				caller.setDaemon(true);
+				caller.start();
+			});
 		JsonNode request = approver.awaitPendingFor("delete_file", "granted.txt");
 		assertThat(approver.approveForSession(request.get("id").asString()).status()).isEqualTo(200);
 		assertThat(first.get(30, TimeUnit.SECONDS).body()).contains("Deleted granted.txt");
 
-		// Bob holds Alice's session id: the grant is not his to use, the session does not exist for him
+		// Bob holds Alice's session id: the grant is not his to use, the session does not
+		// exist for him
 		Files.writeString(file, "keep me");
 		HttpResponse<String> asBob = send(post(token("bob"), session, deleteCall(4, "granted.txt")));
 		assertThat(asBob.statusCode()).isEqualTo(404);

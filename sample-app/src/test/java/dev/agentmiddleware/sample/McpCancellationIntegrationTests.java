@@ -29,14 +29,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * MCP cancellation over raw HTTP against the real sample: a client's {@code notifications/cancelled} for its
- * {@code delete_file} call waiting for approval withdraws the pending request (audited {@code cancelled}), the file
- * stays, the cancelled request gets no response, and the call is counted {@code cancelled}; another session cannot
- * cancel it, an unknown request id is ignored, and a client that goes away cancels its call the same way.
+ * MCP cancellation over raw HTTP against the real sample: a client's
+ * {@code notifications/cancelled} for its {@code delete_file} call waiting for approval
+ * withdraws the pending request (audited {@code cancelled}), the file stays, the
+ * cancelled request gets no response, and the call is counted {@code cancelled}; another
+ * session cannot cancel it, an unknown request id is ignored, and a client that goes away
+ * cancels its call the same way.
  */
-@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
-		properties = { "sample.approver.username=alice", "sample.approver.password=alice-secret",
-				"spring.ai.mcp.server.streamable-http.keep-alive-interval=200ms" })
+@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT, properties = { "sample.approver.username=alice",
+		"sample.approver.password=alice-secret", "spring.ai.mcp.server.streamable-http.keep-alive-interval=200ms" })
 class McpCancellationIntegrationTests {
 
 	@TempDir
@@ -73,7 +74,8 @@ class McpCancellationIntegrationTests {
 				HttpResponse.BodyHandlers.ofString());
 		String id = this.approver.awaitPendingFor("delete_file", "cancel-me.txt").get("id").asString();
 
-		// Another session's cancellation, and one naming an unknown request, are accepted and ignored
+		// Another session's cancellation, and one naming an unknown request, are accepted
+		// and ignored
 		assertThat(notify(other, cancelled("7", "not mine"))).isEqualTo(202);
 		assertThat(notify(session, cancelled("99", null))).isEqualTo(202);
 		assertThat(notify(session, cancelled("\"7\"", null))).as("the string \"7\" is not the id 7").isEqualTo(202);
@@ -84,18 +86,21 @@ class McpCancellationIntegrationTests {
 
 		HttpResponse<String> response = call.get(20, TimeUnit.SECONDS);
 		assertThat(response.statusCode()).isEqualTo(200);
-		assertThat(response.body()).as("no JSON-RPC response to a cancelled request").doesNotContain("\"result\"")
+		assertThat(response.body()).as("no JSON-RPC response to a cancelled request")
+			.doesNotContain("\"result\"")
 			.doesNotContain("\"error\"");
-		// The request was withdrawn before the stream ended; the audit record is written by the waking call, a
+		// The request was withdrawn before the stream ended; the audit record is written
+		// by the waking call, a
 		// moment after the client saw its stream end
 		assertThat(pendingIds()).doesNotContain(id);
-		await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(50)).untilAsserted(
-				() -> assertThat(this.approver.audit()).anySatisfy((record) -> {
-					assertThat(record.get("requestId").asString()).isEqualTo(id);
-					assertThat(record.get("outcome").asString()).isEqualTo("cancelled");
-					assertThat(record.get("reason").asString())
-						.isEqualTo("the client cancelled the request: the user pressed stop");
-				}));
+		await().atMost(Duration.ofSeconds(10))
+			.pollInterval(Duration.ofMillis(50))
+			.untilAsserted(() -> assertThat(this.approver.audit()).anySatisfy((record) -> {
+				assertThat(record.get("requestId").asString()).isEqualTo(id);
+				assertThat(record.get("outcome").asString()).isEqualTo("cancelled");
+				assertThat(record.get("reason").asString())
+					.isEqualTo("the client cancelled the request: the user pressed stop");
+			}));
 		assertThat(this.approver.approve(id).status()).isEqualTo(409);
 		assertThat(file).exists();
 		await().atMost(Duration.ofSeconds(10)).until(() -> cancelledCalls() == cancelledBefore + 1);
@@ -107,7 +112,8 @@ class McpCancellationIntegrationTests {
 		String session = RawMcp.initialize(this.http, this.port);
 		String id;
 		try (Socket gone = new Socket("127.0.0.1", this.port)) {
-			byte[] body = RawMcp.toolsCall(3, "delete_file", "{\"path\":\"gone.txt\"}").getBytes(StandardCharsets.UTF_8);
+			byte[] body = RawMcp.toolsCall(3, "delete_file", "{\"path\":\"gone.txt\"}")
+				.getBytes(StandardCharsets.UTF_8);
 			OutputStream out = gone.getOutputStream();
 			out.write(("POST /mcp HTTP/1.1\r\nHost: localhost:" + this.port + "\r\nContent-Type: application/json\r\n"
 					+ "Accept: application/json, text/event-stream\r\nMcp-Session-Id: " + session + "\r\n"
@@ -119,14 +125,18 @@ class McpCancellationIntegrationTests {
 		}
 
 		// Found gone by a keep-alive comment (every 200 ms here)
-		await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(50)).until(() -> !pendingIds().contains(id));
-		// Written by the waiting call once it wakes, a moment after the request was withdrawn
-		await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(50)).untilAsserted(
-				() -> assertThat(this.approver.audit()).anySatisfy((record) -> {
-					assertThat(record.get("requestId").asString()).isEqualTo(id);
-					assertThat(record.get("outcome").asString()).isEqualTo("cancelled");
-					assertThat(record.get("reason").asString()).isEqualTo("the client went away");
-				}));
+		await().atMost(Duration.ofSeconds(10))
+			.pollInterval(Duration.ofMillis(50))
+			.until(() -> !pendingIds().contains(id));
+		// Written by the waiting call once it wakes, a moment after the request was
+		// withdrawn
+		await().atMost(Duration.ofSeconds(10))
+			.pollInterval(Duration.ofMillis(50))
+			.untilAsserted(() -> assertThat(this.approver.audit()).anySatisfy((record) -> {
+				assertThat(record.get("requestId").asString()).isEqualTo(id);
+				assertThat(record.get("outcome").asString()).isEqualTo("cancelled");
+				assertThat(record.get("reason").asString()).isEqualTo("the client went away");
+			}));
 		assertThat(file).exists();
 	}
 

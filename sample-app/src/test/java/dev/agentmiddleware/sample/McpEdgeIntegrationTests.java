@@ -31,9 +31,10 @@ import org.springframework.test.context.DynamicPropertySource;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The sample's MCP edge as an operator sees it: tools annotated for clients, only the capabilities it serves
- * advertised, a call refused for its arguments counted with its own outcome, requests for unknown methods that leave
- * no request open, and a client's own texts in {@code initialize} limited and kept out of the log.
+ * The sample's MCP edge as an operator sees it: tools annotated for clients, only the
+ * capabilities it serves advertised, a call refused for its arguments counted with its
+ * own outcome, requests for unknown methods that leave no request open, and a client's
+ * own texts in {@code initialize} limited and kept out of the log.
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT)
 @ExtendWith(OutputCaptureExtension.class)
@@ -86,11 +87,13 @@ class McpEdgeIntegrationTests {
 	void requestsForUnknownMethodsLeaveNoRequestActive() throws Exception {
 		String session;
 		HttpClient http = HttpClient.newHttpClient();
-		HttpResponse<String> initialized = http.send(post(null, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\","
-				+ "\"params\":{\"protocolVersion\":\"2025-06-18\",\"capabilities\":{},\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}"),
-				HttpResponse.BodyHandlers.ofString());
+		HttpResponse<String> initialized = http
+			.send(post(null, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\","
+					+ "\"params\":{\"protocolVersion\":\"2025-06-18\",\"capabilities\":{},\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}"),
+					HttpResponse.BodyHandlers.ofString());
 		session = initialized.headers().firstValue("Mcp-Session-Id").orElseThrow();
-		assertThat(this.meterRegistry.find(ACTIVE_REQUESTS).longTaskTimers()).as("the active-requests meter").isNotEmpty();
+		assertThat(this.meterRegistry.find(ACTIVE_REQUESTS).longTaskTimers()).as("the active-requests meter")
+			.isNotEmpty();
 		long baseline = activeRequests();
 		for (int i = 0; i < 200; i++) {
 			HttpResponse<String> response = http.send(
@@ -99,8 +102,10 @@ class McpEdgeIntegrationTests {
 			assertThat(response.statusCode()).isEqualTo(200);
 			assertThat(response.body()).contains("-32601");
 		}
-		// An event stream another test's client left may close meanwhile, never one of these 200 stay open. The
-		// server ends a request's observation just after the client has the response, so the last one may still
+		// An event stream another test's client left may close meanwhile, never one of
+		// these 200 stay open. The
+		// server ends a request's observation just after the client has the response, so
+		// the last one may still
 		// count for a moment: wait for it (one left open would count for ever)
 		Awaitility.await("none of the 200 requests stays active")
 			.atMost(Duration.ofSeconds(10))
@@ -123,14 +128,14 @@ class McpEdgeIntegrationTests {
 	void initializeRefusesClientTextsOverTheirLimitsNamingTheFieldAndTheLimit() throws Exception {
 		HttpClient http = HttpClient.newHttpClient();
 		int sessions = this.transport.sessionCount();
-		assertThat(refusalOfInitialize(http, "2025-06-18", "a".repeat(786_000), "1"))
-			.contains("-32602", "clientInfo.name may have at most 256 characters");
-		assertThat(refusalOfInitialize(http, "2025-06-18", "client", "1".repeat(65)))
-			.contains("-32602", "clientInfo.version may have at most 64 characters");
-		assertThat(refusalOfInitialize(http, "2025-06-18-" + "9".repeat(22), "client", "1"))
-			.contains("-32602", "protocolVersion must be 1 to 32 letters, digits");
-		assertThat(refusalOfInitialize(http, "2025-06-18\\nINFO forged", "client", "1"))
-			.contains("-32602", "protocolVersion must be 1 to 32 letters, digits");
+		assertThat(refusalOfInitialize(http, "2025-06-18", "a".repeat(786_000), "1")).contains("-32602",
+				"clientInfo.name may have at most 256 characters");
+		assertThat(refusalOfInitialize(http, "2025-06-18", "client", "1".repeat(65))).contains("-32602",
+				"clientInfo.version may have at most 64 characters");
+		assertThat(refusalOfInitialize(http, "2025-06-18-" + "9".repeat(22), "client", "1")).contains("-32602",
+				"protocolVersion must be 1 to 32 letters, digits");
+		assertThat(refusalOfInitialize(http, "2025-06-18\\nINFO forged", "client", "1")).contains("-32602",
+				"protocolVersion must be 1 to 32 letters, digits");
 		assertThat(this.transport.sessionCount()).as("no session keeps what was refused").isEqualTo(sessions);
 		// At the limits a session starts
 		HttpResponse<String> atLimits = http.send(post(null, initialize("2025-06-18", "a".repeat(256), "1".repeat(64))),
@@ -163,8 +168,8 @@ class McpEdgeIntegrationTests {
 
 	private static String initialize(String protocolVersion, String name, String version) {
 		return "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\""
-				+ protocolVersion + "\",\"capabilities\":{},\"clientInfo\":{\"name\":\"" + name
-				+ "\",\"version\":\"" + version + "\"}}}";
+				+ protocolVersion + "\",\"capabilities\":{},\"clientInfo\":{\"name\":\"" + name + "\",\"version\":\""
+				+ version + "\"}}}";
 	}
 
 	private HttpRequest post(String session, String body) {

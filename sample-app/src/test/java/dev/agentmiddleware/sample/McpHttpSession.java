@@ -13,9 +13,9 @@ import tools.jackson.databind.json.JsonMapper;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * One MCP session over plain HTTP requests, sent to whichever instance a test names by its port, as a round-robin
- * load balancer would (the SDK's client keeps one base URL). Responses are read whether the server answered with JSON
- * or with an event stream.
+ * One MCP session over plain HTTP requests, sent to whichever instance a test names by
+ * its port, as a round-robin load balancer would (the SDK's client keeps one base URL).
+ * Responses are read whether the server answered with JSON or with an event stream.
  * <pre>{@code
  * McpHttpSession session = McpHttpSession.initialize(portOfA);
  * session.succeed(portOfB, "write_todos", Map.of("todos", todos));
@@ -61,7 +61,8 @@ final class McpHttpSession {
 	CompletableFuture<JsonNode> callAsync(int port, String tool, Map<String, Object> arguments) {
 		int requestId = nextRequestId();
 		return this.http
-			.sendAsync(RawMcp.post(port, this.id, RawMcp.toolsCall(requestId, tool, JSON.writeValueAsString(arguments))),
+			.sendAsync(
+					RawMcp.post(port, this.id, RawMcp.toolsCall(requestId, tool, JSON.writeValueAsString(arguments))),
 					HttpResponse.BodyHandlers.ofString())
 			.thenApply((response) -> response(response, requestId));
 	}
@@ -105,7 +106,8 @@ final class McpHttpSession {
 		return content.get(0).get("text").asString();
 	}
 
-	// The JSON-RPC response with this id, whether the server answered with JSON or with an event stream.
+	// The JSON-RPC response with this id, whether the server answered with JSON or with
+	// an event stream.
 	private static JsonNode response(HttpResponse<String> response, int id) {
 		assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
 		String contentType = response.headers().firstValue("Content-Type").orElse("");

@@ -23,9 +23,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The sample with a resource server that knows its issuer's public key only
- * ({@code spring.security.oauth2.resourceserver.jwt.public-key-location}, with which Spring Boot checks no issuer)
- * and {@code agent.middleware.mcp.security.issuer}: tokens are real JWTs signed with a key pair made for the run,
- * sent over real HTTP.
+ * ({@code spring.security.oauth2.resourceserver.jwt.public-key-location}, with which
+ * Spring Boot checks no issuer) and {@code agent.middleware.mcp.security.issuer}: tokens
+ * are real JWTs signed with a key pair made for the run, sent over real HTTP.
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT)
 class McpPublicKeyIntegrationTests {
@@ -97,8 +97,7 @@ class McpPublicKeyIntegrationTests {
 	private void assertRefused(String token, String description) throws Exception {
 		HttpResponse<String> response = initialize(token);
 		assertThat(response.statusCode()).isEqualTo(401);
-		assertThat(response.headers().firstValue("WWW-Authenticate").orElseThrow())
-			.contains("error=\"invalid_token\"")
+		assertThat(response.headers().firstValue("WWW-Authenticate").orElseThrow()).contains("error=\"invalid_token\"")
 			.contains("error_description=\"" + description);
 	}
 

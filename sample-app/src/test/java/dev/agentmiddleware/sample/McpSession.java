@@ -17,8 +17,9 @@ import io.modelcontextprotocol.spec.McpSchema.Tool;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * One MCP session with the sample app, opened with the MCP Java SDK's client over Streamable HTTP. Each session
- * has its own MCP session id, hence its own session-scoped cache entries and rate-limit budget.
+ * One MCP session with the sample app, opened with the MCP Java SDK's client over
+ * Streamable HTTP. Each session has its own MCP session id, hence its own session-scoped
+ * cache entries and rate-limit budget.
  */
 final class McpSession implements AutoCloseable {
 
@@ -41,14 +42,16 @@ final class McpSession implements AutoCloseable {
 			.builder("http://localhost:" + port)
 			.endpoint("/mcp")
 			.build();
-		// Calls that wait for a person (approval tests) may take a while on a loaded machine: the ceiling is
+		// Calls that wait for a person (approval tests) may take a while on a loaded
+		// machine: the ceiling is
 		// generous, and a test that works finishes long before it
 		McpSyncClient client = McpClient.sync(transport).requestTimeout(Duration.ofSeconds(30)).build();
 		return new McpSession(client, client.initialize());
 	}
 
 	/**
-	 * Connects to the app with a bearer token on every request and initializes a new session.
+	 * Connects to the app with a bearer token on every request and initializes a new
+	 * session.
 	 * @param port the app's port
 	 * @param bearerToken the access token
 	 * @return the open session
@@ -81,7 +84,8 @@ final class McpSession implements AutoCloseable {
 	}
 
 	/**
-	 * Connects to the app as a client that supports form elicitation, answering with the given handler.
+	 * Connects to the app as a client that supports form elicitation, answering with the
+	 * given handler.
 	 * @param port the app's port
 	 * @param elicitation answers the server's questions
 	 * @return the open session
@@ -117,8 +121,9 @@ final class McpSession implements AutoCloseable {
 	}
 
 	/**
-	 * Calls a tool on a thread of its own, for calls that wait (for an approver, say). Not the common pool: on a
-	 * 2-core machine its single worker would run two waiting calls one after the other, never side by side.
+	 * Calls a tool on a thread of its own, for calls that wait (for an approver, say).
+	 * Not the common pool: on a 2-core machine its single worker would run two waiting
+	 * calls one after the other, never side by side.
 	 * @param tool the tool
 	 * @param arguments its arguments
 	 * @return the result, when the call completes

@@ -26,14 +26,16 @@ import org.springframework.test.context.DynamicPropertySource;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Drives the sample app over MCP, then reads what an operator sees: the {@code agent.tool.call} timer per tool and
- * outcome in the {@link MeterRegistry} and in the Prometheus scrape, and the {@code agentmiddleware} actuator
- * endpoint's chain of each tool.
+ * Drives the sample app over MCP, then reads what an operator sees: the
+ * {@code agent.tool.call} timer per tool and outcome in the {@link MeterRegistry} and in
+ * the Prometheus scrape, and the {@code agentmiddleware} actuator endpoint's chain of
+ * each tool.
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT)
 class ObservabilityMcpIntegrationTests {
 
-	// The todo tools are contributed by the todo agent middleware: in the endpoint and the MCP list like the others.
+	// The todo tools are contributed by the todo agent middleware: in the endpoint and
+	// the MCP list like the others.
 	private static final List<String> TOOLS = List.of("browse", "crash_browser", "delete_file", "generate_report",
 			"get_exchange_rate", "get_weather", "list_files", "read_file", "read_todos", "update_todo", "write_file",
 			"write_todos");
@@ -87,8 +89,8 @@ class ObservabilityMcpIntegrationTests {
 			session.succeed("get_weather", Map.of("city", "Endpoint Town"));
 		}
 		JsonNode weather = JsonMapper.shared().readTree(get("/actuator/agentmiddleware/get_weather"));
-		assertThat(weather.get("chain").valueStream().map(JsonNode::asString)).containsExactly("observation",
-				"logging", "results", "cache", "retry", "rate-limit", "call-counting", "get_weather");
+		assertThat(weather.get("chain").valueStream().map(JsonNode::asString)).containsExactly("observation", "logging",
+				"results", "cache", "retry", "rate-limit", "call-counting", "get_weather");
 		assertThat(weather.get("pipeline").asString())
 			.isEqualTo("get_weather → [observation, logging, results, cache, retry, rate-limit, call-counting, "
 					+ "get_weather]");
@@ -123,7 +125,8 @@ class ObservabilityMcpIntegrationTests {
 		return get("/actuator/prometheus");
 	}
 
-	// The sum over the timer's series (one per source and error type) of one tool and outcome.
+	// The sum over the timer's series (one per source and error type) of one tool and
+	// outcome.
 	private static long scrapedCount(String scrape, String tool, String outcome) {
 		return scrape.lines()
 			.filter((line) -> line.startsWith("agent_tool_call_seconds_count{"))

@@ -11,8 +11,9 @@ import org.junit.jupiter.api.BeforeEach;
 import org.springframework.jdbc.datasource.SimpleDriverDataSource;
 
 /**
- * Two sample instances on one real PostgreSQL server, in a fresh schema. Waiting calls poll only once a minute, so
- * a release within the test's 20 seconds proves the LISTEN/NOTIFY wake-up.
+ * Two sample instances on one real PostgreSQL server, in a fresh schema. Waiting calls
+ * poll only once a minute, so a release within the test's 20 seconds proves the
+ * LISTEN/NOTIFY wake-up.
  */
 @RequiresService(TestService.POSTGRES)
 class PostgresTwoInstanceApprovalIntegrationTests extends TwoInstanceApprovalTests {
@@ -45,7 +46,8 @@ class PostgresTwoInstanceApprovalIntegrationTests extends TwoInstanceApprovalTes
 
 	@Override
 	protected String abandonAfter() {
-		// Long enough that waiting calls do not wake for their heartbeat either during the test.
+		// Long enough that waiting calls do not wake for their heartbeat either during
+		// the test.
 		return "10m";
 	}
 

@@ -10,8 +10,8 @@ import org.jspecify.annotations.Nullable;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * MCP over plain HTTP requests, for tests that need to see or control the wire: initialize a session, build a
- * {@code tools/call} POST.
+ * MCP over plain HTTP requests, for tests that need to see or control the wire:
+ * initialize a session, build a {@code tools/call} POST.
  */
 public final class RawMcp {
 

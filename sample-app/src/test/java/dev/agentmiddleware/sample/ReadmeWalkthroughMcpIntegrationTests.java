@@ -32,9 +32,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Replays sample-app/README.md from the top, in order, on a freshly started app: "Talk to it", then each built-in
- * over MCP, then the actuator and Prometheus output, and checks every documented outcome. A change that makes the
- * README wrong fails here.
+ * Replays sample-app/README.md from the top, in order, on a freshly started app: "Talk to
+ * it", then each built-in over MCP, then the actuator and Prometheus output, and checks
+ * every documented outcome. A change that makes the README wrong fails here.
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT)
 @DirtiesContext
@@ -67,25 +67,33 @@ class ReadmeWalkthroughMcpIntegrationTests {
 		McpSession walk = McpSession.open(this.port);
 		long walkStarted = System.nanoTime();
 		try {
-			// Cache hit: the first call runs the tool, the second is answered by the cache
+			// Cache hit: the first call runs the tool, the second is answered by the
+			// cache
 			String first = walk.succeed("get_weather", Map.of("city", "Sintra"));
 			String second = walk.succeed("get_weather", Map.of("city", "Sintra"));
-			softly.assertThat(first).isEqualTo(second)
-				.isEqualTo("{\"city\":\"Sintra\",\"temperatureCelsius\":15,\"condition\":\"sunny\",\"humidityPercent\":33}");
-			softly.assertThat(output.getOut()).containsPattern(
-					"tool=get_weather session=\\S+ source=mcp outcome=succeeded duration_ms=\\S+ call=\\S+ args=\\{city=\"Sintra\"}")
+			softly.assertThat(first)
+				.isEqualTo(second)
+				.isEqualTo(
+						"{\"city\":\"Sintra\",\"temperatureCelsius\":15,\"condition\":\"sunny\",\"humidityPercent\":33}");
+			softly.assertThat(output.getOut())
+				.containsPattern(
+						"tool=get_weather session=\\S+ source=mcp outcome=succeeded duration_ms=\\S+ call=\\S+ args=\\{city=\"Sintra\"}")
 				.containsPattern(
 						"tool=get_weather session=\\S+ source=mcp outcome=cached decided_by=cache duration_ms=\\S+ call=\\S+ args=\\{city=\"Sintra\"}");
-			// Rate limit: Sintra used the first permit, four more cities the rest, the sixth call is refused
+			// Rate limit: Sintra used the first permit, four more cities the rest, the
+			// sixth call is refused
 			for (String city : List.of("Porto", "Faro", "Braga", "Evora")) {
-				softly.assertThat(walk.succeed("get_weather", Map.of("city", city))).startsWith("{\"city\":\"" + city + "\",");
+				softly.assertThat(walk.succeed("get_weather", Map.of("city", city)))
+					.startsWith("{\"city\":\"" + city + "\",");
 			}
 			String refused = walk.fail("get_weather", Map.of("city", "Coimbra"));
 			long walkMillis = (System.nanoTime() - walkStarted + 999_999) / 1_000_000;
-			// The README shows "retry in about 1m": the session's five permits come back a minute after the first was
-			// taken, so the hint is that minute less what the walk took since (on a loaded machine, a second or more)
-			Matcher hint = Pattern
-				.compile("Tool 'get_weather' is rate limited \\(5 calls per 1m per session\\); retry in about (1m|\\d+s)")
+			// The README shows "retry in about 1m": the session's five permits come back
+			// a minute after the first was
+			// taken, so the hint is that minute less what the walk took since (on a
+			// loaded machine, a second or more)
+			Matcher hint = Pattern.compile(
+					"Tool 'get_weather' is rate limited \\(5 calls per 1m per session\\); retry in about (1m|\\d+s)")
 				.matcher(refused);
 			softly.assertThat(hint.matches()).as(refused).isTrue();
 			if (hint.matches()) {
@@ -97,9 +105,11 @@ class ReadmeWalkthroughMcpIntegrationTests {
 			walk.close();
 		}
 		try (McpSession session = McpSession.open(this.port)) {
-			softly.assertThat(session.succeed("get_weather", Map.of("city", "Porto"))).startsWith("{\"city\":\"Porto\",");
-			softly.assertThat(session.succeed("get_weather", Map.of("city", "Aveiro"))).isEqualTo(
-					"{\"city\":\"Aveiro\",\"temperatureCelsius\":3,\"condition\":\"sunny\",\"humidityPercent\":85}");
+			softly.assertThat(session.succeed("get_weather", Map.of("city", "Porto")))
+				.startsWith("{\"city\":\"Porto\",");
+			softly.assertThat(session.succeed("get_weather", Map.of("city", "Aveiro")))
+				.isEqualTo(
+						"{\"city\":\"Aveiro\",\"temperatureCelsius\":3,\"condition\":\"sunny\",\"humidityPercent\":85}");
 			// Retry
 			softly.assertThat(session.succeed("get_exchange_rate", Map.of("from", "eur", "to", "usd")))
 				.isEqualTo("EUR/USD 0.59");
@@ -124,8 +134,10 @@ class ReadmeWalkthroughMcpIntegrationTests {
 			// "and one read_file of a missing file"
 			session.fail("read_file", Map.of("path", "missing.txt"));
 		}
-		// Watch it: Actuator and Prometheus. Learning is fed on the observer tier's thread, after each call has
-		// returned, one record after the other: wait until the walk's last call (the read_file of a missing file,
+		// Watch it: Actuator and Prometheus. Learning is fed on the observer tier's
+		// thread, after each call has
+		// returned, one record after the other: wait until the walk's last call (the
+		// read_file of a missing file,
 		// read_file's second failure) has reached it, and so every earlier one
 		await("the walk's last call reaches learning").atMost(Duration.ofSeconds(10))
 			.pollInterval(Duration.ofMillis(50))
@@ -135,8 +147,9 @@ class ReadmeWalkthroughMcpIntegrationTests {
 				.get("failures")
 				.asInt()).isGreaterThanOrEqualTo(2));
 		JsonNode overview = JsonMapper.shared().readTree(get("/actuator/agentmiddleware"));
-		Map<String, String> pipelines = Map.of("browse", "[observation, logging, results, crash-recovery, call-counting, browse]",
-				"crash_browser", "[observation, logging, results, call-counting, crash_browser]", "delete_file",
+		Map<String, String> pipelines = Map.of("browse",
+				"[observation, logging, results, crash-recovery, call-counting, browse]", "crash_browser",
+				"[observation, logging, results, call-counting, crash_browser]", "delete_file",
 				"[observation, logging, results, approval, call-counting, delete_file]", "generate_report",
 				"[observation, logging, results, timeout, call-counting, generate_report]", "get_exchange_rate",
 				"[observation, logging, results, retry, call-counting, get_exchange_rate]", "get_weather",
@@ -159,7 +172,8 @@ class ReadmeWalkthroughMcpIntegrationTests {
 		JsonNode readFile = failingTool(learning, "read_file");
 		softly.assertThat(readFile.get("failures").asInt()).isEqualTo(2);
 		softly.assertThat(readFile.get("successes").asInt()).isEqualTo(2);
-		softly.assertThat(readFile.get("lastErrorPattern").asString()).isEqualTo("<arg>: no such file in the workspace");
+		softly.assertThat(readFile.get("lastErrorPattern").asString())
+			.isEqualTo("<arg>: no such file in the workspace");
 		softly.assertThat(readFile.get("failing").asBoolean()).isTrue();
 		JsonNode weather = JsonMapper.shared().readTree(get("/actuator/agentmiddleware/get_weather"));
 		JsonNode statistics = weather.get("settings").get("learning").get("statistics");
@@ -169,23 +183,24 @@ class ReadmeWalkthroughMcpIntegrationTests {
 		softly.assertThat(learning.get("patterns").asInt()).isEqualTo(4);
 		softly.assertThat(learning.get("evictedPatterns").asInt()).isZero();
 		String scrape = get("/actuator/prometheus");
-		softly.assertThat(scrape).contains("agent_tool_cache_hits_total{agent_tool_name=\"get_weather\"} 2.0",
-				"agent_tool_cache_misses_total{agent_tool_name=\"get_weather\"} 8.0",
-				"agent_tool_cache_misses_total{agent_tool_name=\"read_file\"} 4.0",
-				"agent_tool_call_seconds_count{agent_tool_name=\"get_weather\",agent_tool_outcome=\"cached\","
-						+ "agent_tool_source=\"mcp\",error=\"none\"} 2",
-				"agent_tool_call_seconds_count{agent_tool_name=\"get_weather\",agent_tool_outcome=\"rate_limited\","
-						+ "agent_tool_source=\"mcp\",error=\"ToolRateLimitedException\"} 1",
-				"agent_tool_call_seconds_count{agent_tool_name=\"get_weather\",agent_tool_outcome=\"succeeded\","
-						+ "agent_tool_source=\"mcp\",error=\"none\"} 7",
-				"agent_tool_call_seconds_count{agent_tool_name=\"generate_report\",agent_tool_outcome=\"timed_out\","
-						+ "agent_tool_source=\"mcp\",error=\"ToolTimeoutException\"} 1",
-				"agent_tool_call_seconds_count{agent_tool_name=\"read_file\",agent_tool_outcome=\"failed\","
-						+ "agent_tool_source=\"mcp\",error=\"NoSuchFileException\"} 1",
-				"agent_tool_crash_recoveries_total{agent_tool_name=\"browse\"} 1.0",
-				"agent_tool_observer_drops_total 0.0",
-				"agent_tool_ratelimit_rejections_total{agent_tool_name=\"get_weather\"} 1.0",
-				"agent_tool_retries_total{agent_tool_name=\"get_exchange_rate\"} 1.0");
+		softly.assertThat(scrape)
+			.contains("agent_tool_cache_hits_total{agent_tool_name=\"get_weather\"} 2.0",
+					"agent_tool_cache_misses_total{agent_tool_name=\"get_weather\"} 8.0",
+					"agent_tool_cache_misses_total{agent_tool_name=\"read_file\"} 4.0",
+					"agent_tool_call_seconds_count{agent_tool_name=\"get_weather\",agent_tool_outcome=\"cached\","
+							+ "agent_tool_source=\"mcp\",error=\"none\"} 2",
+					"agent_tool_call_seconds_count{agent_tool_name=\"get_weather\",agent_tool_outcome=\"rate_limited\","
+							+ "agent_tool_source=\"mcp\",error=\"ToolRateLimitedException\"} 1",
+					"agent_tool_call_seconds_count{agent_tool_name=\"get_weather\",agent_tool_outcome=\"succeeded\","
+							+ "agent_tool_source=\"mcp\",error=\"none\"} 7",
+					"agent_tool_call_seconds_count{agent_tool_name=\"generate_report\",agent_tool_outcome=\"timed_out\","
+							+ "agent_tool_source=\"mcp\",error=\"ToolTimeoutException\"} 1",
+					"agent_tool_call_seconds_count{agent_tool_name=\"read_file\",agent_tool_outcome=\"failed\","
+							+ "agent_tool_source=\"mcp\",error=\"NoSuchFileException\"} 1",
+					"agent_tool_crash_recoveries_total{agent_tool_name=\"browse\"} 1.0",
+					"agent_tool_observer_drops_total 0.0",
+					"agent_tool_ratelimit_rejections_total{agent_tool_name=\"get_weather\"} 1.0",
+					"agent_tool_retries_total{agent_tool_name=\"get_exchange_rate\"} 1.0");
 		softly.assertAll();
 	}
 

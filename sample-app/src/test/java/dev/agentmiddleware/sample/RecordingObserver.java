@@ -10,8 +10,8 @@ import dev.agentmiddleware.callrecord.ToolCallObserver.ToolCallRecord;
 import dev.agentmiddleware.tool.CallOutcome;
 
 /**
- * A synchronous observer that keeps every call record, so a test can check the outcome of the calls it made as
- * soon as they return.
+ * A synchronous observer that keeps every call record, so a test can check the outcome of
+ * the calls it made as soon as they return.
  */
 final class RecordingObserver implements ToolCallObserver {
 
@@ -42,7 +42,8 @@ final class RecordingObserver implements ToolCallObserver {
 	}
 
 	/**
-	 * The principal names the calls of one tool carried ({@code ToolInvocation.principalName()}), in call order.
+	 * The principal names the calls of one tool carried
+	 * ({@code ToolInvocation.principalName()}), in call order.
 	 * @param tool the tool name
 	 * @return the names, {@code "<anonymous>"} for a call without a principal
 	 */

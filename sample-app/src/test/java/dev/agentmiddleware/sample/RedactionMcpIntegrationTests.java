@@ -25,16 +25,17 @@ import org.springframework.test.context.DynamicPropertySource;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Secrets sent as tool arguments over MCP, in a URL query, in URL user-info and in {@code Authorization} values,
- * appear in no log line, no error text the model gets, and no actuator or Prometheus output; an ordinary file name
- * that contains "secret" comes back unchanged.
+ * Secrets sent as tool arguments over MCP, in a URL query, in URL user-info and in
+ * {@code Authorization} values, appear in no log line, no error text the model gets, and
+ * no actuator or Prometheus output; an ordinary file name that contains "secret" comes
+ * back unchanged.
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT)
 @ExtendWith(OutputCaptureExtension.class)
 class RedactionMcpIntegrationTests {
 
-	private static final List<String> SECRETS = List.of("sk-live-QUERY7781", "hunter2-USERINFO9912",
-			"BEARER5531xyz", "6629fae49393a053RESPONSE", "ghp_TOKEN4411abcdef");
+	private static final List<String> SECRETS = List.of("sk-live-QUERY7781", "hunter2-USERINFO9912", "BEARER5531xyz",
+			"6629fae49393a053RESPONSE", "ghp_TOKEN4411abcdef");
 
 	@TempDir
 	static Path workspace;
@@ -55,7 +56,8 @@ class RedactionMcpIntegrationTests {
 		try (McpSession session = McpSession.open(this.port)) {
 			errors.add(session.fail("read_file",
 					Map.of("path", "https://api.example.org/v1?api_key=sk-live-QUERY7781&city=Lisbon")));
-			errors.add(session.fail("read_file", Map.of("path", "https://admin:hunter2-USERINFO9912@db.example.org/x")));
+			errors
+				.add(session.fail("read_file", Map.of("path", "https://admin:hunter2-USERINFO9912@db.example.org/x")));
 			errors.add(session.fail("read_file", Map.of("path", "Authorization: Bearer eyJhbGciOi.BEARER5531xyz.sig")));
 			errors.add(session.fail("read_file",
 					Map.of("path", "Authorization: Digest username=\"ada\", response=\"6629fae49393a053RESPONSE\"")));
@@ -77,8 +79,8 @@ class RedactionMcpIntegrationTests {
 				"Tool 'read_file' failed: NoSuchFileException: Authorization: Token [REDACTED]: no such file in the "
 						+ "workspace");
 		String logs = output.getAll();
-		assertThat(logs).as("the calls were logged").contains("tool=read_file", "api_key=[REDACTED]",
-				"path=\"my-secret-notes.txt\"");
+		assertThat(logs).as("the calls were logged")
+			.contains("tool=read_file", "api_key=[REDACTED]", "path=\"my-secret-notes.txt\"");
 		String endpoint = get("/actuator/agentmiddleware");
 		String readFile = get("/actuator/agentmiddleware/read_file");
 		assertThat(readFile).as("the learning patterns are shown").contains("no such file in the workspace");

@@ -26,9 +26,10 @@ import org.springframework.test.context.DynamicPropertySource;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Drives the sample app over MCP and shows each resilience built-in at work with the sample's own
- * {@code application.yml}: caching, rate limiting, retries, timeouts and crash recovery. Every test uses arguments
- * no other test uses and measures counters as differences, so the tests do not depend on their order.
+ * Drives the sample app over MCP and shows each resilience built-in at work with the
+ * sample's own {@code application.yml}: caching, rate limiting, retries, timeouts and
+ * crash recovery. Every test uses arguments no other test uses and measures counters as
+ * differences, so the tests do not depend on their order.
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT)
 class ResilienceMcpIntegrationTests {
@@ -77,7 +78,8 @@ class ResilienceMcpIntegrationTests {
 
 	@Test
 	void weatherCacheIsSharedBetweenSessions() {
-		// get_weather is cached with scope global in application.yml: the weather is the same for everyone.
+		// get_weather is cached with scope global in application.yml: the weather is the
+		// same for everyone.
 		Map<String, Object> arguments = Map.of("city", "Shared Town");
 		try (McpSession first = McpSession.open(this.port); McpSession second = McpSession.open(this.port)) {
 			first.succeed("get_weather", arguments);
@@ -110,7 +112,8 @@ class ResilienceMcpIntegrationTests {
 	@Test
 	void flakyExchangeRateSucceedsThroughARetry() {
 		long requests = this.exchangeRates.requests();
-		// Every other request fails and every call ends on a success, so the next request is a failing one.
+		// Every other request fails and every call ends on a success, so the next request
+		// is a failing one.
 		assertThat(requests % 2).isZero();
 		double retries = count("agent.tool.retries", "get_exchange_rate");
 		try (McpSession session = McpSession.open(this.port)) {
@@ -125,7 +128,8 @@ class ResilienceMcpIntegrationTests {
 	void slowReportTimesOutAfterTwoSeconds() {
 		Map<String, Object> slow = Map.of("topic", "slow sales", "seconds", 5);
 		try (McpSession session = McpSession.open(this.port)) {
-			// The outcome, not a wall-clock window: the timeout layer abandoned the call with its 2 s limit
+			// The outcome, not a wall-clock window: the timeout layer abandoned the call
+			// with its 2 s limit
 			String error = session.fail("generate_report", slow);
 			assertThat(error)
 				.isEqualTo("Tool 'generate_report' timed out after 2s; try again later or with a smaller request");
@@ -164,8 +168,8 @@ class ResilienceMcpIntegrationTests {
 			session.succeed("write_file", Map.of("path", "invalidation/notes.txt", "content", "second"));
 			assertThat(session.succeed("read_file", read)).isEqualTo("second");
 		}
-		assertThat(this.observer.outcomes("read_file", read)).containsExactly(CallOutcome.SUCCEEDED,
-				CallOutcome.CACHED, CallOutcome.SUCCEEDED);
+		assertThat(this.observer.outcomes("read_file", read)).containsExactly(CallOutcome.SUCCEEDED, CallOutcome.CACHED,
+				CallOutcome.SUCCEEDED);
 	}
 
 	private double count(String counter, String tool) {

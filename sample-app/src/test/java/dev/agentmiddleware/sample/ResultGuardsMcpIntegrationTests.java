@@ -23,9 +23,9 @@ import org.springframework.test.context.DynamicPropertySource;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Result guards over MCP with the sample's defaults: a file with passwords reaches the MCP client (and the log of
- * results) with them redacted, and a file longer than 100,000 characters is cut with a marker saying how much was
- * left out; both are counted.
+ * Result guards over MCP with the sample's defaults: a file with passwords reaches the
+ * MCP client (and the log of results) with them redacted, and a file longer than 100,000
+ * characters is cut with a marker saying how much was left out; both are counted.
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT)
 @ExtendWith(OutputCaptureExtension.class)

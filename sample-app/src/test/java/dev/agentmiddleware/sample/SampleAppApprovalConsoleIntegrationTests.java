@@ -32,14 +32,14 @@ import org.springframework.test.context.DynamicPropertySource;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The approval console in a real headless Chromium, driven by Selenium: a waiting call shows up without a reload,
- * and clicking Approve lets it complete. Leaves a screenshot of the console with the pending request in
- * {@code target/approval-console.png} (the one in {@code docs/} was taken this way).
+ * The approval console in a real headless Chromium, driven by Selenium: a waiting call
+ * shows up without a reload, and clicking Approve lets it complete. Leaves a screenshot
+ * of the console with the pending request in {@code target/approval-console.png} (the one
+ * in {@code docs/} was taken this way).
  */
 @RequiresService(TestService.CHROMIUM)
-@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
-		properties = { "sample.approver.username=alice", "sample.approver.password=alice-secret",
-				"agent.middleware.approval.web.refresh-interval=250ms" })
+@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT, properties = { "sample.approver.username=alice",
+		"sample.approver.password=alice-secret", "agent.middleware.approval.web.refresh-interval=250ms" })
 class SampleAppApprovalConsoleIntegrationTests {
 
 	@TempDir
@@ -100,8 +100,10 @@ class SampleAppApprovalConsoleIntegrationTests {
 			wait.until(ExpectedConditions.invisibilityOfElementLocated(By.cssSelector("tr.pending")));
 			wait.until(ExpectedConditions.textToBePresentInElementLocated(By.cssSelector("#audit tr.decision"),
 					"approved"));
-			// The audit table is redrawn on every refresh: read it through the wait, which looks the row up again
-			wait.until(ExpectedConditions.textToBePresentInElementLocated(By.cssSelector("#audit tr.decision"), "alice"));
+			// The audit table is redrawn on every refresh: read it through the wait,
+			// which looks the row up again
+			wait.until(
+					ExpectedConditions.textToBePresentInElementLocated(By.cssSelector("#audit tr.decision"), "alice"));
 		}
 	}
 

@@ -28,12 +28,14 @@ import org.springframework.test.context.DynamicPropertySource;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Human approval over the real sample app: the MCP Java SDK's client calls {@code delete_file}, the call waits, and
- * an approver decides through the REST API over HTTP.
+ * Human approval over the real sample app: the MCP Java SDK's client calls
+ * {@code delete_file}, the call waits, and an approver decides through the REST API over
+ * HTTP.
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = { "sample.approver.username=alice", "sample.approver.password=alice-secret" })
-@ActiveProfiles("elicitation") // the elicitation tests below; clients without the capability still reach the queue
+@ActiveProfiles("elicitation") // the elicitation tests below; clients without the
+								// capability still reach the queue
 class SampleAppApprovalIntegrationTests {
 
 	@TempDir
@@ -126,7 +128,8 @@ class SampleAppApprovalIntegrationTests {
 		// The same call again in the same session is denied at once, without asking.
 		String repeated = this.session.fail("delete_file", Map.of("path", "deny-me.txt"));
 		assertThat(repeated).contains("the same call was denied by alice earlier in this session: keep the notes");
-		assertThat(this.approver.pending()).noneMatch((pending) -> pending.get("summary").asString().contains("deny-me"));
+		assertThat(this.approver.pending())
+			.noneMatch((pending) -> pending.get("summary").asString().contains("deny-me"));
 		assertThat(file).exists();
 	}
 
@@ -139,7 +142,8 @@ class SampleAppApprovalIntegrationTests {
 		assertThat(this.approver.approveForSession(request.get("id").asString()).status()).isEqualTo(200);
 		assertThat(McpSession.text(first.get(30, TimeUnit.SECONDS))).isEqualTo("Deleted session-a.txt");
 
-		// The identical call runs without asking (the file is gone, so the tool itself now fails).
+		// The identical call runs without asking (the file is gone, so the tool itself
+		// now fails).
 		file("session-a.txt");
 		assertThat(this.session.succeed("delete_file", Map.of("path", "session-a.txt")))
 			.isEqualTo("Deleted session-a.txt");
@@ -270,8 +274,7 @@ class SampleAppApprovalIntegrationTests {
 			.path("sections")
 			.path("approval");
 		assertThat(approval.path("policy").asString()).isEqualTo("dangerous");
-		assertThat(approval.path("pending").valueStream().map((pending) -> pending.path("id").asString()))
-			.contains(id);
+		assertThat(approval.path("pending").valueStream().map((pending) -> pending.path("id").asString())).contains(id);
 		assertThat(pendingView).doesNotContain("actuator-watch.txt");
 
 		this.approver.deny(id, "watched");
@@ -302,9 +305,9 @@ class SampleAppApprovalIntegrationTests {
 
 	private String actuator() throws Exception {
 		java.net.http.HttpResponse<String> response = java.net.http.HttpClient.newHttpClient()
-			.send(java.net.http.HttpRequest.newBuilder(
-					java.net.URI.create("http://localhost:" + this.port + "/actuator/agentmiddleware")).build(),
-					java.net.http.HttpResponse.BodyHandlers.ofString());
+			.send(java.net.http.HttpRequest
+				.newBuilder(java.net.URI.create("http://localhost:" + this.port + "/actuator/agentmiddleware"))
+				.build(), java.net.http.HttpResponse.BodyHandlers.ofString());
 		assertThat(response.statusCode()).isEqualTo(200);
 		return response.body();
 	}

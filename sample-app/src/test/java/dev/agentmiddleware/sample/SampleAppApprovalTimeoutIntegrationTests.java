@@ -16,12 +16,11 @@ import org.springframework.test.context.DynamicPropertySource;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A dangerous call that nobody decides is denied when the approval timeout passes, and a late decision applies to
- * nothing.
+ * A dangerous call that nobody decides is denied when the approval timeout passes, and a
+ * late decision applies to nothing.
  */
-@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
-		properties = { "agent.middleware.approval.timeout=1s", "sample.approver.username=alice",
-				"sample.approver.password=alice-secret" })
+@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT, properties = { "agent.middleware.approval.timeout=1s",
+		"sample.approver.username=alice", "sample.approver.password=alice-secret" })
 class SampleAppApprovalTimeoutIntegrationTests {
 
 	@TempDir

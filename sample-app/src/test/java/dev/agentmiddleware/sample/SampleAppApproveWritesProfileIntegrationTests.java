@@ -21,8 +21,8 @@ import org.springframework.test.context.DynamicPropertySource;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The {@code approve-writes} profile lists {@code write_file} as sensitive: its calls wait for the approver too,
- * while read-only tools still run at once.
+ * The {@code approve-writes} profile lists {@code write_file} as sensitive: its calls
+ * wait for the approver too, while read-only tools still run at once.
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = { "sample.approver.username=alice", "sample.approver.password=alice-secret" })

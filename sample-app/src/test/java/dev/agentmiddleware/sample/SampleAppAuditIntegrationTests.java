@@ -24,8 +24,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The audit trail over the real sample app (its database, which keeps the records): MCP calls (one that runs, one with invalid arguments) show up in
- * {@code GET /agent/audit} and its JSON Lines export for the auditor account ({@code sample.auditor.*}) only;
+ * The audit trail over the real sample app (its database, which keeps the records): MCP
+ * calls (one that runs, one with invalid arguments) show up in {@code GET /agent/audit}
+ * and its JSON Lines export for the auditor account ({@code sample.auditor.*}) only;
  * anonymous requests get 401 and the approver 403.
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
@@ -48,7 +49,8 @@ class SampleAppAuditIntegrationTests {
 
 	@Test
 	void theAuditorReadsEveryMcpCallAndNobodyElseDoes() throws Exception {
-		// The sample keeps its records in its database, which outlives a run: only this test's calls count
+		// The sample keeps its records in its database, which outlives a run: only this
+		// test's calls count
 		String since = "&from=" + Instant.now().minusMillis(1);
 		try (McpSession session = McpSession.open(this.port)) {
 			session.succeed("list_files", Map.of());
@@ -71,8 +73,8 @@ class SampleAppAuditIntegrationTests {
 		assertThat(invalid.body()).contains("invalid_arguments").doesNotContain("\"outcome\":\"succeeded\"");
 		HttpResponse<String> export = get("/agent/audit/export?tool=list_files" + since, "audrey:audrey-secret");
 		assertThat(export.statusCode()).isEqualTo(200);
-		assertThat(export.headers().firstValue("Content-Type")).hasValueSatisfying(
-				(type) -> assertThat(type).startsWith("application/x-ndjson"));
+		assertThat(export.headers().firstValue("Content-Type"))
+			.hasValueSatisfying((type) -> assertThat(type).startsWith("application/x-ndjson"));
 		assertThat(export.body().lines()).hasSize(2).allSatisfy((line) -> assertThat(line).startsWith("{\"time\":"));
 		assertThat(get("/agent/audit?outcome=nonsense", "audrey:audrey-secret").statusCode()).isEqualTo(400);
 	}

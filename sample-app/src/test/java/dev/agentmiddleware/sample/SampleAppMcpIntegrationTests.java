@@ -32,7 +32,8 @@ import org.springframework.test.context.DynamicPropertySource;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Starts the sample app on a random port and calls its tools with the MCP Java SDK's client over Streamable HTTP.
+ * Starts the sample app on a random port and calls its tools with the MCP Java SDK's
+ * client over Streamable HTTP.
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT)
 @ExtendWith(OutputCaptureExtension.class)
@@ -56,7 +57,8 @@ class SampleAppMcpIntegrationTests {
 
 	@BeforeEach
 	void connect() {
-		// A new MCP session per test: each gets its own get_weather rate-limit budget (5 per minute per session).
+		// A new MCP session per test: each gets its own get_weather rate-limit budget (5
+		// per minute per session).
 		this.session = McpSession.open(this.port);
 	}
 
@@ -166,7 +168,8 @@ class SampleAppMcpIntegrationTests {
 		return McpSession.text(result);
 	}
 
-	// One short line: no stack trace, no qualified class names, not the workspace's location.
+	// One short line: no stack trace, no qualified class names, not the workspace's
+	// location.
 	private static void assertShortAndClean(String text) {
 		assertThat(text).hasSizeLessThan(300)
 			.doesNotContain("\n")

@@ -17,11 +17,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The sample's executable jar ({@code sample-app-*-exec.jar}, built by {@code package}), started as a user starts it:
- * {@code java -jar} in a working directory of its own, with command-line arguments only, on a free port. Its
- * standard output and error go to {@code app.log} in that directory. {@link #stop()} sends SIGTERM, as
- * {@code kill <pid>} does, and waits for the process to end.
- * <pre>{@code
+ * The sample's executable jar ({@code sample-app-*-exec.jar}, built by {@code package}),
+ * started as a user starts it: {@code java -jar} in a working directory of its own, with
+ * command-line arguments only, on a free port. Its standard output and error go to
+ * {@code app.log} in that directory. {@link #stop()} sends SIGTERM, as {@code kill <pid>}
+ * does, and waits for the process to end. <pre>{@code
  * try (SampleJar app = SampleJar.start(workingDirectory, "--sample.workspace.root=" + workspace)) {
  *     McpHttpSession session = McpHttpSession.initialize(app.port());
  *     ...
@@ -45,7 +45,8 @@ final class SampleJar implements AutoCloseable {
 	}
 
 	/**
-	 * The executable jar the build made: the {@code sample.jar} system property that failsafe sets.
+	 * The executable jar the build made: the {@code sample.jar} system property that
+	 * failsafe sets.
 	 * @return the jar
 	 */
 	static Path jar() {
@@ -58,14 +59,15 @@ final class SampleJar implements AutoCloseable {
 
 	/**
 	 * Starts the jar and waits until it serves {@code /mcp}.
-	 * @param workingDirectory the process's working directory (the sample's H2 database is {@code ./workspace/data})
+	 * @param workingDirectory the process's working directory (the sample's H2 database
+	 * is {@code ./workspace/data})
 	 * @param arguments command-line arguments after {@code --server.port}
 	 * @return the running app
 	 */
 	static SampleJar start(Path workingDirectory, String... arguments) throws IOException {
 		int port = freePort();
-		List<String> command = new ArrayList<>(List.of(javaExecutable(), "-Xmx512m", "-XX:TieredStopAtLevel=1",
-				"-jar", jar().toString(), "--server.port=" + port));
+		List<String> command = new ArrayList<>(List.of(javaExecutable(), "-Xmx512m", "-XX:TieredStopAtLevel=1", "-jar",
+				jar().toString(), "--server.port=" + port));
 		command.addAll(List.of(arguments));
 		Files.createDirectories(workingDirectory);
 		Path log = workingDirectory.resolve("app-" + port + ".log");
@@ -119,7 +121,8 @@ final class SampleJar implements AutoCloseable {
 	}
 
 	/**
-	 * Sends SIGTERM and waits for the process to end, as an operator's {@code kill <pid>} would.
+	 * Sends SIGTERM and waits for the process to end, as an operator's {@code kill <pid>}
+	 * would.
 	 * @return the exit code
 	 */
 	int stop() throws InterruptedException {

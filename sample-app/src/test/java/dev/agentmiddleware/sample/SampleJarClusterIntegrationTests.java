@@ -24,14 +24,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The README's "Running several instances", followed as written on the shipped jar: two {@code java -jar}
- * processes given Spring Boot's {@code spring.datasource.*} properties of one PostgreSQL database and nothing else
- * that selects a store, and one MCP session alternating between them as a round-robin load balancer would. The
- * session, a rate limit, a todo list, an approval and a cache invalidation hold across the two, and a restarted
- * instance continues the session with its todo list.
+ * The README's "Running several instances", followed as written on the shipped jar: two
+ * {@code java -jar} processes given Spring Boot's {@code spring.datasource.*} properties
+ * of one PostgreSQL database and nothing else that selects a store, and one MCP session
+ * alternating between them as a round-robin load balancer would. The session, a rate
+ * limit, a todo list, an approval and a cache invalidation hold across the two, and a
+ * restarted instance continues the session with its todo list.
  * <p>
- * Besides the database, the processes get a port, a shared workspace, and a rate-limit refill period of an hour (the
- * sample's minute could refill mid-test on a slow machine).
+ * Besides the database, the processes get a port, a shared workspace, and a rate-limit
+ * refill period of an hour (the sample's minute could refill mid-test on a slow machine).
  */
 @RequiresService(TestService.POSTGRES)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -79,8 +80,7 @@ class SampleJarClusterIntegrationTests {
 	private SampleJar start(String name) throws Exception {
 		return SampleJar.start(directory.resolve(name), "--spring.datasource.url=" + this.database.jdbcUrl(),
 				"--spring.datasource.username=" + this.database.username(),
-				"--spring.datasource.password=" + this.database.password(),
-				"--sample.workspace.root=" + this.workspace,
+				"--spring.datasource.password=" + this.database.password(), "--sample.workspace.root=" + this.workspace,
 				"--agent.middleware.rate-limit.tools.get-weather.limit-refresh-period=1h");
 	}
 
@@ -101,7 +101,8 @@ class SampleJarClusterIntegrationTests {
 		McpHttpSession session = McpHttpSession.initialize(this.http, this.a.port());
 		List<Integer> alternating = List.of(this.a.port(), this.b.port());
 
-		// The session works on both; a rate limit of 5 allows 5 calls in all (distinct cities: no cache hit).
+		// The session works on both; a rate limit of 5 allows 5 calls in all (distinct
+		// cities: no cache hit).
 		for (int call = 1; call <= 5; call++) {
 			session.succeed(alternating.get(call % 2), "get_weather", Map.of("city", "Jar Town " + call));
 		}
@@ -113,8 +114,11 @@ class SampleJarClusterIntegrationTests {
 		// A todo list written through A is read and changed through B.
 		List<Map<String, Object>> todos = List.of(Map.of("id", "1", "text", "Written on A", "status", "pending"));
 		session.succeed(this.a.port(), "write_todos", Map.of("todos", todos));
-		assertThat(JSON.readTree(session.succeed(this.b.port(), "read_todos", Map.of())).get("todos").get(0)
-			.get("text").asString()).isEqualTo("Written on A");
+		assertThat(JSON.readTree(session.succeed(this.b.port(), "read_todos", Map.of()))
+			.get("todos")
+			.get(0)
+			.get("text")
+			.asString()).isEqualTo("Written on A");
 
 		// A call waiting for approval on A is released by a decision posted to B.
 		Files.writeString(this.workspace.resolve("approve-me.txt"), "delete me");
@@ -146,8 +150,11 @@ class SampleJarClusterIntegrationTests {
 		this.b.stop();
 		this.b = start("b");
 
-		assertThat(JSON.readTree(session.succeed(this.b.port(), "read_todos", Map.of())).get("todos").get(0)
-			.get("text").asString()).isEqualTo("Survive a restart");
+		assertThat(JSON.readTree(session.succeed(this.b.port(), "read_todos", Map.of()))
+			.get("todos")
+			.get(0)
+			.get("text")
+			.asString()).isEqualTo("Survive a restart");
 	}
 
 }

@@ -19,10 +19,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The executable jar as the README starts it ({@code java -jar}, embedded defaults, no option but a port and a
- * workspace): what the build ships, not the test class path. Its stores live in its H2 file database, as the README
- * says, the startup lines name each of them, its MCP endpoint serves governed tools to the MCP Java SDK's client, and
- * a conversation's todo list survives a restart.
+ * The executable jar as the README starts it ({@code java -jar}, embedded defaults, no
+ * option but a port and a workspace): what the build ships, not the test class path. Its
+ * stores live in its H2 file database, as the README says, the startup lines name each of
+ * them, its MCP endpoint serves governed tools to the MCP Java SDK's client, and a
+ * conversation's todo list survives a restart.
  */
 class SampleJarIntegrationTests {
 
@@ -37,10 +38,10 @@ class SampleJarIntegrationTests {
 	void theJarKeepsItsStoresInItsH2DatabaseAndSaysSo() throws Exception {
 		Path workspace = Files.createDirectories(this.directory.resolve("workspace-root"));
 		Files.writeString(workspace.resolve("notes.txt"), "from the jar");
-		try (SampleJar app = SampleJar.start(this.directory.resolve("run"),
-				"--sample.workspace.root=" + workspace)) {
-			assertThat(app.log()).contains("; approval store: jdbc (H2, HikariDataSource); thread store: jdbc (H2, "
-					+ "HikariDataSource)")
+		try (SampleJar app = SampleJar.start(this.directory.resolve("run"), "--sample.workspace.root=" + workspace)) {
+			assertThat(app.log())
+				.contains(
+						"; approval store: jdbc (H2, HikariDataSource); thread store: jdbc (H2, " + "HikariDataSource)")
 				.contains("Rate limits are counted in memory, per instance")
 				.contains("Cache invalidations travel to every instance through")
 				.contains("MCP sessions are kept in memory");
@@ -81,13 +82,12 @@ class SampleJarIntegrationTests {
 	}
 
 	private JsonNode chat(int port, String conversationId) throws Exception {
-		HttpResponse<String> response = this.http.send(
-				HttpRequest.newBuilder(URI.create("http://localhost:" + port + "/chat"))
-					.header("Content-Type", "application/json")
-					.POST(HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(
-							Map.of("conversationId", conversationId, "message", "Tidy up my notes"))))
-					.build(),
-				HttpResponse.BodyHandlers.ofString());
+		HttpResponse<String> response = this.http.send(HttpRequest
+			.newBuilder(URI.create("http://localhost:" + port + "/chat"))
+			.header("Content-Type", "application/json")
+			.POST(HttpRequest.BodyPublishers.ofString(
+					JSON.writeValueAsString(Map.of("conversationId", conversationId, "message", "Tidy up my notes"))))
+			.build(), HttpResponse.BodyHandlers.ofString());
 		assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
 		return JSON.readTree(response.body());
 	}

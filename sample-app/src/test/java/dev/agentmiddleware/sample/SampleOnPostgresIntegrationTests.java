@@ -18,8 +18,9 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The sample started as one instance of a cluster, with Spring Boot's own {@code spring.datasource.*} properties
- * only: every shared store selects PostgreSQL by itself and creates its table in the schema.
+ * The sample started as one instance of a cluster, with Spring Boot's own
+ * {@code spring.datasource.*} properties only: every shared store selects PostgreSQL by
+ * itself and creates its table in the schema.
  */
 @RequiresService(TestService.POSTGRES)
 class SampleOnPostgresIntegrationTests {

@@ -15,8 +15,9 @@ import org.springframework.context.ConfigurableApplicationContext;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * What a newcomer sees when the sample starts: no WARN line to puzzle over, and one line saying which tools the
- * middleware registered, where their chains are, and which approval and thread stores are active.
+ * What a newcomer sees when the sample starts: no WARN line to puzzle over, and one line
+ * saying which tools the middleware registered, where their chains are, and which
+ * approval and thread stores are active.
  */
 @ExtendWith(OutputCaptureExtension.class)
 class SampleStartupLogTests {
@@ -26,8 +27,8 @@ class SampleStartupLogTests {
 
 	@Test
 	void theSampleStartsWithoutWarningsAndReportsItsTools(CapturedOutput output) {
-		try (ConfigurableApplicationContext context = SpringApplication.run(SampleApplication.class,
-				"--server.port=0", "--sample.workspace.root=" + this.workspace)) {
+		try (ConfigurableApplicationContext context = SpringApplication.run(SampleApplication.class, "--server.port=0",
+				"--sample.workspace.root=" + this.workspace)) {
 			List<String> lines = output.getAll().lines().toList();
 			assertThat(lines).filteredOn((line) -> line.contains(" WARN ") || line.contains(" ERROR ")).isEmpty();
 			assertThat(lines).filteredOn((line) -> line.contains("Agent tool middleware: "))

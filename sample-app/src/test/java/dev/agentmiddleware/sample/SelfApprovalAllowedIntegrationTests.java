@@ -18,14 +18,13 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * With {@code agent.middleware.approval.allow-self-approval=true} the caller of a request may approve it itself, and
- * startup says so once.
+ * With {@code agent.middleware.approval.allow-self-approval=true} the caller of a request
+ * may approve it itself, and startup says so once.
  */
 @ExtendWith(OutputCaptureExtension.class)
 @SpringBootTest(classes = AuthorizationMcpIntegrationTests.RecordsApplication.class,
-		webEnvironment = WebEnvironment.RANDOM_PORT,
-		properties = { "spring.config.name=authorization-it", "agent.middleware.todo.enabled=false",
-				"agent.middleware.approval.allow-self-approval=true" })
+		webEnvironment = WebEnvironment.RANDOM_PORT, properties = { "spring.config.name=authorization-it",
+				"agent.middleware.todo.enabled=false", "agent.middleware.approval.allow-self-approval=true" })
 class SelfApprovalAllowedIntegrationTests {
 
 	@LocalServerPort
@@ -41,7 +40,9 @@ class SelfApprovalAllowedIntegrationTests {
 			assertThat(self.approve(request.get("id").asString()).status()).isEqualTo(200);
 			assertThat(McpSession.text(call.get(20, TimeUnit.SECONDS))).isEqualTo("purged 2 records");
 		}
-		assertThat(output.getAll().lines().filter((line) -> line.contains("allow-self-approval is true"))
+		assertThat(output.getAll()
+			.lines()
+			.filter((line) -> line.contains("allow-self-approval is true"))
 			.filter((line) -> line.contains("WARN"))).hasSize(1);
 	}
 

@@ -26,14 +26,14 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The approval console in a real headless Chromium shows the refusal when the caller of a request clicks Approve on
- * it: nobody approves their own call, and the request keeps waiting for another approver.
+ * The approval console in a real headless Chromium shows the refusal when the caller of a
+ * request clicks Approve on it: nobody approves their own call, and the request keeps
+ * waiting for another approver.
  */
 @RequiresService(TestService.CHROMIUM)
 @SpringBootTest(classes = AuthorizationMcpIntegrationTests.RecordsApplication.class,
-		webEnvironment = WebEnvironment.RANDOM_PORT,
-		properties = { "spring.config.name=authorization-it", "agent.middleware.todo.enabled=false",
-				"agent.middleware.approval.web.refresh-interval=250ms" })
+		webEnvironment = WebEnvironment.RANDOM_PORT, properties = { "spring.config.name=authorization-it",
+				"agent.middleware.todo.enabled=false", "agent.middleware.approval.web.refresh-interval=250ms" })
 class SelfApprovalConsoleIntegrationTests {
 
 	@TempDir
@@ -75,8 +75,11 @@ class SelfApprovalConsoleIntegrationTests {
 			assertThat(this.browser.findElement(By.id("message")).getText()).contains("no-self-approval");
 			assertThat(call).isNotDone();
 			String id = this.browser.findElement(By.cssSelector("tr.pending")).getAttribute("data-id");
-			assertThat(new ApprovalApi(this.port, "carol", AuthorizationMcpIntegrationTests.PASSWORD).deny(id, "not today")
-				.status()).as("another approver decides").isEqualTo(200);
+			assertThat(
+					new ApprovalApi(this.port, "carol", AuthorizationMcpIntegrationTests.PASSWORD).deny(id, "not today")
+						.status())
+				.as("another approver decides")
+				.isEqualTo(200);
 			assertThat(call.get(20, TimeUnit.SECONDS).isError()).isTrue();
 		}
 	}

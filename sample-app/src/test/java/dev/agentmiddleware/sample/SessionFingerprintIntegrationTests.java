@@ -26,10 +26,11 @@ import org.springframework.test.context.DynamicPropertySource;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A session id works like a bearer secret (whoever presents it continues the session with its grants), so nothing
- * the server adds shows it: after a session was granted "approve for session" through the approval API, the
- * approval listing and audit (which the console renders), the console page, the actuator endpoint and the INFO
- * log show the session's fingerprint, never its id.
+ * A session id works like a bearer secret (whoever presents it continues the session with
+ * its grants), so nothing the server adds shows it: after a session was granted "approve
+ * for session" through the approval API, the approval listing and audit (which the
+ * console renders), the console page, the actuator endpoint and the INFO log show the
+ * session's fingerprint, never its id.
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = { "sample.approver.username=alice", "sample.approver.password=alice-secret" })
@@ -53,8 +54,9 @@ class SessionFingerprintIntegrationTests {
 		HttpClient http = HttpClient.newHttpClient();
 		String sessionId = RawMcp.initialize(http, this.port);
 		String fingerprint = SessionFingerprint.of(sessionId);
-		CompletableFuture<HttpResponse<String>> call = http.sendAsync(RawMcp.post(this.port, sessionId,
-				RawMcp.toolsCall(7, "delete_file", "{\"path\":\"granted.txt\"}")), HttpResponse.BodyHandlers.ofString());
+		CompletableFuture<HttpResponse<String>> call = http.sendAsync(
+				RawMcp.post(this.port, sessionId, RawMcp.toolsCall(7, "delete_file", "{\"path\":\"granted.txt\"}")),
+				HttpResponse.BodyHandlers.ofString());
 
 		ApprovalApi approver = new ApprovalApi(this.port, "alice", "alice-secret");
 		JsonNode pending = approver.awaitPendingFor("delete_file", "granted.txt");
@@ -66,9 +68,9 @@ class SessionFingerprintIntegrationTests {
 		ApprovalApi.Response audit = approver.get("/audit");
 		assertThat(audit.body()).contains(fingerprint).doesNotContain(sessionId);
 		assertThat(approver.console().body()).doesNotContain(sessionId);
-		HttpResponse<String> actuator = http.send(
-				HttpRequest.newBuilder(URI.create("http://localhost:" + this.port + "/actuator/agentmiddleware")).build(),
-				HttpResponse.BodyHandlers.ofString());
+		HttpResponse<String> actuator = http
+			.send(HttpRequest.newBuilder(URI.create("http://localhost:" + this.port + "/actuator/agentmiddleware"))
+				.build(), HttpResponse.BodyHandlers.ofString());
 		assertThat(actuator.statusCode()).isEqualTo(200);
 		assertThat(actuator.body()).contains(fingerprint).doesNotContain(sessionId);
 		assertThat(output.getAll()).contains("session=" + fingerprint).doesNotContain(sessionId);

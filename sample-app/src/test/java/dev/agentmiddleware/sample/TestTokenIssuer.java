@@ -29,10 +29,11 @@ import com.nimbusds.jwt.SignedJWT;
 import com.sun.net.httpserver.HttpServer;
 
 /**
- * A stand-in authorization server for tests: an RSA key pair made for the test run, its public key served as a JWK
- * set over real HTTP on the loopback interface ({@code GET /jwks}), and signed JWTs for any subject, audience and
- * expiry, or with any claims ({@link #claims}, {@link #sign}); its public key as a PEM file too. {@link #forged} signs
- * with another key under the same key id, as an attacker would.
+ * A stand-in authorization server for tests: an RSA key pair made for the test run, its
+ * public key served as a JWK set over real HTTP on the loopback interface
+ * ({@code GET /jwks}), and signed JWTs for any subject, audience and expiry, or with any
+ * claims ({@link #claims}, {@link #sign}); its public key as a PEM file too.
+ * {@link #forged} signs with another key under the same key id, as an attacker would.
  */
 final class TestTokenIssuer implements AutoCloseable {
 
@@ -126,8 +127,9 @@ final class TestTokenIssuer implements AutoCloseable {
 	}
 
 	/**
-	 * The claims of a valid token, to change before {@link #sign signing}: {@code iss}, {@code sub}, {@code aud},
-	 * {@code iat}, {@code exp} in ten minutes and {@code scope}.
+	 * The claims of a valid token, to change before {@link #sign signing}: {@code iss},
+	 * {@code sub}, {@code aud}, {@code iat}, {@code exp} in ten minutes and
+	 * {@code scope}.
 	 * @param subject the {@code sub}
 	 * @param audience the {@code aud}
 	 * @param scope the {@code scope}, space separated
@@ -147,7 +149,8 @@ final class TestTokenIssuer implements AutoCloseable {
 	}
 
 	/**
-	 * Writes the public key as a PEM file, for {@code spring.security.oauth2.resourceserver.jwt.public-key-location}.
+	 * Writes the public key as a PEM file, for
+	 * {@code spring.security.oauth2.resourceserver.jwt.public-key-location}.
 	 * @param directory where to write it
 	 * @return the file
 	 */

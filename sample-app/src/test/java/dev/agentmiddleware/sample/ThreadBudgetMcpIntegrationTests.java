@@ -19,9 +19,10 @@ import org.springframework.test.context.DynamicPropertySource;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The loop guard's per-thread tool-call budget over MCP, with the MCP Java SDK's client: the MCP session is the
- * thread, every tool call of the session counts, whichever tool, and the call over the budget is an error result
- * naming the limit, counted as {@code rate_limited}.
+ * The loop guard's per-thread tool-call budget over MCP, with the MCP Java SDK's client:
+ * the MCP session is the thread, every tool call of the session counts, whichever tool,
+ * and the call over the budget is an error result naming the limit, counted as
+ * {@code rate_limited}.
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = "agent.middleware.loop-guard.max-tool-calls-per-thread=3")
@@ -44,8 +45,8 @@ class ThreadBudgetMcpIntegrationTests {
 	@Test
 	void aSessionRunsThreeCallsOfAnyToolsAndTheFourthIsAnErrorResultNamingTheBudget() {
 		try (McpSession session = McpSession.open(this.port)) {
-			session.succeed("write_todos", Map.of("todos", List.of(Map.of("id", "1", "text", "Plan", "status",
-					"pending"))));
+			session.succeed("write_todos",
+					Map.of("todos", List.of(Map.of("id", "1", "text", "Plan", "status", "pending"))));
 			session.succeed("read_todos", Map.of());
 			session.succeed("get_weather", Map.of("city", "Budget Town"));
 			assertThat(session.fail("read_todos", Map.of())).startsWith("Tool 'read_todos' is rate limited (this "

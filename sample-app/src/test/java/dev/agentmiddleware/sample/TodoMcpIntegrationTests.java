@@ -75,8 +75,8 @@ class TodoMcpIntegrationTests {
 	void invalidInputIsAnErrorResultAndLeavesTheListUnchanged() {
 		try (McpSession session = McpSession.open(this.port)) {
 			session.succeed("write_todos", Map.of("todos", TODOS));
-			String duplicate = session.fail("write_todos", Map.of("todos",
-					List.of(Map.of("id", "1", "text", "a", "status", "pending"),
+			String duplicate = session.fail("write_todos",
+					Map.of("todos", List.of(Map.of("id", "1", "text", "a", "status", "pending"),
 							Map.of("id", "1", "text", "b", "status", "pending"))));
 			assertThat(duplicate).contains("write_todos").contains("todos[1].id").contains("unique");
 			String badStatus = session.fail("update_todo", Map.of("id", "1", "status", "finished"));

@@ -23,8 +23,9 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Two instances of the sample app, each with its own port, sharing one approval store in a database: a call
- * waiting on instance A is released by a decision posted to instance B. Subclasses give the database.
+ * Two instances of the sample app, each with its own port, sharing one approval store in
+ * a database: a call waiting on instance A is released by a decision posted to instance
+ * B. Subclasses give the database.
  */
 abstract class TwoInstanceApprovalTests {
 
@@ -48,7 +49,8 @@ abstract class TwoInstanceApprovalTests {
 	protected abstract String pollInterval();
 
 	/**
-	 * How long a pending request may go without a heartbeat; waiting calls beat at least three times as often.
+	 * How long a pending request may go without a heartbeat; waiting calls beat at least
+	 * three times as often.
 	 * @return a duration property value
 	 */
 	protected String abandonAfter() {
@@ -67,7 +69,8 @@ abstract class TwoInstanceApprovalTests {
 
 	private ConfigurableApplicationContext start(String name) {
 		SharedDatabase.dataSource = dataSource();
-		// Command-line arguments, so that they win over application.yml (server.port: 8080).
+		// Command-line arguments, so that they win over application.yml (server.port:
+		// 8080).
 		return new SpringApplicationBuilder(SampleApplication.class, SharedDatabase.class).run("--server.port=0",
 				"--spring.jmx.enabled=false", "--sample.workspace.root=" + this.workspace,
 				"--sample.approver.username=alice", "--sample.approver.password=alice-secret",
@@ -101,9 +104,8 @@ abstract class TwoInstanceApprovalTests {
 				.query(String.class)
 				.single();
 			assertThat(outcome).isEqualTo("APPROVED");
-			assertThat(new ApprovalApi(port(this.instanceA), "alice", "alice-secret").audit())
-				.anySatisfy((record) -> assertThat(record.get("requestId").asString())
-					.isEqualTo(request.get("id").asString()));
+			assertThat(new ApprovalApi(port(this.instanceA), "alice", "alice-secret").audit()).anySatisfy(
+					(record) -> assertThat(record.get("requestId").asString()).isEqualTo(request.get("id").asString()));
 		}
 	}
 

@@ -39,16 +39,17 @@ import org.springframework.test.context.DynamicPropertySource;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Approval by link, end to end: the official TypeScript SDK client ({@code link-client.mjs}) declares URL-mode
- * elicitation and calls {@code delete_file}; the sample (provider {@code link}) sends it a link to that request's
- * page in the approval console; the approver (not the caller) opens the link in a real headless Chromium, sees that
- * one call (not the other pending one), approves it, and the TypeScript call completes with the tool's result and
- * receives {@code notifications/elicitation/complete}.
+ * Approval by link, end to end: the official TypeScript SDK client
+ * ({@code link-client.mjs}) declares URL-mode elicitation and calls {@code delete_file};
+ * the sample (provider {@code link}) sends it a link to that request's page in the
+ * approval console; the approver (not the caller) opens the link in a real headless
+ * Chromium, sees that one call (not the other pending one), approves it, and the
+ * TypeScript call completes with the tool's result and receives
+ * {@code notifications/elicitation/complete}.
  */
 @RequiresService({ TestService.NODE, TestService.CHROMIUM })
-@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
-		properties = { "sample.approver.username=bob", "sample.approver.password=bob-secret",
-				"agent.middleware.approval.web.refresh-interval=250ms" })
+@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT, properties = { "sample.approver.username=bob",
+		"sample.approver.password=bob-secret", "agent.middleware.approval.web.refresh-interval=250ms" })
 class TypeScriptApprovalLinkIntegrationTests {
 
 	private static final Path CLIENT_DIRECTORY = Paths.get("target/ts-mcp-client");
@@ -101,7 +102,8 @@ class TypeScriptApprovalLinkIntegrationTests {
 		Files.writeString(workspace.resolve("linked.txt"), "the TypeScript client's file");
 		ApprovalApi approver = new ApprovalApi(this.port, "bob", "bob-secret");
 		try (McpSession other = McpSession.open(this.port)) {
-			// Another caller's call waits first; its client has no URL elicitation, so it gets no link (the queue)
+			// Another caller's call waits first; its client has no URL elicitation, so it
+			// gets no link (the queue)
 			CompletableFuture<CallToolResult> otherCall = other.callAsync("delete_file", Map.of("path", "keep-me.txt"));
 			String otherId = approver.awaitPendingFor("delete_file", "keep-me.txt").get("id").asString();
 
@@ -132,10 +134,12 @@ class TypeScriptApprovalLinkIntegrationTests {
 			assertThat(outcome.get("result").get("isError").asBoolean()).isFalse();
 			assertThat(outcome.get("result").get("text").asString()).isEqualTo("Deleted linked.txt");
 			assertThat(outcome.get("completed").valueStream().map(JsonNode::asString))
-				.as("notifications/elicitation/complete").containsExactly(id);
+				.as("notifications/elicitation/complete")
+				.containsExactly(id);
 			assertThat(workspace.resolve("linked.txt")).doesNotExist();
 
-			// The page now shows that request's decision, by the approver; the other call still waits
+			// The page now shows that request's decision, by the approver; the other call
+			// still waits
 			wait.until(ExpectedConditions.invisibilityOfElementLocated(By.cssSelector("tr.pending")));
 			wait.until(ExpectedConditions.textToBePresentInElementLocated(By.cssSelector("#audit tr.decision"), "bob"));
 			assertThat(this.browser.findElements(By.cssSelector("#audit tr.decision"))).hasSize(1);
@@ -148,10 +152,11 @@ class TypeScriptApprovalLinkIntegrationTests {
 		}
 	}
 
-	// Runs link-client.mjs; its stdout lines arrive in the queue as the client prints them
+	// Runs link-client.mjs; its stdout lines arrive in the queue as the client prints
+	// them
 	private BlockingQueue<String> start(String tool, String arguments) throws Exception {
-		this.client = new ProcessBuilder(List.of("node", "link-client.mjs", "http://localhost:" + this.port + "/mcp",
-				tool, arguments))
+		this.client = new ProcessBuilder(
+				List.of("node", "link-client.mjs", "http://localhost:" + this.port + "/mcp", tool, arguments))
 			.directory(CLIENT_DIRECTORY.toFile())
 			.redirectErrorStream(true)
 			.start();
@@ -171,7 +176,8 @@ class TypeScriptApprovalLinkIntegrationTests {
 		return lines;
 	}
 
-	// The next JSON line of the client; anything else it prints (an error) fails the test with that text
+	// The next JSON line of the client; anything else it prints (an error) fails the test
+	// with that text
 	private static String next(BlockingQueue<String> lines) throws InterruptedException {
 		String line = lines.poll(60, TimeUnit.SECONDS);
 		assertThat(line).as("a line from link-client.mjs").isNotNull();

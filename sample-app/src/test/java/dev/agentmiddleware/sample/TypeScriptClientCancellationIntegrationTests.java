@@ -22,10 +22,12 @@ import org.springframework.test.context.DynamicPropertySource;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Cancellation with the official MCP TypeScript SDK client: {@code src/test/node/mcp-client/cancel-client.mjs} calls
- * {@code delete_file}, sees its request pending in the approval API, and aborts the call with an {@code AbortSignal}
- * (the SDK sends {@code notifications/cancelled}); the request leaves the approval API (and so the console), the audit
- * says {@code cancelled} with the client's reason, and the file is still there.
+ * Cancellation with the official MCP TypeScript SDK client:
+ * {@code src/test/node/mcp-client/cancel-client.mjs} calls {@code delete_file}, sees its
+ * request pending in the approval API, and aborts the call with an {@code AbortSignal}
+ * (the SDK sends {@code notifications/cancelled}); the request leaves the approval API
+ * (and so the console), the audit says {@code cancelled} with the client's reason, and
+ * the file is still there.
  */
 @RequiresService(TestService.NODE)
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
@@ -54,8 +56,9 @@ class TypeScriptClientCancellationIntegrationTests {
 				Paths.get("target/ts-mcp-client").resolve(SCRIPT), StandardCopyOption.REPLACE_EXISTING);
 
 		String base = "http://localhost:" + this.port;
-		String output = TypeScriptClientIntegrationTests.run(List.of("node", SCRIPT, base + "/mcp",
-				base + "/agent/approvals", "alice:alice-secret", "keep-me.txt"), 120);
+		String output = TypeScriptClientIntegrationTests.run(
+				List.of("node", SCRIPT, base + "/mcp", base + "/agent/approvals", "alice:alice-secret", "keep-me.txt"),
+				120);
 		JsonNode seen = JsonMapper.shared().readTree(output.lines().reduce((first, last) -> last).orElseThrow());
 
 		String id = seen.get("pending").get("id").asString();

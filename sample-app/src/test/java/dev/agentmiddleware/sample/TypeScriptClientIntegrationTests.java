@@ -25,9 +25,10 @@ import org.springframework.test.context.DynamicPropertySource;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The sample app driven by the official MCP TypeScript SDK client ({@code @modelcontextprotocol/sdk} from npm):
- * {@code src/test/node/mcp-client/client.mjs}, installed with {@code npm ci} from its committed lock file into
- * {@code target/}, lists the tools and calls two of them.
+ * The sample app driven by the official MCP TypeScript SDK client
+ * ({@code @modelcontextprotocol/sdk} from npm):
+ * {@code src/test/node/mcp-client/client.mjs}, installed with {@code npm ci} from its
+ * committed lock file into {@code target/}, lists the tools and calls two of them.
  */
 @RequiresService(TestService.NODE)
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT)

@@ -29,16 +29,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Progress while an approval waits, with the official MCP TypeScript SDK client
- * ({@code src/test/node/mcp-client/progress-client.mjs}): its {@code delete_file} call, sent with a
- * {@code progressToken} ({@code onprogress}), is told that it waits for approval; an approver approves through the
- * REST API, and the call completes. The sample's report generator reports its own progress the same way.
+ * ({@code src/test/node/mcp-client/progress-client.mjs}): its {@code delete_file} call,
+ * sent with a {@code progressToken} ({@code onprogress}), is told that it waits for
+ * approval; an approver approves through the REST API, and the call completes. The
+ * sample's report generator reports its own progress the same way.
  */
 @RequiresService(TestService.NODE)
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = { "sample.approver.username=alice", "sample.approver.password=alice-secret",
 				"agent.middleware.mcp.progress-interval=200ms",
-				// A report of 1 s against the sample's 2 s timeout leaves a loaded CI machine 1 s for everything else;
-				// timing out is not what this test is about (ResilienceMcpIntegrationTests is)
+				// A report of 1 s against the sample's 2 s timeout leaves a loaded CI
+				// machine 1 s for everything else;
+				// timing out is not what this test is about
+				// (ResilienceMcpIntegrationTests is)
 				"agent.middleware.timeout.tools.generate-report.timeout=30s" })
 class TypeScriptClientProgressIntegrationTests {
 
@@ -122,7 +125,8 @@ class TypeScriptClientProgressIntegrationTests {
 		return client;
 	}
 
-	// The client's output, line by line, read on a thread of its own so that a silent client fails the test in time
+	// The client's output, line by line, read on a thread of its own so that a silent
+	// client fails the test in time
 	private static BlockingQueue<String> lines(Process client) {
 		BlockingQueue<String> lines = new LinkedBlockingQueue<>();
 		Thread reader = new Thread(() -> {

@@ -18,8 +18,10 @@ import org.springframework.test.context.DynamicPropertySource;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The official TypeScript MCP client ({@code src/test/node/mcp-client/results-client.mjs}) reads a file longer
- * than the result limit and gets it cut with the marker, and a configuration file with its password redacted.
+ * The official TypeScript MCP client
+ * ({@code src/test/node/mcp-client/results-client.mjs}) reads a file longer than the
+ * result limit and gets it cut with the marker, and a configuration file with its
+ * password redacted.
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT)
 class TypeScriptClientResultGuardsIntegrationTests {
@@ -40,8 +42,9 @@ class TypeScriptClientResultGuardsIntegrationTests {
 		Files.writeString(workspace.resolve("huge.txt"), "0123456789".repeat(25_000));
 		Files.writeString(workspace.resolve("db.env"), "DB_HOST=db.internal\nDB_PASSWORD=Ts-S3cret-77\n");
 		TypeScriptClientIntegrationTests.installClient();
-		String output = TypeScriptClientIntegrationTests.run(List.of("node", "results-client.mjs",
-				"http://localhost:" + this.port + "/mcp", "huge.txt", "db.env"), 120);
+		String output = TypeScriptClientIntegrationTests.run(
+				List.of("node", "results-client.mjs", "http://localhost:" + this.port + "/mcp", "huge.txt", "db.env"),
+				120);
 		JsonNode seen = JsonMapper.shared().readTree(output.lines().reduce((first, last) -> last).orElseThrow());
 
 		JsonNode cut = seen.get("long");

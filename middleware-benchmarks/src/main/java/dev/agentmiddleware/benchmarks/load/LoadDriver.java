@@ -34,28 +34,33 @@ import org.HdrHistogram.Histogram;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Drives MCP servers with many concurrent clients over Streamable HTTP and compares them in alternating rounds on
- * one machine. Each server is a JVM of its own ({@link LoadServer}), so that the CPU time of its process is the
- * server's alone.
+ * Drives MCP servers with many concurrent clients over Streamable HTTP and compares them
+ * in alternating rounds on one machine. Each server is a JVM of its own
+ * ({@link LoadServer}), so that the CPU time of its process is the server's alone.
  * <p>
- * Two shapes of client: {@code v2}, the public MCP server benchmark's iteration (each iteration a whole session:
- * {@code initialize}, {@code notifications/initialized}, {@code tools/call}, {@code tools/list}, {@code DELETE}),
- * and {@code steady} (one session per client, then {@code tools/call} after {@code tools/call}). Every
- * {@code tools/call} calls {@code echo} with text no other call sends, so the governed server's cache never answers.
- * Clients are closed-loop: each sends its next request when the previous one is answered. A round runs every shape
- * on every server, one after the other (the order of the servers rotates from round to round), each with a warm-up
- * and a measurement phase; only requests both started and answered during the measurement count.
+ * Two shapes of client: {@code v2}, the public MCP server benchmark's iteration (each
+ * iteration a whole session: {@code initialize}, {@code notifications/initialized},
+ * {@code tools/call}, {@code tools/list}, {@code DELETE}), and {@code steady} (one
+ * session per client, then {@code tools/call} after {@code tools/call}). Every
+ * {@code tools/call} calls {@code echo} with text no other call sends, so the governed
+ * server's cache never answers. Clients are closed-loop: each sends its next request when
+ * the previous one is answered. A round runs every shape on every server, one after the
+ * other (the order of the servers rotates from round to round), each with a warm-up and a
+ * measurement phase; only requests both started and answered during the measurement
+ * count.
  * <p>
- * Reported per run: HTTP requests per second, their latency percentiles (HdrHistogram, microseconds), errors (a
- * status other than the expected one, a JSON-RPC error or a tool error, an I/O failure), the server process's CPU
- * time per request, the driver's own CPU time and that of everything else on the machine over the measurement, and
- * the load average before and after. Arguments, all optional, as {@code --name=value}: {@code clients} (50),
- * {@code warmup} and {@code measure} (seconds, 10 and 20), {@code rounds} (3), {@code prewarm} (seconds of
- * unmeasured load on every server and shape before the first round, 0), {@code shapes} ({@code v2,steady}),
- * {@code servers} ({@code ungoverned,governed,governed-jdbc,governed-pg-rate-limit}), {@code server-java} (the
- * driver's own), {@code server-heap} ({@code 512m}), {@code jfr} (the names of servers to record with Flight
- * Recorder), {@code postgres-url}, {@code postgres-user}, {@code postgres-password}, {@code out} (a Markdown file
- * for the tables).
+ * Reported per run: HTTP requests per second, their latency percentiles (HdrHistogram,
+ * microseconds), errors (a status other than the expected one, a JSON-RPC error or a tool
+ * error, an I/O failure), the server process's CPU time per request, the driver's own CPU
+ * time and that of everything else on the machine over the measurement, and the load
+ * average before and after. Arguments, all optional, as {@code --name=value}:
+ * {@code clients} (50), {@code warmup} and {@code measure} (seconds, 10 and 20),
+ * {@code rounds} (3), {@code prewarm} (seconds of unmeasured load on every server and
+ * shape before the first round, 0), {@code shapes} ({@code v2,steady}), {@code servers}
+ * ({@code ungoverned,governed,governed-jdbc,governed-pg-rate-limit}), {@code server-java}
+ * (the driver's own), {@code server-heap} ({@code 512m}), {@code jfr} (the names of
+ * servers to record with Flight Recorder), {@code postgres-url}, {@code postgres-user},
+ * {@code postgres-password}, {@code out} (a Markdown file for the tables).
  */
 public final class LoadDriver {
 
@@ -130,8 +135,10 @@ public final class LoadDriver {
 		}
 		System.out.printf(Locale.ROOT, "%d clients (%s), %d s warm-up, %d s measured, %d rounds%n", clients,
 				clientThreads(), warmup, measure, rounds);
-		// Before the first round, every shape on every server unmeasured: on a loaded machine the JIT needs more
-		// than one warm-up phase, and the first server of a round would otherwise be measured colder than the rest
+		// Before the first round, every shape on every server unmeasured: on a loaded
+		// machine the JIT needs more
+		// than one warm-up phase, and the first server of a round would otherwise be
+		// measured colder than the rest
 		int prewarm = Integer.parseInt(option("prewarm", "0"));
 		if (prewarm > 0) {
 			for (String shape : shapes) {
@@ -152,10 +159,13 @@ public final class LoadDriver {
 				}
 			}
 		}
-		String report = new LoadReport(results, names, shapes).markdown(String.join(" ", this.options.entrySet()
-			.stream()
-			.map((entry) -> "--" + entry.getKey() + "=" + entry.getValue())
-			.toList()), started, loadBefore, loadAverage(), clients, clientThreads(), warmup, measure, rounds,
+		String report = new LoadReport(results, names, shapes).markdown(
+				String.join(" ",
+						this.options.entrySet()
+							.stream()
+							.map((entry) -> "--" + entry.getKey() + "=" + entry.getValue())
+							.toList()),
+				started, loadBefore, loadAverage(), clients, clientThreads(), warmup, measure, rounds,
 				Runtime.version().toString(), this.servers.get(0).javaVersion);
 		System.out.println();
 		System.out.println(report);
@@ -196,9 +206,7 @@ public final class LoadDriver {
 		command.addAll(List.of("-cp", System.getProperty("java.class.path"), LoadServer.class.getName()));
 		command.addAll(arguments);
 		Path log = Path.of("load-" + name + ".log");
-		Process process = new ProcessBuilder(command).redirectErrorStream(true)
-			.redirectOutput(log.toFile())
-			.start();
+		Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
 		return new Server(name, port, process, log, java);
 	}
 
@@ -275,7 +283,8 @@ public final class LoadDriver {
 		}
 	}
 
-	// Virtual threads where the JDK has them (21+, looked up so that the module still compiles for Java 17), else one
+	// Virtual threads where the JDK has them (21+, looked up so that the module still
+	// compiles for Java 17), else one
 	// platform thread per client
 	private static ExecutorService clientExecutor(int clients) {
 		try {
@@ -301,7 +310,8 @@ public final class LoadDriver {
 			.getProcessCpuTime();
 	}
 
-	// Busy time of every core of the machine from /proc/stat (user, nice, system, irq, softirq, steal), 0 elsewhere
+	// Busy time of every core of the machine from /proc/stat (user, nice, system, irq,
+	// softirq, steal), 0 elsewhere
 	private static long machineBusyNanos() {
 		try {
 			String[] fields = Files.readAllLines(Path.of("/proc/stat")).get(0).trim().split("\\s+");
@@ -326,8 +336,8 @@ public final class LoadDriver {
 		}
 	}
 
-	HttpResponse<String> post(Server server, @Nullable String session, String body) throws IOException,
-			InterruptedException {
+	HttpResponse<String> post(Server server, @Nullable String session, String body)
+			throws IOException, InterruptedException {
 		HttpRequest.Builder request = HttpRequest.newBuilder(server.endpoint)
 			.timeout(Duration.ofSeconds(30))
 			.header("Content-Type", "application/json")
@@ -427,8 +437,8 @@ public final class LoadDriver {
 						driver.delete(this, session);
 						break;
 					}
-					throw new IllegalStateException(this.name + " answered initialize with " + response.statusCode()
-							+ ": " + response.body());
+					throw new IllegalStateException(
+							this.name + " answered initialize with " + response.statusCode() + ": " + response.body());
 				}
 				catch (IOException ex) {
 					if (System.nanoTime() > deadline) {
@@ -521,8 +531,10 @@ public final class LoadDriver {
 			try {
 				open();
 				call();
-				timed(false, 200, "tools/list", () -> this.driver.post(this.server, this.session,
-						"{\"jsonrpc\":\"2.0\",\"id\":" + (++this.id) + ",\"method\":\"tools/list\"}"), "\"echo\"");
+				timed(false, 200, "tools/list",
+						() -> this.driver.post(this.server, this.session,
+								"{\"jsonrpc\":\"2.0\",\"id\":" + (++this.id) + ",\"method\":\"tools/list\"}"),
+						"\"echo\"");
 			}
 			finally {
 				if (this.session != null) {
@@ -565,8 +577,8 @@ public final class LoadDriver {
 
 		private void call() throws InterruptedException, Failure {
 			String text = "hello " + this.name + "-" + (this.next++);
-			timed(true, 200, "tools/call", () -> this.driver.post(this.server, this.session,
-					"{\"jsonrpc\":\"2.0\",\"id\":" + (++this.id)
+			timed(true, 200, "tools/call",
+					() -> this.driver.post(this.server, this.session, "{\"jsonrpc\":\"2.0\",\"id\":" + (++this.id)
 							+ ",\"method\":\"tools/call\",\"params\":{\"name\":\"echo\",\"arguments\":{\"text\":\""
 							+ text + "\"}}}"),
 					text);

@@ -10,9 +10,10 @@ import org.HdrHistogram.Histogram;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The Markdown tables of a {@link LoadDriver} run: the targets, each server and shape summed over the rounds, and
- * every round. A ratio is the median of the per-round ratios against the ungoverned server of the same round, so
- * that a change of the machine's load between rounds moves both sides of a ratio alike.
+ * The Markdown tables of a {@link LoadDriver} run: the targets, each server and shape
+ * summed over the rounds, and every round. A ratio is the median of the per-round ratios
+ * against the ungoverned server of the same round, so that a change of the machine's load
+ * between rounds moves both sides of a ratio alike.
  */
 final class LoadReport {
 
@@ -34,14 +35,25 @@ final class LoadReport {
 			String clientThreads, int warmup, int measure, int rounds, String driverJava, String serverJava) {
 		StringBuilder out = new StringBuilder();
 		out.append("Command: `middleware-benchmarks/run-load.sh ").append(arguments).append("`  \n");
-		out.append("Started: ").append(started).append("; load average before ").append(loadBefore)
-			.append(", after ").append(loadAfter).append("  \n");
-		out.append("Servers: ").append(serverJava).append(", each its own JVM (fixed heap); driver: JDK ")
-			.append(driverJava).append(", ").append(clients).append(" clients on ").append(clientThreads)
+		out.append("Started: ")
+			.append(started)
+			.append("; load average before ")
+			.append(loadBefore)
+			.append(", after ")
+			.append(loadAfter)
+			.append("  \n");
+		out.append("Servers: ")
+			.append(serverJava)
+			.append(", each its own JVM (fixed heap); driver: JDK ")
+			.append(driverJava)
+			.append(", ")
+			.append(clients)
+			.append(" clients on ")
+			.append(clientThreads)
 			.append("  \n");
 		out.append(String.format(Locale.ROOT,
-				"Each round: every shape on every server in turn, %d s warm-up + %d s measured; %d rounds%n%n",
-				warmup, measure, rounds));
+				"Each round: every shape on every server in turn, %d s warm-up + %d s measured; %d rounds%n%n", warmup,
+				measure, rounds));
 		out.append("#### Targets\n\n");
 		out.append("| target | shape | measured | anchor (ungoverned) | ratio | goal | met |\n");
 		out.append("| --- | --- | ---: | ---: | ---: | --- | --- |\n");
@@ -50,14 +62,14 @@ final class LoadReport {
 					true);
 			target(out, "governed", shape, "p99 latency", (r) -> r.all().getValueAtPercentile(99), "%,.0f µs",
 					"≤ 1.10×", 1.10, false);
-			target(out, "governed", shape, "server CPU per request", Result::cpuMicrosPerRequest, "%,.0f µs",
-					"≤ 1.10×", 1.10, false);
-			target(out, "governed-jdbc", shape, "requests/s", Result::requestsPerSecond, "%,.0f req/s", "≥ 0.80×",
-					0.80, true);
+			target(out, "governed", shape, "server CPU per request", Result::cpuMicrosPerRequest, "%,.0f µs", "≤ 1.10×",
+					1.10, false);
+			target(out, "governed-jdbc", shape, "requests/s", Result::requestsPerSecond, "%,.0f req/s", "≥ 0.80×", 0.80,
+					true);
 			target(out, "governed-jdbc", shape, "p99 latency", (r) -> r.all().getValueAtPercentile(99), "%,.0f µs",
 					null, 0, false);
-			target(out, "governed-jdbc", shape, "server CPU per request", Result::cpuMicrosPerRequest, "%,.0f µs",
-					null, 0, false);
+			target(out, "governed-jdbc", shape, "server CPU per request", Result::cpuMicrosPerRequest, "%,.0f µs", null,
+					0, false);
 			target(out, "governed-pg-rate-limit", shape, "requests/s", Result::requestsPerSecond, "%,.0f req/s", null,
 					0, true);
 			target(out, "governed-pg-rate-limit", shape, "p99 latency", (r) -> r.all().getValueAtPercentile(99),
@@ -113,7 +125,8 @@ final class LoadReport {
 			}
 		}
 		if (!errors.isEmpty()) {
-			out.append("\nFirst error of each run (warm-up included):\n\n").append(String.join("\n", errors))
+			out.append("\nFirst error of each run (warm-up included):\n\n")
+				.append(String.join("\n", errors))
 				.append('\n');
 		}
 		return out.toString();

@@ -25,21 +25,26 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.util.ReflectionUtils;
 
 /**
- * One MCP server of the load comparison, started as a process of its own by {@link LoadDriver} with the benchmarks'
- * class path, serving {@code echo(String)} and {@code plan_trip(Trip)} of {@link BenchmarkTools} over Streamable HTTP
- * on {@code http://127.0.0.1:<port>/mcp}.
+ * One MCP server of the load comparison, started as a process of its own by
+ * {@link LoadDriver} with the benchmarks' class path, serving {@code echo(String)} and
+ * {@code plan_trip(Trip)} of {@link BenchmarkTools} over Streamable HTTP on
+ * {@code http://127.0.0.1:<port>/mcp}.
  * <ul>
- * <li>{@code governed}: our starter's MCP server (hardened transport, edge checks, session registry) with the tools as {@code @AgentTool} methods behind the default stack of
- * {@code BenchmarkContexts} (observation, logging with its logger off, the session cache, retry, a rate limit that is
- * never reached). Further {@code --property=value} arguments choose the stores (the driver passes PostgreSQL's).</li>
- * <li>{@code ungoverned}: Spring AI's own MCP server (its Streamable HTTP transport for Spring MVC) publishing the
- * same methods through {@code MethodToolCallback} and {@code McpToolUtils}, with every auto-configuration of ours
- * left out: what an application without the middleware runs.</li>
+ * <li>{@code governed}: our starter's MCP server (hardened transport, edge checks,
+ * session registry) with the tools as {@code @AgentTool} methods behind the default stack
+ * of {@code BenchmarkContexts} (observation, logging with its logger off, the session
+ * cache, retry, a rate limit that is never reached). Further {@code --property=value}
+ * arguments choose the stores (the driver passes PostgreSQL's).</li>
+ * <li>{@code ungoverned}: Spring AI's own MCP server (its Streamable HTTP transport for
+ * Spring MVC) publishing the same methods through {@code MethodToolCallback} and
+ * {@code McpToolUtils}, with every auto-configuration of ours left out: what an
+ * application without the middleware runs.</li>
  * </ul>
- * Neither has Spring Security: its auto-configurations are left out (the sample on the class path brings it), as on
- * a loopback server of an application without it; a resource server's token check is not measured here.
- * Both run with Actuator and its metrics on the class path, the root logger at WARN, an embedded H2
- * {@code DataSource} unless told otherwise, and no {@code application.yml} (the sample's is on the class path).
+ * Neither has Spring Security: its auto-configurations are left out (the sample on the
+ * class path brings it), as on a loopback server of an application without it; a resource
+ * server's token check is not measured here. Both run with Actuator and its metrics on
+ * the class path, the root logger at WARN, an embedded H2 {@code DataSource} unless told
+ * otherwise, and no {@code application.yml} (the sample's is on the class path).
  */
 public final class LoadServer {
 
@@ -50,7 +55,8 @@ public final class LoadServer {
 
 	/**
 	 * Starts a server.
-	 * @param args {@code governed} or {@code ungoverned}, the port, then Spring Boot arguments
+	 * @param args {@code governed} or {@code ungoverned}, the port, then Spring Boot
+	 * arguments
 	 * @throws IOException if the list of our auto-configurations cannot be read
 	 */
 	public static void main(String[] args) throws IOException {
@@ -79,7 +85,8 @@ public final class LoadServer {
 			properties.put("agent.middleware.cache.defaults.max-size", "1000");
 			properties.put("logging.level." + LoggingMiddleware.DEFAULT_LOGGER_NAME, "OFF");
 			properties.put("logging.level.dev.agentmiddleware.autoconfigure.mcp", "ERROR");
-			properties.put("spring.autoconfigure.exclude", excludedAutoConfigurations("org.springframework.boot.security."));
+			properties.put("spring.autoconfigure.exclude",
+					excludedAutoConfigurations("org.springframework.boot.security."));
 		}
 		else if ("ungoverned".equals(variant)) {
 			application = UngovernedServer.class;
@@ -120,7 +127,8 @@ public final class LoadServer {
 	}
 
 	/**
-	 * The governed server: the benchmark tools as {@code @AgentTool} beans, everything else auto-configured.
+	 * The governed server: the benchmark tools as {@code @AgentTool} beans, everything
+	 * else auto-configured.
 	 */
 	@SpringBootConfiguration(proxyBeanMethods = false)
 	@EnableAutoConfiguration
@@ -134,7 +142,8 @@ public final class LoadServer {
 	}
 
 	/**
-	 * Spring AI's MCP server publishing the same methods, under the same names, without the chain.
+	 * Spring AI's MCP server publishing the same methods, under the same names, without
+	 * the chain.
 	 */
 	@SpringBootConfiguration(proxyBeanMethods = false)
 	@EnableAutoConfiguration

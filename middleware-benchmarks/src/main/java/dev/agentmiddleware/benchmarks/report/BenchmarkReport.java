@@ -17,9 +17,9 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Reads JMH's JSON results and writes, between the markers of the benchmarks README, a table of every benchmark
- * with its allocation, and a table of each target with its ratio against its anchor.
- * <pre>
+ * Reads JMH's JSON results and writes, between the markers of the benchmarks README, a
+ * table of every benchmark with its allocation, and a table of each target with its ratio
+ * against its anchor. <pre>
  * java -cp target/benchmarks.jar dev.agentmiddleware.benchmarks.report.BenchmarkReport results.json README.md "command"
  * </pre>
  */
@@ -63,7 +63,8 @@ public final class BenchmarkReport {
 		if (start < 0 || end < start) {
 			throw new IllegalStateException(readme + " lacks the markers " + START + " and " + END);
 		}
-		String updated = text.substring(0, start + START.length()) + "\n" + report.render(args[2]) + text.substring(end);
+		String updated = text.substring(0, start + START.length()) + "\n" + report.render(args[2])
+				+ text.substring(end);
 		Files.writeString(readme, updated);
 	}
 
@@ -72,7 +73,8 @@ public final class BenchmarkReport {
 		out.append("Command: `").append(command).append("`  \n");
 		out.append("JDK: ").append(this.jdk).append("  \n");
 		out.append("Date: ").append(LocalDate.now()).append("  \n");
-		out.append("Machine: ").append(Runtime.getRuntime().availableProcessors())
+		out.append("Machine: ")
+			.append(Runtime.getRuntime().availableProcessors())
 			.append(" cores, shared and noisy; one fork, so read the ratios, not the absolute values.\n\n");
 		out.append("### Targets\n\n");
 		out.append("| target | measured | anchor | ratio | goal | met |\n| --- | --- | --- | --- | --- | --- |\n");
@@ -86,9 +88,19 @@ public final class BenchmarkReport {
 				params = (params.isEmpty() ? "" : params + ", ") + "p50 " + format(result.p50()) + ", p99 "
 						+ format(result.p99());
 			}
-			out.append("| ").append(result.name()).append(" | ").append(params).append(" | ")
-				.append(format(result.score())).append(" | ± ").append(format(result.error())).append(" | ")
-				.append(result.unit()).append(" | ").append(format(result.allocation())).append(" |\n");
+			out.append("| ")
+				.append(result.name())
+				.append(" | ")
+				.append(params)
+				.append(" | ")
+				.append(format(result.score()))
+				.append(" | ± ")
+				.append(format(result.error()))
+				.append(" | ")
+				.append(result.unit())
+				.append(" | ")
+				.append(format(result.allocation()))
+				.append(" |\n");
 		}
 		return out.toString();
 	}
@@ -97,8 +109,8 @@ public final class BenchmarkReport {
 		for (String typed : List.of("true", "false")) {
 			String suffix = typed.equals("true") ? " (result type checked)" : " (result type Object)";
 			Result empty = find("PipelineBenchmark.pipeline", "layers=0, typed=" + typed);
-			ratio(out, "tool with no applicable middleware" + suffix, empty,
-					find("DirectCallBenchmark.direct", ""), 1.5, false);
+			ratio(out, "tool with no applicable middleware" + suffix, empty, find("DirectCallBenchmark.direct", ""),
+					1.5, false);
 			ratio(out, "empty pipeline, vs the tool's own handler" + suffix, empty,
 					find("DirectCallBenchmark.handler", ""), 1.1, false);
 			for (String layers : List.of("1", "5", "10")) {
@@ -108,10 +120,17 @@ public final class BenchmarkReport {
 					double perLayer = (layered.score() - empty.score()) / count;
 					double allocation = (layered.allocation() - empty.allocation()) / count;
 					boolean met = perLayer <= 2.0 && allocation < 1.0;
-					out.append("| each pass-through layer, ").append(layers).append(" layers").append(suffix)
-						.append(" | ").append(format(perLayer)).append(" ns, ").append(format(allocation))
+					out.append("| each pass-through layer, ")
+						.append(layers)
+						.append(" layers")
+						.append(suffix)
+						.append(" | ")
+						.append(format(perLayer))
+						.append(" ns, ")
+						.append(format(allocation))
 						.append(" B/op per layer | pipeline, 0 layers | – | ≤ 2 ns and 0 B/op | ")
-						.append(met ? "yes" : "**no**").append(" |\n");
+						.append(met ? "yes" : "**no**")
+						.append(" |\n");
 				}
 			}
 		}
@@ -123,16 +142,19 @@ public final class BenchmarkReport {
 					find("DefaultStackBenchmark.springAiDistinctArguments", "tool=" + tool), 1.0, true);
 			ratio(out, "JSON path, cache hit (" + tool + ")", find("DefaultStackBenchmark.cacheHit", "tool=" + tool),
 					find("JsonPathBenchmark.springAiMethodToolCallback", "tool=" + tool), 0.2, false);
-			ratio(out, "JSON path, no middleware (" + tool + ")", find("JsonPathBenchmark.noMiddleware", "tool=" + tool),
+			ratio(out, "JSON path, no middleware (" + tool + ")",
+					find("JsonPathBenchmark.noMiddleware", "tool=" + tool),
 					find("JsonPathBenchmark.springAiMethodToolCallback", "tool=" + tool), Double.NaN, false);
 		}
 		Result one = find("DefaultStackThroughputBenchmark.oneThread", "");
 		Result two = find("DefaultStackThroughputBenchmark.twoThreads", "");
 		Result four = find("DefaultStackThroughputBenchmark.fourThreads", "");
 		scaling(out, "default stack, 2 threads vs 1 (throughput)", two, one, 1.8);
-		scaling(out, "default stack, 4 threads vs 1 (throughput, " + Runtime.getRuntime().availableProcessors()
-				+ " cores)", four, one, Double.NaN);
-		scaling(out, "our own layers (observer tier, call context, logging, retry, binding, result check), 2 threads vs 1",
+		scaling(out,
+				"default stack, 4 threads vs 1 (throughput, " + Runtime.getRuntime().availableProcessors() + " cores)",
+				four, one, Double.NaN);
+		scaling(out,
+				"our own layers (observer tier, call context, logging, retry, binding, result check), 2 threads vs 1",
 				find("OwnChainScalingBenchmark.twoThreads", ""), find("OwnChainScalingBenchmark.oneThread", ""), 1.8);
 		Result governed = find("McpRoundTripBenchmark.governed", "");
 		Result ungoverned = find("McpRoundTripBenchmark.ungoverned", "");
@@ -149,16 +171,33 @@ public final class BenchmarkReport {
 			double all = Double.parseDouble(this.memory.getProperty("retained.all"));
 			double idle = Double.parseDouble(this.memory.getProperty("retained.idle"));
 			double unbounded = atCap / cap * sessions;
-			out.append("| memory per session: heap retained by ").append(String.format(Locale.ROOT, "%,d", sessions))
-				.append(" sessions (SessionMemoryProbe) | ").append(format(all / 1024)).append(" KiB | unbounded: ")
-				.append(format(unbounded / 1024)).append(" KiB (").append(format(atCap / cap))
-				.append(" B per session × ").append(String.format(Locale.ROOT, "%,d", sessions)).append(") | ")
-				.append(format(all / unbounded)).append("× | bounded: ≤ ").append(format(cap * 1.2 / sessions))
-				.append("× | ").append((all <= atCap * 1.2) ? "yes" : "**no**").append(" |\n");
+			out.append("| memory per session: heap retained by ")
+				.append(String.format(Locale.ROOT, "%,d", sessions))
+				.append(" sessions (SessionMemoryProbe) | ")
+				.append(format(all / 1024))
+				.append(" KiB | unbounded: ")
+				.append(format(unbounded / 1024))
+				.append(" KiB (")
+				.append(format(atCap / cap))
+				.append(" B per session × ")
+				.append(String.format(Locale.ROOT, "%,d", sessions))
+				.append(") | ")
+				.append(format(all / unbounded))
+				.append("× | bounded: ≤ ")
+				.append(format(cap * 1.2 / sessions))
+				.append("× | ")
+				.append((all <= atCap * 1.2) ? "yes" : "**no**")
+				.append(" |\n");
 			out.append("| memory per session: heap retained after every session idled 2 h | ")
-				.append(format(idle / 1024)).append(" KiB (").append(this.memory.getProperty("retained.idle.threads"))
-				.append(" in-memory threads kept) | after ").append(String.format(Locale.ROOT, "%,d", sessions))
-				.append(" sessions: ").append(format(all / 1024)).append(" KiB | ").append(format(idle / all))
+				.append(format(idle / 1024))
+				.append(" KiB (")
+				.append(this.memory.getProperty("retained.idle.threads"))
+				.append(" in-memory threads kept) | after ")
+				.append(String.format(Locale.ROOT, "%,d", sessions))
+				.append(" sessions: ")
+				.append(format(all / 1024))
+				.append(" KiB | ")
+				.append(format(idle / all))
 				.append("× | (for reference) | – |\n");
 		}
 	}
@@ -169,19 +208,41 @@ public final class BenchmarkReport {
 			return;
 		}
 		double scaling = measured.score() / anchor.score();
-		out.append("| ").append(target).append(" | ").append(format(measured.score())).append(' ')
-			.append(measured.unit()).append(" | ").append(format(anchor.score())).append(' ').append(anchor.unit())
-			.append(" (1 thread) | ").append(format(scaling)).append("× | ")
-			.append(Double.isNaN(goal) ? "(for reference)" : "≥ " + format(goal) + "×").append(" | ")
-			.append(Double.isNaN(goal) ? "–" : ((scaling >= goal) ? "yes" : "**no**")).append(" |\n");
+		out.append("| ")
+			.append(target)
+			.append(" | ")
+			.append(format(measured.score()))
+			.append(' ')
+			.append(measured.unit())
+			.append(" | ")
+			.append(format(anchor.score()))
+			.append(' ')
+			.append(anchor.unit())
+			.append(" (1 thread) | ")
+			.append(format(scaling))
+			.append("× | ")
+			.append(Double.isNaN(goal) ? "(for reference)" : "≥ " + format(goal) + "×")
+			.append(" | ")
+			.append(Double.isNaN(goal) ? "–" : ((scaling >= goal) ? "yes" : "**no**"))
+			.append(" |\n");
 	}
 
-	private static void percentile(StringBuilder out, String target, double governed, double ungoverned,
-			String unit) {
+	private static void percentile(StringBuilder out, String target, double governed, double ungoverned, String unit) {
 		double ratio = governed / ungoverned;
-		out.append("| ").append(target).append(" | governed: ").append(format(governed)).append(' ').append(unit)
-			.append(" | ungoverned (Spring AI): ").append(format(ungoverned)).append(' ').append(unit).append(" | ")
-			.append(format(ratio)).append("× | ≤ 1.05× | ").append((ratio <= 1.05) ? "yes" : "**no**")
+		out.append("| ")
+			.append(target)
+			.append(" | governed: ")
+			.append(format(governed))
+			.append(' ')
+			.append(unit)
+			.append(" | ungoverned (Spring AI): ")
+			.append(format(ungoverned))
+			.append(' ')
+			.append(unit)
+			.append(" | ")
+			.append(format(ratio))
+			.append("× | ≤ 1.05× | ")
+			.append((ratio <= 1.05) ? "yes" : "**no**")
 			.append(" |\n");
 	}
 
@@ -197,11 +258,25 @@ public final class BenchmarkReport {
 			met &= measured.allocation() < anchor.allocation();
 			goalText += ", allocates less";
 		}
-		out.append("| ").append(target).append(" | ").append(format(measured.score())).append(" ns, ")
-			.append(format(measured.allocation())).append(" B/op | ").append(anchor.name()).append(": ")
-			.append(format(anchor.score())).append(" ns, ").append(format(anchor.allocation())).append(" B/op | ")
-			.append(format(ratio)).append("× | ").append(goalText).append(" | ")
-			.append(Double.isNaN(goal) ? "–" : (met ? "yes" : "**no**")).append(" |\n");
+		out.append("| ")
+			.append(target)
+			.append(" | ")
+			.append(format(measured.score()))
+			.append(" ns, ")
+			.append(format(measured.allocation()))
+			.append(" B/op | ")
+			.append(anchor.name())
+			.append(": ")
+			.append(format(anchor.score()))
+			.append(" ns, ")
+			.append(format(anchor.allocation()))
+			.append(" B/op | ")
+			.append(format(ratio))
+			.append("× | ")
+			.append(goalText)
+			.append(" | ")
+			.append(Double.isNaN(goal) ? "–" : (met ? "yes" : "**no**"))
+			.append(" |\n");
 	}
 
 	private @Nullable Result find(String name, String params) {
@@ -234,7 +309,9 @@ public final class BenchmarkReport {
 			String[] parts = benchmark.split("\\.");
 			String name = parts[parts.length - 2] + "." + parts[parts.length - 1];
 			List<String> params = new ArrayList<>();
-			run.path("params").properties().forEach((entry) -> params.add(entry.getKey() + "=" + entry.getValue().asString()));
+			run.path("params")
+				.properties()
+				.forEach((entry) -> params.add(entry.getKey() + "=" + entry.getValue().asString()));
 			JsonNode primary = run.path("primaryMetric");
 			double allocation = Double.NaN;
 			for (Map.Entry<String, JsonNode> metric : run.path("secondaryMetrics").properties()) {
@@ -250,7 +327,8 @@ public final class BenchmarkReport {
 					number(primary.path("scoreError")), primary.path("scoreUnit").asString(), allocation, p50, p99);
 		}
 
-		// JMH writes "NaN" as a string where it has no value (an error bar from a single iteration).
+		// JMH writes "NaN" as a string where it has no value (an error bar from a single
+		// iteration).
 		private static double number(JsonNode node) {
 			return node.isNumber() ? node.asDouble() : Double.NaN;
 		}

@@ -1,5 +1,6 @@
 /**
- * Turns JMH's JSON results into the table of results, ratios and targets in the benchmarks README.
+ * Turns JMH's JSON results into the table of results, ratios and targets in the
+ * benchmarks README.
  */
 @NullMarked
 package dev.agentmiddleware.benchmarks.report;

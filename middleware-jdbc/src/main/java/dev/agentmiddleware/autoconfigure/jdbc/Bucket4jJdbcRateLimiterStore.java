@@ -22,19 +22,22 @@ import org.springframework.core.io.ClassPathResource;
 import org.springframework.jdbc.datasource.init.ResourceDatabasePopulator;
 
 /**
- * Counts permits in PostgreSQL with Bucket4j, so that every instance on the database shares each limit: a limit of
- * 5 per minute allows 5 calls per minute across the cluster. Every limit (per tool, per tool and session, per tool
- * and principal) is one Bucket4j bucket, a row of table {@value #TABLE}, with one bandwidth of
- * {@code limitForPeriod} tokens refilled all at once every {@code limitRefreshPeriod} (Bucket4j's
- * {@code refillIntervally}, the semantics of Resilience4j's limiter). Each permit is one transaction that locks the
- * bucket's row ({@code SELECT ... FOR UPDATE}), so concurrent calls on any instance are counted exactly.
+ * Counts permits in PostgreSQL with Bucket4j, so that every instance on the database
+ * shares each limit: a limit of 5 per minute allows 5 calls per minute across the
+ * cluster. Every limit (per tool, per tool and session, per tool and principal) is one
+ * Bucket4j bucket, a row of table {@value #TABLE}, with one bandwidth of
+ * {@code limitForPeriod} tokens refilled all at once every {@code limitRefreshPeriod}
+ * (Bucket4j's {@code refillIntervally}, the semantics of Resilience4j's limiter). Each
+ * permit is one transaction that locks the bucket's row ({@code SELECT ... FOR UPDATE}),
+ * so concurrent calls on any instance are counted exactly.
  *
- * <p>Session ids and principals are not stored: a bucket's id is the tool name, the key kind and a SHA-256 hash of
- * the session id or principal. A bucket left alone expires once it would have refilled completely (plus ten
- * seconds); a background thread deletes expired rows every minute. When the database cannot be reached a permit
- * throws {@link RateLimiterStore.RateLimiterUnavailableException}; the middleware then fails closed or open as
- * configured.
- * <pre>{@code
+ * <p>
+ * Session ids and principals are not stored: a bucket's id is the tool name, the key kind
+ * and a SHA-256 hash of the session id or principal. A bucket left alone expires once it
+ * would have refilled completely (plus ten seconds); a background thread deletes expired
+ * rows every minute. When the database cannot be reached a permit throws
+ * {@link RateLimiterStore.RateLimiterUnavailableException}; the middleware then fails
+ * closed or open as configured. <pre>{@code
  * Bucket4jJdbcRateLimiterStore store = new Bucket4jJdbcRateLimiterStore(dataSource);
  * store.initializeSchema();
  * RateLimitMiddleware rateLimit = RateLimitMiddleware.builder().policies(policies).store(store).build();
@@ -83,10 +86,12 @@ public final class Bucket4jJdbcRateLimiterStore implements RateLimiterStore, Aut
 	}
 
 	/**
-	 * Creates table {@value #TABLE} when it is missing ({@code schema-postgresql.sql} next to this class).
+	 * Creates table {@value #TABLE} when it is missing ({@code schema-postgresql.sql}
+	 * next to this class).
 	 */
 	public void initializeSchema() {
-		new ResourceDatabasePopulator(new ClassPathResource("ratelimit/schema-postgresql.sql", Bucket4jJdbcRateLimiterStore.class))
+		new ResourceDatabasePopulator(
+				new ClassPathResource("ratelimit/schema-postgresql.sql", Bucket4jJdbcRateLimiterStore.class))
 			.execute(this.dataSource);
 	}
 
@@ -96,7 +101,8 @@ public final class Bucket4jJdbcRateLimiterStore implements RateLimiterStore, Aut
 	}
 
 	/**
-	 * Deletes the buckets that have expired (they would have refilled completely), in batches.
+	 * Deletes the buckets that have expired (they would have refilled completely), in
+	 * batches.
 	 * @return how many were deleted
 	 */
 	public int removeExpired() {
@@ -122,7 +128,8 @@ public final class Bucket4jJdbcRateLimiterStore implements RateLimiterStore, Aut
 
 	@Override
 	public void close() {
-		// Not shutdownNow: an interrupt during a statement can close an embedded database's file channel
+		// Not shutdownNow: an interrupt during a statement can close an embedded
+		// database's file channel
 		this.cleanup.shutdown();
 	}
 

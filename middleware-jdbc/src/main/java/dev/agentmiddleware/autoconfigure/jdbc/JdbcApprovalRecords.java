@@ -18,10 +18,12 @@ import static dev.agentmiddleware.autoconfigure.jdbc.JdbcApprovalStore.millis;
 import static dev.agentmiddleware.autoconfigure.jdbc.JdbcApprovalStore.truncated;
 
 /**
- * The session grants, recorded denials and audit trail of a {@link JdbcApprovalStore}: the tables
- * {@code agent_approval_grant}, {@code agent_approval_denial} and {@code agent_approval_audit}. A grant or denial
- * recorded twice for the same session, tool and arguments replaces the first, also when two instances record it at
- * once. Thread-safe. The base of the store, which adds the pending requests and their decisions.
+ * The session grants, recorded denials and audit trail of a {@link JdbcApprovalStore}:
+ * the tables {@code agent_approval_grant}, {@code agent_approval_denial} and
+ * {@code agent_approval_audit}. A grant or denial recorded twice for the same session,
+ * tool and arguments replaces the first, also when two instances record it at once.
+ * Thread-safe. The base of the store, which adds the pending requests and their
+ * decisions.
  */
 abstract class JdbcApprovalRecords implements ApprovalStore {
 
@@ -40,15 +42,17 @@ abstract class JdbcApprovalRecords implements ApprovalStore {
 			.sql("UPDATE agent_approval_grant SET granted_by = ?, expires_at = ? WHERE session_id = ? "
 					+ "AND tool_name = ? AND arguments_hash = ?")
 			.params(grant.grantedBy(), millis(grant.expiresAt()), grant.sessionId(), grant.toolName(), hash)
-			.update(), () -> this.jdbc
-				.sql("INSERT INTO agent_approval_grant (session_id, tool_name, arguments_hash, granted_by, expires_at) "
-						+ "VALUES (?, ?, ?, ?, ?)")
-				.params(grant.sessionId(), grant.toolName(), hash, grant.grantedBy(), millis(grant.expiresAt()))
-				.update());
+			.update(),
+				() -> this.jdbc.sql(
+						"INSERT INTO agent_approval_grant (session_id, tool_name, arguments_hash, granted_by, expires_at) "
+								+ "VALUES (?, ?, ?, ?, ?)")
+					.params(grant.sessionId(), grant.toolName(), hash, grant.grantedBy(), millis(grant.expiresAt()))
+					.update());
 	}
 
 	@Override
-	public final Optional<SessionGrant> findGrant(String sessionId, String toolName, String argumentsHash, Instant now) {
+	public final Optional<SessionGrant> findGrant(String sessionId, String toolName, String argumentsHash,
+			Instant now) {
 		return this.jdbc
 			.sql("SELECT session_id, tool_name, arguments_hash, granted_by, expires_at FROM agent_approval_grant "
 					+ "WHERE session_id = ? AND tool_name = ? AND arguments_hash IN (?, ?) AND expires_at > ? "
@@ -69,19 +73,21 @@ abstract class JdbcApprovalRecords implements ApprovalStore {
 					+ "AND tool_name = ? AND arguments_hash = ?")
 			.params(denial.deniedBy(), truncated(denial.reason()), millis(denial.deniedAt()), denial.sessionId(),
 					denial.toolName(), denial.argumentsHash())
-			.update(), () -> this.jdbc
-				.sql("INSERT INTO agent_approval_denial (session_id, tool_name, arguments_hash, denied_by, reason, "
-						+ "denied_at) VALUES (?, ?, ?, ?, ?, ?)")
-				.params(denial.sessionId(), denial.toolName(), denial.argumentsHash(), denial.deniedBy(),
-						truncated(denial.reason()), millis(denial.deniedAt()))
-				.update());
+			.update(),
+				() -> this.jdbc
+					.sql("INSERT INTO agent_approval_denial (session_id, tool_name, arguments_hash, denied_by, reason, "
+							+ "denied_at) VALUES (?, ?, ?, ?, ?, ?)")
+					.params(denial.sessionId(), denial.toolName(), denial.argumentsHash(), denial.deniedBy(),
+							truncated(denial.reason()), millis(denial.deniedAt()))
+					.update());
 	}
 
 	@Override
-	public final Optional<DeniedCall> findDenial(String sessionId, String toolName, String argumentsHash, Instant since) {
-		return this.jdbc
-			.sql("SELECT session_id, tool_name, arguments_hash, denied_by, reason, denied_at FROM agent_approval_denial "
-					+ "WHERE session_id = ? AND tool_name = ? AND arguments_hash = ? AND denied_at >= ?")
+	public final Optional<DeniedCall> findDenial(String sessionId, String toolName, String argumentsHash,
+			Instant since) {
+		return this.jdbc.sql(
+				"SELECT session_id, tool_name, arguments_hash, denied_by, reason, denied_at FROM agent_approval_denial "
+						+ "WHERE session_id = ? AND tool_name = ? AND arguments_hash = ? AND denied_at >= ?")
 			.params(sessionId, toolName, argumentsHash, millis(since))
 			.query((rs, row) -> new DeniedCall(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4),
 					rs.getString(5), Instant.ofEpochMilli(rs.getLong(6))))
@@ -111,7 +117,8 @@ abstract class JdbcApprovalRecords implements ApprovalStore {
 			.list();
 	}
 
-	// Update first, insert if nothing was there; an insert that loses a race with another instance updates instead.
+	// Update first, insert if nothing was there; an insert that loses a race with another
+	// instance updates instead.
 	private static void upsert(IntSupplier update, Runnable insert) {
 		if (update.getAsInt() > 0) {
 			return;

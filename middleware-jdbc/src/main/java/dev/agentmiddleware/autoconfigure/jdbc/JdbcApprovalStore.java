@@ -30,17 +30,19 @@ import org.springframework.jdbc.datasource.init.ResourceDatabasePopulator;
 import org.springframework.util.ClassUtils;
 
 /**
- * An {@link ApprovalStore} in the application's database (H2 or PostgreSQL), through Spring's {@link JdbcClient}, so
- * that several application instances share pending requests, decisions, grants and the audit trail: a decision
- * posted to one instance releases the call waiting on another.
+ * An {@link ApprovalStore} in the application's database (H2 or PostgreSQL), through
+ * Spring's {@link JdbcClient}, so that several application instances share pending
+ * requests, decisions, grants and the audit trail: a decision posted to one instance
+ * releases the call waiting on another.
  *
- * <p>A waiting call polls its request every {@code pollInterval}; on PostgreSQL a decision also sends a
- * {@code NOTIFY} on channel {@value #CHANNEL}, which wakes the waiting calls of every instance at once (polling stays
- * as the fallback). A waiting call refreshes its request's heartbeat as it polls; a pending request whose heartbeat
- * is older than {@code abandonAfter} (its caller is gone, say after a restart) is marked abandoned and can no
- * longer be approved. With a stable instance id, the requests an instance owned are marked abandoned as soon as it
- * starts again. Thread-safe.
- * <pre>{@code
+ * <p>
+ * A waiting call polls its request every {@code pollInterval}; on PostgreSQL a decision
+ * also sends a {@code NOTIFY} on channel {@value #CHANNEL}, which wakes the waiting calls
+ * of every instance at once (polling stays as the fallback). A waiting call refreshes its
+ * request's heartbeat as it polls; a pending request whose heartbeat is older than
+ * {@code abandonAfter} (its caller is gone, say after a restart) is marked abandoned and
+ * can no longer be approved. With a stable instance id, the requests an instance owned
+ * are marked abandoned as soon as it starts again. Thread-safe. <pre>{@code
  * JdbcApprovalStore store = new JdbcApprovalStore(dataSource, Clock.systemUTC(), Duration.ofMillis(500),
  *         Duration.ofSeconds(30), "instance-a");
  * store.initializeSchema();
@@ -73,7 +75,8 @@ public final class JdbcApprovalStore extends JdbcApprovalRecords implements Auto
 
 	private final boolean postgres;
 
-	// Waiting calls wake at least this often: to poll, and to beat their heartbeat well within abandonAfter.
+	// Waiting calls wake at least this often: to poll, and to beat their heartbeat well
+	// within abandonAfter.
 	private final long maxWaitMillis;
 
 	private final Object signal = new Object();
@@ -103,8 +106,9 @@ public final class JdbcApprovalStore extends JdbcApprovalRecords implements Auto
 	}
 
 	/**
-	 * Creates the tables when they are missing, with the script for this database ({@code schema-postgresql.sql} or
-	 * {@code schema-h2.sql} next to this class), then the one every database shares ({@code schema-records.sql}).
+	 * Creates the tables when they are missing, with the script for this database
+	 * ({@code schema-postgresql.sql} or {@code schema-h2.sql} next to this class), then
+	 * the one every database shares ({@code schema-records.sql}).
 	 */
 	public void initializeSchema() {
 		String script = this.postgres ? "approval/schema-postgresql.sql" : "approval/schema-h2.sql";
@@ -114,8 +118,8 @@ public final class JdbcApprovalStore extends JdbcApprovalRecords implements Auto
 	}
 
 	/**
-	 * Marks the requests this instance owned before a restart as abandoned, and on PostgreSQL starts listening for
-	 * decisions.
+	 * Marks the requests this instance owned before a restart as abandoned, and on
+	 * PostgreSQL starts listening for decisions.
 	 */
 	public void start() {
 		Instant now = this.clock.instant();
@@ -148,8 +152,9 @@ public final class JdbcApprovalStore extends JdbcApprovalRecords implements Auto
 
 	@Override
 	public void add(ApprovalRequest request) {
-		this.jdbc.sql("INSERT INTO agent_approval_request (" + REQUEST_COLUMNS
-				+ ", status, owner_id, heartbeat_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+		this.jdbc
+			.sql("INSERT INTO agent_approval_request (" + REQUEST_COLUMNS
+					+ ", status, owner_id, heartbeat_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
 			.params(request.id(), request.toolName(), request.safety().name(), request.arguments(),
 					request.argumentsHash(), request.sessionId(), request.principal(), request.summary(),
 					millis(request.createdAt()), millis(request.expiresAt()), PENDING, this.instanceId,
@@ -183,9 +188,8 @@ public final class JdbcApprovalStore extends JdbcApprovalRecords implements Auto
 			.sql("UPDATE agent_approval_request SET status = ?, decided_by = ?, reason = ?, changed_arguments = ?, "
 					+ "grant_scope = ?, decided_at = ? WHERE id = ? AND status = ? AND expires_at > ?")
 			.params(decision.outcome().name(), decision.decidedBy(), truncated(decision.reason()),
-					decision.changedArguments(),
-					(decision.grantScope() != null) ? decision.grantScope().name() : null, millis(now), id, PENDING,
-					millis(now))
+					decision.changedArguments(), (decision.grantScope() != null) ? decision.grantScope().name() : null,
+					millis(now), id, PENDING, millis(now))
 			.update();
 		if (updated == 1) {
 			announce(id);

@@ -7,9 +7,9 @@ import java.util.UUID;
 import javax.sql.DataSource;
 
 /**
- * Makes the {@link JdbcApprovalStore} of {@code agent.middleware.approval.store.*}: this instance's id (configured,
- * or a random one per start), the schema created when asked, and the store started (polling, and on PostgreSQL
- * listening for decisions).
+ * Makes the {@link JdbcApprovalStore} of {@code agent.middleware.approval.store.*}: this
+ * instance's id (configured, or a random one per start), the schema created when asked,
+ * and the store started (polling, and on PostgreSQL listening for decisions).
  */
 final class JdbcApprovalStoreStarter {
 

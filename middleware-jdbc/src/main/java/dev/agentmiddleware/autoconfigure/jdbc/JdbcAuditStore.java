@@ -26,10 +26,10 @@ import org.springframework.jdbc.datasource.init.ResourceDatabasePopulator;
 import org.springframework.jdbc.support.JdbcUtils;
 
 /**
- * An {@link AuditStore} in the application's database (H2 or PostgreSQL), table {@code agent_audit_record}: shared by
- * every instance on the database, so that each sees the others' records. A batch is one JDBC batch insert; a failed
- * batch throws, and the audit trail's writer keeps it and writes it again. Thread-safe.
- * <pre>{@code
+ * An {@link AuditStore} in the application's database (H2 or PostgreSQL), table
+ * {@code agent_audit_record}: shared by every instance on the database, so that each sees
+ * the others' records. A batch is one JDBC batch insert; a failed batch throws, and the
+ * audit trail's writer keeps it and writes it again. Thread-safe. <pre>{@code
  * JdbcAuditStore store = new JdbcAuditStore(dataSource);
  * store.initializeSchema();
  * }</pre>
@@ -54,7 +54,8 @@ public final class JdbcAuditStore implements AuditStore {
 	}
 
 	/**
-	 * Creates {@code agent_audit_record} and its index unless they exist, with the schema for the database's platform.
+	 * Creates {@code agent_audit_record} and its index unless they exist, with the schema
+	 * for the database's platform.
 	 * @throws IllegalStateException if the database is neither H2 nor PostgreSQL
 	 */
 	public void initializeSchema() {
@@ -80,9 +81,9 @@ public final class JdbcAuditStore implements AuditStore {
 		if (records.isEmpty()) {
 			return;
 		}
-		this.jdbc.batchUpdate("INSERT INTO agent_audit_record (" + COLUMNS
-				+ ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", records, records.size(),
-				(statement, record) -> {
+		this.jdbc.batchUpdate(
+				"INSERT INTO agent_audit_record (" + COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+				records, records.size(), (statement, record) -> {
 					statement.setTimestamp(1, Timestamp.from(record.time()));
 					statement.setString(2, record.callId());
 					statement.setString(3, record.tool());

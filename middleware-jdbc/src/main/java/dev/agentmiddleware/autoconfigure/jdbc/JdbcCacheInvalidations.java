@@ -28,16 +28,18 @@ import org.springframework.jdbc.datasource.init.ResourceDatabasePopulator;
 import org.springframework.util.ClassUtils;
 
 /**
- * Sends the invalidations of this instance's {@link ToolResultCache} to the other instances on the same database,
- * and applies theirs: entries stay in each instance's memory, only invalidations travel, as rows of table
- * {@value #TABLE}. Every instance polls the table every {@code pollInterval}; on PostgreSQL an invalidation also
- * sends a {@code NOTIFY} on channel {@value #CHANNEL}, which wakes every instance at once (polling stays as the
- * fallback, for H2 and while the listening connection is down).
+ * Sends the invalidations of this instance's {@link ToolResultCache} to the other
+ * instances on the same database, and applies theirs: entries stay in each instance's
+ * memory, only invalidations travel, as rows of table {@value #TABLE}. Every instance
+ * polls the table every {@code pollInterval}; on PostgreSQL an invalidation also sends a
+ * {@code NOTIFY} on channel {@value #CHANNEL}, which wakes every instance at once
+ * (polling stays as the fallback, for H2 and while the listening connection is down).
  *
- * <p>Rows are read by id, with a look-back of a few seconds so that an invalidation committed after a later one is
- * not missed, and applied once. Rows older than the retention are deleted. A failure to send or to read is logged
- * as a WARN and never fails the tool call that invalidated: the local entries are gone either way.
- * <pre>{@code
+ * <p>
+ * Rows are read by id, with a look-back of a few seconds so that an invalidation
+ * committed after a later one is not missed, and applied once. Rows older than the
+ * retention are deleted. A failure to send or to read is logged as a WARN and never fails
+ * the tool call that invalidated: the local entries are gone either way. <pre>{@code
  * JdbcCacheInvalidations invalidations = new JdbcCacheInvalidations(dataSource, Duration.ofMillis(500));
  * invalidations.initializeSchema();
  * ToolResultCache results = ToolResultCache.builder().onInvalidation(invalidations::publish).build();
@@ -54,7 +56,8 @@ public final class JdbcCacheInvalidations implements CacheInvalidationTransport,
 
 	private static final Logger logger = LoggerFactory.getLogger(JdbcCacheInvalidations.class);
 
-	// An invalidation row whose id is below one already read is still looked for this long (commit order).
+	// An invalidation row whose id is below one already read is still looked for this
+	// long (commit order).
 	private static final long LOOK_BACK_NANOS = Duration.ofSeconds(5).toNanos();
 
 	private static final Duration RETENTION = Duration.ofMinutes(5);
@@ -99,7 +102,8 @@ public final class JdbcCacheInvalidations implements CacheInvalidationTransport,
 	private boolean failing;
 
 	/**
-	 * Creates the invalidations of one instance; its table must exist (see {@link #initializeSchema()}).
+	 * Creates the invalidations of one instance; its table must exist (see
+	 * {@link #initializeSchema()}).
 	 * @param dataSource the database every instance shares
 	 * @param pollInterval how often to look for invalidations of the other instances
 	 */
@@ -119,8 +123,8 @@ public final class JdbcCacheInvalidations implements CacheInvalidationTransport,
 	}
 
 	/**
-	 * Creates table {@value #TABLE} when it is missing ({@code schema-postgresql.sql} or {@code schema-h2.sql}
-	 * next to this class).
+	 * Creates table {@value #TABLE} when it is missing ({@code schema-postgresql.sql} or
+	 * {@code schema-h2.sql} next to this class).
 	 */
 	public void initializeSchema() {
 		String script = this.postgres ? "cache/schema-postgresql.sql" : "cache/schema-h2.sql";
@@ -129,7 +133,8 @@ public final class JdbcCacheInvalidations implements CacheInvalidationTransport,
 	}
 
 	/**
-	 * Whether invalidations wake the other instances with PostgreSQL's {@code NOTIFY} (else they poll).
+	 * Whether invalidations wake the other instances with PostgreSQL's {@code NOTIFY}
+	 * (else they poll).
 	 * @return {@code true} on PostgreSQL
 	 */
 	public boolean isPostgres() {
@@ -165,8 +170,8 @@ public final class JdbcCacheInvalidations implements CacheInvalidationTransport,
 	}
 
 	/**
-	 * Starts applying the other instances' invalidations, made from now on, to a cache: polls on a daemon thread
-	 * and, on PostgreSQL, listens for {@code NOTIFY}.
+	 * Starts applying the other instances' invalidations, made from now on, to a cache:
+	 * polls on a daemon thread and, on PostgreSQL, listens for {@code NOTIFY}.
 	 * @param cache this instance's cache
 	 */
 	@Override
@@ -221,8 +226,8 @@ public final class JdbcCacheInvalidations implements CacheInvalidationTransport,
 	}
 
 	/**
-	 * Reads and applies the invalidations of the other instances that this one has not applied yet. Package-private
-	 * for tests; runs on the poller thread.
+	 * Reads and applies the invalidations of the other instances that this one has not
+	 * applied yet. Package-private for tests; runs on the poller thread.
 	 */
 	void poll(ToolResultCache cache) {
 		try {
@@ -280,8 +285,10 @@ public final class JdbcCacheInvalidations implements CacheInvalidationTransport,
 		wake();
 		Thread poller = this.poller;
 		if (poller != null) {
-			// Woken, not interrupted: an interrupt during a read closes an embedded database's file channel (H2),
-			// which would close that database for everything else in this JVM. The poller ends after its poll.
+			// Woken, not interrupted: an interrupt during a read closes an embedded
+			// database's file channel (H2),
+			// which would close that database for everything else in this JVM. The poller
+			// ends after its poll.
 			poller.join(CLOSE_TIMEOUT.toMillis());
 		}
 		AutoCloseable notifications = this.notifications;

@@ -39,18 +39,23 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 /**
- * The stores that keep their state in the application's database, each contributed as the bean its feature's
- * auto-configuration uses instead of its in-memory store, by the one rule of {@link StoreType} ({@code auto} is JDBC
- * when the application has a {@code DataSource}; {@code jdbc} without one fails startup naming the property, through
+ * The stores that keep their state in the application's database, each contributed as the
+ * bean its feature's auto-configuration uses instead of its in-memory store, by the one
+ * rule of {@link StoreType} ({@code auto} is JDBC when the application has a
+ * {@code DataSource}; {@code jdbc} without one fails startup naming the property, through
  * the Boot module's store check):
  * <ul>
- * <li>approvals ({@code agent.middleware.approval.store.type}): {@link JdbcApprovalStore};</li>
- * <li>agent threads ({@code agent.middleware.threads.store.type}): {@link JdbcThreadStore};</li>
+ * <li>approvals ({@code agent.middleware.approval.store.type}):
+ * {@link JdbcApprovalStore};</li>
+ * <li>agent threads ({@code agent.middleware.threads.store.type}):
+ * {@link JdbcThreadStore};</li>
  * <li>cache invalidations across instances ({@code agent.middleware.cache.store.type}):
  * {@link JdbcCacheInvalidations};</li>
- * <li>shared rate limits ({@code agent.middleware.rate-limit.store.type}, PostgreSQL): Bucket4j's PostgreSQL backend,
- * {@link Bucket4jJdbcRateLimiterStore}, which the rate-limit auto-configuration chooses;</li>
- * <li>the audit trail ({@code agent.middleware.audit.store.type}): {@link JdbcAuditStore}.</li>
+ * <li>shared rate limits ({@code agent.middleware.rate-limit.store.type}, PostgreSQL):
+ * Bucket4j's PostgreSQL backend, {@link Bucket4jJdbcRateLimiterStore}, which the
+ * rate-limit auto-configuration chooses;</li>
+ * <li>the audit trail ({@code agent.middleware.audit.store.type}):
+ * {@link JdbcAuditStore}.</li>
  * </ul>
  * Runs before the features' auto-configurations, so that their in-memory stores back off.
  */
@@ -83,7 +88,6 @@ public final class JdbcStoresAutoConfiguration {
 			}
 
 		}
-
 
 	}
 
@@ -135,7 +139,6 @@ public final class JdbcStoresAutoConfiguration {
 
 		}
 
-
 	}
 
 	@Configuration(proxyBeanMethods = false)
@@ -164,7 +167,6 @@ public final class JdbcStoresAutoConfiguration {
 			}
 
 		}
-
 
 	}
 

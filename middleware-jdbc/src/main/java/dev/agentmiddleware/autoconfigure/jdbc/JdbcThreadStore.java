@@ -25,18 +25,23 @@ import org.springframework.jdbc.support.JdbcUtils;
 import org.springframework.util.StreamUtils;
 
 /**
- * A {@link ThreadStore} in a relational database (H2 or PostgreSQL), through Spring's {@link JdbcClient}, so thread
- * metadata survives restarts and is shared by every instance of the application.
+ * A {@link ThreadStore} in a relational database (H2 or PostgreSQL), through Spring's
+ * {@link JdbcClient}, so thread metadata survives restarts and is shared by every
+ * instance of the application.
  *
- * <p>One row per thread in {@code agent_thread_metadata}: the metadata as JSON text and a version. A write is an
- * {@code INSERT} for a new thread and an {@code UPDATE ... WHERE version = ?} otherwise, so of two concurrent
- * writers exactly one succeeds and the other retries with the newer metadata ({@link ThreadStore#update}).
+ * <p>
+ * One row per thread in {@code agent_thread_metadata}: the metadata as JSON text and a
+ * version. A write is an {@code INSERT} for a new thread and an
+ * {@code UPDATE ... WHERE version = ?} otherwise, so of two concurrent writers exactly
+ * one succeeds and the other retries with the newer metadata
+ * ({@link ThreadStore#update}).
  *
- * <p>A row is keyed by the SHA-256 of the thread id ({@link IdDigests#of}, 64 hex digits, the width of
- * column {@code thread_id}), never by the id itself: on the MCP path the thread id is the session id, a bearer
- * secret, and a conversation id of any length fits. The table is read only by thread id, so nothing needs the id
- * back; a row written under a raw id by an earlier version is no longer found.
- * <pre>{@code
+ * <p>
+ * A row is keyed by the SHA-256 of the thread id ({@link IdDigests#of}, 64 hex digits,
+ * the width of column {@code thread_id}), never by the id itself: on the MCP path the
+ * thread id is the session id, a bearer secret, and a conversation id of any length fits.
+ * The table is read only by thread id, so nothing needs the id back; a row written under
+ * a raw id by an earlier version is no longer found. <pre>{@code
  * JdbcThreadStore store = new JdbcThreadStore(JdbcClient.create(dataSource), JsonMapper.shared(), Clock.systemUTC());
  * store.initializeSchema(dataSource);
  * }</pre>
@@ -65,7 +70,8 @@ public final class JdbcThreadStore implements ThreadStore {
 	}
 
 	/**
-	 * Creates {@code agent_thread_metadata} unless it exists, with the schema for the database's platform.
+	 * Creates {@code agent_thread_metadata} unless it exists, with the schema for the
+	 * database's platform.
 	 * @param dataSource the database
 	 * @throws IllegalStateException if the database is neither H2 nor PostgreSQL
 	 */
@@ -114,8 +120,8 @@ public final class JdbcThreadStore implements ThreadStore {
 		OffsetDateTime now = OffsetDateTime.now(this.clock);
 		if (current.version() == 0) {
 			try {
-				return this.jdbc
-					.sql("INSERT INTO agent_thread_metadata (thread_id, metadata, version, updated_at) VALUES (?, ?, ?, ?)")
+				return this.jdbc.sql(
+						"INSERT INTO agent_thread_metadata (thread_id, metadata, version, updated_at) VALUES (?, ?, ?, ?)")
 					.params(IdDigests.of(current.threadId()), json, next.version(), now)
 					.update() == 1;
 			}

@@ -13,9 +13,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Listens on a PostgreSQL channel with a connection of its own, on a daemon thread, and runs a callback on every
- * notification; reconnects after a failure. Kept apart so that the PostgreSQL driver is loaded only on PostgreSQL.
- * Shared by the stores that wake on {@code NOTIFY}: approval decisions, and cache invalidations across instances.
+ * Listens on a PostgreSQL channel with a connection of its own, on a daemon thread, and
+ * runs a callback on every notification; reconnects after a failure. Kept apart so that
+ * the PostgreSQL driver is loaded only on PostgreSQL. Shared by the stores that wake on
+ * {@code NOTIFY}: approval decisions, and cache invalidations across instances.
  * <pre>{@code
  * AutoCloseable listening = PostgresNotifications.listen(dataSource, "agent_cache_invalidation",
  *         "cache invalidations", this::poll);
@@ -58,16 +59,18 @@ public final class PostgresNotifications implements AutoCloseable, Runnable {
 
 	/**
 	 * Starts listening on a channel.
-	 * @param dataSource a PostgreSQL database; one of its connections is held while listening
+	 * @param dataSource a PostgreSQL database; one of its connections is held while
+	 * listening
 	 * @param channel the channel, a plain SQL identifier
-	 * @param purpose what the notifications announce, for the log line when listening fails
+	 * @param purpose what the notifications announce, for the log line when listening
+	 * fails
 	 * @param onNotification run on the listening thread after one or more notifications
 	 * @return the listener; close it to stop
 	 */
 	public static PostgresNotifications listen(DataSource dataSource, String channel, String purpose,
 			Runnable onNotification) {
-		return start(new PostgresNotifications(dataSource, channel, purpose, "agent-listen-" + channel,
-				onNotification));
+		return start(
+				new PostgresNotifications(dataSource, channel, purpose, "agent-listen-" + channel, onNotification));
 	}
 
 	private static PostgresNotifications start(PostgresNotifications notifications) {
@@ -83,7 +86,8 @@ public final class PostgresNotifications implements AutoCloseable, Runnable {
 				try (Statement statement = connection.createStatement()) {
 					statement.execute("LISTEN " + this.channel);
 				}
-				// What was announced before LISTEN took effect (at start, or while reconnecting) is read now.
+				// What was announced before LISTEN took effect (at start, or while
+				// reconnecting) is read now.
 				this.onNotification.run();
 				PGConnection pg = connection.unwrap(PGConnection.class);
 				while (this.running) {

@@ -83,10 +83,11 @@ abstract class JdbcApprovalStoreContractTests {
 		JdbcApprovalStore store = store("a");
 		store.add(request("r1", Duration.ofMinutes(2)));
 		assertThat(store.pending(this.clock.instant())).extracting(ApprovalRequest::id).containsExactly("r1");
-		assertThat(store.find("r1")).get().extracting(ApprovalRequest::summary)
+		assertThat(store.find("r1")).get()
+			.extracting(ApprovalRequest::summary)
 			.isEqualTo("delete_file {\"path\":\"a.txt\"}");
-		assertThat(store.decide("r1", ApprovalDecision.approveForSession("alice", GrantScope.TOOL),
-				this.clock.instant()))
+		assertThat(
+				store.decide("r1", ApprovalDecision.approveForSession("alice", GrantScope.TOOL), this.clock.instant()))
 			.isEqualTo(DecideResult.DECIDED);
 		assertThat(store.decide("r1", ApprovalDecision.deny("eve", "no"), this.clock.instant()))
 			.isEqualTo(DecideResult.ALREADY_DECIDED);
@@ -99,7 +100,8 @@ abstract class JdbcApprovalStoreContractTests {
 
 	@Test
 	void principalNamesLongerThan255CharactersAreKeptExactly() throws Exception {
-		// Token subjects and approver names longer than the VARCHAR(255) columns that used to keep them
+		// Token subjects and approver names longer than the VARCHAR(255) columns that
+		// used to keep them
 		String requester = "sub-" + "r".repeat(296);
 		String approver = "sub-" + "a".repeat(296);
 		JdbcApprovalStore store = store("a");
@@ -154,11 +156,12 @@ abstract class JdbcApprovalStoreContractTests {
 			runs.incrementAndGet();
 			return "deleted";
 		}), middleware);
-		Future<Object> waiting = this.callers.submit(() -> pipeline.call(
-				ToolInvocation.builder(DELETE).argument("path", "a.txt").sessionId("s1").build()));
+		Future<Object> waiting = this.callers.submit(
+				() -> pipeline.call(ToolInvocation.builder(DELETE).argument("path", "a.txt").sessionId("s1").build()));
 		ApprovalRequest request = asked.poll(10, TimeUnit.SECONDS);
 		assertThat(request).isNotNull();
-		assertThat(instanceB.pending(this.clock.instant())).extracting(ApprovalRequest::id).containsExactly(request.id());
+		assertThat(instanceB.pending(this.clock.instant())).extracting(ApprovalRequest::id)
+			.containsExactly(request.id());
 		assertThat(runs).hasValue(0);
 		assertThat(instanceB.decide(request.id(), ApprovalDecision.approve("alice"), this.clock.instant()))
 			.isEqualTo(DecideResult.DECIDED);
@@ -182,8 +185,8 @@ abstract class JdbcApprovalStoreContractTests {
 			.provider(new QueueLikeProvider(asked))
 			.build();
 		ToolPipeline pipeline = ToolPipeline.chain(new ExecutableTool(DELETE, (invocation) -> "deleted"), middleware);
-		Future<Object> waiting = this.callers.submit(() -> pipeline.call(
-				ToolInvocation.builder(DELETE).argument("path", "b.txt").sessionId("s1").build()));
+		Future<Object> waiting = this.callers.submit(
+				() -> pipeline.call(ToolInvocation.builder(DELETE).argument("path", "b.txt").sessionId("s1").build()));
 		ApprovalRequest request = asked.poll(10, TimeUnit.SECONDS);
 		instanceB.decide(request.id(), ApprovalDecision.deny("alice", "keep it"), this.clock.instant());
 		assertThatExceptionOfType(java.util.concurrent.ExecutionException.class)

@@ -123,8 +123,8 @@ abstract class JdbcAuditStoreContract {
 	}
 
 	static AuditRecord record(String callId, Instant time, String tool, CallOutcome outcome) {
-		return new AuditRecord(time, callId, tool, InvocationSource.JAVA, "bob", null, null, outcome, null, null,
-				null, Duration.ofMillis(3), "0".repeat(64), null, 4L);
+		return new AuditRecord(time, callId, tool, InvocationSource.JAVA, "bob", null, null, outcome, null, null, null,
+				Duration.ofMillis(3), "0".repeat(64), null, 4L);
 	}
 
 }

@@ -25,8 +25,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * {@link JdbcCacheInvalidations} on H2 (polling): what another instance wrote to the table is applied once, also when
- * it commits after an invalidation with a higher id; this instance's own rows are not applied again.
+ * {@link JdbcCacheInvalidations} on H2 (polling): what another instance wrote to the
+ * table is applied once, also when it commits after an invalidation with a higher id;
+ * this instance's own rows are not applied again.
  */
 class JdbcCacheInvalidationsTests {
 
@@ -72,7 +73,8 @@ class JdbcCacheInvalidationsTests {
 		awaitApplied(() -> size("first") == 0);
 		first.call(call("first"));
 		this.invalidations.publish(CacheInvalidation.tool("first"));
-		// A later invalidation of another instance shows that the poller has read past both rows.
+		// A later invalidation of another instance shows that the poller has read past
+		// both rows.
 		cachedTool("second").call(call("second"));
 		insertFromAnotherInstance(9, "second");
 		awaitApplied(() -> size("second") == 0);
@@ -107,7 +109,8 @@ class JdbcCacheInvalidationsTests {
 		return (statistics != null) ? statistics.size() : 0;
 	}
 
-	// Polls every 5 ms; the bound only has to end the test if the row is never applied, also on a loaded machine.
+	// Polls every 5 ms; the bound only has to end the test if the row is never applied,
+	// also on a loaded machine.
 	private static void awaitApplied(BooleanSupplier condition) {
 		await("applied within 10 seconds").atMost(Duration.ofSeconds(10))
 			.pollInterval(Duration.ofMillis(5))

@@ -124,7 +124,8 @@ abstract class JdbcThreadStoreContract {
 						store.update("shared", (values) -> {
 							long count = (values.get("count") instanceof Number n) ? n.longValue() : 0;
 							Map<String, Object> changed = with(values, "count", count + 1);
-							List<Object> own = new ArrayList<>((values.get(writer) instanceof List<?> l) ? l : List.of());
+							List<Object> own = new ArrayList<>(
+									(values.get(writer) instanceof List<?> l) ? l : List.of());
 							own.add(own.size());
 							changed.put(writer, own);
 							return changed;
@@ -150,7 +151,10 @@ abstract class JdbcThreadStoreContract {
 	}
 
 	private List<String> storedThreadIds() {
-		return JdbcClient.create(dataSource()).sql("SELECT thread_id FROM agent_thread_metadata").query(String.class).list();
+		return JdbcClient.create(dataSource())
+			.sql("SELECT thread_id FROM agent_thread_metadata")
+			.query(String.class)
+			.list();
 	}
 
 	static Map<String, Object> with(Map<String, ?> values, String key, Object value) {

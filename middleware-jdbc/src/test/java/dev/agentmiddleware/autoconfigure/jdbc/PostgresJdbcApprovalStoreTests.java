@@ -14,7 +14,8 @@ import org.springframework.jdbc.datasource.SimpleDriverDataSource;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The JDBC approval store on a real PostgreSQL server, in a fresh schema, with LISTEN/NOTIFY.
+ * The JDBC approval store on a real PostgreSQL server, in a fresh schema, with
+ * LISTEN/NOTIFY.
  */
 @RequiresService(TestService.POSTGRES)
 class PostgresJdbcApprovalStoreTests extends JdbcApprovalStoreContractTests {

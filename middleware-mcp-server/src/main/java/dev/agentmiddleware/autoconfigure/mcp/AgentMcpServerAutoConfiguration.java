@@ -76,23 +76,28 @@ import org.springframework.web.servlet.function.RouterFunction;
 import org.springframework.web.servlet.function.ServerResponse;
 
 /**
- * Auto-configuration of the MCP server side, active whenever Spring AI's MCP server runs (synchronous API):
+ * Auto-configuration of the MCP server side, active whenever Spring AI's MCP server runs
+ * (synchronous API):
  * <ul>
- * <li>every {@code @AgentTool} (and every tool an agent middleware contributes, except the todo tools unless
- * {@code agent.middleware.todo.mcp.enabled}) published as an MCP tool specification with title, annotations,
- * output schema and icons ({@code @AgentTool(icons)}, replaced by
- * {@code agent.middleware.mcp.tools.<tool-name>.icons}),
- * its arguments bound inside the chain ({@link McpToolHandler});</li>
- * <li>Spring AI tool callbacks that the server publishes (a {@code ToolCallbackProvider} of {@code @Tool} beans)
- * run through the chain too ({@code agent.middleware.mcp.govern-spring-ai-tools});</li>
- * <li>{@code initialize} advertising resources, prompts and completions only when the application serves them
- * ({@link McpServedCapabilitiesBuilder});</li>
- * <li>the {@link HardenedStreamableHttpTransport} in place of Spring AI's Streamable HTTP transport for Spring MVC
- * ({@code agent.middleware.mcp.transport.*}), whose {@code tools/list} shows each caller only the tools it may call
+ * <li>every {@code @AgentTool} (and every tool an agent middleware contributes, except
+ * the todo tools unless {@code agent.middleware.todo.mcp.enabled}) published as an MCP
+ * tool specification with title, annotations, output schema and icons
+ * ({@code @AgentTool(icons)}, replaced by
+ * {@code agent.middleware.mcp.tools.<tool-name>.icons}), its arguments bound inside the
+ * chain ({@link McpToolHandler});</li>
+ * <li>Spring AI tool callbacks that the server publishes (a {@code ToolCallbackProvider}
+ * of {@code @Tool} beans) run through the chain too
+ * ({@code agent.middleware.mcp.govern-spring-ai-tools});</li>
+ * <li>{@code initialize} advertising resources, prompts and completions only when the
+ * application serves them ({@link McpServedCapabilitiesBuilder});</li>
+ * <li>the {@link HardenedStreamableHttpTransport} in place of Spring AI's Streamable HTTP
+ * transport for Spring MVC ({@code agent.middleware.mcp.transport.*}), whose
+ * {@code tools/list} shows each caller only the tools it may call
  * ({@link McpToolVisibility}).</li>
  * </ul>
- * The SDK's own check of tool arguments against the input schema is switched off: our binder checks them inside
- * the chain, so a refused call is observed, and the MCP and {@code ChatClient} paths accept the same arguments.
+ * The SDK's own check of tool arguments against the input schema is switched off: our
+ * binder checks them inside the chain, so a refused call is observed, and the MCP and
+ * {@code ChatClient} paths accept the same arguments.
  */
 @AutoConfiguration(after = AgentToolSpringAiAutoConfiguration.class,
 		before = { McpServerAutoConfiguration.class, ToolCallbackConverterAutoConfiguration.class },
@@ -124,7 +129,8 @@ public final class AgentMcpServerAutoConfiguration {
 		List<McpServerFeatures.SyncToolSpecification> ungoverned = new ArrayList<>();
 		for (ToolCallback callback : springAiTools) {
 			if (properties.isGovernSpringAiTools()) {
-				// Registers the tool, with its own pipeline, beside the @AgentTools; a name clash fails startup
+				// Registers the tool, with its own pipeline, beside the @AgentTools; a
+				// name clash fails startup
 				GovernedToolCallback.govern(callback, registry, errorFormatter);
 			}
 			else if (!GovernedToolCallback.isGoverned(callback)) {
@@ -141,7 +147,8 @@ public final class AgentMcpServerAutoConfiguration {
 				continue;
 			}
 			specifications.put(tool.name(), new McpToolHandler(tool, errorFormatter, mapper,
-					McpToolIcons.of(tool, properties), properties.getProgressInterval()).specification());
+					McpToolIcons.of(tool, properties), properties.getProgressInterval())
+				.specification());
 		}
 		Set<String> ungovernedNames = new LinkedHashSet<>();
 		for (McpServerFeatures.SyncToolSpecification specification : ungoverned) {
@@ -154,8 +161,9 @@ public final class AgentMcpServerAutoConfiguration {
 			}
 		}
 		if (!ungovernedNames.isEmpty()) {
-			logger.warn("MCP tools published without the middleware chain ({}=false): {}. Their calls are not "
-					+ "observed, logged, approved, cached or rate limited.",
+			logger.warn(
+					"MCP tools published without the middleware chain ({}=false): {}. Their calls are not "
+							+ "observed, logged, approved, cached or rate limited.",
 					McpProperties.PREFIX + ".govern-spring-ai-tools", String.join(", ", ungovernedNames));
 		}
 		return List.copyOf(specifications.values());
@@ -165,10 +173,10 @@ public final class AgentMcpServerAutoConfiguration {
 	@ConditionalOnMissingBean
 	McpSchema.ServerCapabilities.Builder mcpServedCapabilitiesBuilder(ListableBeanFactory beanFactory,
 			Environment environment, McpProperties properties) {
-		// Replaces Spring AI's capabilitiesBuilder: resources, prompts and completions only when served, resource
+		// Replaces Spring AI's capabilitiesBuilder: resources, prompts and completions
+		// only when served, resource
 		// subscriptions when switched on
-		return new McpServedCapabilitiesBuilder(beanFactory, environment,
-				properties.getResources().isSubscribe());
+		return new McpServedCapabilitiesBuilder(beanFactory, environment, properties.getResources().isSubscribe());
 	}
 
 	@Bean
@@ -206,7 +214,8 @@ public final class AgentMcpServerAutoConfiguration {
 	McpToolVisibility mcpToolVisibility(ObjectProvider<AgentToolRegistry> registry,
 			ObjectProvider<AuthorizationMiddleware> authorization,
 			ObjectProvider<AuthorizationRulesMiddleware> authorizationRules) {
-		// The rule that refuses a caller's calls also hides the tools from its list, as on the ChatClient path
+		// The rule that refuses a caller's calls also hides the tools from its list, as
+		// on the ChatClient path
 		return new AuthorizedTools(registry::getObject, authorization::getIfAvailable,
 				authorizationRules::getIfAvailable, InvocationSource.MCP)::permits;
 	}
@@ -218,7 +227,8 @@ public final class AgentMcpServerAutoConfiguration {
 		return () -> reportUngovernedToolSpecifications(beanFactory.getObject());
 	}
 
-	// Tool specifications published by other means (Spring AI's @McpTool annotation scanner, a user's own list)
+	// Tool specifications published by other means (Spring AI's @McpTool annotation
+	// scanner, a user's own list)
 	// reach the MCP server without our chain: say so, naming them.
 	private static void reportUngovernedToolSpecifications(ListableBeanFactory beanFactory) {
 		ResolvableType type = ResolvableType.forClassWithGenerics(List.class,
@@ -295,11 +305,14 @@ public final class AgentMcpServerAutoConfiguration {
 			return builder.build();
 		}
 
-		// memory: per instance; jdbc: the DataSource (failing startup without one); auto: the DataSource only when
-		// it is PostgreSQL, the database a cluster shares (an embedded H2 serves one instance: memory is enough)
+		// memory: per instance; jdbc: the DataSource (failing startup without one); auto:
+		// the DataSource only when
+		// it is PostgreSQL, the database a cluster shares (an embedded H2 serves one
+		// instance: memory is enough)
 		private static @Nullable DataSource sessionStore(StoreType type, @Nullable DataSource dataSource) {
 			String prefix = McpProperties.PREFIX + ".sessions";
-			if (type == StoreType.MEMORY || (type == StoreType.AUTO && (dataSource == null || !isPostgres(dataSource)))) {
+			if (type == StoreType.MEMORY
+					|| (type == StoreType.AUTO && (dataSource == null || !isPostgres(dataSource)))) {
 				logger.info("MCP sessions are kept in memory: each instance knows only the sessions it started");
 				return null;
 			}
@@ -328,8 +341,7 @@ public final class AgentMcpServerAutoConfiguration {
 
 		@Bean
 		@ConditionalOnMissingBean(name = "webMvcStreamableServerRouterFunction")
-		RouterFunction<ServerResponse> webMvcStreamableServerRouterFunction(
-				HardenedStreamableHttpTransport transport) {
+		RouterFunction<ServerResponse> webMvcStreamableServerRouterFunction(HardenedStreamableHttpTransport transport) {
 			return transport.routerFunction();
 		}
 

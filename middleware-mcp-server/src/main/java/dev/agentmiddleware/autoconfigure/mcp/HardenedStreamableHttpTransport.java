@@ -21,44 +21,59 @@ import org.springframework.web.servlet.function.ServerRequest;
 import org.springframework.web.servlet.function.ServerResponse;
 
 /**
- * The MCP Streamable HTTP transport for Spring MVC, hardened for an endpoint that any client on the network, and
- * any web page in a browser, can reach. It replaces Spring AI's {@code WebMvcStreamableServerTransportProvider}
- * (Spring AI 2.0.0), whose defects it exists to avoid:
+ * The MCP Streamable HTTP transport for Spring MVC, hardened for an endpoint that any
+ * client on the network, and any web page in a browser, can reach. It replaces Spring
+ * AI's {@code WebMvcStreamableServerTransportProvider} (Spring AI 2.0.0), whose defects
+ * it exists to avoid:
  * <ul>
- * <li>errors reach the client as serialised Java exceptions or raw messages with status 500 (a missing
- * {@code params} on {@code tools/call}, a malformed or session-less message), and are logged at ERROR with the
- * message body; here every refusal is a short JSON-RPC error object with its proper code and HTTP status, and a
- * transport failure is one WARN line without the body;</li>
- * <li>bodies of any size are read and parsed; here a body over the limit gets 413 before it is parsed;</li>
- * <li>it accepts any {@code Origin}, {@code Host} and {@code MCP-Protocol-Version}; here they are checked;</li>
- * <li>sessions never expire and are not limited in number; here idle sessions expire and the number is capped;</li>
- * <li>a session lives in one JVM; here sessions may be kept in a database shared by several instances
- * ({@link HardenedStreamableHttpTransportBuilder#sessionStore}), so that any instance behind a load balancer accepts them;</li>
- * <li>a session id is all it takes to use a session; here a session started by an authenticated principal is
- * answered as unknown (404) when another principal, or an anonymous client, presents its id;</li>
- * <li>open streams are left open at shutdown, so graceful shutdown waits for its timeout; here
- * {@linkplain #stop() stopping} completes every stream at once and ends the calls still running for them, each
- * request still unanswered getting an answer that says its call was abandoned and whether its tool had started
- * ({@code tools/call}: a result with {@code isError}; any other request: a {@code -32000} error), so that no client
- * waits out its own timeout;</li>
- * <li>a client that goes away while its call runs is not noticed until the call writes its answer; here every open
- * stream gets a keep-alive comment at an interval ({@link HardenedStreamableHttpTransportBuilder#keepAliveInterval}), and a stream found broken
- * ends, with the call running for it (its thread is interrupted);</li>
- * <li>streams cannot be resumed; here every event has an id, a stream of a {@code 2025-11-25} session starts with a
- * priming event and a {@code retry:} field ({@link HardenedStreamableHttpTransportBuilder#sseRetry}), and a client
- * whose connection broke while its call still runs resumes the stream with {@code GET} and {@code Last-Event-ID}
- * (SEP-1699), from a replay buffer of the stream's last 100 events;</li>
- * <li>a {@code GET} that found its session just before a {@code DELETE} ended it stayed open, unpinged, for ever;
- * here it is refused (404) or closed at once;</li>
- * <li>a response stream might stay open after an answer (MCP SDK 2.0.0, fixed in 2.0.1 for unknown methods); here
- * every response stream is completed once its request was answered, whatever the SDK did.</li>
+ * <li>errors reach the client as serialised Java exceptions or raw messages with status
+ * 500 (a missing {@code params} on {@code tools/call}, a malformed or session-less
+ * message), and are logged at ERROR with the message body; here every refusal is a short
+ * JSON-RPC error object with its proper code and HTTP status, and a transport failure is
+ * one WARN line without the body;</li>
+ * <li>bodies of any size are read and parsed; here a body over the limit gets 413 before
+ * it is parsed;</li>
+ * <li>it accepts any {@code Origin}, {@code Host} and {@code MCP-Protocol-Version}; here
+ * they are checked;</li>
+ * <li>sessions never expire and are not limited in number; here idle sessions expire and
+ * the number is capped;</li>
+ * <li>a session lives in one JVM; here sessions may be kept in a database shared by
+ * several instances ({@link HardenedStreamableHttpTransportBuilder#sessionStore}), so
+ * that any instance behind a load balancer accepts them;</li>
+ * <li>a session id is all it takes to use a session; here a session started by an
+ * authenticated principal is answered as unknown (404) when another principal, or an
+ * anonymous client, presents its id;</li>
+ * <li>open streams are left open at shutdown, so graceful shutdown waits for its timeout;
+ * here {@linkplain #stop() stopping} completes every stream at once and ends the calls
+ * still running for them, each request still unanswered getting an answer that says its
+ * call was abandoned and whether its tool had started ({@code tools/call}: a result with
+ * {@code isError}; any other request: a {@code -32000} error), so that no client waits
+ * out its own timeout;</li>
+ * <li>a client that goes away while its call runs is not noticed until the call writes
+ * its answer; here every open stream gets a keep-alive comment at an interval
+ * ({@link HardenedStreamableHttpTransportBuilder#keepAliveInterval}), and a stream found
+ * broken ends, with the call running for it (its thread is interrupted);</li>
+ * <li>streams cannot be resumed; here every event has an id, a stream of a
+ * {@code 2025-11-25} session starts with a priming event and a {@code retry:} field
+ * ({@link HardenedStreamableHttpTransportBuilder#sseRetry}), and a client whose
+ * connection broke while its call still runs resumes the stream with {@code GET} and
+ * {@code Last-Event-ID} (SEP-1699), from a replay buffer of the stream's last 100
+ * events;</li>
+ * <li>a {@code GET} that found its session just before a {@code DELETE} ended it stayed
+ * open, unpinged, for ever; here it is refused (404) or closed at once;</li>
+ * <li>a response stream might stay open after an answer (MCP SDK 2.0.0, fixed in 2.0.1
+ * for unknown methods); here every response stream is completed once its request was
+ * answered, whatever the SDK did.</li>
  * </ul>
  *
- * <p>Status codes and JSON-RPC codes: malformed JSON 400/{@code -32700}; not a JSON-RPC 2.0 message 400/{@code -32600};
- * bad {@code tools/call} or {@code initialize} params 200/{@code -32602}; missing session id 400/{@code -32000};
- * unknown, expired or another principal's session 404/{@code -32001}; refused origin or host 403/{@code -32000};
- * unsupported protocol version 400/{@code -32000}; wrong {@code Accept} 406, wrong {@code Content-Type} 415, body too
- * large 413, too many sessions 503 and shutting down 503, all {@code -32000}. Messages never echo a header value or the body.
+ * <p>
+ * Status codes and JSON-RPC codes: malformed JSON 400/{@code -32700}; not a JSON-RPC 2.0
+ * message 400/{@code -32600}; bad {@code tools/call} or {@code initialize} params
+ * 200/{@code -32602}; missing session id 400/{@code -32000}; unknown, expired or another
+ * principal's session 404/{@code -32001}; refused origin or host 403/{@code -32000};
+ * unsupported protocol version 400/{@code -32000}; wrong {@code Accept} 406, wrong
+ * {@code Content-Type} 415, body too large 413, too many sessions 503 and shutting down
+ * 503, all {@code -32000}. Messages never echo a header value or the body.
  */
 public final class HardenedStreamableHttpTransport implements McpStreamableServerTransportProvider, SmartLifecycle {
 
@@ -71,7 +86,9 @@ public final class HardenedStreamableHttpTransport implements McpStreamableServe
 	/** The JSON-RPC code of invalid method parameters. */
 	public static final int INVALID_PARAMS = -32602;
 
-	/** The JSON-RPC code of a refusal by the transport (origin, host, limits, headers). */
+	/**
+	 * The JSON-RPC code of a refusal by the transport (origin, host, limits, headers).
+	 */
 	public static final int SERVER_ERROR = -32000;
 
 	/** The JSON-RPC code of an unknown or expired session. */
@@ -82,7 +99,10 @@ public final class HardenedStreamableHttpTransport implements McpStreamableServe
 	/** How often open streams get a keep-alive comment unless configured otherwise. */
 	public static final Duration DEFAULT_KEEP_ALIVE_INTERVAL = Duration.ofSeconds(15);
 
-	/** How long a client waits before it reconnects to a broken stream unless configured otherwise. */
+	/**
+	 * How long a client waits before it reconnects to a broken stream unless configured
+	 * otherwise.
+	 */
 	public static final Duration DEFAULT_SSE_RETRY = Duration.ofSeconds(1);
 
 	private static final String LAST_EVENT_ID_HEADER = "Last-Event-ID";
@@ -92,7 +112,8 @@ public final class HardenedStreamableHttpTransport implements McpStreamableServe
 
 	private final String endpoint;
 
-	// The jobs the transport coordinates: what a client sends, where sessions live, how they answer, how it refuses
+	// The jobs the transport coordinates: what a client sends, where sessions live, how
+	// they answer, how it refuses
 	private final JsonRpcErrors errors;
 
 	private final McpRequestValidator validator;
@@ -134,8 +155,8 @@ public final class HardenedStreamableHttpTransport implements McpStreamableServe
 	}
 
 	/**
-	 * The routes of the endpoint: {@code POST} for messages from the client, {@code GET} for the server's stream,
-	 * {@code DELETE} to end a session.
+	 * The routes of the endpoint: {@code POST} for messages from the client, {@code GET}
+	 * for the server's stream, {@code DELETE} to end a session.
 	 * @return the router function to register as a bean
 	 */
 	public RouterFunction<ServerResponse> routerFunction() {
@@ -157,8 +178,8 @@ public final class HardenedStreamableHttpTransport implements McpStreamableServe
 	}
 
 	/**
-	 * The number of live sessions: of this server, or of every instance when sessions are kept in a database
-	 * ({@link HardenedStreamableHttpTransportBuilder#sessionStore}).
+	 * The number of live sessions: of this server, or of every instance when sessions are
+	 * kept in a database ({@link HardenedStreamableHttpTransportBuilder#sessionStore}).
 	 * @return the number of sessions not yet ended or expired
 	 */
 	public int sessionCount() {
@@ -181,7 +202,8 @@ public final class HardenedStreamableHttpTransport implements McpStreamableServe
 	}
 
 	// ----------------------------------------------------------------------------------------------------------
-	// Lifecycle: stopped before the web server's graceful shutdown, so that open streams do not hold it up
+	// Lifecycle: stopped before the web server's graceful shutdown, so that open streams
+	// do not hold it up
 
 	@Override
 	public void start() {
@@ -204,12 +226,15 @@ public final class HardenedStreamableHttpTransport implements McpStreamableServe
 
 	@Override
 	public int getPhase() {
-		// Above the web server's graceful shutdown (DEFAULT_PHASE - 1024), so this stops first
+		// Above the web server's graceful shutdown (DEFAULT_PHASE - 1024), so this stops
+		// first
 		return SmartLifecycle.DEFAULT_PHASE - 512;
 	}
 
-	// Ends every stream and cancels the calls still running for them, so that no request holds the shutdown up; a
-	// request still unanswered is answered first that its call was abandoned (and whether its tool started)
+	// Ends every stream and cancels the calls still running for them, so that no request
+	// holds the shutdown up; a
+	// request still unanswered is answered first that its call was abandoned (and whether
+	// its tool started)
 	private void closeAll() {
 		this.closing = true;
 		for (McpLiveSession live : this.sessions.sessions()) {
@@ -264,7 +289,8 @@ public final class HardenedStreamableHttpTransport implements McpStreamableServe
 			return found.refusal();
 		}
 		if (found.value().isEnded()) {
-			// Found just before a DELETE ended it: refused as the ended session it is (a stream that still opens
+			// Found just before a DELETE ended it: refused as the ended session it is (a
+			// stream that still opens
 			// on it, later, is closed at once by the session)
 			return this.errors.error(HttpStatus.NOT_FOUND, SESSION_NOT_FOUND,
 					"Session not found: it ended or expired; send initialize to start a new one");
@@ -288,7 +314,8 @@ public final class HardenedStreamableHttpTransport implements McpStreamableServe
 		return ServerResponse.ok().build();
 	}
 
-	// Refused whatever the method: every request while shutting down, and a bad Host, Origin or protocol version
+	// Refused whatever the method: every request while shutting down, and a bad Host,
+	// Origin or protocol version
 	private @Nullable ServerResponse refusal(ServerRequest request) {
 		return this.closing ? this.errors.unavailable() : this.validator.refusal(request);
 	}

@@ -10,7 +10,8 @@ import io.modelcontextprotocol.json.McpJsonMapper;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Builds a {@link HardenedStreamableHttpTransport}: {@code HardenedStreamableHttpTransport.builder(jsonMapper)}.
+ * Builds a {@link HardenedStreamableHttpTransport}:
+ * {@code HardenedStreamableHttpTransport.builder(jsonMapper)}.
  */
 public final class HardenedStreamableHttpTransportBuilder {
 
@@ -104,10 +105,9 @@ public final class HardenedStreamableHttpTransportBuilder {
 
 	/**
 	 * Keeps the sessions in a database that every instance of the server shares (table
-	 * {@code agent_mcp_session}, created when missing), so that a session started on one instance is accepted
-	 * by all of them, and the idle timeout and the session limit hold for all of them together (default: in
-	 * this server's memory).
-	 * <pre>{@code
+	 * {@code agent_mcp_session}, created when missing), so that a session started on one
+	 * instance is accepted by all of them, and the idle timeout and the session limit
+	 * hold for all of them together (default: in this server's memory). <pre>{@code
 	 * HardenedStreamableHttpTransport.builder(jsonMapper).sessionStore(dataSource).build();
 	 * }</pre>
 	 * @param dataSource the shared database (PostgreSQL; H2 for instances on one machine)
@@ -139,9 +139,9 @@ public final class HardenedStreamableHttpTransportBuilder {
 	}
 
 	/**
-	 * Sets how often every open stream gets a keep-alive comment (default 15 seconds), which is how the server
-	 * learns that a client went away while its call was still running: the stream and the call then end.
-	 * {@link Duration#ZERO} sends none.
+	 * Sets how often every open stream gets a keep-alive comment (default 15 seconds),
+	 * which is how the server learns that a client went away while its call was still
+	 * running: the stream and the call then end. {@link Duration#ZERO} sends none.
 	 * @param keepAliveInterval the interval
 	 * @return this builder
 	 */
@@ -151,10 +151,11 @@ public final class HardenedStreamableHttpTransportBuilder {
 	}
 
 	/**
-	 * Sets the {@code retry:} field of the priming event that starts every server-sent-events stream of a session on
-	 * protocol {@code 2025-11-25} or later (default 1 second): how long a client whose connection broke waits before
-	 * it reconnects with {@code Last-Event-ID} to resume the stream (SEP-1699). {@link Duration#ZERO} sends no
-	 * priming event.
+	 * Sets the {@code retry:} field of the priming event that starts every
+	 * server-sent-events stream of a session on protocol {@code 2025-11-25} or later
+	 * (default 1 second): how long a client whose connection broke waits before it
+	 * reconnects with {@code Last-Event-ID} to resume the stream (SEP-1699).
+	 * {@link Duration#ZERO} sends no priming event.
 	 * @param sseRetry the reconnection delay
 	 * @return this builder
 	 */

@@ -15,8 +15,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The sessions of one server, in memory: idle ones expire on the injected clock (when named and when the cap is
- * reached), and no more than {@code maxSessions} live at once.
+ * The sessions of one server, in memory: idle ones expire on the injected clock (when
+ * named and when the cap is reached), and no more than {@code maxSessions} live at once.
  * <pre>{@code
  * McpSessionRegistry registry = new InMemoryMcpSessionRegistry(Duration.ofMinutes(30), 1000, Clock.systemUTC());
  * }</pre>
@@ -73,7 +73,8 @@ final class InMemoryMcpSessionRegistry implements McpSessionRegistry {
 			return null;
 		}
 		if (live != null && !live.belongsTo(principalName)) {
-			// Answered exactly as an unknown session: the id of another principal's session is worth nothing
+			// Answered exactly as an unknown session: the id of another principal's
+			// session is worth nothing
 			logger.warn("MCP request refused: it names a session that another principal started");
 			return null;
 		}

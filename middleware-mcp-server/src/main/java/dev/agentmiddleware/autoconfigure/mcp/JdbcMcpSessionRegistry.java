@@ -34,46 +34,58 @@ import org.springframework.jdbc.datasource.init.ResourceDatabasePopulator;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
- * The sessions of every instance on one database: a session started on one instance is a row of table
- * {@value #TABLE} (the digest of its id, the digest of its owner's name, its protocol version, the client's
- * {@code initialize} params and the time it was last used), and any instance that receives a request naming it
- * recreates the MCP SDK's session from that row. The idle timeout and the cap count the rows, so they hold for the
- * cluster; ending a session deletes its row, so it is gone on every instance (the next request naming it gets 404
- * wherever it lands).
+ * The sessions of every instance on one database: a session started on one instance is a
+ * row of table {@value #TABLE} (the digest of its id, the digest of its owner's name, its
+ * protocol version, the client's {@code initialize} params and the time it was last
+ * used), and any instance that receives a request naming it recreates the MCP SDK's
+ * session from that row. The idle timeout and the cap count the rows, so they hold for
+ * the cluster; ending a session deletes its row, so it is gone on every instance (the
+ * next request naming it gets 404 wherever it lands).
  *
- * <p>The table keeps no session id: an id is a bearer secret, so a row is keyed by its SHA-256
- * ({@link IdDigests#of}), which a lookup computes from the id the client sends. The owner is only ever
- * compared with the caller, so a row keeps the SHA-256 of the principal's name, which fits its column however long
- * the name (a token's subject of any length owns its session); it does not hide the name, which is easily guessed
- * back from it. Both are {@value IdDigests#LENGTH}
- * characters, the width of columns {@code id} and {@code owner_name}; the protocol version is at most
- * {@value McpSessionRegistry#MAX_PROTOCOL_VERSION_LENGTH} characters, the width of {@code protocol_version}, and a
- * longer one is refused before a session starts (by {@link McpRequestValidator}, 400 with {@code -32602}).
+ * <p>
+ * The table keeps no session id: an id is a bearer secret, so a row is keyed by its
+ * SHA-256 ({@link IdDigests#of}), which a lookup computes from the id the client sends.
+ * The owner is only ever compared with the caller, so a row keeps the SHA-256 of the
+ * principal's name, which fits its column however long the name (a token's subject of any
+ * length owns its session); it does not hide the name, which is easily guessed back from
+ * it. Both are {@value IdDigests#LENGTH} characters, the width of columns {@code id} and
+ * {@code owner_name}; the protocol version is at most
+ * {@value McpSessionRegistry#MAX_PROTOCOL_VERSION_LENGTH} characters, the width of
+ * {@code protocol_version}, and a longer one is refused before a session starts (by
+ * {@link McpRequestValidator}, 400 with {@code -32602}).
  *
- * <p>The cap is exact for the cluster: a start inserts its row with one statement that counts the live rows first
- * ({@code INSERT ... SELECT ... WHERE (SELECT COUNT(*) ...) < max}), in a transaction that holds a lock every
- * instance's starts take first (on PostgreSQL a transaction-level advisory lock keyed by this table and the current
- * schema, elsewhere a row lock on {@value #LOCK_TABLE}), so two instances starting the last free session at once
- * give it to one of them, and an expired session never holds a slot (its row is not counted). The lock is held for
- * that statement and its commit only, and the instance takes no lock of its own: a start waits for a connection as
- * any request does, then in the database for the starts of every instance ahead of it. On PostgreSQL the lock and
- * the insert travel in one message and run as one implicit transaction, so the lock is never held across a round
- * trip between the instance and the database. No race is accepted for the cap.
+ * <p>
+ * The cap is exact for the cluster: a start inserts its row with one statement that
+ * counts the live rows first
+ * ({@code INSERT ... SELECT ... WHERE (SELECT COUNT(*) ...) < max}), in a transaction
+ * that holds a lock every instance's starts take first (on PostgreSQL a transaction-level
+ * advisory lock keyed by this table and the current schema, elsewhere a row lock on
+ * {@value #LOCK_TABLE}), so two instances starting the last free session at once give it
+ * to one of them, and an expired session never holds a slot (its row is not counted). The
+ * lock is held for that statement and its commit only, and the instance takes no lock of
+ * its own: a start waits for a connection as any request does, then in the database for
+ * the starts of every instance ahead of it. On PostgreSQL the lock and the insert travel
+ * in one message and run as one implicit transaction, so the lock is never held across a
+ * round trip between the instance and the database. No race is accepted for the cap.
  *
- * <p>Last use is written lazily: a request writes {@code last_used} only when the stored value is older than the
- * {@linkplain #touchInterval(Duration) touch interval}, {@code min(idleTimeout / 20, 30 s)}, so a busy session
- * costs one {@code SELECT} per request and one {@code UPDATE} per interval. The stored value then lags the last use
- * by less than that interval, and a session expires when its stored last use is older than the idle timeout plus
- * the interval: never before it has been unused for the idle timeout, at most one interval after. Expired rows are
- * not counted by the cap nor found by a request (which deletes one it names); the first start after each interval
- * deletes them all, and ends this instance's copies of sessions ended or expired on any instance.
+ * <p>
+ * Last use is written lazily: a request writes {@code last_used} only when the stored
+ * value is older than the {@linkplain #touchInterval(Duration) touch interval},
+ * {@code min(idleTimeout / 20, 30 s)}, so a busy session costs one {@code SELECT} per
+ * request and one {@code UPDATE} per interval. The stored value then lags the last use by
+ * less than that interval, and a session expires when its stored last use is older than
+ * the idle timeout plus the interval: never before it has been unused for the idle
+ * timeout, at most one interval after. Expired rows are not counted by the cap nor found
+ * by a request (which deletes one it names); the first start after each interval deletes
+ * them all, and ends this instance's copies of sessions ended or expired on any instance.
  *
- * <p>The MCP SDK (2.0.x) gives every session it starts a random id of its own and has no way to start one under a
- * given id, so an instance that recreates a session keeps the SDK's copy under the id the client knows
- * ({@link McpLiveSession#id()}). What stays on an instance: its copies and their open streams, so a request the
- * server sends the client during a call (elicitation) travels on the response stream of the instance that took the
- * call, and its answer must reach that instance.
- * <pre>{@code
+ * <p>
+ * The MCP SDK (2.0.x) gives every session it starts a random id of its own and has no way
+ * to start one under a given id, so an instance that recreates a session keeps the SDK's
+ * copy under the id the client knows ({@link McpLiveSession#id()}). What stays on an
+ * instance: its copies and their open streams, so a request the server sends the client
+ * during a call (elicitation) travels on the response stream of the instance that took
+ * the call, and its answer must reach that instance. <pre>{@code
  * McpSessionRegistry registry = new JdbcMcpSessionRegistry(dataSource, jsonMapper, Duration.ofMinutes(30), 1000,
  *         Clock.systemUTC(), () -> sessionFactory);
  * }</pre>
@@ -83,13 +95,17 @@ final class JdbcMcpSessionRegistry implements McpSessionRegistry {
 	/** The table of the shared sessions. */
 	static final String TABLE = "agent_mcp_session";
 
-	/** The one-row table whose row lock serializes session starts where there are no advisory locks (H2). */
+	/**
+	 * The one-row table whose row lock serializes session starts where there are no
+	 * advisory locks (H2).
+	 */
 	static final String LOCK_TABLE = "agent_mcp_session_lock";
 
 	/** The longest time a session's stored last use lags behind its last use. */
 	static final Duration MAX_TOUCH_INTERVAL = Duration.ofSeconds(30);
 
-	// The first key of the advisory lock (the second is the schema's): "MCPS", so that it names this table
+	// The first key of the advisory lock (the second is the schema's): "MCPS", so that it
+	// names this table
 	static final int ADVISORY_LOCK_KEY = 0x4D435053;
 
 	// The transport's log category, which operators configure for all of it
@@ -102,7 +118,8 @@ final class JdbcMcpSessionRegistry implements McpSessionRegistry {
 	// Taken first in every start's transaction, released by its commit
 	private final String startLock;
 
-	// Whether the lock and the insert of a start go to the database in one round trip (PostgreSQL)
+	// Whether the lock and the insert of a start go to the database in one round trip
+	// (PostgreSQL)
 	private final boolean pipelinedStart;
 
 	private final McpJsonMapper jsonMapper;
@@ -114,7 +131,8 @@ final class JdbcMcpSessionRegistry implements McpSessionRegistry {
 	// A stored last use younger than this is not written again
 	private final Duration touchInterval;
 
-	// How long after its stored last use a session expires: the idle timeout plus the touch interval
+	// How long after its stored last use a session expires: the idle timeout plus the
+	// touch interval
 	private final Duration expiry;
 
 	// When the next start deletes the expired rows (epoch milliseconds)
@@ -128,9 +146,10 @@ final class JdbcMcpSessionRegistry implements McpSessionRegistry {
 	private final Map<String, McpLiveSession> local = new ConcurrentHashMap<>();
 
 	/**
-	 * Keeps the sessions in a database, creating table {@value #TABLE} when it is missing (on H2 also
-	 * {@value #LOCK_TABLE}, whose one row serializes session starts).
-	 * @param dataSource the database every instance shares (PostgreSQL, or H2 for a single machine)
+	 * Keeps the sessions in a database, creating table {@value #TABLE} when it is missing
+	 * (on H2 also {@value #LOCK_TABLE}, whose one row serializes session starts).
+	 * @param dataSource the database every instance shares (PostgreSQL, or H2 for a
+	 * single machine)
 	 * @param jsonMapper writes and reads the stored {@code initialize} params
 	 * @param idleTimeout how long an unused session lives
 	 * @param maxSessions the most sessions the cluster holds
@@ -156,8 +175,9 @@ final class JdbcMcpSessionRegistry implements McpSessionRegistry {
 	}
 
 	/**
-	 * How long a session's stored last use may lag behind its last use: a request writes {@code last_used} only when
-	 * the stored value is older than this, and a session expires this long after the idle timeout at most.
+	 * How long a session's stored last use may lag behind its last use: a request writes
+	 * {@code last_used} only when the stored value is older than this, and a session
+	 * expires this long after the idle timeout at most.
 	 * @param idleTimeout how long an unused session lives
 	 * @return {@code min(idleTimeout / 20, 30 s)}
 	 */
@@ -166,7 +186,8 @@ final class JdbcMcpSessionRegistry implements McpSessionRegistry {
 		return (fraction.compareTo(MAX_TOUCH_INTERVAL) < 0) ? fraction : MAX_TOUCH_INTERVAL;
 	}
 
-	// Creates the missing tables in the database's dialect and says whether it is PostgreSQL
+	// Creates the missing tables in the database's dialect and says whether it is
+	// PostgreSQL
 	private static boolean createSchema(DataSource dataSource) {
 		boolean postgres;
 		try (Connection connection = dataSource.getConnection()) {
@@ -186,7 +207,8 @@ final class JdbcMcpSessionRegistry implements McpSessionRegistry {
 			McpStreamableServerSession.Factory factory, McpSchema.InitializeRequest request, @Nullable String owner) {
 		long now = this.clock.millis();
 		sweepIfDue(now);
-		// The SDK's session first, for its id; a refused start closes it before anyone has seen it
+		// The SDK's session first, for its id; a refused start closes it before anyone
+		// has seen it
 		McpStreamableServerSession.McpStreamableServerSessionInit init = factory.startSession(request);
 		Object[] row = { IdDigests.of(init.session().getId()), ownerDigest(owner), request.protocolVersion(),
 				write(request), now, now, now - this.expiry.toMillis(), this.maxSessions };
@@ -199,16 +221,21 @@ final class JdbcMcpSessionRegistry implements McpSessionRegistry {
 		return init;
 	}
 
-	// Under the lock, so after every other instance's start has committed or rolled back: the count sees their rows
+	// Under the lock, so after every other instance's start has committed or rolled back:
+	// the count sees their rows
 	private boolean insertUnderCap(Object[] row) {
 		String insert = "INSERT INTO " + TABLE
 				+ " (id, owner_name, protocol_version, initialize_request, created_at, last_used)"
 				+ " SELECT ?, ?, ?, ?, ?, ? WHERE (SELECT COUNT(*) FROM " + TABLE + " WHERE last_used >= ?) < ?";
 		if (this.pipelinedStart) {
-			// Both statements in one message to the database, one implicit transaction on the pool's autocommit
-			// connection (as every other statement here): the lock is held while PostgreSQL inserts and commits,
-			// never while a reply travels to this instance and back. Each statement of a READ COMMITTED transaction
-			// reads a snapshot of its own, so the count, taken after the lock, sees every start before it.
+			// Both statements in one message to the database, one implicit transaction on
+			// the pool's autocommit
+			// connection (as every other statement here): the lock is held while
+			// PostgreSQL inserts and commits,
+			// never while a reply travels to this instance and back. Each statement of a
+			// READ COMMITTED transaction
+			// reads a snapshot of its own, so the count, taken after the lock, sees every
+			// start before it.
 			Boolean inserted = this.jdbc.execute(this.startLock + "; " + insert, (PreparedStatement statement) -> {
 				new ArgumentPreparedStatementSetter(row).setValues(statement);
 				boolean resultSet = statement.execute();
@@ -230,7 +257,8 @@ final class JdbcMcpSessionRegistry implements McpSessionRegistry {
 		return Boolean.TRUE.equals(inserted);
 	}
 
-	// The first start of each touch interval deletes the expired rows and ends this instance's copies of sessions
+	// The first start of each touch interval deletes the expired rows and ends this
+	// instance's copies of sessions
 	// ended or expired anywhere; the others go on without waiting for it
 	private void sweepIfDue(long now) {
 		long due = this.nextSweep.get();
@@ -261,7 +289,8 @@ final class JdbcMcpSessionRegistry implements McpSessionRegistry {
 			return null;
 		}
 		if (stored.owner() != null && !stored.owner().equals(ownerDigest(principalName))) {
-			// Answered exactly as an unknown session: the id of another principal's session is worth nothing
+			// Answered exactly as an unknown session: the id of another principal's
+			// session is worth nothing
 			logger.warn("MCP request refused: it names a session that another principal started");
 			return null;
 		}
@@ -272,7 +301,8 @@ final class JdbcMcpSessionRegistry implements McpSessionRegistry {
 		}
 		McpLiveSession live = this.local.get(id);
 		if (live == null) {
-			// The row keeps only a digest of the owner's name, which is the caller's: the copy is the caller's
+			// The row keeps only a digest of the owner's name, which is the caller's: the
+			// copy is the caller's
 			live = recreate(id, stored, (stored.owner() != null) ? principalName : null, now);
 			if (live == null) {
 				return null;
@@ -282,7 +312,8 @@ final class JdbcMcpSessionRegistry implements McpSessionRegistry {
 		return live;
 	}
 
-	// The SDK's session of one started on another instance, from the initialize params the client sent there
+	// The SDK's session of one started on another instance, from the initialize params
+	// the client sent there
 	private @Nullable McpLiveSession recreate(String id, StoredSession stored, @Nullable String owner, Instant now) {
 		McpStreamableServerSession.Factory sessionFactory = this.factory.get();
 		if (sessionFactory == null) {
@@ -317,8 +348,8 @@ final class JdbcMcpSessionRegistry implements McpSessionRegistry {
 	}
 
 	/**
-	 * Ends this instance's copies of the sessions (at shutdown); their rows stay, so other instances go on serving
-	 * them.
+	 * Ends this instance's copies of the sessions (at shutdown); their rows stay, so
+	 * other instances go on serving them.
 	 */
 	@Override
 	public void endAll() {
@@ -333,8 +364,8 @@ final class JdbcMcpSessionRegistry implements McpSessionRegistry {
 	}
 
 	/**
-	 * The number of live sessions of the cluster (rows whose stored last use is not older than the idle timeout plus
-	 * the touch interval).
+	 * The number of live sessions of the cluster (rows whose stored last use is not older
+	 * than the idle timeout plus the touch interval).
 	 * @return the number of sessions
 	 */
 	@Override
@@ -347,7 +378,8 @@ final class JdbcMcpSessionRegistry implements McpSessionRegistry {
 
 	// Sessions expired or ended on any instance end their copies here too
 	private void dropLocalCopiesOfDeletedRows() {
-		// A copy is not idle because it was not used here: the client may have gone on on another instance
+		// A copy is not idle because it was not used here: the client may have gone on on
+		// another instance
 		Set<String> stored = new HashSet<>(this.jdbc.queryForList("SELECT id FROM " + TABLE, String.class));
 		for (String id : List.copyOf(this.local.keySet())) {
 			if (!stored.contains(IdDigests.of(id))) {
@@ -356,7 +388,8 @@ final class JdbcMcpSessionRegistry implements McpSessionRegistry {
 		}
 	}
 
-	// What a row keeps of the owner's name: its SHA-256, only ever compared with the caller's
+	// What a row keeps of the owner's name: its SHA-256, only ever compared with the
+	// caller's
 	private static @Nullable String ownerDigest(@Nullable String principalName) {
 		return (principalName != null) ? IdDigests.of(principalName) : null;
 	}
@@ -387,7 +420,8 @@ final class JdbcMcpSessionRegistry implements McpSessionRegistry {
 		}
 	}
 
-	// A row: the digest of its owner's name (null for an anonymous session), the initialize params, the last use
+	// A row: the digest of its owner's name (null for an anonymous session), the
+	// initialize params, the last use
 	private record StoredSession(@Nullable String owner, String initializeRequest, long lastUsed) {
 	}
 

@@ -14,10 +14,9 @@ import org.springframework.http.MediaType;
 import org.springframework.web.servlet.function.ServerResponse;
 
 /**
- * The JSON-RPC answers the transport writes itself: its refusals, each a short JSON-RPC error object with its code
- * and HTTP status that never echoes a header value or the body, and the bound on the texts of errors the MCP SDK
- * built. Immutable.
- * <pre>{@code
+ * The JSON-RPC answers the transport writes itself: its refusals, each a short JSON-RPC
+ * error object with its code and HTTP status that never echoes a header value or the
+ * body, and the bound on the texts of errors the MCP SDK built. Immutable. <pre>{@code
  * JsonRpcErrors errors = new JsonRpcErrors(jsonMapper);
  * errors.error(HttpStatus.BAD_REQUEST, HardenedStreamableHttpTransport.PARSE_ERROR, "Parse error: ...");
  * // 400 {"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error: ..."}}
@@ -25,7 +24,8 @@ import org.springframework.web.servlet.function.ServerResponse;
  */
 final class JsonRpcErrors {
 
-	// The longest text of a JSON-RPC error sent as the SDK built it: room for a tool name of 128 characters
+	// The longest text of a JSON-RPC error sent as the SDK built it: room for a tool name
+	// of 128 characters
 	private static final int MAX_ERROR_TEXT = 160;
 
 	private final McpJsonMapper jsonMapper;
@@ -35,7 +35,8 @@ final class JsonRpcErrors {
 	}
 
 	/**
-	 * A JSON-RPC error without a request id (the request could not be read or was refused before its id mattered).
+	 * A JSON-RPC error without a request id (the request could not be read or was refused
+	 * before its id mattered).
 	 * @param status the HTTP status
 	 * @param code the JSON-RPC error code
 	 * @param message the text for the client, which names no input
@@ -84,10 +85,11 @@ final class JsonRpcErrors {
 	}
 
 	/**
-	 * The answer to a request still unanswered when the server stops, so that its client does not wait out its own
-	 * timeout: for {@code tools/call} a result with {@code isError} (as for any other failed call, so that the model
-	 * reads it) saying the call was abandoned and whether the tool started; for any other request a {@code -32000}
-	 * error.
+	 * The answer to a request still unanswered when the server stops, so that its client
+	 * does not wait out its own timeout: for {@code tools/call} a result with
+	 * {@code isError} (as for any other failed call, so that the model reads it) saying
+	 * the call was abandoned and whether the tool started; for any other request a
+	 * {@code -32000} error.
 	 * @param request the request
 	 * @param toolStarted whether the call's tool had started when the call was cancelled
 	 * @return the response
@@ -122,8 +124,9 @@ final class JsonRpcErrors {
 	}
 
 	/**
-	 * Cuts the texts of a JSON-RPC error the SDK built, which may quote the request (such as "Tool not found: " and
-	 * the name sent), so that an error never echoes unbounded input; any other message is returned as it is.
+	 * Cuts the texts of a JSON-RPC error the SDK built, which may quote the request (such
+	 * as "Tool not found: " and the name sent), so that an error never echoes unbounded
+	 * input; any other message is returned as it is.
 	 * @param message a message on its way to the client
 	 * @return the message, its error texts at most 160 characters
 	 */

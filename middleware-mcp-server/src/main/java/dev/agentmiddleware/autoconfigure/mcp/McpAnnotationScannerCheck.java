@@ -21,10 +21,11 @@ import org.springframework.util.ClassUtils;
 import org.springframework.util.ReflectionUtils;
 
 /**
- * Says at startup when Spring AI's MCP annotation scanner is off by this starter's default
- * ({@link McpServerDefaultsEnvironmentPostProcessor}) while beans of the application declare MCP annotations it would
- * publish: one WARN naming the beans and the property that turns the scanner on. Silent when the application set the
- * property itself, and when no bean uses the annotations (a fresh application).
+ * Says at startup when Spring AI's MCP annotation scanner is off by this starter's
+ * default ({@link McpServerDefaultsEnvironmentPostProcessor}) while beans of the
+ * application declare MCP annotations it would publish: one WARN naming the beans and the
+ * property that turns the scanner on. Silent when the application set the property
+ * itself, and when no bean uses the annotations (a fresh application).
  */
 final class McpAnnotationScannerCheck implements SmartInitializingSingleton {
 

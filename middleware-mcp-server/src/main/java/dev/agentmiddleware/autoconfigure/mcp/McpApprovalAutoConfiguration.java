@@ -21,10 +21,12 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.web.servlet.DispatcherServlet;
 
 /**
- * The approval providers that ask over MCP: {@code mcp-elicitation} ({@link McpElicitationApprovalProvider}, a form
- * elicitation to the calling client's user) and, where the approval console is served, {@code link}
- * ({@link McpUrlElicitationApprovalProvider}, a URL elicitation that takes the client's user to the request in the
- * console; with the approval web module). Whether they are used, and in which order, is {@code agent.middleware.approval.providers}'s choice.
+ * The approval providers that ask over MCP: {@code mcp-elicitation}
+ * ({@link McpElicitationApprovalProvider}, a form elicitation to the calling client's
+ * user) and, where the approval console is served, {@code link}
+ * ({@link McpUrlElicitationApprovalProvider}, a URL elicitation that takes the client's
+ * user to the request in the console; with the approval web module). Whether they are
+ * used, and in which order, is {@code agent.middleware.approval.providers}'s choice.
  */
 @AutoConfiguration(after = ApprovalAutoConfiguration.class,
 		afterName = "dev.agentmiddleware.autoconfigure.approval.web.ApprovalWebAutoConfiguration")

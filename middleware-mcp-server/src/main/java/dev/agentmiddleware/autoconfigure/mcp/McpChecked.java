@@ -5,8 +5,8 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.web.servlet.function.ServerResponse;
 
 /**
- * What one of the transport's checks found: the value to go on with, or the response that refuses the request.
- * <pre>{@code
+ * What one of the transport's checks found: the value to go on with, or the response that
+ * refuses the request. <pre>{@code
  * McpChecked<McpSchema.JSONRPCMessage> read = validator.read(request);
  * if (read.isRefused()) {
  *     return read.refusal();

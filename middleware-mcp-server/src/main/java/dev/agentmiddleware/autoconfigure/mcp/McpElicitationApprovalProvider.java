@@ -17,15 +17,17 @@ import io.modelcontextprotocol.spec.McpSchema;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Asks the user of the MCP client that made the call, with a form elicitation: a call that came over MCP from a
- * client that declared the elicitation capability gets a form with a decision ({@code approve} or {@code deny})
- * and an optional reason. {@code accept} with {@code approve} approves; {@code accept} with {@code deny},
+ * Asks the user of the MCP client that made the call, with a form elicitation: a call
+ * that came over MCP from a client that declared the elicitation capability gets a form
+ * with a decision ({@code approve} or {@code deny}) and an optional reason.
+ * {@code accept} with {@code approve} approves; {@code accept} with {@code deny},
  * {@code decline} and {@code cancel} deny.
  *
- * <p>The question is sent on a thread of the given executor, because the MCP SDK's synchronous exchange blocks
- * until the client answers: the waiting call itself never waits past the approval timeout. Keep the approval
- * timeout below the MCP client's request timeout, or the client gives up on the tool call first.
- * <pre>{@code
+ * <p>
+ * The question is sent on a thread of the given executor, because the MCP SDK's
+ * synchronous exchange blocks until the client answers: the waiting call itself never
+ * waits past the approval timeout. Keep the approval timeout below the MCP client's
+ * request timeout, or the client gives up on the tool call first. <pre>{@code
  * ApprovalProvider elicitation = new McpElicitationApprovalProvider(executor);
  * }</pre>
  */
@@ -55,11 +57,13 @@ public final class McpElicitationApprovalProvider implements ApprovalProvider {
 	public boolean supports(ToolInvocation invocation) {
 		McpSchema.ClientCapabilities.Elicitation elicitation = elicitation(
 				invocation.attribute(McpInvocationAttributes.EXCHANGE));
-		// A client that declares elicitation without modes supports forms; one that lists modes must list form.
+		// A client that declares elicitation without modes supports forms; one that lists
+		// modes must list form.
 		return elicitation != null && (elicitation.form() != null || elicitation.url() == null);
 	}
 
-	// The elicitation capability of the client that made a call over MCP, or null for none (or no MCP call)
+	// The elicitation capability of the client that made a call over MCP, or null for
+	// none (or no MCP call)
 	static McpSchema.ClientCapabilities.@Nullable Elicitation elicitation(@Nullable McpSyncServerExchange exchange) {
 		McpSchema.ClientCapabilities capabilities = (exchange != null) ? exchange.getClientCapabilities() : null;
 		return (capabilities != null) ? capabilities.elicitation() : null;
@@ -70,9 +74,7 @@ public final class McpElicitationApprovalProvider implements ApprovalProvider {
 		McpSyncServerExchange exchange = Objects.requireNonNull(invocation.attribute(McpInvocationAttributes.EXCHANGE),
 				"the call did not come over MCP");
 		String client = clientName(exchange);
-		McpSchema.ElicitFormRequest question = McpSchema.ElicitFormRequest
-			.builder(message(request), SCHEMA)
-			.build();
+		McpSchema.ElicitFormRequest question = McpSchema.ElicitFormRequest.builder(message(request), SCHEMA).build();
 		return CompletableFuture.supplyAsync(() -> decision(exchange.createElicitation(question), client),
 				this.executor);
 	}

@@ -8,9 +8,10 @@ import io.micrometer.core.instrument.Timer;
 import org.springframework.beans.factory.ListableBeanFactory;
 
 /**
- * Counts the requests for resources, prompts and completions in the application's {@link MeterRegistry}, if it has
- * one: a timer {@code agent.mcp.request} tagged {@code mcp.method}, {@code mcp.target} and {@code outcome}. Loaded
- * only when Micrometer is on the classpath; the registry is looked up on the first request.
+ * Counts the requests for resources, prompts and completions in the application's
+ * {@link MeterRegistry}, if it has one: a timer {@code agent.mcp.request} tagged
+ * {@code mcp.method}, {@code mcp.target} and {@code outcome}. Loaded only when Micrometer
+ * is on the classpath; the registry is looked up on the first request.
  */
 final class McpFeatureMeter implements McpFeatureRequests.Meter {
 

@@ -15,14 +15,15 @@ import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.util.ClassUtils;
 
 /**
- * Counts and logs the requests for resources, prompts and completions served through our MCP server, as tool calls
- * are: one log line per request at {@code INFO} (the method, what it asked for, the session's fingerprint, the
- * principal's name, the outcome and the duration) and, with Micrometer, a timer {@code agent.mcp.request} tagged
- * {@code mcp.method}, {@code mcp.target} (the resource's URI or URI template, the prompt's name, the reference
- * completed) and {@code outcome} ({@code success} or {@code error}). Who may send them is decided where tool calls'
- * senders are, by the transport and the endpoint's security: an authenticated principal when the endpoint is
- * secured, the session only to the principal that started it.
- * <pre>{@code
+ * Counts and logs the requests for resources, prompts and completions served through our
+ * MCP server, as tool calls are: one log line per request at {@code INFO} (the method,
+ * what it asked for, the session's fingerprint, the principal's name, the outcome and the
+ * duration) and, with Micrometer, a timer {@code agent.mcp.request} tagged
+ * {@code mcp.method}, {@code mcp.target} (the resource's URI or URI template, the
+ * prompt's name, the reference completed) and {@code outcome} ({@code success} or
+ * {@code error}). Who may send them is decided where tool calls' senders are, by the
+ * transport and the endpoint's security: an authenticated principal when the endpoint is
+ * secured, the session only to the principal that started it. <pre>{@code
  * mcp=resources/read target=test://static-text session=sid-1a2b3c4d5e principal=alice outcome=success duration_ms=0.412
  * }</pre>
  */

@@ -12,10 +12,10 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanPostProcessor;
 
 /**
- * Counts and logs ({@link McpFeatureRequests}) the requests for the resources, resource templates, prompts and
- * completions the application publishes on the (synchronous) MCP server, by wrapping the handler of each
- * specification in the {@code List} beans Spring AI's MCP server reads them from (its annotation scanner's, or the
- * application's own).
+ * Counts and logs ({@link McpFeatureRequests}) the requests for the resources, resource
+ * templates, prompts and completions the application publishes on the (synchronous) MCP
+ * server, by wrapping the handler of each specification in the {@code List} beans Spring
+ * AI's MCP server reads them from (its annotation scanner's, or the application's own).
  */
 final class McpFeatureSpecificationsPostProcessor implements BeanPostProcessor {
 

@@ -10,11 +10,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Writes a keep-alive comment on every open stream of every session at an interval, on one daemon thread
- * ({@code mcp-keep-alive}) while the transport runs: the only way to learn that a client went away while its call is
- * still running, since nothing else is written to its stream until the call ends. A stream found broken is
- * {@linkplain McpSseStream#abandon(String) abandoned}. A zero or negative interval sends none.
- * <pre>{@code
+ * Writes a keep-alive comment on every open stream of every session at an interval, on
+ * one daemon thread ({@code mcp-keep-alive}) while the transport runs: the only way to
+ * learn that a client went away while its call is still running, since nothing else is
+ * written to its stream until the call ends. A stream found broken is
+ * {@linkplain McpSseStream#abandon(String) abandoned}. A zero or negative interval sends
+ * none. <pre>{@code
  * McpKeepAlive keepAlive = new McpKeepAlive(Duration.ofSeconds(15), registry);
  * keepAlive.start();
  * // ...

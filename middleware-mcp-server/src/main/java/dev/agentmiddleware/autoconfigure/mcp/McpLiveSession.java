@@ -18,10 +18,10 @@ import org.slf4j.LoggerFactory;
 import org.springframework.web.servlet.function.ServerResponse;
 
 /**
- * A live session of the transport: its id, the MCP SDK's session (whose own id differs when the session was
- * recreated from a shared store on another instance than the one that started it), the principal that started it (if authenticated), the
- * time it was last used and the streams open on it in this server.
- * <pre>{@code
+ * A live session of the transport: its id, the MCP SDK's session (whose own id differs
+ * when the session was recreated from a shared store on another instance than the one
+ * that started it), the principal that started it (if authenticated), the time it was
+ * last used and the streams open on it in this server. <pre>{@code
  * McpLiveSession live = new McpLiveSession(session, "alice", clock.instant());
  * live.belongsTo("alice");   // true
  * live.belongsTo("mallory"); // false: answered as an unknown session
@@ -42,23 +42,28 @@ final class McpLiveSession {
 
 	private final Set<McpSseStream> streams = ConcurrentHashMap.newKeySet();
 
-	// Guards opening a stream against ending the session: a stream opened on an ended session would never be pinged
-	// nor ended (the registry no longer lists its session), so that a client dropping it left its request active
+	// Guards opening a stream against ending the session: a stream opened on an ended
+	// session would never be pinged
+	// nor ended (the registry no longer lists its session), so that a client dropping it
+	// left its request active
 	private final Object opening = new Object();
 
 	private boolean ended;
 
-	// The protocol version negotiated by initialize on this instance, null for a session recreated from a shared store
+	// The protocol version negotiated by initialize on this instance, null for a session
+	// recreated from a shared store
 	private volatile @Nullable String protocolVersion;
 
-	// The streams of the requests this instance is answering, by request id, for the client's notifications/cancelled
+	// The streams of the requests this instance is answering, by request id, for the
+	// client's notifications/cancelled
 	private final ConcurrentMap<String, McpSseStream> calls = new ConcurrentHashMap<>();
 
 	McpLiveSession(McpStreamableServerSession session, @Nullable String owner, Instant lastUsed) {
 		this(session.getId(), session, owner, lastUsed);
 	}
 
-	// A session started on another instance and recreated here: the MCP SDK gives its copy an id of its own, the
+	// A session started on another instance and recreated here: the MCP SDK gives its
+	// copy an id of its own, the
 	// client keeps the id it was given
 	McpLiveSession(String id, McpStreamableServerSession session, @Nullable String owner, Instant lastUsed) {
 		this.id = id;
@@ -76,7 +81,8 @@ final class McpLiveSession {
 		return this.id;
 	}
 
-	// A session started anonymously belongs to nobody in particular; one started by a principal only to it
+	// A session started anonymously belongs to nobody in particular; one started by a
+	// principal only to it
 	boolean belongsTo(@Nullable String principalName) {
 		return this.owner == null || this.owner.equals(principalName);
 	}
@@ -108,10 +114,12 @@ final class McpLiveSession {
 	}
 
 	/**
-	 * Opens a stream on this session for the response to a request whose call {@code cancellation} cancels.
+	 * Opens a stream on this session for the response to a request whose call
+	 * {@code cancellation} cancels.
 	 * @param sse the response
 	 * @param jsonMapper writes the messages sent on it
-	 * @param cancellation cancels the request's call when the stream is abandoned or the request cancelled
+	 * @param cancellation cancels the request's call when the stream is abandoned or the
+	 * request cancelled
 	 * @param request the request the stream answers
 	 * @return the stream, open until it completes, fails or is closed
 	 */
@@ -120,7 +128,8 @@ final class McpLiveSession {
 		return add(new McpSseStream(sse, this, jsonMapper, cancellation, request));
 	}
 
-	// A stream that arrives once the session ended (a GET or POST that found the session just before a DELETE) is
+	// A stream that arrives once the session ended (a GET or POST that found the session
+	// just before a DELETE) is
 	// closed at once, so that it cannot outlive its session
 	private McpSseStream add(McpSseStream stream) {
 		synchronized (this.opening) {
@@ -133,7 +142,8 @@ final class McpLiveSession {
 		return stream;
 	}
 
-	// Whether this instance's copy was ended: a request that found the session before is refused as not found
+	// Whether this instance's copy was ended: a request that found the session before is
+	// refused as not found
 	boolean isEnded() {
 		synchronized (this.opening) {
 			return this.ended;
@@ -149,17 +159,20 @@ final class McpLiveSession {
 		this.calls.remove(requestKey, stream);
 	}
 
-	// The stream of a request of this session still being answered on this instance, if any
+	// The stream of a request of this session still being answered on this instance, if
+	// any
 	@Nullable McpSseStream call(String requestKey) {
 		return this.calls.get(requestKey);
 	}
 
 	/**
-	 * Resumes the stream of this session that the event id names on a new connection, the client's {@code GET} with
-	 * {@code Last-Event-ID}; only this session's streams on this instance are searched.
+	 * Resumes the stream of this session that the event id names on a new connection, the
+	 * client's {@code GET} with {@code Last-Event-ID}; only this session's streams on
+	 * this instance are searched.
 	 * @param sse the new connection
 	 * @param lastEventId the id of the last event the client received
-	 * @return whether a stream was resumed; {@code false} when none of this session's open streams has that event
+	 * @return whether a stream was resumed; {@code false} when none of this session's
+	 * open streams has that event
 	 */
 	boolean resume(ServerResponse.SseBuilder sse, String lastEventId) {
 		for (McpSseStream stream : streams()) {
@@ -184,7 +197,8 @@ final class McpLiveSession {
 		}
 	}
 
-	// Ends this instance's copy: the SDK's session is deleted (a failure only logged) and its streams completed
+	// Ends this instance's copy: the SDK's session is deleted (a failure only logged) and
+	// its streams completed
 	void end() {
 		synchronized (this.opening) {
 			this.ended = true;
@@ -198,7 +212,8 @@ final class McpLiveSession {
 		closeStreams();
 	}
 
-	// The server is stopping: each request still unanswered is answered that its call was abandoned, and every
+	// The server is stopping: each request still unanswered is answered that its call was
+	// abandoned, and every
 	// stream ends
 	void abandonStreamsAtShutdown(String reason) {
 		for (McpSseStream stream : streams()) {

@@ -3,11 +3,11 @@ package dev.agentmiddleware.autoconfigure.mcp;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A text a client sent, made fit for one of our log lines: one printable, quoted line of at most 64 characters.
- * Control, format and line-separator characters are written as a backslash, {@code u} and four hex digits, so that
- * a newline or an escape sequence cannot start a forged line or recolour a terminal. Client texts reach our logs
- * only through it.
- * <pre>{@code
+ * A text a client sent, made fit for one of our log lines: one printable, quoted line of
+ * at most 64 characters. Control, format and line-separator characters are written as a
+ * backslash, {@code u} and four hex digits, so that a newline or an escape sequence
+ * cannot start a forged line or recolour a terminal. Client texts reach our logs only
+ * through it. <pre>{@code
  * McpLogText.of("evil\nINFO approved by admin");   // one line: the newline written as an escape
  * }</pre>
  */
@@ -19,7 +19,8 @@ final class McpLogText {
 	}
 
 	/**
-	 * The text as one printable line of at most 64 characters, quoted to show where it starts and ends.
+	 * The text as one printable line of at most 64 characters, quoted to show where it
+	 * starts and ends.
 	 * @param text what the client sent, or {@code null}
 	 * @return the line, {@code (none)} for {@code null}
 	 */

@@ -19,9 +19,8 @@ import org.springframework.boot.context.properties.DeprecatedConfigurationProper
 import org.springframework.util.unit.DataSize;
 
 /**
- * Configuration of the MCP server side: which tools are governed, how the Streamable HTTP endpoint protects
- * itself, and how tools are presented to MCP clients.
- * <pre>{@code
+ * Configuration of the MCP server side: which tools are governed, how the Streamable HTTP
+ * endpoint protects itself, and how tools are presented to MCP clients. <pre>{@code
  * agent:
  *   middleware:
  *     mcp:
@@ -33,9 +32,9 @@ import org.springframework.util.unit.DataSize;
  *       security:
  *         resource: https://mcp.example.com/mcp
  *         scopes: [tools.read, tools.call]
- * }</pre>
- * Which hosts and origins the endpoint answers is configured for every path the starter serves, under
- * {@code agent.middleware.edge} ({@link dev.agentmiddleware.autoconfigure.edge.EdgeProperties}).
+ * }</pre> Which hosts and origins the endpoint answers is configured for every path the
+ * starter serves, under {@code agent.middleware.edge}
+ * ({@link dev.agentmiddleware.autoconfigure.edge.EdgeProperties}).
  */
 @ConfigurationProperties(McpProperties.PREFIX)
 public class McpProperties implements ValidatedProperties {
@@ -44,15 +43,16 @@ public class McpProperties implements ValidatedProperties {
 	public static final String PREFIX = "agent.middleware.mcp";
 
 	/**
-	 * Whether Spring AI tool callbacks published on the MCP server (such as a ToolCallbackProvider of @Tool beans)
-	 * run through the middleware chain; when off, startup warns naming each ungoverned tool.
+	 * Whether Spring AI tool callbacks published on the MCP server (such as a
+	 * ToolCallbackProvider of @Tool beans) run through the middleware chain; when off,
+	 * startup warns naming each ungoverned tool.
 	 */
 	private boolean governSpringAiTools = true;
 
 	/**
-	 * Least time between two progress notifications of one call, for clients that send a progressToken: a call
-	 * waiting for approval says what it waits for once per interval, and a tool's own reports are sent at most as
-	 * often.
+	 * Least time between two progress notifications of one call, for clients that send a
+	 * progressToken: a call waiting for approval says what it waits for once per
+	 * interval, and a tool's own reports are sent at most as often.
 	 */
 	private Duration progressInterval = ProgressTarget.DEFAULT_INTERVAL;
 
@@ -67,7 +67,8 @@ public class McpProperties implements ValidatedProperties {
 	private final Security security = new Security();
 
 	/**
-	 * How each tool is presented to MCP clients, by tool name; replaces what its @AgentTool declares.
+	 * How each tool is presented to MCP clients, by tool name; replaces what
+	 * its @AgentTool declares.
 	 */
 	private Map<String, Tool> tools = new LinkedHashMap<>();
 
@@ -135,14 +136,15 @@ public class McpProperties implements ValidatedProperties {
 	}
 
 	/**
-	 * Resources published on the MCP server (by Spring AI's {@code @McpResource} methods or resource specification
-	 * beans).
+	 * Resources published on the MCP server (by Spring AI's {@code @McpResource} methods
+	 * or resource specification beans).
 	 */
 	public static class Resources {
 
 		/**
-		 * Whether clients may subscribe to resources (resources/subscribe), to receive notifications/resources/updated
-		 * when the application reports a change through McpResourceUpdates.
+		 * Whether clients may subscribe to resources (resources/subscribe), to receive
+		 * notifications/resources/updated when the application reports a change through
+		 * McpResourceUpdates.
 		 */
 		private boolean subscribe;
 
@@ -157,8 +159,9 @@ public class McpProperties implements ValidatedProperties {
 	}
 
 	/**
-	 * Where the sessions of the Streamable HTTP endpoint are kept: in each instance's memory, or in the database
-	 * every instance shares, so that any instance behind a load balancer accepts a session another one started.
+	 * Where the sessions of the Streamable HTTP endpoint are kept: in each instance's
+	 * memory, or in the database every instance shares, so that any instance behind a
+	 * load balancer accepts a session another one started.
 	 */
 	public static class Sessions {
 
@@ -175,27 +178,30 @@ public class McpProperties implements ValidatedProperties {
 	}
 
 	/**
-	 * Settings of the MCP endpoint as an OAuth 2.1 resource server, active when Spring Security's resource server
-	 * is on the classpath and {@code spring.security.oauth2.resourceserver.jwt.*} configures a token decoder.
+	 * Settings of the MCP endpoint as an OAuth 2.1 resource server, active when Spring
+	 * Security's resource server is on the classpath and
+	 * {@code spring.security.oauth2.resourceserver.jwt.*} configures a token decoder.
 	 */
 	public static class Security {
 
 		/**
-		 * Resource identifier of the MCP endpoint (RFC 8707 / RFC 9728) that a token's audience must contain; not set:
-		 * derived from each request as scheme://host:port, context path and MCP endpoint path.
+		 * Resource identifier of the MCP endpoint (RFC 8707 / RFC 9728) that a token's
+		 * audience must contain; not set: derived from each request as
+		 * scheme://host:port, context path and MCP endpoint path.
 		 */
 		private @Nullable String resource;
 
 		/**
-		 * Issuer that every token must name in its iss claim, for a resource server that Spring Boot cannot tell the
-		 * issuer (spring.security.oauth2.resourceserver.jwt.public-key-location, which Boot uses only without an
-		 * issuer-uri); not set: the issuer-uri, if any.
+		 * Issuer that every token must name in its iss claim, for a resource server that
+		 * Spring Boot cannot tell the issuer
+		 * (spring.security.oauth2.resourceserver.jwt.public-key-location, which Boot uses
+		 * only without an issuer-uri); not set: the issuer-uri, if any.
 		 */
 		private @Nullable String issuer;
 
 		/**
-		 * Authorization servers published in the protected-resource metadata; not set: the issuer, else the
-		 * configured issuer-uri.
+		 * Authorization servers published in the protected-resource metadata; not set:
+		 * the issuer, else the configured issuer-uri.
 		 */
 		private List<String> authorizationServers = new ArrayList<>();
 
@@ -205,8 +211,8 @@ public class McpProperties implements ValidatedProperties {
 		private List<String> scopes = new ArrayList<>();
 
 		/**
-		 * Whether an MCP endpoint without authentication is intended, which silences the startup warning; has no
-		 * effect when a resource server is configured.
+		 * Whether an MCP endpoint without authentication is intended, which silences the
+		 * startup warning; has no effect when a resource server is configured.
 		 */
 		private boolean allowAnonymous;
 
@@ -258,24 +264,28 @@ public class McpProperties implements ValidatedProperties {
 	public static class Transport {
 
 		/**
-		 * Whether the hardened transport replaces Spring AI's Streamable HTTP transport for Spring MVC.
+		 * Whether the hardened transport replaces Spring AI's Streamable HTTP transport
+		 * for Spring MVC.
 		 */
 		private boolean enabled = true;
 
 		/**
-		 * Largest accepted message body; a larger one is answered with 413 before it is parsed.
+		 * Largest accepted message body; a larger one is answered with 413 before it is
+		 * parsed.
 		 */
 		private DataSize maxRequestSize = DataSize.ofMegabytes(4);
 
 		/**
-		 * Origins a browser page may call the endpoint from; deprecated: set agent.middleware.edge.allowed-origins,
-		 * which guards every path the starter serves.
+		 * Origins a browser page may call the endpoint from; deprecated: set
+		 * agent.middleware.edge.allowed-origins, which guards every path the starter
+		 * serves.
 		 */
 		private @Nullable List<String> allowedOrigins;
 
 		/**
-		 * Host names or addresses the endpoint answers to; deprecated: set agent.middleware.edge.allowed-hosts,
-		 * which guards every path the starter serves.
+		 * Host names or addresses the endpoint answers to; deprecated: set
+		 * agent.middleware.edge.allowed-hosts, which guards every path the starter
+		 * serves.
 		 */
 		private @Nullable List<String> allowedHosts;
 
@@ -285,14 +295,16 @@ public class McpProperties implements ValidatedProperties {
 		private Duration sessionIdleTimeout = Duration.ofMinutes(30);
 
 		/**
-		 * Number of live sessions at most; further clients are refused with 503 until a session ends or expires.
+		 * Number of live sessions at most; further clients are refused with 503 until a
+		 * session ends or expires.
 		 */
 		private int maxSessions = 1000;
 
 		/**
-		 * How long a client whose event stream broke waits before it reconnects with Last-Event-ID to resume it: the
-		 * retry field of the priming event that starts every stream of a session on protocol 2025-11-25 or later; 0
-		 * sends no priming event.
+		 * How long a client whose event stream broke waits before it reconnects with
+		 * Last-Event-ID to resume it: the retry field of the priming event that starts
+		 * every stream of a session on protocol 2025-11-25 or later; 0 sends no priming
+		 * event.
 		 */
 		private Duration sseRetry = Duration.ofSeconds(1);
 
@@ -366,7 +378,8 @@ public class McpProperties implements ValidatedProperties {
 	public static class Tool {
 
 		/**
-		 * Icons a client may show beside the tool, published as its MCP icons; replace those of @AgentTool(icons).
+		 * Icons a client may show beside the tool, published as its MCP icons; replace
+		 * those of @AgentTool(icons).
 		 */
 		private List<Icon> icons = new ArrayList<>();
 
@@ -391,12 +404,14 @@ public class McpProperties implements ValidatedProperties {
 		private @Nullable String src;
 
 		/**
-		 * The icon's media type, such as image/png; not set: taken from the data: URI or the URL's file extension.
+		 * The icon's media type, such as image/png; not set: taken from the data: URI or
+		 * the URL's file extension.
 		 */
 		private @Nullable String mimeType;
 
 		/**
-		 * The sizes the icon fits, each WIDTHxHEIGHT such as 48x48, or any for a scalable icon; empty: any size.
+		 * The sizes the icon fits, each WIDTHxHEIGHT such as 48x48, or any for a scalable
+		 * icon; empty: any size.
 		 */
 		private List<String> sizes = new ArrayList<>();
 

@@ -8,10 +8,11 @@ import jakarta.servlet.http.HttpServletRequest;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What the MCP endpoint publishes about itself as a protected resource (RFC 9728): its resource identifier, the
- * authorization servers that issue its tokens, the scopes it knows and how a token is sent. The resource identifier
- * is the configured one, or else the URL of the endpoint as the request reached it (scheme, host, port, context path
- * and endpoint path).
+ * What the MCP endpoint publishes about itself as a protected resource (RFC 9728): its
+ * resource identifier, the authorization servers that issue its tokens, the scopes it
+ * knows and how a token is sent. The resource identifier is the configured one, or else
+ * the URL of the endpoint as the request reached it (scheme, host, port, context path and
+ * endpoint path).
  */
 final class McpProtectedResourceMetadata {
 
@@ -33,7 +34,8 @@ final class McpProtectedResourceMetadata {
 
 	/**
 	 * The resource identifier that tokens must name in their audience.
-	 * @param request the request, which the identifier is derived from when none is configured
+	 * @param request the request, which the identifier is derived from when none is
+	 * configured
 	 * @return the identifier
 	 */
 	String resource(HttpServletRequest request) {
@@ -41,8 +43,8 @@ final class McpProtectedResourceMetadata {
 	}
 
 	/**
-	 * The absolute URL of the metadata, for the {@code resource_metadata} parameter of a 401: the path-suffixed form
-	 * that RFC 9728 derives from the endpoint path.
+	 * The absolute URL of the metadata, for the {@code resource_metadata} parameter of a
+	 * 401: the path-suffixed form that RFC 9728 derives from the endpoint path.
 	 * @param request the request that was refused
 	 * @return the URL
 	 */

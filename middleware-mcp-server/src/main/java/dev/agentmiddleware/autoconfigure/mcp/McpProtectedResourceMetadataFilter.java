@@ -14,7 +14,8 @@ import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
  * Serves the protected-resource metadata of the MCP endpoint to {@code GET} requests for
- * {@code /.well-known/oauth-protected-resource} and for the same path followed by the endpoint path, to anyone.
+ * {@code /.well-known/oauth-protected-resource} and for the same path followed by the
+ * endpoint path, to anyone.
  */
 final class McpProtectedResourceMetadataFilter extends OncePerRequestFilter {
 
@@ -33,8 +34,8 @@ final class McpProtectedResourceMetadataFilter extends OncePerRequestFilter {
 	protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
 			throws ServletException, IOException {
 		String path = request.getRequestURI().substring(request.getContextPath().length());
-		if (!HttpMethod.GET.matches(request.getMethod()) || !(McpResourceServerSecurity.METADATA_PATH.equals(path)
-				|| this.pathForEndpoint.equals(path))) {
+		if (!HttpMethod.GET.matches(request.getMethod())
+				|| !(McpResourceServerSecurity.METADATA_PATH.equals(path) || this.pathForEndpoint.equals(path))) {
 			chain.doFilter(request, response);
 			return;
 		}

@@ -12,14 +12,15 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A client's {@code notifications/cancelled} (params {@code requestId}, optional {@code reason}), which the MCP Java
- * SDK drops: the request of that session still being answered on this instance is cancelled through the chain
- * ({@link CallCancellation}: an approval wait withdraws its request, a timeout or retry stops, an interruptible tool is
- * interrupted; the call is counted {@code cancelled}), and its stream is closed without a response, as the MCP
- * specification asks. A notification naming no such request (unknown, finished, another session's, or being answered
- * by another instance) is ignored at DEBUG. Only the session that sent a request can cancel it: requests are looked
- * up among the session's own.
- * <pre>{@code
+ * A client's {@code notifications/cancelled} (params {@code requestId}, optional
+ * {@code reason}), which the MCP Java SDK drops: the request of that session still being
+ * answered on this instance is cancelled through the chain ({@link CallCancellation}: an
+ * approval wait withdraws its request, a timeout or retry stops, an interruptible tool is
+ * interrupted; the call is counted {@code cancelled}), and its stream is closed without a
+ * response, as the MCP specification asks. A notification naming no such request
+ * (unknown, finished, another session's, or being answered by another instance) is
+ * ignored at DEBUG. Only the session that sent a request can cancel it: requests are
+ * looked up among the session's own. <pre>{@code
  * if (McpRequestCancellations.isCancellation(notification)) {
  *     McpRequestCancellations.cancel(live, notification);
  * }
@@ -27,7 +28,10 @@ import org.slf4j.LoggerFactory;
  */
 final class McpRequestCancellations {
 
-	/** Where the transport puts a request's {@link CallCancellation} in its transport context. */
+	/**
+	 * Where the transport puts a request's {@link CallCancellation} in its transport
+	 * context.
+	 */
 	static final String KEY = "agent.cancellation";
 
 	private static final String METHOD = "notifications/cancelled";
@@ -47,14 +51,16 @@ final class McpRequestCancellations {
 	/**
 	 * The cancellation the transport put in a request's context.
 	 * @param context the transport context of the request
-	 * @return the cancellation, or {@code null} when the request did not come through this transport
+	 * @return the cancellation, or {@code null} when the request did not come through
+	 * this transport
 	 */
 	static @Nullable CallCancellation of(McpTransportContext context) {
 		return (context.get(KEY) instanceof CallCancellation cancellation) ? cancellation : null;
 	}
 
 	/**
-	 * The key of a JSON-RPC request id: the number {@code 7} and the string {@code "7"} are different ids.
+	 * The key of a JSON-RPC request id: the number {@code 7} and the string {@code "7"}
+	 * are different ids.
 	 * @param id the id of a request, or the {@code requestId} of a cancellation
 	 * @return the key, or {@code null} for no usable id
 	 */
@@ -74,7 +80,8 @@ final class McpRequestCancellations {
 	}
 
 	/**
-	 * Cancels the request a {@code notifications/cancelled} names, if the session's request is being answered here.
+	 * Cancels the request a {@code notifications/cancelled} names, if the session's
+	 * request is being answered here.
 	 * @param live the session that sent the notification
 	 * @param notification the notification
 	 */
@@ -94,7 +101,8 @@ final class McpRequestCancellations {
 		}
 	}
 
-	// The client's reason, as one printable line of at most 200 characters: it reaches the audit trail and logs
+	// The client's reason, as one printable line of at most 200 characters: it reaches
+	// the audit trail and logs
 	private static @Nullable String reason(@Nullable Object reason) {
 		if (!(reason instanceof String text)) {
 			return null;

@@ -6,10 +6,9 @@ import dev.agentmiddleware.autoconfigure.edge.HostOriginGuard;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Who may talk to the MCP endpoint: the {@code Host} and {@code Origin} checks of the edge guard
- * ({@link HostOriginGuard}, the same rules as every other path the starter serves) and the protocol versions the
- * server speaks. Immutable.
- * <pre>{@code
+ * Who may talk to the MCP endpoint: the {@code Host} and {@code Origin} checks of the
+ * edge guard ({@link HostOriginGuard}, the same rules as every other path the starter
+ * serves) and the protocol versions the server speaks. Immutable. <pre>{@code
  * McpRequestGuard guard = new McpRequestGuard(List.of("http://localhost:*"), List.of("localhost", "127.0.0.1"),
  *         List.of("2025-06-18"));
  * guard.allowsOrigin("http://localhost:6274");   // true
@@ -50,7 +49,8 @@ record McpRequestGuard(HostOriginGuard edge, List<String> protocolVersions) {
 	}
 
 	/**
-	 * Why a request with these headers must be refused, if it must ({@link HostOriginGuard#refusal}).
+	 * Why a request with these headers must be refused, if it must
+	 * ({@link HostOriginGuard#refusal}).
 	 * @param host the {@code Host} header, {@code null} when absent
 	 * @param origin the {@code Origin} header, {@code null} when absent
 	 * @return the refusal message, or {@code null} when the request may be served
@@ -79,7 +79,8 @@ record McpRequestGuard(HostOriginGuard edge, List<String> protocolVersions) {
 
 	/**
 	 * Whether the server speaks this protocol version.
-	 * @param version the {@code MCP-Protocol-Version} header value, {@code null} when absent
+	 * @param version the {@code MCP-Protocol-Version} header value, {@code null} when
+	 * absent
 	 * @return {@code true} when absent (the client predates the header) or supported
 	 */
 	public boolean allowsProtocolVersion(@Nullable String version) {

@@ -30,12 +30,13 @@ import static dev.agentmiddleware.autoconfigure.mcp.HardenedStreamableHttpTransp
 import static dev.agentmiddleware.autoconfigure.mcp.HardenedStreamableHttpTransport.SERVER_ERROR;
 
 /**
- * The checks of the transport on what a client sends, before anything reaches a session: {@code Host} and
- * {@code Origin} through the edge guard, {@code MCP-Protocol-Version}, {@code Accept} and {@code Content-Type}, the
- * size limit (413 before the body is parsed), strict JSON (a repeated key is refused), the shape of a JSON-RPC 2.0
- * message, and the params of {@code initialize} and {@code tools/call}, whose bad params the SDK would answer with a
- * 500 and an exception text. Each refusal is the transport's JSON-RPC error ({@link JsonRpcErrors}). Immutable.
- * <pre>{@code
+ * The checks of the transport on what a client sends, before anything reaches a session:
+ * {@code Host} and {@code Origin} through the edge guard, {@code MCP-Protocol-Version},
+ * {@code Accept} and {@code Content-Type}, the size limit (413 before the body is
+ * parsed), strict JSON (a repeated key is refused), the shape of a JSON-RPC 2.0 message,
+ * and the params of {@code initialize} and {@code tools/call}, whose bad params the SDK
+ * would answer with a 500 and an exception text. Each refusal is the transport's JSON-RPC
+ * error ({@link JsonRpcErrors}). Immutable. <pre>{@code
  * McpChecked<McpSchema.JSONRPCMessage> read = validator.read(request);
  * // a 5 MB body with a 4 MB limit: read.refusal() is 413 {"error":{"code":-32000,"message":"Content Too Large: ..."}}
  * }</pre>
@@ -45,15 +46,18 @@ final class McpRequestValidator {
 	// The transport's log category, which operators configure for all of it
 	private static final Logger logger = LoggerFactory.getLogger(HardenedStreamableHttpTransport.class);
 
-	// Parses incoming messages; refuses repeated keys, which a lenient parser would resolve silently to the last one
+	// Parses incoming messages; refuses repeated keys, which a lenient parser would
+	// resolve silently to the last one
 	private static final JsonMapper STRICT_JSON = JsonMapper.builder()
 		.enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
 		.build();
 
 	private static final String PROTOCOL_VERSION_HEADER = "MCP-Protocol-Version";
 
-	// The limits of what a client says of itself in initialize: its protocol version (a date such as 2025-06-18;
-	// a session store keeps it in a column of 32), its names and version, its other texts, and all of its params
+	// The limits of what a client says of itself in initialize: its protocol version (a
+	// date such as 2025-06-18;
+	// a session store keeps it in a column of 32), its names and version, its other
+	// texts, and all of its params
 	static final int MAX_PROTOCOL_VERSION_LENGTH = McpSessionRegistry.MAX_PROTOCOL_VERSION_LENGTH;
 
 	static final int MAX_CLIENT_NAME_LENGTH = 256;
@@ -82,7 +86,8 @@ final class McpRequestValidator {
 	}
 
 	/**
-	 * Checks what every method must pass: {@code Host}, {@code Origin} and {@code MCP-Protocol-Version}.
+	 * Checks what every method must pass: {@code Host}, {@code Origin} and
+	 * {@code MCP-Protocol-Version}.
 	 * @param request the request
 	 * @return the refusal (403 or 400), or {@code null} when the request may go on
 	 */
@@ -114,10 +119,12 @@ final class McpRequestValidator {
 	}
 
 	/**
-	 * Reads the one JSON-RPC message of a {@code POST}: checks its {@code Accept} and {@code Content-Type}, its size
-	 * (declared and read), that it is JSON without a repeated key and that it is a JSON-RPC 2.0 message.
+	 * Reads the one JSON-RPC message of a {@code POST}: checks its {@code Accept} and
+	 * {@code Content-Type}, its size (declared and read), that it is JSON without a
+	 * repeated key and that it is a JSON-RPC 2.0 message.
 	 * @param request the request
-	 * @return the message, or the refusal (406, 415, 413, 400, or 200 with {@code -32602} for a repeated key)
+	 * @return the message, or the refusal (406, 415, 413, 400, or 200 with {@code -32602}
+	 * for a repeated key)
 	 */
 	McpChecked<McpSchema.JSONRPCMessage> read(ServerRequest request) {
 		if (!accepts(request, MediaType.APPLICATION_JSON) || !accepts(request, MediaType.TEXT_EVENT_STREAM)) {
@@ -140,16 +147,18 @@ final class McpRequestValidator {
 		}
 		catch (IOException ex) {
 			logger.debug("MCP client went away while sending a message: {}", ex.getClass().getSimpleName());
-			return McpChecked.refused(
-					this.errors.error(HttpStatus.BAD_REQUEST, PARSE_ERROR, "Parse error: the message could not be read"));
+			return McpChecked.refused(this.errors.error(HttpStatus.BAD_REQUEST, PARSE_ERROR,
+					"Parse error: the message could not be read"));
 		}
 		return parse(body);
 	}
 
 	/**
-	 * Checks the params of the methods whose bad params the SDK would answer with a 500 and an exception text.
+	 * Checks the params of the methods whose bad params the SDK would answer with a 500
+	 * and an exception text.
 	 * @param request a request for a session
-	 * @return the refusal (200 with {@code -32602}), or {@code null} when the params may go to the session
+	 * @return the refusal (200 with {@code -32602}), or {@code null} when the params may
+	 * go to the session
 	 */
 	@Nullable ServerResponse refusalOfParams(McpSchema.JSONRPCRequest request) {
 		String invalid = invalidParams(request);
@@ -159,9 +168,10 @@ final class McpRequestValidator {
 	/**
 	 * Reads the params of an {@code initialize} request.
 	 * @param request the {@code initialize} request
-	 * @return its params, or the refusal with {@code -32602} when they lack a protocol version (200), or a text the
-	 * client describes itself with is over its limit (400): {@code protocolVersion} 32 characters (letters, digits,
-	 * {@code .}, {@code _}, {@code -}), {@code clientInfo.name} and {@code title} 256, {@code version} 64,
+	 * @return its params, or the refusal with {@code -32602} when they lack a protocol
+	 * version (200), or a text the client describes itself with is over its limit (400):
+	 * {@code protocolVersion} 32 characters (letters, digits, {@code .}, {@code _},
+	 * {@code -}), {@code clientInfo.name} and {@code title} 256, {@code version} 64,
 	 * {@code description} and {@code websiteUrl} 2048, all the params 16 KiB of JSON
 	 */
 	McpChecked<McpSchema.InitializeRequest> initializeRequest(McpSchema.JSONRPCRequest request) {
@@ -183,14 +193,17 @@ final class McpRequestValidator {
 					+ " characters of JSON";
 		}
 		if (invalid != null) {
-			// 400: a value no session could keep, never the 500 of a column it would not fit
+			// 400: a value no session could keep, never the 500 of a column it would not
+			// fit
 			return McpChecked.refused(this.errors.error(HttpStatus.BAD_REQUEST, request.id(), INVALID_PARAMS, invalid));
 		}
 		return McpChecked.passed(initializeRequest);
 	}
 
-	// A session keeps its initialize params for its whole life (in the database too, with a shared store), and the
-	// MCP SDK logs the protocol version it does not know: every text a client describes itself with has a limit
+	// A session keeps its initialize params for its whole life (in the database too, with
+	// a shared store), and the
+	// MCP SDK logs the protocol version it does not know: every text a client describes
+	// itself with has a limit
 	private static @Nullable String invalidClientMetadata(McpSchema.InitializeRequest request) {
 		String protocolVersion = request.protocolVersion();
 		if (protocolVersion.length() > MAX_PROTOCOL_VERSION_LENGTH
@@ -244,7 +257,8 @@ final class McpRequestValidator {
 		}
 		catch (StreamReadException ex) {
 			if (isDuplicateKey(ex)) {
-				// A repeated key is refused as on every other path (the binder refuses it in a JSON string), rather
+				// A repeated key is refused as on every other path (the binder refuses it
+				// in a JSON string), rather
 				// than silently keeping the last value as a lenient parser would
 				logger.warn("MCP message refused: it repeats a key ({} bytes)", body.length);
 				return McpChecked.refused(this.errors.error(HttpStatus.OK, idOf(body), INVALID_PARAMS,
@@ -271,8 +285,8 @@ final class McpRequestValidator {
 
 	private McpChecked<McpSchema.JSONRPCMessage> notJson(byte[] body) {
 		logger.warn("MCP message refused: not valid JSON ({} bytes)", body.length);
-		return McpChecked.refused(
-				this.errors.error(HttpStatus.BAD_REQUEST, PARSE_ERROR, "Parse error: the body is not valid JSON"));
+		return McpChecked
+			.refused(this.errors.error(HttpStatus.BAD_REQUEST, PARSE_ERROR, "Parse error: the body is not valid JSON"));
 	}
 
 	private static @Nullable String invalidParams(McpSchema.JSONRPCRequest request) {
@@ -358,7 +372,8 @@ final class McpRequestValidator {
 		return message != null && message.startsWith("Duplicate Object property");
 	}
 
-	// The id of a message refused for a repeated key, read leniently, so that the client can match the error
+	// The id of a message refused for a repeated key, read leniently, so that the client
+	// can match the error
 	private @Nullable Object idOf(byte[] body) {
 		try {
 			Object lenient = this.jsonMapper.readValue(body, Object.class);

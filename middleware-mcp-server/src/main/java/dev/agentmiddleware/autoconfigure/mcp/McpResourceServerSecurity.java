@@ -27,17 +27,22 @@ import org.springframework.security.web.util.UrlUtils;
 import org.springframework.web.util.UriComponentsBuilder;
 
 /**
- * The security of the MCP endpoint as an OAuth 2.1 resource server: every request to the endpoint needs a bearer
- * token (a JWT that the application's {@link JwtDecoder} accepts and that meets the {@link BearerTokenRequirements}:
- * an expiry, a principal, the expected issuer) whose audience contains this resource's identifier; a request without
+ * The security of the MCP endpoint as an OAuth 2.1 resource server: every request to the
+ * endpoint needs a bearer token (a JWT that the application's {@link JwtDecoder} accepts
+ * and that meets the {@link BearerTokenRequirements}: an expiry, a principal, the
+ * expected issuer) whose audience contains this resource's identifier; a request without
  * one, or with an invalid one, gets 401 with
- * {@code WWW-Authenticate: Bearer resource_metadata="…"}. The protected-resource metadata (RFC 9728) is served
- * to anyone at {@code /.well-known/oauth-protected-resource} and at the same path followed by the endpoint path.
- * Only these paths are matched; everything else is left to the application's other filter chains.
+ * {@code WWW-Authenticate: Bearer resource_metadata="…"}. The protected-resource metadata
+ * (RFC 9728) is served to anyone at {@code /.well-known/oauth-protected-resource} and at
+ * the same path followed by the endpoint path. Only these paths are matched; everything
+ * else is left to the application's other filter chains.
  */
 final class McpResourceServerSecurity {
 
-	/** Ahead of the approval chain, of Spring Boot's default chains and of unordered application chains. */
+	/**
+	 * Ahead of the approval chain, of Spring Boot's default chains and of unordered
+	 * application chains.
+	 */
 	static final int ORDER = Ordered.LOWEST_PRECEDENCE - 30;
 
 	/** The path of the protected-resource metadata (RFC 9728, section 3). */
@@ -50,11 +55,16 @@ final class McpResourceServerSecurity {
 	 * Builds the filter chain.
 	 * @param http the security builder
 	 * @param endpoint the path of the MCP endpoint
-	 * @param decoder decodes and validates tokens (issuer, signature, expiry and Boot's audiences, if configured)
-	 * @param converter turns a token into an authentication (scopes become {@code SCOPE_} authorities)
-	 * @param requirements what a token needs beyond what the decoder checks (expiry, principal, issuer)
-	 * @param metadata the published metadata, which also names the accepted resource identifier
-	 * @param extraAudiences Boot's {@code spring.security.oauth2.resourceserver.jwt.audiences}, also accepted
+	 * @param decoder decodes and validates tokens (issuer, signature, expiry and Boot's
+	 * audiences, if configured)
+	 * @param converter turns a token into an authentication (scopes become {@code SCOPE_}
+	 * authorities)
+	 * @param requirements what a token needs beyond what the decoder checks (expiry,
+	 * principal, issuer)
+	 * @param metadata the published metadata, which also names the accepted resource
+	 * identifier
+	 * @param extraAudiences Boot's
+	 * {@code spring.security.oauth2.resourceserver.jwt.audiences}, also accepted
 	 * @return the filter chain
 	 * @throws Exception if the chain cannot be built
 	 */
@@ -78,7 +88,8 @@ final class McpResourceServerSecurity {
 			.exceptionHandling((exceptions) -> exceptions.authenticationEntryPoint(entryPoint))
 			.addFilterBefore(new McpProtectedResourceMetadataFilter(metadata, metadataForEndpoint),
 					SecurityContextHolderFilter.class)
-			// Each request carries its token: no HTTP session, and no CSRF token (no cookie authenticates anything)
+			// Each request carries its token: no HTTP session, and no CSRF token (no
+			// cookie authenticates anything)
 			.sessionManagement((sessions) -> sessions.sessionCreationPolicy(SessionCreationPolicy.STATELESS))
 			.requestCache(AbstractHttpConfigurer::disable)
 			.csrf(AbstractHttpConfigurer::disable)
@@ -92,7 +103,8 @@ final class McpResourceServerSecurity {
 		return accepted;
 	}
 
-	// RFC 8707: a token issued for another resource is refused, even if this server could verify it
+	// RFC 8707: a token issued for another resource is refused, even if this server could
+	// verify it
 	private static AuthenticationManager audienceChecking(JwtAuthenticationProvider provider,
 			BearerTokenRequirements requirements, Set<String> accepted) {
 		return (authentication) -> {
@@ -110,8 +122,9 @@ final class McpResourceServerSecurity {
 	}
 
 	/**
-	 * The absolute URL of a path on the server the request reached: its scheme, host and port (as forwarded, when
-	 * the application trusts forwarded headers) and the context path.
+	 * The absolute URL of a path on the server the request reached: its scheme, host and
+	 * port (as forwarded, when the application trusts forwarded headers) and the context
+	 * path.
 	 * @param request the request
 	 * @param path the path within the application
 	 * @return the URL

@@ -10,12 +10,13 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.util.Assert;
 
 /**
- * Tells MCP clients that a resource changed: sends {@code notifications/resources/updated} to every session that
- * subscribed to the resource ({@code resources/subscribe}), and to no other. Clients may subscribe when
- * {@code agent.middleware.mcp.resources.subscribe} is on; a session stops receiving updates when it unsubscribes
- * ({@code resources/unsubscribe}) or ends. Inject it where the application changes what a resource holds:
- * <pre>{@code
- * @Service
+ * Tells MCP clients that a resource changed: sends
+ * {@code notifications/resources/updated} to every session that subscribed to the
+ * resource ({@code resources/subscribe}), and to no other. Clients may subscribe when
+ * {@code agent.middleware.mcp.resources.subscribe} is on; a session stops receiving
+ * updates when it unsubscribes ({@code resources/unsubscribe}) or ends. Inject it where
+ * the application changes what a resource holds: <pre>{@code
+ * &#64;Service
  * public class PriceList {
  *
  *     private final McpResourceUpdates resourceUpdates;
@@ -27,9 +28,11 @@ import org.springframework.util.Assert;
  * }
  * }</pre>
  *
- * <p>Subscriptions are kept by the MCP server of each instance, for the sessions it serves: with sessions in a
- * shared database ({@code agent.middleware.mcp.sessions.store.type=jdbc}), call it on the instance that serves the
- * subscribed session. Thread-safe; sending does not wait for the clients.
+ * <p>
+ * Subscriptions are kept by the MCP server of each instance, for the sessions it serves:
+ * with sessions in a shared database
+ * ({@code agent.middleware.mcp.sessions.store.type=jdbc}), call it on the instance that
+ * serves the subscribed session. Thread-safe; sending does not wait for the clients.
  */
 public final class McpResourceUpdates {
 
@@ -45,9 +48,11 @@ public final class McpResourceUpdates {
 	}
 
 	/**
-	 * Sends {@code notifications/resources/updated} for a resource to the sessions subscribed to it. Does nothing
-	 * when no session subscribed, or when no MCP server runs.
-	 * @param uri the resource's URI, as the clients subscribed to it, such as {@code prices://current}
+	 * Sends {@code notifications/resources/updated} for a resource to the sessions
+	 * subscribed to it. Does nothing when no session subscribed, or when no MCP server
+	 * runs.
+	 * @param uri the resource's URI, as the clients subscribed to it, such as
+	 * {@code prices://current}
 	 */
 	public void updated(String uri) {
 		Assert.hasText(uri, "'uri' must not be empty");
@@ -60,8 +65,8 @@ public final class McpResourceUpdates {
 		}
 		logger.debug("Resource {} updated: notifying its subscribers", uri);
 		async.notifyResourcesUpdated(notification)
-			.subscribe(null, (ex) -> logger.warn("Could not notify the subscribers of resource {}: {}", uri,
-					ex.toString()));
+			.subscribe(null,
+					(ex) -> logger.warn("Could not notify the subscribers of resource {}: {}", uri, ex.toString()));
 	}
 
 }

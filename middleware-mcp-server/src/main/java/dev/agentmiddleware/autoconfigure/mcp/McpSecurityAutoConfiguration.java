@@ -33,18 +33,22 @@ import org.springframework.security.oauth2.server.resource.web.BearerTokenAuthen
 import org.springframework.security.web.SecurityFilterChain;
 
 /**
- * Auto-configuration of who may call the MCP endpoint over HTTP. With Spring Security's OAuth2 resource server on
- * the classpath ({@code spring-boot-starter-oauth2-resource-server}) and a {@link JwtDecoder} (which Spring Boot
- * creates from {@code spring.security.oauth2.resourceserver.jwt.issuer-uri}, {@code jwk-set-uri} or
- * {@code public-key-location}), the endpoint becomes an OAuth 2.1 resource server as the MCP specification defines
- * it: a filter chain named {@code mcpSecurityFilterChain} requires a bearer token whose audience names this resource
- * and that meets the {@link BearerTokenRequirements} (an expiry, a subject, and the issuer when one is known:
- * {@code agent.middleware.mcp.security.issuer}, else Boot's {@code issuer-uri}), and publishes the
- * protected-resource metadata ({@code agent.middleware.mcp.security.*}). Define a {@link SecurityFilterChain} bean of
+ * Auto-configuration of who may call the MCP endpoint over HTTP. With Spring Security's
+ * OAuth2 resource server on the classpath
+ * ({@code spring-boot-starter-oauth2-resource-server}) and a {@link JwtDecoder} (which
+ * Spring Boot creates from {@code spring.security.oauth2.resourceserver.jwt.issuer-uri},
+ * {@code jwk-set-uri} or {@code public-key-location}), the endpoint becomes an OAuth 2.1
+ * resource server as the MCP specification defines it: a filter chain named
+ * {@code mcpSecurityFilterChain} requires a bearer token whose audience names this
+ * resource and that meets the {@link BearerTokenRequirements} (an expiry, a subject, and
+ * the issuer when one is known: {@code agent.middleware.mcp.security.issuer}, else Boot's
+ * {@code issuer-uri}), and publishes the protected-resource metadata
+ * ({@code agent.middleware.mcp.security.*}). Define a {@link SecurityFilterChain} bean of
  * that name to replace it.
  * <p>
- * Without it, the endpoint stays open to every client that reaches it, and startup says so in one WARN naming the
- * fix, unless {@code agent.middleware.mcp.security.allow-anonymous=true} declares that intended.
+ * Without it, the endpoint stays open to every client that reaches it, and startup says
+ * so in one WARN naming the fix, unless
+ * {@code agent.middleware.mcp.security.allow-anonymous=true} declares that intended.
  * <pre>{@code
  * spring:
  *   security:
@@ -73,7 +77,10 @@ import org.springframework.security.web.SecurityFilterChain;
 @EnableConfigurationProperties({ McpProperties.class, McpServerStreamableHttpProperties.class })
 public final class McpSecurityAutoConfiguration {
 
-	/** The name of the filter chain that secures the MCP endpoint; a bean of this name replaces ours. */
+	/**
+	 * The name of the filter chain that secures the MCP endpoint; a bean of this name
+	 * replaces ours.
+	 */
 	public static final String FILTER_CHAIN_NAME = "mcpSecurityFilterChain";
 
 	private static final Logger logger = LoggerFactory.getLogger(McpSecurityAutoConfiguration.class);
@@ -84,12 +91,13 @@ public final class McpSecurityAutoConfiguration {
 		return () -> {
 			if (!beanFactory.getObject().containsBean(FILTER_CHAIN_NAME)
 					&& !properties.getObject().getSecurity().isAllowAnonymous()) {
-				logger.warn("The MCP endpoint {} authenticates nobody: every client that reaches it may call the tools. "
-						+ "Add spring-boot-starter-oauth2-resource-server and set "
-						+ "spring.security.oauth2.resourceserver.jwt.issuer-uri (or jwk-set-uri) to require bearer "
-						+ "tokens (or name your own SecurityFilterChain for it '{}'), or set "
-						+ "{}.security.allow-anonymous=true if this is intended",
-						streamable.getObject().getMcpEndpoint(), FILTER_CHAIN_NAME, McpProperties.PREFIX);
+				logger
+					.warn("The MCP endpoint {} authenticates nobody: every client that reaches it may call the tools. "
+							+ "Add spring-boot-starter-oauth2-resource-server and set "
+							+ "spring.security.oauth2.resourceserver.jwt.issuer-uri (or jwk-set-uri) to require bearer "
+							+ "tokens (or name your own SecurityFilterChain for it '{}'), or set "
+							+ "{}.security.allow-anonymous=true if this is intended",
+							streamable.getObject().getMcpEndpoint(), FILTER_CHAIN_NAME, McpProperties.PREFIX);
 			}
 		};
 	}
@@ -137,7 +145,8 @@ public final class McpSecurityAutoConfiguration {
 					jwt.getAudiences());
 		}
 
-		// Boot's issuer-uri replaces a public key with the issuer's JWK set, so it is no advice for a public key
+		// Boot's issuer-uri replaces a public key with the issuer's JWK set, so it is no
+		// advice for a public key
 		private static String whereToNameTheIssuer(OAuth2ResourceServerProperties.Jwt jwt) {
 			String servers = McpProperties.PREFIX + ".security.authorization-servers";
 			if (jwt.getJwkSetUri() != null) {

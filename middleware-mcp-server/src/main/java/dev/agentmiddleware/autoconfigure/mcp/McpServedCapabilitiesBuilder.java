@@ -11,17 +11,20 @@ import org.springframework.core.ResolvableType;
 import org.springframework.core.env.Environment;
 
 /**
- * The capabilities Spring AI's MCP server advertises in {@code initialize}, limited to what the application serves.
- * Spring AI advertises resources, prompts and completions whenever its switches
- * ({@code spring.ai.mcp.server.capabilities.resource}, {@code .prompt}, {@code .completion}) are on, which they are by
- * default, so a server of tools only would tell clients of features it answers with nothing. Here each is advertised
- * only when the application declares specifications of it (beans of {@code List<SyncResourceSpecification>},
- * {@code List<SyncPromptSpecification>}, ..., as Spring AI's annotation scanner does), or when the application sets
- * the switch itself, for specifications it adds another way. Tools are advertised as Spring AI decides.
- * <p>Spring AI always advertises resources without {@code subscribe}; here {@code subscribe} is advertised when
- * {@code agent.middleware.mcp.resources.subscribe} is on, and the MCP SDK then answers {@code resources/subscribe} and
- * {@code resources/unsubscribe} ({@link McpResourceUpdates} sends the updates).
- * <pre>{@code
+ * The capabilities Spring AI's MCP server advertises in {@code initialize}, limited to
+ * what the application serves. Spring AI advertises resources, prompts and completions
+ * whenever its switches ({@code spring.ai.mcp.server.capabilities.resource},
+ * {@code .prompt}, {@code .completion}) are on, which they are by default, so a server of
+ * tools only would tell clients of features it answers with nothing. Here each is
+ * advertised only when the application declares specifications of it (beans of
+ * {@code List<SyncResourceSpecification>}, {@code List<SyncPromptSpecification>}, ..., as
+ * Spring AI's annotation scanner does), or when the application sets the switch itself,
+ * for specifications it adds another way. Tools are advertised as Spring AI decides.
+ * <p>
+ * Spring AI always advertises resources without {@code subscribe}; here {@code subscribe}
+ * is advertised when {@code agent.middleware.mcp.resources.subscribe} is on, and the MCP
+ * SDK then answers {@code resources/subscribe} and {@code resources/unsubscribe}
+ * ({@link McpResourceUpdates} sends the updates). <pre>{@code
  * // an application with @AgentTool methods only: {"capabilities":{"logging":{},"tools":{"listChanged":true}}}
  * }</pre>
  */

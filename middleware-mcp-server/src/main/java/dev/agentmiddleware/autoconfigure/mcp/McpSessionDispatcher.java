@@ -27,16 +27,19 @@ import org.springframework.web.servlet.function.ServerRequest;
 import org.springframework.web.servlet.function.ServerResponse;
 
 /**
- * Hands what a client sent to the MCP SDK's session it names, with the caller (its {@link ToolPrincipal}) in the
- * transport context: {@code initialize} starts a session owned by the caller in the {@link McpSessionRegistry};
- * every other message finds its session there (400 without a session id; 404 for an unknown, expired or another
- * principal's session). A request is answered on a server-sent-events stream (a caller's {@code tools/list} filtered
- * to the tools it may see, {@link ToolListFilteringTransport}) that is completed once the request is answered,
- * whatever the SDK did; a request whose client went away while its call ran is completed here, so that it does not
- * stay open in the container. A request's call runs with a {@link CallCancellation} that the client's
- * {@code notifications/cancelled} for it ({@link McpRequestCancellations}) and a client gone away cancel. A
- * {@code GET} gets the session's listening stream, or resumes a stream of the session with {@code Last-Event-ID}.
- * <pre>{@code
+ * Hands what a client sent to the MCP SDK's session it names, with the caller (its
+ * {@link ToolPrincipal}) in the transport context: {@code initialize} starts a session
+ * owned by the caller in the {@link McpSessionRegistry}; every other message finds its
+ * session there (400 without a session id; 404 for an unknown, expired or another
+ * principal's session). A request is answered on a server-sent-events stream (a caller's
+ * {@code tools/list} filtered to the tools it may see,
+ * {@link ToolListFilteringTransport}) that is completed once the request is answered,
+ * whatever the SDK did; a request whose client went away while its call ran is completed
+ * here, so that it does not stay open in the container. A request's call runs with a
+ * {@link CallCancellation} that the client's {@code notifications/cancelled} for it
+ * ({@link McpRequestCancellations}) and a client gone away cancel. A {@code GET} gets the
+ * session's listening stream, or resumes a stream of the session with
+ * {@code Last-Event-ID}. <pre>{@code
  * McpChecked<McpLiveSession> found = dispatcher.session(request);
  * return found.isRefused() ? found.refusal() : dispatcher.deliver(found.value(), message, request);
  * }</pre>
@@ -75,11 +78,13 @@ final class McpSessionDispatcher {
 	}
 
 	/**
-	 * Starts a session for an {@code initialize} request, owned by the request's authenticated principal.
+	 * Starts a session for an {@code initialize} request, owned by the request's
+	 * authenticated principal.
 	 * @param factory the MCP SDK's session factory
 	 * @param request the {@code initialize} request
 	 * @param httpRequest the HTTP request that sent it
-	 * @return the SDK's answer with the new {@code Mcp-Session-Id}, or the refusal (bad params, too many sessions)
+	 * @return the SDK's answer with the new {@code Mcp-Session-Id}, or the refusal (bad
+	 * params, too many sessions)
 	 */
 	ServerResponse initialize(McpStreamableServerSession.Factory factory, McpSchema.JSONRPCRequest request,
 			ServerRequest httpRequest) {
@@ -100,10 +105,12 @@ final class McpSessionDispatcher {
 			started.protocolVersion(result.protocolVersion());
 		}
 		if (logger.isDebugEnabled()) {
-			// In place of the MCP SDK's INFO line, which logs the client's texts as they came (set to WARN by default)
+			// In place of the MCP SDK's INFO line, which logs the client's texts as they
+			// came (set to WARN by default)
 			McpSchema.Implementation client = params.value().clientInfo();
 			logger.debug("MCP session {} started by client {} version {} (protocol {})",
-					SessionFingerprint.of(init.session().getId()), McpLogText.of((client != null) ? client.name() : null),
+					SessionFingerprint.of(init.session().getId()),
+					McpLogText.of((client != null) ? client.name() : null),
 					McpLogText.of((client != null) ? client.version() : null),
 					McpLogText.of(params.value().protocolVersion()));
 		}
@@ -117,20 +124,21 @@ final class McpSessionDispatcher {
 	/**
 	 * The live session the request names, or the refusal to answer with.
 	 * @param request the HTTP request
-	 * @return the session, marked as used, or the refusal (400 without a session id, 404 when not found)
+	 * @return the session, marked as used, or the refusal (400 without a session id, 404
+	 * when not found)
 	 */
 	McpChecked<McpLiveSession> session(ServerRequest request) {
 		String id = request.headers().firstHeader(SESSION_HEADER);
 		if (id == null || id.isBlank()) {
-			return McpChecked.refused(this.errors.error(HttpStatus.BAD_REQUEST,
-					HardenedStreamableHttpTransport.SERVER_ERROR,
-					"Bad Request: the Mcp-Session-Id header is required; send initialize first"));
+			return McpChecked
+				.refused(this.errors.error(HttpStatus.BAD_REQUEST, HardenedStreamableHttpTransport.SERVER_ERROR,
+						"Bad Request: the Mcp-Session-Id header is required; send initialize first"));
 		}
 		McpLiveSession live = this.sessions.find(id, principalName(request.servletRequest()));
 		if (live == null) {
-			return McpChecked.refused(this.errors.error(HttpStatus.NOT_FOUND,
-					HardenedStreamableHttpTransport.SESSION_NOT_FOUND,
-					"Session not found: it ended or expired; send initialize to start a new one"));
+			return McpChecked
+				.refused(this.errors.error(HttpStatus.NOT_FOUND, HardenedStreamableHttpTransport.SESSION_NOT_FOUND,
+						"Session not found: it ended or expired; send initialize to start a new one"));
 		}
 		return McpChecked.passed(live);
 	}
@@ -169,8 +177,9 @@ final class McpSessionDispatcher {
 	}
 
 	/**
-	 * Hands a message other than {@code initialize} to its session: a request is answered on a stream (after its
-	 * params are checked), a notification or a response to the server's request is accepted (202).
+	 * Hands a message other than {@code initialize} to its session: a request is answered
+	 * on a stream (after its params are checked), a notification or a response to the
+	 * server's request is accepted (202).
 	 * @param live the session the message names
 	 * @param message the message
 	 * @param httpRequest the HTTP request that sent it
@@ -190,11 +199,15 @@ final class McpSessionDispatcher {
 		McpTransportContext context = transportContext(live, httpRequest.servletRequest(), null);
 		if (message instanceof McpSchema.JSONRPCNotification notification) {
 			if (McpRequestCancellations.isCancellation(notification)) {
-				// The SDK drops it: the request in flight of this session is cancelled here
+				// The SDK drops it: the request in flight of this session is cancelled
+				// here
 				McpRequestCancellations.cancel(live, notification);
 				return ServerResponse.accepted().build();
 			}
-			live.session().accept(notification).contextWrite((ctx) -> ctx.put(McpTransportContext.KEY, context)).block();
+			live.session()
+				.accept(notification)
+				.contextWrite((ctx) -> ctx.put(McpTransportContext.KEY, context))
+				.block();
 		}
 		else {
 			live.session()
@@ -241,10 +254,12 @@ final class McpSessionDispatcher {
 				if (requestKey != null) {
 					live.callEnded(requestKey, stream);
 				}
-				// The request is answered (or failed, or cancelled): its response must complete
+				// The request is answered (or failed, or cancelled): its response must
+				// complete
 				stream.close();
 				if (stream.isAbandoned() || stream.isResumed()) {
-					// Its client went away, or resumed the stream on another connection: this request ends here
+					// Its client went away, or resumed the stream on another connection:
+					// this request ends here
 					completeAbandoned(servletRequest);
 				}
 			}
@@ -252,12 +267,15 @@ final class McpSessionDispatcher {
 	}
 
 	/**
-	 * The session's stream of requests and notifications to the client; with a {@code Last-Event-ID} of a stream of
-	 * this session still open on this instance (a call still running, the listening stream), that stream resumed: the
-	 * events after that id, then the rest of it. An id this instance does not know (another session's, a stream that
-	 * ended, an event no longer in the stream's replay buffer) gets the listening stream, as a {@code GET} without it.
+	 * The session's stream of requests and notifications to the client; with a
+	 * {@code Last-Event-ID} of a stream of this session still open on this instance (a
+	 * call still running, the listening stream), that stream resumed: the events after
+	 * that id, then the rest of it. An id this instance does not know (another session's,
+	 * a stream that ended, an event no longer in the stream's replay buffer) gets the
+	 * listening stream, as a {@code GET} without it.
 	 * @param live the session
-	 * @param lastEventId the {@code Last-Event-ID} header, {@code null} for the listening stream
+	 * @param lastEventId the {@code Last-Event-ID} header, {@code null} for the listening
+	 * stream
 	 * @param httpRequest the {@code GET}
 	 * @return the streaming response
 	 */
@@ -284,10 +302,14 @@ final class McpSessionDispatcher {
 		}, Duration.ZERO);
 	}
 
-	// The retry: of the priming event when the session speaks 2025-11-25 or later (as negotiated here, else as the
-	// request's MCP-Protocol-Version says), null for none: an older client may fail on an event without data. Zero
-	// for a priming event without retry: for the JDK's HTTP client, which the MCP Java SDK's client uses: up to
-	// 2.0.1 its event parser fails on a retry: line (modelcontextprotocol/java-sdk#1047), and ignores the priming event
+	// The retry: of the priming event when the session speaks 2025-11-25 or later (as
+	// negotiated here, else as the
+	// request's MCP-Protocol-Version says), null for none: an older client may fail on an
+	// event without data. Zero
+	// for a priming event without retry: for the JDK's HTTP client, which the MCP Java
+	// SDK's client uses: up to
+	// 2.0.1 its event parser fails on a retry: line (modelcontextprotocol/java-sdk#1047),
+	// and ignores the priming event
 	private @Nullable Duration priming(McpLiveSession live, ServerRequest httpRequest) {
 		if (this.sseRetry.isZero() || this.sseRetry.isNegative()) {
 			return null;
@@ -303,8 +325,10 @@ final class McpSessionDispatcher {
 		return (userAgent != null && userAgent.startsWith(JDK_HTTP_CLIENT)) ? Duration.ZERO : this.sseRetry;
 	}
 
-	// The caller's name and authorities (Spring Security's Authentication behind getUserPrincipal()), for
-	// McpToolHandler and the caller's tools/list, and the session's id as the client knows it (the SDK's own id of a
+	// The caller's name and authorities (Spring Security's Authentication behind
+	// getUserPrincipal()), for
+	// McpToolHandler and the caller's tools/list, and the session's id as the client
+	// knows it (the SDK's own id of a
 	// session recreated from a shared store differs).
 	private static McpTransportContext transportContext(McpLiveSession live, HttpServletRequest request,
 			@Nullable CallCancellation cancellation) {
@@ -314,24 +338,30 @@ final class McpSessionDispatcher {
 		if (principal != null) {
 			context.put(McpPrincipals.KEY, principal);
 		}
-		// The base URL the client reached us under, for links back to this server (the approval console)
+		// The base URL the client reached us under, for links back to this server (the
+		// approval console)
 		context.put(McpRequestBaseUrls.KEY, McpRequestBaseUrls.of(request));
 		if (cancellation != null) {
-			// The request's tool call runs with it (McpToolHandler), so that the client can cancel it
+			// The request's tool call runs with it (McpToolHandler), so that the client
+			// can cancel it
 			context.put(McpRequestCancellations.KEY, cancellation);
 		}
 		return McpTransportContext.create(context);
 	}
 
-	// The name of the authenticated principal of the request, which owns the sessions it starts
+	// The name of the authenticated principal of the request, which owns the sessions it
+	// starts
 	private static @Nullable String principalName(HttpServletRequest request) {
 		ToolPrincipal principal = ToolPrincipals.of(request.getUserPrincipal());
 		return (principal != null) ? principal.name() : null;
 	}
 
-	// A request whose client went away while its call ran on the request thread: the container learns of the broken
-	// connection only as that thread returns, and its error dispatch would then leave the request open (Tomcat
-	// recycles it without completing it, so the server's active-requests meter never ends it); it is completed here
+	// A request whose client went away while its call ran on the request thread: the
+	// container learns of the broken
+	// connection only as that thread returns, and its error dispatch would then leave the
+	// request open (Tomcat
+	// recycles it without completing it, so the server's active-requests meter never ends
+	// it); it is completed here
 	private static void completeAbandoned(HttpServletRequest servletRequest) {
 		try {
 			if (servletRequest.isAsyncStarted()) {

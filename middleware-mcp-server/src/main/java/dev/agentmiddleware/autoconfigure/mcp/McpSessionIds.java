@@ -8,19 +8,21 @@ import jakarta.servlet.http.HttpServletRequest;
 import org.springframework.web.servlet.support.ServletUriComponentsBuilder;
 
 /**
- * The session id a client knows ({@code Mcp-Session-Id}) in an MCP transport context: the transport puts it under
- * {@link #KEY}; it differs from the MCP SDK's own session id when the session was started on another instance and
- * recreated on this one. The MCP tool handler and the {@code ChatClient} path read it back, so that per-session
- * state (todos, grants, limits) is keyed the same on every instance.
- * <pre>{@code
+ * The session id a client knows ({@code Mcp-Session-Id}) in an MCP transport context: the
+ * transport puts it under {@link #KEY}; it differs from the MCP SDK's own session id when
+ * the session was started on another instance and recreated on this one. The MCP tool
+ * handler and the {@code ChatClient} path read it back, so that per-session state (todos,
+ * grants, limits) is keyed the same on every instance. <pre>{@code
  * McpTransportContext context = McpTransportContext.create(Map.of(McpSessionIds.KEY, "3f1c…"));
  * McpSessionIds.of(context, exchange.sessionId());   // "3f1c…"
  * IdDigests.of("3f1c…");                      // 64 hex digits: what a table keeps instead of the id
  * }</pre>
  *
- * <p>A session id works like a bearer secret (whoever presents it continues the session), so the tables keyed by
- * it ({@code agent_mcp_session}, {@code agent_thread_metadata}) keep its {@link IdDigests#of(String) digest} instead: a
- * lookup by the id the client sends hashes it first, and a copy of the table gives nobody a session to continue.
+ * <p>
+ * A session id works like a bearer secret (whoever presents it continues the session), so
+ * the tables keyed by it ({@code agent_mcp_session}, {@code agent_thread_metadata}) keep
+ * its {@link IdDigests#of(String) digest} instead: a lookup by the id the client sends
+ * hashes it first, and a copy of the table gives nobody a session to continue.
  */
 public final class McpSessionIds {
 
@@ -30,7 +32,8 @@ public final class McpSessionIds {
 	/**
 	 * The session id the client knows.
 	 * @param transportContext the transport context of a request
-	 * @param sdkSessionId the MCP SDK's id of the session, used when the transport put none
+	 * @param sdkSessionId the MCP SDK's id of the session, used when the transport put
+	 * none
 	 * @return the id the transport put under {@link #KEY}, else {@code sdkSessionId}
 	 */
 	public static @Nullable String of(McpTransportContext transportContext, @Nullable String sdkSessionId) {
@@ -38,11 +41,12 @@ public final class McpSessionIds {
 	}
 
 	/**
-	 * The base URL under which a client reached the application ({@code scheme://host:port} and the servlet's context
-	 * path and mapping), in an MCP transport context: the transport puts it under {@link #KEY} from the HTTP request
-	 * that carried an MCP message; the approval link provider reads it back to point at the console on the same server.
-	 * Behind a proxy it is the proxy's view only when the application honours forwarded headers
-	 * ({@code server.forward-headers-strategy}).
+	 * The base URL under which a client reached the application
+	 * ({@code scheme://host:port} and the servlet's context path and mapping), in an MCP
+	 * transport context: the transport puts it under {@link #KEY} from the HTTP request
+	 * that carried an MCP message; the approval link provider reads it back to point at
+	 * the console on the same server. Behind a proxy it is the proxy's view only when the
+	 * application honours forwarded headers ({@code server.forward-headers-strategy}).
 	 * <pre>{@code
 	 * McpTransportContext context = McpTransportContext.create(Map.of(McpRequestBaseUrls.KEY, McpRequestBaseUrls.of(request)));
 	 * McpRequestBaseUrls.of(context);   // "http://localhost:8080"
@@ -59,7 +63,8 @@ public final class McpSessionIds {
 		/**
 		 * The base URL of an HTTP request.
 		 * @param request the request
-		 * @return its scheme, host, port, context path and servlet mapping, without a trailing slash
+		 * @return its scheme, host, port, context path and servlet mapping, without a
+		 * trailing slash
 		 */
 		public static String of(HttpServletRequest request) {
 			String url = ServletUriComponentsBuilder.fromServletMapping(request).build().toUriString();

@@ -23,21 +23,26 @@ import reactor.core.publisher.Mono;
 import org.springframework.web.servlet.function.ServerResponse;
 
 /**
- * One server-sent-events response of a session: a request's answer or the session's listening stream. It holds the
- * {@link CallCancellation} of its request, so that a client found gone ({@linkplain #abandon(String) abandoned}: the
- * container reports an error, a {@linkplain #ping() keep-alive} comment or a message cannot be written) or a client's
- * {@code notifications/cancelled} ({@link #cancel(String)}) cancels the call still running for it through the chain,
- * with a signal rather than a thread interrupt. Messages are written one at a time, errors the SDK built
- * {@linkplain JsonRpcErrors#bounded bounded}; nothing is written once the stream is closed or its request cancelled,
- * so a cancelled request gets no response, and its stream ends only once the call is cancelled. When the server
- * stops ({@link #abandonAtShutdown(String)}), a request not yet answered is answered that its call was abandoned.
- * <p>Every message is an event with an id ({@code <stream>-<n>}, unique within the session), kept in a replay buffer
- * of the last {@value #REPLAY_EVENTS} events; a stream of a session that negotiated {@code 2025-11-25} or later
- * starts with a priming event (an id and empty data) and a {@code retry:} field (SEP-1699). A client whose connection
- * broke while the stream is still open (its call still running) reconnects with {@code GET} and
- * {@code Last-Event-ID} ({@link #resume}): it gets the events after that id, and the rest of the stream, on the new
- * connection.
- * <pre>{@code
+ * One server-sent-events response of a session: a request's answer or the session's
+ * listening stream. It holds the {@link CallCancellation} of its request, so that a
+ * client found gone ({@linkplain #abandon(String) abandoned}: the container reports an
+ * error, a {@linkplain #ping() keep-alive} comment or a message cannot be written) or a
+ * client's {@code notifications/cancelled} ({@link #cancel(String)}) cancels the call
+ * still running for it through the chain, with a signal rather than a thread interrupt.
+ * Messages are written one at a time, errors the SDK built
+ * {@linkplain JsonRpcErrors#bounded bounded}; nothing is written once the stream is
+ * closed or its request cancelled, so a cancelled request gets no response, and its
+ * stream ends only once the call is cancelled. When the server stops
+ * ({@link #abandonAtShutdown(String)}), a request not yet answered is answered that its
+ * call was abandoned.
+ * <p>
+ * Every message is an event with an id ({@code <stream>-<n>}, unique within the session),
+ * kept in a replay buffer of the last {@value #REPLAY_EVENTS} events; a stream of a
+ * session that negotiated {@code 2025-11-25} or later starts with a priming event (an id
+ * and empty data) and a {@code retry:} field (SEP-1699). A client whose connection broke
+ * while the stream is still open (its call still running) reconnects with {@code GET} and
+ * {@code Last-Event-ID} ({@link #resume}): it gets the events after that id, and the rest
+ * of the stream, on the new connection. <pre>{@code
  * McpSseStream stream = live.open(sse, jsonMapper, cancellation, request);
  * live.session().responseStream(request, stream).block();
  * stream.close();
@@ -52,22 +57,29 @@ final class McpSseStream implements McpStreamableServerTransport {
 
 	private static final String GONE = "the client went away";
 
-	// How long the call's thread waits, at most, for the shutdown to answer its request before ending the stream
+	// How long the call's thread waits, at most, for the shutdown to answer its request
+	// before ending the stream
 	private static final Duration ANSWER_AT_SHUTDOWN = Duration.ofSeconds(5);
 
-	/** How many of its last events a stream keeps to replay to a client that resumes it. */
+	/**
+	 * How many of its last events a stream keeps to replay to a client that resumes it.
+	 */
 	static final int REPLAY_EVENTS = 100;
 
-	// The connection the stream writes to: the first one, or the one of the client's last resume; under the lock
+	// The connection the stream writes to: the first one, or the one of the client's last
+	// resume; under the lock
 	private volatile ServerResponse.SseBuilder sse;
 
-	// Names the stream in its event ids, so that a Last-Event-ID finds it among the session's streams
+	// Names the stream in its event ids, so that a Last-Event-ID finds it among the
+	// session's streams
 	private final String streamId = HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextLong());
 
-	// The number of the last event written (the priming event is number 0); under the lock
+	// The number of the last event written (the priming event is number 0); under the
+	// lock
 	private long lastEvent;
 
-	// The last events written, oldest first, for a client that resumes the stream; under the lock
+	// The last events written, oldest first, for a client that resumes the stream; under
+	// the lock
 	private final ArrayDeque<Event> replay = new ArrayDeque<>();
 
 	// Set once a client resumed the stream on another connection
@@ -81,7 +93,8 @@ final class McpSseStream implements McpStreamableServerTransport {
 
 	private volatile boolean closed;
 
-	// Set by a cancellation before the call is cancelled: no message is written from then on
+	// Set by a cancellation before the call is cancelled: no message is written from then
+	// on
 	private boolean muted;
 
 	private volatile @Nullable Runnable onCompleted;
@@ -97,7 +110,8 @@ final class McpSseStream implements McpStreamableServerTransport {
 	// Set once the request's response was written
 	private boolean answered;
 
-	// Set while the answer at shutdown is being given: a close from the call's own thread (its call ended, cancelled)
+	// Set while the answer at shutdown is being given: a close from the call's own thread
+	// (its call ended, cancelled)
 	// waits for it, so that the stream cannot end between the cancellation and the answer
 	private volatile @Nullable CountDownLatch answeringAtShutdown;
 
@@ -112,7 +126,8 @@ final class McpSseStream implements McpStreamableServerTransport {
 		connect(sse);
 	}
 
-	// Only the stream's current connection speaks for it: one it left for a resumed connection ends on its own
+	// Only the stream's current connection speaks for it: one it left for a resumed
+	// connection ends on its own
 	private void connect(ServerResponse.SseBuilder connection) {
 		connection.onError((ex) -> {
 			if (connection == this.sse) {
@@ -172,13 +187,15 @@ final class McpSseStream implements McpStreamableServerTransport {
 				this.lock.unlock();
 			}
 			if (gone) {
-				// As when a keep-alive comment finds the client gone: the call is cancelled and the request completed
+				// As when a keep-alive comment finds the client gone: the call is
+				// cancelled and the request completed
 				abandon(GONE);
 			}
 		});
 	}
 
-	// Under the lock, on an open stream; the SDK's own event ids are not used: each event is numbered in its stream
+	// Under the lock, on an open stream; the SDK's own event ids are not used: each event
+	// is numbered in its stream
 	private void write(McpSchema.JSONRPCMessage message, @Nullable String messageId) throws IOException {
 		String data = this.jsonMapper.writeValueAsString(JsonRpcErrors.bounded(message));
 		Event event = new Event(++this.lastEvent, data);
@@ -206,9 +223,11 @@ final class McpSseStream implements McpStreamableServerTransport {
 	}
 
 	/**
-	 * Writes the priming event of SEP-1699 (an id and empty data) with the {@code retry:} field, first on the stream:
-	 * a client that loses the connection from now on knows where to resume and how long to wait.
-	 * @param retry how long the client waits before it reconnects, zero to send no {@code retry:}
+	 * Writes the priming event of SEP-1699 (an id and empty data) with the {@code retry:}
+	 * field, first on the stream: a client that loses the connection from now on knows
+	 * where to resume and how long to wait.
+	 * @param retry how long the client waits before it reconnects, zero to send no
+	 * {@code retry:}
 	 */
 	void prime(Duration retry) {
 		this.lock.lock();
@@ -231,12 +250,14 @@ final class McpSseStream implements McpStreamableServerTransport {
 	}
 
 	/**
-	 * Moves the stream to the connection of a client that reconnected with {@code Last-Event-ID}: the events after it
-	 * are written there, and so is the rest of the stream; the previous connection is completed.
+	 * Moves the stream to the connection of a client that reconnected with
+	 * {@code Last-Event-ID}: the events after it are written there, and so is the rest of
+	 * the stream; the previous connection is completed.
 	 * @param connection the new connection
-	 * @param lastEventId the id of the last event the client received, one of this stream's
-	 * @return whether the stream was resumed; {@code false} when it has ended or the id is not one of its events
-	 * still in the replay buffer
+	 * @param lastEventId the id of the last event the client received, one of this
+	 * stream's
+	 * @return whether the stream was resumed; {@code false} when it has ended or the id
+	 * is not one of its events still in the replay buffer
 	 */
 	boolean resume(ServerResponse.SseBuilder connection, String lastEventId) {
 		long after;
@@ -264,7 +285,8 @@ final class McpSseStream implements McpStreamableServerTransport {
 				}
 			}
 			if (this.replay.isEmpty() || this.lastEvent == after) {
-				// Commits the response, so the client sees the stream open before the next message
+				// Commits the response, so the client sees the stream open before the
+				// next message
 				connection.comment("stream resumed").send();
 			}
 		}
@@ -281,7 +303,8 @@ final class McpSseStream implements McpStreamableServerTransport {
 		return true;
 	}
 
-	// Whether a client resumed the stream on another connection than the one it started on
+	// Whether a client resumed the stream on another connection than the one it started
+	// on
 	boolean isResumed() {
 		return this.resumed;
 	}
@@ -294,7 +317,8 @@ final class McpSseStream implements McpStreamableServerTransport {
 		return this.abandoned;
 	}
 
-	// The client went away, or the server is stopping: the stream ends, and the call still running for it is
+	// The client went away, or the server is stopping: the stream ends, and the call
+	// still running for it is
 	// cancelled (its tool's thread is interrupted only where the tool allows it)
 	void abandon(String reason) {
 		this.lock.lock();
@@ -308,9 +332,12 @@ final class McpSseStream implements McpStreamableServerTransport {
 		this.cancellation.cancel(reason);
 	}
 
-	// The server is stopping: a request not yet answered is answered here, saying that its call was abandoned and
-	// whether its tool started, since its client would otherwise wait out its own timeout. Nothing the call writes
-	// from now on reaches the client; the call is cancelled first, so that a tool that had not started never starts
+	// The server is stopping: a request not yet answered is answered here, saying that
+	// its call was abandoned and
+	// whether its tool started, since its client would otherwise wait out its own
+	// timeout. Nothing the call writes
+	// from now on reaches the client; the call is cancelled first, so that a tool that
+	// had not started never starts
 	// and the answer tells the truth; then the answer is written and the stream ends.
 	void abandonAtShutdown(String reason) {
 		boolean unanswered;
@@ -352,9 +379,12 @@ final class McpSseStream implements McpStreamableServerTransport {
 		}
 	}
 
-	// The call's thread ends its request (its call returned, cancelled by the shutdown) while the shutdown answers it:
-	// the stream ends only once the answer is written, so that the request cannot be completed without it. Bounded,
-	// and deaf to the interrupt the cancellation gave the call's thread (kept for the thread's later checks).
+	// The call's thread ends its request (its call returned, cancelled by the shutdown)
+	// while the shutdown answers it:
+	// the stream ends only once the answer is written, so that the request cannot be
+	// completed without it. Bounded,
+	// and deaf to the interrupt the cancellation gave the call's thread (kept for the
+	// thread's later checks).
 	private void awaitAnswerAtShutdown() {
 		CountDownLatch answering = this.answeringAtShutdown;
 		if (answering == null || this.lock.isHeldByCurrentThread()) {
@@ -382,8 +412,10 @@ final class McpSseStream implements McpStreamableServerTransport {
 		}
 	}
 
-	// The client cancelled the request: nothing more is written, so that the request gets no response; then the call
-	// is cancelled (a pending approval is withdrawn on this thread), and only then does the stream end, so that a
+	// The client cancelled the request: nothing more is written, so that the request gets
+	// no response; then the call
+	// is cancelled (a pending approval is withdrawn on this thread), and only then does
+	// the stream end, so that a
 	// client that sees its stream end finds the request withdrawn
 	boolean cancel(String reason) {
 		this.lock.lock();
@@ -401,7 +433,8 @@ final class McpSseStream implements McpStreamableServerTransport {
 		}
 	}
 
-	// Writes a keep-alive comment: the only way to learn that a client went away while its call is still running,
+	// Writes a keep-alive comment: the only way to learn that a client went away while
+	// its call is still running,
 	// since nothing else is written to the stream until the call ends
 	void ping() {
 		if (!this.lock.tryLock()) {

@@ -25,17 +25,20 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The {@link ToolClient} of a call that came over MCP: talks to the client through the request's exchange, on the
- * request's response stream. A message logged becomes a {@code notifications/message} (logger: the tool's name), which
- * the MCP SDK drops below the level the client set with {@code logging/setLevel}; an elicitation becomes an
- * {@code elicitation/create} in form mode, a sampling request a {@code sampling/createMessage}, each only when the
- * client declared the capability.
+ * The {@link ToolClient} of a call that came over MCP: talks to the client through the
+ * request's exchange, on the request's response stream. A message logged becomes a
+ * {@code notifications/message} (logger: the tool's name), which the MCP SDK drops below
+ * the level the client set with {@code logging/setLevel}; an elicitation becomes an
+ * {@code elicitation/create} in form mode, a sampling request a
+ * {@code sampling/createMessage}, each only when the client declared the capability.
  *
- * <p>The MCP SDK's synchronous exchange blocks until the client answers, so a request is sent on a thread of its
- * own ({@code agent-tool-client}) while the tool's thread waits for it: a cancelled call (the client's
- * {@code notifications/cancelled}, a client gone away) or an interrupted tool thread (the call's timeout) ends the
- * wait at once with a {@link CancellationException}, and interrupts the sending thread, which withdraws the pending
- * request. The tool's own thread is never interrupted by this client.
+ * <p>
+ * The MCP SDK's synchronous exchange blocks until the client answers, so a request is
+ * sent on a thread of its own ({@code agent-tool-client}) while the tool's thread waits
+ * for it: a cancelled call (the client's {@code notifications/cancelled}, a client gone
+ * away) or an interrupted tool thread (the call's timeout) ends the wait at once with a
+ * {@link CancellationException}, and interrupts the sending thread, which withdraws the
+ * pending request. The tool's own thread is never interrupted by this client.
  */
 final class McpToolClient implements ToolClient {
 
@@ -69,15 +72,16 @@ final class McpToolClient implements ToolClient {
 	public boolean canElicit() {
 		McpSchema.ClientCapabilities.Elicitation elicitation = McpElicitationApprovalProvider
 			.elicitation(this.exchange);
-		// A client that declares elicitation without modes supports forms; one that lists modes must list form
+		// A client that declares elicitation without modes supports forms; one that lists
+		// modes must list form
 		return elicitation != null && (elicitation.form() != null || elicitation.url() == null);
 	}
 
 	@Override
 	public ElicitationResult elicit(ElicitationRequest request) {
 		if (!canElicit()) {
-			throw new ToolClientUnavailableException(this.toolName, "elicitation", "the MCP client " + clientName()
-					+ " did not declare the elicitation capability (form mode)");
+			throw new ToolClientUnavailableException(this.toolName, "elicitation",
+					"the MCP client " + clientName() + " did not declare the elicitation capability (form mode)");
 		}
 		McpSchema.ElicitFormRequest question = McpSchema.ElicitFormRequest
 			.builder(request.message(), request.requestedSchema())
@@ -126,7 +130,8 @@ final class McpToolClient implements ToolClient {
 		};
 	}
 
-	// The text of a sampled message; other content is described, never handed over as data
+	// The text of a sampled message; other content is described, never handed over as
+	// data
 	private static String text(McpSchema.@Nullable Content content) {
 		if (content instanceof McpSchema.TextContent text) {
 			return text.text();
@@ -134,7 +139,8 @@ final class McpToolClient implements ToolClient {
 		return (content != null) ? "[" + content.type() + " content]" : "";
 	}
 
-	// Sends a request on a thread of its own and waits for the answer, as long as the call is not cancelled
+	// Sends a request on a thread of its own and waits for the answer, as long as the
+	// call is not cancelled
 	private <T> T await(String kind, Supplier<T> request) {
 		CallCancellation cancellation = CallCancellation.current();
 		if (cancellation.isCancelled()) {
@@ -180,7 +186,8 @@ final class McpToolClient implements ToolClient {
 		return "McpToolClient[" + this.toolName + ", client=" + clientName() + "]";
 	}
 
-	// The threads that send requests and wait for the answers, started on first use; idle ones end after a minute
+	// The threads that send requests and wait for the answers, started on first use; idle
+	// ones end after a minute
 	private static final class Senders {
 
 		private static final AtomicInteger COUNT = new AtomicInteger();

@@ -16,12 +16,13 @@ import io.modelcontextprotocol.spec.McpSchema;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The MCP {@code tools/call} result of a rich tool result ({@link ToolContents}): each part becomes the content block
- * of its kind, in order, with its annotations ({@code audience}, {@code priority}, {@code lastModified} as ISO 8601):
- * a text {@code text}, an image {@code image} and audio {@code audio} (base64 data with the MIME type), a resource
- * link {@code resource_link} (uri, name, title, description, MIME type, size) and an embedded resource
- * {@code resource} (its text or base64 blob, with its URI and MIME type). No {@code structuredContent}.
- * <pre>{@code
+ * The MCP {@code tools/call} result of a rich tool result ({@link ToolContents}): each
+ * part becomes the content block of its kind, in order, with its annotations
+ * ({@code audience}, {@code priority}, {@code lastModified} as ISO 8601): a text
+ * {@code text}, an image {@code image} and audio {@code audio} (base64 data with the MIME
+ * type), a resource link {@code resource_link} (uri, name, title, description, MIME type,
+ * size) and an embedded resource {@code resource} (its text or base64 blob, with its URI
+ * and MIME type). No {@code structuredContent}. <pre>{@code
  * McpSchema.CallToolResult result = McpToolContents.result(ToolContents.of(ToolContent.text("chart"),
  *         ToolContent.image(png, "image/png")));
  * }</pre>
@@ -32,7 +33,8 @@ final class McpToolContents {
 	}
 
 	/**
-	 * Whether results of a tool's result type are rich results, which have no {@code outputSchema}.
+	 * Whether results of a tool's result type are rich results, which have no
+	 * {@code outputSchema}.
 	 * @param type the tool method's return type
 	 * @return {@code true} for {@link ToolContents}
 	 */

@@ -12,11 +12,13 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.util.ClassUtils;
 
 /**
- * The caller of a Spring AI tool call made by an MCP client: Spring AI's MCP server puts the request's
- * {@link McpSyncServerExchange} (or, for a stateless server, its {@link McpTransportContext}) in the tool context
- * under {@code exchange}; its session id (the one the client knows, the same on every instance) becomes the call's
- * session, the principal the transport recorded its principal, and the exchange an invocation attribute
- * ({@link McpInvocationAttributes#EXCHANGE}). Listed in this module's {@code META-INF/spring.factories}.
+ * The caller of a Spring AI tool call made by an MCP client: Spring AI's MCP server puts
+ * the request's {@link McpSyncServerExchange} (or, for a stateless server, its
+ * {@link McpTransportContext}) in the tool context under {@code exchange}; its session id
+ * (the one the client knows, the same on every instance) becomes the call's session, the
+ * principal the transport recorded its principal, and the exchange an invocation
+ * attribute ({@link McpInvocationAttributes#EXCHANGE}). Listed in this module's
+ * {@code META-INF/spring.factories}.
  */
 public final class McpToolContextCallers implements ToolContextCallers {
 

@@ -35,32 +35,41 @@ import tools.jackson.databind.json.JsonMapper;
 import org.springframework.ai.chat.model.ToolContext;
 
 /**
- * Runs MCP {@code tools/call} requests of one registered tool (an {@code @AgentTool}, or a Spring AI tool put under
- * governance) through its pipeline, and describes the tool as an
- * MCP tool: name, {@code title}, description, input schema, {@code outputSchema} for results that are JSON objects,
- * and the annotations {@code readOnlyHint}, {@code destructiveHint} (a dangerous tool that does not only read),
- * {@code idempotentHint} and {@code openWorldHint} taken from its declaration, and its {@code icons}
- * ({@link dev.agentmiddleware.spring.AgentTool#icons()}, or those of configuration).
+ * Runs MCP {@code tools/call} requests of one registered tool (an {@code @AgentTool}, or
+ * a Spring AI tool put under governance) through its pipeline, and describes the tool as
+ * an MCP tool: name, {@code title}, description, input schema, {@code outputSchema} for
+ * results that are JSON objects, and the annotations {@code readOnlyHint},
+ * {@code destructiveHint} (a dangerous tool that does not only read),
+ * {@code idempotentHint} and {@code openWorldHint} taken from its declaration, and its
+ * {@code icons} ({@link dev.agentmiddleware.spring.AgentTool#icons()}, or those of
+ * configuration).
  *
- * <p>The request's arguments map is handed to the pipeline unbound: the pipeline binds it inside its observer tier,
- * so a call refused for its arguments is logged, counted and observed with the outcome {@code invalid_arguments}.
- * The call carries the MCP session id, the principal the transport saw, and the exchange under
- * {@link McpInvocationAttributes#EXCHANGE}. It runs with the request's {@link CallCancellation}, which the client's
- * {@code notifications/cancelled} and a client gone away cancel (the transport then sends no response). Any failure
- * becomes a result with {@code isError} set, whose text comes from the {@link ToolErrorFormatter}. A structured
- * result is returned twice, as {@code structuredContent} and as its JSON text, as the MCP specification asks. A rich
- * result ({@link ToolContents}) is returned as a content block per part ({@link McpToolContents}).
+ * <p>
+ * The request's arguments map is handed to the pipeline unbound: the pipeline binds it
+ * inside its observer tier, so a call refused for its arguments is logged, counted and
+ * observed with the outcome {@code invalid_arguments}. The call carries the MCP session
+ * id, the principal the transport saw, and the exchange under
+ * {@link McpInvocationAttributes#EXCHANGE}. It runs with the request's
+ * {@link CallCancellation}, which the client's {@code notifications/cancelled} and a
+ * client gone away cancel (the transport then sends no response). Any failure becomes a
+ * result with {@code isError} set, whose text comes from the {@link ToolErrorFormatter}.
+ * A structured result is returned twice, as {@code structuredContent} and as its JSON
+ * text, as the MCP specification asks. A rich result ({@link ToolContents}) is returned
+ * as a content block per part ({@link McpToolContents}).
  *
- * <p>A request with a {@code progressToken} ({@code _meta.progressToken}) carries a {@link ProgressTarget} that
- * sends {@code notifications/progress} of that token on the request's response stream, at most one per progress
- * interval: a call waiting for approval says what it waits for, and a tool reports through its
- * {@link ToolProgress} parameter. A request without one carries none, and nothing is sent.
+ * <p>
+ * A request with a {@code progressToken} ({@code _meta.progressToken}) carries a
+ * {@link ProgressTarget} that sends {@code notifications/progress} of that token on the
+ * request's response stream, at most one per progress interval: a call waiting for
+ * approval says what it waits for, and a tool reports through its {@link ToolProgress}
+ * parameter. A request without one carries none, and nothing is sent.
  *
- * <p>Every call carries the client that made it ({@link ToolClient#ATTRIBUTE}, an {@link McpToolClient}): a tool
- * with a {@link ToolClient} parameter logs to it ({@code notifications/message}), asks its user
- * ({@code elicitation/create}) and its model ({@code sampling/createMessage}) on the request's response stream,
- * as far as the client declared the capabilities.
- * <pre>{@code
+ * <p>
+ * Every call carries the client that made it ({@link ToolClient#ATTRIBUTE}, an
+ * {@link McpToolClient}): a tool with a {@link ToolClient} parameter logs to it
+ * ({@code notifications/message}), asks its user ({@code elicitation/create}) and its
+ * model ({@code sampling/createMessage}) on the request's response stream, as far as the
+ * client declared the capabilities. <pre>{@code
  * McpServerFeatures.SyncToolSpecification spec = new McpToolHandler(tool, errorFormatter, jsonMapper).specification();
  * }</pre>
  */
@@ -107,13 +116,14 @@ public final class McpToolHandler
 	}
 
 	/**
-	 * Creates the handler of one tool with the icons to publish and the least time between two progress
-	 * notifications of a call.
+	 * Creates the handler of one tool with the icons to publish and the least time
+	 * between two progress notifications of a call.
 	 * @param tool the registered tool
 	 * @param errorFormatter turns failures into text for the client
 	 * @param jsonMapper converts results to JSON
 	 * @param icons the tool's icons, empty for none
-	 * @param progressInterval the least time between two progress notifications of a call; positive
+	 * @param progressInterval the least time between two progress notifications of a
+	 * call; positive
 	 */
 	public McpToolHandler(RegisteredTool tool, ToolErrorFormatter errorFormatter, JsonMapper jsonMapper,
 			List<McpSchema.Icon> icons, Duration progressInterval) {
@@ -173,15 +183,17 @@ public final class McpToolHandler
 				.attribute(ToolClient.ATTRIBUTE, new McpToolClient(exchange, this.tool.name()));
 			Object progressToken = request.progressToken();
 			if (progressToken != null) {
-				invocation.attribute(ProgressTarget.ATTRIBUTE,
-						ProgressTarget.of(progressNotifications(exchange, progressToken), this.progressInterval,
-								Clock.systemUTC()));
+				invocation.attribute(ProgressTarget.ATTRIBUTE, ProgressTarget
+					.of(progressNotifications(exchange, progressToken), this.progressInterval, Clock.systemUTC()));
 			}
 			if (this.tool.method() == null) {
-				// A governed Spring AI tool gets the tool context Spring AI's own MCP server would give it
-				invocation.attribute(GovernedToolCallback.TOOL_CONTEXT, new ToolContext(Map.of(EXCHANGE_KEY, exchange)));
+				// A governed Spring AI tool gets the tool context Spring AI's own MCP
+				// server would give it
+				invocation.attribute(GovernedToolCallback.TOOL_CONTEXT,
+						new ToolContext(Map.of(EXCHANGE_KEY, exchange)));
 			}
-			// A call the client cancels (notifications/cancelled, or gone away) is cancelled through the chain
+			// A call the client cancels (notifications/cancelled, or gone away) is
+			// cancelled through the chain
 			CallCancellation cancellation = McpRequestCancellations.of(exchange.transportContext());
 			ToolPipeline pipeline = this.tool.pipeline();
 			return success((cancellation != null) ? pipeline.call(invocation.build(), cancellation)
@@ -194,7 +206,8 @@ public final class McpToolHandler
 		}
 	}
 
-	// Sends each report as a notifications/progress of the request's token, on the request's response stream
+	// Sends each report as a notifications/progress of the request's token, on the
+	// request's response stream
 	private static ToolProgress progressNotifications(McpSyncServerExchange exchange, Object progressToken) {
 		return (progress, total, message) -> exchange
 			.progressNotification(new McpSchema.ProgressNotification(progressToken, progress, total, message, null));

@@ -21,10 +21,11 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The icons of an MCP tool (MCP 2025-11-25 {@code icons}): those of
- * {@code agent.middleware.mcp.tools.<tool-name>.icons} when configured, else those of {@link AgentTool#icons()}.
- * Each icon's {@code src} must be an {@code https:}, {@code http:} or {@code data:} URI; a missing media type is
- * taken from the {@code data:} URI or the URL's file extension; sizes are {@code WIDTHxHEIGHT} or {@code any}.
- * <pre>{@code
+ * {@code agent.middleware.mcp.tools.<tool-name>.icons} when configured, else those of
+ * {@link AgentTool#icons()}. Each icon's {@code src} must be an {@code https:},
+ * {@code http:} or {@code data:} URI; a missing media type is taken from the
+ * {@code data:} URI or the URL's file extension; sizes are {@code WIDTHxHEIGHT} or
+ * {@code any}. <pre>{@code
  * List<McpSchema.Icon> icons = McpToolIcons.of(tool, mcpProperties);
  * }</pre>
  */
@@ -45,7 +46,8 @@ final class McpToolIcons {
 	 * @param tool the registered tool
 	 * @param properties the MCP properties, whose icons win over the annotation's
 	 * @return the icons, empty for none
-	 * @throws IllegalStateException if an icon of the annotation is invalid, naming the tool and the attribute
+	 * @throws IllegalStateException if an icon of the annotation is invalid, naming the
+	 * tool and the attribute
 	 */
 	static List<McpSchema.Icon> of(RegisteredTool tool, McpProperties properties) {
 		String key = PerToolSettings.keyOf(properties.getTools(), tool.name());
@@ -79,10 +81,12 @@ final class McpToolIcons {
 
 	/**
 	 * The icons of a tool's configuration, checked.
-	 * @param property the property of the list, such as {@code agent.middleware.mcp.tools.search.icons}
+	 * @param property the property of the list, such as
+	 * {@code agent.middleware.mcp.tools.search.icons}
 	 * @param configured the configured icons
 	 * @return the icons
-	 * @throws InvalidToolConfigurationException naming the icon's property and what is expected
+	 * @throws InvalidToolConfigurationException naming the icon's property and what is
+	 * expected
 	 */
 	static List<McpSchema.Icon> fromProperties(String property, List<McpProperties.Icon> configured) {
 		List<McpSchema.Icon> icons = new ArrayList<>();
@@ -134,7 +138,8 @@ final class McpToolIcons {
 		}
 	}
 
-	// data:image/png;base64,... gives image/png; https://host/icon.svg?v=2 gives image/svg+xml
+	// data:image/png;base64,... gives image/png; https://host/icon.svg?v=2 gives
+	// image/svg+xml
 	private static @Nullable String derivedMimeType(String uri, String scheme) {
 		if ("data".equals(scheme)) {
 			String header = uri.substring("data:".length(), uri.indexOf(','));

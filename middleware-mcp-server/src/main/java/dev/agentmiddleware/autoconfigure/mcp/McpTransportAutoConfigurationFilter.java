@@ -6,9 +6,10 @@ import org.springframework.context.EnvironmentAware;
 import org.springframework.core.env.Environment;
 
 /**
- * Leaves out Spring AI's Streamable HTTP auto-configuration for Spring MVC when our hardened transport replaces it
- * ({@code agent.middleware.mcp.transport.enabled}, on by default), so that exactly one transport serves the
- * endpoint. Both are active under the same conditions.
+ * Leaves out Spring AI's Streamable HTTP auto-configuration for Spring MVC when our
+ * hardened transport replaces it ({@code agent.middleware.mcp.transport.enabled}, on by
+ * default), so that exactly one transport serves the endpoint. Both are active under the
+ * same conditions.
  */
 final class McpTransportAutoConfigurationFilter implements AutoConfigurationImportFilter, EnvironmentAware {
 

@@ -25,25 +25,30 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Approval by link: a call that came over MCP from a client that declared URL-mode elicitation
- * ({@code capabilities.elicitation.url}) gets an {@code elicitation/create} with {@code mode: "url"} whose
- * {@code url} is the approval console's page of that one request ({@code {base}{web.path}/console/requests/{id}}).
- * The client shows the link to its user, who passes it to an approver (or is one); the decision is made in the
- * console or through the REST API, by a user with the approver role, never by the calling client, and the rule
- * that nobody approves their own call holds there. The request waits in the {@link ApprovalStore} exactly as with
- * the queue, and the decision reaches the call through the store.
+ * Approval by link: a call that came over MCP from a client that declared URL-mode
+ * elicitation ({@code capabilities.elicitation.url}) gets an {@code elicitation/create}
+ * with {@code mode: "url"} whose {@code url} is the approval console's page of that one
+ * request ({@code {base}{web.path}/console/requests/{id}}). The client shows the link to
+ * its user, who passes it to an approver (or is one); the decision is made in the console
+ * or through the REST API, by a user with the approver role, never by the calling client,
+ * and the rule that nobody approves their own call holds there. The request waits in the
+ * {@link ApprovalStore} exactly as with the queue, and the decision reaches the call
+ * through the store.
  *
- * <p>The client's answer: {@code accept} only means the link was opened, and the call keeps waiting; {@code decline}
- * and {@code cancel} withdraw the request, which denies the call (the caller may always deny its own request). A
- * client that does not answer, or that fails, changes nothing: the request still waits for an approver until the
- * approval timeout. When the wait ends (decided, timed out, abandoned) the client gets
- * {@code notifications/elicitation/complete} with the {@code elicitationId} (the request id), through the MCP
- * transport's {@link McpServerTransportProviderBase#notifyClient}, if there is one.
+ * <p>
+ * The client's answer: {@code accept} only means the link was opened, and the call keeps
+ * waiting; {@code decline} and {@code cancel} withdraw the request, which denies the call
+ * (the caller may always deny its own request). A client that does not answer, or that
+ * fails, changes nothing: the request still waits for an approver until the approval
+ * timeout. When the wait ends (decided, timed out, abandoned) the client gets
+ * {@code notifications/elicitation/complete} with the {@code elicitationId} (the request
+ * id), through the MCP transport's {@link McpServerTransportProviderBase#notifyClient},
+ * if there is one.
  *
- * <p>The link's base is the configured public URL, or else the base URL of the HTTP request that carried the call
- * (recorded by the starter's MCP transport); without either the provider does not support the call, and the next
- * provider is asked.
- * <pre>{@code
+ * <p>
+ * The link's base is the configured public URL, or else the base URL of the HTTP request
+ * that carried the call (recorded by the starter's MCP transport); without either the
+ * provider does not support the call, and the next provider is asked. <pre>{@code
  * ApprovalProvider link = new McpUrlElicitationApprovalProvider(executor, "/agent/approvals",
  *         URI.create("https://agents.example.com"), () -> transport);
  * }</pre>
@@ -69,11 +74,14 @@ public final class McpUrlElicitationApprovalProvider implements ApprovalProvider
 
 	/**
 	 * Creates the provider.
-	 * @param executor sends the links (the MCP SDK's synchronous exchange blocks until the client answers)
-	 * @param webPath the approval REST API's path, such as {@code /agent/approvals}; the console is under it
-	 * @param publicUrl the application's base URL as approvers reach it, or {@code null} to take the base URL of
-	 * the HTTP request that carried the call
-	 * @param transport the MCP transport, for {@code notifications/elicitation/complete}; may supply {@code null}
+	 * @param executor sends the links (the MCP SDK's synchronous exchange blocks until
+	 * the client answers)
+	 * @param webPath the approval REST API's path, such as {@code /agent/approvals}; the
+	 * console is under it
+	 * @param publicUrl the application's base URL as approvers reach it, or {@code null}
+	 * to take the base URL of the HTTP request that carried the call
+	 * @param transport the MCP transport, for {@code notifications/elicitation/complete};
+	 * may supply {@code null}
 	 */
 	public McpUrlElicitationApprovalProvider(ExecutorService executor, String webPath, @Nullable URI publicUrl,
 			Supplier<@Nullable McpServerTransportProviderBase> transport) {
@@ -92,7 +100,8 @@ public final class McpUrlElicitationApprovalProvider implements ApprovalProvider
 	public boolean supports(ToolInvocation invocation) {
 		McpSyncServerExchange exchange = invocation.attribute(McpInvocationAttributes.EXCHANGE);
 		McpSchema.ClientCapabilities.Elicitation elicitation = McpElicitationApprovalProvider.elicitation(exchange);
-		// Only a client that lists the url mode may be sent one (MCP 2025-11-25), with a link it can be given
+		// Only a client that lists the url mode may be sent one (MCP 2025-11-25), with a
+		// link it can be given
 		return elicitation != null && elicitation.url() != null && exchange != null && baseUrl(exchange) != null;
 	}
 
@@ -104,7 +113,8 @@ public final class McpUrlElicitationApprovalProvider implements ApprovalProvider
 		McpSchema.ElicitUrlRequest question = McpSchema.ElicitUrlRequest.builder(message(request), link, request.id())
 			.build();
 		String client = clientName(exchange);
-		// Completed only by the client withdrawing the request; an approver's decision comes through the store, and
+		// Completed only by the client withdrawing the request; an approver's decision
+		// comes through the store, and
 		// the wait then cancels this stage
 		CompletableFuture<ApprovalDecision> withdrawal = new CompletableFuture<>();
 		Future<?> asking = this.executor.submit(() -> ask(exchange, question, client, withdrawal));
@@ -155,10 +165,12 @@ public final class McpUrlElicitationApprovalProvider implements ApprovalProvider
 		}
 		catch (RuntimeException ex) {
 			if (!withdrawal.isDone()) {
-				// The request still waits for an approver in the console; only the link did not reach the client
-				logger.warn("The approval link of request {} was not answered by MCP client '{}' ({}); the request "
-						+ "still waits for an approver in the console", question.elicitationId(), client,
-						ex.getClass().getSimpleName());
+				// The request still waits for an approver in the console; only the link
+				// did not reach the client
+				logger.warn(
+						"The approval link of request {} was not answered by MCP client '{}' ({}); the request "
+								+ "still waits for an approver in the console",
+						question.elicitationId(), client, ex.getClass().getSimpleName());
 			}
 		}
 	}
@@ -200,7 +212,8 @@ public final class McpUrlElicitationApprovalProvider implements ApprovalProvider
 		if (name == null || name.isBlank()) {
 			return "(unnamed)";
 		}
-		// The client names itself: it reaches logs and the audit trail on one line, and not at any length
+		// The client names itself: it reaches logs and the audit trail on one line, and
+		// not at any length
 		String line = name.replaceAll("\\p{Cntrl}", "?");
 		return (line.length() > MAX_CLIENT_NAME_LENGTH) ? line.substring(0, MAX_CLIENT_NAME_LENGTH) + "…" : line;
 	}

@@ -11,9 +11,10 @@ import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
 
 /**
- * The response stream of one {@code tools/list} request, which leaves out of the answer the tools its caller may not
- * see. The MCP Java SDK answers {@code tools/list} from the server's one tool list, with no hook per request, so the
- * transport filters the answer on its way to the caller whose request it is; every other message passes unchanged.
+ * The response stream of one {@code tools/list} request, which leaves out of the answer
+ * the tools its caller may not see. The MCP Java SDK answers {@code tools/list} from the
+ * server's one tool list, with no hook per request, so the transport filters the answer
+ * on its way to the caller whose request it is; every other message passes unchanged.
  */
 final class ToolListFilteringTransport implements McpStreamableServerTransport {
 

@@ -19,11 +19,12 @@ import org.springframework.beans.BeanUtils;
 import org.springframework.core.ResolvableType;
 
 /**
- * The MCP {@code outputSchema} of a tool's result type: a JSON schema (draft 2020-12) for results that are JSON
- * objects — records, beans and maps — and none for text, numbers, booleans, enums, arrays and collections, which
- * MCP cannot describe as structured content, nor for rich results, which are content blocks. Lenient by design: every property may be {@code null} and none is
- * required, so that whatever the application's {@code JsonMapper} writes for the type validates.
- * <pre>{@code
+ * The MCP {@code outputSchema} of a tool's result type: a JSON schema (draft 2020-12) for
+ * results that are JSON objects — records, beans and maps — and none for text, numbers,
+ * booleans, enums, arrays and collections, which MCP cannot describe as structured
+ * content, nor for rich results, which are content blocks. Lenient by design: every
+ * property may be {@code null} and none is required, so that whatever the application's
+ * {@code JsonMapper} writes for the type validates. <pre>{@code
  * ToolOutputSchema.of(Forecast.class, jsonMapper);   // {"type":"object","properties":{"city":{...},...}}
  * ToolOutputSchema.of(String.class, jsonMapper);     // null: a text result
  * }</pre>
@@ -40,7 +41,8 @@ final class ToolOutputSchema {
 	}
 
 	/**
-	 * The output schema of a result type, or {@code null} when results of the type are not JSON objects.
+	 * The output schema of a result type, or {@code null} when results of the type are
+	 * not JSON objects.
 	 * @param resultType the tool method's generic return type
 	 * @param jsonMapper converts the generated schema to a map
 	 * @return the schema as a map, or {@code null}
@@ -51,7 +53,8 @@ final class ToolOutputSchema {
 			return null;
 		}
 		ObjectNode schema;
-		// A SchemaGenerator is not documented as thread-safe; this runs once per tool, at startup
+		// A SchemaGenerator is not documented as thread-safe; this runs once per tool, at
+		// startup
 		synchronized (GENERATOR) {
 			schema = GENERATOR.generateSchema(resultType);
 		}

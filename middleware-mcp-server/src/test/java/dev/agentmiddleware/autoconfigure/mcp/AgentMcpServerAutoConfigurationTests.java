@@ -41,16 +41,14 @@ class AgentMcpServerAutoConfigurationTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(AgentMiddlewareAutoConfiguration.class,
-				AgentToolAutoConfiguration.class,
-				AgentToolSpringAiAutoConfiguration.class, McpServerJsonMapperAutoConfiguration.class,
-				AgentMcpServerAutoConfiguration.class))
+				AgentToolAutoConfiguration.class, AgentToolSpringAiAutoConfiguration.class,
+				McpServerJsonMapperAutoConfiguration.class, AgentMcpServerAutoConfiguration.class))
 		.withUserConfiguration(ToolsConfiguration.class);
 
 	private final WebApplicationContextRunner webContextRunner = new WebApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(AgentMiddlewareAutoConfiguration.class,
-				AgentToolAutoConfiguration.class,
-				AgentToolSpringAiAutoConfiguration.class, McpServerJsonMapperAutoConfiguration.class,
-				AgentMcpServerAutoConfiguration.class))
+				AgentToolAutoConfiguration.class, AgentToolSpringAiAutoConfiguration.class,
+				McpServerJsonMapperAutoConfiguration.class, AgentMcpServerAutoConfiguration.class))
 		.withPropertyValues("spring.ai.mcp.server.protocol=STREAMABLE");
 
 	@Test
@@ -95,16 +93,16 @@ class AgentMcpServerAutoConfigurationTests {
 				Map<String, McpSchema.Tool> tools = tools(context.getBean("agentMcpToolSpecifications", List.class));
 				assertThat(tools.get("balance").icons())
 					.containsExactly(new McpSchema.Icon("https://cdn.example/b", "image/webp", null, "light"));
-				assertThat(tools.get("shout").icons())
-					.containsExactly(
-							new McpSchema.Icon("https://cdn.example/shout.PNG", "image/png", List.of("48x48"), null),
-							new McpSchema.Icon("data:image/svg+xml;utf8,<svg width='9'/>", "image/svg+xml", null, null));
+				assertThat(tools.get("shout").icons()).containsExactly(
+						new McpSchema.Icon("https://cdn.example/shout.PNG", "image/png", List.of("48x48"), null),
+						new McpSchema.Icon("data:image/svg+xml;utf8,<svg width='9'/>", "image/svg+xml", null, null));
 			});
 	}
 
 	@Test
 	void iconsForAnUnknownToolFailStartupSuggestingTheName() {
-		this.contextRunner.withPropertyValues("agent.middleware.mcp.tools.balanse.icons[0].src=https://cdn.example/b.png")
+		this.contextRunner
+			.withPropertyValues("agent.middleware.mcp.tools.balanse.icons[0].src=https://cdn.example/b.png")
 			.run((context) -> {
 				assertThat(context).hasFailed();
 				assertThat(NestedExceptionUtils.getMostSpecificCause(context.getStartupFailure()))
@@ -122,8 +120,9 @@ class AgentMcpServerAutoConfigurationTests {
 					.hasMessageContaining("agent.middleware.mcp.tools.balance.icons[0]")
 					.hasMessageContaining("src must be an https:, http: or data: URI, was 'javascript:alert(1)'");
 			});
-		this.contextRunner.withPropertyValues("agent.middleware.mcp.tools.balance.icons[0].src=https://cdn.example/b.png",
-				"agent.middleware.mcp.tools.balance.icons[0].sizes=big")
+		this.contextRunner
+			.withPropertyValues("agent.middleware.mcp.tools.balance.icons[0].src=https://cdn.example/b.png",
+					"agent.middleware.mcp.tools.balance.icons[0].sizes=big")
 			.run((context) -> assertThat(NestedExceptionUtils.getMostSpecificCause(context.getStartupFailure()))
 				.hasMessageContaining("agent.middleware.mcp.tools.balance.icons[0]")
 				.hasMessageContaining("a size must be WIDTHxHEIGHT (such as 48x48) or 'any', was 'big'"));
@@ -151,8 +150,8 @@ class AgentMcpServerAutoConfigurationTests {
 			.withConfiguration(AutoConfigurations.of(ThreadStoreAutoConfiguration.class, AgentAutoConfiguration.class))
 			.run((context) -> {
 				assertThat(context.getBean(AgentToolRegistry.class).find("write_todos")).isPresent();
-				assertThat(tools(context.getBean("agentMcpToolSpecifications", List.class)))
-					.containsOnlyKeys("balance", "shout");
+				assertThat(tools(context.getBean("agentMcpToolSpecifications", List.class))).containsOnlyKeys("balance",
+						"shout");
 			});
 	}
 
@@ -233,7 +232,8 @@ class AgentMcpServerAutoConfigurationTests {
 		this.webContextRunner.withConfiguration(AutoConfigurations.of(McpServerAutoConfiguration.class))
 			.withUserConfiguration(ToolsConfiguration.class)
 			.run((context) -> {
-				McpSchema.ServerCapabilities capabilities = context.getBean(McpSyncServer.class).getServerCapabilities();
+				McpSchema.ServerCapabilities capabilities = context.getBean(McpSyncServer.class)
+					.getServerCapabilities();
 				assertThat(capabilities.tools()).isNotNull();
 				assertThat(capabilities.resources()).isNull();
 				assertThat(capabilities.prompts()).isNull();
@@ -259,7 +259,8 @@ class AgentMcpServerAutoConfigurationTests {
 			.withUserConfiguration(ToolsConfiguration.class)
 			.withPropertyValues("spring.ai.mcp.server.capabilities.resource=true")
 			.run((context) -> {
-				McpSchema.ServerCapabilities capabilities = context.getBean(McpSyncServer.class).getServerCapabilities();
+				McpSchema.ServerCapabilities capabilities = context.getBean(McpSyncServer.class)
+					.getServerCapabilities();
 				assertThat(capabilities.resources()).isNotNull();
 				assertThat(capabilities.prompts()).isNull();
 			});
@@ -270,7 +271,8 @@ class AgentMcpServerAutoConfigurationTests {
 		this.webContextRunner.withConfiguration(AutoConfigurations.of(McpServerAutoConfiguration.class))
 			.withUserConfiguration(ToolsConfiguration.class, ResourcesConfiguration.class)
 			.run((context) -> {
-				McpSchema.ServerCapabilities capabilities = context.getBean(McpSyncServer.class).getServerCapabilities();
+				McpSchema.ServerCapabilities capabilities = context.getBean(McpSyncServer.class)
+					.getServerCapabilities();
 				assertThat(capabilities.resources()).isNotNull();
 				assertThat(capabilities.resources().subscribe()).isFalse();
 			});
@@ -282,7 +284,8 @@ class AgentMcpServerAutoConfigurationTests {
 			.withUserConfiguration(ToolsConfiguration.class, ResourcesConfiguration.class)
 			.withPropertyValues("agent.middleware.mcp.resources.subscribe=true")
 			.run((context) -> {
-				McpSchema.ServerCapabilities capabilities = context.getBean(McpSyncServer.class).getServerCapabilities();
+				McpSchema.ServerCapabilities capabilities = context.getBean(McpSyncServer.class)
+					.getServerCapabilities();
 				assertThat(capabilities.resources().subscribe()).isTrue();
 				assertThat(context).hasSingleBean(McpResourceUpdates.class);
 			});

@@ -43,11 +43,12 @@ import org.springframework.web.servlet.function.ServerResponse;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * What {@link JdbcMcpSessionRegistry} writes to table {@code agent_mcp_session}, through the transport as a client
- * reaches it: every value fits its column or is refused with a client error naming the field and the limit (never
- * a 500 from the database), a principal name of any length owns its session, and neither the session id (a bearer
- * secret) nor the owner's name is stored as it is, while lookups by the id the client knows work. On H2 and on
- * PostgreSQL.
+ * What {@link JdbcMcpSessionRegistry} writes to table {@code agent_mcp_session}, through
+ * the transport as a client reaches it: every value fits its column or is refused with a
+ * client error naming the field and the limit (never a 500 from the database), a
+ * principal name of any length owns its session, and neither the session id (a bearer
+ * secret) nor the owner's name is stored as it is, while lookups by the id the client
+ * knows work. On H2 and on PostgreSQL.
  */
 class JdbcMcpSessionRegistryTests {
 
@@ -56,12 +57,15 @@ class JdbcMcpSessionRegistryTests {
 	private static final List<HttpMessageConverter<?>> CONVERTERS = List
 		.of(new StringHttpMessageConverter(StandardCharsets.UTF_8));
 
-	// The SDK's factory as the server has it, minus the handlers: a session under a fresh random id
-	private static final McpStreamableServerSession.Factory SESSIONS = (request) -> new McpStreamableServerSession.McpStreamableServerSessionInit(
-			new McpStreamableServerSession(UUID.randomUUID().toString(), request.capabilities(), request.clientInfo(),
-					Duration.ofSeconds(10), Map.of(), Map.of()),
-			Mono.just(new McpSchema.InitializeResult("2025-06-18", McpSchema.ServerCapabilities.builder().build(),
-					new McpSchema.Implementation("server", "1.0"), null)));
+	// The SDK's factory as the server has it, minus the handlers: a session under a fresh
+	// random id
+	private static final McpStreamableServerSession.Factory SESSIONS = (
+			request) -> new McpStreamableServerSession.McpStreamableServerSessionInit(
+					new McpStreamableServerSession(UUID.randomUUID().toString(), request.capabilities(),
+							request.clientInfo(), Duration.ofSeconds(10), Map.of(), Map.of()),
+					Mono.just(
+							new McpSchema.InitializeResult("2025-06-18", McpSchema.ServerCapabilities.builder().build(),
+									new McpSchema.Implementation("server", "1.0"), null)));
 
 	// A token's subject longer than the 255 characters of the column that used to keep it
 	private static final String LONG_PRINCIPAL = "sub-" + "s".repeat(296);
@@ -155,8 +159,8 @@ class JdbcMcpSessionRegistryTests {
 			String longest = "v".repeat(McpSessionRegistry.MAX_PROTOCOL_VERSION_LENGTH);
 			Answer started = post(transport, null, null, initialize(longest));
 			assertThat(started.status()).as(started.body()).isEqualTo(200);
-			assertThat(new JdbcTemplate(dataSource()).queryForList(
-					"SELECT protocol_version FROM " + JdbcMcpSessionRegistry.TABLE, String.class))
+			assertThat(new JdbcTemplate(dataSource())
+				.queryForList("SELECT protocol_version FROM " + JdbcMcpSessionRegistry.TABLE, String.class))
 				.containsExactly(longest);
 		}
 
@@ -207,7 +211,8 @@ class JdbcMcpSessionRegistryTests {
 				assertThat(String.valueOf(value)).doesNotContain(id).doesNotContain("alice");
 			}
 
-			// Another instance finds it by the id the client knows, and only for its owner
+			// Another instance finds it by the id the client knows, and only for its
+			// owner
 			JdbcMcpSessionRegistry other = registry();
 			assertThat(other.find(id, "bob")).isNull();
 			assertThat(other.find(id, "alice")).isNotNull();

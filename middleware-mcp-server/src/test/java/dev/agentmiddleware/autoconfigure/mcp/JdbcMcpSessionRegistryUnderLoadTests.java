@@ -38,12 +38,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * What {@link JdbcMcpSessionRegistry} costs the database under load, and that the guarantees hold with it: a request
- * writes {@code last_used} only when the stored value is older than the touch interval
- * ({@code min(idleTimeout / 20, 30 s)}), a session still lives for the whole idle timeout after its last use and
- * expires at most one interval later, expired rows are deleted by the first start of each interval (not by every
- * start) and hold no slot meanwhile, and the cap is exact when two registries with pools of ten start sessions at
- * once, without any lock of the instance's own. On PostgreSQL and on H2, on an injected clock.
+ * What {@link JdbcMcpSessionRegistry} costs the database under load, and that the
+ * guarantees hold with it: a request writes {@code last_used} only when the stored value
+ * is older than the touch interval ({@code min(idleTimeout / 20, 30 s)}), a session still
+ * lives for the whole idle timeout after its last use and expires at most one interval
+ * later, expired rows are deleted by the first start of each interval (not by every
+ * start) and hold no slot meanwhile, and the cap is exact when two registries with pools
+ * of ten start sessions at once, without any lock of the instance's own. On PostgreSQL
+ * and on H2, on an injected clock.
  */
 class JdbcMcpSessionRegistryUnderLoadTests {
 
@@ -57,11 +59,13 @@ class JdbcMcpSessionRegistryUnderLoadTests {
 	private static final McpSchema.InitializeRequest INITIALIZE = new McpSchema.InitializeRequest("2025-06-18",
 			McpSchema.ClientCapabilities.builder().build(), new McpSchema.Implementation("client", "1.0"));
 
-	// The SDK's factory as the server has it, minus the handlers: a session under a fresh random id
-	private static final McpStreamableServerSession.Factory SESSIONS = (request) -> new McpStreamableServerSession.McpStreamableServerSessionInit(
-			new McpStreamableServerSession(UUID.randomUUID().toString(), request.capabilities(), request.clientInfo(),
-					Duration.ofSeconds(10), Map.of(), Map.of()),
-			Mono.empty());
+	// The SDK's factory as the server has it, minus the handlers: a session under a fresh
+	// random id
+	private static final McpStreamableServerSession.Factory SESSIONS = (
+			request) -> new McpStreamableServerSession.McpStreamableServerSessionInit(
+					new McpStreamableServerSession(UUID.randomUUID().toString(), request.capabilities(),
+							request.clientInfo(), Duration.ofSeconds(10), Map.of(), Map.of()),
+					Mono.empty());
 
 	@Test
 	void theTouchIntervalIsATwentiethOfTheIdleTimeoutAndAtMostThirtySeconds() {
@@ -112,7 +116,8 @@ class JdbcMcpSessionRegistryUnderLoadTests {
 			return pool;
 		}
 
-		// The lock and the insert go in one message: the count must still be taken after the lock is granted
+		// The lock and the insert go in one message: the count must still be taken after
+		// the lock is granted
 		@Test
 		void aStartWaitingForTheLockCountsTheSessionsStartedWhileItWaited() throws Exception {
 			JdbcMcpSessionRegistry registry = registry(1);
@@ -129,7 +134,8 @@ class JdbcMcpSessionRegistryUnderLoadTests {
 						.until(() -> jdbc().queryForObject(
 								"SELECT COUNT(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted",
 								Integer.class) == 1);
-					// The last free slot goes to another instance's start while this one waits
+					// The last free slot goes to another instance's start while this one
+					// waits
 					statement.execute("INSERT INTO " + JdbcMcpSessionRegistry.TABLE
 							+ " (id, owner_name, protocol_version, initialize_request, created_at, last_used)"
 							+ " VALUES ('started-elsewhere', NULL, '2025-06-18', '{}', " + this.clock().millis() + ", "
@@ -210,13 +216,15 @@ class JdbcMcpSessionRegistryUnderLoadTests {
 			this.clock.advance(Duration.ofSeconds(20));
 			assertThat(registry.find(id, "alice")).isNotNull();
 
-			// Unused for the idle timeout plus 10 s, 30 s older than the stored last use plus the idle timeout
+			// Unused for the idle timeout plus 10 s, 30 s older than the stored last use
+			// plus the idle timeout
 			this.clock.advance(IDLE_TIMEOUT.plusSeconds(10));
 			assertThat(registry.size()).isOne();
 			JdbcMcpSessionRegistry other = registry(100);
 			assertThat(other.find(id, "alice")).as("found on another instance").isNotNull();
 
-			// That request wrote its use; unused for one millisecond more than timeout and interval: expired
+			// That request wrote its use; unused for one millisecond more than timeout
+			// and interval: expired
 			this.clock.advance(IDLE_TIMEOUT.plus(TOUCH_INTERVAL).plusMillis(1));
 			assertThat(registry.size()).isZero();
 			assertThat(registry.find(id, "alice")).isNull();
@@ -236,15 +244,18 @@ class JdbcMcpSessionRegistryUnderLoadTests {
 			first.end(ended);
 			assertThat(second.get(ended)).as("ended on the first instance, not yet seen by the second").isNotNull();
 
-			// Every start within the interval leaves an expired row alone: the sweep is not part of a start
+			// Every start within the interval leaves an expired row alone: the sweep is
+			// not part of a start
 			this.clock.advance(TOUCH_INTERVAL.minusMillis(1));
 			String fresh = start(second);
-			insertRow("left-by-a-stopped-instance", this.clock.millis() - IDLE_TIMEOUT.plus(TOUCH_INTERVAL).toMillis() - 1);
+			insertRow("left-by-a-stopped-instance",
+					this.clock.millis() - IDLE_TIMEOUT.plus(TOUCH_INTERVAL).toMillis() - 1);
 			start(second);
 			assertThat(storedIds()).contains("left-by-a-stopped-instance");
 			assertThat(second.get(ended)).isNotNull();
 
-			// The first start after the interval deletes the expired rows and drops the copy of the ended session
+			// The first start after the interval deletes the expired rows and drops the
+			// copy of the ended session
 			this.clock.advance(Duration.ofMillis(1));
 			start(second);
 			assertThat(storedIds()).doesNotContain("left-by-a-stopped-instance").contains(IdDigests.of(fresh));
@@ -297,7 +308,8 @@ class JdbcMcpSessionRegistryUnderLoadTests {
 			return init.session().getId();
 		}
 
-		// Every registry starts this many sessions, all released at the same moment; the ids of those started
+		// Every registry starts this many sessions, all released at the same moment; the
+		// ids of those started
 		private static List<String> race(List<JdbcMcpSessionRegistry> registries, int startsPerRegistry)
 				throws Exception {
 			ExecutorService threads = Executors.newFixedThreadPool(registries.size() * startsPerRegistry);

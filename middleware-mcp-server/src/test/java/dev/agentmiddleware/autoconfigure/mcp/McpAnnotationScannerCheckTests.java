@@ -27,8 +27,7 @@ class McpAnnotationScannerCheckTests {
 		.withUserConfiguration(CheckConfiguration.class);
 
 	@Test
-	void beansWithMcpAnnotationsGetOneWarningNamingThePropertyWhenOurDefaultTurnedTheScannerOff(
-			CapturedOutput output) {
+	void beansWithMcpAnnotationsGetOneWarningNamingThePropertyWhenOurDefaultTurnedTheScannerOff(CapturedOutput output) {
 		this.contextRunner.withBean("prompts", Prompts.class, Prompts::new).run((context) -> {
 		});
 		assertThat(output).containsOnlyOnce(WARNING)

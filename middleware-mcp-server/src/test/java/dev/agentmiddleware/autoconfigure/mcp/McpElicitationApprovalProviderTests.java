@@ -25,8 +25,8 @@ class McpElicitationApprovalProviderTests {
 
 	@Test
 	void acceptWithDenyDeniesWithTheReason() {
-		ApprovalDecision decision = McpElicitationApprovalProvider.decision(
-				new ElicitResult(Action.ACCEPT, Map.of("decision", "deny", "reason", "not today")), "inspector");
+		ApprovalDecision decision = McpElicitationApprovalProvider
+			.decision(new ElicitResult(Action.ACCEPT, Map.of("decision", "deny", "reason", "not today")), "inspector");
 		assertThat(decision.outcome()).isEqualTo(ApprovalOutcome.DENIED);
 		assertThat(decision.reason()).isEqualTo("not today");
 	}
@@ -50,7 +50,8 @@ class McpElicitationApprovalProviderTests {
 
 	@Test
 	void callsThatDidNotComeOverMcpAreNotSupported() {
-		McpElicitationApprovalProvider provider = new McpElicitationApprovalProvider(Executors.newSingleThreadExecutor());
+		McpElicitationApprovalProvider provider = new McpElicitationApprovalProvider(
+				Executors.newSingleThreadExecutor());
 		ToolInvocation javaCall = ToolInvocation.builder(ToolDescriptor.builder("delete_file").build()).build();
 		assertThat(provider.supports(javaCall)).isFalse();
 	}

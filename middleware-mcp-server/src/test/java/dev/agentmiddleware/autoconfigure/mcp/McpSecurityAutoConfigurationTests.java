@@ -37,7 +37,8 @@ class McpSecurityAutoConfigurationTests {
 
 	private static final String WARNING = "The MCP endpoint /mcp authenticates nobody";
 
-	// Not fetched at startup: Spring Security reads a JWK set when the first token arrives
+	// Not fetched at startup: Spring Security reads a JWK set when the first token
+	// arrives
 	private static final String JWK_SET_URI = "spring.security.oauth2.resourceserver.jwt.jwk-set-uri=http://127.0.0.1:9/jwks";
 
 	private final WebApplicationContextRunner contextRunner = new WebApplicationContextRunner()
@@ -65,17 +66,17 @@ class McpSecurityAutoConfigurationTests {
 
 	@Test
 	void allowAnonymousSilencesTheWarning(CapturedOutput output) {
-		this.contextRunner.withPropertyValues("agent.middleware.mcp.security.allow-anonymous=true")
-			.run((context) -> {
-				assertThat(context).hasNotFailed();
-				assertThat(output).doesNotContain(WARNING);
-			});
+		this.contextRunner.withPropertyValues("agent.middleware.mcp.security.allow-anonymous=true").run((context) -> {
+			assertThat(context).hasNotFailed();
+			assertThat(output).doesNotContain(WARNING);
+		});
 	}
 
 	@Test
 	void aConfiguredJwtDecoderSecuresTheEndpointBesideTheApprovalAndBootChains(CapturedOutput output) {
 		this.contextRunner
-			.withPropertyValues(JWK_SET_URI, "agent.middleware.mcp.security.authorization-servers=https://login.example")
+			.withPropertyValues(JWK_SET_URI,
+					"agent.middleware.mcp.security.authorization-servers=https://login.example")
 			.run((context) -> {
 				assertThat(context).hasNotFailed();
 				assertThat(context.getBeansOfType(SecurityFilterChain.class)).containsKeys(
@@ -111,8 +112,8 @@ class McpSecurityAutoConfigurationTests {
 	}
 
 	@Test
-	void aPublicKeyWithAnIssuerPublishesItAndRequiresItWithoutAWarning(CapturedOutput output,
-			@TempDir Path directory) throws Exception {
+	void aPublicKeyWithAnIssuerPublishesItAndRequiresItWithoutAWarning(CapturedOutput output, @TempDir Path directory)
+			throws Exception {
 		this.contextRunner
 			.withPropertyValues(publicKeyLocation(directory),
 					"agent.middleware.mcp.security.issuer=https://login.example.com")

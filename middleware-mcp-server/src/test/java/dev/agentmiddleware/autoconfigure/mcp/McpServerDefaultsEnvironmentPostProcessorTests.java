@@ -54,7 +54,8 @@ class McpServerDefaultsEnvironmentPostProcessorTests {
 		assertThat(environment.getProperty("logging.level.io.modelcontextprotocol.server.McpAsyncServer"))
 			.isEqualTo("INFO");
 		assertThat(environment.getProperty("logging.level.io.modelcontextprotocol.server.McpStatelessAsyncServer"))
-			.as("not set: the package's DEBUG applies").isNull();
+			.as("not set: the package's DEBUG applies")
+			.isNull();
 	}
 
 	@Test
@@ -65,7 +66,8 @@ class McpServerDefaultsEnvironmentPostProcessorTests {
 		this.postProcessor.postProcessEnvironment(environment, new SpringApplication());
 		assertThat(environment.getProperty("spring.ai.mcp.server.tool-callback-converter")).isNull();
 		assertThat(environment.getProperty("spring.ai.mcp.server.annotation-scanner.enabled"))
-			.as("stateless servers publish no tools of ours: Spring AI's scanner stays").isNull();
+			.as("stateless servers publish no tools of ours: Spring AI's scanner stays")
+			.isNull();
 	}
 
 }

@@ -36,12 +36,14 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The session cap of {@link JdbcMcpSessionRegistry} holds for the cluster: several registries, each on its own
- * connection pool to one database as the instances behind a load balancer are, that all start sessions at the same
- * moment start exactly {@code max-sessions} of them and refuse the rest, round after round; a session idle longer
- * than the timeout gives its slot to the next start (its row is not counted, and that start deletes it), while a
- * session used on another instance keeps its slot. On PostgreSQL (an advisory lock serializes the starts) and on H2
- * (a row lock on {@code agent_mcp_session_lock}).
+ * The session cap of {@link JdbcMcpSessionRegistry} holds for the cluster: several
+ * registries, each on its own connection pool to one database as the instances behind a
+ * load balancer are, that all start sessions at the same moment start exactly
+ * {@code max-sessions} of them and refuse the rest, round after round; a session idle
+ * longer than the timeout gives its slot to the next start (its row is not counted, and
+ * that start deletes it), while a session used on another instance keeps its slot. On
+ * PostgreSQL (an advisory lock serializes the starts) and on H2 (a row lock on
+ * {@code agent_mcp_session_lock}).
  */
 class McpSessionCapAcrossInstancesTests {
 
@@ -56,11 +58,13 @@ class McpSessionCapAcrossInstancesTests {
 	private static final McpSchema.InitializeRequest INITIALIZE = new McpSchema.InitializeRequest("2025-06-18",
 			McpSchema.ClientCapabilities.builder().build(), new McpSchema.Implementation("racer", "1.0"));
 
-	// The SDK's factory as the server has it, minus the handlers: a session under a fresh random id
-	private static final McpStreamableServerSession.Factory SESSIONS = (request) -> new McpStreamableServerSession.McpStreamableServerSessionInit(
-			new McpStreamableServerSession(UUID.randomUUID().toString(), request.capabilities(), request.clientInfo(),
-					Duration.ofSeconds(10), Map.of(), Map.of()),
-			Mono.empty());
+	// The SDK's factory as the server has it, minus the handlers: a session under a fresh
+	// random id
+	private static final McpStreamableServerSession.Factory SESSIONS = (
+			request) -> new McpStreamableServerSession.McpStreamableServerSessionInit(
+					new McpStreamableServerSession(UUID.randomUUID().toString(), request.capabilities(),
+							request.clientInfo(), Duration.ofSeconds(10), Map.of(), Map.of()),
+					Mono.empty());
 
 	@Nested
 	@RequiresService(TestService.POSTGRES)
@@ -127,7 +131,8 @@ class McpSessionCapAcrossInstancesTests {
 					for (JdbcMcpSessionRegistry instance : cluster.instances()) {
 						assertThat(instance.size()).isEqualTo(cap);
 					}
-					// Each ended by one DELETE on whichever instance: the slots are free for the next round
+					// Each ended by one DELETE on whichever instance: the slots are free
+					// for the next round
 					for (String id : race.started()) {
 						cluster.instances().get(round % INSTANCES).end(id);
 					}
@@ -169,7 +174,8 @@ class McpSessionCapAcrossInstancesTests {
 	}
 
 	/**
-	 * {@value #INSTANCES} registries on one database, each with its own pool and all on one clock.
+	 * {@value #INSTANCES} registries on one database, each with its own pool and all on
+	 * one clock.
 	 */
 	private static final class Cluster implements AutoCloseable {
 
@@ -196,7 +202,8 @@ class McpSessionCapAcrossInstancesTests {
 			return this.instances;
 		}
 
-		// Every instance starts STARTS_PER_INSTANCE sessions, all released at the same moment
+		// Every instance starts STARTS_PER_INSTANCE sessions, all released at the same
+		// moment
 		Race race() throws Exception {
 			ExecutorService threads = Executors.newFixedThreadPool(INSTANCES * STARTS_PER_INSTANCE);
 			try {

@@ -19,10 +19,11 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Where the transport keeps its sessions, by {@code agent.middleware.mcp.sessions.store.type}: in memory by default
- * and with {@code auto} on an embedded database (one instance needs nothing else), in table
- * {@code agent_mcp_session} when {@code jdbc} is asked for; {@code jdbc} without a {@code DataSource} fails startup
- * naming the property.
+ * Where the transport keeps its sessions, by
+ * {@code agent.middleware.mcp.sessions.store.type}: in memory by default and with
+ * {@code auto} on an embedded database (one instance needs nothing else), in table
+ * {@code agent_mcp_session} when {@code jdbc} is asked for; {@code jdbc} without a
+ * {@code DataSource} fails startup naming the property.
  */
 class McpSessionStoreSelectionTests {
 
@@ -70,8 +71,8 @@ class McpSessionStoreSelectionTests {
 	}
 
 	private static List<String> tables(DataSource dataSource) {
-		return new JdbcTemplate(dataSource)
-			.queryForList("SELECT TABLE_NAME FROM INFORMATION_SCHEMA.TABLES WHERE TABLE_SCHEMA = 'PUBLIC'", String.class);
+		return new JdbcTemplate(dataSource).queryForList(
+				"SELECT TABLE_NAME FROM INFORMATION_SCHEMA.TABLES WHERE TABLE_SCHEMA = 'PUBLIC'", String.class);
 	}
 
 }

@@ -26,9 +26,10 @@ import reactor.core.publisher.Mono;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The link provider against the MCP SDK's real server exchange, whose client end is scripted: what it sends, when it
- * supports a call, and what the client's answer does. The provider's thread is a single-thread executor, shut down
- * and awaited before the answer's effect is checked, so nothing here waits on time.
+ * The link provider against the MCP SDK's real server exchange, whose client end is
+ * scripted: what it sends, when it supports a call, and what the client's answer does.
+ * The provider's thread is a single-thread executor, shut down and awaited before the
+ * answer's effect is checked, so nothing here waits on time.
  */
 class McpUrlElicitationApprovalProviderTests {
 
@@ -50,17 +51,24 @@ class McpUrlElicitationApprovalProviderTests {
 		ScriptedMcpClient client = ScriptedMcpClient.answering(Action.ACCEPT);
 		McpUrlElicitationApprovalProvider provider = provider(null, client);
 		assertThat(provider.supports(ToolInvocation.builder(DELETE_FILE).build())).as("a Java call").isFalse();
-		assertThat(provider.supports(call(client.exchange(McpSchema.ClientCapabilities.builder().build(),
-				FROM_LOCALHOST)))).as("no elicitation").isFalse();
-		assertThat(provider.supports(call(client.exchange(McpSchema.ClientCapabilities.builder().elicitation().build(),
-				FROM_LOCALHOST)))).as("form mode only").isFalse();
+		assertThat(provider
+			.supports(call(client.exchange(McpSchema.ClientCapabilities.builder().build(), FROM_LOCALHOST))))
+			.as("no elicitation")
+			.isFalse();
+		assertThat(provider.supports(
+				call(client.exchange(McpSchema.ClientCapabilities.builder().elicitation().build(), FROM_LOCALHOST))))
+			.as("form mode only")
+			.isFalse();
 		assertThat(provider.supports(call(client.exchange(ScriptedMcpClient.urlElicitation(), FROM_LOCALHOST))))
-			.as("url mode").isTrue();
+			.as("url mode")
+			.isTrue();
 		assertThat(provider.supports(call(client.exchange(ScriptedMcpClient.urlElicitation(), Map.of()))))
-			.as("url mode, but no base URL for the link").isFalse();
+			.as("url mode, but no base URL for the link")
+			.isFalse();
 		assertThat(provider(URI.create("https://agents.example.com"), client)
 			.supports(call(client.exchange(ScriptedMcpClient.urlElicitation(), Map.of()))))
-			.as("url mode with a public URL").isTrue();
+			.as("url mode with a public URL")
+			.isTrue();
 	}
 
 	@Test
@@ -69,14 +77,14 @@ class McpUrlElicitationApprovalProviderTests {
 		provider(null, client).requestApproval(request("r-1"),
 				call(client.exchange(ScriptedMcpClient.urlElicitation(), FROM_LOCALHOST)));
 		awaitProviderThread();
-		assertThat(client.requests()).singleElement().isInstanceOfSatisfying(McpSchema.ElicitUrlRequest.class,
-				(sent) -> {
-					assertThat(sent.mode()).isEqualTo("url");
-					assertThat(sent.url()).isEqualTo("http://localhost:8080/agent/approvals/console/requests/r-1");
-					assertThat(sent.elicitationId()).isEqualTo("r-1");
-					assertThat(sent.message()).contains("dangerous tool 'delete_file'", "an approver decides",
-							"delete_file {\"path\":\"notes.txt\"}");
-				});
+		assertThat(client.requests()).singleElement()
+			.isInstanceOfSatisfying(McpSchema.ElicitUrlRequest.class, (sent) -> {
+				assertThat(sent.mode()).isEqualTo("url");
+				assertThat(sent.url()).isEqualTo("http://localhost:8080/agent/approvals/console/requests/r-1");
+				assertThat(sent.elicitationId()).isEqualTo("r-1");
+				assertThat(sent.message()).contains("dangerous tool 'delete_file'", "an approver decides",
+						"delete_file {\"path\":\"notes.txt\"}");
+			});
 	}
 
 	@Test
@@ -124,15 +132,16 @@ class McpUrlElicitationApprovalProviderTests {
 					ScriptedMcpClient.urlElicitation(), FROM_LOCALHOST)))
 			.toCompletableFuture()
 			.get(10, TimeUnit.SECONDS);
-		assertThat(decision.decidedBy()).startsWith("mcp-client evil?INFO forged line").doesNotContain("\n")
+		assertThat(decision.decidedBy()).startsWith("mcp-client evil?INFO forged line")
+			.doesNotContain("\n")
 			.hasSize("mcp-client ".length() + 64 + 1);
 	}
 
 	@Test
 	void aClientThatFailsToAnswerLeavesTheRequestWaitingForAnApprover() throws Exception {
-		ScriptedMcpClient client = new ScriptedMcpClient(
-				(request) -> Mono.error(new McpError(new McpSchema.JSONRPCResponse.JSONRPCError(
-						McpSchema.ErrorCodes.INVALID_PARAMS, "Client does not support URL-mode elicitation", null))));
+		ScriptedMcpClient client = new ScriptedMcpClient((request) -> Mono
+			.error(new McpError(new McpSchema.JSONRPCResponse.JSONRPCError(McpSchema.ErrorCodes.INVALID_PARAMS,
+					"Client does not support URL-mode elicitation", null))));
 		CompletableFuture<ApprovalDecision> decision = provider(null, client)
 			.requestApproval(request("r-5"), call(client.exchange(ScriptedMcpClient.urlElicitation(), FROM_LOCALHOST)))
 			.toCompletableFuture();
@@ -146,7 +155,8 @@ class McpUrlElicitationApprovalProviderTests {
 		CompletableFuture<ApprovalDecision> decision = provider(null, client)
 			.requestApproval(request("r-6"), call(client.exchange(ScriptedMcpClient.urlElicitation(), FROM_LOCALHOST)))
 			.toCompletableFuture();
-		// The approval wait cancels the provider's stage once the store has the decision (or the wait timed out)
+		// The approval wait cancels the provider's stage once the store has the decision
+		// (or the wait timed out)
 		decision.cancel(true);
 		assertThat(client.notified()).containsExactly("session-1 notifications/elicitation/complete r-6");
 	}
@@ -155,7 +165,8 @@ class McpUrlElicitationApprovalProviderTests {
 		return new McpUrlElicitationApprovalProvider(this.executor, "/agent/approvals", publicUrl, client::transport);
 	}
 
-	// The provider's question is on its single thread: once that thread ran everything, the answer was handled
+	// The provider's question is on its single thread: once that thread ran everything,
+	// the answer was handled
 	private void awaitProviderThread() throws InterruptedException {
 		this.executor.shutdown();
 		assertThat(this.executor.awaitTermination(10, TimeUnit.SECONDS)).isTrue();

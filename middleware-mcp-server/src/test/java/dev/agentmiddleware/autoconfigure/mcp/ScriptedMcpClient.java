@@ -15,9 +15,9 @@ import io.modelcontextprotocol.spec.McpServerTransportProviderBase;
 import reactor.core.publisher.Mono;
 
 /**
- * The client end of an MCP exchange, scripted: the MCP SDK's real server exchange sends its requests through this
- * session, which records them and answers with the script. Also records what the transport sends to a session
- * ({@link #transport()}).
+ * The client end of an MCP exchange, scripted: the MCP SDK's real server exchange sends
+ * its requests through this session, which records them and answers with the script. Also
+ * records what the transport sends to a session ({@link #transport()}).
  */
 public final class ScriptedMcpClient implements McpLoggableSession {
 
@@ -36,8 +36,12 @@ public final class ScriptedMcpClient implements McpLoggableSession {
 		return new ScriptedMcpClient((request) -> Mono.just(new McpSchema.ElicitResult(action, null)));
 	}
 
-	/** The exchange of a call from this client, declaring the capabilities, as the transport describes it. */
-	public McpSyncServerExchange exchange(McpSchema.ClientCapabilities capabilities, Map<String, Object> transportContext) {
+	/**
+	 * The exchange of a call from this client, declaring the capabilities, as the
+	 * transport describes it.
+	 */
+	public McpSyncServerExchange exchange(McpSchema.ClientCapabilities capabilities,
+			Map<String, Object> transportContext) {
 		return exchange("inspector", capabilities, transportContext);
 	}
 

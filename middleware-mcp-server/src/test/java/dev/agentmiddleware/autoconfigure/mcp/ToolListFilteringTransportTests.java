@@ -61,7 +61,8 @@ class ToolListFilteringTransportTests {
 
 	@Test
 	void errorsAndOtherMessagesPassUnchanged() {
-		ToolListFilteringTransport filtering = new ToolListFilteringTransport(this.stream, ADMIN_TOOLS_FOR_ADMINS, null);
+		ToolListFilteringTransport filtering = new ToolListFilteringTransport(this.stream, ADMIN_TOOLS_FOR_ADMINS,
+				null);
 		McpSchema.JSONRPCResponse error = new McpSchema.JSONRPCResponse(McpSchema.JSONRPC_VERSION, 1, null,
 				new McpSchema.JSONRPCResponse.JSONRPCError(-32603, "boom", null));
 		McpSchema.JSONRPCNotification notification = new McpSchema.JSONRPCNotification(McpSchema.JSONRPC_VERSION,

@@ -22,19 +22,24 @@ import io.lettuce.core.codec.StringCodec;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Counts permits in Redis with Bucket4j's Lettuce backend, so that every instance on the same Redis shares each
- * limit: a limit of 5 per minute allows 5 calls per minute across the cluster. Buckets are the same as the
- * {@link Bucket4jJdbcRateLimiterStore PostgreSQL store}'s (one per limit, {@code limitForPeriod} tokens refilled all
- * at once every {@code limitRefreshPeriod}); each is one Redis key, {@value #KEY_PREFIX}{@code <tool>|<kind>|<hash>},
- * updated by compare-and-swap in a Lua script, so concurrent calls on any instance are counted exactly. Session ids
- * and principals are not stored, only their SHA-256 hash. A key expires (Redis {@code PX}) once its bucket would
- * have refilled completely, plus ten seconds, so Redis needs no clean-up.
+ * Counts permits in Redis with Bucket4j's Lettuce backend, so that every instance on the
+ * same Redis shares each limit: a limit of 5 per minute allows 5 calls per minute across
+ * the cluster. Buckets are the same as the {@link Bucket4jJdbcRateLimiterStore PostgreSQL
+ * store}'s (one per limit, {@code limitForPeriod} tokens refilled all at once every
+ * {@code limitRefreshPeriod}); each is one Redis key,
+ * {@value #KEY_PREFIX}{@code <tool>|<kind>|<hash>}, updated by compare-and-swap in a Lua
+ * script, so concurrent calls on any instance are counted exactly. Session ids and
+ * principals are not stored, only their SHA-256 hash. A key expires (Redis {@code PX})
+ * once its bucket would have refilled completely, plus ten seconds, so Redis needs no
+ * clean-up.
  *
- * <p>The store opens its own connection from the given client when a permit is first asked for, and Lettuce
- * reconnects it after a failure. A permit that Redis does not answer within the timeout, or that is asked for while
- * the connection is down (at once, without queueing a command), throws
- * {@link RateLimiterStore.RateLimiterUnavailableException}; the middleware then fails closed or open as configured. Works with a standalone {@link RedisClient} and with a {@link RedisClusterClient}.
- * <pre>{@code
+ * <p>
+ * The store opens its own connection from the given client when a permit is first asked
+ * for, and Lettuce reconnects it after a failure. A permit that Redis does not answer
+ * within the timeout, or that is asked for while the connection is down (at once, without
+ * queueing a command), throws {@link RateLimiterStore.RateLimiterUnavailableException};
+ * the middleware then fails closed or open as configured. Works with a standalone
+ * {@link RedisClient} and with a {@link RedisClusterClient}. <pre>{@code
  * RedisClient client = RedisClient.create("redis://127.0.0.1:6379");
  * Bucket4jRedisRateLimiterStore store = new Bucket4jRedisRateLimiterStore(client, Duration.ofSeconds(2));
  * RateLimitMiddleware rateLimit = RateLimitMiddleware.builder().policies(policies).store(store).build();
@@ -63,14 +68,16 @@ public final class Bucket4jRedisRateLimiterStore implements RateLimiterStore, Au
 
 	/**
 	 * Creates the store; it connects when a permit is first asked for.
-	 * @param client a {@link RedisClient} or {@link RedisClusterClient}, which the caller keeps and shuts down
-	 * @param timeout how long a permit waits for Redis before it fails as unavailable; positive
+	 * @param client a {@link RedisClient} or {@link RedisClusterClient}, which the caller
+	 * keeps and shuts down
+	 * @param timeout how long a permit waits for Redis before it fails as unavailable;
+	 * positive
 	 */
 	public Bucket4jRedisRateLimiterStore(AbstractRedisClient client, Duration timeout) {
 		this.client = Objects.requireNonNull(client, "client");
 		if (!(client instanceof RedisClient) && !(client instanceof RedisClusterClient)) {
-			throw new IllegalArgumentException("client must be a RedisClient or a RedisClusterClient, was "
-					+ client.getClass().getName());
+			throw new IllegalArgumentException(
+					"client must be a RedisClient or a RedisClusterClient, was " + client.getClass().getName());
 		}
 		Objects.requireNonNull(timeout, "timeout");
 		if (timeout.isNegative() || timeout.isZero()) {
@@ -92,15 +99,18 @@ public final class Bucket4jRedisRateLimiterStore implements RateLimiterStore, Au
 		}
 		StatefulConnection<String, byte[]> connected = this.connection;
 		if (connected != null && !connected.isOpen()) {
-			// Lettuce is reconnecting: fail at once instead of queueing commands that would wait out the timeout
+			// Lettuce is reconnecting: fail at once instead of queueing commands that
+			// would wait out the timeout
 			throw new RateLimiterUnavailableException("the Redis rate-limit store is not connected (reconnecting)",
 					new IllegalStateException("Redis connection closed"));
 		}
 		return open;
 	}
 
-	// Connects on first use, and again after a failed attempt: a Redis that is down at startup only rejects the
-	// limited calls (fail closed) until it is back. Once open, Lettuce reconnects the connection by itself.
+	// Connects on first use, and again after a failed attempt: a Redis that is down at
+	// startup only rejects the
+	// limited calls (fail closed) until it is back. Once open, Lettuce reconnects the
+	// connection by itself.
 	private synchronized ProxyManager<String> connect() {
 		if (this.closed) {
 			throw new IllegalStateException("the Redis rate-limit store is closed");

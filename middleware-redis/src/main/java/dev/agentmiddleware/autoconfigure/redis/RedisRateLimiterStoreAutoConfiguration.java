@@ -20,11 +20,12 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 /**
- * {@code agent.middleware.rate-limit.store.type: redis}: rate limits shared in Redis, with Bucket4j's Lettuce backend
- * on the client of Spring Boot's {@link LettuceConnectionFactory} ({@code spring.data.redis.*}) and its command
- * timeout. Contributes the {@link RateLimiterStore} before the rate-limit auto-configuration runs; without a
- * {@code LettuceConnectionFactory} (or without Bucket4j's Lettuce backend) that auto-configuration fails startup naming
- * what is missing.
+ * {@code agent.middleware.rate-limit.store.type: redis}: rate limits shared in Redis,
+ * with Bucket4j's Lettuce backend on the client of Spring Boot's
+ * {@link LettuceConnectionFactory} ({@code spring.data.redis.*}) and its command timeout.
+ * Contributes the {@link RateLimiterStore} before the rate-limit auto-configuration runs;
+ * without a {@code LettuceConnectionFactory} (or without Bucket4j's Lettuce backend) that
+ * auto-configuration fails startup naming what is missing.
  */
 @AutoConfiguration(before = ToolRateLimitAutoConfiguration.class, after = AgentMiddlewareAutoConfiguration.class,
 		afterName = "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration")

@@ -24,12 +24,14 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.context.annotation.Bean;
 
 /**
- * Agent-level middleware on Spring AI's {@code ChatClient} tool loop: the {@link AgentToolCallingAdvisor} supplied
- * through its builder (so the auto-configured {@code ChatClient.Builder} uses it), a
- * {@link ChatClientBuilderCustomizer} that attaches every agent tool, the contributed tools and the advisor, and the
- * one decorator of the {@link ToolCallingManager} ({@code GoverningToolCallingManager}, applied once) that offers the
- * model only the tools its caller may call ({@link AuthorizedTools}), puts tools registered the Spring AI way through
- * the middleware chain and runs the loop's side of each tool call.
+ * Agent-level middleware on Spring AI's {@code ChatClient} tool loop: the
+ * {@link AgentToolCallingAdvisor} supplied through its builder (so the auto-configured
+ * {@code ChatClient.Builder} uses it), a {@link ChatClientBuilderCustomizer} that
+ * attaches every agent tool, the contributed tools and the advisor, and the one decorator
+ * of the {@link ToolCallingManager} ({@code GoverningToolCallingManager}, applied once)
+ * that offers the model only the tools its caller may call ({@link AuthorizedTools}),
+ * puts tools registered the Spring AI way through the middleware chain and runs the
+ * loop's side of each tool call.
  */
 @AutoConfiguration(after = { AgentAutoConfiguration.class, AgentToolSpringAiAutoConfiguration.class },
 		afterName = "org.springframework.ai.model.tool.autoconfigure.ToolCallingAutoConfiguration",
@@ -62,8 +64,7 @@ public final class AgentChatClientAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean(ToolCallingAdvisor.Builder.class)
-	@ConditionalOnBooleanProperty(name = AgentSpringAiProperties.PREFIX + ".chat-client.enabled",
-			matchIfMissing = true)
+	@ConditionalOnBooleanProperty(name = AgentSpringAiProperties.PREFIX + ".chat-client.enabled", matchIfMissing = true)
 	AgentToolCallingAdvisor.Builder agentToolCallingAdvisorBuilder(AgentRuns agentRuns,
 			ObjectProvider<ToolCallingManager> toolCallingManager, AgentToolRegistry registry,
 			ToolErrorFormatter errorFormatter, ObjectProvider<AuthorizationMiddleware> authorization,
@@ -78,8 +79,7 @@ public final class AgentChatClientAutoConfiguration {
 	}
 
 	@Bean
-	@ConditionalOnBooleanProperty(name = AgentSpringAiProperties.PREFIX + ".chat-client.enabled",
-			matchIfMissing = true)
+	@ConditionalOnBooleanProperty(name = AgentSpringAiProperties.PREFIX + ".chat-client.enabled", matchIfMissing = true)
 	ChatClientBuilderCustomizer agentChatClientBuilderCustomizer(AgentToolCallbackProvider toolCallbacks,
 			ObjectProvider<ToolCallingAdvisor.Builder<?>> advisorBuilder) {
 		return (builder) -> {

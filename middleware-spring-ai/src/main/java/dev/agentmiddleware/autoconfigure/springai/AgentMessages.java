@@ -17,7 +17,8 @@ import org.springframework.ai.chat.metadata.Usage;
 import org.springframework.ai.chat.model.ChatResponse;
 
 /**
- * Spring AI messages, and the usage of a model response, in the model-neutral form agent middleware sees.
+ * Spring AI messages, and the usage of a model response, in the model-neutral form agent
+ * middleware sees.
  */
 final class AgentMessages {
 
@@ -45,7 +46,8 @@ final class AgentMessages {
 
 	static List<ToolCallRequest> toolCalls(List<AssistantMessage.ToolCall> calls) {
 		return calls.stream()
-			.map((call) -> new ToolCallRequest(call.id(), call.name(), (call.arguments() != null) ? call.arguments() : ""))
+			.map((call) -> new ToolCallRequest(call.id(), call.name(),
+					(call.arguments() != null) ? call.arguments() : ""))
 			.toList();
 	}
 
@@ -61,9 +63,10 @@ final class AgentMessages {
 	}
 
 	/**
-	 * What a model response used, from its metadata: {@code getUsage()} (prompt tokens as input, completion tokens as
-	 * output, the total as reported or their sum) and {@code getModel()}. Spring AI gives a response without usage
-	 * an {@link EmptyUsage}; that, no metadata, or a usage with neither count is unknown, never zero.
+	 * What a model response used, from its metadata: {@code getUsage()} (prompt tokens as
+	 * input, completion tokens as output, the total as reported or their sum) and
+	 * {@code getModel()}. Spring AI gives a response without usage an {@link EmptyUsage};
+	 * that, no metadata, or a usage with neither count is unknown, never zero.
 	 * @param response the response, or {@code null}
 	 * @return the usage
 	 */
@@ -78,8 +81,8 @@ final class AgentMessages {
 		long input = count(usage.getPromptTokens());
 		long output = count(usage.getCompletionTokens());
 		Integer total = usage.getTotalTokens();
-		return new ModelUsage(model, input, output, (total != null) ? Math.max(count(total), input + output)
-				: input + output, true);
+		return new ModelUsage(model, input, output,
+				(total != null) ? Math.max(count(total), input + output) : input + output, true);
 	}
 
 	private static long count(@Nullable Integer tokens) {

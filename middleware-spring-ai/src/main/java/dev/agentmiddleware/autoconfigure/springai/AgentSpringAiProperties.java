@@ -3,7 +3,8 @@ package dev.agentmiddleware.autoconfigure.springai;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**
- * Configuration of the Spring AI integration of agent-level middleware, under {@code agent.middleware.spring-ai}.
+ * Configuration of the Spring AI integration of agent-level middleware, under
+ * {@code agent.middleware.spring-ai}.
  */
 @ConfigurationProperties(AgentSpringAiProperties.PREFIX)
 class AgentSpringAiProperties {
@@ -28,7 +29,10 @@ class AgentSpringAiProperties {
 	 */
 	public static class ChatClient {
 
-		/** Whether the auto-configured ChatClient.Builder gets every agent tool and the agent tool-calling advisor. */
+		/**
+		 * Whether the auto-configured ChatClient.Builder gets every agent tool and the
+		 * agent tool-calling advisor.
+		 */
 		private boolean enabled = true;
 
 		public boolean isEnabled() {
@@ -47,8 +51,9 @@ class AgentSpringAiProperties {
 	public static class ToolCallingManager {
 
 		/**
-		 * Whether tools registered the Spring AI way (@Tool beans, other ToolCallbacks) pass the middleware chain, and
-		 * a chat model is offered only the tools its caller may call.
+		 * Whether tools registered the Spring AI way (@Tool beans, other ToolCallbacks)
+		 * pass the middleware chain, and a chat model is offered only the tools its
+		 * caller may call.
 		 */
 		private boolean enabled = true;
 

@@ -20,17 +20,20 @@ import org.springframework.ai.tool.metadata.ToolMetadata;
 import org.springframework.util.function.SingletonSupplier;
 
 /**
- * An {@code @AgentTool} as a Spring AI {@link ToolCallback}: binds the model's JSON arguments to the method's
- * parameters, runs the tool's pipeline and converts the result to text (strings as they are, {@code void} as
- * {@code Done}, anything else as JSON).
+ * An {@code @AgentTool} as a Spring AI {@link ToolCallback}: binds the model's JSON
+ * arguments to the method's parameters, runs the tool's pipeline and converts the result
+ * to text (strings as they are, {@code void} as {@code Done}, anything else as JSON).
  *
- * <p>A failure, including bad arguments, becomes the short text of the {@link ToolErrorFormatter}. For a
- * {@code ChatClient} it is returned as the tool's answer, so one failing tool never aborts the model's turn; for an
- * MCP client it is raised as an exception carrying only that text, which Spring AI's MCP server turns into a result
- * with {@code isError} set.
- * <p>The call's session id comes from the {@link ToolContext}: the MCP session when called over MCP, otherwise the
- * value under {@value #SESSION_ID_KEY} or Spring AI's conversation id:
- * <pre>{@code
+ * <p>
+ * A failure, including bad arguments, becomes the short text of the
+ * {@link ToolErrorFormatter}. For a {@code ChatClient} it is returned as the tool's
+ * answer, so one failing tool never aborts the model's turn; for an MCP client it is
+ * raised as an exception carrying only that text, which Spring AI's MCP server turns into
+ * a result with {@code isError} set.
+ * <p>
+ * The call's session id comes from the {@link ToolContext}: the MCP session when called
+ * over MCP, otherwise the value under {@value #SESSION_ID_KEY} or Spring AI's
+ * conversation id: <pre>{@code
  * chatClient.prompt("What's the weather in Lisbon?")
  *     .toolContext(Map.of(AgentToolCallback.SESSION_ID_KEY, conversationId))
  *     .call();
@@ -42,9 +45,11 @@ public final class AgentToolCallback implements ToolCallback {
 	public static final String SESSION_ID_KEY = "agent.session-id";
 
 	/**
-	 * The tool-context key whose value becomes the call's principal: a {@link dev.agentmiddleware.tool.ToolPrincipal},
-	 * a Spring Security {@code Authentication} (name and authorities) or a name (no authorities). Without it, the
-	 * principal is Spring Security's {@code SecurityContext} of the calling thread.
+	 * The tool-context key whose value becomes the call's principal: a
+	 * {@link dev.agentmiddleware.tool.ToolPrincipal}, a Spring Security
+	 * {@code Authentication} (name and authorities) or a name (no authorities). Without
+	 * it, the principal is Spring Security's {@code SecurityContext} of the calling
+	 * thread.
 	 */
 	public static final String PRINCIPAL_KEY = "agent.principal";
 
@@ -107,9 +112,9 @@ public final class AgentToolCallback implements ToolCallback {
 	}
 
 	/**
-	 * Exposes every registered {@code @AgentTool} as a Spring AI {@link ToolCallback}. With Spring AI's MCP server
-	 * starter on the classpath, these become the server's MCP tools.
-	 * <pre>{@code
+	 * Exposes every registered {@code @AgentTool} as a Spring AI {@link ToolCallback}.
+	 * With Spring AI's MCP server starter on the classpath, these become the server's MCP
+	 * tools. <pre>{@code
 	 * ChatClient client = chatClientBuilder.defaultTools(agentToolCallbackProvider).build();
 	 * }</pre>
 	 */
@@ -118,7 +123,8 @@ public final class AgentToolCallback implements ToolCallback {
 		private final Supplier<ToolCallback[]> callbacks;
 
 		/**
-		 * Creates the provider; the callbacks are created on first use, once every tool is registered.
+		 * Creates the provider; the callbacks are created on first use, once every tool
+		 * is registered.
 		 * @param registry the tools
 		 * @param errorFormatter turns failures into text for the model
 		 * @param jsonMapper converts results to JSON

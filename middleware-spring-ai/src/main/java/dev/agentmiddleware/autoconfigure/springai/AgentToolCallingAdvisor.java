@@ -39,31 +39,40 @@ import org.springframework.ai.model.tool.ToolExecutionEligibilityChecker;
 import org.springframework.ai.model.tool.ToolExecutionResult;
 
 /**
- * Spring AI's tool-calling loop with agent-level middleware: on every iteration of the loop (one model call and
- * the tool calls it asks for), on the call and the stream paths, runs the {@code beforeIteration} hooks before the
- * model call and the {@code afterIteration} hooks once the tool calls are answered (or the model replied without
- * any); asks the loop guard about every tool call, answering the calls a limit stops instead of running them;
- * adds what hooks left for the next iteration's input (such as the error-recovery hint) after the tool answers; and
- * keeps the run's token and cost budgets: before each model call it asks whether a budget is spent (then the loop
- * ends without calling the model, its final answer saying which budget and how much was used), and it counts the
- * usage metadata of each model response ({@code ChatResponse.getMetadata().getUsage()}, the model named by
- * {@code getModel()}; a response without usage is counted as unknown). When the response that spends a budget asks
- * for tool calls, they are answered with that final answer instead of running, and the run ends, as at the loop
- * guard's iteration limit.
+ * Spring AI's tool-calling loop with agent-level middleware: on every iteration of the
+ * loop (one model call and the tool calls it asks for), on the call and the stream paths,
+ * runs the {@code beforeIteration} hooks before the model call and the
+ * {@code afterIteration} hooks once the tool calls are answered (or the model replied
+ * without any); asks the loop guard about every tool call, answering the calls a limit
+ * stops instead of running them; adds what hooks left for the next iteration's input
+ * (such as the error-recovery hint) after the tool answers; and keeps the run's token and
+ * cost budgets: before each model call it asks whether a budget is spent (then the loop
+ * ends without calling the model, its final answer saying which budget and how much was
+ * used), and it counts the usage metadata of each model response
+ * ({@code ChatResponse.getMetadata().getUsage()}, the model named by {@code getModel()};
+ * a response without usage is counted as unknown). When the response that spends a budget
+ * asks for tool calls, they are answered with that final answer instead of running, and
+ * the run ends, as at the loop guard's iteration limit.
  *
- * <p>The run's thread is the conversation id ({@link ChatMemory#CONVERSATION_ID} among the advisor parameters or in
- * the tool context, or {@value AgentToolCallback#SESSION_ID_KEY} in the tool context); a request without one gets a
- * fresh thread of its own. The run itself is carried in the request's context and, under {@value #RUN_KEY}, in the
- * {@code ToolContext}, where the tool-calling manager finds it and our tools read the thread as their session
- * (Spring AI's conversation id is set to it too, for tools of your own that read it); no registry of runs exists.
- * The run's tool calls are run by the {@link GoverningToolCallingManager} the builder's manager is decorated with
- * (once: an already decorated manager is used as it is).
+ * <p>
+ * The run's thread is the conversation id ({@link ChatMemory#CONVERSATION_ID} among the
+ * advisor parameters or in the tool context, or {@value AgentToolCallback#SESSION_ID_KEY}
+ * in the tool context); a request without one gets a fresh thread of its own. The run
+ * itself is carried in the request's context and, under {@value #RUN_KEY}, in the
+ * {@code ToolContext}, where the tool-calling manager finds it and our tools read the
+ * thread as their session (Spring AI's conversation id is set to it too, for tools of
+ * your own that read it); no registry of runs exists. The run's tool calls are run by the
+ * {@link GoverningToolCallingManager} the builder's manager is decorated with (once: an
+ * already decorated manager is used as it is).
  *
- * <p>A model whose options are not {@link ToolCallingChatOptions} cannot be given tools at all: the advisor then
- * only passes the request on, and logs one WARN (per options type) naming the fix.
+ * <p>
+ * A model whose options are not {@link ToolCallingChatOptions} cannot be given tools at
+ * all: the advisor then only passes the request on, and logs one WARN (per options type)
+ * naming the fix.
  *
- * <p>Supplied through its builder, it replaces the {@link ToolCallingAdvisor} a {@code ChatClient} registers:
- * <pre>{@code
+ * <p>
+ * Supplied through its builder, it replaces the {@link ToolCallingAdvisor} a
+ * {@code ChatClient} registers: <pre>{@code
  * ChatClient client = ChatClient.builder(chatModel, observationRegistry, null, null,
  *         AgentToolCallingAdvisor.builder(agentRuns).toolCallingManager(toolCallingManager))
  *     .build();
@@ -72,7 +81,10 @@ import org.springframework.ai.model.tool.ToolExecutionResult;
  */
 public class AgentToolCallingAdvisor extends ToolCallingAdvisor {
 
-	/** The tool-context (and request-context) key carrying the {@link AgentRun} a tool call belongs to. */
+	/**
+	 * The tool-context (and request-context) key carrying the {@link AgentRun} a tool
+	 * call belongs to.
+	 */
 	public static final String RUN_KEY = "agent.run";
 
 	private static final Logger logger = LoggerFactory.getLogger(AgentToolCallingAdvisor.class);
@@ -87,7 +99,8 @@ public class AgentToolCallingAdvisor extends ToolCallingAdvisor {
 	 * @param toolCallingManager runs the allowed tool calls; already wrapped for the loop
 	 * @param eligibilityChecker decides whether a reply asks for tool calls
 	 * @param order the advisor order
-	 * @param conversationHistoryEnabled whether the loop keeps the conversation history itself
+	 * @param conversationHistoryEnabled whether the loop keeps the conversation history
+	 * itself
 	 * @param runs starts agent runs
 	 */
 	AgentToolCallingAdvisor(GoverningToolCallingManager toolCallingManager,
@@ -99,7 +112,8 @@ public class AgentToolCallingAdvisor extends ToolCallingAdvisor {
 
 	/**
 	 * Starts a builder.
-	 * @param runs starts agent runs: the composed middleware, the thread store and the loop guard
+	 * @param runs starts agent runs: the composed middleware, the thread store and the
+	 * loop guard
 	 * @return the builder
 	 */
 	public static Builder builder(AgentRuns runs) {
@@ -142,8 +156,7 @@ public class AgentToolCallingAdvisor extends ToolCallingAdvisor {
 		return Flux.defer(() -> {
 			AgentRun run = this.runs.start(threadId(request), principal(request));
 			return super.adviseStream(withRun(request, run), chain)
-				.onErrorResume(BudgetSpentException.class,
-						(ex) -> Flux.just(finalAnswer(request, ex.getMessage())))
+				.onErrorResume(BudgetSpentException.class, (ex) -> Flux.just(finalAnswer(request, ex.getMessage())))
 				.concatWith(Flux.defer(() -> {
 					finish(run, null);
 					return Flux.<ChatClientResponse>empty();
@@ -152,8 +165,10 @@ public class AgentToolCallingAdvisor extends ToolCallingAdvisor {
 		});
 	}
 
-	// Without ToolCallingChatOptions Spring AI has nowhere to put the tools: the model is offered none, and the tool
-	// calls of a reply are not run (the answer is often ""). Silent in Spring AI; said once per options type here.
+	// Without ToolCallingChatOptions Spring AI has nowhere to put the tools: the model is
+	// offered none, and the tool
+	// calls of a reply are not run (the answer is often ""). Silent in Spring AI; said
+	// once per options type here.
 	private static void warnToolsCannotReachTheModel(ChatClientRequest request) {
 		Object options = request.prompt().getOptions();
 		Class<?> type = (options != null) ? options.getClass() : Void.class;
@@ -171,7 +186,8 @@ public class AgentToolCallingAdvisor extends ToolCallingAdvisor {
 		return request.mutate().context(RUN_KEY, run).build();
 	}
 
-	// The caller of the run's tool calls (ToolCaller): the tool context's principal, else the SecurityContext.
+	// The caller of the run's tool calls (ToolCaller): the tool context's principal, else
+	// the SecurityContext.
 	private static @Nullable String principal(ChatClientRequest request) {
 		Map<String, Object> toolContext = (request.prompt().getOptions() instanceof ToolCallingChatOptions options)
 				? options.getToolContext() : null;
@@ -180,7 +196,8 @@ public class AgentToolCallingAdvisor extends ToolCallingAdvisor {
 		return (principal != null) ? principal.name() : null;
 	}
 
-	// The loop's answer when a budget is spent before a model call: the model is not called.
+	// The loop's answer when a budget is spent before a model call: the model is not
+	// called.
 	private static ChatClientResponse finalAnswer(ChatClientRequest request, String text) {
 		ChatResponse answer = ChatResponse.builder()
 			.generations(List.of(new Generation(new AssistantMessage(text))))
@@ -275,7 +292,8 @@ public class AgentToolCallingAdvisor extends ToolCallingAdvisor {
 		return next;
 	}
 
-	// An iteration the tool-calling manager did not end (the model replied without tool calls) ends with the reply.
+	// An iteration the tool-calling manager did not end (the model replied without tool
+	// calls) ends with the reply.
 	private static void endIteration(AgentRun run) {
 		if (run.iterationOpen()) {
 			run.endIteration(new IterationResult(run.lastReply(), List.of()));
@@ -316,8 +334,9 @@ public class AgentToolCallingAdvisor extends ToolCallingAdvisor {
 	}
 
 	/**
-	 * Ends the loop before a model call when a budget is spent; caught where the run started, whose answer it
-	 * becomes. Without a stack trace: it is a decision, not an error.
+	 * Ends the loop before a model call when a budget is spent; caught where the run
+	 * started, whose answer it becomes. Without a stack trace: it is a decision, not an
+	 * error.
 	 */
 	private static final class BudgetSpentException extends RuntimeException {
 
@@ -333,9 +352,9 @@ public class AgentToolCallingAdvisor extends ToolCallingAdvisor {
 	}
 
 	/**
-	 * Builds an {@link AgentToolCallingAdvisor}; the {@link ToolCallingManager} given (default: Spring AI's) runs
-	 * the tool calls the loop guard allows, decorated once by the {@link GoverningToolCallingManager} unless it
-	 * already is one.
+	 * Builds an {@link AgentToolCallingAdvisor}; the {@link ToolCallingManager} given
+	 * (default: Spring AI's) runs the tool calls the loop guard allows, decorated once by
+	 * the {@link GoverningToolCallingManager} unless it already is one.
 	 */
 	public static class Builder extends ToolCallingAdvisor.Builder<Builder> {
 

@@ -16,8 +16,8 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.context.annotation.Bean;
 
 /**
- * Exposes every {@code @AgentTool} to Spring AI (and, through Spring AI's MCP server, to MCP clients) as a
- * {@link ToolCallback} that runs the tool's middleware chain.
+ * Exposes every {@code @AgentTool} to Spring AI (and, through Spring AI's MCP server, to
+ * MCP clients) as a {@link ToolCallback} that runs the tool's middleware chain.
  */
 @AutoConfiguration(after = AgentMiddlewareAutoConfiguration.class)
 @ConditionalOnClass(ToolCallback.class)

@@ -7,20 +7,26 @@ import dev.agentmiddleware.tool.ToolMiddlewareException;
 
 /**
  * The default {@link ToolErrorFormatter}, deciding by type: the chain's own failures
- * ({@link ToolMiddlewareException}) keep their actionable message; anything else is the tool's own failure,
- * including the {@link dev.agentmiddleware.tool.ToolSignalException}s a tool throws, and becomes
- * {@code Tool 'x' failed: ExceptionType: first line of the message}. Secrets are redacted, only
- * the first line is kept, and the text is cut at a maximum length. A refusal is two sentences: the decision with its
- * reason, then what to do (never cut): {@value #DENIAL_HINT} for a denial, such as {@code Call of tool 'delete_file'
- * was denied by approval: alice denied it: keep the logs. Do not retry this call unless the user asks you to.}, and
- * {@value #FORBIDDEN_HINT} for a call refused for missing authorities, since asking again does not grant them.
+ * ({@link ToolMiddlewareException}) keep their actionable message; anything else is the
+ * tool's own failure, including the {@link dev.agentmiddleware.tool.ToolSignalException}s
+ * a tool throws, and becomes
+ * {@code Tool 'x' failed: ExceptionType: first line of the message}. Secrets are
+ * redacted, only the first line is kept, and the text is cut at a maximum length. A
+ * refusal is two sentences: the decision with its reason, then what to do (never cut):
+ * {@value #DENIAL_HINT} for a denial, such as {@code Call of tool 'delete_file'
+ * was denied by approval: alice denied it: keep the logs. Do not retry this call unless the user asks you to.},
+ * and {@value #FORBIDDEN_HINT} for a call refused for missing authorities, since asking
+ * again does not grant them.
  */
 final class DefaultToolErrorFormatter implements ToolErrorFormatter {
 
 	/** The hint appended to denials. */
 	public static final String DENIAL_HINT = "Do not retry this call unless the user asks you to.";
 
-	/** The hint appended to calls refused for missing authorities: asking again does not grant them. */
+	/**
+	 * The hint appended to calls refused for missing authorities: asking again does not
+	 * grant them.
+	 */
 	public static final String FORBIDDEN_HINT = "Do not retry this call.";
 
 	private final SecretRedactor redactor;

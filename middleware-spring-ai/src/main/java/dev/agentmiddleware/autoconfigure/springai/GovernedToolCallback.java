@@ -22,22 +22,29 @@ import org.springframework.ai.tool.execution.ToolExecutionException;
 import org.springframework.ai.tool.metadata.ToolMetadata;
 
 /**
- * Puts a Spring AI {@link ToolCallback} that is not ours (a {@code @Tool} method, a function callback, a tool of an
- * MCP client, ...) behind the same middleware chain as an {@code @AgentTool} method.
+ * Puts a Spring AI {@link ToolCallback} that is not ours (a {@code @Tool} method, a
+ * function callback, a tool of an MCP client, ...) behind the same middleware chain as an
+ * {@code @AgentTool} method.
  *
- * <p>{@link #govern} registers the callback's tool in the {@link AgentToolRegistry} (so it shows in the registry,
- * the MCP tool list and the actuator endpoint) with a descriptor derived from its {@link ToolDefinition} and
- * {@link ToolMetadata}: name, description, input schema and {@code returnDirect}. Spring AI declares no safety
- * level, so the tool counts as {@link SafetyLevel#DANGEROUS}, not read-only and not idempotent (fail-safe: it is
- * never cached or retried unless configuration says so). A call binds the JSON input against the schema's
- * properties (bad input gets a clear error and never reaches the chain or the delegate), runs the tool's pipeline,
- * and at the end of the chain calls the delegate with the (possibly rewritten) arguments as JSON and the original
- * {@link ToolContext}. Failures become the text of the {@link ToolErrorFormatter}, as for an {@code @AgentTool}:
- * returned to a {@code ChatClient}, raised as a {@code ToolCallFailedException} to an MCP client.
+ * <p>
+ * {@link #govern} registers the callback's tool in the {@link AgentToolRegistry} (so it
+ * shows in the registry, the MCP tool list and the actuator endpoint) with a descriptor
+ * derived from its {@link ToolDefinition} and {@link ToolMetadata}: name, description,
+ * input schema and {@code returnDirect}. Spring AI declares no safety level, so the tool
+ * counts as {@link SafetyLevel#DANGEROUS}, not read-only and not idempotent (fail-safe:
+ * it is never cached or retried unless configuration says so). A call binds the JSON
+ * input against the schema's properties (bad input gets a clear error and never reaches
+ * the chain or the delegate), runs the tool's pipeline, and at the end of the chain calls
+ * the delegate with the (possibly rewritten) arguments as JSON and the original
+ * {@link ToolContext}. Failures become the text of the {@link ToolErrorFormatter}, as for
+ * an {@code @AgentTool}: returned to a {@code ChatClient}, raised as a
+ * {@code ToolCallFailedException} to an MCP client.
  *
- * <p>Governing is idempotent: our own callbacks ({@link AgentToolCallback}, {@code GovernedToolCallback}) are
- * returned as they are, so the chain runs exactly once per call. Governing another instance of the same tool (same
- * name, definition and callback class, as Spring AI creates per request for {@code @Tool} objects) reuses the
+ * <p>
+ * Governing is idempotent: our own callbacks ({@link AgentToolCallback},
+ * {@code GovernedToolCallback}) are returned as they are, so the chain runs exactly once
+ * per call. Governing another instance of the same tool (same name, definition and
+ * callback class, as Spring AI creates per request for {@code @Tool} objects) reuses the
  * registered tool and pipeline, and each call runs the instance it was made on.
  * <pre>{@code
  * ToolCallback governed = GovernedToolCallback.govern(methodToolCallback, registry, errorFormatter);
@@ -46,15 +53,21 @@ import org.springframework.ai.tool.metadata.ToolMetadata;
  */
 public final class GovernedToolCallback implements ToolCallback {
 
-	/** The invocation attribute carrying the Spring AI tool context of a governed call. */
-	public static final InvocationAttribute<ToolContext> TOOL_CONTEXT = InvocationAttribute
-		.of("spring-ai.tool-context", ToolContext.class);
+	/**
+	 * The invocation attribute carrying the Spring AI tool context of a governed call.
+	 */
+	public static final InvocationAttribute<ToolContext> TOOL_CONTEXT = InvocationAttribute.of("spring-ai.tool-context",
+			ToolContext.class);
 
-	/** The invocation attribute carrying the callback instance a governed call runs at the end of the chain. */
+	/**
+	 * The invocation attribute carrying the callback instance a governed call runs at the
+	 * end of the chain.
+	 */
 	public static final InvocationAttribute<ToolCallback> DELEGATE = InvocationAttribute.of("spring-ai.tool-callback",
 			ToolCallback.class);
 
-	// The JSON input as the model sent it, handed to the delegate as it is when no layer changed the arguments.
+	// The JSON input as the model sent it, handed to the delegate as it is when no layer
+	// changed the arguments.
 	private static final InvocationAttribute<String> INPUT = InvocationAttribute.of("spring-ai.tool-input",
 			String.class);
 
@@ -75,13 +88,14 @@ public final class GovernedToolCallback implements ToolCallback {
 	}
 
 	/**
-	 * Governs a callback: registers its tool and returns a callback that runs the tool's chain, or the callback
-	 * itself when it already runs our chain.
+	 * Governs a callback: registers its tool and returns a callback that runs the tool's
+	 * chain, or the callback itself when it already runs our chain.
 	 * @param callback any Spring AI tool callback
 	 * @param registry the registry the tool joins
 	 * @param errorFormatter turns failures into text for the model
 	 * @return a callback whose calls pass the chain exactly once
-	 * @throws IllegalStateException if another tool of the registry already has the callback's name
+	 * @throws IllegalStateException if another tool of the registry already has the
+	 * callback's name
 	 * @throws IllegalArgumentException if the callback's name is not a valid tool name
 	 */
 	public static ToolCallback govern(ToolCallback callback, AgentToolRegistry registry,
@@ -97,7 +111,8 @@ public final class GovernedToolCallback implements ToolCallback {
 	}
 
 	/**
-	 * Whether a callback already runs our chain: an {@link AgentToolCallback} or a {@code GovernedToolCallback}.
+	 * Whether a callback already runs our chain: an {@link AgentToolCallback} or a
+	 * {@code GovernedToolCallback}.
 	 * @param callback a tool callback
 	 * @return {@code true} if governing it again would run the chain twice
 	 */
@@ -106,8 +121,9 @@ public final class GovernedToolCallback implements ToolCallback {
 	}
 
 	/**
-	 * The descriptor a callback's tool gets: name, description, schema and {@code returnDirect} from Spring AI,
-	 * {@link SafetyLevel#DANGEROUS} because Spring AI declares no safety level, and a {@code String} result.
+	 * The descriptor a callback's tool gets: name, description, schema and
+	 * {@code returnDirect} from Spring AI, {@link SafetyLevel#DANGEROUS} because Spring
+	 * AI declares no safety level, and a {@code String} result.
 	 * @param callback a tool callback
 	 * @return the descriptor
 	 */
@@ -122,12 +138,15 @@ public final class GovernedToolCallback implements ToolCallback {
 			.build();
 	}
 
-	// Spring AI wraps a tool's own exception in a ToolExecutionException: unwrap it, so that the chain (retry
-	// policies, observers, error recovery) sees the tool's exception unchanged, as for an @AgentTool.
+	// Spring AI wraps a tool's own exception in a ToolExecutionException: unwrap it, so
+	// that the chain (retry
+	// policies, observers, error recovery) sees the tool's exception unchanged, as for an
+	// @AgentTool.
 	private static @Nullable Object callDelegate(ToolInvocation invocation, ToolCallback fallback) throws Exception {
 		ToolCallback delegate = invocation.attribute(DELEGATE);
 		ToolContext toolContext = invocation.attribute(TOOL_CONTEXT);
-		// Bound once: the arguments the chain bound from the model's JSON reach the delegate as that JSON, unless a
+		// Bound once: the arguments the chain bound from the model's JSON reach the
+		// delegate as that JSON, unless a
 		// layer replaced them (then they are written out again).
 		String sent = invocation.attribute(INPUT);
 		String input = (sent != null && ToolCall.current().hasArgumentsAsBound(invocation)) ? sent

@@ -32,25 +32,29 @@ import org.springframework.ai.tool.definition.ToolDefinition;
 import org.springframework.util.StringUtils;
 
 /**
- * Our one seam at Spring AI's tool execution: decorates Spring AI's {@link ToolCallingManager}, once, so that
+ * Our one seam at Spring AI's tool execution: decorates Spring AI's
+ * {@link ToolCallingManager}, once, so that
  * <ul>
- * <li>the model is offered only the tools its caller may call ({@link #resolveToolDefinitions}, which Spring AI's
- * model modules ask for the tools of their request): the caller is the one its tool calls have (see
- * {@code ToolCaller}), and {@link AuthorizedTools} decides, by the rule that refuses its calls and filters an MCP
- * client's {@code tools/list}. A call of a tool it was not offered still reaches that tool's chain, which refuses
- * it;</li>
- * <li>tools registered the Spring AI way ({@code @Tool} methods, function callbacks, any other
- * {@link ToolCallback}) pass our middleware chain too: every callback of the request that does not already run our
- * chain is {@linkplain GovernedToolCallback#govern governed}, our own are left alone, so each call passes the chain
- * exactly once;</li>
- * <li>a tool call that names a tool the request does not have is answered to the model as a tool error naming the
- * tool and the ones that exist (outcome {@code unknown_tool}, see {@link AgentToolRegistry#callUnknown}) instead of
- * failing the whole turn;</li>
+ * <li>the model is offered only the tools its caller may call
+ * ({@link #resolveToolDefinitions}, which Spring AI's model modules ask for the tools of
+ * their request): the caller is the one its tool calls have (see {@code ToolCaller}), and
+ * {@link AuthorizedTools} decides, by the rule that refuses its calls and filters an MCP
+ * client's {@code tools/list}. A call of a tool it was not offered still reaches that
+ * tool's chain, which refuses it;</li>
+ * <li>tools registered the Spring AI way ({@code @Tool} methods, function callbacks, any
+ * other {@link ToolCallback}) pass our middleware chain too: every callback of the
+ * request that does not already run our chain is {@linkplain GovernedToolCallback#govern
+ * governed}, our own are left alone, so each call passes the chain exactly once;</li>
+ * <li>a tool call that names a tool the request does not have is answered to the model as
+ * a tool error naming the tool and the ones that exist (outcome {@code unknown_tool}, see
+ * {@link AgentToolRegistry#callUnknown}) instead of failing the whole turn;</li>
  * <li>in a run of {@link AgentToolCallingAdvisor} (the {@link AgentRun} under
- * {@value AgentToolCallingAdvisor#RUN_KEY} in the tool context), the run's loop guard decides every tool call of
- * the model's reply, the delegate runs the allowed ones, the others are answered with the guard's text, and the
- * iteration ends with what happened as its events. Each call runs with a {@link ToolCallReport} of its own in its
- * tool context, so its result and failure are joined to the call by the model's tool-call id.</li>
+ * {@value AgentToolCallingAdvisor#RUN_KEY} in the tool context), the run's loop guard
+ * decides every tool call of the model's reply, the delegate runs the allowed ones, the
+ * others are answered with the guard's text, and the iteration ends with what happened as
+ * its events. Each call runs with a {@link ToolCallReport} of its own in its tool
+ * context, so its result and failure are joined to the call by the model's tool-call
+ * id.</li>
  * </ul>
  * Everything else is the delegate's, including Spring AI's own per-turn limits.
  * <pre>{@code
@@ -92,8 +96,9 @@ final class GoverningToolCallingManager implements ToolCallingManager {
 	}
 
 	/**
-	 * The decorator for a manager that governs no callbacks (governing is switched off): it only runs the agent
-	 * loop's side of tool execution, and offers the model every tool.
+	 * The decorator for a manager that governs no callbacks (governing is switched off):
+	 * it only runs the agent loop's side of tool execution, and offers the model every
+	 * tool.
 	 * @param delegate the manager that runs the tool calls
 	 * @return the decorator
 	 */
@@ -133,8 +138,10 @@ final class GoverningToolCallingManager implements ToolCallingManager {
 		return offered;
 	}
 
-	// A tool of the Spring AI way is registered when its first call is governed: until then it is judged by the
-	// descriptor governing will register it with, so that it is offered the same from the first turn on.
+	// A tool of the Spring AI way is registered when its first call is governed: until
+	// then it is judged by the
+	// descriptor governing will register it with, so that it is offered the same from the
+	// first turn on.
 	private static boolean offers(String name, @Nullable ToolCallback callback, @Nullable ToolPrincipal caller,
 			AgentToolRegistry registry, AuthorizedTools authorizedTools) {
 		if (callback != null && !GovernedToolCallback.isGoverned(callback) && registry.find(name).isEmpty()) {
@@ -186,7 +193,8 @@ final class GoverningToolCallingManager implements ToolCallingManager {
 			}
 			ToolCallReport report = new ToolCallReport(id);
 			ToolExecutionResult executed = this.delegate.executeToolCalls(
-					new Prompt(prompt.getInstructions(), options.mutate().toolContext(ToolCallReport.KEY, report).build()),
+					new Prompt(prompt.getInstructions(),
+							options.mutate().toolContext(ToolCallReport.KEY, report).build()),
 					only(chatResponse, generation, reply.getToolCalls().get(i)));
 			ranAny = true;
 			returnDirect &= executed.returnDirect();
@@ -207,7 +215,8 @@ final class GoverningToolCallingManager implements ToolCallingManager {
 			.build();
 	}
 
-	// The reply cut down to one of its tool calls, for the delegate to run that call alone.
+	// The reply cut down to one of its tool calls, for the delegate to run that call
+	// alone.
 	private static ChatResponse only(ChatResponse chatResponse, Generation generation, AssistantMessage.ToolCall call) {
 		AssistantMessage one = generation.getOutput().mutate().toolCalls(List.of(call)).build();
 		return ChatResponse.builder()
@@ -228,7 +237,8 @@ final class GoverningToolCallingManager implements ToolCallingManager {
 		return null;
 	}
 
-	// The request's options with every callback governed and a stand-in for each unknown tool called; the options
+	// The request's options with every callback governed and a stand-in for each unknown
+	// tool called; the options
 	// themselves when nothing changes (or governing is off).
 	private ToolCallingChatOptions governed(ToolCallingChatOptions options, ChatResponse chatResponse) {
 		AgentToolRegistry registry = this.registry;
@@ -248,8 +258,10 @@ final class GoverningToolCallingManager implements ToolCallingManager {
 		return changed ? options.mutate().toolCallbacks(governed).build() : options;
 	}
 
-	// Spring AI throws "No ToolCallback found for tool name" for a call it cannot resolve, and the turn is lost: a
-	// stand-in callback per unknown name answers the model with a tool error instead. A name is known when the
+	// Spring AI throws "No ToolCallback found for tool name" for a call it cannot
+	// resolve, and the turn is lost: a
+	// stand-in callback per unknown name answers the model with a tool error instead. A
+	// name is known when the
 	// request has a callback of that name: those are the tools the model was offered.
 	private static boolean answerUnknownTools(List<ToolCallback> callbacks, ChatResponse chatResponse,
 			AgentToolRegistry registry, ToolErrorFormatter errorFormatter) {

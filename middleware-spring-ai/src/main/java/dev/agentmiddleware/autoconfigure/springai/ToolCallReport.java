@@ -4,10 +4,12 @@ import dev.agentmiddleware.tool.CallOutcome;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One tool call of a model's reply, as {@link GoverningToolCallingManager} hands it to the callback that runs it,
- * under {@value #KEY} in that call's own {@code ToolContext}: the model's tool-call id, which the callback puts on
- * the invocation, and the failure the callback reports back, so that the loop learns how the call with this id
- * ended. Created per tool call; written by the one callback that runs it and read after it returned.
+ * One tool call of a model's reply, as {@link GoverningToolCallingManager} hands it to
+ * the callback that runs it, under {@value #KEY} in that call's own {@code ToolContext}:
+ * the model's tool-call id, which the callback puts on the invocation, and the failure
+ * the callback reports back, so that the loop learns how the call with this id ended.
+ * Created per tool call; written by the one callback that runs it and read after it
+ * returned.
  */
 final class ToolCallReport {
 
@@ -39,9 +41,10 @@ final class ToolCallReport {
 	}
 
 	/**
-	 * The failure the loop counts as a tool error (the call failed, was refused or timed out), if any.
-	 * @return the failure, or {@code null} when the call returned or ended in an outcome that is not an error (such
-	 * as invalid arguments, which the model is told to fix)
+	 * The failure the loop counts as a tool error (the call failed, was refused or timed
+	 * out), if any.
+	 * @return the failure, or {@code null} when the call returned or ended in an outcome
+	 * that is not an error (such as invalid arguments, which the model is told to fix)
 	 */
 	@Nullable Exception error() {
 		Exception failure = this.failure;

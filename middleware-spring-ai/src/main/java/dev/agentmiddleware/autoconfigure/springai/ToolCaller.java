@@ -18,23 +18,28 @@ import org.springframework.ai.chat.model.ToolContext;
 import org.springframework.core.io.support.SpringFactoriesLoader;
 
 /**
- * Who is calling a tool through Spring AI, read from the {@link ToolContext}: a protocol's client that a
- * {@link ToolContextCallers} of another module recognizes (the MCP server module's: the MCP exchange), or a
- * {@code ChatClient} turn (session id: the thread of the agent run under {@value AgentToolCallingAdvisor#RUN_KEY},
- * else {@value AgentToolCallback#SESSION_ID_KEY}, else Spring AI's conversation id; the model's tool-call id from the
- * {@link ToolCallReport} the tool-calling manager gives each call; principal from {@value AgentToolCallback#PRINCIPAL_KEY}, else Spring Security's {@code SecurityContext} of the
- * calling thread, through {@link ToolPrincipals}).
+ * Who is calling a tool through Spring AI, read from the {@link ToolContext}: a
+ * protocol's client that a {@link ToolContextCallers} of another module recognizes (the
+ * MCP server module's: the MCP exchange), or a {@code ChatClient} turn (session id: the
+ * thread of the agent run under {@value AgentToolCallingAdvisor#RUN_KEY}, else
+ * {@value AgentToolCallback#SESSION_ID_KEY}, else Spring AI's conversation id; the
+ * model's tool-call id from the {@link ToolCallReport} the tool-calling manager gives
+ * each call; principal from {@value AgentToolCallback#PRINCIPAL_KEY}, else Spring
+ * Security's {@code SecurityContext} of the calling thread, through
+ * {@link ToolPrincipals}).
  *
  * @param source where the call came from
  * @param sessionId the session, or {@code null}
  * @param principal the principal, or {@code null}
- * @param attributes adds the protocol's invocation attributes (such as the MCP exchange), or {@code null}
+ * @param attributes adds the protocol's invocation attributes (such as the MCP exchange),
+ * or {@code null}
  * @param report the tool call of a model's reply being run, or {@code null}
  */
 record ToolCaller(InvocationSource source, @Nullable String sessionId, @Nullable ToolPrincipal principal,
 		@Nullable Consumer<ToolInvocation.Builder> attributes, @Nullable ToolCallReport report) {
 
-	// The protocols that record their caller in the tool context (the MCP server module's), listed in spring.factories
+	// The protocols that record their caller in the tool context (the MCP server
+	// module's), listed in spring.factories
 	private static final List<ToolContextCallers> PROTOCOLS = SpringFactoriesLoader
 		.forDefaultResourceLocation(ToolCaller.class.getClassLoader())
 		.load(ToolContextCallers.class);
@@ -71,7 +76,8 @@ record ToolCaller(InvocationSource source, @Nullable String sessionId, @Nullable
 	}
 
 	/**
-	 * Adds what this caller carries beyond session and principal to an invocation being built.
+	 * Adds what this caller carries beyond session and principal to an invocation being
+	 * built.
 	 * @param builder the invocation builder
 	 * @return the builder
 	 */
@@ -91,11 +97,11 @@ record ToolCaller(InvocationSource source, @Nullable String sessionId, @Nullable
 	}
 
 	/**
-	 * Runs one Spring AI call of a registered tool, the part every callback of ours shares: the caller is taken from
-	 * the tool context, the call is described as unbound (bound inside the pipeline, so that a call refused for its
-	 * arguments is observed and counted too), the callback runs the pipeline, and a failure becomes what the caller
-	 * gets ({@link #failed}).
-	 * <pre>{@code
+	 * Runs one Spring AI call of a registered tool, the part every callback of ours
+	 * shares: the caller is taken from the tool context, the call is described as unbound
+	 * (bound inside the pipeline, so that a call refused for its arguments is observed
+	 * and counted too), the callback runs the pipeline, and a failure becomes what the
+	 * caller gets ({@link #failed}). <pre>{@code
 	 * return ToolCaller.call(tool, toolInput, toolContext, errorFormatter, logger,
 	 *         (described) -> String.valueOf(tool.pipeline().call(described.build())));
 	 * }</pre>
@@ -112,8 +118,9 @@ record ToolCaller(InvocationSource source, @Nullable String sessionId, @Nullable
 	}
 
 	/**
-	 * What this caller gets for a failed call: the formatted text, which an MCP client receives as an error result
-	 * (thrown as {@link ToolCallFailedException}) and a {@code ChatClient} turn as the tool's answer.
+	 * What this caller gets for a failed call: the formatted text, which an MCP client
+	 * receives as an error result (thrown as {@link ToolCallFailedException}) and a
+	 * {@code ChatClient} turn as the tool's answer.
 	 * @param toolName the tool that failed
 	 * @param failure the failure
 	 * @param errorFormatter formats the failure for the model

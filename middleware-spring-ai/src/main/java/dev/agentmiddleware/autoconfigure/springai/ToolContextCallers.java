@@ -9,11 +9,11 @@ import dev.agentmiddleware.tool.ToolPrincipal;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Recognizes the caller of a Spring AI tool call that a protocol recorded in the call's {@code ToolContext}: the MCP
- * server module recognizes the MCP exchange that Spring AI's MCP server puts there, so that a call from an MCP client
- * is described with its session, principal and exchange. Implementations are listed in {@code META-INF/spring.factories}
- * under this interface's name, so that this module knows no protocol:
- * <pre>{@code
+ * Recognizes the caller of a Spring AI tool call that a protocol recorded in the call's
+ * {@code ToolContext}: the MCP server module recognizes the MCP exchange that Spring AI's
+ * MCP server puts there, so that a call from an MCP client is described with its session,
+ * principal and exchange. Implementations are listed in {@code META-INF/spring.factories}
+ * under this interface's name, so that this module knows no protocol: <pre>{@code
  * dev.agentmiddleware.autoconfigure.springai.ToolContextCallers=\
  * com.example.MyProtocolCallers
  * }</pre>
@@ -31,10 +31,12 @@ public interface ToolContextCallers {
 
 	/**
 	 * A caller recognized in a tool context.
+	 *
 	 * @param source where the call came from
 	 * @param sessionId the session id the client knows, or {@code null}
 	 * @param principal the caller's principal, or {@code null} for an anonymous caller
-	 * @param attributes adds the protocol's invocation attributes (such as the MCP exchange) to the call
+	 * @param attributes adds the protocol's invocation attributes (such as the MCP
+	 * exchange) to the call
 	 */
 	record Caller(InvocationSource source, @Nullable String sessionId, @Nullable ToolPrincipal principal,
 			Consumer<ToolInvocation.Builder> attributes) {

@@ -14,11 +14,13 @@ import org.springframework.ai.tool.ToolCallback;
 import org.springframework.ai.tool.definition.ToolDefinition;
 
 /**
- * Stands in for a tool a model called that the request does not have, so that Spring AI's tool loop answers the
- * model with a tool error instead of throwing {@code No ToolCallback found for tool name} at the caller: a call
- * passes {@link AgentToolRegistry#callUnknown} (observed, logged and counted with the outcome {@code unknown_tool},
- * seen by the observers) and returns the {@link ToolErrorFormatter}'s text naming the tool and the ones that exist.
- * The loop goes on; the model reads the error as the tool's answer.
+ * Stands in for a tool a model called that the request does not have, so that Spring AI's
+ * tool loop answers the model with a tool error instead of throwing
+ * {@code No ToolCallback found for tool name} at the caller: a call passes
+ * {@link AgentToolRegistry#callUnknown} (observed, logged and counted with the outcome
+ * {@code unknown_tool}, seen by the observers) and returns the
+ * {@link ToolErrorFormatter}'s text naming the tool and the ones that exist. The loop
+ * goes on; the model reads the error as the tool's answer.
  */
 final class UnknownToolCallback implements ToolCallback {
 

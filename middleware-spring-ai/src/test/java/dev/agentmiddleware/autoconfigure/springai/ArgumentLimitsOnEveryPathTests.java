@@ -31,9 +31,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 /**
- * {@code agent.middleware.arguments.max-payload-chars} and {@code max-depth} hold on every path a call can take
- * into a tool: a {@code ChatClient} turn, a Java caller with JSON text, and a Java caller with parsed arguments (the
- * way an MCP {@code tools/call} arrives); the refusal names the limit and never echoes the input. (The MCP path over
+ * {@code agent.middleware.arguments.max-payload-chars} and {@code max-depth} hold on
+ * every path a call can take into a tool: a {@code ChatClient} turn, a Java caller with
+ * JSON text, and a Java caller with parsed arguments (the way an MCP {@code tools/call}
+ * arrives); the refusal names the limit and never echoes the input. (The MCP path over
  * HTTP is shown by the sample's {@code ArgumentLimitsMcpIntegrationTests}.)
  */
 class ArgumentLimitsOnEveryPathTests {
@@ -45,10 +46,11 @@ class ArgumentLimitsOnEveryPathTests {
 	private static final String DEEP_JSON = "{\"note\":[[[[\"x\"]]]]}";
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(AgentMiddlewareAutoConfiguration.class, AgentToolAutoConfiguration.class,
-				AgentToolSpringAiAutoConfiguration.class, ThreadStoreAutoConfiguration.class,
-				AgentAutoConfiguration.class, AgentChatClientAutoConfiguration.class, ToolCallingAutoConfiguration.class,
-				ChatClientAutoConfiguration.class))
+		.withConfiguration(
+				AutoConfigurations.of(AgentMiddlewareAutoConfiguration.class, AgentToolAutoConfiguration.class,
+						AgentToolSpringAiAutoConfiguration.class, ThreadStoreAutoConfiguration.class,
+						AgentAutoConfiguration.class, AgentChatClientAutoConfiguration.class,
+						ToolCallingAutoConfiguration.class, ChatClientAutoConfiguration.class))
 		.withBean(NoteTools.class)
 		.withPropertyValues("agent.middleware.arguments.max-payload-chars=1000",
 				"agent.middleware.arguments.max-depth=3");
@@ -87,9 +89,8 @@ class ArgumentLimitsOnEveryPathTests {
 			assertRefused(context,
 					() -> remember.pipeline().call(remember.unboundInvocation(Map.of("note", List.of(HUGE))).build()),
 					"payload exceeds the limit of 1000 characters");
-			assertRefused(context,
-					() -> remember.pipeline()
-						.call(remember.unboundInvocation(Map.of("note", List.of(List.of(List.of(List.of("x")))))).build()),
+			assertRefused(context, () -> remember.pipeline()
+				.call(remember.unboundInvocation(Map.of("note", List.of(List.of(List.of(List.of("x")))))).build()),
 					"parameter 'note': nested deeper than 3 levels");
 		});
 	}
@@ -97,7 +98,9 @@ class ArgumentLimitsOnEveryPathTests {
 	private static void assertRefused(AssertableApplicationContext context, ThrowingCall call, String message) {
 		InvalidToolArgumentsException refused = catchThrowableOfType(InvalidToolArgumentsException.class, call::run);
 		assertThat(refused).as("refused").isNotNull();
-		assertThat(refused.getMessage()).contains("'remember'", message).doesNotContain("xxxxxxxxxx").hasSizeLessThan(200);
+		assertThat(refused.getMessage()).contains("'remember'", message)
+			.doesNotContain("xxxxxxxxxx")
+			.hasSizeLessThan(200);
 		assertThat(context.getBean(NoteTools.class).notes()).isZero();
 	}
 

@@ -35,9 +35,9 @@ import static dev.agentmiddleware.autoconfigure.springai.ScriptedChatModel.toolC
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The {@code ChatClient} path of authorization rules: the reason of a rule or decider that refuses a call is what the
- * model is told, the tool does not run, and a rule that reads no arguments keeps the tool out of what the model is
- * offered.
+ * The {@code ChatClient} path of authorization rules: the reason of a rule or decider
+ * that refuses a call is what the model is told, the tool does not run, and a rule that
+ * reads no arguments keeps the tool out of what the model is offered.
  */
 class AuthorizationRulesChatClientTests {
 
@@ -45,8 +45,8 @@ class AuthorizationRulesChatClientTests {
 		.withConfiguration(AutoConfigurations.of(AgentMiddlewareAutoConfiguration.class,
 				AgentToolAutoConfiguration.class, AuthorizationAutoConfiguration.class,
 				AgentToolSpringAiAutoConfiguration.class, ThreadStoreAutoConfiguration.class,
-				AgentAutoConfiguration.class, AgentChatClientAutoConfiguration.class, ToolCallingAutoConfiguration.class,
-				ChatClientAutoConfiguration.class))
+				AgentAutoConfiguration.class, AgentChatClientAutoConfiguration.class,
+				ToolCallingAutoConfiguration.class, ChatClientAutoConfiguration.class))
 		.withPropertyValues("agent.middleware.todo.enabled=false",
 				"agent.middleware.authorization.tools.transfer.deny-when[0].expression=#args.amount > 1000 and "
 						+ "!#principal.authorities.contains('ROLE_ADMIN')",
@@ -93,8 +93,7 @@ class AuthorizationRulesChatClientTests {
 		ScriptedChatModel model = new ScriptedChatModel(
 				toolCalls(call("c1", "transfer", "{\"to\":\"mallory\",\"amount\":5}")), text("done"));
 		ToolCallDecider sanctions = (call) -> "mallory".equals(call.argument("to"))
-				? ToolCallDecision.deny("Mallory is on the sanctions list.")
-				: ToolCallDecision.allow();
+				? ToolCallDecision.deny("Mallory is on the sanctions list.") : ToolCallDecision.allow();
 		this.contextRunner.withBean(ScriptedChatModel.class, () -> model)
 			.withBean(ToolCallDecider.class, () -> sanctions)
 			.run((context) -> {
@@ -111,7 +110,8 @@ class AuthorizationRulesChatClientTests {
 		this.contextRunner.withUserConfiguration(ToolResolvingModelConfiguration.class).run((context) -> {
 			chatClient(context).prompt("close account a-1").call().content();
 			ScriptedChatModel model = context.getBean(ScriptedChatModel.class);
-			assertThat(model.offeredTools).hasSize(2).allSatisfy((tools) -> assertThat(tools).containsExactly("transfer"));
+			assertThat(model.offeredTools).hasSize(2)
+				.allSatisfy((tools) -> assertThat(tools).containsExactly("transfer"));
 			assertThat(toolAnswer(model)).isEqualTo("Call of tool 'close_account' is forbidden: Accounts are not "
 					+ "closed from a chat. Do not retry this call.");
 		});
@@ -139,8 +139,9 @@ class AuthorizationRulesChatClientTests {
 	}
 
 	/**
-	 * A chat model that asks the context's {@link ToolCallingManager} for the tool definitions of each request, as a
-	 * Spring AI model module does, and calls {@code close_account} whatever it was offered.
+	 * A chat model that asks the context's {@link ToolCallingManager} for the tool
+	 * definitions of each request, as a Spring AI model module does, and calls
+	 * {@code close_account} whatever it was offered.
 	 */
 	@Configuration(proxyBeanMethods = false)
 	static class ToolResolvingModelConfiguration {

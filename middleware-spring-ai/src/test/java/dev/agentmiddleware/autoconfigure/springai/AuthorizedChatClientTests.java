@@ -37,9 +37,10 @@ import static dev.agentmiddleware.autoconfigure.springai.ScriptedChatModel.toolC
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The {@code ChatClient} path of per-tool authorization: the principal of a tool call is the one the tool context
- * names, else the {@code SecurityContext} of the thread that calls the model; the model is offered only the tools
- * that principal may call, and a tool that requires authorities is refused, with a plain answer to the model, to a
+ * The {@code ChatClient} path of per-tool authorization: the principal of a tool call is
+ * the one the tool context names, else the {@code SecurityContext} of the thread that
+ * calls the model; the model is offered only the tools that principal may call, and a
+ * tool that requires authorities is refused, with a plain answer to the model, to a
  * caller without them (one the model calls anyway, for one).
  */
 class AuthorizedChatClientTests {
@@ -48,8 +49,8 @@ class AuthorizedChatClientTests {
 		.withConfiguration(AutoConfigurations.of(AgentMiddlewareAutoConfiguration.class,
 				AgentToolAutoConfiguration.class, AuthorizationAutoConfiguration.class,
 				AgentToolSpringAiAutoConfiguration.class, ThreadStoreAutoConfiguration.class,
-				AgentAutoConfiguration.class, AgentChatClientAutoConfiguration.class, ToolCallingAutoConfiguration.class,
-				ChatClientAutoConfiguration.class))
+				AgentAutoConfiguration.class, AgentChatClientAutoConfiguration.class,
+				ToolCallingAutoConfiguration.class, ChatClientAutoConfiguration.class))
 		.withPropertyValues("agent.middleware.todo.enabled=false")
 		.withBean(LedgerTools.class);
 
@@ -179,7 +180,11 @@ class AuthorizedChatClientTests {
 	void theToolsOfferedOnTheStreamPathAreTheCallersToo() {
 		signIn("bob", "SCOPE_ledger.read");
 		this.contextRunner.withUserConfiguration(ToolResolvingModelConfiguration.class).run((context) -> {
-			List<String> chunks = chatClient(context).prompt("close the books").stream().content().collectList().block();
+			List<String> chunks = chatClient(context).prompt("close the books")
+				.stream()
+				.content()
+				.collectList()
+				.block();
 			assertThat(chunks).containsExactly("done");
 			ScriptedChatModel model = context.getBean(ScriptedChatModel.class);
 			assertThat(model.offeredTools).hasSize(2)
@@ -233,8 +238,9 @@ class AuthorizedChatClientTests {
 	}
 
 	/**
-	 * A chat model that, as a Spring AI model module does, gets the context's {@link ToolCallingManager} and asks it
-	 * for the tool definitions of each request; it calls {@code close_books} whatever it was offered.
+	 * A chat model that, as a Spring AI model module does, gets the context's
+	 * {@link ToolCallingManager} and asks it for the tool definitions of each request; it
+	 * calls {@code close_books} whatever it was offered.
 	 */
 	@Configuration(proxyBeanMethods = false)
 	static class ToolResolvingModelConfiguration {

@@ -83,8 +83,9 @@ class DefaultToolErrorFormatterTests {
 	void aCallerWithoutTheAuthoritiesIsToldNotToRetryAtAll() {
 		assertThat(this.formatter.format("delete_file",
 				new ToolForbiddenException("delete_file", "authorization", List.of("SCOPE_files.write"), true)))
-			.isEqualTo("Tool 'delete_file' requires authority SCOPE_files.write, which the caller does not have. Do not "
-					+ "retry this call.");
+			.isEqualTo(
+					"Tool 'delete_file' requires authority SCOPE_files.write, which the caller does not have. Do not "
+							+ "retry this call.");
 	}
 
 	@Test
@@ -118,7 +119,8 @@ class DefaultToolErrorFormatterTests {
 
 	@Test
 	void aTinyLimitIsRefused() {
-		assertThatIllegalArgumentException().isThrownBy(() -> new DefaultToolErrorFormatter(SecretRedactor.withDefaults(), 5))
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> new DefaultToolErrorFormatter(SecretRedactor.withDefaults(), 5))
 			.withMessageContaining("at least 40");
 	}
 

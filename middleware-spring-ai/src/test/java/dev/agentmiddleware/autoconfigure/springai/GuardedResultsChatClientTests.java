@@ -26,8 +26,8 @@ import static dev.agentmiddleware.autoconfigure.springai.ScriptedChatModel.toolC
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The {@code ChatClient} path of result guards: what a tool returns reaches the model with its secrets redacted
- * and cut to its limit, a structured result as valid JSON.
+ * The {@code ChatClient} path of result guards: what a tool returns reaches the model
+ * with its secrets redacted and cut to its limit, a structured result as valid JSON.
  */
 class GuardedResultsChatClientTests {
 
@@ -35,8 +35,8 @@ class GuardedResultsChatClientTests {
 		.withConfiguration(AutoConfigurations.of(AgentMiddlewareAutoConfiguration.class,
 				AgentToolAutoConfiguration.class, ToolResultAutoConfiguration.class,
 				AgentToolSpringAiAutoConfiguration.class, ThreadStoreAutoConfiguration.class,
-				AgentAutoConfiguration.class, AgentChatClientAutoConfiguration.class, ToolCallingAutoConfiguration.class,
-				ChatClientAutoConfiguration.class))
+				AgentAutoConfiguration.class, AgentChatClientAutoConfiguration.class,
+				ToolCallingAutoConfiguration.class, ChatClientAutoConfiguration.class))
 		.withPropertyValues("agent.middleware.todo.enabled=false", "agent.middleware.results.defaults.max-chars=500")
 		.withBean(ServerTools.class);
 

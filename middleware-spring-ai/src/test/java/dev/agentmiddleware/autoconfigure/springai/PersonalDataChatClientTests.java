@@ -26,8 +26,9 @@ import static dev.agentmiddleware.autoconfigure.springai.ScriptedChatModel.toolC
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The {@code ChatClient} path of the personal-data result guard: the model reads a tool's result with its email
- * addresses, phone numbers, card numbers and IBANs masked, only for the tool it is switched on for.
+ * The {@code ChatClient} path of the personal-data result guard: the model reads a tool's
+ * result with its email addresses, phone numbers, card numbers and IBANs masked, only for
+ * the tool it is switched on for.
  */
 class PersonalDataChatClientTests {
 
@@ -35,8 +36,8 @@ class PersonalDataChatClientTests {
 		.withConfiguration(AutoConfigurations.of(AgentMiddlewareAutoConfiguration.class,
 				AgentToolAutoConfiguration.class, ToolResultAutoConfiguration.class,
 				AgentToolSpringAiAutoConfiguration.class, ThreadStoreAutoConfiguration.class,
-				AgentAutoConfiguration.class, AgentChatClientAutoConfiguration.class, ToolCallingAutoConfiguration.class,
-				ChatClientAutoConfiguration.class))
+				AgentAutoConfiguration.class, AgentChatClientAutoConfiguration.class,
+				ToolCallingAutoConfiguration.class, ChatClientAutoConfiguration.class))
 		.withPropertyValues("agent.middleware.todo.enabled=false", "agent.middleware.results.phone-region=DE",
 				"agent.middleware.results.tools.lookup-customer.personal-data.enabled=true")
 		.withBean(CrmTools.class);

@@ -30,8 +30,9 @@ import static dev.agentmiddleware.autoconfigure.springai.ScriptedChatModel.toolC
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The {@code ChatClient} path of a rich result ({@link ToolContents}): the model reads its texts as they are (guarded)
- * and its binary parts described by type and size, never their data in base64.
+ * The {@code ChatClient} path of a rich result ({@link ToolContents}): the model reads
+ * its texts as they are (guarded) and its binary parts described by type and size, never
+ * their data in base64.
  */
 class RichResultsChatClientTests {
 
@@ -47,8 +48,8 @@ class RichResultsChatClientTests {
 		.withConfiguration(AutoConfigurations.of(AgentMiddlewareAutoConfiguration.class,
 				AgentToolAutoConfiguration.class, ToolResultAutoConfiguration.class,
 				AgentToolSpringAiAutoConfiguration.class, ThreadStoreAutoConfiguration.class,
-				AgentAutoConfiguration.class, AgentChatClientAutoConfiguration.class, ToolCallingAutoConfiguration.class,
-				ChatClientAutoConfiguration.class))
+				AgentAutoConfiguration.class, AgentChatClientAutoConfiguration.class,
+				ToolCallingAutoConfiguration.class, ChatClientAutoConfiguration.class))
 		.withPropertyValues("agent.middleware.todo.enabled=false")
 		.withBean(ChartTools.class);
 

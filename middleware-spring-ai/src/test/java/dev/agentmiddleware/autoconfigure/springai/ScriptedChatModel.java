@@ -22,12 +22,14 @@ import org.springframework.ai.model.tool.ToolCallingManager;
 import org.springframework.ai.tool.definition.ToolDefinition;
 
 /**
- * A test double of a chat model: replays a fixed script of replies (tool calls or text), one per model call, and
- * records every prompt it gets. Stands in for a hosted LLM, which cannot run here. Given a {@link ToolCallingManager},
- * it also does what a Spring AI model module does to build its request: asks the manager for the tool definitions of
- * each prompt, and records the names of the tools it was offered. Told to {@link #reporting report usage}, every
- * response carries the model's name and its token usage in its metadata, as a model module puts the provider's
- * figures there; otherwise a response has no usage (Spring AI's {@code EmptyUsage}).
+ * A test double of a chat model: replays a fixed script of replies (tool calls or text),
+ * one per model call, and records every prompt it gets. Stands in for a hosted LLM, which
+ * cannot run here. Given a {@link ToolCallingManager}, it also does what a Spring AI
+ * model module does to build its request: asks the manager for the tool definitions of
+ * each prompt, and records the names of the tools it was offered. Told to
+ * {@link #reporting report usage}, every response carries the model's name and its token
+ * usage in its metadata, as a model module puts the provider's figures there; otherwise a
+ * response has no usage (Spring AI's {@code EmptyUsage}).
  */
 class ScriptedChatModel implements ChatModel {
 
@@ -41,7 +43,10 @@ class ScriptedChatModel implements ChatModel {
 
 	final List<Prompt> prompts = new CopyOnWriteArrayList<>();
 
-	/** The names of the tools each model call was offered, when the model has a tool-calling manager. */
+	/**
+	 * The names of the tools each model call was offered, when the model has a
+	 * tool-calling manager.
+	 */
 	final List<List<String>> offeredTools = new CopyOnWriteArrayList<>();
 
 	@SafeVarargs

@@ -24,16 +24,21 @@ import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Selector;
 
 /**
- * The {@code agentmiddleware} actuator endpoint: every agent tool with its descriptor, its chain (the middleware in
- * order, outermost first) and each feature's effective settings for it, the observer tier's health, and the global
- * sections of the features ({@link AgentMiddlewareEndpointContributor}), such as learning statistics.
+ * The {@code agentmiddleware} actuator endpoint: every agent tool with its descriptor,
+ * its chain (the middleware in order, outermost first) and each feature's effective
+ * settings for it, the observer tier's health, and the global sections of the features
+ * ({@link AgentMiddlewareEndpointContributor}), such as learning statistics.
  *
- * <p>{@code GET /actuator/agentmiddleware} returns the overview, {@code GET /actuator/agentmiddleware/{tool}} one
- * tool (404 when unknown), {@code GET /actuator/agentmiddleware/threads/{id}} and
- * {@code GET /actuator/agentmiddleware/principals/{name}} what the features know of one thread or principal (such as
- * what is left of its budgets; 404 when none knows anything). Expose it like any endpoint, e.g.
- * {@code management.endpoints.web.exposure.include=health,agentmiddleware}. It shows no argument value, result or
- * secret: descriptors and chains are static, and contributors only return configuration, counts and normalised text.
+ * <p>
+ * {@code GET /actuator/agentmiddleware} returns the overview, {@code GET
+ * /actuator/agentmiddleware/{tool}} one tool (404 when unknown), {@code GET
+ * /actuator/agentmiddleware/threads/{id}} and {@code GET
+ * /actuator/agentmiddleware/principals/{name}} what the features know of one thread or
+ * principal (such as what is left of its budgets; 404 when none knows anything). Expose
+ * it like any endpoint, e.g.
+ * {@code management.endpoints.web.exposure.include=health,agentmiddleware}. It shows no
+ * argument value, result or secret: descriptors and chains are static, and contributors
+ * only return configuration, counts and normalised text.
  */
 @Endpoint(id = "agentmiddleware")
 final class AgentMiddlewareEndpoint {
@@ -60,9 +65,9 @@ final class AgentMiddlewareEndpoint {
 		for (AgentMiddlewareEndpointContributor contributor : this.contributors) {
 			AgentMiddlewareEndpointContributor existing = byName.putIfAbsent(contributor.name(), contributor);
 			if (existing != null) {
-				throw new IllegalStateException("Two agentmiddleware endpoint contributors are named '"
-						+ contributor.name() + "': " + existing.getClass().getName() + " and "
-						+ contributor.getClass().getName());
+				throw new IllegalStateException(
+						"Two agentmiddleware endpoint contributors are named '" + contributor.name() + "': "
+								+ existing.getClass().getName() + " and " + contributor.getClass().getName());
 			}
 		}
 	}
@@ -92,10 +97,11 @@ final class AgentMiddlewareEndpoint {
 	}
 
 	/**
-	 * One tool, named as it is registered or the way configuration accepts it ({@code get-stock} and
-	 * {@code GET_STOCK} name {@code get_stock}).
+	 * One tool, named as it is registered or the way configuration accepts it
+	 * ({@code get-stock} and {@code GET_STOCK} name {@code get_stock}).
 	 * @param tool the tool name
-	 * @return the tool's description, or {@code null} (404 over HTTP) when no tool has that name
+	 * @return the tool's description, or {@code null} (404 over HTTP) when no tool has
+	 * that name
 	 */
 	@ReadOperation
 	public @Nullable AgentToolDescriptor tool(@Selector String tool) {
@@ -107,8 +113,8 @@ final class AgentMiddlewareEndpoint {
 	 * @param scope {@value AgentMiddlewareEndpointContributor#THREADS} or
 	 * {@value AgentMiddlewareEndpointContributor#PRINCIPALS}
 	 * @param id the thread id or the principal's name
-	 * @return the contributors' parts, or {@code null} (404 over HTTP) for another scope or when no contributor has
-	 * a part
+	 * @return the contributors' parts, or {@code null} (404 over HTTP) for another scope
+	 * or when no contributor has a part
 	 */
 	@ReadOperation
 	public @Nullable Map<String, Object> entry(@Selector String scope, @Selector String id) {
@@ -126,7 +132,8 @@ final class AgentMiddlewareEndpoint {
 		return parts.isEmpty() ? null : parts;
 	}
 
-	// The rule of tools.<name> keys (ToolNames.canonical); a name two tools share canonically names neither.
+	// The rule of tools.<name> keys (ToolNames.canonical); a name two tools share
+	// canonically names neither.
 	private Optional<RegisteredTool> byConfiguredName(String name) {
 		String canonical = ToolNames.canonical(name);
 		List<RegisteredTool> matches = this.registry.tools()
@@ -184,12 +191,14 @@ final class AgentMiddlewareEndpoint {
 	 * @param idempotent whether calling it twice with the same arguments is safe
 	 * @param tags its tags, sorted
 	 * @param returnDirect whether its result goes straight to the user
-	 * @param inputSchema the JSON schema of its arguments, parsed (or as text if it is not valid JSON)
+	 * @param inputSchema the JSON schema of its arguments, parsed (or as text if it is
+	 * not valid JSON)
 	 * @param bean the bean that declares it
-	 * @param chain the layers of its pipeline, outermost first, ending with the tool itself
+	 * @param chain the layers of its pipeline, outermost first, ending with the tool
+	 * itself
 	 * @param pipeline the printed pipeline
-	 * @param settings each feature's part of the tool's description (typically its effective settings) by
-	 * contributor name, for the features that apply to the tool
+	 * @param settings each feature's part of the tool's description (typically its
+	 * effective settings) by contributor name, for the features that apply to the tool
 	 */
 	public record AgentToolDescriptor(String name, String description, SafetyLevel safety, boolean readOnly,
 			boolean idempotent, List<String> tags, boolean returnDirect, Object inputSchema, String bean,
@@ -200,7 +209,8 @@ final class AgentMiddlewareEndpoint {
 	/**
 	 * The observer tier.
 	 *
-	 * @param droppedRecords how many call records were dropped because the asynchronous queue was full
+	 * @param droppedRecords how many call records were dropped because the asynchronous
+	 * queue was full
 	 * @param observerFailures how many times an observer threw
 	 */
 	public record ObserversDescriptor(long droppedRecords, long observerFailures) {

@@ -15,15 +15,17 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
- * Auto-configuration of the {@link AgentMiddlewareEndpoint agentmiddleware} actuator endpoint, when Actuator is
- * present and the endpoint is available (exposed and not disabled).
+ * Auto-configuration of the {@link AgentMiddlewareEndpoint agentmiddleware} actuator
+ * endpoint, when Actuator is present and the endpoint is available (exposed and not
+ * disabled).
  */
 @AutoConfiguration(after = AgentMiddlewareAutoConfiguration.class)
 @ConditionalOnClass({ Endpoint.class, ConditionalOnAvailableEndpoint.class })
 @ConditionalOnBean(AgentToolRegistry.class)
 public final class AgentMiddlewareEndpointAutoConfiguration {
 
-	// Nested, so that the endpoint condition (from spring-boot-actuator-autoconfigure) is only loaded when the
+	// Nested, so that the endpoint condition (from spring-boot-actuator-autoconfigure) is
+	// only loaded when the
 	// class condition above has found Actuator.
 	@Configuration(proxyBeanMethods = false)
 	@ConditionalOnAvailableEndpoint(AgentMiddlewareEndpoint.class)

@@ -1,6 +1,7 @@
 /**
- * The {@code agentmiddleware} actuator endpoint: every tool with its descriptor and chain, and the sections that
- * features contribute through {@link dev.agentmiddleware.autoconfigure.actuate.AgentMiddlewareEndpointContributor}.
+ * The {@code agentmiddleware} actuator endpoint: every tool with its descriptor and
+ * chain, and the sections that features contribute through
+ * {@link dev.agentmiddleware.autoconfigure.actuate.AgentMiddlewareEndpointContributor}.
  */
 @NullMarked
 package dev.agentmiddleware.autoconfigure.actuate;

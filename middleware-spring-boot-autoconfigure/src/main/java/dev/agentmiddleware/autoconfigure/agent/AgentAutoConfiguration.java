@@ -38,12 +38,14 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
- * Agent-level middleware: the built-in todo and error-recovery middleware (each switched off with its
- * {@code enabled} property), the loop guard (with its per-thread budget in the tool chain for MCP calls), the token
- * and cost budgets (with the {@code agent.tokens} and {@code agent.cost} metrics when a {@code MeterRegistry} exists,
- * and their section of the actuator endpoint), and their composition with every other {@code AgentMiddleware}
- * bean, which joins after the built-ins in {@code @Order}. The tools the middleware contribute join the tool
- * registry, so they pass the middleware chain and show in the MCP tool list and the actuator endpoint.
+ * Agent-level middleware: the built-in todo and error-recovery middleware (each switched
+ * off with its {@code enabled} property), the loop guard (with its per-thread budget in
+ * the tool chain for MCP calls), the token and cost budgets (with the
+ * {@code agent.tokens} and {@code agent.cost} metrics when a {@code MeterRegistry}
+ * exists, and their section of the actuator endpoint), and their composition with every
+ * other {@code AgentMiddleware} bean, which joins after the built-ins in {@code @Order}.
+ * The tools the middleware contribute join the tool registry, so they pass the middleware
+ * chain and show in the MCP tool list and the actuator endpoint.
  */
 @AutoConfiguration(after = { AgentMiddlewareAutoConfiguration.class, ThreadStoreAutoConfiguration.class },
 		afterName = "org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration")
@@ -52,7 +54,10 @@ import org.springframework.context.annotation.Configuration;
 		BudgetProperties.class })
 public final class AgentAutoConfiguration {
 
-	/** The owner the registry shows for the tools of an agent middleware, followed by its name. */
+	/**
+	 * The owner the registry shows for the tools of an agent middleware, followed by its
+	 * name.
+	 */
 	static final String TOOL_OWNER_PREFIX = "agent-middleware:";
 
 	@Bean
@@ -76,8 +81,9 @@ public final class AgentAutoConfiguration {
 	}
 
 	/**
-	 * The loop guard's per-thread budget in every tool's chain, for MCP calls (thread: the MCP session), counted in
-	 * the same thread store as the calls of agent runs; out of every chain without a per-thread limit.
+	 * The loop guard's per-thread budget in every tool's chain, for MCP calls (thread:
+	 * the MCP session), counted in the same thread store as the calls of agent runs; out
+	 * of every chain without a per-thread limit.
 	 */
 	@Bean
 	@ConditionalOnMissingBean(name = "loopGuardThreadBudget")
@@ -115,7 +121,8 @@ public final class AgentAutoConfiguration {
 			ComposedAgentMiddleware composed = agentRuns.getObject().middleware();
 			for (AgentMiddleware middleware : composed.middleware()) {
 				for (ExecutableTool tool : middleware.tools()) {
-					// Of two tools with one name, only the one the composition kept is registered.
+					// Of two tools with one name, only the one the composition kept is
+					// registered.
 					if (composed.tools().contains(tool)) {
 						registry.register(tool, TOOL_OWNER_PREFIX + middleware.name());
 					}
@@ -133,8 +140,8 @@ public final class AgentAutoConfiguration {
 		@Bean
 		@ConditionalOnMissingBean(UsageMetrics.class)
 		MicrometerUsageMetrics usageMetrics(MeterRegistry meterRegistry, BudgetProperties properties) {
-			return new MicrometerUsageMetrics(meterRegistry, properties.getCurrency(), !properties.getPrices().isEmpty(),
-					new LinkedHashSet<>(properties.getMetrics().getPrincipals()));
+			return new MicrometerUsageMetrics(meterRegistry, properties.getCurrency(),
+					!properties.getPrices().isEmpty(), new LinkedHashSet<>(properties.getMetrics().getPrincipals()));
 		}
 
 	}

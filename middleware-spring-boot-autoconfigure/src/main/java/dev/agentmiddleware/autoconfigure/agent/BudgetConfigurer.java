@@ -9,9 +9,11 @@ import dev.agentmiddleware.agent.AgentBudget.Limits;
 import dev.agentmiddleware.agent.AgentBudget.ModelPrice;
 
 /**
- * The mapping of {@code agent.middleware.budget} to the budgets' policy, so that {@link AgentAutoConfiguration} only
- * wires beans. Budgets are per run, thread and principal, not per tool, so they have no {@code tools.<name>} block;
- * {@code enabled: false} is their one off-switch (nothing counted, no limits, no metrics).
+ * The mapping of {@code agent.middleware.budget} to the budgets' policy, so that
+ * {@link AgentAutoConfiguration} only wires beans. Budgets are per run, thread and
+ * principal, not per tool, so they have no {@code tools.<name>} block;
+ * {@code enabled: false} is their one off-switch (nothing counted, no limits, no
+ * metrics).
  */
 final class BudgetConfigurer {
 

@@ -15,10 +15,11 @@ import dev.agentmiddleware.autoconfigure.actuate.AgentMiddlewareEndpointContribu
 import org.jspecify.annotations.Nullable;
 
 /**
- * The {@code budget} section of the {@code agentmiddleware} actuator endpoint: the limits, currency and prices in
- * the overview, and what is left of the per-thread budget ({@code /actuator/agentmiddleware/threads/{id}}) and of a
- * principal's budget today ({@code /actuator/agentmiddleware/principals/{name}}), read from the thread store, so the
- * same on every instance. A scope without a limit has no part.
+ * The {@code budget} section of the {@code agentmiddleware} actuator endpoint: the
+ * limits, currency and prices in the overview, and what is left of the per-thread budget
+ * ({@code /actuator/agentmiddleware/threads/{id}}) and of a principal's budget today
+ * ({@code /actuator/agentmiddleware/principals/{name}}), read from the thread store, so
+ * the same on every instance. A scope without a limit has no part.
  */
 final class BudgetEndpointContributor implements AgentMiddlewareEndpointContributor {
 
@@ -57,8 +58,9 @@ final class BudgetEndpointContributor implements AgentMiddlewareEndpointContribu
 	}
 
 	private static BudgetLeft left(Limits limits, Spending spending, @Nullable LocalDate day, String currency) {
-		TokensLeft tokens = (limits.tokens() > 0) ? new TokensLeft(limits.tokens(), spending.tokens(),
-				Math.max(0, limits.tokens() - spending.tokens())) : null;
+		TokensLeft tokens = (limits.tokens() > 0)
+				? new TokensLeft(limits.tokens(), spending.tokens(), Math.max(0, limits.tokens() - spending.tokens()))
+				: null;
 		BigDecimal cost = limits.cost();
 		CostLeft money = (cost != null && limits.limitsCost())
 				? new CostLeft(cost, spending.cost(), cost.subtract(spending.cost()).max(BigDecimal.ZERO), currency)
@@ -85,7 +87,8 @@ final class BudgetEndpointContributor implements AgentMiddlewareEndpointContribu
 	 * @param day the day of a principal's budget, or {@code null} for a thread
 	 * @param tokens the token budget, or {@code null} without one
 	 * @param cost the cost budget, or {@code null} without one
-	 * @param responsesWithoutUsage how many model responses reported no usage (counted, not guessed)
+	 * @param responsesWithoutUsage how many model responses reported no usage (counted,
+	 * not guessed)
 	 * @param unpricedResponses how many model responses had no known cost
 	 */
 	public record BudgetLeft(@Nullable LocalDate day, @Nullable TokensLeft tokens, @Nullable CostLeft cost,

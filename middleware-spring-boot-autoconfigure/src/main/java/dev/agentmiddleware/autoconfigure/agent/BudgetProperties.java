@@ -14,8 +14,9 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**
- * Configuration of the token and cost budgets of agent runs, under {@code agent.middleware.budget}; a token limit of 0
- * and a cost limit that is not set mean none.
+ * Configuration of the token and cost budgets of agent runs, under
+ * {@code agent.middleware.budget}; a token limit of 0 and a cost limit that is not set
+ * mean none.
  */
 @ConfigurationProperties(BudgetProperties.PREFIX)
 class BudgetProperties implements ValidatedProperties {
@@ -24,34 +25,56 @@ class BudgetProperties implements ValidatedProperties {
 	public static final String PREFIX = "agent.middleware.budget";
 
 	/**
-	 * Whether to count the usage of model responses, enforce the limits below and record agent.tokens and agent.cost.
+	 * Whether to count the usage of model responses, enforce the limits below and record
+	 * agent.tokens and agent.cost.
 	 */
 	private boolean enabled = true;
 
-	/** The currency of the prices and cost limits, named in the answer that ends a run whose cost budget is spent. */
+	/**
+	 * The currency of the prices and cost limits, named in the answer that ends a run
+	 * whose cost budget is spent.
+	 */
 	private String currency = "USD";
 
-	/** The most tokens (input and output) of one run of the agent loop; 0 for no limit. */
+	/**
+	 * The most tokens (input and output) of one run of the agent loop; 0 for no limit.
+	 */
 	private long maxTokensPerRun = 0;
 
-	/** The most tokens of one thread (a conversation), across runs and instances; 0 for no limit. */
+	/**
+	 * The most tokens of one thread (a conversation), across runs and instances; 0 for no
+	 * limit.
+	 */
 	private long maxTokensPerThread = 0;
 
-	/** The most tokens of one principal per day (UTC), across threads and instances; 0 for no limit. */
+	/**
+	 * The most tokens of one principal per day (UTC), across threads and instances; 0 for
+	 * no limit.
+	 */
 	private long maxTokensPerPrincipalPerDay = 0;
 
-	/** The most money one run of the agent loop may cost, in the currency; none when not set. */
+	/**
+	 * The most money one run of the agent loop may cost, in the currency; none when not
+	 * set.
+	 */
 	private @Nullable BigDecimal maxCostPerRun;
 
-	/** The most money one thread (a conversation) may cost, across runs and instances; none when not set. */
+	/**
+	 * The most money one thread (a conversation) may cost, across runs and instances;
+	 * none when not set.
+	 */
 	private @Nullable BigDecimal maxCostPerThread;
 
-	/** The most money one principal may spend per day (UTC), across threads and instances; none when not set. */
+	/**
+	 * The most money one principal may spend per day (UTC), across threads and instances;
+	 * none when not set.
+	 */
 	private @Nullable BigDecimal maxCostPerPrincipalPerDay;
 
 	/**
-	 * Prices per model name, as the model's responses name it; a name also prices its dated versions (gpt-4o-mini
-	 * prices gpt-4o-mini-2024-07-18). Put a name with dots in brackets: prices[claude-3.5-sonnet].
+	 * Prices per model name, as the model's responses name it; a name also prices its
+	 * dated versions (gpt-4o-mini prices gpt-4o-mini-2024-07-18). Put a name with dots in
+	 * brackets: prices[claude-3.5-sonnet].
 	 */
 	private final Map<String, Price> prices = new LinkedHashMap<>();
 
@@ -204,12 +227,16 @@ class BudgetProperties implements ValidatedProperties {
 	}
 
 	/**
-	 * The agent.tokens and agent.cost metrics. Principal names are personal data and unbounded, so a metric names only
-	 * the principals listed here; every other principal is tagged "other", a run without one "none".
+	 * The agent.tokens and agent.cost metrics. Principal names are personal data and
+	 * unbounded, so a metric names only the principals listed here; every other principal
+	 * is tagged "other", a run without one "none".
 	 */
 	public static class Metrics {
 
-		/** The principals whose usage the agent.principal tag names; every other principal is tagged "other". */
+		/**
+		 * The principals whose usage the agent.principal tag names; every other principal
+		 * is tagged "other".
+		 */
 		private List<String> principals = new ArrayList<>();
 
 		public List<String> getPrincipals() {

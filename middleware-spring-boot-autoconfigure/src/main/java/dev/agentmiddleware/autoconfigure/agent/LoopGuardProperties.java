@@ -5,7 +5,8 @@ import dev.agentmiddleware.autoconfigure.tool.ValidatedProperties;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**
- * Configuration of the loop guards, under {@code agent.middleware.loop-guard}; a limit of 0 means none.
+ * Configuration of the loop guards, under {@code agent.middleware.loop-guard}; a limit of
+ * 0 means none.
  */
 @ConfigurationProperties(LoopGuardProperties.PREFIX)
 class LoopGuardProperties implements ValidatedProperties {
@@ -23,12 +24,15 @@ class LoopGuardProperties implements ValidatedProperties {
 	private int maxToolCallsPerRun = 100;
 
 	/**
-	 * The most tool calls in one thread (a conversation or an MCP session), across runs and instances; 0 for no
-	 * limit.
+	 * The most tool calls in one thread (a conversation or an MCP session), across runs
+	 * and instances; 0 for no limit.
 	 */
 	private int maxToolCallsPerThread = 0;
 
-	/** How many calls of one tool with the same arguments in one run stop that call instead of running it. */
+	/**
+	 * How many calls of one tool with the same arguments in one run stop that call
+	 * instead of running it.
+	 */
 	private int maxRepeatedCalls = 3;
 
 	@Override

@@ -10,15 +10,18 @@ import io.micrometer.core.instrument.MeterRegistry;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The usage of model responses as Micrometer counters: {@value #TOKENS} (tokens) and {@value #COST} (money, in the
- * configured currency) tagged by {@value #MODEL_TAG}, {@value #KIND_TAG} ({@code input} or {@code output}) and
- * {@value #PRINCIPAL_TAG}; {@value #TOKENS_UNKNOWN} counts the responses without usage and {@value #COST_UNKNOWN}
+ * The usage of model responses as Micrometer counters: {@value #TOKENS} (tokens) and
+ * {@value #COST} (money, in the configured currency) tagged by {@value #MODEL_TAG},
+ * {@value #KIND_TAG} ({@code input} or {@code output}) and {@value #PRINCIPAL_TAG};
+ * {@value #TOKENS_UNKNOWN} counts the responses without usage and {@value #COST_UNKNOWN}
  * (only while prices are configured) the responses whose cost is unknown.
  *
- * <p>The principal tag is bounded: it names only the principals configured in
- * {@code agent.middleware.budget.metrics.principals}; any other principal is {@value #OTHER} and a run without one
- * {@value #NONE}. Principal names are personal data and unbounded in number, so by default no metric carries one;
- * the per-principal view with names is the actuator endpoint's.
+ * <p>
+ * The principal tag is bounded: it names only the principals configured in
+ * {@code agent.middleware.budget.metrics.principals}; any other principal is
+ * {@value #OTHER} and a run without one {@value #NONE}. Principal names are personal data
+ * and unbounded in number, so by default no metric carries one; the per-principal view
+ * with names is the actuator endpoint's.
  */
 final class MicrometerUsageMetrics implements UsageMetrics {
 

@@ -58,9 +58,10 @@ public class TodoProperties implements ValidatedProperties {
 	}
 
 	/**
-	 * Whether the todo tools are published by the MCP server too. They always join the {@code ChatClient} loop, where
-	 * the agent's own middleware keeps the list; an MCP client plans with tools of its own, so by default the MCP
-	 * server's tool list leaves them out.
+	 * Whether the todo tools are published by the MCP server too. They always join the
+	 * {@code ChatClient} loop, where the agent's own middleware keeps the list; an MCP
+	 * client plans with tools of its own, so by default the MCP server's tool list leaves
+	 * them out.
 	 */
 	public static class Mcp {
 

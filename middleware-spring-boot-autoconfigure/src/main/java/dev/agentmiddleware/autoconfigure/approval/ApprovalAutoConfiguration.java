@@ -2,7 +2,6 @@ package dev.agentmiddleware.autoconfigure.approval;
 
 import java.time.Clock;
 
-
 import dev.agentmiddleware.approval.ApprovalAuditListener;
 import dev.agentmiddleware.approval.ApprovalMiddleware;
 import dev.agentmiddleware.approval.ApprovalProvider;
@@ -34,15 +33,17 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
- * Auto-configuration of human approval: an {@link ApprovalMiddleware} gating the tools that
- * {@code agent.middleware.approval.policy}, {@code exempt-tools} and {@code sensitive-tools} select; its providers
- * in the order of {@code agent.middleware.approval.providers} (a user's {@link ApprovalCallback} bean, and the
- * providers other modules contribute: the in-app queue of the approval web module, MCP elicitation and links of the
- * MCP server module); and its store, in memory unless a store module (JDBC) contributes one.
+ * Auto-configuration of human approval: an {@link ApprovalMiddleware} gating the tools
+ * that {@code agent.middleware.approval.policy}, {@code exempt-tools} and
+ * {@code sensitive-tools} select; its providers in the order of
+ * {@code agent.middleware.approval.providers} (a user's {@link ApprovalCallback} bean,
+ * and the providers other modules contribute: the in-app queue of the approval web
+ * module, MCP elicitation and links of the MCP server module); and its store, in memory
+ * unless a store module (JDBC) contributes one.
  */
-@AutoConfiguration(after = AgentMiddlewareAutoConfiguration.class,
-		afterName = { "org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration",
-				"org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration" })
+@AutoConfiguration(after = AgentMiddlewareAutoConfiguration.class, afterName = {
+		"org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration",
+		"org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration" })
 @ConditionalOnBean(AgentToolRegistry.class)
 @ConditionalOnBooleanProperty(name = ApprovalProperties.PREFIX + ".enabled", matchIfMissing = true)
 @EnableConfigurationProperties(ApprovalProperties.class)
@@ -152,7 +153,8 @@ public final class ApprovalAutoConfiguration {
 		@ConditionalOnMissingBean(name = "approvalEndpointContributor")
 		PolicyEndpointContributor approvalEndpointContributor(ApprovalMiddleware approvalMiddleware,
 				ApprovalProperties properties, ObjectProvider<Clock> clock) {
-			return ApprovalEndpointContributor.of(approvalMiddleware, properties, clock.getIfAvailable(Clock::systemUTC));
+			return ApprovalEndpointContributor.of(approvalMiddleware, properties,
+					clock.getIfAvailable(Clock::systemUTC));
 		}
 
 	}

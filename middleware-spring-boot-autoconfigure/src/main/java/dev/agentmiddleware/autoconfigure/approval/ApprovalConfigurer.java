@@ -12,12 +12,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The mapping of {@code agent.middleware.approval} to approval's policy function (the {@link ApprovalRules}) and
- * middleware settings, in one place, so that
- * {@link ApprovalAutoConfiguration} only wires beans. The per-tool rule is every built-in's: a tool listed under
- * {@code tools} needs approval unless its entry says {@code enabled: false}, which exempts it; any other tool is
- * decided by {@code policy} (the built-in's own rule). The deprecated {@code exempt-tools} and {@code sensitive-tools}
- * still count, with a WARN.
+ * The mapping of {@code agent.middleware.approval} to approval's policy function (the
+ * {@link ApprovalRules}) and middleware settings, in one place, so that
+ * {@link ApprovalAutoConfiguration} only wires beans. The per-tool rule is every
+ * built-in's: a tool listed under {@code tools} needs approval unless its entry says
+ * {@code enabled: false}, which exempts it; any other tool is decided by {@code policy}
+ * (the built-in's own rule). The deprecated {@code exempt-tools} and
+ * {@code sensitive-tools} still count, with a WARN.
  */
 final class ApprovalConfigurer {
 
@@ -30,8 +31,8 @@ final class ApprovalConfigurer {
 	}
 
 	/**
-	 * The rules: {@code policy}, with the tools listed under {@code tools} (and in the deprecated lists) gated or
-	 * exempt.
+	 * The rules: {@code policy}, with the tools listed under {@code tools} (and in the
+	 * deprecated lists) gated or exempt.
 	 */
 	ApprovalRules rules() {
 		List<String> exempt = new ArrayList<>(this.properties.getExemptTools());
@@ -43,7 +44,10 @@ final class ApprovalConfigurer {
 		return ApprovalRules.of(this.properties.getPolicy(), exempt, sensitive).withNameForm(ToolNames::canonical);
 	}
 
-	/** The names under {@code tools}, for the registry's check of unknown names at startup. */
+	/**
+	 * The names under {@code tools}, for the registry's check of unknown names at
+	 * startup.
+	 */
 	ToolNameReferences toolNames() {
 		return PerToolSettings.references(ApprovalProperties.PREFIX + ".tools", this.properties.getTools());
 	}
@@ -60,7 +64,8 @@ final class ApprovalConfigurer {
 	}
 
 	/**
-	 * Applies the settings that are not beans: timeout, grant TTL, deny-repeat window and order.
+	 * Applies the settings that are not beans: timeout, grant TTL, deny-repeat window and
+	 * order.
 	 */
 	ApprovalMiddleware.Builder configure(ApprovalMiddleware.Builder builder) {
 		return builder.timeout(this.properties.getTimeout())
@@ -71,9 +76,10 @@ final class ApprovalConfigurer {
 
 	private static void warnDeprecated(String key, List<String> tools, String spelling) {
 		if (!tools.isEmpty()) {
-			logger.warn("{}.{} is deprecated and will be removed: list each tool under {}.tools.<tool-name> with {} "
-					+ "instead ({}).", ApprovalProperties.PREFIX, key, ApprovalProperties.PREFIX, spelling,
-					String.join(", ", tools));
+			logger.warn(
+					"{}.{} is deprecated and will be removed: list each tool under {}.tools.<tool-name> with {} "
+							+ "instead ({}).",
+					ApprovalProperties.PREFIX, key, ApprovalProperties.PREFIX, spelling, String.join(", ", tools));
 		}
 	}
 

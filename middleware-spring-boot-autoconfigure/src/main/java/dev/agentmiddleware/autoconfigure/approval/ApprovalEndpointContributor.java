@@ -11,10 +11,11 @@ import dev.agentmiddleware.autoconfigure.actuate.AgentMiddlewareEndpointContribu
 import dev.agentmiddleware.tool.SessionFingerprint;
 
 /**
- * The {@code approval} part of the {@code agentmiddleware} endpoint, a {@link PolicyEndpointContributor} of the
- * {@link ApprovalMiddleware} like every built-in's: a global section with the policy, the pending requests and the
- * latest audit records (ids, tools, session fingerprints, hashes and outcomes; never argument values nor session ids),
- * and for each gated tool that it needs approval, with the timeout.
+ * The {@code approval} part of the {@code agentmiddleware} endpoint, a
+ * {@link PolicyEndpointContributor} of the {@link ApprovalMiddleware} like every
+ * built-in's: a global section with the policy, the pending requests and the latest audit
+ * records (ids, tools, session fingerprints, hashes and outcomes; never argument values
+ * nor session ids), and for each gated tool that it needs approval, with the timeout.
  */
 final class ApprovalEndpointContributor {
 

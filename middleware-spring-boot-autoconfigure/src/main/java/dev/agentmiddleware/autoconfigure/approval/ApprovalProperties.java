@@ -30,35 +30,39 @@ public class ApprovalProperties implements ValidatedProperties {
 	private boolean enabled = true;
 
 	/**
-	 * Position of the approval layer in every tool's chain; a lower order runs further out.
+	 * Position of the approval layer in every tool's chain; a lower order runs further
+	 * out.
 	 */
 	private int order = BuiltInOrder.APPROVAL;
 
 	/**
-	 * Which tools need approval by their safety level: none, dangerous, all, or configured (only the sensitive
-	 * tools).
+	 * Which tools need approval by their safety level: none, dangerous, all, or
+	 * configured (only the sensitive tools).
 	 */
 	private ApprovalRules.Mode policy = ApprovalRules.Mode.DANGEROUS;
 
 	/**
-	 * Approval per tool name, the same rule as every built-in's 'tools': a listed tool always needs approval unless
-	 * its 'enabled' is false, which exempts it whatever the policy.
+	 * Approval per tool name, the same rule as every built-in's 'tools': a listed tool
+	 * always needs approval unless its 'enabled' is false, which exempts it whatever the
+	 * policy.
 	 */
 	private final Map<String, ToolApproval> tools = new LinkedHashMap<>();
 
 	/**
-	 * Deprecated: list the tool under 'tools' with 'enabled: false' instead. Tools that never need approval,
-	 * whatever the policy.
+	 * Deprecated: list the tool under 'tools' with 'enabled: false' instead. Tools that
+	 * never need approval, whatever the policy.
 	 */
 	private List<String> exemptTools = new ArrayList<>();
 
 	/**
-	 * Deprecated: list the tool under 'tools' instead. Tools that always need approval unless exempt.
+	 * Deprecated: list the tool under 'tools' instead. Tools that always need approval
+	 * unless exempt.
 	 */
 	private List<String> sensitiveTools = new ArrayList<>();
 
 	/**
-	 * Longest time a call waits for a decision before it is denied; keep it below the MCP client's request timeout.
+	 * Longest time a call waits for a decision before it is denied; keep it below the MCP
+	 * client's request timeout.
 	 */
 	private Duration timeout = ApprovalMiddleware.DEFAULT_TIMEOUT;
 
@@ -66,20 +70,21 @@ public class ApprovalProperties implements ValidatedProperties {
 	private Duration grantTtl = ApprovalMiddleware.DEFAULT_GRANT_TTL;
 
 	/**
-	 * How long a call denied by a person is denied again at once when repeated in the same session; 0 turns this
-	 * off.
+	 * How long a call denied by a person is denied again at once when repeated in the
+	 * same session; 0 turns this off.
 	 */
 	private Duration denyRepeatWindow = ApprovalMiddleware.DEFAULT_DENY_REPEAT_WINDOW;
 
 	/**
-	 * Approval providers to try, first choice first, among callback, link, queue and mcp-elicitation; the first that
-	 * can handle a call asks. mcp-elicitation is not listed by default: it lets the calling MCP client's user decide.
+	 * Approval providers to try, first choice first, among callback, link, queue and
+	 * mcp-elicitation; the first that can handle a call asks. mcp-elicitation is not
+	 * listed by default: it lets the calling MCP client's user decide.
 	 */
 	private List<String> providers = new ArrayList<>(List.of("callback", "link", "queue"));
 
 	/**
-	 * Whether the principal that made a call may decide its own approval request; off by default, and a startup
-	 * WARN says when it is on.
+	 * Whether the principal that made a call may decide its own approval request; off by
+	 * default, and a startup WARN says when it is on.
 	 */
 	private boolean allowSelfApproval;
 
@@ -212,7 +217,8 @@ public class ApprovalProperties implements ValidatedProperties {
 	public static class ToolApproval {
 
 		/**
-		 * Whether the tool needs approval (not set: true); false exempts it whatever the policy.
+		 * Whether the tool needs approval (not set: true); false exempts it whatever the
+		 * policy.
 		 */
 		private @Nullable Boolean enabled;
 
@@ -232,7 +238,8 @@ public class ApprovalProperties implements ValidatedProperties {
 	public static class Web {
 
 		/**
-		 * Whether the REST API and console of the approval queue are served (in a servlet web application).
+		 * Whether the REST API and console of the approval queue are served (in a servlet
+		 * web application).
 		 */
 		private boolean enabled = true;
 
@@ -242,15 +249,16 @@ public class ApprovalProperties implements ValidatedProperties {
 		private String path = "/agent/approvals";
 
 		/**
-		 * Role a user needs to see and decide approvals when Spring Security is present: the authority
-		 * ROLE_{role}.
+		 * Role a user needs to see and decide approvals when Spring Security is present:
+		 * the authority ROLE_{role}.
 		 */
 		private String role = "APPROVER";
 
 		/**
-		 * Authority that a bearer token (a JWT the application's JwtDecoder accepts) gives its holder to see and
-		 * decide approvals, as Spring Security converts the token, such as SCOPE_approvals for the scope
-		 * 'approvals'; set, the REST API and console accept bearer tokens as well as logins; not set: logins only.
+		 * Authority that a bearer token (a JWT the application's JwtDecoder accepts)
+		 * gives its holder to see and decide approvals, as Spring Security converts the
+		 * token, such as SCOPE_approvals for the scope 'approvals'; set, the REST API and
+		 * console accept bearer tokens as well as logins; not set: logins only.
 		 */
 		private @Nullable String tokenAuthority;
 
@@ -260,9 +268,9 @@ public class ApprovalProperties implements ValidatedProperties {
 		private Duration refreshInterval = Duration.ofSeconds(1);
 
 		/**
-		 * The application's base URL as approvers' browsers reach it (behind a proxy or load balancer), such as
-		 * https://agents.example.com, for links to the console; not set: the base URL of the MCP request that made
-		 * the call.
+		 * The application's base URL as approvers' browsers reach it (behind a proxy or
+		 * load balancer), such as https://agents.example.com, for links to the console;
+		 * not set: the base URL of the MCP request that made the call.
 		 */
 		private @Nullable String publicUrl;
 
@@ -322,17 +330,20 @@ public class ApprovalProperties implements ValidatedProperties {
 	public static class Store extends StoreSettings {
 
 		/**
-		 * How often a waiting call checks a shared store for a decision made on another instance.
+		 * How often a waiting call checks a shared store for a decision made on another
+		 * instance.
 		 */
 		private Duration pollInterval = Duration.ofMillis(500);
 
 		/**
-		 * How long a pending request may go without a heartbeat from its waiting call before it is marked abandoned.
+		 * How long a pending request may go without a heartbeat from its waiting call
+		 * before it is marked abandoned.
 		 */
 		private Duration abandonAfter = Duration.ofSeconds(30);
 
 		/**
-		 * Stable name of this application instance; pending requests it owned are marked abandoned when it restarts.
+		 * Stable name of this application instance; pending requests it owned are marked
+		 * abandoned when it restarts.
 		 */
 		private @Nullable String instanceId;
 
@@ -347,8 +358,8 @@ public class ApprovalProperties implements ValidatedProperties {
 		private int maxAuditRecords = InMemoryApprovalStore.DEFAULT_MAX_AUDIT_RECORDS;
 
 		/**
-		 * How many session grants, and how many denials, the in-memory store keeps at most; beyond it the oldest are
-		 * forgotten (the call is asked about again).
+		 * How many session grants, and how many denials, the in-memory store keeps at
+		 * most; beyond it the oldest are forgotten (the call is asked about again).
 		 */
 		private int maxRemembered = InMemoryApprovalStore.DEFAULT_MAX_REMEMBERED;
 

@@ -13,16 +13,20 @@ import dev.agentmiddleware.autoconfigure.internal.ToolNames.NameSuggestions;
 import dev.agentmiddleware.autoconfigure.tool.InvalidToolConfigurationException;
 
 /**
- * The approval providers in the order of {@code agent.middleware.approval.providers}: the listed ones first, in the
- * listed order, then providers of the application that are not built in. A built-in provider that is not listed is
- * not used; a listed name that no provider has fails startup with the names there are.
+ * The approval providers in the order of {@code agent.middleware.approval.providers}: the
+ * listed ones first, in the listed order, then providers of the application that are not
+ * built in. A built-in provider that is not listed is not used; a listed name that no
+ * provider has fails startup with the names there are.
  */
 final class ApprovalProviderOrder {
 
 	static final Set<String> BUILT_IN = Set.of(ApprovalProviders.MCP_ELICITATION, ApprovalProviders.LINK,
 			ApprovalProviders.CALLBACK, ApprovalProviders.QUEUE);
 
-	/** The built-in providers whose requests wait for an approver to log in to the console or REST API. */
+	/**
+	 * The built-in providers whose requests wait for an approver to log in to the console
+	 * or REST API.
+	 */
 	static final Set<String> WAITING_FOR_A_PERSON = Set.of(ApprovalProviders.LINK, ApprovalProviders.QUEUE);
 
 	private ApprovalProviderOrder() {

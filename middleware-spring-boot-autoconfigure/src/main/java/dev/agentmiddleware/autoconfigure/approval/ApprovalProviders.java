@@ -11,26 +11,37 @@ import dev.agentmiddleware.autoconfigure.tool.RegisteredTool;
 import org.springframework.beans.factory.ObjectProvider;
 
 /**
- * The approval providers this application uses, in the order of {@code agent.middleware.approval.providers}, and the
- * tools they are asked about: what the modules that contribute providers or serve approvers (the approval web module,
- * the MCP server module) read at startup to say who can decide.
- * <pre>{@code
+ * The approval providers this application uses, in the order of
+ * {@code agent.middleware.approval.providers}, and the tools they are asked about: what
+ * the modules that contribute providers or serve approvers (the approval web module, the
+ * MCP server module) read at startup to say who can decide. <pre>{@code
  * approvalProviders.waitingForAPerson();   // ["queue"] when approvers decide in the console
  * approvalProviders.gatedTools();          // ["delete_file", "send_email"]
  * }</pre>
  */
 public final class ApprovalProviders {
 
-	/** The name of the provider that asks the calling MCP client's user (form elicitation). */
+	/**
+	 * The name of the provider that asks the calling MCP client's user (form
+	 * elicitation).
+	 */
 	public static final String MCP_ELICITATION = "mcp-elicitation";
 
-	/** The name of the provider that gives an MCP client a link to the request in the console (URL elicitation). */
+	/**
+	 * The name of the provider that gives an MCP client a link to the request in the
+	 * console (URL elicitation).
+	 */
 	public static final String LINK = "link";
 
-	/** The name of the provider that asks the application's {@code ApprovalCallback} bean. */
+	/**
+	 * The name of the provider that asks the application's {@code ApprovalCallback} bean.
+	 */
 	public static final String CALLBACK = "callback";
 
-	/** The name of the provider that queues the request for an approver (REST API and console). */
+	/**
+	 * The name of the provider that queues the request for an approver (REST API and
+	 * console).
+	 */
 	public static final String QUEUE = "queue";
 
 	private final ObjectProvider<ApprovalProvider> providers;
@@ -58,7 +69,8 @@ public final class ApprovalProviders {
 	}
 
 	/**
-	 * The names of the providers in use whose requests wait for an approver to log in to the console or REST API.
+	 * The names of the providers in use whose requests wait for an approver to log in to
+	 * the console or REST API.
 	 * @return the names, first choice first
 	 */
 	public List<String> waitingForAPerson() {

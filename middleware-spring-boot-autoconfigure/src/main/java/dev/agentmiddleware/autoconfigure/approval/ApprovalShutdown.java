@@ -7,9 +7,10 @@ import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
 
 /**
- * Ends the waits of calls still waiting for a person when the application stops, each as a denial (abandoned), so
- * that no call holds the shutdown up: it stops before the web server's graceful shutdown, which would otherwise wait
- * for those requests until its own timeout.
+ * Ends the waits of calls still waiting for a person when the application stops, each as
+ * a denial (abandoned), so that no call holds the shutdown up: it stops before the web
+ * server's graceful shutdown, which would otherwise wait for those requests until its own
+ * timeout.
  */
 final class ApprovalShutdown implements SmartLifecycle {
 
@@ -44,7 +45,8 @@ final class ApprovalShutdown implements SmartLifecycle {
 
 	@Override
 	public int getPhase() {
-		// Stops first (highest phase): before the web server's graceful shutdown waits for in-flight requests.
+		// Stops first (highest phase): before the web server's graceful shutdown waits
+		// for in-flight requests.
 		return Integer.MAX_VALUE;
 	}
 

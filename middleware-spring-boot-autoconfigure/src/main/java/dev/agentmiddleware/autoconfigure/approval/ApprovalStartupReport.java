@@ -13,9 +13,9 @@ import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.SmartInitializingSingleton;
 
 /**
- * Once every singleton exists: logs one line naming the tools that need a person's approval, one naming the
- * approval providers in use (first choice first), and warns when MCP elicitation lets the calling client's user
- * approve its own calls of them.
+ * Once every singleton exists: logs one line naming the tools that need a person's
+ * approval, one naming the approval providers in use (first choice first), and warns when
+ * MCP elicitation lets the calling client's user approve its own calls of them.
  */
 final class ApprovalStartupReport implements SmartInitializingSingleton {
 
@@ -50,11 +50,13 @@ final class ApprovalStartupReport implements SmartInitializingSingleton {
 				active.contains(ApprovalProviders.LINK)
 						? " (link: MCP clients with URL elicitation get a link to the request in the console)" : "");
 		if (this.properties.getProviders().contains(ApprovalProviders.MCP_ELICITATION) && !gated.isEmpty()) {
-			// Elicitation asks the client that made the call: whoever controls that client approves its own calls.
-			logger.warn("Approval provider '{}' is listed in {}.providers: for calls over MCP, the calling MCP "
-					+ "client's user decides whether these tools run: {}. Remove it from the list to have an "
-					+ "approver of your own decide (callback or queue).", ApprovalProviders.MCP_ELICITATION,
-					ApprovalProperties.PREFIX, String.join(", ", gated));
+			// Elicitation asks the client that made the call: whoever controls that
+			// client approves its own calls.
+			logger.warn(
+					"Approval provider '{}' is listed in {}.providers: for calls over MCP, the calling MCP "
+							+ "client's user decides whether these tools run: {}. Remove it from the list to have an "
+							+ "approver of your own decide (callback or queue).",
+					ApprovalProviders.MCP_ELICITATION, ApprovalProperties.PREFIX, String.join(", ", gated));
 		}
 	}
 

@@ -5,9 +5,10 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The daemon threads that ask approval providers which block (a callback, an MCP elicitation), so that a waiting call
- * never waits past its timeout. Deliberately not an {@code Executor} bean: one would make Spring Boot's own
- * {@code applicationTaskExecutor} back off.
+ * The daemon threads that ask approval providers which block (a callback, an MCP
+ * elicitation), so that a waiting call never waits past its timeout. Deliberately not an
+ * {@code Executor} bean: one would make Spring Boot's own {@code applicationTaskExecutor}
+ * back off.
  */
 public final class ApprovalThreads implements AutoCloseable {
 

@@ -24,9 +24,10 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
- * Auto-configuration of the audit trail: an {@link AuditTrail} that records every tool call (a
- * {@code ToolCallObserver}, so it sees every path and outcome) into the {@link AuditStore} bean, in memory unless a
- * store module contributes one ({@code agent.middleware.audit.store.type}), its counters and its section of the
+ * Auto-configuration of the audit trail: an {@link AuditTrail} that records every tool
+ * call (a {@code ToolCallObserver}, so it sees every path and outcome) into the
+ * {@link AuditStore} bean, in memory unless a store module contributes one
+ * ({@code agent.middleware.audit.store.type}), its counters and its section of the
  * {@code agentmiddleware} endpoint.
  */
 @AutoConfiguration(after = AgentMiddlewareAutoConfiguration.class)

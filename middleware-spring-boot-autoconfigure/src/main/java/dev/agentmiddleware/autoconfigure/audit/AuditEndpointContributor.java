@@ -8,9 +8,10 @@ import dev.agentmiddleware.audit.AuditTrail;
 import dev.agentmiddleware.autoconfigure.actuate.AgentMiddlewareEndpointContributor;
 
 /**
- * The {@code audit} section of the {@code agentmiddleware} endpoint: the writer's counters and the latest
- * {@value #TAIL} audit records, the same records as {@code GET /agent/audit} (no session id, no argument value
- * except a tool's opted-in redacted arguments).
+ * The {@code audit} section of the {@code agentmiddleware} endpoint: the writer's
+ * counters and the latest {@value #TAIL} audit records, the same records as
+ * {@code GET /agent/audit} (no session id, no argument value except a tool's opted-in
+ * redacted arguments).
  */
 public final class AuditEndpointContributor implements AgentMiddlewareEndpointContributor {
 
@@ -34,9 +35,8 @@ public final class AuditEndpointContributor implements AgentMiddlewareEndpointCo
 
 	@Override
 	public Object describe() {
-		return new AuditDescriptor(this.trail.writtenRecords(), this.trail.writeFailures(),
-				this.trail.droppedRecords(), this.trail.pendingRecords(),
-				this.trail.store().find(AuditQuery.all().withPage(0, TAIL)));
+		return new AuditDescriptor(this.trail.writtenRecords(), this.trail.writeFailures(), this.trail.droppedRecords(),
+				this.trail.pendingRecords(), this.trail.store().find(AuditQuery.all().withPage(0, TAIL)));
 	}
 
 	/**

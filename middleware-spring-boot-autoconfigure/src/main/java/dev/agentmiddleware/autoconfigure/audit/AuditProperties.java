@@ -32,14 +32,14 @@ public class AuditProperties implements ValidatedProperties {
 	private @Nullable Duration retention = Duration.ofDays(90);
 
 	/**
-	 * Tools whose records include their arguments, as redacted JSON; every other record holds only the SHA-256 of
-	 * its arguments.
+	 * Tools whose records include their arguments, as redacted JSON; every other record
+	 * holds only the SHA-256 of its arguments.
 	 */
 	private List<String> includeArguments = new ArrayList<>();
 
 	/**
-	 * How many records may wait to be written (during a database outage, say); beyond it records are dropped and
-	 * counted (agent.audit.records.dropped).
+	 * How many records may wait to be written (during a database outage, say); beyond it
+	 * records are dropped and counted (agent.audit.records.dropped).
 	 */
 	private int bufferCapacity = 10_000;
 
@@ -144,13 +144,14 @@ public class AuditProperties implements ValidatedProperties {
 	}
 
 	/**
-	 * Settings of the audit REST API (the approval web module serves it, with Spring Security only).
+	 * Settings of the audit REST API (the approval web module serves it, with Spring
+	 * Security only).
 	 */
 	public static class Web {
 
 		/**
-		 * Whether the audit REST API and its JSON Lines export are served (in a servlet web application with Spring
-		 * Security; without it they are not served).
+		 * Whether the audit REST API and its JSON Lines export are served (in a servlet
+		 * web application with Spring Security; without it they are not served).
 		 */
 		private boolean enabled = true;
 
@@ -160,7 +161,8 @@ public class AuditProperties implements ValidatedProperties {
 		private String path = "/agent/audit";
 
 		/**
-		 * Role a user needs to read the audit trail: the authority ROLE_{role}. Approvers do not have it unless given.
+		 * Role a user needs to read the audit trail: the authority ROLE_{role}. Approvers
+		 * do not have it unless given.
 		 */
 		private String role = "auditor";
 
@@ -215,7 +217,10 @@ public class AuditProperties implements ValidatedProperties {
 	 */
 	public static class Jdbc {
 
-		/** Whether to create the agent_audit_record table on startup when it does not exist. */
+		/**
+		 * Whether to create the agent_audit_record table on startup when it does not
+		 * exist.
+		 */
 		private boolean initializeSchema = true;
 
 		public boolean isInitializeSchema() {

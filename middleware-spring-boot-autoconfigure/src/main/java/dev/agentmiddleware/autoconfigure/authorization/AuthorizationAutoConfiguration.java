@@ -21,11 +21,13 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
- * Auto-configuration of per-tool authorization: an {@link AuthorizationMiddleware} that refuses a caller without
- * the authorities a tool declares ({@code @AgentTool(authorities = ...)}) or is configured with under
- * {@code agent.middleware.authorization}, and an {@link AuthorizationRulesMiddleware} that refuses a call its
- * configured rules ({@code deny-when}, {@code allow-when}) or a {@link ToolCallDecider} bean refuse, after the
- * arguments are bound and before approval. A tool that requires none and has no rules keeps its chain without them.
+ * Auto-configuration of per-tool authorization: an {@link AuthorizationMiddleware} that
+ * refuses a caller without the authorities a tool declares
+ * ({@code @AgentTool(authorities = ...)}) or is configured with under
+ * {@code agent.middleware.authorization}, and an {@link AuthorizationRulesMiddleware}
+ * that refuses a call its configured rules ({@code deny-when}, {@code allow-when}) or a
+ * {@link ToolCallDecider} bean refuse, after the arguments are bound and before approval.
+ * A tool that requires none and has no rules keeps its chain without them.
  */
 @AutoConfiguration(after = AgentMiddlewareAutoConfiguration.class)
 @ConditionalOnBean(AgentToolRegistry.class)

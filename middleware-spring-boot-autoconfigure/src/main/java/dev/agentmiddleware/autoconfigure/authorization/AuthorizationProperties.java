@@ -21,17 +21,19 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**
- * Configuration of per-tool authorization: the authorities a caller must hold to call a tool, on top of those the
- * tool declares with {@code @AgentTool(authorities = ...)}. Configuration adds authorities and never removes the
- * declared ones: a tool requires every authority it declares and every authority configured for it
- * ({@code tools.<name>.authorities}, else {@code defaults.authorities}); {@code enabled: false} on a tool's entry
- * exempts it from the configured ones only.
+ * Configuration of per-tool authorization: the authorities a caller must hold to call a
+ * tool, on top of those the tool declares with {@code @AgentTool(authorities = ...)}.
+ * Configuration adds authorities and never removes the declared ones: a tool requires
+ * every authority it declares and every authority configured for it
+ * ({@code tools.<name>.authorities}, else {@code defaults.authorities});
+ * {@code enabled: false} on a tool's entry exempts it from the configured ones only.
  *
- * <p>Rules on what a call may do ({@code deny-when}, {@code allow-when}): SpEL expressions over {@code #args},
- * {@code #principal} and {@code #source}, each with the reason the model is told, checked after the arguments are
- * bound and before approval ({@link AuthorizationRuleExpressions}). A tool's entry without rules of a kind takes the
- * defaults' of that kind.
- * <pre>{@code
+ * <p>
+ * Rules on what a call may do ({@code deny-when}, {@code allow-when}): SpEL expressions
+ * over {@code #args}, {@code #principal} and {@code #source}, each with the reason the
+ * model is told, checked after the arguments are bound and before approval
+ * ({@link AuthorizationRuleExpressions}). A tool's entry without rules of a kind takes
+ * the defaults' of that kind. <pre>{@code
  * agent:
  *   middleware:
  *     authorization:
@@ -84,7 +86,8 @@ class AuthorizationProperties extends ToolMiddlewareProperties<AuthorizationProp
 						String.valueOf(rule.getExpression())));
 	}
 
-	// Each rule with its property, once its expression is known to be set; then its reason must be
+	// Each rule with its property, once its expression is known to be set; then its
+	// reason must be
 	private static void forEachRule(String property, @Nullable List<Rule> rules, BiConsumer<String, Rule> action) {
 		if (rules == null) {
 			return;
@@ -96,7 +99,8 @@ class AuthorizationProperties extends ToolMiddlewareProperties<AuthorizationProp
 				throw new InvalidToolConfigurationException(ruleProperty + ".expression", rule.getExpression(),
 						"a rule needs an expression", "Set '" + ruleProperty + ".expression'.");
 			}
-			// The expression first: a wrong one is the likelier mistake, and the one to report
+			// The expression first: a wrong one is the likelier mistake, and the one to
+			// report
 			action.accept(ruleProperty, rule);
 			if (rule.getReason() == null || rule.getReason().isBlank()) {
 				throw new InvalidToolConfigurationException(ruleProperty + ".reason", rule.getReason(),
@@ -107,14 +111,16 @@ class AuthorizationProperties extends ToolMiddlewareProperties<AuthorizationProp
 	}
 
 	/**
-	 * The rules of a tool and the deciders that may apply to it: its entry's {@code deny-when} and {@code allow-when}
-	 * (each kind, when the entry has none, the defaults'), compiled for the tool, denials first; none when its entry
-	 * says {@code enabled: false}, or, for a tool not listed, when {@code defaults.enabled} is false.
+	 * The rules of a tool and the deciders that may apply to it: its entry's
+	 * {@code deny-when} and {@code allow-when} (each kind, when the entry has none, the
+	 * defaults'), compiled for the tool, denials first; none when its entry says
+	 * {@code enabled: false}, or, for a tool not listed, when {@code defaults.enabled} is
+	 * false.
 	 * @param tool the tool
 	 * @param deciders the external decision points
 	 * @return the rules, or {@code null} when there is neither a rule nor a decider
-	 * @throws InvalidToolConfigurationException naming the property of an expression that names no parameter of the
-	 * tool, or is invalid
+	 * @throws InvalidToolConfigurationException naming the property of an expression that
+	 * names no parameter of the tool, or is invalid
 	 */
 	public @Nullable AuthorizationRules rulesFor(ToolDescriptor tool, List<ToolCallDecider> deciders) {
 		List<AuthorizationRule> rules = new ArrayList<>();
@@ -128,8 +134,8 @@ class AuthorizationProperties extends ToolMiddlewareProperties<AuthorizationProp
 			String defaultsProperty = PREFIX + ".defaults";
 			boolean ownDenials = own != null && own.getDenyWhen() != null;
 			boolean ownAllowances = own != null && own.getAllowWhen() != null;
-			compile(rules, (ownDenials ? ownProperty : defaultsProperty) + ".deny-when", AuthorizationRule.Effect.DENY_WHEN,
-					ownDenials ? own.getDenyWhen() : defaults.getDenyWhen(), tool);
+			compile(rules, (ownDenials ? ownProperty : defaultsProperty) + ".deny-when",
+					AuthorizationRule.Effect.DENY_WHEN, ownDenials ? own.getDenyWhen() : defaults.getDenyWhen(), tool);
 			compile(rules, (ownAllowances ? ownProperty : defaultsProperty) + ".allow-when",
 					AuthorizationRule.Effect.ALLOW_WHEN, ownAllowances ? own.getAllowWhen() : defaults.getAllowWhen(),
 					tool);
@@ -139,12 +145,14 @@ class AuthorizationProperties extends ToolMiddlewareProperties<AuthorizationProp
 
 	private static void compile(List<AuthorizationRule> compiled, String property, AuthorizationRule.Effect effect,
 			@Nullable List<Rule> rules, ToolDescriptor tool) {
-		forEachRule(property, rules, (ruleProperty, rule) -> compiled.add(AuthorizationRuleExpressions
-			.compile(ruleProperty, effect, String.valueOf(rule.getExpression()), String.valueOf(rule.getReason()), tool)));
+		forEachRule(property, rules,
+				(ruleProperty, rule) -> compiled.add(AuthorizationRuleExpressions.compile(ruleProperty, effect,
+						String.valueOf(rule.getExpression()), String.valueOf(rule.getReason()), tool)));
 	}
 
 	/**
-	 * The policy of a tool: every authority it declares and every authority configured for it.
+	 * The policy of a tool: every authority it declares and every authority configured
+	 * for it.
 	 * @param tool the tool
 	 * @return the policy, or {@code null} when the tool requires no authority
 	 */
@@ -158,26 +166,31 @@ class AuthorizationProperties extends ToolMiddlewareProperties<AuthorizationProp
 	/**
 	 * The authorities required of a tool, or of every tool in {@code defaults}.
 	 *
-	 * <p>{@code enabled}: Whether the configured authorities apply: under 'defaults', to every tool not listed (not
-	 * set: all); under 'tools', to that tool (not set: true). The authorities a tool declares always apply.
+	 * <p>
+	 * {@code enabled}: Whether the configured authorities apply: under 'defaults', to
+	 * every tool not listed (not set: all); under 'tools', to that tool (not set: true).
+	 * The authorities a tool declares always apply.
 	 */
 	public static class Settings extends AbstractToolSettings<Settings> {
 
 		/**
-		 * Authorities a caller must hold, all of them, to call the tool, such as SCOPE_files.write or ROLE_ADMIN;
-		 * added to those the tool declares with @AgentTool(authorities).
+		 * Authorities a caller must hold, all of them, to call the tool, such as
+		 * SCOPE_files.write or ROLE_ADMIN; added to those the tool declares
+		 * with @AgentTool(authorities).
 		 */
 		private @Nullable List<String> authorities;
 
 		/**
-		 * Rules that refuse a call when their expression is true, each with the reason the model is told; checked
-		 * after the arguments are bound and before approval. Not set under 'tools': the defaults'.
+		 * Rules that refuse a call when their expression is true, each with the reason
+		 * the model is told; checked after the arguments are bound and before approval.
+		 * Not set under 'tools': the defaults'.
 		 */
 		private @Nullable List<Rule> denyWhen;
 
 		/**
-		 * Rules that refuse a call when their expression is false, each with the reason the model is told; checked
-		 * after the arguments are bound and before approval. Not set under 'tools': the defaults'.
+		 * Rules that refuse a call when their expression is false, each with the reason
+		 * the model is told; checked after the arguments are bound and before approval.
+		 * Not set under 'tools': the defaults'.
 		 */
 		private @Nullable List<Rule> allowWhen;
 
@@ -208,14 +221,15 @@ class AuthorizationProperties extends ToolMiddlewareProperties<AuthorizationProp
 	}
 
 	/**
-	 * One rule: a SpEL expression over #args, #principal and #source, and the reason the model is told when the rule
-	 * refuses a call.
+	 * One rule: a SpEL expression over #args, #principal and #source, and the reason the
+	 * model is told when the rule refuses a call.
 	 */
 	public static class Rule {
 
 		/**
-		 * SpEL expression over #args (the bound arguments by parameter name), #principal (name, authorities,
-		 * authenticated) and #source (JAVA, SPRING_AI, MCP or OTHER), such as "#args.amount > 1000".
+		 * SpEL expression over #args (the bound arguments by parameter name), #principal
+		 * (name, authorities, authenticated) and #source (JAVA, SPRING_AI, MCP or OTHER),
+		 * such as "#args.amount > 1000".
 		 */
 		private @Nullable String expression;
 

@@ -55,17 +55,21 @@ import org.springframework.expression.spel.support.SimpleEvaluationContext;
 import org.springframework.util.ReflectionUtils;
 
 /**
- * The configured authorization rules as SpEL: each expression is parsed and checked once, at startup, and evaluated
- * per call in a restricted context. An expression sees three variables: {@code #args} (the bound arguments by
- * parameter name, read-only), {@code #principal} ({@code name}, {@code authorities}, {@code authenticated}) and
- * {@code #source} ({@code JAVA}, {@code SPRING_AI}, {@code MCP} or {@code OTHER}, as text).
+ * The configured authorization rules as SpEL: each expression is parsed and checked once,
+ * at startup, and evaluated per call in a restricted context. An expression sees three
+ * variables: {@code #args} (the bound arguments by parameter name, read-only),
+ * {@code #principal} ({@code name}, {@code authorities}, {@code authenticated}) and
+ * {@code #source} ({@code JAVA}, {@code SPRING_AI}, {@code MCP} or {@code OTHER}, as
+ * text).
  *
- * <p>What an expression may do is checked at startup and again by the context it runs in: no type references
- * ({@code T(...)}), constructors, bean references, functions or assignments, no variables but those three, properties
- * read through getters, map keys and record components only, and methods called on strings and, read-only
- * ({@code contains}, {@code containsKey}, {@code size}, {@code isEmpty}, ...), on collections and maps only. The
- * arguments are values the expression reads, never text it parses: an argument that looks like an expression is a
- * string like any other.
+ * <p>
+ * What an expression may do is checked at startup and again by the context it runs in: no
+ * type references ({@code T(...)}), constructors, bean references, functions or
+ * assignments, no variables but those three, properties read through getters, map keys
+ * and record components only, and methods called on strings and, read-only
+ * ({@code contains}, {@code containsKey}, {@code size}, {@code isEmpty}, ...), on
+ * collections and maps only. The arguments are values the expression reads, never text it
+ * parses: an argument that looks like an expression is a string like any other.
  */
 final class AuthorizationRuleExpressions {
 
@@ -87,11 +91,13 @@ final class AuthorizationRuleExpressions {
 	}
 
 	/**
-	 * Parses and checks an expression without a tool: what can be checked as soon as the properties are bound.
+	 * Parses and checks an expression without a tool: what can be checked as soon as the
+	 * properties are bound.
 	 * @param property the expression's property, named in the failure
 	 * @param expression the expression
 	 * @return what the expression reads
-	 * @throws InvalidToolConfigurationException if it does not parse or does what rules may not
+	 * @throws InvalidToolConfigurationException if it does not parse or does what rules
+	 * may not
 	 */
 	static Parsed parse(String property, String expression) {
 		Expression parsed;
@@ -99,8 +105,8 @@ final class AuthorizationRuleExpressions {
 			parsed = parser.parseExpression(expression);
 		}
 		catch (ParseException ex) {
-			throw invalid(property, expression, "it is no valid SpEL expression: " + ex.getSimpleMessage()
-					+ " at position " + ex.getPosition());
+			throw invalid(property, expression,
+					"it is no valid SpEL expression: " + ex.getSimpleMessage() + " at position " + ex.getPosition());
 		}
 		Set<String> arguments = new LinkedHashSet<>();
 		boolean[] readsArguments = { false };
@@ -109,9 +115,10 @@ final class AuthorizationRuleExpressions {
 	}
 
 	/**
-	 * Compiles one configured rule for one tool: the expression is checked, and every argument it names must be a
-	 * parameter of the tool.
-	 * @param property the rule's property, such as {@code agent.middleware.authorization.tools.transfer.deny-when[0]}
+	 * Compiles one configured rule for one tool: the expression is checked, and every
+	 * argument it names must be a parameter of the tool.
+	 * @param property the rule's property, such as
+	 * {@code agent.middleware.authorization.tools.transfer.deny-when[0]}
 	 * @param effect whether the expression allows or denies
 	 * @param expression the expression
 	 * @param reason what the model is told when the rule refuses a call
@@ -119,8 +126,8 @@ final class AuthorizationRuleExpressions {
 	 * @return the rule
 	 * @throws InvalidToolConfigurationException naming the expression's property
 	 */
-	static AuthorizationRule compile(String property, AuthorizationRule.Effect effect, String expression,
-			String reason, ToolDescriptor tool) {
+	static AuthorizationRule compile(String property, AuthorizationRule.Effect effect, String expression, String reason,
+			ToolDescriptor tool) {
 		String expressionProperty = property + ".expression";
 		Parsed parsed = parse(expressionProperty, expression);
 		Set<String> parameters = parameters(tool);
@@ -128,8 +135,9 @@ final class AuthorizationRuleExpressions {
 			if (!parameters.contains(argument)) {
 				throw invalid(expressionProperty, expression,
 						"tool '" + tool.name() + "' has no parameter '" + argument + "'",
-						"Name one of its parameters (" + (parameters.isEmpty() ? "it has none" : String.join(", ",
-								parameters)) + ") in '" + expressionProperty + "'.");
+						"Name one of its parameters ("
+								+ (parameters.isEmpty() ? "it has none" : String.join(", ", parameters)) + ") in '"
+								+ expressionProperty + "'.");
 			}
 		}
 		return new AuthorizationRule(property, effect, new Condition(parsed.expression()), reason,
@@ -146,7 +154,8 @@ final class AuthorizationRuleExpressions {
 			}
 		}
 		catch (JacksonException ex) {
-			// A schema that is not JSON names no parameter: any argument a rule names is unknown
+			// A schema that is not JSON names no parameter: any argument a rule names is
+			// unknown
 		}
 		return names;
 	}
@@ -168,10 +177,12 @@ final class AuthorizationRuleExpressions {
 			readsArguments[0] |= name.equals("args");
 		}
 		else if (!inSelection && (node instanceof PropertyOrFieldReference || node instanceof MethodReference)) {
-			// Reached only when it does not follow a variable in a compound expression: it would read the empty root
+			// Reached only when it does not follow a variable in a compound expression:
+			// it would read the empty root
 			String name = node.toStringAST();
-			throw invalid(property, expression, "'" + name + "' reads nothing: a rule reads #args, #principal and "
-					+ "#source", "Write #args." + name + " (or #principal." + name + ") in '" + property + "'.");
+			throw invalid(property, expression,
+					"'" + name + "' reads nothing: a rule reads #args, #principal and " + "#source",
+					"Write #args." + name + " (or #principal." + name + ") in '" + property + "'.");
 		}
 		if (node instanceof CompoundExpression) {
 			checkCompound(node, inSelection, property, expression, arguments, readsArguments);
@@ -232,15 +243,18 @@ final class AuthorizationRuleExpressions {
 
 	/**
 	 * A parsed expression.
+	 *
 	 * @param expression the expression
-	 * @param arguments the argument names it reads literally ({@code #args.x}, {@code #args['x']})
+	 * @param arguments the argument names it reads literally ({@code #args.x},
+	 * {@code #args['x']})
 	 * @param readsArguments whether it reads {@code #args} at all
 	 */
 	record Parsed(Expression expression, Set<String> arguments, boolean readsArguments) {
 	}
 
 	/**
-	 * One expression as a rule's condition: evaluated per call in a new restricted context.
+	 * One expression as a rule's condition: evaluated per call in a new restricted
+	 * context.
 	 */
 	private static final class Condition implements Predicate<ToolInvocation> {
 
@@ -282,7 +296,8 @@ final class AuthorizationRuleExpressions {
 	}
 
 	/**
-	 * Methods an expression may call: any on a string (immutable), the reading ones on collections and maps.
+	 * Methods an expression may call: any on a string (immutable), the reading ones on
+	 * collections and maps.
 	 */
 	private static final class ReadOnlyMethods implements MethodResolver {
 
@@ -305,7 +320,8 @@ final class AuthorizationRuleExpressions {
 	}
 
 	/**
-	 * Reads the components of a record argument ({@code #args.order.amount}), which have no getters.
+	 * Reads the components of a record argument ({@code #args.order.amount}), which have
+	 * no getters.
 	 */
 	private static final class RecordAccessor implements PropertyAccessor {
 
@@ -320,8 +336,7 @@ final class AuthorizationRuleExpressions {
 		}
 
 		@Override
-		public TypedValue read(EvaluationContext context, @Nullable Object target, String name)
-				throws AccessException {
+		public TypedValue read(EvaluationContext context, @Nullable Object target, String name) throws AccessException {
 			Method accessor = accessor(target, name);
 			if (accessor == null) {
 				throw new AccessException("no record component '" + name + "'");

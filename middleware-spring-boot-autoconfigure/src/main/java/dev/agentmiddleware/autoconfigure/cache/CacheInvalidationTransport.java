@@ -4,11 +4,11 @@ import dev.agentmiddleware.cache.CacheInvalidation;
 import dev.agentmiddleware.cache.ToolResultCache;
 
 /**
- * Carries cache invalidations between instances: the bean a store module contributes (the JDBC module's, through the
- * application's database) so that a write on one instance invalidates the cached reads of every other; without one,
- * invalidations stay in the instance that made them.
- * <pre>{@code
- * @Bean
+ * Carries cache invalidations between instances: the bean a store module contributes (the
+ * JDBC module's, through the application's database) so that a write on one instance
+ * invalidates the cached reads of every other; without one, invalidations stay in the
+ * instance that made them. <pre>{@code
+ * &#64;Bean
  * CacheInvalidationTransport cacheInvalidations(DataSource dataSource) {
  *     return new JdbcCacheInvalidations(dataSource, Duration.ofSeconds(1));
  * }

@@ -4,7 +4,6 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.TreeMap;
 
-
 import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.agentmiddleware.autoconfigure.AgentMiddlewareAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.actuate.AgentMiddlewareEndpointContributor.PolicyEndpointContributor;
@@ -28,12 +27,13 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
- * Auto-configuration of the {@link CacheMiddleware} and the {@link ToolResultCache} it stores results in (inject
- * the latter to invalidate results or read statistics): caches the results of read-only tools (and of the tools
- * configured with {@code enabled: true}) per session, with the time to live and size of
- * {@code agent.middleware.cache}. With a {@code DataSource} (or {@code store.type: jdbc}) invalidations
- * travel to the other instances through the {@link CacheInvalidationTransport} a store module contributes (the JDBC
- * module's, on the database); entries stay local.
+ * Auto-configuration of the {@link CacheMiddleware} and the {@link ToolResultCache} it
+ * stores results in (inject the latter to invalidate results or read statistics): caches
+ * the results of read-only tools (and of the tools configured with {@code enabled: true})
+ * per session, with the time to live and size of {@code agent.middleware.cache}. With a
+ * {@code DataSource} (or {@code store.type: jdbc}) invalidations travel to the other
+ * instances through the {@link CacheInvalidationTransport} a store module contributes
+ * (the JDBC module's, on the database); entries stay local.
  */
 @AutoConfiguration(after = AgentMiddlewareAutoConfiguration.class)
 @ConditionalOnClass(Caffeine.class)
@@ -81,8 +81,7 @@ public final class ToolCacheAutoConfiguration {
 		@ConditionalOnMissingBean(name = "cacheEndpointContributor")
 		PolicyEndpointContributor cacheEndpointContributor(CacheMiddleware cacheMiddleware,
 				ToolResultCache toolResultCache) {
-			return PolicyEndpointContributor.of(cacheMiddleware)
-				.withSection(() -> statistics(toolResultCache));
+			return PolicyEndpointContributor.of(cacheMiddleware).withSection(() -> statistics(toolResultCache));
 		}
 
 		// Tool name to hits, misses, evictions, size and hit rate, sorted by tool name.

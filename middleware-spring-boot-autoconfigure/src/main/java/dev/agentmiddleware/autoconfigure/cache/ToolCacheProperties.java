@@ -21,8 +21,7 @@ import org.springframework.boot.context.properties.NestedConfigurationProperty;
 import static dev.agentmiddleware.autoconfigure.PerToolSettings.required;
 
 /**
- * Configuration of the cache of tool results.
- * <pre>{@code
+ * Configuration of the cache of tool results. <pre>{@code
  * agent:
  *   middleware:
  *     cache:
@@ -46,8 +45,8 @@ public class ToolCacheProperties extends ToolMiddlewareProperties<ToolCachePrope
 	private final Invalidation invalidation = new Invalidation();
 
 	public ToolCacheProperties() {
-		super(PREFIX, BuiltInOrder.CACHE, new Settings(null, CachePolicy.DEFAULT_TTL, CachePolicy.DEFAULT_MAX_SIZE,
-				CacheScope.SESSION));
+		super(PREFIX, BuiltInOrder.CACHE,
+				new Settings(null, CachePolicy.DEFAULT_TTL, CachePolicy.DEFAULT_MAX_SIZE, CacheScope.SESSION));
 	}
 
 	/**
@@ -60,7 +59,8 @@ public class ToolCacheProperties extends ToolMiddlewareProperties<ToolCachePrope
 	}
 
 	/**
-	 * Where invalidations travel between instances, as every store is chosen: {@code store.type}.
+	 * Where invalidations travel between instances, as every store is chosen:
+	 * {@code store.type}.
 	 * @return the store settings
 	 */
 	public StoreSettings getStore() {
@@ -68,7 +68,8 @@ public class ToolCacheProperties extends ToolMiddlewareProperties<ToolCachePrope
 	}
 
 	/**
-	 * The store type in effect: {@code store.type}, or the deprecated {@code invalidation.type} where only it is set.
+	 * The store type in effect: {@code store.type}, or the deprecated
+	 * {@code invalidation.type} where only it is set.
 	 * @return the store type
 	 */
 	public StoreType storeType() {
@@ -78,7 +79,8 @@ public class ToolCacheProperties extends ToolMiddlewareProperties<ToolCachePrope
 
 	/**
 	 * The property that chose the {@link #storeType() store type}, for messages.
-	 * @return {@code agent.middleware.cache.store.type}, or the deprecated {@code agent.middleware.cache.invalidation.type}
+	 * @return {@code agent.middleware.cache.store.type}, or the deprecated
+	 * {@code agent.middleware.cache.invalidation.type}
 	 */
 	public String storeTypeProperty() {
 		return PREFIX + ((this.invalidation.typeSet && this.store.getType() == StoreType.AUTO) ? ".invalidation.type"
@@ -109,8 +111,10 @@ public class ToolCacheProperties extends ToolMiddlewareProperties<ToolCachePrope
 	/**
 	 * How one tool's results are cached.
 	 *
-	 * <p>{@code enabled}: Whether results are cached: under 'defaults', of every read-only tool not listed (not set:
-	 * read-only tools); under 'tools', of that tool (not set: true, but a tool that is not read-only needs true).
+	 * <p>
+	 * {@code enabled}: Whether results are cached: under 'defaults', of every read-only
+	 * tool not listed (not set: read-only tools); under 'tools', of that tool (not set:
+	 * true, but a tool that is not read-only needs true).
 	 */
 	public static class Settings extends AbstractToolSettings<Settings> {
 
@@ -125,7 +129,8 @@ public class ToolCacheProperties extends ToolMiddlewareProperties<ToolCachePrope
 		private @Nullable Long maxSize;
 
 		/**
-		 * Who shares cached results: each session, each principal, or every caller (global).
+		 * Who shares cached results: each session, each principal, or every caller
+		 * (global).
 		 */
 		private @Nullable CacheScope scope;
 
@@ -167,7 +172,8 @@ public class ToolCacheProperties extends ToolMiddlewareProperties<ToolCachePrope
 	}
 
 	/**
-	 * How invalidations reach the other instances; cached entries always stay in each instance's memory.
+	 * How invalidations reach the other instances; cached entries always stay in each
+	 * instance's memory.
 	 */
 	public static class Invalidation {
 
@@ -176,21 +182,22 @@ public class ToolCacheProperties extends ToolMiddlewareProperties<ToolCachePrope
 		private boolean typeSet;
 
 		/**
-		 * How often each instance looks for the invalidations of the others; on PostgreSQL a NOTIFY wakes it sooner.
+		 * How often each instance looks for the invalidations of the others; on
+		 * PostgreSQL a NOTIFY wakes it sooner.
 		 */
 		private Duration pollInterval = Duration.ofMillis(500);
 
 		/**
-		 * Whether the JDBC invalidations create their table (agent_cache_invalidation) on startup when it is
-		 * missing.
+		 * Whether the JDBC invalidations create their table (agent_cache_invalidation) on
+		 * startup when it is missing.
 		 */
 		private boolean initializeSchema = true;
 
 		/**
 		 * Where invalidations travel.
 		 * @return the store type
-		 * @deprecated since 0.1.0 for {@code agent.middleware.cache.store.type}, which chooses the store as every
-		 * other feature's {@code store.type} does
+		 * @deprecated since 0.1.0 for {@code agent.middleware.cache.store.type}, which
+		 * chooses the store as every other feature's {@code store.type} does
 		 */
 		@Deprecated(since = "0.1.0")
 		@DeprecatedConfigurationProperty(replacement = "agent.middleware.cache.store.type", since = "0.1.0")
@@ -210,7 +217,8 @@ public class ToolCacheProperties extends ToolMiddlewareProperties<ToolCachePrope
 		}
 
 		/**
-		 * Whether the deprecated {@code invalidation.type} was set (not a property: no bean getter).
+		 * Whether the deprecated {@code invalidation.type} was set (not a property: no
+		 * bean getter).
 		 * @return whether it was
 		 */
 		public boolean deprecatedTypeSet() {

@@ -1,5 +1,6 @@
 /**
- * Auto-configuration of the cache built-in: properties under {@code agent.middleware.cache}.
+ * Auto-configuration of the cache built-in: properties under
+ * {@code agent.middleware.cache}.
  */
 @NullMarked
 package dev.agentmiddleware.autoconfigure.cache;

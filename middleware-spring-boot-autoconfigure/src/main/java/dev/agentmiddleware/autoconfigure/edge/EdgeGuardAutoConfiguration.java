@@ -24,18 +24,24 @@ import org.springframework.core.env.Environment;
 import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
- * Auto-configuration of the edge guard: the {@link HostOriginGuard} bean, from {@code agent.middleware.edge.*} (or
- * the former {@code agent.middleware.mcp.transport.allowed-hosts} and {@code allowed-origins}), which the MCP
- * transport uses for {@code /mcp}; and, in a servlet web application, a filter that applies it to the
- * {@code agentmiddleware} actuator endpoint, the approval API and console ({@code agent.middleware.approval.web.path})
- * and the paths listed in {@code agent.middleware.edge.paths}. It runs before Spring Security, so a foreign request
- * is refused before anyone is asked to log in. It does not depend on the MCP starter.
+ * Auto-configuration of the edge guard: the {@link HostOriginGuard} bean, from
+ * {@code agent.middleware.edge.*} (or the former
+ * {@code agent.middleware.mcp.transport.allowed-hosts} and {@code allowed-origins}),
+ * which the MCP transport uses for {@code /mcp}; and, in a servlet web application, a
+ * filter that applies it to the {@code agentmiddleware} actuator endpoint, the approval
+ * API and console ({@code agent.middleware.approval.web.path}) and the paths listed in
+ * {@code agent.middleware.edge.paths}. It runs before Spring Security, so a foreign
+ * request is refused before anyone is asked to log in. It does not depend on the MCP
+ * starter.
  */
 @AutoConfiguration
 @EnableConfigurationProperties(EdgeProperties.class)
 public final class EdgeGuardAutoConfiguration {
 
-	/** The filter's order: early, before Spring Security's filter chain, after the server's observation. */
+	/**
+	 * The filter's order: early, before Spring Security's filter chain, after the
+	 * server's observation.
+	 */
 	public static final int FILTER_ORDER = Ordered.HIGHEST_PRECEDENCE + 10;
 
 	private static final Logger logger = LoggerFactory.getLogger(EdgeGuardAutoConfiguration.class);
@@ -51,7 +57,8 @@ public final class EdgeGuardAutoConfiguration {
 				(hosts != null) ? hosts : HostOriginGuard.LOCAL_HOSTS);
 	}
 
-	// One list, from either key: set under both with different values is a mistake to report, not to guess about
+	// One list, from either key: set under both with different values is a mistake to
+	// report, not to guess about
 	private static @Nullable List<String> resolve(@Nullable List<String> edge, String name, Environment environment) {
 		List<String> legacy = Binder.get(environment)
 			.bind(LEGACY_PREFIX + name, Bindable.listOf(String.class))

@@ -15,8 +15,9 @@ import org.springframework.web.filter.OncePerRequestFilter;
 import org.springframework.web.util.UrlPathHelper;
 
 /**
- * Refuses a request to a guarded path (a path and everything under it) with 403 and a short JSON message when its
- * {@code Host} or {@code Origin} header is foreign, as the {@link HostOriginGuard} judges.
+ * Refuses a request to a guarded path (a path and everything under it) with 403 and a
+ * short JSON message when its {@code Host} or {@code Origin} header is foreign, as the
+ * {@link HostOriginGuard} judges.
  */
 final class EdgeGuardFilter extends OncePerRequestFilter {
 

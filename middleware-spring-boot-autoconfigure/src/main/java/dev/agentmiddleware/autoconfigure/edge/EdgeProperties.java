@@ -10,19 +10,17 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**
- * Configuration of the edge guard: which {@code Host} and {@code Origin} headers the MCP endpoint, the
- * {@code agentmiddleware} actuator endpoint, the approval API and console, and the {@link #getPaths() added paths}
- * accept.
- * <pre>{@code
+ * Configuration of the edge guard: which {@code Host} and {@code Origin} headers the MCP
+ * endpoint, the {@code agentmiddleware} actuator endpoint, the approval API and console,
+ * and the {@link #getPaths() added paths} accept. <pre>{@code
  * agent:
  *   middleware:
  *     edge:
  *       allowed-hosts: agent.example.com
  *       allowed-origins: https://console.example.com
  *       paths: /chat
- * }</pre>
- * The former {@code agent.middleware.mcp.transport.allowed-hosts} and {@code allowed-origins} still configure the
- * same guard when these are not set.
+ * }</pre> The former {@code agent.middleware.mcp.transport.allowed-hosts} and
+ * {@code allowed-origins} still configure the same guard when these are not set.
  */
 @ConfigurationProperties(EdgeProperties.PREFIX)
 public class EdgeProperties implements ValidatedProperties {
@@ -31,20 +29,21 @@ public class EdgeProperties implements ValidatedProperties {
 	public static final String PREFIX = "agent.middleware.edge";
 
 	/**
-	 * Host names or addresses the server answers to, as the Host header names them ("*" for any); by default this
-	 * machine's loopback names.
+	 * Host names or addresses the server answers to, as the Host header names them ("*"
+	 * for any); by default this machine's loopback names.
 	 */
 	private @Nullable List<String> allowedHosts;
 
 	/**
-	 * Origins a browser page may call from ("*" for any, ":*" for any port); requests without an Origin header
-	 * (non-browser clients) and the server's own pages are always allowed; by default pages served from this machine.
+	 * Origins a browser page may call from ("*" for any, ":*" for any port); requests
+	 * without an Origin header (non-browser clients) and the server's own pages are
+	 * always allowed; by default pages served from this machine.
 	 */
 	private @Nullable List<String> allowedOrigins;
 
 	/**
-	 * Further paths of the application to guard like the starter's own, each with everything under it, such as
-	 * /chat.
+	 * Further paths of the application to guard like the starter's own, each with
+	 * everything under it, such as /chat.
 	 */
 	private List<String> paths = new ArrayList<>();
 

@@ -6,19 +6,22 @@ import java.util.Locale;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Whether a request may be served, judged by its {@code Host} and {@code Origin} headers: the protection against
- * DNS rebinding (a page on another site whose name was pointed at this server) of every path the starter serves.
- * Immutable; one instance (a bean configured by {@code agent.middleware.edge.allowed-hosts} and
- * {@code allowed-origins}) serves the MCP transport and the servlet filter alike.
+ * Whether a request may be served, judged by its {@code Host} and {@code Origin} headers:
+ * the protection against DNS rebinding (a page on another site whose name was pointed at
+ * this server) of every path the starter serves. Immutable; one instance (a bean
+ * configured by {@code agent.middleware.edge.allowed-hosts} and {@code allowed-origins})
+ * serves the MCP transport and the servlet filter alike.
  *
- * <p>A host is a name or address without port, or {@code *} for any; a request whose {@code Host} header names
- * another host is refused. An origin pattern is {@code *} (any origin), an exact origin such as
- * {@code https://app.example.com}, or an origin with {@code :*} for any port, such as {@code http://localhost:*},
- * which also matches the origin without a port. A request without an {@code Origin} header comes from a non-browser
- * client and is allowed: the header protects against web pages, which always send it on the requests that matter.
- * A page of the server itself is allowed too: an {@code Origin} naming the very host and port of the {@code Host}
- * header, when that host is listed by name (not only by {@code *}).
- * <pre>{@code
+ * <p>
+ * A host is a name or address without port, or {@code *} for any; a request whose
+ * {@code Host} header names another host is refused. An origin pattern is {@code *} (any
+ * origin), an exact origin such as {@code https://app.example.com}, or an origin with
+ * {@code :*} for any port, such as {@code http://localhost:*}, which also matches the
+ * origin without a port. A request without an {@code Origin} header comes from a
+ * non-browser client and is allowed: the header protects against web pages, which always
+ * send it on the requests that matter. A page of the server itself is allowed too: an
+ * {@code Origin} naming the very host and port of the {@code Host} header, when that host
+ * is listed by name (not only by {@code *}). <pre>{@code
  * HostOriginGuard guard = new HostOriginGuard(List.of("http://localhost:*"), List.of("localhost", "127.0.0.1"));
  * guard.refusal("localhost:8080", "http://localhost:6274");       // null: allowed
  * guard.refusal("evil.example", null);                            // "Forbidden: this host name is not allowed"
@@ -59,7 +62,8 @@ public final class HostOriginGuard {
 	}
 
 	/**
-	 * The guard of a server that answers only on this machine ({@link #LOCAL_ORIGINS}, {@link #LOCAL_HOSTS}).
+	 * The guard of a server that answers only on this machine ({@link #LOCAL_ORIGINS},
+	 * {@link #LOCAL_HOSTS}).
 	 * @return the guard
 	 */
 	public static HostOriginGuard local() {
@@ -86,7 +90,8 @@ public final class HostOriginGuard {
 	 * Why a request with these headers must be refused, if it must.
 	 * @param host the {@code Host} header, {@code null} when absent
 	 * @param origin the {@code Origin} header, {@code null} when absent
-	 * @return {@link #FOREIGN_HOST} or {@link #FOREIGN_ORIGIN}, or {@code null} when the request may be served
+	 * @return {@link #FOREIGN_HOST} or {@link #FOREIGN_ORIGIN}, or {@code null} when the
+	 * request may be served
 	 */
 	public @Nullable String refusal(@Nullable String host, @Nullable String origin) {
 		if (!allowsHost(host)) {
@@ -126,7 +131,8 @@ public final class HostOriginGuard {
 			}
 			if (allowed.endsWith(ANY_PORT)) {
 				String base = allowed.substring(0, allowed.length() - ANY_PORT.length());
-				if (candidate.equals(base) || (candidate.startsWith(base + ":") && isPort(candidate, base.length() + 1))) {
+				if (candidate.equals(base)
+						|| (candidate.startsWith(base + ":") && isPort(candidate, base.length() + 1))) {
 					return true;
 				}
 			}
@@ -134,7 +140,8 @@ public final class HostOriginGuard {
 		return false;
 	}
 
-	// A page the server itself served (the console) calls with its own origin: the Host header's host and port, for a
+	// A page the server itself served (the console) calls with its own origin: the Host
+	// header's host and port, for a
 	// host listed by name, since with "*" any rebinding site would pass as its own page
 	private boolean isOwnPage(@Nullable String host, String origin) {
 		if (host == null) {

@@ -9,13 +9,13 @@ import org.springframework.security.oauth2.server.resource.InvalidBearerTokenExc
 import org.springframework.security.oauth2.server.resource.authentication.JwtAuthenticationToken;
 
 /**
- * What the starter's filter chains (the MCP endpoint, the approval REST API) require of a bearer token beyond what
- * the application's {@code JwtDecoder} checked (signature, and the claims its validators check): an expiry
- * ({@code exp}), a principal (the {@code sub} claim, or the claim that
- * {@code spring.security.oauth2.resourceserver.jwt.principal-claim-name} names), and, when an issuer is expected, that
- * issuer in {@code iss}. A token that falls short is refused as {@code invalid_token}, with a description that says
- * why.
- * <pre>{@code
+ * What the starter's filter chains (the MCP endpoint, the approval REST API) require of a
+ * bearer token beyond what the application's {@code JwtDecoder} checked (signature, and
+ * the claims its validators check): an expiry ({@code exp}), a principal (the {@code sub}
+ * claim, or the claim that
+ * {@code spring.security.oauth2.resourceserver.jwt.principal-claim-name} names), and,
+ * when an issuer is expected, that issuer in {@code iss}. A token that falls short is
+ * refused as {@code invalid_token}, with a description that says why. <pre>{@code
  * BearerTokenRequirements requirements = BearerTokenRequirements.of("https://login.example.com", null);
  * Authentication checked = requirements.check(jwtAuthenticationProvider.authenticate(bearer));
  * }</pre>
@@ -33,8 +33,10 @@ public final class BearerTokenRequirements {
 
 	/**
 	 * The requirements.
-	 * @param issuer the issuer that every token must name in {@code iss}, or {@code null} to check none here
-	 * @param principalClaim the claim that names a token's principal, or {@code null} for {@code sub}
+	 * @param issuer the issuer that every token must name in {@code iss}, or {@code null}
+	 * to check none here
+	 * @param principalClaim the claim that names a token's principal, or {@code null} for
+	 * {@code sub}
 	 * @return the requirements
 	 */
 	public static BearerTokenRequirements of(@Nullable String issuer, @Nullable String principalClaim) {
@@ -52,10 +54,11 @@ public final class BearerTokenRequirements {
 
 	/**
 	 * Checks an authenticated bearer token.
-	 * @param authenticated what the token authenticated as: a {@link JwtAuthenticationToken}
+	 * @param authenticated what the token authenticated as: a
+	 * {@link JwtAuthenticationToken}
 	 * @return the same authentication
-	 * @throws InvalidBearerTokenException if the token is not a JWT, has no expiry, names no principal or names
-	 * another issuer
+	 * @throws InvalidBearerTokenException if the token is not a JWT, has no expiry, names
+	 * no principal or names another issuer
 	 */
 	public Authentication check(Authentication authenticated) {
 		if (!(authenticated instanceof JwtAuthenticationToken token)) {
@@ -68,7 +71,8 @@ public final class BearerTokenRequirements {
 		}
 		String name = authenticated.getName();
 		if (name == null || name.isBlank()) {
-			// Without a principal, nothing it starts (an MCP session, an approval) has an owner
+			// Without a principal, nothing it starts (an MCP session, an approval) has an
+			// owner
 			throw new InvalidBearerTokenException(
 					"The token names no principal: it has no '" + this.principalClaim + "' claim");
 		}

@@ -6,8 +6,8 @@ import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 
 /**
- * The digest under which a store keeps a session id, thread id or principal name: never the value itself.
- * <pre>{@code
+ * The digest under which a store keeps a session id, thread id or principal name: never
+ * the value itself. <pre>{@code
  * IdDigests.of("session-1");   // 64 lower-case hex digits
  * }</pre>
  */
@@ -20,10 +20,11 @@ public final class IdDigests {
 	}
 
 	/**
-	 * The SHA-256 of a session id (or of any thread id), which is what a table keyed by it stores: its first
-	 * {@value dev.agentmiddleware.tool.SessionFingerprint#HEX_DIGITS} hex digits are those of the
-	 * {@link dev.agentmiddleware.tool.SessionFingerprint fingerprint} that logs and listings show, so a row can be
-	 * matched to them.
+	 * The SHA-256 of a session id (or of any thread id), which is what a table keyed by
+	 * it stores: its first
+	 * {@value dev.agentmiddleware.tool.SessionFingerprint#HEX_DIGITS} hex digits are
+	 * those of the {@link dev.agentmiddleware.tool.SessionFingerprint fingerprint} that
+	 * logs and listings show, so a row can be matched to them.
 	 * @param id the session id, of any length
 	 * @return {@value #LENGTH} lower-case hex digits
 	 */

@@ -12,8 +12,8 @@ import org.springframework.core.annotation.MergedAnnotations;
 import org.springframework.core.annotation.MergedAnnotations.SearchStrategy;
 
 /**
- * The names of {@link AgentTool} methods as tools: the name the annotation gives, or else the method name in
- * snake case, the convention of model providers and MCP servers.
+ * The names of {@link AgentTool} methods as tools: the name the annotation gives, or else
+ * the method name in snake case, the convention of model providers and MCP servers.
  * <pre>{@code
  * ToolNames.defaultName("getWeather");  // "get_weather"
  * ToolNames.defaultName("readURL");     // "read_url"
@@ -40,8 +40,9 @@ public final class ToolNames {
 	}
 
 	/**
-	 * The {@code @AgentTool} of a method, declared directly or through a composed annotation, on the method or on
-	 * a method it overrides or implements, with the composed annotation's {@code @AliasFor} overrides applied.
+	 * The {@code @AgentTool} of a method, declared directly or through a composed
+	 * annotation, on the method or on a method it overrides or implements, with the
+	 * composed annotation's {@code @AliasFor} overrides applied.
 	 * @param method the method
 	 * @return the merged annotation, or {@code null} when the method is no tool
 	 */
@@ -52,9 +53,10 @@ public final class ToolNames {
 	}
 
 	/**
-	 * The default tool name of a method: its name in snake case. A word starts at each capital that follows a
-	 * lower-case letter or digit, and at the last capital of an acronym that is followed by a lower-case letter
-	 * ({@code readURLFast} becomes {@code read_url_fast}); existing underscores are kept, never doubled.
+	 * The default tool name of a method: its name in snake case. A word starts at each
+	 * capital that follows a lower-case letter or digit, and at the last capital of an
+	 * acronym that is followed by a lower-case letter ({@code readURLFast} becomes
+	 * {@code read_url_fast}); existing underscores are kept, never doubled.
 	 * @param methodName the Java method name
 	 * @return the name in lower snake case
 	 */
@@ -72,9 +74,9 @@ public final class ToolNames {
 	}
 
 	/**
-	 * The canonical form of a tool name used to match names written in configuration: lower case, letters and
-	 * digits only, so {@code get_weather}, {@code get-weather} and {@code GETWEATHER} (from an environment variable)
-	 * are the same tool.
+	 * The canonical form of a tool name used to match names written in configuration:
+	 * lower case, letters and digits only, so {@code get_weather}, {@code get-weather}
+	 * and {@code GETWEATHER} (from an environment variable) are the same tool.
 	 * @param name a tool name as written anywhere
 	 * @return the canonical form
 	 */
@@ -99,9 +101,9 @@ public final class ToolNames {
 	}
 
 	/**
-	 * The "did you mean …?" of configuration errors: the known name closest to a misspelt one. Names compare in
-	 * canonical form ({@link ToolNames#canonical}), so {@code lookup-ordr} is close to {@code lookup_order}.
-	 * <pre>{@code
+	 * The "did you mean …?" of configuration errors: the known name closest to a misspelt
+	 * one. Names compare in canonical form ({@link ToolNames#canonical}), so
+	 * {@code lookup-ordr} is close to {@code lookup_order}. <pre>{@code
 	 * NameSuggestions.closest("cahce", List.of("cache", "retry", "timeout"));  // "cache"
 	 * NameSuggestions.closest("recovery", List.of("cache", "crash-recovery")); // "crash-recovery"
 	 * NameSuggestions.closest("weather", List.of("cache", "retry"));          // null
@@ -113,9 +115,11 @@ public final class ToolNames {
 		}
 
 		/**
-		 * The candidate closest to a name, if it is close enough to be a likely misspelling: at most a third of the
-		 * name's letters (and at least one) added, removed, changed or swapped; failing that, the shortest candidate that
-		 * contains the whole name (at least four letters of it), such as {@code crash-recovery} for {@code recovery}.
+		 * The candidate closest to a name, if it is close enough to be a likely
+		 * misspelling: at most a third of the name's letters (and at least one) added,
+		 * removed, changed or swapped; failing that, the shortest candidate that contains
+		 * the whole name (at least four letters of it), such as {@code crash-recovery}
+		 * for {@code recovery}.
 		 * @param name the name as written
 		 * @param candidates the known names
 		 * @return the closest candidate, or {@code null} when none is close
@@ -135,7 +139,8 @@ public final class ToolNames {
 			if (best == null && typed.length() >= 4) {
 				for (String candidate : candidates) {
 					String known = ToolNames.canonical(candidate);
-					if (known.contains(typed) && (best == null || known.length() < ToolNames.canonical(best).length())) {
+					if (known.contains(typed)
+							&& (best == null || known.length() < ToolNames.canonical(best).length())) {
 						best = candidate;
 					}
 				}
@@ -147,14 +152,16 @@ public final class ToolNames {
 		 * A sentence suggesting the closest candidate, for an error message.
 		 * @param name the name as written
 		 * @param candidates the known names
-		 * @return {@code "Did you mean 'x'? "}, or an empty string when no candidate is close
+		 * @return {@code "Did you mean 'x'? "}, or an empty string when no candidate is
+		 * close
 		 */
 		public static String didYouMean(String name, Collection<String> candidates) {
 			String closest = closest(name, candidates);
 			return (closest != null) ? "Did you mean '" + closest + "'? " : "";
 		}
 
-		// Optimal string alignment distance: insertions, deletions, substitutions and swaps of neighbours.
+		// Optimal string alignment distance: insertions, deletions, substitutions and
+		// swaps of neighbours.
 		private static int distance(String a, String b) {
 			int[][] d = new int[a.length() + 1][b.length() + 1];
 			for (int i = 0; i <= a.length(); i++) {

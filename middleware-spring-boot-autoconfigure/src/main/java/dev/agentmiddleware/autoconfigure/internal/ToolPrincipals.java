@@ -14,12 +14,13 @@ import org.springframework.security.core.context.SecurityContextHolder;
 import org.springframework.util.ClassUtils;
 
 /**
- * The one conversion of a caller's identity into the {@link ToolPrincipal} of a tool call, on every path: a Java
- * caller's and a {@code ChatClient} turn's Spring Security {@code SecurityContext}, and the authenticated user of an
- * MCP request. A Spring Security {@code Authentication} gives its name and its authorities as strings (for OAuth
- * tokens {@code SCOPE_<scope>}); an anonymous or unauthenticated one gives no principal. Works without Spring
- * Security on the class path: there is then no current principal, and a plain {@link Principal} gives its name only.
- * <pre>{@code
+ * The one conversion of a caller's identity into the {@link ToolPrincipal} of a tool
+ * call, on every path: a Java caller's and a {@code ChatClient} turn's Spring Security
+ * {@code SecurityContext}, and the authenticated user of an MCP request. A Spring
+ * Security {@code Authentication} gives its name and its authorities as strings (for
+ * OAuth tokens {@code SCOPE_<scope>}); an anonymous or unauthenticated one gives no
+ * principal. Works without Spring Security on the class path: there is then no current
+ * principal, and a plain {@link Principal} gives its name only. <pre>{@code
  * ToolPrincipal caller = ToolPrincipals.current();             // from SecurityContextHolder, or null
  * ToolPrincipal user = ToolPrincipals.of(request.getUserPrincipal());
  * }</pre>
@@ -34,18 +35,21 @@ public final class ToolPrincipals {
 
 	/**
 	 * The principal of Spring Security's {@code SecurityContext} on the current thread.
-	 * @return the principal, or {@code null} when there is no authenticated one (or no Spring Security)
+	 * @return the principal, or {@code null} when there is no authenticated one (or no
+	 * Spring Security)
 	 */
 	public static @Nullable ToolPrincipal current() {
 		return SECURITY_PRESENT ? Security.current() : null;
 	}
 
 	/**
-	 * The principal of an authenticated user: a Spring Security {@code Authentication} with its authorities, any
-	 * other {@link Principal} by name only; a {@link ToolPrincipal} as it is.
-	 * @param principal the user, such as {@code HttpServletRequest.getUserPrincipal()}, or {@code null}
-	 * @return the principal, or {@code null} for {@code null}, an anonymous or an unauthenticated user, or a blank
-	 * name
+	 * The principal of an authenticated user: a Spring Security {@code Authentication}
+	 * with its authorities, any other {@link Principal} by name only; a
+	 * {@link ToolPrincipal} as it is.
+	 * @param principal the user, such as {@code HttpServletRequest.getUserPrincipal()},
+	 * or {@code null}
+	 * @return the principal, or {@code null} for {@code null}, an anonymous or an
+	 * unauthenticated user, or a blank name
 	 */
 	public static @Nullable ToolPrincipal of(@Nullable Object principal) {
 		if (principal == null || principal instanceof ToolPrincipal) {

@@ -6,10 +6,12 @@ import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * The text a model or an MCP client reads for a tool's result: strings as they are, {@code Done} for a
- * {@code void} tool, {@code null} for no value, a rich result as {@link ToolContents#text()} (its texts, and its binary
- * parts described by type and size, never their data), anything else as JSON. The result it is given has already passed
- * the tool's result guards ({@link dev.agentmiddleware.results.ResultGuardMiddleware}, inside the chain), which
+ * The text a model or an MCP client reads for a tool's result: strings as they are,
+ * {@code Done} for a {@code void} tool, {@code null} for no value, a rich result as
+ * {@link ToolContents#text()} (its texts, and its binary parts described by type and
+ * size, never their data), anything else as JSON. The result it is given has already
+ * passed the tool's result guards
+ * ({@link dev.agentmiddleware.results.ResultGuardMiddleware}, inside the chain), which
  * work on this same form, so the text it makes is redacted and within the tool's limit.
  * <pre>{@code
  * ToolResultText.of(tool.descriptor(), forecast, jsonMapper);   // {"city":"Lisbon","celsius":21}

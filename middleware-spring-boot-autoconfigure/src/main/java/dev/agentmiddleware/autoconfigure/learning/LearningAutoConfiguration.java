@@ -20,9 +20,10 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
- * Auto-configuration of learning from tool calls: an {@link ErrorPatternStore}, one {@link LearningObserverAdapter}
- * that feeds every {@link LearningObserver} bean from the observer tier, a {@link ToolCallEvent} per call, and the
- * learning section of the {@code agentmiddleware} actuator endpoint.
+ * Auto-configuration of learning from tool calls: an {@link ErrorPatternStore}, one
+ * {@link LearningObserverAdapter} that feeds every {@link LearningObserver} bean from the
+ * observer tier, a {@link ToolCallEvent} per call, and the learning section of the
+ * {@code agentmiddleware} actuator endpoint.
  */
 @AutoConfiguration(after = AgentMiddlewareAutoConfiguration.class)
 @ConditionalOnBean(AgentToolRegistry.class)

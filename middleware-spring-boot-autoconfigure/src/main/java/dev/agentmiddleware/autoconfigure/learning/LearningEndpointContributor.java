@@ -12,9 +12,9 @@ import dev.agentmiddleware.learning.ErrorPatternStore.ToolFailureStatistics;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The {@code learning} section of the {@code agentmiddleware} endpoint: the most failing tools and the most
- * frequent error patterns, and for each tool its statistics and patterns. Patterns are normalised and redacted, so
- * no argument value shows.
+ * The {@code learning} section of the {@code agentmiddleware} endpoint: the most failing
+ * tools and the most frequent error patterns, and for each tool its statistics and
+ * patterns. Patterns are normalised and redacted, so no argument value shows.
  */
 public final class LearningEndpointContributor implements AgentMiddlewareEndpointContributor {
 
@@ -38,8 +38,8 @@ public final class LearningEndpointContributor implements AgentMiddlewareEndpoin
 
 	@Override
 	public Object describe() {
-		return new LearningDescriptor(this.store.topFailingTools(TOP), this.store.topPatterns(TOP),
-				this.store.size(), this.store.evictedPatterns());
+		return new LearningDescriptor(this.store.topFailingTools(TOP), this.store.topPatterns(TOP), this.store.size(),
+				this.store.evictedPatterns());
 	}
 
 	@Override
@@ -65,8 +65,8 @@ public final class LearningEndpointContributor implements AgentMiddlewareEndpoin
 	 * @param patterns how many distinct patterns are held
 	 * @param evictedPatterns how many were dropped to bound memory
 	 */
-	public record LearningDescriptor(List<ToolFailureStatistics> topFailingTools, List<ErrorPatternStatistics> topPatterns,
-			int patterns, long evictedPatterns) {
+	public record LearningDescriptor(List<ToolFailureStatistics> topFailingTools,
+			List<ErrorPatternStatistics> topPatterns, int patterns, long evictedPatterns) {
 
 	}
 

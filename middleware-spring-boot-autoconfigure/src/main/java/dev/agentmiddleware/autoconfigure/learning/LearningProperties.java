@@ -16,12 +16,14 @@ class LearningProperties implements ValidatedProperties {
 	public static final String PREFIX = "agent.middleware.learning";
 
 	/**
-	 * Whether learning observers, the error-pattern store and tool call events are enabled.
+	 * Whether learning observers, the error-pattern store and tool call events are
+	 * enabled.
 	 */
 	private boolean enabled = true;
 
 	/**
-	 * Maximum number of distinct error patterns kept; beyond it the least recently seen is dropped.
+	 * Maximum number of distinct error patterns kept; beyond it the least recently seen
+	 * is dropped.
 	 */
 	private int maxPatterns = ErrorPatternStore.DEFAULT_MAX_PATTERNS;
 

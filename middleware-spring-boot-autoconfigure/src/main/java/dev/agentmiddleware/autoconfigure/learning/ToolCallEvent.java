@@ -6,14 +6,15 @@ import dev.agentmiddleware.tool.CallOutcome;
 import org.springframework.context.ApplicationEvent;
 
 /**
- * Published once per tool call, after the call, so that an application can learn from its tools with an
- * {@code @EventListener}.
+ * Published once per tool call, after the call, so that an application can learn from its
+ * tools with an {@code @EventListener}.
  *
- * <p>Events come from the observer tier: by default they are published on the observer thread after the call has
- * returned, and a listener that throws or is slow never fails or delays a call. The record carries the real argument
- * values; a listener that stores or shows them is responsible for not leaking secrets.
- * <pre>{@code
- * @EventListener
+ * <p>
+ * Events come from the observer tier: by default they are published on the observer
+ * thread after the call has returned, and a listener that throws or is slow never fails
+ * or delays a call. The record carries the real argument values; a listener that stores
+ * or shows them is responsible for not leaking secrets. <pre>{@code
+ * &#64;EventListener
  * void onToolCall(ToolCallEvent event) {
  *     if (event.outcome() == CallOutcome.FAILED) {
  *         failures.increment(event.toolName());

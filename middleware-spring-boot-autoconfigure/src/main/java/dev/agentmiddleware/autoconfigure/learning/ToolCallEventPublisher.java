@@ -6,7 +6,8 @@ import dev.agentmiddleware.callrecord.ToolCallObserver.ToolCallRecord;
 import org.springframework.context.ApplicationEventPublisher;
 
 /**
- * The observer that publishes a {@link ToolCallEvent} per call, asynchronously, through the observer tier.
+ * The observer that publishes a {@link ToolCallEvent} per call, asynchronously, through
+ * the observer tier.
  */
 final class ToolCallEventPublisher implements ToolCallObserver {
 

@@ -19,9 +19,10 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
- * Auto-configuration of the {@link LoggingMiddleware}: one structured line per tool call, with the arguments
- * redacted by the context's {@link SecretRedactor} ({@code agent.middleware.redaction.secret-keys}) and, for the
- * tools whose results the {@link ResultGuardMiddleware} masks personal data in, the same personal data masked.
+ * Auto-configuration of the {@link LoggingMiddleware}: one structured line per tool call,
+ * with the arguments redacted by the context's {@link SecretRedactor}
+ * ({@code agent.middleware.redaction.secret-keys}) and, for the tools whose results the
+ * {@link ResultGuardMiddleware} masks personal data in, the same personal data masked.
  */
 @AutoConfiguration(after = AgentMiddlewareAutoConfiguration.class)
 @ConditionalOnBean(AgentToolRegistry.class)

@@ -15,9 +15,8 @@ import static dev.agentmiddleware.autoconfigure.PerToolSettings.required;
 
 /**
  * Configuration of the logging of tool calls: one line per call at INFO to the logger
- * {@code dev.agentmiddleware.logging.ToolCallLog}, results at DEBUG. Secret keys come from
- * {@code agent.middleware.redaction.secret-keys}.
- * <pre>{@code
+ * {@code dev.agentmiddleware.logging.ToolCallLog}, results at DEBUG. Secret keys come
+ * from {@code agent.middleware.redaction.secret-keys}. <pre>{@code
  * agent:
  *   middleware:
  *     logging:
@@ -71,18 +70,21 @@ class ToolLoggingProperties extends ToolMiddlewareProperties<ToolLoggingProperti
 	/**
 	 * How one tool's calls are logged.
 	 *
-	 * <p>{@code enabled}: Whether calls are logged: under 'defaults', of every tool not listed (not set: all); under
-	 * 'tools', of that tool (not set: true).
+	 * <p>
+	 * {@code enabled}: Whether calls are logged: under 'defaults', of every tool not
+	 * listed (not set: all); under 'tools', of that tool (not set: true).
 	 */
 	public static class Settings extends AbstractToolSettings<Settings> {
 
 		/**
-		 * Longest logged rendering of one argument value, result or error message, in characters.
+		 * Longest logged rendering of one argument value, result or error message, in
+		 * characters.
 		 */
 		private @Nullable Integer maxValueLength;
 
 		/**
-		 * Whether the result is logged, on its own line at DEBUG, when the logger is enabled for DEBUG.
+		 * Whether the result is logged, on its own line at DEBUG, when the logger is
+		 * enabled for DEBUG.
 		 */
 		private @Nullable Boolean logResults;
 

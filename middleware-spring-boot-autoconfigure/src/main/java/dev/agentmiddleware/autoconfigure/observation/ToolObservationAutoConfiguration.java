@@ -31,19 +31,20 @@ import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
 
 /**
- * Auto-configuration of the {@link ObservationMiddleware}: one observation per tool call through the context's
- * {@link ObservationRegistry} (with a {@link AgentToolObservationConvention} bean, if any), and, when a
- * {@link MeterRegistry} exists, cached timers instead of observations for the calls the tool did not run (cache
- * hits, denials), a {@link ToolCallMeterObservationHandler} that times tool calls without the long-task timer
- * (unless {@code agent.middleware.observation.long-task-timer} is {@code true}), the
- * {@link MicrometerMiddlewareMetrics} the built-ins count their decisions with and a counter of the call records
- * the observers dropped.
+ * Auto-configuration of the {@link ObservationMiddleware}: one observation per tool call
+ * through the context's {@link ObservationRegistry} (with a
+ * {@link AgentToolObservationConvention} bean, if any), and, when a {@link MeterRegistry}
+ * exists, cached timers instead of observations for the calls the tool did not run (cache
+ * hits, denials), a {@link ToolCallMeterObservationHandler} that times tool calls without
+ * the long-task timer (unless {@code agent.middleware.observation.long-task-timer} is
+ * {@code true}), the {@link MicrometerMiddlewareMetrics} the built-ins count their
+ * decisions with and a counter of the call records the observers dropped.
  */
-@AutoConfiguration(after = AgentMiddlewareAutoConfiguration.class,
-		afterName = { "org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration",
-				"org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
-				"org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration",
-				"org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration" })
+@AutoConfiguration(after = AgentMiddlewareAutoConfiguration.class, afterName = {
+		"org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration",
+		"org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
+		"org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration",
+		"org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration" })
 @ConditionalOnClass(ObservationRegistry.class)
 @ConditionalOnBean(AgentToolRegistry.class)
 @ConditionalOnBooleanProperty(name = ToolObservationProperties.PREFIX + ".enabled", matchIfMissing = true)
@@ -66,7 +67,8 @@ public final class ToolObservationAutoConfiguration {
 			.convention(convention.getIfUnique());
 	}
 
-	// Processed before the bean methods of the enclosing class, so that with Micrometer's meters the middleware
+	// Processed before the bean methods of the enclosing class, so that with Micrometer's
+	// meters the middleware
 	// times the calls the tool did not run with cached timers.
 	@Configuration(proxyBeanMethods = false)
 	@ConditionalOnClass(MeterRegistry.class)
@@ -76,15 +78,19 @@ public final class ToolObservationAutoConfiguration {
 		@ConditionalOnMissingBean
 		ObservationMiddleware observationMiddleware(ToolObservationProperties properties,
 				ObjectProvider<ObservationRegistry> observationRegistry,
-				ObjectProvider<AgentToolObservationConvention> convention, ObjectProvider<MeterRegistry> meterRegistry) {
+				ObjectProvider<AgentToolObservationConvention> convention,
+				ObjectProvider<MeterRegistry> meterRegistry) {
 			return observationMiddlewareBuilder(properties, observationRegistry, convention)
 				.meterRegistry(meterRegistry.getIfAvailable())
 				.build();
 		}
 
-		// First among the meter handlers, so that tool calls get a timer without the default long-task timer. Only
-		// where Spring Boot groups the meter handlers (its metrics auto-configuration does), which makes the first
-		// one that supports a context its only meter handler; ungrouped, both handlers would time each call.
+		// First among the meter handlers, so that tool calls get a timer without the
+		// default long-task timer. Only
+		// where Spring Boot groups the meter handlers (its metrics auto-configuration
+		// does), which makes the first
+		// one that supports a context its only meter handler; ungrouped, both handlers
+		// would time each call.
 		@Bean
 		@Order(Ordered.HIGHEST_PRECEDENCE)
 		@ConditionalOnBean(type = { "io.micrometer.core.instrument.MeterRegistry",

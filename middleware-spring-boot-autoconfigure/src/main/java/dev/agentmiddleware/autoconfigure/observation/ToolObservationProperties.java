@@ -9,9 +9,9 @@ import dev.agentmiddleware.tool.ToolDescriptor;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**
- * Configuration of the observation of tool calls (a Micrometer timer and tracing span per call that reaches the
- * tool, a cached timer for the others, and a long-task timer on request).
- * <pre>{@code
+ * Configuration of the observation of tool calls (a Micrometer timer and tracing span per
+ * call that reaches the tool, a cached timer for the others, and a long-task timer on
+ * request). <pre>{@code
  * agent:
  *   middleware:
  *     observation:
@@ -21,14 +21,16 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * }</pre>
  */
 @ConfigurationProperties(ToolObservationProperties.PREFIX)
-class ToolObservationProperties extends ToolMiddlewareProperties<ToolObservationProperties.Settings, ObservationPolicy> {
+class ToolObservationProperties
+		extends ToolMiddlewareProperties<ToolObservationProperties.Settings, ObservationPolicy> {
 
 	/** The prefix of the observation properties. */
 	public static final String PREFIX = "agent.middleware.observation";
 
 	/**
-	 * Whether tool calls also get the meter handler's long-task timer ('agent.tool.call.active'), which costs about
-	 * as much as the rest of a call's observation; off, they get a timer only.
+	 * Whether tool calls also get the meter handler's long-task timer
+	 * ('agent.tool.call.active'), which costs about as much as the rest of a call's
+	 * observation; off, they get a timer only.
 	 */
 	private boolean longTaskTimer = false;
 
@@ -58,8 +60,9 @@ class ToolObservationProperties extends ToolMiddlewareProperties<ToolObservation
 	/**
 	 * Whether one tool's calls are observed.
 	 *
-	 * <p>{@code enabled}: Whether calls are observed: under 'defaults', of every tool not listed (not set: all); under
-	 * 'tools', of that tool (not set: true).
+	 * <p>
+	 * {@code enabled}: Whether calls are observed: under 'defaults', of every tool not
+	 * listed (not set: all); under 'tools', of that tool (not set: true).
 	 */
 	public static class Settings extends AbstractToolSettings<Settings> {
 

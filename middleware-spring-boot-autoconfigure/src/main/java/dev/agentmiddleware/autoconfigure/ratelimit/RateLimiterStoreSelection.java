@@ -18,8 +18,9 @@ import org.slf4j.LoggerFactory;
 import org.springframework.util.ClassUtils;
 
 /**
- * Chooses the {@link RateLimiterStore} from {@code agent.middleware.rate-limit.store.type} and the application's
- * {@code DataSource} (or, for {@code redis}, the Redis store module's bean), and says at startup which one
+ * Chooses the {@link RateLimiterStore} from
+ * {@code agent.middleware.rate-limit.store.type} and the application's {@code DataSource}
+ * (or, for {@code redis}, the Redis store module's bean), and says at startup which one
  * it chose and what happens while it is unavailable.
  */
 final class RateLimiterStoreSelection {
@@ -32,11 +33,9 @@ final class RateLimiterStoreSelection {
 
 	private static final String BUCKET4J_LETTUCE_CLASS = "io.github.bucket4j.redis.lettuce.Bucket4jLettuce";
 
-	private static final String REDIS_MODULE_CLASS =
-			"dev.agentmiddleware.autoconfigure.redis.RedisRateLimiterStoreAutoConfiguration";
+	private static final String REDIS_MODULE_CLASS = "dev.agentmiddleware.autoconfigure.redis.RedisRateLimiterStoreAutoConfiguration";
 
-	private static final String LETTUCE_FACTORY_CLASS =
-			"org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory";
+	private static final String LETTUCE_FACTORY_CLASS = "org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory";
 
 	private RateLimiterStoreSelection() {
 	}
@@ -45,10 +44,12 @@ final class RateLimiterStoreSelection {
 	 * The store the properties ask for.
 	 * @param properties the rate-limit properties
 	 * @param dataSource the application's only DataSource, if any
-	 * @param classLoader the application's class loader, where the optional backends are looked for
+	 * @param classLoader the application's class loader, where the optional backends are
+	 * looked for
 	 * @return the store, its table created when asked to
-	 * @throws InvalidToolConfigurationException if {@code jdbc} is asked for and cannot be had, or {@code auto} finds
-	 * PostgreSQL without Bucket4j's PostgreSQL backend (a shared store never silently becomes a local one)
+	 * @throws InvalidToolConfigurationException if {@code jdbc} is asked for and cannot
+	 * be had, or {@code auto} finds PostgreSQL without Bucket4j's PostgreSQL backend (a
+	 * shared store never silently becomes a local one)
 	 */
 	static RateLimiterStore select(ToolRateLimitProperties properties, @Nullable DataSource dataSource,
 			@Nullable DatabaseRateLimiterStores database, ClassLoader classLoader) {
@@ -90,13 +91,15 @@ final class RateLimiterStoreSelection {
 
 	private static RateLimiterStore auto(ToolRateLimitProperties properties, @Nullable DataSource dataSource,
 			@Nullable DatabaseRateLimiterStores database, ClassLoader classLoader) {
-		// No tool is limited: no reason to touch the database (nor to create a table in it).
+		// No tool is limited: no reason to touch the database (nor to create a table in
+		// it).
 		boolean limitsAnything = !properties.getTools().isEmpty()
 				|| Boolean.TRUE.equals(properties.getDefaults().getEnabled());
 		if (!limitsAnything || dataSource == null || !isPostgres(productName(dataSource))) {
 			return memory(properties);
 		}
-		// A PostgreSQL database means several instances may share it: never count alone without saying so.
+		// A PostgreSQL database means several instances may share it: never count alone
+		// without saying so.
 		if (!ClassUtils.isPresent(BUCKET4J_CLASS, classLoader)) {
 			throw new InvalidToolConfigurationException(TYPE_PROPERTY, "auto",
 					"the application's DataSource is PostgreSQL, so rate limits are shared there, and that needs "
@@ -139,7 +142,8 @@ final class RateLimiterStoreSelection {
 					"rate limits shared in the database need the JDBC store module (dev.agentmiddleware:middleware-jdbc), "
 							+ "which is not on the classpath",
 					"Add dev.agentmiddleware:middleware-jdbc (the middleware starters bring it) to the application's "
-							+ "dependencies, or set " + TYPE_PROPERTY + " to memory (each instance then counts on its own).");
+							+ "dependencies, or set " + TYPE_PROPERTY
+							+ " to memory (each instance then counts on its own).");
 		}
 		return database.create(dataSource, properties.getStore().isInitializeSchema());
 	}
@@ -154,8 +158,10 @@ final class RateLimiterStoreSelection {
 					+ "=jdbc shares them on PostgreSQL, =redis on Redis)");
 		}
 		else if (onUnavailable == ToolRateLimitProperties.OnUnavailable.ALLOW) {
-			logger.warn("Rate limits are shared in {}; while it is unreachable calls run WITHOUT a limit ({}"
-					+ ".store.on-unavailable=allow, fail open)", store.description(), ToolRateLimitProperties.PREFIX);
+			logger.warn(
+					"Rate limits are shared in {}; while it is unreachable calls run WITHOUT a limit ({}"
+							+ ".store.on-unavailable=allow, fail open)",
+					store.description(), ToolRateLimitProperties.PREFIX);
 		}
 		else {
 			logger.info("Rate limits are shared in {}; while it is unreachable calls are rejected as rate limited "

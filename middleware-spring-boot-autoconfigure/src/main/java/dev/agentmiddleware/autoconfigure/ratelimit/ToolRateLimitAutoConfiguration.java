@@ -1,6 +1,5 @@
 package dev.agentmiddleware.autoconfigure.ratelimit;
 
-
 import javax.sql.DataSource;
 
 import com.github.benmanes.caffeine.cache.Caffeine;
@@ -25,11 +24,13 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.core.io.ResourceLoader;
 
 /**
- * Auto-configuration of {@link RateLimitMiddleware}: rate limits and session call budgets for the tools configured
- * under {@code agent.middleware.rate-limit.tools} (or for every tool when {@code defaults.enabled} is true), counted
- * in the {@link RateLimiterStore} that {@code agent.middleware.rate-limit.store.type} selects: in memory per instance,
- * or shared by every instance through a store module: PostgreSQL ({@link DatabaseRateLimiterStores}, the JDBC module)
- * or Redis (the Redis module's store bean).
+ * Auto-configuration of {@link RateLimitMiddleware}: rate limits and session call budgets
+ * for the tools configured under {@code agent.middleware.rate-limit.tools} (or for every
+ * tool when {@code defaults.enabled} is true), counted in the {@link RateLimiterStore}
+ * that {@code agent.middleware.rate-limit.store.type} selects: in memory per instance, or
+ * shared by every instance through a store module: PostgreSQL
+ * ({@link DatabaseRateLimiterStores}, the JDBC module) or Redis (the Redis module's store
+ * bean).
  */
 @AutoConfiguration(after = AgentMiddlewareAutoConfiguration.class,
 		afterName = "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration")
@@ -50,8 +51,8 @@ public final class ToolRateLimitAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	RateLimitMiddleware rateLimitMiddleware(ToolRateLimitProperties properties, ObjectProvider<MiddlewareMetrics> metrics,
-			RateLimiterStore rateLimiterStore) {
+	RateLimitMiddleware rateLimitMiddleware(ToolRateLimitProperties properties,
+			ObjectProvider<MiddlewareMetrics> metrics, RateLimiterStore rateLimiterStore) {
 		RateLimiterStoreSelection.log(rateLimiterStore, properties.getStore().getOnUnavailable());
 		return properties.applyTo(RateLimitMiddleware.builder())
 			.store(rateLimiterStore)

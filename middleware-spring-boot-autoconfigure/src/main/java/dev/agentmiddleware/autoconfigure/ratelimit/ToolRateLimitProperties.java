@@ -17,9 +17,8 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 import static dev.agentmiddleware.autoconfigure.PerToolSettings.required;
 
 /**
- * Configuration of tool rate limits. Only the tools listed under {@code tools} are limited, unless
- * {@code defaults.enabled} is true to limit every tool.
- * <pre>
+ * Configuration of tool rate limits. Only the tools listed under {@code tools} are
+ * limited, unless {@code defaults.enabled} is true to limit every tool. <pre>
  * agent:
  *   middleware:
  *     rate-limit:
@@ -33,19 +32,21 @@ import static dev.agentmiddleware.autoconfigure.PerToolSettings.required;
  * </pre>
  */
 @ConfigurationProperties(ToolRateLimitProperties.PREFIX)
-public class ToolRateLimitProperties extends ToolMiddlewareProperties<ToolRateLimitProperties.Settings, RateLimitPolicy> {
+public class ToolRateLimitProperties
+		extends ToolMiddlewareProperties<ToolRateLimitProperties.Settings, RateLimitPolicy> {
 
 	/** The prefix of the rate-limit properties. */
 	public static final String PREFIX = "agent.middleware.rate-limit";
 
 	/**
-	 * Most limiters per session or principal, and session budgets, kept per tool; beyond it the least used are
-	 * dropped.
+	 * Most limiters per session or principal, and session budgets, kept per tool; beyond
+	 * it the least used are dropped.
 	 */
 	private int maxTrackedKeys = 10_000;
 
 	/**
-	 * How long a session may make no call of a tool before its call budget for that tool is forgotten.
+	 * How long a session may make no call of a tool before its call budget for that tool
+	 * is forgotten.
 	 */
 	private Duration sessionIdleTimeout = Duration.ofHours(1);
 
@@ -72,7 +73,8 @@ public class ToolRateLimitProperties extends ToolMiddlewareProperties<ToolRateLi
 	}
 
 	/**
-	 * Where permits are counted: in memory per instance, or in the database for all instances.
+	 * Where permits are counted: in memory per instance, or in the database for all
+	 * instances.
 	 * @return the store settings
 	 */
 	public Store getStore() {
@@ -81,7 +83,8 @@ public class ToolRateLimitProperties extends ToolMiddlewareProperties<ToolRateLi
 
 	@Override
 	protected void validateOwnSettings(PropertyChecks checks) {
-		checks.atLeast("maxTrackedKeys", this.maxTrackedKeys, 1).positive("sessionIdleTimeout", this.sessionIdleTimeout);
+		checks.atLeast("maxTrackedKeys", this.maxTrackedKeys, 1)
+			.positive("sessionIdleTimeout", this.sessionIdleTimeout);
 	}
 
 	@Override
@@ -98,11 +101,12 @@ public class ToolRateLimitProperties extends ToolMiddlewareProperties<ToolRateLi
 	}
 
 	/**
-	 * The rate limit of one tool, or the defaults of all. A setting left out is {@code null} and falls back to the
-	 * defaults.
+	 * The rate limit of one tool, or the defaults of all. A setting left out is
+	 * {@code null} and falls back to the defaults.
 	 *
-	 * <p>{@code enabled}: Whether the rate limit applies: under 'defaults', to every tool not listed (not set: none);
-	 * under 'tools', to that tool (not set: true).
+	 * <p>
+	 * {@code enabled}: Whether the rate limit applies: under 'defaults', to every tool
+	 * not listed (not set: none); under 'tools', to that tool (not set: true).
 	 */
 	public static class Settings extends AbstractToolSettings<Settings> {
 
@@ -122,19 +126,20 @@ public class ToolRateLimitProperties extends ToolMiddlewareProperties<ToolRateLi
 		private @Nullable Duration maxWait;
 
 		/**
-		 * What calls are counted per: the tool, the tool and session, or the tool and principal.
+		 * What calls are counted per: the tool, the tool and session, or the tool and
+		 * principal.
 		 */
 		private @Nullable RateLimitKey key;
 
 		/**
-		 * How many calls of the tool each session may make in all, never refilled while the session is active;
-		 * none when not set.
+		 * How many calls of the tool each session may make in all, never refilled while
+		 * the session is active; none when not set.
 		 */
 		private @Nullable Integer maxCallsPerSession;
 
 		/**
-		 * How many calls of the tool each session may have running at once (calls without a session share one cap);
-		 * none when not set.
+		 * How many calls of the tool each session may have running at once (calls without
+		 * a session share one cap); none when not set.
 		 */
 		private @Nullable Integer maxConcurrentCalls;
 
@@ -198,20 +203,23 @@ public class ToolRateLimitProperties extends ToolMiddlewareProperties<ToolRateLi
 	}
 
 	/**
-	 * Where permits are counted: {@code auto}, {@code memory}, {@code jdbc} (Bucket4j on PostgreSQL) or
-	 * {@code redis} (Bucket4j on Redis, through Spring Boot's Lettuce connection factory). Session budgets
-	 * ({@code max-calls-per-session}) stay in each instance's memory.
+	 * Where permits are counted: {@code auto}, {@code memory}, {@code jdbc} (Bucket4j on
+	 * PostgreSQL) or {@code redis} (Bucket4j on Redis, through Spring Boot's Lettuce
+	 * connection factory). Session budgets ({@code max-calls-per-session}) stay in each
+	 * instance's memory.
 	 */
 	public static class Store extends StoreSettings {
 
 		/**
-		 * What a call gets when the shared store (database or Redis) is unreachable: deny (rejected as rate limited,
-		 * 'rate limiter unavailable') or allow (runs without a limit).
+		 * What a call gets when the shared store (database or Redis) is unreachable: deny
+		 * (rejected as rate limited, 'rate limiter unavailable') or allow (runs without a
+		 * limit).
 		 */
 		private OnUnavailable onUnavailable = OnUnavailable.DENY;
 
 		/**
-		 * Whether the JDBC store creates its table (agent_rate_limit_bucket) on startup when it is missing.
+		 * Whether the JDBC store creates its table (agent_rate_limit_bucket) on startup
+		 * when it is missing.
 		 */
 		private boolean initializeSchema = true;
 

@@ -21,9 +21,10 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
- * Auto-configuration of crash recovery: a {@link CrashRecoveryMiddleware} for the tools tagged or named as session
- * tools under {@code agent.middleware.crash-recovery}, resetting sessions through the context's {@link ToolSessionReset}
- * bean. Without such a bean a crash only becomes a clean error.
+ * Auto-configuration of crash recovery: a {@link CrashRecoveryMiddleware} for the tools
+ * tagged or named as session tools under {@code agent.middleware.crash-recovery},
+ * resetting sessions through the context's {@link ToolSessionReset} bean. Without such a
+ * bean a crash only becomes a clean error.
  */
 @AutoConfiguration(after = AgentMiddlewareAutoConfiguration.class)
 @ConditionalOnBean(AgentToolRegistry.class)

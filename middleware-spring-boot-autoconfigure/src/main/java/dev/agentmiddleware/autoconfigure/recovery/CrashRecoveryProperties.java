@@ -19,8 +19,8 @@ import org.springframework.util.ClassUtils;
 import static dev.agentmiddleware.autoconfigure.PerToolSettings.required;
 
 /**
- * Configuration of crash recovery: which tools drive a session, and which of their failures mean the session
- * crashed.
+ * Configuration of crash recovery: which tools drive a session, and which of their
+ * failures mean the session crashed.
  */
 @ConfigurationProperties(CrashRecoveryProperties.PREFIX)
 class CrashRecoveryProperties extends ToolMiddlewareProperties<CrashRecoveryProperties.Settings, CrashRecoveryPolicy> {
@@ -34,8 +34,8 @@ class CrashRecoveryProperties extends ToolMiddlewareProperties<CrashRecoveryProp
 	private List<String> tags = new ArrayList<>(List.of("browser"));
 
 	/**
-	 * Name patterns that mark a tool as driving a session: globs such as 'page_*', or regular expressions prefixed
-	 * with 'regex:'.
+	 * Name patterns that mark a tool as driving a session: globs such as 'page_*', or
+	 * regular expressions prefixed with 'regex:'.
 	 */
 	private List<String> toolNamePatterns = new ArrayList<>();
 
@@ -60,7 +60,8 @@ class CrashRecoveryProperties extends ToolMiddlewareProperties<CrashRecoveryProp
 	}
 
 	/**
-	 * The tools that drive a session, by {@link #getTags() tags} and {@link #getToolNamePatterns() name patterns}.
+	 * The tools that drive a session, by {@link #getTags() tags} and
+	 * {@link #getToolNamePatterns() name patterns}.
 	 * @return the matcher
 	 */
 	public SessionToolMatcher sessionTools() {
@@ -90,8 +91,8 @@ class CrashRecoveryProperties extends ToolMiddlewareProperties<CrashRecoveryProp
 		for (String name : names) {
 			types.add(exceptionType(name.strip()));
 		}
-		return new CrashRecoveryPolicy(types, required(settings.getAnyRuntimeExceptionIsCrash(),
-				"anyRuntimeExceptionIsCrash"));
+		return new CrashRecoveryPolicy(types,
+				required(settings.getAnyRuntimeExceptionIsCrash(), "anyRuntimeExceptionIsCrash"));
 	}
 
 	private static Class<? extends Exception> exceptionType(String name) {
@@ -104,8 +105,8 @@ class CrashRecoveryProperties extends ToolMiddlewareProperties<CrashRecoveryProp
 					+ "', which cannot be loaded; use the fully qualified name of an exception type");
 		}
 		if (!Exception.class.isAssignableFrom(type)) {
-			throw new InvalidPolicyException("crashExceptions", "crashExceptions names the class '" + name
-					+ "', which is not an exception type");
+			throw new InvalidPolicyException("crashExceptions",
+					"crashExceptions names the class '" + name + "', which is not an exception type");
 		}
 		return type.asSubclass(Exception.class);
 	}
@@ -113,21 +114,23 @@ class CrashRecoveryProperties extends ToolMiddlewareProperties<CrashRecoveryProp
 	/**
 	 * Crash recovery of a tool, or of every session tool in {@code defaults}.
 	 *
-	 * <p>{@code enabled}: Whether crash recovery applies: under 'defaults', to every tool not listed (not set: the
-	 * tools matched by 'tags' and 'tool-name-patterns'); under 'tools', to that tool whatever its tags and name (not
-	 * set: true).
+	 * <p>
+	 * {@code enabled}: Whether crash recovery applies: under 'defaults', to every tool
+	 * not listed (not set: the tools matched by 'tags' and 'tool-name-patterns'); under
+	 * 'tools', to that tool whatever its tags and name (not set: true).
 	 */
 	public static class Settings extends AbstractToolSettings<Settings> {
 
 		/**
-		 * Fully qualified names of further exception types that mean the tool's session crashed; a
-		 * ToolSessionCrashedException always does.
+		 * Fully qualified names of further exception types that mean the tool's session
+		 * crashed; a ToolSessionCrashedException always does.
 		 */
 		private @Nullable List<String> crashExceptions;
 
 		/**
-		 * Whether any runtime exception of the tool (except the chain's own denials and limits) means its session
-		 * crashed, as a panic would; on by default, turn it off to count only the crash exceptions.
+		 * Whether any runtime exception of the tool (except the chain's own denials and
+		 * limits) means its session crashed, as a panic would; on by default, turn it off
+		 * to count only the crash exceptions.
 		 */
 		private @Nullable Boolean anyRuntimeExceptionIsCrash;
 

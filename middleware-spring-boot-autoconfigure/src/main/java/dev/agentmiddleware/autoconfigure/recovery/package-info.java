@@ -1,5 +1,6 @@
 /**
- * Auto-configuration of crash recovery for session tools: properties under {@code agent.middleware.crash-recovery}.
+ * Auto-configuration of crash recovery for session tools: properties under
+ * {@code agent.middleware.crash-recovery}.
  */
 @NullMarked
 package dev.agentmiddleware.autoconfigure.recovery;

@@ -33,13 +33,16 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
- * Auto-configuration of result guards: a {@link ResultGuardMiddleware} that redacts secrets in every tool's result
- * (with the application's {@link SecretRedactor}, so {@code agent.middleware.redaction.secret-keys} applies), masks
- * personal data where {@code personal-data.enabled} says so (with every {@link PersonalDataDetector} bean: the
- * built-ins for email addresses and payment cards, for phone numbers with libphonenumber and for IBANs with iban4j
- * when they are on the class path, and the application's own), runs the application's {@link ToolResultGuard} beans
- * (in {@code @Order}) and cuts or refuses results longer than {@code agent.middleware.results.defaults.max-chars} (or
- * a tool's own), with the JSON mapper results are written with.
+ * Auto-configuration of result guards: a {@link ResultGuardMiddleware} that redacts
+ * secrets in every tool's result (with the application's {@link SecretRedactor}, so
+ * {@code agent.middleware.redaction.secret-keys} applies), masks personal data where
+ * {@code personal-data.enabled} says so (with every {@link PersonalDataDetector} bean:
+ * the built-ins for email addresses and payment cards, for phone numbers with
+ * libphonenumber and for IBANs with iban4j when they are on the class path, and the
+ * application's own), runs the application's {@link ToolResultGuard} beans (in
+ * {@code @Order}) and cuts or refuses results longer than
+ * {@code agent.middleware.results.defaults.max-chars} (or a tool's own), with the JSON
+ * mapper results are written with.
  */
 @AutoConfiguration(after = AgentMiddlewareAutoConfiguration.class)
 @ConditionalOnBean(AgentToolRegistry.class)
@@ -49,13 +52,12 @@ public final class ToolResultAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	ResultGuardMiddleware resultGuardMiddleware(ToolResultProperties properties,
-			ObjectProvider<ToolResultGuard> guards, ObjectProvider<PersonalDataDetector> detectors,
-			ObjectProvider<JsonMapper> jsonMapper, ObjectProvider<MiddlewareMetrics> metrics,
-			SecretRedactor secretRedactor) {
+	ResultGuardMiddleware resultGuardMiddleware(ToolResultProperties properties, ObjectProvider<ToolResultGuard> guards,
+			ObjectProvider<PersonalDataDetector> detectors, ObjectProvider<JsonMapper> jsonMapper,
+			ObjectProvider<MiddlewareMetrics> metrics, SecretRedactor secretRedactor) {
 		List<PersonalDataDetector> personalDataDetectors = detectors.orderedStream().toList();
-		properties.checkDetectors(
-				personalDataDetectors.stream().map(PersonalDataDetector::kind).collect(Collectors.toSet()));
+		properties
+			.checkDetectors(personalDataDetectors.stream().map(PersonalDataDetector::kind).collect(Collectors.toSet()));
 		return properties.applyTo(ResultGuardMiddleware.builder())
 			.guards(guards.orderedStream().toList())
 			.personalDataDetectors(personalDataDetectors)

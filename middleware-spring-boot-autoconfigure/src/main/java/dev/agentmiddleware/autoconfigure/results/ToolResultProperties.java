@@ -22,12 +22,12 @@ import org.springframework.boot.context.properties.NestedConfigurationProperty;
 import org.springframework.util.unit.DataSize;
 
 /**
- * Configuration of result guards: how long a tool's result may be, what happens to a longer one, whether secrets in
- * it are redacted and whether personal data in it is masked, for every tool ({@code defaults}) and per tool
- * ({@code tools.<name>}), and how phone numbers are recognised. On by default for every tool: results are cut at
- * 100,000 characters (the binary data of a rich result at 5 MB) and their secrets redacted; personal data is masked
- * only where it is switched on.
- * <pre>{@code
+ * Configuration of result guards: how long a tool's result may be, what happens to a
+ * longer one, whether secrets in it are redacted and whether personal data in it is
+ * masked, for every tool ({@code defaults}) and per tool ({@code tools.<name>}), and how
+ * phone numbers are recognised. On by default for every tool: results are cut at 100,000
+ * characters (the binary data of a rich result at 5 MB) and their secrets redacted;
+ * personal data is masked only where it is switched on. <pre>{@code
  * agent:
  *   middleware:
  *     results:
@@ -51,14 +51,15 @@ class ToolResultProperties extends ToolMiddlewareProperties<ToolResultProperties
 	public static final String PREFIX = "agent.middleware.results";
 
 	/**
-	 * Region of phone numbers written without a country code, as a two-letter country code such as DE or US; not
-	 * set: only numbers written with a country code (+49 ...) are found.
+	 * Region of phone numbers written without a country code, as a two-letter country
+	 * code such as DE or US; not set: only numbers written with a country code (+49 ...)
+	 * are found.
 	 */
 	private @Nullable String phoneRegion;
 
 	/**
-	 * How sure libphonenumber must be that a find is a phone number: possible, valid, strict-grouping or
-	 * exact-grouping.
+	 * How sure libphonenumber must be that a find is a phone number: possible, valid,
+	 * strict-grouping or exact-grouping.
 	 */
 	private PhoneLeniency phoneLeniency = PhoneLeniency.VALID;
 
@@ -104,10 +105,12 @@ class ToolResultProperties extends ToolMiddlewareProperties<ToolResultProperties
 	}
 
 	/**
-	 * Checks that a detector finds each kind of personal data named in {@code defaults} and under {@code tools},
-	 * switched on or not, so that a typo fails startup rather than masking nothing.
+	 * Checks that a detector finds each kind of personal data named in {@code defaults}
+	 * and under {@code tools}, switched on or not, so that a typo fails startup rather
+	 * than masking nothing.
 	 * @param kinds the kinds the detectors find
-	 * @throws InvalidToolConfigurationException naming the property of the first kind no detector finds
+	 * @throws InvalidToolConfigurationException naming the property of the first kind no
+	 * detector finds
 	 */
 	void checkDetectors(Set<String> kinds) {
 		checkDetectors(PREFIX + ".defaults", getDefaults().getPersonalData().getDetectors(), kinds);
@@ -122,9 +125,8 @@ class ToolResultProperties extends ToolMiddlewareProperties<ToolResultProperties
 		for (String detector : detectors) {
 			if (!kinds.contains(detector)) {
 				String property = settings + ".personal-data.detectors";
-				throw new InvalidToolConfigurationException(property, detectors,
-						"no personal data detector finds '" + detector + "'; the detectors find "
-								+ kinds.stream().sorted().toList(),
+				throw new InvalidToolConfigurationException(property, detectors, "no personal data detector finds '"
+						+ detector + "'; the detectors find " + kinds.stream().sorted().toList(),
 						action(property, detector));
 			}
 		}
@@ -147,30 +149,35 @@ class ToolResultProperties extends ToolMiddlewareProperties<ToolResultProperties
 	/**
 	 * The result guards of a tool, or of every tool in {@code defaults}.
 	 *
-	 * <p>{@code enabled}: Whether results are guarded: under 'defaults', for every tool not listed (not set: all);
-	 * under 'tools', for that tool (not set: true).
+	 * <p>
+	 * {@code enabled}: Whether results are guarded: under 'defaults', for every tool not
+	 * listed (not set: all); under 'tools', for that tool (not set: true).
 	 */
 	public static class Settings extends AbstractToolSettings<Settings> {
 
 		/**
-		 * Longest result in characters (of its text, or of its JSON text for a structured result); 0 means no limit.
+		 * Longest result in characters (of its text, or of its JSON text for a structured
+		 * result); 0 means no limit.
 		 */
 		private @Nullable Integer maxChars;
 
 		/**
-		 * Most binary data of a rich result (its images, audio and embedded binary resources together); a part over it
-		 * is left out, replaced by a text saying so, or refused; 0 means no limit.
+		 * Most binary data of a rich result (its images, audio and embedded binary
+		 * resources together); a part over it is left out, replaced by a text saying so,
+		 * or refused; 0 means no limit.
 		 */
 		private @Nullable DataSize maxBinarySize;
 
 		/**
-		 * What happens to a longer result: truncate (cut with a marker saying how much was left out) or refuse.
+		 * What happens to a longer result: truncate (cut with a marker saying how much
+		 * was left out) or refuse.
 		 */
 		private @Nullable OnExceed onExceed;
 
 		/**
-		 * Whether secrets in the result (credentials in URLs, Authorization values, private keys, secret-named
-		 * fields) are replaced by [REDACTED] before the model or client sees it.
+		 * Whether secrets in the result (credentials in URLs, Authorization values,
+		 * private keys, secret-named fields) are replaced by [REDACTED] before the model
+		 * or client sees it.
 		 */
 		private @Nullable Boolean redactSecrets;
 
@@ -229,7 +236,8 @@ class ToolResultProperties extends ToolMiddlewareProperties<ToolResultProperties
 			return this.personalData;
 		}
 
-		// The personal-data group falls back to the defaults field by field, like the settings' own fields.
+		// The personal-data group falls back to the defaults field by field, like the
+		// settings' own fields.
 		@Override
 		public Settings withDefaults(Settings defaults) {
 			Settings merged = super.withDefaults(defaults);
@@ -249,13 +257,14 @@ class ToolResultProperties extends ToolMiddlewareProperties<ToolResultProperties
 	public static class PersonalData {
 
 		/**
-		 * Whether personal data in the result is masked before the model or client sees it, and in the logged
-		 * arguments and result.
+		 * Whether personal data in the result is masked before the model or client sees
+		 * it, and in the logged arguments and result.
 		 */
 		private @Nullable Boolean enabled;
 
 		/**
-		 * Kinds of personal data masked: email, phone, card, iban, and the kinds of your PersonalDataDetector beans.
+		 * Kinds of personal data masked: email, phone, card, iban, and the kinds of your
+		 * PersonalDataDetector beans.
 		 */
 		private @Nullable List<String> detectors;
 
@@ -278,17 +287,23 @@ class ToolResultProperties extends ToolMiddlewareProperties<ToolResultProperties
 	}
 
 	/**
-	 * How sure libphonenumber must be that a find is a phone number (its {@code PhoneNumberUtil.Leniency}).
+	 * How sure libphonenumber must be that a find is a phone number (its
+	 * {@code PhoneNumberUtil.Leniency}).
 	 */
 	public enum PhoneLeniency {
 
 		/** Any digits of a possible length for the region: order numbers too. */
 		POSSIBLE,
 
-		/** A valid number of its region, however it is grouped (libphonenumber's default). */
+		/**
+		 * A valid number of its region, however it is grouped (libphonenumber's default).
+		 */
 		VALID,
 
-		/** A valid number, grouped as is usual for its region: leaves alone some dates that are valid numbers. */
+		/**
+		 * A valid number, grouped as is usual for its region: leaves alone some dates
+		 * that are valid numbers.
+		 */
 		STRICT_GROUPING,
 
 		/** A valid number, grouped exactly as its region formats it. */

@@ -19,8 +19,9 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
- * Auto-configuration of {@link RetryMiddleware}: retries of every idempotent or read-only tool, with per-tool
- * settings under {@code agent.middleware.retry.tools}, by the rule of {@code ToolRetryProperties}.
+ * Auto-configuration of {@link RetryMiddleware}: retries of every idempotent or read-only
+ * tool, with per-tool settings under {@code agent.middleware.retry.tools}, by the rule of
+ * {@code ToolRetryProperties}.
  */
 @AutoConfiguration(after = AgentMiddlewareAutoConfiguration.class)
 @ConditionalOnClass(Retry.class)

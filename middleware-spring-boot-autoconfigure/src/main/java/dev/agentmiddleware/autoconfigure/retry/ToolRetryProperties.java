@@ -17,10 +17,10 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 import static dev.agentmiddleware.autoconfigure.PerToolSettings.required;
 
 /**
- * Configuration of tool retries. Every idempotent or read-only tool is retried with the defaults unless
- * {@code defaults.enabled} is false; a tool that is neither is retried only when listed under {@code tools} with
- * {@code enabled: true}, and listing it without fails startup.
- * <pre>
+ * Configuration of tool retries. Every idempotent or read-only tool is retried with the
+ * defaults unless {@code defaults.enabled} is false; a tool that is neither is retried
+ * only when listed under {@code tools} with {@code enabled: true}, and listing it without
+ * fails startup. <pre>
  * agent:
  *   middleware:
  *     retry:
@@ -65,12 +65,13 @@ class ToolRetryProperties extends ToolMiddlewareProperties<ToolRetryProperties.S
 	}
 
 	/**
-	 * The retries of one tool, or the defaults of all. A setting left out is {@code null} and falls back to the
-	 * defaults.
+	 * The retries of one tool, or the defaults of all. A setting left out is {@code null}
+	 * and falls back to the defaults.
 	 *
-	 * <p>{@code enabled}: Whether failed calls are retried: under 'defaults', for every idempotent or read-only tool
-	 * not listed (not set: those tools); under 'tools', for that tool (not set: true, but a tool that is neither needs
-	 * true).
+	 * <p>
+	 * {@code enabled}: Whether failed calls are retried: under 'defaults', for every
+	 * idempotent or read-only tool not listed (not set: those tools); under 'tools', for
+	 * that tool (not set: true, but a tool that is neither needs true).
 	 */
 	public static class Settings extends AbstractToolSettings<Settings> {
 
@@ -90,8 +91,8 @@ class ToolRetryProperties extends ToolMiddlewareProperties<ToolRetryProperties.S
 		private @Nullable Double multiplier;
 
 		/**
-		 * Randomization factor of each wait, from 0 (none) to below 1: a wait w becomes one between w * (1 - jitter)
-		 * and w * (1 + jitter).
+		 * Randomization factor of each wait, from 0 (none) to below 1: a wait w becomes
+		 * one between w * (1 - jitter) and w * (1 + jitter).
 		 */
 		private @Nullable Double jitter;
 
@@ -101,14 +102,16 @@ class ToolRetryProperties extends ToolMiddlewareProperties<ToolRetryProperties.S
 		private @Nullable Duration maxBackoff;
 
 		/**
-		 * Exception types whose failures are retried, with their subclasses; denials, rate limits, argument errors
-		 * and contract violations are never retried, timeouts only when ToolTimeoutException is listed.
+		 * Exception types whose failures are retried, with their subclasses; denials,
+		 * rate limits, argument errors and contract violations are never retried,
+		 * timeouts only when ToolTimeoutException is listed.
 		 */
 		private @Nullable List<Class<? extends Throwable>> retryExceptions;
 
 		/**
-		 * Exception types whose failures are not retried even though they match 'retry-exceptions', with their
-		 * subclasses; by default missing files and other file-system errors.
+		 * Exception types whose failures are not retried even though they match
+		 * 'retry-exceptions', with their subclasses; by default missing files and other
+		 * file-system errors.
 		 */
 		private @Nullable List<Class<? extends Throwable>> ignoreExceptions;
 

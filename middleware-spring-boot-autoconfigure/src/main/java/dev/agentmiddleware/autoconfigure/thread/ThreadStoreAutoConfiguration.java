@@ -1,7 +1,5 @@
 package dev.agentmiddleware.autoconfigure.thread;
 
-
-
 import dev.agentmiddleware.autoconfigure.AgentMiddlewareAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.tool.AgentMiddlewareProperties;
 import dev.agentmiddleware.thread.ThreadStore;
@@ -15,8 +13,9 @@ import org.springframework.context.annotation.Bean;
 
 /**
  * The {@link ThreadStore} that keeps thread metadata (such as todo lists), chosen by
- * {@code agent.middleware.threads.store.type}: in memory here, unless a store module contributes its
- * {@link ThreadStore} (the JDBC module: on the application's {@code DataSource} when there is one).
+ * {@code agent.middleware.threads.store.type}: in memory here, unless a store module
+ * contributes its {@link ThreadStore} (the JDBC module: on the application's
+ * {@code DataSource} when there is one).
  */
 @AutoConfiguration(after = AgentMiddlewareAutoConfiguration.class)
 @ConditionalOnBooleanProperty(name = AgentMiddlewareProperties.PREFIX + ".enabled", matchIfMissing = true)

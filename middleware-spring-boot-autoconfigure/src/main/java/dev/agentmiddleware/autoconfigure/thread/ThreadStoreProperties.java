@@ -59,7 +59,10 @@ public class ThreadStoreProperties implements ValidatedProperties {
 	 */
 	public static class Jdbc {
 
-		/** Whether to create the agent_thread_metadata table on startup when it does not exist. */
+		/**
+		 * Whether to create the agent_thread_metadata table on startup when it does not
+		 * exist.
+		 */
 		private boolean initializeSchema = true;
 
 		public boolean isInitializeSchema() {
@@ -78,7 +81,8 @@ public class ThreadStoreProperties implements ValidatedProperties {
 	public static class Memory {
 
 		/**
-		 * How many threads the in-memory store keeps at most; beyond it the thread used least recently is forgotten.
+		 * How many threads the in-memory store keeps at most; beyond it the thread used
+		 * least recently is forgotten.
 		 */
 		private int maxThreads = InMemoryThreadStore.DEFAULT_MAX_THREADS;
 

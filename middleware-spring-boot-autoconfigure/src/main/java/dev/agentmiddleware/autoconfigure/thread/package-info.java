@@ -1,5 +1,6 @@
 /**
- * Auto-configuration of the thread store: in memory by default, JDBC when a {@code DataSource} is present.
+ * Auto-configuration of the thread store: in memory by default, JDBC when a
+ * {@code DataSource} is present.
  */
 @NullMarked
 package dev.agentmiddleware.autoconfigure.thread;

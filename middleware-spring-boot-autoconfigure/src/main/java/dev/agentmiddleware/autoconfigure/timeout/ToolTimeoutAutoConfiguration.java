@@ -19,8 +19,9 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
- * Auto-configuration of per-tool timeouts: a {@link TimeoutMiddleware} for the tools with a timeout under
- * {@code agent.middleware.timeout}, whose threads stop when the application context closes.
+ * Auto-configuration of per-tool timeouts: a {@link TimeoutMiddleware} for the tools with
+ * a timeout under {@code agent.middleware.timeout}, whose threads stop when the
+ * application context closes.
  */
 @AutoConfiguration(after = AgentMiddlewareAutoConfiguration.class)
 @ConditionalOnBean(AgentToolRegistry.class)
@@ -44,8 +45,7 @@ public final class ToolTimeoutAutoConfiguration {
 		@Bean
 		@ConditionalOnMissingBean(name = "timeoutEndpointContributor")
 		PolicyEndpointContributor timeoutEndpointContributor(TimeoutMiddleware timeoutMiddleware) {
-			return PolicyEndpointContributor.of(timeoutMiddleware)
-				.withSection(() -> pool(timeoutMiddleware));
+			return PolicyEndpointContributor.of(timeoutMiddleware).withSection(() -> pool(timeoutMiddleware));
 		}
 
 		private static Map<String, Integer> pool(TimeoutMiddleware timeoutMiddleware) {

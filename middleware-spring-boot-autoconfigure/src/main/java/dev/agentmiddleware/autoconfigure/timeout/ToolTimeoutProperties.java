@@ -33,7 +33,8 @@ class ToolTimeoutProperties extends ToolMiddlewareProperties<ToolTimeoutProperti
 	private int maxThreads = TimeoutMiddleware.DEFAULT_MAX_THREADS;
 
 	/**
-	 * Largest number of timed tool calls waiting for a thread; further calls are refused at once.
+	 * Largest number of timed tool calls waiting for a thread; further calls are refused
+	 * at once.
 	 */
 	private int queueCapacity = TimeoutMiddleware.DEFAULT_QUEUE_CAPACITY;
 
@@ -64,7 +65,8 @@ class ToolTimeoutProperties extends ToolMiddlewareProperties<ToolTimeoutProperti
 		getTools().forEach((name, settings) -> warnIfZero(PREFIX + ".tools." + name, settings));
 	}
 
-	// 'timeout: 0' was the off-switch before 'enabled: false' was the one spelling; it still works, with a WARN.
+	// 'timeout: 0' was the off-switch before 'enabled: false' was the one spelling; it
+	// still works, with a WARN.
 	private static void warnIfZero(String property, Settings settings) {
 		if (settings.getTimeout() != null && settings.getTimeout().isZero()) {
 			logger.warn("{}.timeout=0 is deprecated as a way to leave a tool without a timeout: set {}.enabled=false "
@@ -91,14 +93,15 @@ class ToolTimeoutProperties extends ToolMiddlewareProperties<ToolTimeoutProperti
 	/**
 	 * The timeout of a tool, or of every tool in {@code defaults}.
 	 *
-	 * <p>{@code enabled}: Whether the timeout applies: under 'defaults', to every tool not listed (not set: all); under
-	 * 'tools', to that tool (not set: true).
+	 * <p>
+	 * {@code enabled}: Whether the timeout applies: under 'defaults', to every tool not
+	 * listed (not set: all); under 'tools', to that tool (not set: true).
 	 */
 	public static class Settings extends AbstractToolSettings<Settings> {
 
 		/**
-		 * Longest one attempt of the tool may take; unset means no timeout (zero, deprecated, is the old spelling of
-		 * 'enabled: false').
+		 * Longest one attempt of the tool may take; unset means no timeout (zero,
+		 * deprecated, is the old spelling of 'enabled: false').
 		 */
 		private @Nullable Duration timeout;
 

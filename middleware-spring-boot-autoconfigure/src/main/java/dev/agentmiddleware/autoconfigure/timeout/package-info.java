@@ -1,5 +1,6 @@
 /**
- * Auto-configuration of per-tool timeouts: properties under {@code agent.middleware.timeout}.
+ * Auto-configuration of per-tool timeouts: properties under
+ * {@code agent.middleware.timeout}.
  */
 @NullMarked
 package dev.agentmiddleware.autoconfigure.timeout;

@@ -17,13 +17,14 @@ public class AgentMiddlewareProperties implements ValidatedProperties {
 	public static final String PREFIX = "agent.middleware";
 
 	/**
-	 * Whether the agent tool middleware is enabled; when disabled, beans with @AgentTool methods are left untouched.
+	 * Whether the agent tool middleware is enabled; when disabled, beans with @AgentTool
+	 * methods are left untouched.
 	 */
 	private boolean enabled = true;
 
 	/**
-	 * Whether a tool name in configuration that matches no registered tool fails startup; otherwise it is logged
-	 * as a warning.
+	 * Whether a tool name in configuration that matches no registered tool fails startup;
+	 * otherwise it is logged as a warning.
 	 */
 	private boolean failOnUnknownTool = true;
 
@@ -115,7 +116,8 @@ public class AgentMiddlewareProperties implements ValidatedProperties {
 	public static class Observers {
 
 		/**
-		 * How many call records may wait for asynchronous observers before new ones are dropped.
+		 * How many call records may wait for asynchronous observers before new ones are
+		 * dropped.
 		 */
 		private int queueCapacity = 1024;
 
@@ -155,7 +157,8 @@ public class AgentMiddlewareProperties implements ValidatedProperties {
 	public static class Redaction {
 
 		/**
-		 * Words that mark a key as secret when the key's words spell one, ignoring case and separators.
+		 * Words that mark a key as secret when the key's words spell one, ignoring case
+		 * and separators.
 		 */
 		private List<String> secretKeys = new ArrayList<>(SecretRedactor.DEFAULT_SECRET_KEYS);
 

@@ -19,13 +19,14 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
- * Auto-configuration of {@code @AgentTool} registration: the post-processor that wraps tool beans in the middleware
- * chain, the {@link AgentToolRegistry}, the per-tool chain made of every {@code ToolMiddleware},
- * {@code ToolInterceptor} and {@code ToolCallObserver} bean of the context, the session resolver and the startup
+ * Auto-configuration of {@code @AgentTool} registration: the post-processor that wraps
+ * tool beans in the middleware chain, the {@link AgentToolRegistry}, the per-tool chain
+ * made of every {@code ToolMiddleware}, {@code ToolInterceptor} and
+ * {@code ToolCallObserver} bean of the context, the session resolver and the startup
  * report.
  * <p>
- * It lives beside the code it configures so that the post-processor, the invoker and the chain assembly stay
- * package-private.
+ * It lives beside the code it configures so that the post-processor, the invoker and the
+ * chain assembly stay package-private.
  */
 @AutoConfiguration
 @ConditionalOnBooleanProperty(name = AgentMiddlewareProperties.PREFIX + ".enabled", matchIfMissing = true)

@@ -15,13 +15,17 @@ import org.springframework.core.Ordered;
 import org.springframework.util.function.SingletonSupplier;
 
 /**
- * Wraps every bean with {@link AgentTool @AgentTool} methods in the tools' middleware chain and registers its tools.
+ * Wraps every bean with {@link AgentTool @AgentTool} methods in the tools' middleware
+ * chain and registers its tools.
  *
- * <p>The bean gets a class-based proxy (interface-based JDK proxies break Spring AI tool calls); a bean that is
- * already a Spring AOP proxy gets our advisor added in front of its others instead of a second proxy. A direct Java
- * call of a tool method then runs the chain; Spring AI and MCP calls run the same pipeline through the
- * {@link AgentToolRegistry}, which calls the bean itself, so the chain runs exactly once per call whatever the path.
- * The registry is resolved on the first bean that declares tools, never earlier.
+ * <p>
+ * The bean gets a class-based proxy (interface-based JDK proxies break Spring AI tool
+ * calls); a bean that is already a Spring AOP proxy gets our advisor added in front of
+ * its others instead of a second proxy. A direct Java call of a tool method then runs the
+ * chain; Spring AI and MCP calls run the same pipeline through the
+ * {@link AgentToolRegistry}, which calls the bean itself, so the chain runs exactly once
+ * per call whatever the path. The registry is resolved on the first bean that declares
+ * tools, never earlier.
  */
 final class AgentToolBeanPostProcessor extends AbstractAdvisingBeanPostProcessor {
 
@@ -30,7 +34,8 @@ final class AgentToolBeanPostProcessor extends AbstractAdvisingBeanPostProcessor
 	private final Map<Class<?>, Boolean> declaresTools = new ConcurrentHashMap<>();
 
 	/**
-	 * Creates the post-processor whose Java calls take their session from {@link ToolCallSessionResolver#standard()}.
+	 * Creates the post-processor whose Java calls take their session from
+	 * {@link ToolCallSessionResolver#standard()}.
 	 * @param registry supplies the registry, resolved lazily
 	 */
 	AgentToolBeanPostProcessor(Supplier<AgentToolRegistry> registry) {
@@ -40,7 +45,8 @@ final class AgentToolBeanPostProcessor extends AbstractAdvisingBeanPostProcessor
 	/**
 	 * Creates the post-processor.
 	 * @param registry supplies the registry, resolved lazily
-	 * @param sessionResolver supplies the resolver of a Java call's session, resolved lazily
+	 * @param sessionResolver supplies the resolver of a Java call's session, resolved
+	 * lazily
 	 */
 	AgentToolBeanPostProcessor(Supplier<AgentToolRegistry> registry,
 			Supplier<ToolCallSessionResolver> sessionResolver) {

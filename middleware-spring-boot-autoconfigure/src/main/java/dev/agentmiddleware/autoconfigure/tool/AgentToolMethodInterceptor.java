@@ -10,8 +10,8 @@ import org.aopalliance.intercept.MethodInvocation;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Runs a direct Java call of an {@code @AgentTool} method through the tool's pipeline, in the session and for the
- * principal the {@link ToolCallSessionResolver} finds.
+ * Runs a direct Java call of an {@code @AgentTool} method through the tool's pipeline, in
+ * the session and for the principal the {@link ToolCallSessionResolver} finds.
  */
 final class AgentToolMethodInterceptor implements MethodInterceptor {
 
@@ -19,7 +19,8 @@ final class AgentToolMethodInterceptor implements MethodInterceptor {
 
 	private final Supplier<ToolCallSessionResolver> sessionResolver;
 
-	AgentToolMethodInterceptor(Supplier<AgentToolRegistry> registry, Supplier<ToolCallSessionResolver> sessionResolver) {
+	AgentToolMethodInterceptor(Supplier<AgentToolRegistry> registry,
+			Supplier<ToolCallSessionResolver> sessionResolver) {
 		this.registry = registry;
 		this.sessionResolver = sessionResolver;
 	}
@@ -35,7 +36,8 @@ final class AgentToolMethodInterceptor implements MethodInterceptor {
 		}
 		ToolPipeline pipeline = tool.pipeline();
 		if (pipeline.isBare()) {
-			// Nothing applies to this tool: the pipeline is the method itself, so go straight to it.
+			// Nothing applies to this tool: the pipeline is the method itself, so go
+			// straight to it.
 			ToolProgress progress = tool.progressParameter().bindJava(invocation.getArguments(), tool.name());
 			try {
 				return invocation.proceed();

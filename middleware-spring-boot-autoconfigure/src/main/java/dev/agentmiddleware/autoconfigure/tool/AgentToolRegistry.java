@@ -38,21 +38,25 @@ import org.springframework.core.BridgeMethodResolver;
 import org.springframework.util.function.SingletonSupplier;
 
 /**
- * Every {@code @AgentTool} method of the context, by tool name, with its descriptor and pipeline.
+ * Every {@code @AgentTool} method of the context, by tool name, with its descriptor and
+ * pipeline.
  *
- * <p>Tools are registered by the tool bean post-processor as their beans are created; a tool name used twice
- * fails startup naming both beans. Asking for {@link #tools()} before startup has finished first creates every bean
- * that declares tools, so integrations that collect tools early (such as the MCP server) see all of them. After
- * startup the registry checks the tool names configuration refers to ({@link ToolNameReferences}), then builds
- * every pipeline, so that settings a built-in refuses fail startup.
+ * <p>
+ * Tools are registered by the tool bean post-processor as their beans are created; a tool
+ * name used twice fails startup naming both beans. Asking for {@link #tools()} before
+ * startup has finished first creates every bean that declares tools, so integrations that
+ * collect tools early (such as the MCP server) see all of them. After startup the
+ * registry checks the tool names configuration refers to ({@link ToolNameReferences}),
+ * then builds every pipeline, so that settings a built-in refuses fail startup.
  */
 public final class AgentToolRegistry implements BeanFactoryAware, SmartInitializingSingleton {
 
 	/**
-	 * The tool name calls of tools that do not exist are observed, logged and counted under, with the outcome
-	 * {@code unknown_tool} ({@code agent.tool.call{agent.tool.name=unknown,agent.tool.outcome=unknown_tool}}): one
-	 * fixed value, because the names a model makes up are unbounded. The name asked for is on the record's
-	 * {@link UnknownToolException}.
+	 * The tool name calls of tools that do not exist are observed, logged and counted
+	 * under, with the outcome {@code unknown_tool}
+	 * ({@code agent.tool.call{agent.tool.name=unknown,agent.tool.outcome=unknown_tool}}):
+	 * one fixed value, because the names a model makes up are unbounded. The name asked
+	 * for is on the record's {@link UnknownToolException}.
 	 */
 	public static final String UNKNOWN_TOOL_NAME = "unknown";
 
@@ -101,18 +105,20 @@ public final class AgentToolRegistry implements BeanFactoryAware, SmartInitializ
 	 * @param pipelineFactory builds each tool's pipeline
 	 * @param jsonMapper the mapper that binds JSON arguments
 	 * @param argumentLimits the size and depth limits of JSON arguments
-	 * @param argumentValidator checks bound JSON arguments, or supplies {@code null} for no check
+	 * @param argumentValidator checks bound JSON arguments, or supplies {@code null} for
+	 * no check
 	 * @param nameReferences the tool names configuration refers to
-	 * @param failOnUnknownTool whether a name that matches no tool fails startup (otherwise a warning)
+	 * @param failOnUnknownTool whether a name that matches no tool fails startup
+	 * (otherwise a warning)
 	 */
 	AgentToolRegistry(ToolPipelineFactory pipelineFactory, Supplier<JsonMapper> jsonMapper,
 			ArgumentLimits argumentLimits, Supplier<@Nullable ToolArgumentValidator> argumentValidator,
 			Supplier<List<ToolNameReferences>> nameReferences, boolean failOnUnknownTool) {
 		this.pipelineFactory = pipelineFactory;
-		this.unknownToolPipeline = SingletonSupplier.of(() -> pipelineFactory.createForUnknownTools(UNKNOWN_TOOL,
-				(invocation) -> {
-					throw Objects.requireNonNull(invocation.attribute(UNKNOWN_CALL), "unknown-tool-call");
-				}));
+		this.unknownToolPipeline = SingletonSupplier
+			.of(() -> pipelineFactory.createForUnknownTools(UNKNOWN_TOOL, (invocation) -> {
+				throw Objects.requireNonNull(invocation.attribute(UNKNOWN_CALL), "unknown-tool-call");
+			}));
 		this.jsonMapper = jsonMapper;
 		this.argumentLimits = argumentLimits;
 		this.argumentValidator = argumentValidator;
@@ -159,18 +165,20 @@ public final class AgentToolRegistry implements BeanFactoryAware, SmartInitializ
 	}
 
 	/**
-	 * Answers a call of a tool that does not exist, such as a name a model made up: the call is observed, logged
-	 * and counted like any other, under {@value #UNKNOWN_TOOL_NAME} with the outcome {@code unknown_tool}, and seen
-	 * by the observers (the chain's policies have nothing to decide); nothing runs. The caller puts the returned
-	 * failure, which names the tool asked for and the ones that exist, in words for the model.
-	 * <pre>{@code
+	 * Answers a call of a tool that does not exist, such as a name a model made up: the
+	 * call is observed, logged and counted like any other, under
+	 * {@value #UNKNOWN_TOOL_NAME} with the outcome {@code unknown_tool}, and seen by the
+	 * observers (the chain's policies have nothing to decide); nothing runs. The caller
+	 * puts the returned failure, which names the tool asked for and the ones that exist,
+	 * in words for the model. <pre>{@code
 	 * UnknownToolException error = registry.callUnknown("get_wether", List.of("get_weather"),
 	 *         (call) -> call.sessionId("conversation-42"));
 	 * String answer = error.getMessage(); // No tool named 'get_wether'; known tools: get_weather
 	 * }</pre>
 	 * @param name the name asked for
 	 * @param availableTools the tools the caller could have called, listed in the message
-	 * @param caller adds who called (session, principal, source) to the invocation being built
+	 * @param caller adds who called (session, principal, source) to the invocation being
+	 * built
 	 * @return the failure the call ended with
 	 */
 	public UnknownToolException callUnknown(String name, Collection<String> availableTools,
@@ -194,7 +202,8 @@ public final class AgentToolRegistry implements BeanFactoryAware, SmartInitializ
 	 * @param beanName the bean name
 	 * @param bean the bean, possibly a Spring AOP proxy
 	 * @param beanIsAdvised whether the bean is a proxy our advisor joins
-	 * @throws IllegalStateException if a tool name is taken, or a method cannot be proxied
+	 * @throws IllegalStateException if a tool name is taken, or a method cannot be
+	 * proxied
 	 */
 	void register(String beanName, Object bean, boolean beanIsAdvised) {
 		Class<?> targetClass = AopUtils.getTargetClass(bean);
@@ -224,23 +233,28 @@ public final class AgentToolRegistry implements BeanFactoryAware, SmartInitializ
 	}
 
 	/**
-	 * Registers a tool that is not an {@code @AgentTool} method, such as a tool an agent middleware contributes or a
-	 * Spring AI {@code ToolCallback} put under governance. The tool gets a pipeline from the same chain as every
-	 * other tool and shows in {@link #tools()}, the MCP tool list and the actuator endpoint.
+	 * Registers a tool that is not an {@code @AgentTool} method, such as a tool an agent
+	 * middleware contributes or a Spring AI {@code ToolCallback} put under governance.
+	 * The tool gets a pipeline from the same chain as every other tool and shows in
+	 * {@link #tools()}, the MCP tool list and the actuator endpoint.
 	 *
-	 * <p>Its JSON arguments are bound against the properties of its input schema: each property is a parameter
-	 * read as a plain JSON value (maps, lists, strings, numbers, booleans), those listed under {@code required}
-	 * must be given, and a property the schema does not declare is refused with a clear error.
+	 * <p>
+	 * Its JSON arguments are bound against the properties of its input schema: each
+	 * property is a parameter read as a plain JSON value (maps, lists, strings, numbers,
+	 * booleans), those listed under {@code required} must be given, and a property the
+	 * schema does not declare is refused with a clear error.
 	 *
-	 * <p>Registering the same owner's tool again with an equal descriptor returns the tool already registered, so
-	 * integrations may register lazily, once per call.
-	 * <pre>{@code
+	 * <p>
+	 * Registering the same owner's tool again with an equal descriptor returns the tool
+	 * already registered, so integrations may register lazily, once per call. <pre>{@code
 	 * RegisteredTool todos = registry.register(readTodosTool, "agent-middleware:todo");
 	 * }</pre>
 	 * @param tool the tool and its own code
-	 * @param owner what declares the tool, shown instead of a bean name, such as {@code agent-middleware:todo}
+	 * @param owner what declares the tool, shown instead of a bean name, such as
+	 * {@code agent-middleware:todo}
 	 * @return the registered tool
-	 * @throws IllegalStateException if another tool already has the name, naming both owners
+	 * @throws IllegalStateException if another tool already has the name, naming both
+	 * owners
 	 */
 	public RegisteredTool register(ExecutableTool tool, String owner) {
 		ToolDescriptor descriptor = tool.descriptor();
@@ -276,7 +290,8 @@ public final class AgentToolRegistry implements BeanFactoryAware, SmartInitializ
 	 * @return the tool, or {@code null} if the method is not a tool
 	 */
 	@Nullable RegisteredTool forMethod(Method method) {
-		// Proxies pass the same Method instance on every call: an identity lookup avoids Method.equals.
+		// Proxies pass the same Method instance on every call: an identity lookup avoids
+		// Method.equals.
 		RegisteredTool tool = this.toolsByMethodInstance.get(method);
 		if (tool != null) {
 			return tool;
@@ -301,7 +316,8 @@ public final class AgentToolRegistry implements BeanFactoryAware, SmartInitializ
 		this.started = true;
 		this.nameReferenceCheck.check(List.copyOf(new TreeMap<>(this.tools).keySet()), this.nameReferences.get());
 		for (RegisteredTool tool : tools()) {
-			// Building each pipeline now makes a configuration a built-in refuses fail startup, not the first call.
+			// Building each pipeline now makes a configuration a built-in refuses fail
+			// startup, not the first call.
 			tool.pipeline();
 		}
 	}

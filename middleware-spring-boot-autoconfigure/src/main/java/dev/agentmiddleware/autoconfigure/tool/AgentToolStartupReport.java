@@ -23,11 +23,11 @@ import org.springframework.context.ApplicationListener;
 import org.springframework.util.ClassUtils;
 
 /**
- * Says at startup what the middleware did: one INFO line naming the registered tools, where to see their chains
- * (the {@code agentmiddleware} actuator endpoint when it is exposed over HTTP) and which approval and thread stores
- * are active ({@code memory}, {@code jdbc} with the database and the {@code DataSource} type, or the class of an
- * application's own store), and, at DEBUG, each tool's chain.
- * <pre>
+ * Says at startup what the middleware did: one INFO line naming the registered tools,
+ * where to see their chains (the {@code agentmiddleware} actuator endpoint when it is
+ * exposed over HTTP) and which approval and thread stores are active ({@code memory},
+ * {@code jdbc} with the database and the {@code DataSource} type, or the class of an
+ * application's own store), and, at DEBUG, each tool's chain. <pre>
  * Agent tool middleware: 3 tools registered (get_weather, read_file, write_file); chains at /actuator/agentmiddleware;
  * approval store: jdbc (PostgreSQL, HikariDataSource); thread store: jdbc (PostgreSQL, HikariDataSource)
  * </pre>
@@ -79,7 +79,8 @@ final class AgentToolStartupReport implements ApplicationListener<ApplicationRea
 		return stores.toString();
 	}
 
-	// Ours by name (the JDBC stores live in the auto-configuration packages, which depend on this one).
+	// Ours by name (the JDBC stores live in the auto-configuration packages, which depend
+	// on this one).
 	private static String describe(Object store, ApplicationContext context) {
 		if (store instanceof InMemoryApprovalStore || store instanceof InMemoryThreadStore) {
 			return "memory";
@@ -87,8 +88,9 @@ final class AgentToolStartupReport implements ApplicationListener<ApplicationRea
 		Class<?> type = ClassUtils.getUserClass(store);
 		if (type.getName().startsWith("dev.agentmiddleware.") && type.getSimpleName().startsWith("Jdbc")) {
 			DataSource dataSource = context.getBeanProvider(DataSource.class).getIfUnique();
-			return (dataSource != null) ? "jdbc (" + database(dataSource) + ", "
-					+ ClassUtils.getUserClass(dataSource).getSimpleName() + ")" : "jdbc";
+			return (dataSource != null)
+					? "jdbc (" + database(dataSource) + ", " + ClassUtils.getUserClass(dataSource).getSimpleName() + ")"
+					: "jdbc";
 		}
 		return type.getName();
 	}

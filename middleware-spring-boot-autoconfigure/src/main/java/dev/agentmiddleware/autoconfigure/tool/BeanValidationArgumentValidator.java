@@ -15,11 +15,11 @@ import jakarta.validation.metadata.MethodDescriptor;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Checks Bean Validation constraints ({@code @NotBlank}, {@code @Size}, {@code @Valid} records, ...) declared on the
- * parameters of {@code @AgentTool} methods. A violation becomes an {@link InvalidToolArgumentsException} naming the
- * parameter and the constraint's message, never the rejected value.
- * <pre>{@code
- * @AgentTool(description = "Current weather for a city", safety = SafetyLevel.SAFE, readOnly = true)
+ * Checks Bean Validation constraints ({@code @NotBlank}, {@code @Size}, {@code @Valid}
+ * records, ...) declared on the parameters of {@code @AgentTool} methods. A violation
+ * becomes an {@link InvalidToolArgumentsException} naming the parameter and the
+ * constraint's message, never the rejected value. <pre>{@code
+ * &#64;AgentTool(description = "Current weather for a city", safety = SafetyLevel.SAFE, readOnly = true)
  * public Weather getWeather(@NotBlank @Size(max = 80) String city) { ... }
  * }</pre>
  */
@@ -76,7 +76,8 @@ final class BeanValidationArgumentValidator implements ToolArgumentValidator {
 		for (Path.Node node : path) {
 			if (node.getKind() == ElementKind.PARAMETER) {
 				int index = node.as(Path.ParameterNode.class).getParameterIndex();
-				// The method's parameters count the progress and the client, the tool's arguments do not
+				// The method's parameters count the progress and the client, the tool's
+				// arguments do not
 				index = progress.argumentIndex(index);
 				return (index < names.length) ? names[index] : node.getName();
 			}

@@ -22,10 +22,11 @@ import org.springframework.core.annotation.AnnotationAwareOrderComparator;
 import org.springframework.core.annotation.OrderUtils;
 
 /**
- * Collects the {@link ToolMiddleware} and {@link ToolInterceptor} beans of a context into one chain, outermost
- * first: ordered together by {@code @Order} on the {@code @Bean} method, {@link OrderedMiddleware#order()} (the
- * built-ins, whose order is configurable), {@code Ordered} or {@code @Order} on the class (a lower order runs further
- * out); beans without an order run innermost, after the built-ins, in registration order.
+ * Collects the {@link ToolMiddleware} and {@link ToolInterceptor} beans of a context into
+ * one chain, outermost first: ordered together by {@code @Order} on the {@code @Bean}
+ * method, {@link OrderedMiddleware#order()} (the built-ins, whose order is configurable),
+ * {@code Ordered} or {@code @Order} on the class (a lower order runs further out); beans
+ * without an order run innermost, after the built-ins, in registration order.
  */
 final class ChainBeans {
 
@@ -41,7 +42,8 @@ final class ChainBeans {
 		Map<String, Object> beans = new LinkedHashMap<>(beanFactory.getBeansOfType(ToolMiddleware.class));
 		beanFactory.getBeansOfType(ToolInterceptor.class).forEach(beans::putIfAbsent);
 		if (beans.values().stream().noneMatch(ArgumentBindingMiddleware.class::isInstance)) {
-			// Always in the chain, at its order, so that observation and logging see calls refused for bad arguments
+			// Always in the chain, at its order, so that observation and logging see
+			// calls refused for bad arguments
 			beans.put("argumentBindingMiddleware", ArgumentBindingMiddleware.INSTANCE);
 		}
 		Map<Object, Object> orderSources = new IdentityHashMap<>();
@@ -58,7 +60,8 @@ final class ChainBeans {
 		sorted.sort(AnnotationAwareOrderComparator.INSTANCE.withSourceProvider(orderSources::get));
 		List<ToolMiddleware> chain = new ArrayList<>(sorted.size());
 		for (Object bean : sorted) {
-			chain.add((bean instanceof ToolMiddleware middleware) ? middleware : ((ToolInterceptor) bean).asMiddleware());
+			chain.add(
+					(bean instanceof ToolMiddleware middleware) ? middleware : ((ToolInterceptor) bean).asMiddleware());
 		}
 		return List.copyOf(chain);
 	}

@@ -3,10 +3,10 @@ package dev.agentmiddleware.autoconfigure.tool;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Configuration of the agent tool middleware that cannot work as written: a tool name that matches no tool, a
- * setting with an invalid value, or a built-in listed for a tool it refuses. Startup fails with it, and Spring
- * Boot's failure analysis reports the property, its value and origin (file and line), the reason and the fix.
- * <pre>{@code
+ * Configuration of the agent tool middleware that cannot work as written: a tool name
+ * that matches no tool, a setting with an invalid value, or a built-in listed for a tool
+ * it refuses. Startup fails with it, and Spring Boot's failure analysis reports the
+ * property, its value and origin (file and line), the reason and the fix. <pre>{@code
  * throw new InvalidToolConfigurationException("agent.middleware.cache.tools.lookup-ordr",
  *         "no tool is named 'lookup-ordr'", "Did you mean 'lookup-order'? Registered tools: lookup_order, refund");
  * }</pre>
@@ -22,8 +22,10 @@ public class InvalidToolConfigurationException extends IllegalStateException {
 	private final @Nullable Object value;
 
 	/**
-	 * Creates the exception for a property whose value the failure analysis reads from the environment.
-	 * @param property the property, such as {@code agent.middleware.retry.tools.refund-order}
+	 * Creates the exception for a property whose value the failure analysis reads from
+	 * the environment.
+	 * @param property the property, such as
+	 * {@code agent.middleware.retry.tools.refund-order}
 	 * @param reason what is wrong, without the property name
 	 * @param action how to fix it
 	 */
@@ -33,7 +35,8 @@ public class InvalidToolConfigurationException extends IllegalStateException {
 
 	/**
 	 * Creates the exception.
-	 * @param property the property, such as {@code agent.middleware.retry.defaults.max-attempts}
+	 * @param property the property, such as
+	 * {@code agent.middleware.retry.defaults.max-attempts}
 	 * @param value the value as bound, or {@code null} to read it from the environment
 	 * @param reason what is wrong, without the property name
 	 * @param action how to fix it

@@ -22,14 +22,17 @@ import jakarta.validation.constraints.Size;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * Writes the Bean Validation constraints of a tool method's parameter into its JSON schema, with the keywords the
- * victools {@code jsonschema-module-jakarta-validation} module uses for fields (it only sees fields and getters,
- * so the top-level parameters are done here): {@code @Min}/{@code @Max}/{@code @DecimalMin}/{@code @DecimalMax}/
- * {@code @Positive}/{@code @PositiveOrZero}/{@code @Negative}/{@code @NegativeOrZero} become {@code minimum},
- * {@code maximum}, {@code exclusiveMinimum}, {@code exclusiveMaximum}; {@code @Size} and {@code @NotEmpty} become
- * {@code minLength}/{@code maxLength}, {@code minItems}/{@code maxItems} or {@code minProperties}/
- * {@code maxProperties} by type; {@code @NotBlank} {@code minLength: 1}; {@code @Pattern} {@code pattern};
- * {@code @Email} {@code format: email}. Only loaded when Bean Validation is on the class path.
+ * Writes the Bean Validation constraints of a tool method's parameter into its JSON
+ * schema, with the keywords the victools {@code jsonschema-module-jakarta-validation}
+ * module uses for fields (it only sees fields and getters, so the top-level parameters
+ * are done here): {@code @Min}/{@code @Max}/{@code @DecimalMin}/{@code @DecimalMax}/
+ * {@code @Positive}/{@code @PositiveOrZero}/{@code @Negative}/{@code @NegativeOrZero}
+ * become {@code minimum}, {@code maximum}, {@code exclusiveMinimum},
+ * {@code exclusiveMaximum}; {@code @Size} and {@code @NotEmpty} become
+ * {@code minLength}/{@code maxLength}, {@code minItems}/{@code maxItems} or
+ * {@code minProperties}/ {@code maxProperties} by type; {@code @NotBlank}
+ * {@code minLength: 1}; {@code @Pattern} {@code pattern}; {@code @Email}
+ * {@code format: email}. Only loaded when Bean Validation is on the class path.
  */
 final class ParameterConstraintSchema {
 
@@ -37,7 +40,8 @@ final class ParameterConstraintSchema {
 	}
 
 	/**
-	 * Whether the parameter must be given: it carries {@code @NotNull}, {@code @NotBlank} or {@code @NotEmpty}.
+	 * Whether the parameter must be given: it carries {@code @NotNull}, {@code @NotBlank}
+	 * or {@code @NotEmpty}.
 	 */
 	static boolean isRequired(Parameter parameter) {
 		return parameter.isAnnotationPresent(NotNull.class) || parameter.isAnnotationPresent(NotBlank.class)

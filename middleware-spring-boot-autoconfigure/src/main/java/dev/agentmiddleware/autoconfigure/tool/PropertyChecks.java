@@ -14,10 +14,11 @@ import org.springframework.boot.context.properties.bind.DataObjectPropertyName;
 import org.springframework.util.unit.DataSize;
 
 /**
- * The limits a {@link ValidatedProperties} class states for its values. The first value out of its limits throws
- * an {@link InvalidToolConfigurationException} naming the property (prefix and dashed field path, such as
- * {@code agent.middleware.loop-guard.max-iterations}, or {@code ...providers[1]} for a list element), the value,
- * what is allowed and, for a name, the closest allowed one.
+ * The limits a {@link ValidatedProperties} class states for its values. The first value
+ * out of its limits throws an {@link InvalidToolConfigurationException} naming the
+ * property (prefix and dashed field path, such as
+ * {@code agent.middleware.loop-guard.max-iterations}, or {@code ...providers[1]} for a
+ * list element), the value, what is allowed and, for a name, the closest allowed one.
  * <pre>{@code
  * checks.atLeast("maxIterations", this.maxIterations, 0)
  *     .positive("store.pollInterval", this.store.getPollInterval())
@@ -118,8 +119,8 @@ public final class PropertyChecks {
 	}
 
 	/**
-	 * Requires a text to be an absolute {@code http:} or {@code https:} URL with a host and without user info, query
-	 * or fragment, such as a public base URL.
+	 * Requires a text to be an absolute {@code http:} or {@code https:} URL with a host
+	 * and without user info, query or fragment, such as a public base URL.
 	 * @param field the field's Java property path
 	 * @param value its value
 	 * @return these checks
@@ -132,17 +133,20 @@ public final class PropertyChecks {
 		catch (URISyntaxException ex) {
 			// reported below
 		}
-		boolean http = uri != null && ("http".equalsIgnoreCase(uri.getScheme()) || "https".equalsIgnoreCase(uri.getScheme()));
+		boolean http = uri != null
+				&& ("http".equalsIgnoreCase(uri.getScheme()) || "https".equalsIgnoreCase(uri.getScheme()));
 		if (!http || uri.getHost() == null || uri.getRawUserInfo() != null || uri.getRawQuery() != null
 				|| uri.getRawFragment() != null) {
-			fail(field, value, "must be an absolute http: or https: URL with a host, without user info, query or "
-					+ "fragment", "a base URL such as https://agents.example.com or https://example.com/app");
+			fail(field, value,
+					"must be an absolute http: or https: URL with a host, without user info, query or " + "fragment",
+					"a base URL such as https://agents.example.com or https://example.com/app");
 		}
 		return this;
 	}
 
 	/**
-	 * Requires every element of a list to be one of the allowed names; an element is reported at its index.
+	 * Requires every element of a list to be one of the allowed names; an element is
+	 * reported at its index.
 	 * @param field the field's Java property path
 	 * @param values the list
 	 * @param allowed the allowed names
@@ -153,9 +157,9 @@ public final class PropertyChecks {
 			String value = values.get(i);
 			if (!allowed.contains(value)) {
 				String property = property(field) + "[" + i + "]";
-				throw new InvalidToolConfigurationException(property, value, "'" + value + "' is not one of "
-						+ String.join(", ", allowed), NameSuggestions.didYouMean(value, allowed) + "Allowed: "
-								+ String.join(", ", allowed) + ".");
+				throw new InvalidToolConfigurationException(property, value,
+						"'" + value + "' is not one of " + String.join(", ", allowed),
+						NameSuggestions.didYouMean(value, allowed) + "Allowed: " + String.join(", ", allowed) + ".");
 			}
 		}
 		return this;
@@ -181,7 +185,8 @@ public final class PropertyChecks {
 	}
 
 	/**
-	 * The property a field path names, such as {@code agent.middleware.approval.store.poll-interval} for
+	 * The property a field path names, such as
+	 * {@code agent.middleware.approval.store.poll-interval} for
 	 * {@code store.pollInterval}.
 	 * @param field the field's Java property path
 	 * @return the property

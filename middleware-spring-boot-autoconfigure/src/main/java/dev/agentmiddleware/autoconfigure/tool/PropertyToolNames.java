@@ -3,8 +3,8 @@ package dev.agentmiddleware.autoconfigure.tool;
 import java.util.List;
 
 /**
- * The tool names of one property: the keys of a map, or the elements of a list, each of which is then named at its
- * index.
+ * The tool names of one property: the keys of a map, or the elements of a list, each of
+ * which is then named at its index.
  *
  * @param property the property the names come from
  * @param toolNames the names, as written in configuration

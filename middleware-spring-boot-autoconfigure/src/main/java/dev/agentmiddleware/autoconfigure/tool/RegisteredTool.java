@@ -18,8 +18,9 @@ import dev.agentmiddleware.tool.UnboundArguments;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One registered tool: its descriptor, what declares it (an {@code @AgentTool} bean method, an agent middleware or
- * a Spring AI {@code ToolCallback}), the binder of its JSON arguments, and its pipeline, built once on first use.
+ * One registered tool: its descriptor, what declares it (an {@code @AgentTool} bean
+ * method, an agent middleware or a Spring AI {@code ToolCallback}), the binder of its
+ * JSON arguments, and its pipeline, built once on first use.
  */
 public final class RegisteredTool {
 
@@ -43,7 +44,8 @@ public final class RegisteredTool {
 
 	private volatile @Nullable ToolPipeline pipeline;
 
-	// Whether binding is a function of the arguments as sent alone (no validator checks this tool's calls); worked
+	// Whether binding is a function of the arguments as sent alone (no validator checks
+	// this tool's calls); worked
 	// out on first use
 	private @Nullable Boolean bindsAsSent;
 
@@ -91,9 +93,10 @@ public final class RegisteredTool {
 	}
 
 	/**
-	 * What declares the tool: the name of the bean of an {@code @AgentTool} method, otherwise the owner given at
-	 * {@linkplain AgentToolRegistry#register(ExecutableTool, String) registration}, such as
-	 * {@code agent-middleware:todo}.
+	 * What declares the tool: the name of the bean of an {@code @AgentTool} method,
+	 * otherwise the owner given at
+	 * {@linkplain AgentToolRegistry#register(ExecutableTool, String) registration}, such
+	 * as {@code agent-middleware:todo}.
 	 * @return the bean name or owner
 	 */
 	public String beanName() {
@@ -102,7 +105,8 @@ public final class RegisteredTool {
 
 	/**
 	 * The {@code @AgentTool} method.
-	 * @return the method, or {@code null} for a tool that is not an {@code @AgentTool} method
+	 * @return the method, or {@code null} for a tool that is not an {@code @AgentTool}
+	 * method
 	 */
 	public @Nullable Method method() {
 		return this.method;
@@ -117,12 +121,12 @@ public final class RegisteredTool {
 	}
 
 	/**
-	 * Binds the JSON arguments of a call to the method's parameter types and checks their constraints, before the
-	 * call enters the chain.
+	 * Binds the JSON arguments of a call to the method's parameter types and checks their
+	 * constraints, before the call enters the chain.
 	 * @param json the arguments object as JSON, {@code null} or blank for none
 	 * @return the arguments by parameter name, in declaration order
-	 * @throws dev.agentmiddleware.binding.InvalidToolArgumentsException naming the tool, the parameter and what was
-	 * expected
+	 * @throws dev.agentmiddleware.binding.InvalidToolArgumentsException naming the tool,
+	 * the parameter and what was expected
 	 */
 	public Map<String, @Nullable Object> bind(@Nullable String json) {
 		Map<String, @Nullable Object> arguments = this.binder.bind(json);
@@ -133,12 +137,13 @@ public final class RegisteredTool {
 	}
 
 	/**
-	 * Binds arguments given as a map of JSON values, as an MCP client sends them, and checks their constraints.
-	 * Accepts and refuses exactly what {@link #bind(String)} does for the same JSON.
+	 * Binds arguments given as a map of JSON values, as an MCP client sends them, and
+	 * checks their constraints. Accepts and refuses exactly what {@link #bind(String)}
+	 * does for the same JSON.
 	 * @param arguments the arguments by name, {@code null} or empty for none
 	 * @return the arguments by parameter name, in declaration order
-	 * @throws dev.agentmiddleware.binding.InvalidToolArgumentsException naming the tool, the parameter and what was
-	 * expected
+	 * @throws dev.agentmiddleware.binding.InvalidToolArgumentsException naming the tool,
+	 * the parameter and what was expected
 	 */
 	public Map<String, @Nullable Object> bindValues(@Nullable Map<String, ? extends @Nullable Object> arguments) {
 		Map<String, @Nullable Object> bound = this.binder.bindValues(arguments);
@@ -149,20 +154,23 @@ public final class RegisteredTool {
 	}
 
 	/**
-	 * Starts a call whose JSON arguments the pipeline binds, inside its observer tier, so that a call refused for
-	 * its arguments is observed, counted and logged like any other.
+	 * Starts a call whose JSON arguments the pipeline binds, inside its observer tier, so
+	 * that a call refused for its arguments is observed, counted and logged like any
+	 * other.
 	 * @param json the arguments object as JSON, {@code null} or blank for none
 	 * @return an invocation builder carrying the unbound arguments
 	 */
 	public ToolInvocation.Builder unboundInvocation(@Nullable String json) {
 		Supplier<Map<String, @Nullable Object>> binding = () -> bind(json);
-		return ToolInvocation.builder(descriptor()).attribute(UnboundArguments.ATTRIBUTE,
-				(json != null && bindsAsSent()) ? UnboundArguments.of(json, binding) : new UnboundArguments(binding));
+		return ToolInvocation.builder(descriptor())
+			.attribute(UnboundArguments.ATTRIBUTE, (json != null && bindsAsSent()) ? UnboundArguments.of(json, binding)
+					: new UnboundArguments(binding));
 	}
 
 	/**
-	 * Starts a call whose arguments, a map of JSON values as an MCP client sends them, the pipeline binds inside
-	 * its observer tier. Until bound, the invocation's arguments are the values as sent.
+	 * Starts a call whose arguments, a map of JSON values as an MCP client sends them,
+	 * the pipeline binds inside its observer tier. Until bound, the invocation's
+	 * arguments are the values as sent.
 	 * @param arguments the arguments by name, {@code null} for none
 	 * @return an invocation builder carrying the unbound arguments
 	 */
@@ -174,7 +182,8 @@ public final class RegisteredTool {
 		return (arguments != null) ? builder.arguments(arguments) : builder;
 	}
 
-	// Unbound arguments carry the arguments as sent, so that the cache may answer a repeated call without binding
+	// Unbound arguments carry the arguments as sent, so that the cache may answer a
+	// repeated call without binding
 	// it, only where binding is a function of them alone (see UnboundArguments)
 	private boolean bindsAsSent() {
 		Boolean bindsAsSent = this.bindsAsSent;
@@ -186,7 +195,8 @@ public final class RegisteredTool {
 	}
 
 	/**
-	 * The tool's pipeline: every applicable middleware around the method. Built on first use.
+	 * The tool's pipeline: every applicable middleware around the method. Built on first
+	 * use.
 	 * @return the pipeline
 	 */
 	public ToolPipeline pipeline() {
@@ -204,8 +214,9 @@ public final class RegisteredTool {
 	}
 
 	/**
-	 * Builds the invocation of a direct Java call from the method's argument array. A {@code ToolProgress} the
-	 * caller passed gets the progress of the call; a {@code ToolClient} the caller passed is the call's client.
+	 * Builds the invocation of a direct Java call from the method's argument array. A
+	 * {@code ToolProgress} the caller passed gets the progress of the call; a
+	 * {@code ToolClient} the caller passed is the call's client.
 	 * @param values the argument values, in parameter order
 	 * @param session the caller's session and principal
 	 * @return the invocation, from {@link dev.agentmiddleware.tool.InvocationSource#JAVA}

@@ -12,8 +12,9 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * The parameters of a tool known only by the JSON schema of its arguments: one parameter per schema property, bound
- * as a plain JSON value, required when the schema's {@code required} lists it.
+ * The parameters of a tool known only by the JSON schema of its arguments: one parameter
+ * per schema property, bound as a plain JSON value, required when the schema's
+ * {@code required} lists it.
  */
 final class SchemaParameters {
 

@@ -12,8 +12,8 @@ import org.springframework.web.context.request.RequestContextHolder;
 import org.springframework.web.context.request.ServletRequestAttributes;
 
 /**
- * {@link ToolCallSessionResolver#standard()}: the scope first, then the HTTP session and Spring Security, each only
- * when its library is on the class path.
+ * {@link ToolCallSessionResolver#standard()}: the scope first, then the HTTP session and
+ * Spring Security, each only when its library is on the class path.
  */
 final class StandardToolCallSessionResolver implements ToolCallSessionResolver {
 

@@ -8,13 +8,14 @@ import dev.agentmiddleware.tool.ToolPrincipal;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Runs direct Java calls of {@code @AgentTool} methods in a session and for a principal. Without a scope, a Java
- * call has only what the {@link ToolCallSessionResolver} finds (by default the current HTTP session and Spring
- * Security principal, when they exist), and with neither a session-scoped cache never hits for it.
+ * Runs direct Java calls of {@code @AgentTool} methods in a session and for a principal.
+ * Without a scope, a Java call has only what the {@link ToolCallSessionResolver} finds
+ * (by default the current HTTP session and Spring Security principal, when they exist),
+ * and with neither a session-scoped cache never hits for it.
  *
- * <p>The scope belongs to the current thread; scopes nest, and closing one restores the one it replaced. Work handed
- * to other threads does not carry it.
- * <pre>{@code
+ * <p>
+ * The scope belongs to the current thread; scopes nest, and closing one restores the one
+ * it replaced. Work handed to other threads does not carry it. <pre>{@code
  * String answer = ToolCallScope.call("conversation-42", null, () -> weatherTools.getWeather("Lisbon"));
  *
  * ToolPrincipal alice = ToolPrincipal.of("alice", Set.of("SCOPE_weather.read"));
@@ -40,9 +41,11 @@ public final class ToolCallScope implements AutoCloseable {
 	}
 
 	/**
-	 * Opens a scope on the current thread; close it on the same thread, best with try-with-resources.
+	 * Opens a scope on the current thread; close it on the same thread, best with
+	 * try-with-resources.
 	 * @param sessionId the session id, or {@code null} for none
-	 * @param principal the principal, or {@code null} to take it from Spring Security's {@code SecurityContext}
+	 * @param principal the principal, or {@code null} to take it from Spring Security's
+	 * {@code SecurityContext}
 	 * @return the scope
 	 */
 	public static ToolCallScope open(@Nullable String sessionId, @Nullable ToolPrincipal principal) {
@@ -54,7 +57,8 @@ public final class ToolCallScope implements AutoCloseable {
 	/**
 	 * Calls an action inside a scope.
 	 * @param sessionId the session id, or {@code null} for none
-	 * @param principal the principal, or {@code null} to take it from Spring Security's {@code SecurityContext}
+	 * @param principal the principal, or {@code null} to take it from Spring Security's
+	 * {@code SecurityContext}
 	 * @param action the action, typically calls of tool methods
 	 * @param <T> the result type
 	 * @return the action's result
@@ -70,7 +74,8 @@ public final class ToolCallScope implements AutoCloseable {
 	/**
 	 * Runs an action inside a scope.
 	 * @param sessionId the session id, or {@code null} for none
-	 * @param principal the principal, or {@code null} to take it from Spring Security's {@code SecurityContext}
+	 * @param principal the principal, or {@code null} to take it from Spring Security's
+	 * {@code SecurityContext}
 	 * @param action the action, typically calls of tool methods
 	 */
 	public static void run(@Nullable String sessionId, @Nullable ToolPrincipal principal, Runnable action) {
@@ -106,8 +111,8 @@ public final class ToolCallScope implements AutoCloseable {
 			return;
 		}
 		if (current.get() != this) {
-			throw new IllegalStateException("ToolCallScope closed out of order: close inner scopes first, on the "
-					+ "thread that opened them");
+			throw new IllegalStateException(
+					"ToolCallScope closed out of order: close inner scopes first, on the " + "thread that opened them");
 		}
 		this.closed = true;
 		if (this.previous != null) {

@@ -5,11 +5,10 @@ import dev.agentmiddleware.tool.ToolPrincipal;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Finds the session and principal of a direct Java call of an {@code @AgentTool} method. Calls from Spring AI and
- * MCP carry their own; this one decides for Java callers. Replace the default ({@link #standard()}) with a bean of
- * this type.
- * <pre>{@code
- * @Bean
+ * Finds the session and principal of a direct Java call of an {@code @AgentTool} method.
+ * Calls from Spring AI and MCP carry their own; this one decides for Java callers.
+ * Replace the default ({@link #standard()}) with a bean of this type. <pre>{@code
+ * &#64;Bean
  * ToolCallSessionResolver toolCallSessionResolver(ConversationHolder conversations) {
  *     return () -> new ToolCallSession(conversations.currentId(), null);
  * }
@@ -25,9 +24,10 @@ public interface ToolCallSessionResolver {
 	ToolCallSession resolve();
 
 	/**
-	 * The default: the innermost {@link ToolCallScope}; for what it leaves unset, the id of the current HTTP session
-	 * (when Spring Web and a servlet request are present and the session already exists: it is never created) and
-	 * Spring Security's authenticated principal, with its authorities ({@link ToolPrincipals#current()}).
+	 * The default: the innermost {@link ToolCallScope}; for what it leaves unset, the id
+	 * of the current HTTP session (when Spring Web and a servlet request are present and
+	 * the session already exists: it is never created) and Spring Security's
+	 * authenticated principal, with its authorities ({@link ToolPrincipals#current()}).
 	 * @return the resolver
 	 */
 	static ToolCallSessionResolver standard() {
@@ -35,8 +35,9 @@ public interface ToolCallSessionResolver {
 	}
 
 	/**
-	 * The session and principal a direct Java call of an {@code @AgentTool} method runs for: what a session-scoped
-	 * cache, a per-session rate limit or a per-principal budget keys on.
+	 * The session and principal a direct Java call of an {@code @AgentTool} method runs
+	 * for: what a session-scoped cache, a per-session rate limit or a per-principal
+	 * budget keys on.
 	 *
 	 * @param sessionId the session id, or {@code null} for none
 	 * @param principal the principal (name and authorities), or {@code null} for none

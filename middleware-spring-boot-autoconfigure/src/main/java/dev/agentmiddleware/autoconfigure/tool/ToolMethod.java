@@ -9,10 +9,11 @@ import dev.agentmiddleware.spring.AgentTool;
 import dev.agentmiddleware.tool.ToolDescriptor;
 
 /**
- * What an {@link AgentTool @AgentTool} method declares: the tool's descriptor and the parameters its JSON arguments
- * bind to.
+ * What an {@link AgentTool @AgentTool} method declares: the tool's descriptor and the
+ * parameters its JSON arguments bind to.
  *
- * @param descriptor the descriptor built from the annotation, the schema (declared or generated) and the return type
+ * @param descriptor the descriptor built from the annotation, the schema (declared or
+ * generated) and the return type
  * @param parameters the method's parameters, in declaration order
  */
 record ToolMethod(ToolDescriptor descriptor, List<ToolParameter> parameters) {

@@ -15,21 +15,26 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.util.ReflectionUtils;
 
 /**
- * The end of an {@code @AgentTool} method's chain: calls the method on the bean with the invocation's arguments,
- * in parameter order, and rethrows the method's own exception unchanged. A method that declares a
- * {@link dev.agentmiddleware.tool.ToolProgress} parameter is given the call's progress there
- * ({@link ToolProgressParameter}), whose report still waiting for its interval's end is sent when the method returns;
- * one that declares a {@link dev.agentmiddleware.tool.ToolClient} parameter is given the call's client there.
+ * The end of an {@code @AgentTool} method's chain: calls the method on the bean with the
+ * invocation's arguments, in parameter order, and rethrows the method's own exception
+ * unchanged. A method that declares a {@link dev.agentmiddleware.tool.ToolProgress}
+ * parameter is given the call's progress there ({@link ToolProgressParameter}), whose
+ * report still waiting for its interval's end is sent when the method returns; one that
+ * declares a {@link dev.agentmiddleware.tool.ToolClient} parameter is given the call's
+ * client there.
  *
- * <p>When the bean was already a Spring AOP proxy (for example for {@code @Transactional}), our advisor joined
- * that proxy; the invoker then calls the proxy so the other aspects still run, and marks the call so that our
- * advisor lets it through instead of running the chain a second time.
+ * <p>
+ * When the bean was already a Spring AOP proxy (for example for {@code @Transactional}),
+ * our advisor joined that proxy; the invoker then calls the proxy so the other aspects
+ * still run, and marks the call so that our advisor lets it through instead of running
+ * the chain a second time.
  */
 final class ToolMethodInvoker implements ToolHandler {
 
 	private static final ThreadLocal<@Nullable Method> PASS_THROUGH = new ThreadLocal<>();
 
-	// Whether any tool bean was already a proxy; until one is, no call can carry the mark, and checking for it
+	// Whether any tool bean was already a proxy; until one is, no call can carry the
+	// mark, and checking for it
 	// (a thread-local read) is skipped.
 	private static volatile boolean passThroughInUse;
 
@@ -56,8 +61,9 @@ final class ToolMethodInvoker implements ToolHandler {
 	}
 
 	/**
-	 * Whether a call of {@code method} that reached our advisor comes from this invoker and must go straight on.
-	 * Consumes the mark, so a nested call of another tool runs its own chain.
+	 * Whether a call of {@code method} that reached our advisor comes from this invoker
+	 * and must go straight on. Consumes the mark, so a nested call of another tool runs
+	 * its own chain.
 	 * @param method the method being called
 	 * @return {@code true} to proceed without the chain
 	 */
@@ -92,10 +98,12 @@ final class ToolMethodInvoker implements ToolHandler {
 			return this.method.invoke(this.target, values);
 		}
 		catch (IllegalArgumentException ex) {
-			// Thrown by reflection itself (the method's own exceptions arrive wrapped): a middleware rewrote an
+			// Thrown by reflection itself (the method's own exceptions arrive wrapped): a
+			// middleware rewrote an
 			// argument to a value of the wrong type.
 			throw new ToolContractViolationException(invocation.toolName(), "chain",
-					"the arguments that reached the tool do not match its parameters " + Arrays.toString(this.parameterNames)
+					"the arguments that reached the tool do not match its parameters "
+							+ Arrays.toString(this.parameterNames)
 							+ "; a middleware rewrote an argument to a value of the wrong type");
 		}
 		catch (InvocationTargetException ex) {

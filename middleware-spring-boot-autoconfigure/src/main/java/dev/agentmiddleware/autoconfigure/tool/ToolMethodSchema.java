@@ -43,26 +43,31 @@ import org.springframework.core.io.Resource;
 import org.springframework.util.ClassUtils;
 
 /**
- * The arguments of an {@link AgentTool} method: the JSON schema that tells a model what to send, and the
- * parameters a {@link JsonArgumentBinder} binds what it sent to. Both come from the method signature, so they
- * always agree.
+ * The arguments of an {@link AgentTool} method: the JSON schema that tells a model what
+ * to send, and the parameters a {@link JsonArgumentBinder} binds what it sent to. Both
+ * come from the method signature, so they always agree.
  *
- * <p>The schema (JSON Schema draft 2020-12, generated with victools {@code jsonschema-generator} and its Jackson
- * module) describes an object with one property per method parameter, named by the parameter's real name and
- * described by its {@link AgentToolParam}. It lists as {@code required} every parameter except those marked
- * {@code @AgentToolParam(required = false)} and those of an {@code Optional} type; primitives are always
- * required. It allows no additional properties, neither on the arguments object nor on the objects nested in
- * it, which is what the binder enforces. Types used more than once are shared under {@code $defs}. A
- * {@link dev.agentmiddleware.tool.ToolProgress} parameter is the progress of the call, not an argument: neither
- * described nor bound.
+ * <p>
+ * The schema (JSON Schema draft 2020-12, generated with victools
+ * {@code jsonschema-generator} and its Jackson module) describes an object with one
+ * property per method parameter, named by the parameter's real name and described by its
+ * {@link AgentToolParam}. It lists as {@code required} every parameter except those
+ * marked {@code @AgentToolParam(required = false)} and those of an {@code Optional} type;
+ * primitives are always required. It allows no additional properties, neither on the
+ * arguments object nor on the objects nested in it, which is what the binder enforces.
+ * Types used more than once are shared under {@code $defs}. A
+ * {@link dev.agentmiddleware.tool.ToolProgress} parameter is the progress of the call,
+ * not an argument: neither described nor bound.
  *
- * <p>When Bean Validation is on the class path, its constraints are part of the schema, so that clients and models
- * see them before calling: on the method's parameters ({@code @Min(1) @Max(14) int days} gives
- * {@code "minimum":1,"maximum":14}; {@code @Size}, {@code @NotBlank}, {@code @NotEmpty}, {@code @Pattern},
- * {@code @DecimalMin}, {@code @DecimalMax}, {@code @Positive}, {@code @Negative} and their {@code OrZero} variants,
- * {@code @Email} likewise) and, through victools' Jakarta validation module, on the fields of the types they take.
- * A parameter or field marked {@code @NotNull}, {@code @NotBlank} or {@code @NotEmpty} is required.
- * <pre>{@code
+ * <p>
+ * When Bean Validation is on the class path, its constraints are part of the schema, so
+ * that clients and models see them before calling: on the method's parameters
+ * ({@code @Min(1) @Max(14) int days} gives {@code "minimum":1,"maximum":14};
+ * {@code @Size}, {@code @NotBlank}, {@code @NotEmpty}, {@code @Pattern},
+ * {@code @DecimalMin}, {@code @DecimalMax}, {@code @Positive}, {@code @Negative} and
+ * their {@code OrZero} variants, {@code @Email} likewise) and, through victools' Jakarta
+ * validation module, on the fields of the types they take. A parameter or field marked
+ * {@code @NotNull}, {@code @NotBlank} or {@code @NotEmpty} is required. <pre>{@code
  * ToolMethodSchema schema = ToolMethodSchema.of(WeatherTools.class.getMethod("getWeather", String.class, int.class));
  * schema.inputSchema();  // {"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object",
  *                        //  "properties":{"city":{"type":"string","description":"City name"},"days":{...}},
@@ -70,8 +75,10 @@ import org.springframework.util.ClassUtils;
  * schema.parameters();   // [ToolParameter[name=city, ...], ToolParameter[name=days, ...]]
  * }</pre>
  *
- * <p>A tool may declare its schema instead ({@link AgentTool#inputSchema()}, {@link #declared}): it is published as
- * written, and checked against the method's parameters when the application starts.
+ * <p>
+ * A tool may declare its schema instead ({@link AgentTool#inputSchema()},
+ * {@link #declared}): it is published as written, and checked against the method's
+ * parameters when the application starts.
  *
  * @param inputSchema the JSON schema of the arguments object, as compact JSON text
  * @param parameters the method's parameters, in declaration order
@@ -92,11 +99,13 @@ record ToolMethodSchema(String inputSchema, List<ToolParameter> parameters) {
 	}
 
 	/**
-	 * Reads the arguments of a tool method. Meant to run once per tool, when the application starts.
-	 * @param method the tool method; its class must be compiled with {@code -parameters}, as Spring Boot's Maven
-	 * and Gradle plugins do
+	 * Reads the arguments of a tool method. Meant to run once per tool, when the
+	 * application starts.
+	 * @param method the tool method; its class must be compiled with {@code -parameters},
+	 * as Spring Boot's Maven and Gradle plugins do
 	 * @return the schema and the parameters
-	 * @throws IllegalStateException if the method's parameter names were not compiled into its class
+	 * @throws IllegalStateException if the method's parameter names were not compiled
+	 * into its class
 	 */
 	public static ToolMethodSchema of(Method method) {
 		List<ToolParameter> parameters = new ArrayList<>(method.getParameterCount());
@@ -118,17 +127,19 @@ record ToolMethodSchema(String inputSchema, List<ToolParameter> parameters) {
 	}
 
 	/**
-	 * Reads the schema a tool method declares ({@link AgentTool#inputSchema()}) and checks it against the method's
-	 * parameters: each of the schema's properties must be a parameter, and each parameter the method requires
-	 * (as {@link #of(Method)} decides) must be a property listed under {@code required}. A parameter is required
-	 * when the method or the schema requires it; it is described as the schema describes its property, or else by
-	 * its {@link AgentToolParam}. Meant to run once per tool, when the application starts.
+	 * Reads the schema a tool method declares ({@link AgentTool#inputSchema()}) and
+	 * checks it against the method's parameters: each of the schema's properties must be
+	 * a parameter, and each parameter the method requires (as {@link #of(Method)}
+	 * decides) must be a property listed under {@code required}. A parameter is required
+	 * when the method or the schema requires it; it is described as the schema describes
+	 * its property, or else by its {@link AgentToolParam}. Meant to run once per tool,
+	 * when the application starts.
 	 * @param method the tool method
 	 * @param toolName the tool's name, for messages
 	 * @param location where the schema is, such as {@code classpath:schemas/contact.json}
 	 * @return the schema as written, in compact JSON, and the parameters
-	 * @throws InvalidToolConfigurationException if the schema cannot be read or does not match the parameters,
-	 * naming the tool, the parameter and what was expected
+	 * @throws InvalidToolConfigurationException if the schema cannot be read or does not
+	 * match the parameters, naming the tool, the parameter and what was expected
 	 */
 	static ToolMethodSchema declared(Method method, String toolName, String location) {
 		ToolMethodSchema generated = of(method);
@@ -139,15 +150,17 @@ record ToolMethodSchema(String inputSchema, List<ToolParameter> parameters) {
 		List<String> names = generated.parameters().stream().map(ToolParameter::name).toList();
 		for (String property : properties.propertyNames()) {
 			if (!names.contains(property)) {
-				throw invalidSchema(method, toolName, location, "its property '" + property
-						+ "' is not a parameter of " + methodName(method) + " (parameters: " + describe(names) + ")",
+				throw invalidSchema(method, toolName, location,
+						"its property '" + property + "' is not a parameter of " + methodName(method) + " (parameters: "
+								+ describe(names) + ")",
 						"Rename the property or the parameter so that they match, or remove the property");
 			}
 		}
 		for (String name : required) {
 			if (!names.contains(name)) {
-				throw invalidSchema(method, toolName, location, "it requires '" + name + "', which is not a parameter of "
-						+ methodName(method) + " (parameters: " + describe(names) + ")",
+				throw invalidSchema(method, toolName, location,
+						"it requires '" + name + "', which is not a parameter of " + methodName(method)
+								+ " (parameters: " + describe(names) + ")",
 						"Remove '" + name + "' from \"required\", or add the parameter to the method");
 			}
 		}
@@ -157,8 +170,9 @@ record ToolMethodSchema(String inputSchema, List<ToolParameter> parameters) {
 			if (parameter.isRequired() && (!properties.has(name) || !required.contains(name))) {
 				String where = properties.has(name) ? "it does not list parameter '" + name + "' under \"required\""
 						: "it has no property for parameter '" + name + "'";
-				throw invalidSchema(method, toolName, location, where + ", which " + methodName(method)
-						+ " requires: expected a property '" + name + "' listed under \"required\"",
+				throw invalidSchema(method, toolName, location,
+						where + ", which " + methodName(method) + " requires: expected a property '" + name
+								+ "' listed under \"required\"",
 						"Add '" + name + "' to the schema's properties and \"required\", or mark the parameter "
 								+ "@AgentToolParam(required = false) or make it Optional");
 			}
@@ -198,7 +212,8 @@ record ToolMethodSchema(String inputSchema, List<ToolParameter> parameters) {
 
 	private static InvalidToolConfigurationException invalidSchema(Method method, String toolName, String location,
 			String reason, String action) {
-		// No configuration property declares the schema: the annotation attribute stands in its place
+		// No configuration property declares the schema: the annotation attribute stands
+		// in its place
 		return new InvalidToolConfigurationException("@AgentTool(inputSchema) of tool '" + toolName + "'", location,
 				"the input schema of tool '" + toolName + "' (" + methodName(method) + ") does not fit the method: "
 						+ reason,
@@ -216,8 +231,8 @@ record ToolMethodSchema(String inputSchema, List<ToolParameter> parameters) {
 	private static ToolParameter toolParameter(Parameter parameter) {
 		MergedAnnotation<AgentToolParam> annotation = MergedAnnotations.from(parameter).get(AgentToolParam.class);
 		String description = annotation.isPresent() ? annotation.getString("description") : "";
-		boolean required = parameter.getType().isPrimitive() || (!isOptional(parameter.getType())
-				&& (!annotation.isPresent() || annotation.getBoolean("required")))
+		boolean required = parameter.getType().isPrimitive()
+				|| (!isOptional(parameter.getType()) && (!annotation.isPresent() || annotation.getBoolean("required")))
 				|| (BEAN_VALIDATION_PRESENT && ParameterConstraintSchema.isRequired(parameter));
 		return new ToolParameter(parameter.getName(), parameter.getParameterizedType(), description, required);
 	}
@@ -228,7 +243,8 @@ record ToolMethodSchema(String inputSchema, List<ToolParameter> parameters) {
 	}
 
 	private static String inputSchema(List<ToolParameter> parameters, Parameter[] declared) {
-		// A SchemaGenerator is not documented as thread-safe; this runs once per tool, at startup
+		// A SchemaGenerator is not documented as thread-safe; this runs once per tool, at
+		// startup
 		synchronized (GENERATOR) {
 			ObjectNode schema = GENERATOR.getConfig().createObjectNode();
 			schema.put("$schema", SchemaVersion.DRAFT_2020_12.getIdentifier());
@@ -236,7 +252,8 @@ record ToolMethodSchema(String inputSchema, List<ToolParameter> parameters) {
 			ObjectNode properties = schema.putObject("properties");
 			ArrayNode required = schema.putArray("required");
 			schema.put("additionalProperties", false);
-			// One builder for all parameters, so that a type used by several of them is defined once
+			// One builder for all parameters, so that a type used by several of them is
+			// defined once
 			SchemaBuilder builder = GENERATOR.buildMultipleSchemaDefinitions();
 			for (ToolParameter parameter : parameters) {
 				properties.set(parameter.name(), builder.createSchemaReference(valueType(parameter.type())));
@@ -262,7 +279,8 @@ record ToolMethodSchema(String inputSchema, List<ToolParameter> parameters) {
 		}
 	}
 
-	// An Optional parameter is described by what it holds: its absence is told by "required"
+	// An Optional parameter is described by what it holds: its absence is told by
+	// "required"
 	private static Type valueType(Type type) {
 		if (type instanceof ParameterizedType parameterized && parameterized.getRawType() == Optional.class) {
 			return parameterized.getActualTypeArguments()[0];
@@ -300,9 +318,11 @@ record ToolMethodSchema(String inputSchema, List<ToolParameter> parameters) {
 			config.with(new JakartaValidationModule(JakartaValidationOption.INCLUDE_PATTERN_EXPRESSIONS,
 					JakartaValidationOption.NOT_NULLABLE_FIELD_IS_REQUIRED));
 		}
-		// Properties in declaration order, as Jackson binds records, rather than alphabetically
+		// Properties in declaration order, as Jackson binds records, rather than
+		// alphabetically
 		config.forTypesInGeneral().withPropertySorter((first, second) -> 0);
-		// The binder rejects an object that leaves out a primitive field rather than inventing 0 or false
+		// The binder rejects an object that leaves out a primitive field rather than
+		// inventing 0 or false
 		config.forFields().withRequiredCheck((field) -> field.getType().getErasedType().isPrimitive());
 		return new SchemaGenerator(config.build());
 	}

@@ -10,8 +10,8 @@ import org.springframework.core.MethodIntrospector;
 import org.springframework.util.ClassUtils;
 
 /**
- * Finds the {@link AgentTool @AgentTool} methods of a class, including those it inherits and those whose
- * annotation sits on an interface method.
+ * Finds the {@link AgentTool @AgentTool} methods of a class, including those it inherits
+ * and those whose annotation sits on an interface method.
  */
 final class ToolMethods {
 

@@ -11,9 +11,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Checks the tool names configuration refers to ({@link ToolNameReferences}) against the registered tools, in
- * canonical form: a name that matches no tool fails startup with an {@link InvalidToolConfigurationException}, or
- * only logs a warning when {@code agent.middleware.fail-on-unknown-tool} is {@code false}. Run by the
+ * Checks the tool names configuration refers to ({@link ToolNameReferences}) against the
+ * registered tools, in canonical form: a name that matches no tool fails startup with an
+ * {@link InvalidToolConfigurationException}, or only logs a warning when
+ * {@code agent.middleware.fail-on-unknown-tool} is {@code false}. Run by the
  * {@link AgentToolRegistry} once startup has registered every tool.
  */
 final class ToolNameReferenceCheck {
@@ -31,7 +32,8 @@ final class ToolNameReferenceCheck {
 	 * Checks every referenced name.
 	 * @param registered the registered tool names, sorted
 	 * @param references the names configuration refers to
-	 * @throws InvalidToolConfigurationException for the first name that matches no tool, when failing on them
+	 * @throws InvalidToolConfigurationException for the first name that matches no tool,
+	 * when failing on them
 	 */
 	void check(List<String> registered, Collection<ToolNameReferences> references) {
 		Set<String> canonicalNames = new HashSet<>();

@@ -16,8 +16,8 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.util.function.SingletonSupplier;
 
 /**
- * Builds the pipeline of each tool from one ordered chain of middleware (resolved once, on first use) and the
- * observer tier.
+ * Builds the pipeline of each tool from one ordered chain of middleware (resolved once,
+ * on first use) and the observer tier.
  */
 final class ToolPipelineFactory {
 
@@ -56,9 +56,10 @@ final class ToolPipelineFactory {
 	}
 
 	/**
-	 * Builds the pipeline that answers calls of tools that do not exist: the chain's observation and logging layers
-	 * and the observer tier around a handler that refuses the call. The policies (approval, rate limits, the cache,
-	 * retries, the user's own middleware) are left out: a call that runs nothing has nothing for them to decide.
+	 * Builds the pipeline that answers calls of tools that do not exist: the chain's
+	 * observation and logging layers and the observer tier around a handler that refuses
+	 * the call. The policies (approval, rate limits, the cache, retries, the user's own
+	 * middleware) are left out: a call that runs nothing has nothing for them to decide.
 	 * @param tool the descriptor the calls are observed under
 	 * @param refusal throws the call's failure
 	 * @return the pipeline

@@ -14,15 +14,19 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.util.ClassUtils;
 
 /**
- * The parameters of an {@code @AgentTool} method that are given by the call rather than bound from its arguments (not
- * in its schema, not bound from JSON, not in a cache key or an approval): its {@link ToolProgress} parameter, if it
- * declares one, given the progress of each call (the reporter of the call's {@link ProgressTarget}, or
- * {@link ToolProgress#NONE} when its caller asked for none), and its {@link ToolClient} parameter, if it declares
- * one, given the client of each call ({@link ToolClient#ATTRIBUTE}, or the application log when the call has none),
- * whose requests are logged with the call ({@link ToolClientLog}).
+ * The parameters of an {@code @AgentTool} method that are given by the call rather than
+ * bound from its arguments (not in its schema, not bound from JSON, not in a cache key or
+ * an approval): its {@link ToolProgress} parameter, if it declares one, given the
+ * progress of each call (the reporter of the call's {@link ProgressTarget}, or
+ * {@link ToolProgress#NONE} when its caller asked for none), and its {@link ToolClient}
+ * parameter, if it declares one, given the client of each call
+ * ({@link ToolClient#ATTRIBUTE}, or the application log when the call has none), whose
+ * requests are logged with the call ({@link ToolClientLog}).
  *
- * @param index the progress parameter's position among the method's parameters, {@code -1} when it declares none
- * @param clientIndex the client parameter's position among the method's parameters, {@code -1} when it declares none
+ * @param index the progress parameter's position among the method's parameters,
+ * {@code -1} when it declares none
+ * @param clientIndex the client parameter's position among the method's parameters,
+ * {@code -1} when it declares none
  */
 record ToolProgressParameter(int index, int clientIndex) {
 
@@ -61,8 +65,8 @@ record ToolProgressParameter(int index, int clientIndex) {
 	}
 
 	/**
-	 * Whether a method parameter is given by the call (its progress or its client) rather than one of the tool's
-	 * arguments.
+	 * Whether a method parameter is given by the call (its progress or its client) rather
+	 * than one of the tool's arguments.
 	 */
 	static boolean is(Parameter parameter) {
 		return parameter.getType() == ToolProgress.class || parameter.getType() == ToolClient.class;
@@ -73,12 +77,13 @@ record ToolProgressParameter(int index, int clientIndex) {
 	}
 
 	/**
-	 * What the method is given for a call: the tool's argument values with the call's progress and client in their
-	 * places.
+	 * What the method is given for a call: the tool's argument values with the call's
+	 * progress and client in their places.
 	 * @param arguments the argument values, in the order of the tool's arguments
 	 * @param progress the call's progress
 	 * @param client the call's client, or {@code null} (only to validate the arguments)
-	 * @return the method's values; {@code arguments} itself when the method declares neither
+	 * @return the method's values; {@code arguments} itself when the method declares
+	 * neither
 	 */
 	@Nullable Object[] methodValues(@Nullable Object[] arguments, ToolProgress progress, @Nullable ToolClient client) {
 		if (!isDeclared()) {
@@ -101,9 +106,11 @@ record ToolProgressParameter(int index, int clientIndex) {
 	}
 
 	/**
-	 * The tool's argument values of a direct Java call of the method: its values without the progress and client.
+	 * The tool's argument values of a direct Java call of the method: its values without
+	 * the progress and client.
 	 * @param values the method's values
-	 * @return the argument values; a copy of {@code values} when the method declares neither
+	 * @return the argument values; a copy of {@code values} when the method declares
+	 * neither
 	 */
 	@Nullable Object[] argumentValues(@Nullable Object[] values) {
 		if (!isDeclared()) {
@@ -136,7 +143,8 @@ record ToolProgressParameter(int index, int clientIndex) {
 	}
 
 	/**
-	 * The client a direct Java call's caller passed, if the method declares a client parameter.
+	 * The client a direct Java call's caller passed, if the method declares a client
+	 * parameter.
 	 * @param values the method's values
 	 * @return the client passed, or {@code null}
 	 */
@@ -147,17 +155,19 @@ record ToolProgressParameter(int index, int clientIndex) {
 	/**
 	 * The client a call's tool method is given.
 	 * @param invocation the call
-	 * @return the call's client, or the application log, whose requests are logged with the call
+	 * @return the call's client, or the application log, whose requests are logged with
+	 * the call
 	 */
 	static ToolClient client(ToolInvocation invocation) {
 		return ToolClientLog.of(invocation.attribute(ToolClient.ATTRIBUTE), invocation);
 	}
 
 	/**
-	 * Where the progress of a direct Java call goes: to the {@code ToolProgress} its caller passed, at most once per
-	 * {@link ProgressTarget#DEFAULT_INTERVAL}.
+	 * Where the progress of a direct Java call goes: to the {@code ToolProgress} its
+	 * caller passed, at most once per {@link ProgressTarget#DEFAULT_INTERVAL}.
 	 * @param values the method's values
-	 * @return the target, or {@code null} when the caller passed none (or the method declares no progress)
+	 * @return the target, or {@code null} when the caller passed none (or the method
+	 * declares no progress)
 	 */
 	@Nullable ProgressTarget javaTarget(@Nullable Object[] values) {
 		if (this.index < 0 || !(values[this.index] instanceof ToolProgress given) || !given.isReported()) {
@@ -167,12 +177,14 @@ record ToolProgressParameter(int index, int clientIndex) {
 	}
 
 	/**
-	 * Gives a direct Java call that runs no middleware the progress it would get through its pipeline: a reporter of
-	 * the {@code ToolProgress} its caller passed, {@link ToolProgress#NONE} for {@code null}; and, in place of a
-	 * {@code null} client, the application log.
+	 * Gives a direct Java call that runs no middleware the progress it would get through
+	 * its pipeline: a reporter of the {@code ToolProgress} its caller passed,
+	 * {@link ToolProgress#NONE} for {@code null}; and, in place of a {@code null} client,
+	 * the application log.
 	 * @param values the method's values, changed in place
 	 * @param toolName the tool's name
-	 * @return the progress given, to {@linkplain #finish(ToolProgress) finish} when the method returns
+	 * @return the progress given, to {@linkplain #finish(ToolProgress) finish} when the
+	 * method returns
 	 */
 	ToolProgress bindJava(@Nullable Object[] values, String toolName) {
 		if (this.clientIndex >= 0 && values[this.clientIndex] == null) {
@@ -188,8 +200,8 @@ record ToolProgressParameter(int index, int clientIndex) {
 	}
 
 	/**
-	 * Ends the progress a tool method was given, once the method has returned or thrown: the report still waiting
-	 * for its interval's end is sent, before the call's result.
+	 * Ends the progress a tool method was given, once the method has returned or thrown:
+	 * the report still waiting for its interval's end is sent, before the call's result.
 	 * @param progress what the method was given
 	 */
 	static void finish(ToolProgress progress) {
@@ -201,7 +213,8 @@ record ToolProgressParameter(int index, int clientIndex) {
 	/**
 	 * The progress a call's tool method is given.
 	 * @param invocation the call
-	 * @return the reporter of the call's target, or {@link ToolProgress#NONE} when it has none
+	 * @return the reporter of the call's target, or {@link ToolProgress#NONE} when it has
+	 * none
 	 */
 	static ToolProgress of(ToolInvocation invocation) {
 		ProgressTarget target = invocation.attribute(ProgressTarget.ATTRIBUTE);

@@ -34,9 +34,9 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 class AgentMiddlewareEndpointTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(AgentMiddlewareAutoConfiguration.class,
-				AgentToolAutoConfiguration.class,
-				LearningAutoConfiguration.class, AgentMiddlewareEndpointAutoConfiguration.class))
+		.withConfiguration(
+				AutoConfigurations.of(AgentMiddlewareAutoConfiguration.class, AgentToolAutoConfiguration.class,
+						LearningAutoConfiguration.class, AgentMiddlewareEndpointAutoConfiguration.class))
 		.withPropertyValues("management.endpoints.web.exposure.include=agentmiddleware")
 		.withUserConfiguration(AccountConfiguration.class);
 
@@ -156,7 +156,8 @@ class AgentMiddlewareEndpointTests {
 
 	@Test
 	void twoContributorsWithOneNameFailStartupNamingBoth() {
-		this.contextRunner.withUserConfiguration(ContributorConfiguration.class, DuplicateContributorConfiguration.class)
+		this.contextRunner
+			.withUserConfiguration(ContributorConfiguration.class, DuplicateContributorConfiguration.class)
 			.run((context) -> assertThat(context).hasFailed()
 				.getFailure()
 				.rootCause()
@@ -171,8 +172,8 @@ class AgentMiddlewareEndpointTests {
 
 	public static class AccountTools {
 
-		@AgentTool(description = "Balance of an account", safety = SafetyLevel.SAFE, readOnly = true,
-				idempotent = true, tags = { "money", "accounts" })
+		@AgentTool(description = "Balance of an account", safety = SafetyLevel.SAFE, readOnly = true, idempotent = true,
+				tags = { "money", "accounts" })
 		public String getBalance(String account) throws IOException {
 			if (!account.equals("known")) {
 				throw new IOException("Account " + account + " is locked");

@@ -20,8 +20,8 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The budget section of the {@code agentmiddleware} endpoint: limits and prices in the overview, what is left for a
- * thread and for a principal today, as written to JSON.
+ * The budget section of the {@code agentmiddleware} endpoint: limits and prices in the
+ * overview, what is left for a thread and for a principal today, as written to JSON.
  */
 class BudgetEndpointTests {
 
@@ -71,7 +71,8 @@ class BudgetEndpointTests {
 				.path("budget");
 			assertThat(budget.path("currency").asString()).isEqualTo("EUR");
 			assertThat(budget.path("limits").path("per-run").path("tokens").asLong()).isEqualTo(50000);
-			assertThat(budget.path("limits").path("per-thread").path("cost").decimalValue()).isEqualByComparingTo("0.50");
+			assertThat(budget.path("limits").path("per-thread").path("cost").decimalValue())
+				.isEqualByComparingTo("0.50");
 			assertThat(budget.path("limits").path("per-principal-per-day").path("tokens").asLong()).isEqualTo(1000);
 			assertThat(budget.path("prices").path("gpt-4o-mini").path("outputPerMillion").decimalValue())
 				.isEqualByComparingTo("0.60");

@@ -30,11 +30,10 @@ class BudgetAutoConfigurationTests {
 
 	@Test
 	void mapsTheLimitsAndPricesAndGivesTheBudgetToTheRuns() {
-		this.contextRunner
-			.withPropertyValues("agent.middleware.budget.max-tokens-per-run=20000",
-					"agent.middleware.budget.max-cost-per-principal-per-day=2.50", "agent.middleware.budget.currency=EUR",
-					"agent.middleware.budget.prices[claude-3.5-sonnet].input-per-million=3",
-					"agent.middleware.budget.prices[claude-3.5-sonnet].output-per-million=15")
+		this.contextRunner.withPropertyValues("agent.middleware.budget.max-tokens-per-run=20000",
+				"agent.middleware.budget.max-cost-per-principal-per-day=2.50", "agent.middleware.budget.currency=EUR",
+				"agent.middleware.budget.prices[claude-3.5-sonnet].input-per-million=3",
+				"agent.middleware.budget.prices[claude-3.5-sonnet].output-per-million=15")
 			.run((context) -> {
 				AgentBudget budget = context.getBean(AgentBudget.class);
 				BudgetPolicy policy = budget.policy();
@@ -66,9 +65,8 @@ class BudgetAutoConfigurationTests {
 	void aPriceWithoutItsOutputPriceFailsStartupNamingTheProperty() {
 		this.contextRunner.withPropertyValues("agent.middleware.budget.prices.gpt-4o.input-per-million=2.50")
 			.run((context) -> assertThat(NestedExceptionUtils.getMostSpecificCause(context.getStartupFailure()))
-				.isInstanceOfSatisfying(InvalidToolConfigurationException.class,
-						(ex) -> assertThat(ex.getProperty())
-							.isEqualTo("agent.middleware.budget.prices.gpt-4o.output-per-million")));
+				.isInstanceOfSatisfying(InvalidToolConfigurationException.class, (ex) -> assertThat(ex.getProperty())
+					.isEqualTo("agent.middleware.budget.prices.gpt-4o.output-per-million")));
 	}
 
 	@Test

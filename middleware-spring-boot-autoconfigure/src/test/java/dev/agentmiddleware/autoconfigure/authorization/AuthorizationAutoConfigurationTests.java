@@ -89,8 +89,8 @@ class AuthorizationAutoConfigurationTests {
 			FileTools tools = context.getBean(FileTools.class);
 			ToolPrincipal writer = ToolPrincipal.of("batch-job", Set.of("SCOPE_files.write"));
 			assertThat(ToolCallScope.call("job-1", writer, () -> tools.deleteFile("b.txt"))).isEqualTo("deleted b.txt");
-			assertThatExceptionOfType(ToolForbiddenException.class)
-				.isThrownBy(() -> ToolCallScope.call("job-1", ToolPrincipal.of("batch-job"), () -> tools.deleteFile("c")));
+			assertThatExceptionOfType(ToolForbiddenException.class).isThrownBy(
+					() -> ToolCallScope.call("job-1", ToolPrincipal.of("batch-job"), () -> tools.deleteFile("c")));
 		});
 	}
 
@@ -103,7 +103,8 @@ class AuthorizationAutoConfigurationTests {
 				AuthorizationMiddleware authorization = context.getBean(AuthorizationMiddleware.class);
 				assertThat(layers(context, "read_file")).containsExactly("authorization", "read_file");
 				assertThat(layers(context, "delete_file")).containsExactly("authorization", "delete_file");
-				assertThat(authorization.policies()).containsEntry("read_file", AuthorizationPolicy.of("SCOPE_files.read"))
+				assertThat(authorization.policies())
+					.containsEntry("read_file", AuthorizationPolicy.of("SCOPE_files.read"))
 					.containsEntry("delete_file", AuthorizationPolicy.of("SCOPE_files.write", "ROLE_ADMIN"));
 			});
 	}
@@ -167,13 +168,14 @@ class AuthorizationAutoConfigurationTests {
 	void runsOutsideApprovalAndTheCacheByDefaultAndTheOrderCanBeChanged() {
 		ApplicationContextRunner withOthers = this.contextRunner
 			.withConfiguration(AutoConfigurations.of(ApprovalAutoConfiguration.class, ToolCacheAutoConfiguration.class))
-			.withPropertyValues("agent.middleware.approval.policy=all", "agent.middleware.cache.tools.delete-file.ttl=1m",
+			.withPropertyValues("agent.middleware.approval.policy=all",
+					"agent.middleware.cache.tools.delete-file.ttl=1m",
 					"agent.middleware.cache.tools.delete-file.enabled=true");
 		withOthers.run((context) -> assertThat(layers(context, "delete_file")).containsExactly("authorization",
 				"approval", "cache", "delete_file"));
 		withOthers.withPropertyValues("agent.middleware.authorization.order=450")
-			.run((context) -> assertThat(layers(context, "delete_file")).containsExactly("approval",
-					"authorization", "cache", "delete_file"));
+			.run((context) -> assertThat(layers(context, "delete_file")).containsExactly("approval", "authorization",
+					"cache", "delete_file"));
 	}
 
 	@Test
@@ -182,9 +184,10 @@ class AuthorizationAutoConfigurationTests {
 			assertThat(context).doesNotHaveBean(AuthorizationMiddleware.class);
 			assertThat(layers(context, "delete_file")).containsExactly("delete_file");
 		});
-		this.contextRunner.withBean(AuthorizationMiddleware.class, () -> AuthorizationMiddleware.builder()
-			.policies((tool) -> null)
-			.build()).run((context) -> {
+		this.contextRunner
+			.withBean(AuthorizationMiddleware.class,
+					() -> AuthorizationMiddleware.builder().policies((tool) -> null).build())
+			.run((context) -> {
 				assertThat(context).hasSingleBean(AuthorizationMiddleware.class);
 				assertThat(layers(context, "delete_file")).containsExactly("delete_file");
 			});

@@ -38,9 +38,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
- * Argument-aware authorization rules ({@code deny-when}, {@code allow-when}) and external decision points
- * ({@link ToolCallDecider} beans), through the real chain of a real context: Java calls with a principal, the lists
- * of tools a caller is offered, approval, and the startup failures of a rule that cannot work.
+ * Argument-aware authorization rules ({@code deny-when}, {@code allow-when}) and external
+ * decision points ({@link ToolCallDecider} beans), through the real chain of a real
+ * context: Java calls with a principal, the lists of tools a caller is offered, approval,
+ * and the startup failures of a rule that cannot work.
  */
 @ExtendWith(OutputCaptureExtension.class)
 class AuthorizationRulesTests {
@@ -54,13 +55,14 @@ class AuthorizationRulesTests {
 	private static final ToolPrincipal ALICE = ToolPrincipal.of("alice", Set.of("ROLE_CLERK", "ROLE_ADMIN"));
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(AgentMiddlewareAutoConfiguration.class,
-				AgentToolAutoConfiguration.class, AuthorizationAutoConfiguration.class,
-				ApprovalAutoConfiguration.class))
+		.withConfiguration(
+				AutoConfigurations.of(AgentMiddlewareAutoConfiguration.class, AgentToolAutoConfiguration.class,
+						AuthorizationAutoConfiguration.class, ApprovalAutoConfiguration.class))
 		.withBean(BankTools.class)
 		.withBean(RecordingApprover.class)
-		.withPropertyValues(TRANSFER_LIMIT + ".expression=#args.amount > 1000 and "
-				+ "!#principal.authorities.contains('ROLE_ADMIN')",
+		.withPropertyValues(
+				TRANSFER_LIMIT + ".expression=#args.amount > 1000 and "
+						+ "!#principal.authorities.contains('ROLE_ADMIN')",
 				TRANSFER_LIMIT + ".reason=Only an admin may transfer more than 1,000.",
 				TMP_ONLY + ".expression=#args.path.startsWith('tmp/') and !#args.path.contains('..')",
 				TMP_ONLY + ".reason=Files may be deleted under tmp/ only.",
@@ -76,13 +78,14 @@ class AuthorizationRulesTests {
 			assertThatExceptionOfType(ToolForbiddenException.class)
 				.isThrownBy(() -> ToolCallScope.call("s1", BOB, () -> tools.transfer("carol", 5000)))
 				.satisfies((ex) -> {
-					assertThat(ex).hasMessage("Call of tool 'transfer' is forbidden: Only an admin may transfer more "
-							+ "than 1,000.");
+					assertThat(ex).hasMessage(
+							"Call of tool 'transfer' is forbidden: Only an admin may transfer more " + "than 1,000.");
 					assertThat(ex.reason()).isEqualTo("Only an admin may transfer more than 1,000.");
 					assertThat(ex.outcome()).isEqualTo(CallOutcome.FORBIDDEN);
 					assertThat(ex.decidedBy()).isEqualTo(AuthorizationRulesMiddleware.NAME);
 				});
-			assertThat(ToolCallScope.call("s1", BOB, () -> tools.transfer("carol", 1000))).isEqualTo("sent 1000 to carol");
+			assertThat(ToolCallScope.call("s1", BOB, () -> tools.transfer("carol", 1000)))
+				.isEqualTo("sent 1000 to carol");
 			assertThat(ToolCallScope.call("s1", ALICE, () -> tools.transfer("carol", 5000)))
 				.isEqualTo("sent 5000 to carol");
 			assertThat(tools.runs()).containsExactly("transfer", "transfer");
@@ -124,14 +127,15 @@ class AuthorizationRulesTests {
 
 	@Test
 	void aRuleOnTheSourceHidesTheToolFromThatSourceOnly() {
-		this.contextRunner
-			.withPropertyValues("agent.middleware.authorization.tools.transfer.deny-when[1].expression=#source == 'MCP'",
-					"agent.middleware.authorization.tools.transfer.deny-when[1].reason=Transfers are not made over MCP.")
+		this.contextRunner.withPropertyValues(
+				"agent.middleware.authorization.tools.transfer.deny-when[1].expression=#source == 'MCP'",
+				"agent.middleware.authorization.tools.transfer.deny-when[1].reason=Transfers are not made over MCP.")
 			.run((context) -> {
 				assertThat(authorizedTools(context, InvocationSource.MCP).permits("transfer", ALICE)).isFalse();
 				assertThat(authorizedTools(context, InvocationSource.SPRING_AI).permits("transfer", ALICE)).isTrue();
 				BankTools tools = context.getBean(BankTools.class);
-				assertThat(ToolCallScope.call("s1", ALICE, () -> tools.transfer("carol", 5))).isEqualTo("sent 5 to carol");
+				assertThat(ToolCallScope.call("s1", ALICE, () -> tools.transfer("carol", 5)))
+					.isEqualTo("sent 5 to carol");
 			});
 	}
 
@@ -140,7 +144,8 @@ class AuthorizationRulesTests {
 		this.contextRunner.run((context) -> {
 			BankTools tools = context.getBean(BankTools.class);
 			RecordingApprover approver = context.getBean(RecordingApprover.class);
-			assertThat(layers(context, "delete_file")).containsExactly("authorization-rules", "approval", "delete_file");
+			assertThat(layers(context, "delete_file")).containsExactly("authorization-rules", "approval",
+					"delete_file");
 			assertThatExceptionOfType(ToolForbiddenException.class)
 				.isThrownBy(() -> ToolCallScope.call("s1", BOB, () -> tools.deleteFile("etc/passwd")));
 			assertThat(approver.asked).as("nobody is asked about a refused call").isEmpty();
@@ -158,7 +163,8 @@ class AuthorizationRulesTests {
 				.isThrownBy(() -> ToolCallScope.call("s1", BOB, () -> tools.deleteFile(injection)))
 				.withMessage("Call of tool 'delete_file' is forbidden: Files may be deleted under tmp/ only.");
 			assertThat(ToolCallScope.call("s1", BOB, () -> tools.deleteFile("tmp/" + injection)))
-				.as("the tool gets the text as sent").isEqualTo("deleted tmp/" + injection);
+				.as("the tool gets the text as sent")
+				.isEqualTo("deleted tmp/" + injection);
 			assertThat(ToolCallScope.call("s1", BOB, () -> tools.transfer("#{T(java.lang.System).exit(1)}", 5)))
 				.isEqualTo("sent 5 to #{T(java.lang.System).exit(1)}");
 		});
@@ -167,8 +173,10 @@ class AuthorizationRulesTests {
 	@Test
 	void aRuleThatFailsAtCallTimeRefusesTheCallAndLogsNoArgument(CapturedOutput output) {
 		this.contextRunner
-			.withPropertyValues("agent.middleware.authorization.tools.transfer.allow-when[0].expression="
-					+ "#args.to.startsWith('acct-')", "agent.middleware.authorization.tools.transfer.allow-when[0]"
+			.withPropertyValues(
+					"agent.middleware.authorization.tools.transfer.allow-when[0].expression="
+							+ "#args.to.startsWith('acct-')",
+					"agent.middleware.authorization.tools.transfer.allow-when[0]"
 							+ ".reason=Transfers go to accounts only.")
 			.run((context) -> {
 				BankTools tools = context.getBean(BankTools.class);
@@ -176,8 +184,8 @@ class AuthorizationRulesTests {
 					.isEqualTo("sent 5 to acct-secret-7");
 				assertThatExceptionOfType(ToolForbiddenException.class)
 					.isThrownBy(() -> ToolCallScope.call("s1", ALICE, () -> tools.transfer(null, 77777)))
-					.withMessage("Call of tool 'transfer' is forbidden: "
-							+ AuthorizationRulesMiddleware.RULE_FAILED_REASON);
+					.withMessage(
+							"Call of tool 'transfer' is forbidden: " + AuthorizationRulesMiddleware.RULE_FAILED_REASON);
 				assertThat(output).contains("WARN")
 					.contains("agent.middleware.authorization.tools.transfer.allow-when[0]")
 					.doesNotContain("77777");
@@ -263,9 +271,10 @@ class AuthorizationRulesTests {
 			.withConfiguration(AutoConfigurations.of(AgentMiddlewareAutoConfiguration.class,
 					AgentToolAutoConfiguration.class, AuthorizationAutoConfiguration.class))
 			.withBean(BankTools.class)
-			.withPropertyValues("agent.middleware.authorization.defaults.deny-when[0].expression=#source == 'MCP' "
-					+ "and !#principal.authenticated", "agent.middleware.authorization.defaults.deny-when[0].reason="
-							+ "Sign in first.",
+			.withPropertyValues(
+					"agent.middleware.authorization.defaults.deny-when[0].expression=#source == 'MCP' "
+							+ "and !#principal.authenticated",
+					"agent.middleware.authorization.defaults.deny-when[0].reason=" + "Sign in first.",
 					TRANSFER_LIMIT + ".expression=#args.amount > 1000", TRANSFER_LIMIT + ".reason=Too much.")
 			.run((context) -> {
 				AuthorizedTools mcp = authorizedTools(context, InvocationSource.MCP);
@@ -311,7 +320,8 @@ class AuthorizationRulesTests {
 			.withConfiguration(AutoConfigurations.of(AgentMiddlewareAutoConfiguration.class,
 					AgentToolAutoConfiguration.class, AuthorizationAutoConfiguration.class))
 			.withBean(BankTools.class)
-			.withPropertyValues("agent.middleware.authorization.tools.transfer.deny-when[0].expression=#args.amount > 5")
+			.withPropertyValues(
+					"agent.middleware.authorization.tools.transfer.deny-when[0].expression=#args.amount > 5")
 			.run((context) -> assertThat(failure(context).getProperty()).isEqualTo(TRANSFER_LIMIT + ".reason"));
 	}
 
@@ -342,7 +352,8 @@ class AuthorizationRulesTests {
 	}
 
 	/**
-	 * Approves every call it is asked about, and remembers which tools it was asked about.
+	 * Approves every call it is asked about, and remembers which tools it was asked
+	 * about.
 	 */
 	static class RecordingApprover implements ApprovalCallback {
 

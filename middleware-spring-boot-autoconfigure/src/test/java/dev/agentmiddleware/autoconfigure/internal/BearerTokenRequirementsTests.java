@@ -55,8 +55,7 @@ class BearerTokenRequirementsTests {
 			})))
 			.withMessage("The token names no principal: it has no 'email' claim");
 		Authentication withEmail = authenticate((claims) -> claims.claim("email", "alice@example.com"));
-		assertThat(BearerTokenRequirements.of(null, "email").check(withEmail).getName())
-			.isEqualTo("alice@example.com");
+		assertThat(BearerTokenRequirements.of(null, "email").check(withEmail).getName()).isEqualTo("alice@example.com");
 	}
 
 	@Test

@@ -22,9 +22,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ComposedAgentToolTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-		.withConfiguration(
-				AutoConfigurations.of(AgentMiddlewareAutoConfiguration.class,
-						AgentToolAutoConfiguration.class, ToolCacheAutoConfiguration.class))
+		.withConfiguration(AutoConfigurations.of(AgentMiddlewareAutoConfiguration.class,
+				AgentToolAutoConfiguration.class, ToolCacheAutoConfiguration.class))
 		.withBean(OrderTools.class);
 
 	@Test

@@ -147,7 +147,8 @@ class ToolCallScopeTests {
 
 		private final AtomicInteger runs = new AtomicInteger();
 
-		// Read through a method: the bean is a class-based proxy, whose own fields are never set.
+		// Read through a method: the bean is a class-based proxy, whose own fields are
+		// never set.
 		public int runs() {
 			return this.runs.get();
 		}

@@ -38,8 +38,8 @@ class ToolMethodSchemaTests {
 		JsonNode schema = schemaOf("plan");
 		assertThat(schema.get("$schema").asString()).isEqualTo("https://json-schema.org/draft/2020-12/schema");
 		assertThat(schema.get("type").asString()).isEqualTo("object");
-		assertThat(schema.get("properties").propertyNames()).containsExactly("city", "days", "stops", "unit",
-				"origin", "note");
+		assertThat(schema.get("properties").propertyNames()).containsExactly("city", "days", "stops", "unit", "origin",
+				"note");
 		assertThat(schema.get("additionalProperties").asBoolean()).isFalse();
 	}
 
@@ -52,8 +52,8 @@ class ToolMethodSchemaTests {
 		assertThat(properties.get("stops").get("type").asString()).isEqualTo("array");
 		assertThat(properties.get("stops").get("items").get("type").asString()).isEqualTo("string");
 		assertThat(properties.get("unit").get("type").asString()).isEqualTo("string");
-		assertThat(properties.get("unit").get("enum").valueStream().map(JsonNode::asString))
-			.containsExactly("CELSIUS", "FAHRENHEIT");
+		assertThat(properties.get("unit").get("enum").valueStream().map(JsonNode::asString)).containsExactly("CELSIUS",
+				"FAHRENHEIT");
 		assertThat(properties.get("note").has("description")).isFalse();
 	}
 
@@ -108,7 +108,8 @@ class ToolMethodSchemaTests {
 		List<ToolParameter> parameters = ToolMethodSchema.of(method("plan")).parameters();
 		assertThat(parameters).extracting(ToolParameter::name)
 			.containsExactly("city", "days", "stops", "unit", "origin", "note");
-		assertThat(parameters.get(0)).isEqualTo(new ToolParameter("city", String.class, "City name, e.g. Lisbon", true));
+		assertThat(parameters.get(0))
+			.isEqualTo(new ToolParameter("city", String.class, "City name, e.g. Lisbon", true));
 		assertThat(parameters.get(2).type()).isEqualTo(method("plan").getGenericParameterTypes()[2]);
 		assertThat(parameters.get(5).required()).isFalse();
 		assertThat(ToolMethodSchema.of(method("count")).parameters().get(0).required()).isTrue();
@@ -121,8 +122,9 @@ class ToolMethodSchemaTests {
 				MAPPER, ArgumentLimits.DEFAULTS);
 		Map<String, Object> arguments = binder.bind("""
 				{"city":"Lisbon","days":2,"stops":["Sintra"],"unit":"CELSIUS","origin":{"lat":1,"lon":2}}""");
-		assertThat(arguments).containsExactly(entry("city", "Lisbon"), entry("days", 2), entry("stops", List.of("Sintra")),
-				entry("unit", Unit.CELSIUS), entry("origin", new Point(1, 2, null)), entry("note", null));
+		assertThat(arguments).containsExactly(entry("city", "Lisbon"), entry("days", 2),
+				entry("stops", List.of("Sintra")), entry("unit", Unit.CELSIUS), entry("origin", new Point(1, 2, null)),
+				entry("note", null));
 	}
 
 	@Test
@@ -198,7 +200,8 @@ class ToolMethodSchemaTests {
 
 	@Test
 	void declaredSchemaIsPublishedAsWritten() throws Exception {
-		ToolMethodSchema declared = ToolMethodSchema.declared(method("contact"), "contact", "classpath:schemas/contact.json");
+		ToolMethodSchema declared = ToolMethodSchema.declared(method("contact"), "contact",
+				"classpath:schemas/contact.json");
 		JsonNode schema = MAPPER.readTree(declared.inputSchema());
 		assertThat(schema.get("$defs").get("address").get("$anchor").asString()).isEqualTo("addressDef");
 		assertThat(schema.get("properties").get("address").get("$ref").asString()).isEqualTo("#/$defs/address");
@@ -228,8 +231,8 @@ class ToolMethodSchemaTests {
 		assertThatExceptionOfType(InvalidToolArgumentsException.class)
 			.isThrownBy(() -> binder.bind("{\"name\":\"Ada\"}"))
 			.withMessageContaining("email");
-		assertThatExceptionOfType(InvalidToolArgumentsException.class)
-			.isThrownBy(() -> binder.bind("{\"name\":\"Ada\",\"email\":\"a\",\"address\":{\"lat\":1,\"lon\":2,\"zip\":\"x\"}}"))
+		assertThatExceptionOfType(InvalidToolArgumentsException.class).isThrownBy(
+				() -> binder.bind("{\"name\":\"Ada\",\"email\":\"a\",\"address\":{\"lat\":1,\"lon\":2,\"zip\":\"x\"}}"))
 			.withMessageContaining("address");
 	}
 
@@ -260,8 +263,8 @@ class ToolMethodSchemaTests {
 	void declaredSchemaWithoutPropertyForRequiredParameterFailsNamingIt() {
 		assertThatExceptionOfType(InvalidToolConfigurationException.class)
 			.isThrownBy(() -> ToolMethodSchema.declared(method("plan"), "plan", "classpath:schemas/contact.json"))
-			.satisfies((ex) -> assertThat(ex.getReason()).contains("tool 'plan'",
-					"property 'name' is not a parameter"));
+			.satisfies(
+					(ex) -> assertThat(ex.getReason()).contains("tool 'plan'", "property 'name' is not a parameter"));
 		assertThatExceptionOfType(InvalidToolConfigurationException.class)
 			.isThrownBy(() -> ToolMethodSchema.declared(method("route"), "route",
 					"classpath:schemas/contact-name-optional.json"))
@@ -278,9 +281,8 @@ class ToolMethodSchemaTests {
 		assertThatExceptionOfType(InvalidToolConfigurationException.class)
 			.isThrownBy(() -> ToolMethodSchema.declared(method("contact"), "contact", "classpath:schemas/absent.json"))
 			.satisfies((ex) -> assertThat(ex.getReason()).contains("no resource is at this location"));
-		assertThatExceptionOfType(InvalidToolConfigurationException.class)
-			.isThrownBy(() -> ToolMethodSchema.declared(method("contact"), "contact",
-					"classpath:schemas/not-an-object.json"))
+		assertThatExceptionOfType(InvalidToolConfigurationException.class).isThrownBy(
+				() -> ToolMethodSchema.declared(method("contact"), "contact", "classpath:schemas/not-an-object.json"))
 			.satisfies((ex) -> assertThat(ex.getReason()).contains("expected a JSON object with \"type\": \"object\""));
 	}
 
@@ -345,9 +347,11 @@ class ToolMethodSchemaTests {
 		@AgentTool
 		String book(@jakarta.validation.constraints.Min(1) @jakarta.validation.constraints.Max(14) int days,
 				@jakarta.validation.constraints.Size(min = 2, max = 80) String city,
-				@jakarta.validation.constraints.NotNull @jakarta.validation.constraints.Pattern(regexp = "[A-Z]{3}") String code,
+				@jakarta.validation.constraints.NotNull @jakarta.validation.constraints.Pattern(
+						regexp = "[A-Z]{3}") String code,
 				@AgentToolParam(required = false) @jakarta.validation.constraints.NotBlank String name,
-				@jakarta.validation.constraints.NotEmpty @jakarta.validation.constraints.Size(max = 4) List<String> guests,
+				@jakarta.validation.constraints.NotEmpty @jakarta.validation.constraints.Size(
+						max = 4) List<String> guests,
 				@jakarta.validation.constraints.Positive @jakarta.validation.constraints.DecimalMax("999.99") java.math.BigDecimal price,
 				@jakarta.validation.constraints.Positive int rooms,
 				@jakarta.validation.constraints.Email String contact,

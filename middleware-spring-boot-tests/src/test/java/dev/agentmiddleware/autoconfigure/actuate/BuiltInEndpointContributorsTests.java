@@ -48,11 +48,13 @@ class BuiltInEndpointContributorsTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(AgentMiddlewareAutoConfiguration.class,
-				AgentToolAutoConfiguration.class,
-				AgentToolSpringAiAutoConfiguration.class, ToolObservationAutoConfiguration.class,
-				ToolLoggingAutoConfiguration.class, ToolCacheAutoConfiguration.class, JdbcStoresAutoConfiguration.class, ToolRetryAutoConfiguration.class,
-				ToolRateLimitAutoConfiguration.class, JdbcStoresAutoConfiguration.class, RedisRateLimiterStoreAutoConfiguration.class, ToolTimeoutAutoConfiguration.class, CrashRecoveryAutoConfiguration.class,
-				LearningAutoConfiguration.class, AgentMiddlewareEndpointAutoConfiguration.class))
+				AgentToolAutoConfiguration.class, AgentToolSpringAiAutoConfiguration.class,
+				ToolObservationAutoConfiguration.class, ToolLoggingAutoConfiguration.class,
+				ToolCacheAutoConfiguration.class, JdbcStoresAutoConfiguration.class, ToolRetryAutoConfiguration.class,
+				ToolRateLimitAutoConfiguration.class, JdbcStoresAutoConfiguration.class,
+				RedisRateLimiterStoreAutoConfiguration.class, ToolTimeoutAutoConfiguration.class,
+				CrashRecoveryAutoConfiguration.class, LearningAutoConfiguration.class,
+				AgentMiddlewareEndpointAutoConfiguration.class))
 		.withPropertyValues("management.endpoints.web.exposure.include=agentmiddleware",
 				"agent.middleware.cache.defaults.ttl=10m", "agent.middleware.cache.defaults.max-size=50",
 				"agent.middleware.cache.tools.lookup-price.ttl=90s",
@@ -96,8 +98,8 @@ class BuiltInEndpointContributorsTests {
 					.containsEntry("maxBackoff", "5s")
 					.containsEntry("multiplier", 2.0)
 					.containsEntry("jitter", 0.5);
-				assertThat(policy.get("retryOn")).isEqualTo(
-						List.of(TransientToolException.class.getName(), IOException.class.getName()));
+				assertThat(policy.get("retryOn"))
+					.isEqualTo(List.of(TransientToolException.class.getName(), IOException.class.getName()));
 			});
 		});
 	}
@@ -137,8 +139,10 @@ class BuiltInEndpointContributorsTests {
 			Map<String, Object> sections = endpoint(context).agentMiddleware().sections();
 			assertThat(sections).containsEntry("cache", Map.of("lookup_price",
 					Map.of("hits", 1L, "misses", 1L, "evictions", 0L, "size", 1L, "hitRate", 0.5)));
-			// The pool counts its thread as active until just after the call's result was handed over, so a
-			// finished call may still show as one active thread: assert the configuration and that nothing queues.
+			// The pool counts its thread as active until just after the call's result was
+			// handed over, so a
+			// finished call may still show as one active thread: assert the configuration
+			// and that nothing queues.
 			assertThat(sections).extractingByKey("timeout")
 				.asInstanceOf(org.assertj.core.api.InstanceOfAssertFactories.MAP)
 				.containsEntry("maxThreads", 16)

@@ -48,9 +48,8 @@ class AgentAutoConfigurationTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(AgentMiddlewareAutoConfiguration.class,
-				AgentToolAutoConfiguration.class,
-				AgentToolSpringAiAutoConfiguration.class, ThreadStoreAutoConfiguration.class, JdbcStoresAutoConfiguration.class,
-				AgentAutoConfiguration.class));
+				AgentToolAutoConfiguration.class, AgentToolSpringAiAutoConfiguration.class,
+				ThreadStoreAutoConfiguration.class, JdbcStoresAutoConfiguration.class, AgentAutoConfiguration.class));
 
 	@Test
 	void contributedToolsJoinTheRegistryAndTheSpringAiCallbacksWithTheirOwner() {
@@ -110,7 +109,8 @@ class AgentAutoConfigurationTests {
 			.withPropertyValues("agent.middleware.todo.enabled=false", "agent.middleware.error-recovery.enabled=false",
 					"agent.middleware.loop-guard.enabled=false")
 			.run((context) -> {
-				assertThat(context).doesNotHaveBean(TodoMiddleware.class).doesNotHaveBean(ErrorRecoveryMiddleware.class);
+				assertThat(context).doesNotHaveBean(TodoMiddleware.class)
+					.doesNotHaveBean(ErrorRecoveryMiddleware.class);
 				assertThat(context.getBean(AgentRuns.class).middleware().middleware()).isEmpty();
 				assertThat(context.getBean(LoopGuard.class).policy()).isEqualTo(LoopGuardPolicy.UNLIMITED);
 				assertThat(context.getBean(AgentToolRegistry.class).tools()).isEmpty();
@@ -135,7 +135,8 @@ class AgentAutoConfigurationTests {
 				RegisteredTool readTodos = context.getBean(AgentToolRegistry.class).get("read_todos");
 				assertThat(readTodos.pipeline().layers()).contains("loop-guard");
 				for (int call = 0; call < 3; call++) {
-					// A Spring AI call is left to the loop guard of its run: the chain does not count it
+					// A Spring AI call is left to the loop guard of its run: the chain
+					// does not count it
 					assertThat(todoCallback(context, "read_todos").call("{}", thread("session-1")))
 						.isEqualTo("{\"todos\":[]}");
 				}
@@ -153,9 +154,9 @@ class AgentAutoConfigurationTests {
 
 	@Test
 	void withoutAPerThreadLimitTheBudgetStaysOutOfTheChain() {
-		this.contextRunner.run((context) -> assertThat(
-				context.getBean(AgentToolRegistry.class).get("read_todos").pipeline().layers())
-			.doesNotContain("loop-guard"));
+		this.contextRunner
+			.run((context) -> assertThat(context.getBean(AgentToolRegistry.class).get("read_todos").pipeline().layers())
+				.doesNotContain("loop-guard"));
 	}
 
 	private static ToolInvocation mcpCall(RegisteredTool tool, String sessionId) {
@@ -164,8 +165,8 @@ class AgentAutoConfigurationTests {
 
 	@Test
 	void threadsAreKeptInMemoryWithoutADataSource() {
-		this.contextRunner.run((context) -> assertThat(context).getBean(ThreadStore.class)
-			.isInstanceOf(InMemoryThreadStore.class));
+		this.contextRunner
+			.run((context) -> assertThat(context).getBean(ThreadStore.class).isInstanceOf(InMemoryThreadStore.class));
 	}
 
 	@Test

@@ -58,7 +58,8 @@ public class ApprovalAutoConfigurationTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(AgentMiddlewareAutoConfiguration.class,
-				AgentToolAutoConfiguration.class, ApprovalAutoConfiguration.class, JdbcStoresAutoConfiguration.class, ApprovalWebAutoConfiguration.class, McpApprovalAutoConfiguration.class))
+				AgentToolAutoConfiguration.class, ApprovalAutoConfiguration.class, JdbcStoresAutoConfiguration.class,
+				ApprovalWebAutoConfiguration.class, McpApprovalAutoConfiguration.class))
 		.withUserConfiguration(FileToolsConfiguration.class);
 
 	@Test
@@ -137,9 +138,9 @@ public class ApprovalAutoConfigurationTests {
 			.run((context) -> {
 				AgentToolRegistry registry = context.getBean(AgentToolRegistry.class);
 				registry.tools().forEach((tool) -> tool.pipeline());
-				assertThat(context.getBean(ApprovalMiddleware.class).policies())
-					.containsExactly(Map.entry("delete_file", ApprovalPolicy.REQUIRED),
-							Map.entry("write_file", ApprovalPolicy.REQUIRED));
+				assertThat(context.getBean(ApprovalMiddleware.class).policies()).containsExactly(
+						Map.entry("delete_file", ApprovalPolicy.REQUIRED),
+						Map.entry("write_file", ApprovalPolicy.REQUIRED));
 			});
 	}
 
@@ -203,8 +204,8 @@ public class ApprovalAutoConfigurationTests {
 	@Test
 	void logsOneLineListingTheToolsThatNeedApproval(CapturedOutput output) {
 		this.contextRunner.withPropertyValues("agent.middleware.approval.sensitive-tools=write_file")
-			.run((context) -> assertThat(output)
-				.contains("Tools that need a human's approval (policy dangerous, timeout 2m): delete_file, write_file"));
+			.run((context) -> assertThat(output).contains(
+					"Tools that need a human's approval (policy dangerous, timeout 2m): delete_file, write_file"));
 	}
 
 	@Test
@@ -220,8 +221,7 @@ public class ApprovalAutoConfigurationTests {
 					.isEqualTo(1.0);
 				assertThat(registry.get("agent.tool.approvals").tag("outcome", "denied").counter().count())
 					.isEqualTo(1.0);
-				assertThat(context.getBean(ApprovalStore.class).auditTrail(10))
-					.extracting((record) -> record.outcome())
+				assertThat(context.getBean(ApprovalStore.class).auditTrail(10)).extracting((record) -> record.outcome())
 					.containsExactly(ApprovalOutcome.DENIED, ApprovalOutcome.APPROVED);
 				AgentMiddlewareEndpointContributor endpoint = context.getBean("approvalEndpointContributor",
 						AgentMiddlewareEndpointContributor.class);
@@ -240,8 +240,7 @@ public class ApprovalAutoConfigurationTests {
 				assertThat(registry.find("agent.tool.approvals").counters())
 					.extracting((counter) -> counter.getId().getTag("outcome") + "=" + counter.count())
 					.containsExactlyInAnyOrder("approved=1.0", "denied=1.0");
-				assertThat(registry.getMeters())
-					.extracting((meter) -> meter.getId().getName())
+				assertThat(registry.getMeters()).extracting((meter) -> meter.getId().getName())
 					.filteredOn((name) -> name.startsWith("agent.tool.approvals."))
 					.allMatch("agent.tool.approvals.requested"::equals);
 			});
@@ -264,8 +263,9 @@ public class ApprovalAutoConfigurationTests {
 	void listingElicitationWarnsOnceThatTheCallingClientDecides(CapturedOutput output) {
 		this.contextRunner.withUserConfiguration(CallbackConfiguration.class)
 			.withPropertyValues("agent.middleware.approval.providers=mcp-elicitation,callback")
-			.run((context) -> assertThat(((CompositeApprovalProvider) providerOf(
-					context.getBean(ApprovalMiddleware.class))).providers()).extracting((provider) -> provider.name())
+			.run((context) -> assertThat(
+					((CompositeApprovalProvider) providerOf(context.getBean(ApprovalMiddleware.class))).providers())
+				.extracting((provider) -> provider.name())
 				.containsExactly("mcp-elicitation", "callback"));
 		assertThat(output.getOut().lines().filter((line) -> line.contains(" WARN ")))
 			.singleElement(org.assertj.core.api.InstanceOfAssertFactories.STRING)
@@ -277,8 +277,9 @@ public class ApprovalAutoConfigurationTests {
 	void providersFollowTheConfiguredOrder() {
 		this.contextRunner.withUserConfiguration(CallbackConfiguration.class)
 			.withPropertyValues("agent.middleware.approval.providers=callback")
-			.run((context) -> assertThat(((CompositeApprovalProvider) providerOf(
-					context.getBean(ApprovalMiddleware.class))).providers()).extracting((provider) -> provider.name())
+			.run((context) -> assertThat(
+					((CompositeApprovalProvider) providerOf(context.getBean(ApprovalMiddleware.class))).providers())
+				.extracting((provider) -> provider.name())
 				.containsExactly("callback"));
 	}
 
@@ -298,8 +299,9 @@ public class ApprovalAutoConfigurationTests {
 		this.contextRunner.withPropertyValues("agent.middleware.approval.store.type=jdbc")
 			.run((context) -> assertThat(context).hasFailed()
 				.getFailure()
-				.hasStackTraceContaining("Invalid configuration property 'agent.middleware.approval.store.type': the JDBC "
-						+ "approval store needs a DataSource"));
+				.hasStackTraceContaining(
+						"Invalid configuration property 'agent.middleware.approval.store.type': the JDBC "
+								+ "approval store needs a DataSource"));
 	}
 
 	@Test
@@ -309,7 +311,8 @@ public class ApprovalAutoConfigurationTests {
 	}
 
 	private static Object providerOf(ApprovalMiddleware middleware) throws Exception {
-		// The provider is asked by the middleware's wait (ApprovalWait), a package-private part of it
+		// The provider is asked by the middleware's wait (ApprovalWait), a
+		// package-private part of it
 		java.lang.reflect.Field waitField = ApprovalMiddleware.class.getDeclaredField("wait");
 		waitField.setAccessible(true);
 		Object wait = waitField.get(middleware);

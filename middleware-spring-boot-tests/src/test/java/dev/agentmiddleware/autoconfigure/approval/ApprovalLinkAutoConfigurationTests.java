@@ -38,9 +38,10 @@ import org.springframework.http.ResponseEntity;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Approval by link in a real servlet application context: on by default beside the queue, it sends the calling MCP
- * client the console page of its request, and the decision comes from the console (the controller bean), after
- * which the client is told the elicitation is complete.
+ * Approval by link in a real servlet application context: on by default beside the queue,
+ * it sends the calling MCP client the console page of its request, and the decision comes
+ * from the console (the controller bean), after which the client is told the elicitation
+ * is complete.
  */
 @ExtendWith(OutputCaptureExtension.class)
 class ApprovalLinkAutoConfigurationTests {
@@ -54,7 +55,8 @@ class ApprovalLinkAutoConfigurationTests {
 
 	private final WebApplicationContextRunner contextRunner = new WebApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(AgentMiddlewareAutoConfiguration.class,
-				AgentToolAutoConfiguration.class, ApprovalAutoConfiguration.class, JdbcStoresAutoConfiguration.class, ApprovalWebAutoConfiguration.class, McpApprovalAutoConfiguration.class))
+				AgentToolAutoConfiguration.class, ApprovalAutoConfiguration.class, JdbcStoresAutoConfiguration.class,
+				ApprovalWebAutoConfiguration.class, McpApprovalAutoConfiguration.class))
 		.withUserConfiguration(ApprovalAutoConfigurationTests.FileToolsConfiguration.class)
 		.withBean(McpServerTransportProviderBase.class, this.client::transport);
 

@@ -57,18 +57,18 @@ class AuditAutoConfigurationTests {
 			search.call("{\"query\":\"b\"}", session);
 			context.getBean(SearchTools.class).lookup("word");
 			List<AuditRecord> records = awaitRecords(context, 3);
-			assertThat(records).extracting(AuditRecord::tool, AuditRecord::source, AuditRecord::outcome,
-					AuditRecord::decidedBy)
+			assertThat(records)
+				.extracting(AuditRecord::tool, AuditRecord::source, AuditRecord::outcome, AuditRecord::decidedBy)
 				.containsExactly(
 						org.assertj.core.groups.Tuple.tuple("lookup", InvocationSource.JAVA, CallOutcome.SUCCEEDED,
 								null),
 						org.assertj.core.groups.Tuple.tuple("search", InvocationSource.SPRING_AI,
 								CallOutcome.RATE_LIMITED, "rate-limit"),
-						org.assertj.core.groups.Tuple.tuple("search", InvocationSource.SPRING_AI,
-								CallOutcome.SUCCEEDED, null));
+						org.assertj.core.groups.Tuple.tuple("search", InvocationSource.SPRING_AI, CallOutcome.SUCCEEDED,
+								null));
 			assertThat(records.get(2).sessionFingerprint()).startsWith("sid-");
-			assertThat(records).allSatisfy((record) -> assertThat(record.toString())
-				.doesNotContain("conversation-secret"));
+			assertThat(records)
+				.allSatisfy((record) -> assertThat(record.toString()).doesNotContain("conversation-secret"));
 			AuditEndpointContributor.AuditDescriptor section = (AuditEndpointContributor.AuditDescriptor) context
 				.getBean(AuditEndpointContributor.class)
 				.describe();
@@ -116,8 +116,7 @@ class AuditAutoConfigurationTests {
 	@Test
 	void backsOffWhenDisabled() {
 		this.contextRunner.withPropertyValues("agent.middleware.audit.enabled=false")
-			.run((context) -> assertThat(context).doesNotHaveBean(AuditTrail.class)
-				.doesNotHaveBean(AuditStore.class));
+			.run((context) -> assertThat(context).doesNotHaveBean(AuditTrail.class).doesNotHaveBean(AuditStore.class));
 	}
 
 	@Test

@@ -48,14 +48,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Two application contexts (two instances) on one database: entries stay in each instance, and an invalidation on
- * one (by a write tool, by arguments, of everything) reaches the other; through PostgreSQL LISTEN/NOTIFY (with
- * polling once an hour, so only NOTIFY can deliver it within the test's bound) and, on H2, by polling.
+ * Two application contexts (two instances) on one database: entries stay in each
+ * instance, and an invalidation on one (by a write tool, by arguments, of everything)
+ * reaches the other; through PostgreSQL LISTEN/NOTIFY (with polling once an hour, so only
+ * NOTIFY can deliver it within the test's bound) and, on H2, by polling.
  */
 @ExtendWith(OutputCaptureExtension.class)
 class CacheInvalidationAcrossInstancesTests {
 
-	// Far below the hour of polling that the NOTIFY tests configure, far above what a loaded CI machine needs.
+	// Far below the hour of polling that the NOTIFY tests configure, far above what a
+	// loaded CI machine needs.
 	private static final Duration WITHIN = Duration.ofSeconds(10);
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
@@ -190,8 +192,7 @@ class CacheInvalidationAcrossInstancesTests {
 		twoInstances(this.contextRunner, dataSource, body);
 	}
 
-	private static void twoInstances(ApplicationContextRunner runner, Supplier<DataSource> dataSource,
-			Instances body) {
+	private static void twoInstances(ApplicationContextRunner runner, Supplier<DataSource> dataSource, Instances body) {
 		ApplicationContextRunner instance = runner.withBean(DataSource.class, dataSource);
 		instance.run((a) -> instance.run((b) -> {
 			assertThat(a).hasNotFailed();
@@ -245,8 +246,8 @@ class CacheInvalidationAcrossInstancesTests {
 	}
 
 	/**
-	 * A file system shared by the instances: reads are cached, a write invalidates by predicate (as a real write
-	 * tool does for paths under the written one).
+	 * A file system shared by the instances: reads are cached, a write invalidates by
+	 * predicate (as a real write tool does for paths under the written one).
 	 */
 	public static class FileTools {
 

@@ -47,8 +47,8 @@ class ToolCacheAutoConfigurationTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(AgentMiddlewareAutoConfiguration.class,
-				AgentToolAutoConfiguration.class,
-				AgentToolSpringAiAutoConfiguration.class, ToolCacheAutoConfiguration.class, JdbcStoresAutoConfiguration.class))
+				AgentToolAutoConfiguration.class, AgentToolSpringAiAutoConfiguration.class,
+				ToolCacheAutoConfiguration.class, JdbcStoresAutoConfiguration.class))
 		.withUserConfiguration(FileToolsConfiguration.class);
 
 	@Test
@@ -66,19 +66,18 @@ class ToolCacheAutoConfigurationTests {
 	@Test
 	void defaultsBindFromProperties() {
 		this.contextRunner
-			.withPropertyValues("agent.middleware.cache.defaults.ttl=30s", "agent.middleware.cache.defaults.max-size=50",
-					"agent.middleware.cache.defaults.scope=principal")
+			.withPropertyValues("agent.middleware.cache.defaults.ttl=30s",
+					"agent.middleware.cache.defaults.max-size=50", "agent.middleware.cache.defaults.scope=principal")
 			.run((context) -> assertThat(context.getBean(CacheMiddleware.class).policies()).containsExactly(
 					Map.entry("read_file", new CachePolicy(Duration.ofSeconds(30), 50, CacheScope.PRINCIPAL))));
 	}
 
 	@Test
 	void perToolOverridesMergeWithTheDefaultsFieldByField() {
-		this.contextRunner
-			.withPropertyValues("agent.middleware.cache.defaults.ttl=30s", "agent.middleware.cache.defaults.max-size=50",
-					"agent.middleware.cache.tools.read-file.scope=global",
-					"agent.middleware.cache.tools.search-docs.ttl=1h",
-					"agent.middleware.cache.tools.search-docs.enabled=true")
+		this.contextRunner.withPropertyValues("agent.middleware.cache.defaults.ttl=30s",
+				"agent.middleware.cache.defaults.max-size=50", "agent.middleware.cache.tools.read-file.scope=global",
+				"agent.middleware.cache.tools.search-docs.ttl=1h",
+				"agent.middleware.cache.tools.search-docs.enabled=true")
 			.run((context) -> assertThat(context.getBean(CacheMiddleware.class).policies()).containsOnly(
 					Map.entry("read_file", new CachePolicy(Duration.ofSeconds(30), 50, CacheScope.GLOBAL)),
 					Map.entry("search_docs", new CachePolicy(Duration.ofHours(1), 50, CacheScope.SESSION))));
@@ -208,8 +207,8 @@ class ToolCacheAutoConfigurationTests {
 			assertThat(context.getBean(RecordingToolCallObserver.class).records()).extracting(ToolCallRecord::outcome)
 				.containsExactly(CallOutcome.SUCCEEDED, CallOutcome.CACHED, CallOutcome.SUCCEEDED,
 						CallOutcome.SUCCEEDED);
-			assertThat(context.getBean(RecordingMetrics.class).events).containsExactly(
-					MiddlewareEvent.CACHE_MISS, MiddlewareEvent.CACHE_HIT, MiddlewareEvent.CACHE_MISS);
+			assertThat(context.getBean(RecordingMetrics.class).events).containsExactly(MiddlewareEvent.CACHE_MISS,
+					MiddlewareEvent.CACHE_HIT, MiddlewareEvent.CACHE_MISS);
 			assertThat(context.getBean(ToolResultCache.class).statistics().get("read_file"))
 				.isEqualTo(new CacheStatistics(1, 2, 0, 2));
 		});

@@ -21,9 +21,11 @@ import org.springframework.mock.web.MockHttpServletResponse;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The edge guard without the MCP starter (no MCP SDK, no Spring Security on the class path): the approval API, the
- * actuator endpoint and added paths refuse a foreign {@code Host} (and a foreign {@code Origin}) with 403, from one
- * configuration under {@code agent.middleware.edge}; a request the guard lets through reaches the rest of the chain.
+ * The edge guard without the MCP starter (no MCP SDK, no Spring Security on the class
+ * path): the approval API, the actuator endpoint and added paths refuse a foreign
+ * {@code Host} (and a foreign {@code Origin}) with 403, from one configuration under
+ * {@code agent.middleware.edge}; a request the guard lets through reaches the rest of the
+ * chain.
  */
 class EdgeGuardAutoConfigurationTests {
 
@@ -41,7 +43,8 @@ class EdgeGuardAutoConfigurationTests {
 					"/actuator/agentmiddleware", "/actuator/agentmiddleware/delete_file")) {
 				MockHttpServletResponse response = send(context, "GET", path, "evil.example", null);
 				assertThat(response.getStatus()).as(path).isEqualTo(HttpServletResponse.SC_FORBIDDEN);
-				assertThat(response.getContentAsString()).isEqualTo("{\"error\":\"Forbidden: this host name is not allowed\"}");
+				assertThat(response.getContentAsString())
+					.isEqualTo("{\"error\":\"Forbidden: this host name is not allowed\"}");
 				assertThat(send(context, "GET", path, "localhost:8080", null).getStatus()).as(path).isEqualTo(200);
 			}
 		});
@@ -106,7 +109,8 @@ class EdgeGuardAutoConfigurationTests {
 		this.contextRunner.withPropertyValues("agent.middleware.mcp.transport.allowed-hosts=mcp.example.com")
 			.run((context) -> {
 				assertThat(context.getBean(HostOriginGuard.class).allowedHosts()).containsExactly("mcp.example.com");
-				assertThat(send(context, "GET", "/agent/approvals", "mcp.example.com", null).getStatus()).isEqualTo(200);
+				assertThat(send(context, "GET", "/agent/approvals", "mcp.example.com", null).getStatus())
+					.isEqualTo(200);
 				assertThat(this.log.events()).singleElement()
 					.extracting((event) -> event.getFormattedMessage())
 					.asString()

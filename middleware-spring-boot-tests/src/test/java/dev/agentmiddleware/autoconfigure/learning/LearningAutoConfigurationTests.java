@@ -36,9 +36,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 class LearningAutoConfigurationTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(AgentMiddlewareAutoConfiguration.class,
-				AgentToolAutoConfiguration.class,
-				AgentToolSpringAiAutoConfiguration.class, LearningAutoConfiguration.class))
+		.withConfiguration(
+				AutoConfigurations.of(AgentMiddlewareAutoConfiguration.class, AgentToolAutoConfiguration.class,
+						AgentToolSpringAiAutoConfiguration.class, LearningAutoConfiguration.class))
 		.withUserConfiguration(FetchConfiguration.class);
 
 	@Test
@@ -103,7 +103,8 @@ class LearningAutoConfigurationTests {
 		this.contextRunner.withPropertyValues("agent.middleware.learning.publish-events=false")
 			.withUserConfiguration(ListenerConfiguration.class)
 			.run((context) -> {
-				assertThat(context).doesNotHaveBean(ToolCallEventPublisher.class).hasSingleBean(ErrorPatternStore.class);
+				assertThat(context).doesNotHaveBean(ToolCallEventPublisher.class)
+					.hasSingleBean(ErrorPatternStore.class);
 				call(context, "fetch", "{\"url\":\"ok\"}");
 				deliverObservedCalls(context);
 				assertThat(context.getBean(ToolCallListener.class).events).isEmpty();
@@ -157,7 +158,8 @@ class LearningAutoConfigurationTests {
 		throw new AssertionError("no tool " + tool);
 	}
 
-	// Closing the observer tier delivers every queued record, so assertions need no waiting.
+	// Closing the observer tier delivers every queued record, so assertions need no
+	// waiting.
 	private static void deliverObservedCalls(AssertableApplicationContext context) {
 		context.getBean(ToolCallObservers.class).close();
 	}

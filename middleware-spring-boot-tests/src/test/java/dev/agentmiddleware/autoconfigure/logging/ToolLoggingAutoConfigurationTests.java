@@ -42,9 +42,9 @@ class ToolLoggingAutoConfigurationTests {
 	final CapturedLog capturedLog = CapturedLog.of(LoggingMiddleware.DEFAULT_LOGGER_NAME, Level.INFO);
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(AgentMiddlewareAutoConfiguration.class,
-				AgentToolAutoConfiguration.class,
-				AgentToolSpringAiAutoConfiguration.class, ToolLoggingAutoConfiguration.class))
+		.withConfiguration(
+				AutoConfigurations.of(AgentMiddlewareAutoConfiguration.class, AgentToolAutoConfiguration.class,
+						AgentToolSpringAiAutoConfiguration.class, ToolLoggingAutoConfiguration.class))
 		.withUserConfiguration(AccountConfiguration.class);
 
 	@Test
@@ -127,7 +127,8 @@ class ToolLoggingAutoConfigurationTests {
 					new ToolContext(Map.of(AgentToolCallback.SESSION_ID_KEY, "s1")));
 			assertThat(this.capturedLog.events()).singleElement()
 				.satisfies((event) -> assertThat(event.getFormattedMessage())
-					.startsWith("tool=login session=" + SessionFingerprint.of("s1") + " source=spring_ai outcome=succeeded duration_ms=")
+					.startsWith("tool=login session=" + SessionFingerprint.of("s1")
+							+ " source=spring_ai outcome=succeeded duration_ms=")
 					.contains("args={user=\"alice\", password=[REDACTED]}")
 					.doesNotContain("hunter2"));
 		});
@@ -151,12 +152,11 @@ class ToolLoggingAutoConfigurationTests {
 		custom.addAppender(customAppender);
 		custom.setLevel(Level.INFO);
 		try {
-			this.contextRunner.withPropertyValues("agent.middleware.logging.logger-name=audit.tools")
-				.run((context) -> {
-					callback(context, "balance").call("{}");
-					assertThat(customAppender.list).hasSize(1);
-					assertThat(this.capturedLog.events()).isEmpty();
-				});
+			this.contextRunner.withPropertyValues("agent.middleware.logging.logger-name=audit.tools").run((context) -> {
+				callback(context, "balance").call("{}");
+				assertThat(customAppender.list).hasSize(1);
+				assertThat(this.capturedLog.events()).isEmpty();
+			});
 		}
 		finally {
 			custom.detachAppender(customAppender);

@@ -52,8 +52,8 @@ class ToolObservationAutoConfigurationTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(AgentMiddlewareAutoConfiguration.class,
-				AgentToolAutoConfiguration.class,
-				AgentToolSpringAiAutoConfiguration.class, ToolObservationAutoConfiguration.class,
+				AgentToolAutoConfiguration.class, AgentToolSpringAiAutoConfiguration.class,
+				ToolObservationAutoConfiguration.class,
 				org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration.class))
 		.withUserConfiguration(WeatherConfiguration.class);
 
@@ -80,8 +80,7 @@ class ToolObservationAutoConfigurationTests {
 	void withoutAnObservationRegistryThePipelinesAreUntouched() {
 		new ApplicationContextRunner()
 			.withConfiguration(AutoConfigurations.of(AgentMiddlewareAutoConfiguration.class,
-					AgentToolAutoConfiguration.class,
-					ToolObservationAutoConfiguration.class))
+					AgentToolAutoConfiguration.class, ToolObservationAutoConfiguration.class))
 			.withUserConfiguration(WeatherConfiguration.class)
 			.run((context) -> {
 				assertThat(context).hasSingleBean(ObservationMiddleware.class)
@@ -133,7 +132,8 @@ class ToolObservationAutoConfigurationTests {
 	@Test
 	void aToolOverrideWithoutEnabledKeepsTheDefault() {
 		ToolObservationProperties properties = new ToolObservationProperties();
-		assertThat(new ToolObservationProperties.Settings().withDefaults(properties.getDefaults()).getEnabled()).isNull();
+		assertThat(new ToolObservationProperties.Settings().withDefaults(properties.getDefaults()).getEnabled())
+			.isNull();
 	}
 
 	@Test
@@ -228,9 +228,10 @@ class ToolObservationAutoConfigurationTests {
 	void withAMeterRegistryACallTheToolDidNotRunIsATimerAndNoObservation() {
 		this.contextRunner.withConfiguration(AutoConfigurations.of(BOOT_METRICS))
 			.withUserConfiguration(TestRegistryConfiguration.class)
-			.withBean(ToolMiddleware.class, () -> ToolMiddleware.named("canned",
-					(tool, next) -> (invocation) -> tool.name().equals("get_weather") ? "Always sunny"
-							: next.handle(invocation)))
+			.withBean(ToolMiddleware.class,
+					() -> ToolMiddleware.named("canned",
+							(tool, next) -> (invocation) -> tool.name().equals("get_weather") ? "Always sunny"
+									: next.handle(invocation)))
 			.run((context) -> {
 				assertThat(callback(context, "get_weather").call("{\"city\":\"Porto\"}")).contains("Always sunny");
 				TestObservationRegistryAssert.assertThat(context.getBean(TestObservationRegistry.class))
@@ -250,8 +251,7 @@ class ToolObservationAutoConfigurationTests {
 			.run((context) -> {
 				callback(context, "get_weather").call("{\"city\":\"Porto\"}");
 				MeterRegistry meters = context.getBean(MeterRegistry.class);
-				assertThat(meters.get("ai.tools").tag("agent.tool.outcome", "succeeded").timer().count())
-					.isEqualTo(1);
+				assertThat(meters.get("ai.tools").tag("agent.tool.outcome", "succeeded").timer().count()).isEqualTo(1);
 				assertThat(meters.find("agent.tool.call").timer()).isNull();
 			});
 	}

@@ -38,19 +38,22 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Rate limits shared by several instances through Redis ({@code agent.middleware.rate-limit.store.type=redis}):
- * Bucket4j's Lettuce backend on the client of Spring Boot's own Lettuce connection factory
- * ({@code spring.data.redis.*}). Two application contexts (two instances) on a real {@code redis-server} count
- * against one limit, without storing session ids, and fail closed (or open) while Redis is down; without Spring
- * Boot's Redis connection factory {@code redis} fails startup naming the fix.
+ * Rate limits shared by several instances through Redis
+ * ({@code agent.middleware.rate-limit.store.type=redis}): Bucket4j's Lettuce backend on
+ * the client of Spring Boot's own Lettuce connection factory
+ * ({@code spring.data.redis.*}). Two application contexts (two instances) on a real
+ * {@code redis-server} count against one limit, without storing session ids, and fail
+ * closed (or open) while Redis is down; without Spring Boot's Redis connection factory
+ * {@code redis} fails startup naming the fix.
  */
 @ExtendWith(OutputCaptureExtension.class)
 class RedisRateLimitStoreTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(AgentMiddlewareAutoConfiguration.class,
-				AgentToolAutoConfiguration.class, AgentToolSpringAiAutoConfiguration.class,
-				ToolRateLimitAutoConfiguration.class, JdbcStoresAutoConfiguration.class, RedisRateLimiterStoreAutoConfiguration.class))
+		.withConfiguration(
+				AutoConfigurations.of(AgentMiddlewareAutoConfiguration.class, AgentToolAutoConfiguration.class,
+						AgentToolSpringAiAutoConfiguration.class, ToolRateLimitAutoConfiguration.class,
+						JdbcStoresAutoConfiguration.class, RedisRateLimiterStoreAutoConfiguration.class))
 		.withUserConfiguration(ToolRateLimitAutoConfigurationTests.SearchConfiguration.class)
 		.withPropertyValues("agent.middleware.rate-limit.store.type=redis",
 				"agent.middleware.rate-limit.tools.search.limit-for-period=5",
@@ -77,7 +80,8 @@ class RedisRateLimitStoreTests {
 		new ApplicationContextRunner()
 			.withConfiguration(AutoConfigurations.of(AgentMiddlewareAutoConfiguration.class,
 					AgentToolAutoConfiguration.class, AgentToolSpringAiAutoConfiguration.class,
-					ToolRateLimitAutoConfiguration.class, JdbcStoresAutoConfiguration.class, RedisRateLimiterStoreAutoConfiguration.class, DataRedisAutoConfiguration.class))
+					ToolRateLimitAutoConfiguration.class, JdbcStoresAutoConfiguration.class,
+					RedisRateLimiterStoreAutoConfiguration.class, DataRedisAutoConfiguration.class))
 			.withUserConfiguration(ToolRateLimitAutoConfigurationTests.SearchConfiguration.class)
 			.withPropertyValues("agent.middleware.rate-limit.tools.search.limit-for-period=5",
 					"spring.data.redis.port=1")
@@ -122,21 +126,21 @@ class RedisRateLimitStoreTests {
 
 		@Test
 		void aLimitPerSessionIsSharedPerSessionWithoutStoringTheSessionIdAndExpires() {
-			instance().withPropertyValues("agent.middleware.rate-limit.tools.search.limit-for-period=1",
-					"agent.middleware.rate-limit.tools.search.limit-refresh-period=1m",
-					"agent.middleware.rate-limit.tools.search.key=tool-and-session")
+			instance()
+				.withPropertyValues("agent.middleware.rate-limit.tools.search.limit-for-period=1",
+						"agent.middleware.rate-limit.tools.search.limit-refresh-period=1m",
+						"agent.middleware.rate-limit.tools.search.key=tool-and-session")
 				.run((a) -> instance()
 					.withPropertyValues("agent.middleware.rate-limit.tools.search.limit-for-period=1",
 							"agent.middleware.rate-limit.tools.search.limit-refresh-period=1m",
 							"agent.middleware.rate-limit.tools.search.key=tool-and-session")
 					.run((b) -> {
-						assertThat(callback(a, "search").call("{\"query\":\"a\"}",
-								session("secret-session-1"))).isEqualTo("found a");
-						assertThat(callback(b, "search").call("{\"query\":\"b\"}",
-								session("secret-session-1")))
+						assertThat(callback(a, "search").call("{\"query\":\"a\"}", session("secret-session-1")))
+							.isEqualTo("found a");
+						assertThat(callback(b, "search").call("{\"query\":\"b\"}", session("secret-session-1")))
 							.startsWith("Tool 'search' is rate limited (1 call per 1m per session)");
-						assertThat(callback(b, "search").call("{\"query\":\"c\"}",
-								session("secret-session-2"))).isEqualTo("found c");
+						assertThat(callback(b, "search").call("{\"query\":\"c\"}", session("secret-session-2")))
+							.isEqualTo("found c");
 						try (RedisClient client = RedisClient.create(this.redis.uri());
 								StatefulRedisConnection<String, String> connection = client.connect()) {
 							RedisCommands<String, String> commands = connection.sync();
@@ -144,7 +148,8 @@ class RedisRateLimitStoreTests {
 							assertThat(keys).hasSize(2)
 								.allSatisfy((key) -> assertThat(key)
 									.matches("agent-rate-limit:search\\|TOOL_AND_SESSION\\|[0-9a-f]{64}"));
-							// A bucket lives until it would have refilled (1 minute) plus ten seconds, then Redis drops it
+							// A bucket lives until it would have refilled (1 minute) plus
+							// ten seconds, then Redis drops it
 							assertThat(keys).allSatisfy((key) -> assertThat(commands.pttl(key)).isPositive()
 								.isLessThanOrEqualTo(Duration.ofSeconds(70).toMillis()));
 						}
@@ -161,7 +166,8 @@ class RedisRateLimitStoreTests {
 					.isEqualTo("Tool 'search' is rate limited (rate limiter unavailable)");
 				assertThat(executions(context)).isEqualTo(1);
 				this.redis.restart();
-				// Lettuce reconnects in the background with a growing delay: the first call after that is counted
+				// Lettuce reconnects in the background with a growing delay: the first
+				// call after that is counted
 				assertThat(untilNotUnavailable(search, "c")).isEqualTo("found c");
 			});
 		}
@@ -195,7 +201,8 @@ class RedisRateLimitStoreTests {
 			});
 		}
 
-		// While Lettuce reconnects a permit fails at once: look again in a moment, until the answer is another one
+		// While Lettuce reconnects a permit fails at once: look again in a moment, until
+		// the answer is another one
 		private String untilNotUnavailable(ToolCallback search, String query) {
 			return await("an answer other than 'rate limiter unavailable'").atMost(Duration.ofSeconds(60))
 				.pollInterval(Duration.ofMillis(20))

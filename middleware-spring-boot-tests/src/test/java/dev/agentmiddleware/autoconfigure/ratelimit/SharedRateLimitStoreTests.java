@@ -50,17 +50,20 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatException;
 
 /**
- * Rate limits shared by several instances through {@code agent.middleware.rate-limit.store.type}: memory on H2, a
- * startup failure for {@code jdbc} on H2, and on a real PostgreSQL two application contexts (two instances) that
- * count against one limit, failing closed (or open) while the database is unreachable.
+ * Rate limits shared by several instances through
+ * {@code agent.middleware.rate-limit.store.type}: memory on H2, a startup failure for
+ * {@code jdbc} on H2, and on a real PostgreSQL two application contexts (two instances)
+ * that count against one limit, failing closed (or open) while the database is
+ * unreachable.
  */
 @ExtendWith(OutputCaptureExtension.class)
 class SharedRateLimitStoreTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(AgentMiddlewareAutoConfiguration.class,
-				AgentToolAutoConfiguration.class, AgentToolSpringAiAutoConfiguration.class,
-				ToolRateLimitAutoConfiguration.class, JdbcStoresAutoConfiguration.class, RedisRateLimiterStoreAutoConfiguration.class))
+		.withConfiguration(
+				AutoConfigurations.of(AgentMiddlewareAutoConfiguration.class, AgentToolAutoConfiguration.class,
+						AgentToolSpringAiAutoConfiguration.class, ToolRateLimitAutoConfiguration.class,
+						JdbcStoresAutoConfiguration.class, RedisRateLimiterStoreAutoConfiguration.class))
 		.withUserConfiguration(ToolRateLimitAutoConfigurationTests.SearchConfiguration.class)
 		.withPropertyValues("agent.middleware.rate-limit.tools.search.limit-for-period=5",
 				"agent.middleware.rate-limit.tools.search.limit-refresh-period=1h");
@@ -157,26 +160,26 @@ class SharedRateLimitStoreTests {
 
 		@Test
 		void autoWithoutBucket4jFailsStartupInsteadOfCountingPerInstance() {
-			instance().withClassLoader(new FilteredClassLoader("io.github.bucket4j.postgresql"))
-				.run((context) -> {
-					assertThat(context).hasFailed();
-					Throwable root = NestedExceptionUtils.getMostSpecificCause(context.getStartupFailure());
-					assertThat(root).isInstanceOfSatisfying(InvalidToolConfigurationException.class, (ex) -> {
-						assertThat(ex.getProperty()).isEqualTo("agent.middleware.rate-limit.store.type");
-						assertThat(ex.getReason()).contains("PostgreSQL")
-							.contains("Bucket4j's PostgreSQL backend, which is not on the classpath");
-						assertThat(ex.getAction()).contains("com.bucket4j:bucket4j_jdk17-postgresql")
-							.contains("agent.middleware.rate-limit.store.type to memory");
-					});
+			instance().withClassLoader(new FilteredClassLoader("io.github.bucket4j.postgresql")).run((context) -> {
+				assertThat(context).hasFailed();
+				Throwable root = NestedExceptionUtils.getMostSpecificCause(context.getStartupFailure());
+				assertThat(root).isInstanceOfSatisfying(InvalidToolConfigurationException.class, (ex) -> {
+					assertThat(ex.getProperty()).isEqualTo("agent.middleware.rate-limit.store.type");
+					assertThat(ex.getReason()).contains("PostgreSQL")
+						.contains("Bucket4j's PostgreSQL backend, which is not on the classpath");
+					assertThat(ex.getAction()).contains("com.bucket4j:bucket4j_jdk17-postgresql")
+						.contains("agent.middleware.rate-limit.store.type to memory");
 				});
+			});
 		}
 
 		@Test
 		void autoStaysInMemoryWhenNoToolIsLimited() {
 			new ApplicationContextRunner()
-				.withConfiguration(AutoConfigurations.of(AgentMiddlewareAutoConfiguration.class,
-						AgentToolAutoConfiguration.class, AgentToolSpringAiAutoConfiguration.class,
-						ToolRateLimitAutoConfiguration.class, JdbcStoresAutoConfiguration.class, RedisRateLimiterStoreAutoConfiguration.class))
+				.withConfiguration(
+						AutoConfigurations.of(AgentMiddlewareAutoConfiguration.class, AgentToolAutoConfiguration.class,
+								AgentToolSpringAiAutoConfiguration.class, ToolRateLimitAutoConfiguration.class,
+								JdbcStoresAutoConfiguration.class, RedisRateLimiterStoreAutoConfiguration.class))
 				.withUserConfiguration(ToolRateLimitAutoConfigurationTests.SearchConfiguration.class)
 				.withBean(DataSource.class, this::dataSource)
 				.run((context) -> {
@@ -202,18 +205,19 @@ class SharedRateLimitStoreTests {
 
 		@Test
 		void aLimitPerSessionIsSharedPerSessionWithoutStoringTheSessionId() {
-			instance().withPropertyValues("agent.middleware.rate-limit.tools.search.limit-for-period=1",
-					"agent.middleware.rate-limit.tools.search.key=tool-and-session")
+			instance()
+				.withPropertyValues("agent.middleware.rate-limit.tools.search.limit-for-period=1",
+						"agent.middleware.rate-limit.tools.search.key=tool-and-session")
 				.run((a) -> instance()
 					.withPropertyValues("agent.middleware.rate-limit.tools.search.limit-for-period=1",
 							"agent.middleware.rate-limit.tools.search.key=tool-and-session")
 					.run((b) -> {
-						assertThat(callback(a, "search").call("{\"query\":\"a\"}",
-								session("secret-session-1"))).isEqualTo("found a");
-						assertThat(callback(b, "search").call("{\"query\":\"b\"}",
-								session("secret-session-1"))).startsWith("Tool 'search' is rate limited (1 call per 1h per session)");
-						assertThat(callback(b, "search").call("{\"query\":\"c\"}",
-								session("secret-session-2"))).isEqualTo("found c");
+						assertThat(callback(a, "search").call("{\"query\":\"a\"}", session("secret-session-1")))
+							.isEqualTo("found a");
+						assertThat(callback(b, "search").call("{\"query\":\"b\"}", session("secret-session-1")))
+							.startsWith("Tool 'search' is rate limited (1 call per 1h per session)");
+						assertThat(callback(b, "search").call("{\"query\":\"c\"}", session("secret-session-2")))
+							.isEqualTo("found c");
 						List<String> ids = JdbcClient.create(dataSource())
 							.sql("SELECT id FROM agent_rate_limit_bucket")
 							.query(String.class)
@@ -270,8 +274,8 @@ class SharedRateLimitStoreTests {
 	}
 
 	/**
-	 * A real PostgreSQL DataSource that can be "stopped": its connections then go to a closed port, so the driver
-	 * fails as it does when the server is down.
+	 * A real PostgreSQL DataSource that can be "stopped": its connections then go to a
+	 * closed port, so the driver fails as it does when the server is down.
 	 */
 	static final class SwitchableDataSource extends AbstractDataSource {
 

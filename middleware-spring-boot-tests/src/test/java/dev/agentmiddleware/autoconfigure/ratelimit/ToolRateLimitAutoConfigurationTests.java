@@ -39,9 +39,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ToolRateLimitAutoConfigurationTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(AgentMiddlewareAutoConfiguration.class,
-				AgentToolAutoConfiguration.class,
-				AgentToolSpringAiAutoConfiguration.class, ToolRateLimitAutoConfiguration.class, JdbcStoresAutoConfiguration.class, RedisRateLimiterStoreAutoConfiguration.class))
+		.withConfiguration(
+				AutoConfigurations.of(AgentMiddlewareAutoConfiguration.class, AgentToolAutoConfiguration.class,
+						AgentToolSpringAiAutoConfiguration.class, ToolRateLimitAutoConfiguration.class,
+						JdbcStoresAutoConfiguration.class, RedisRateLimiterStoreAutoConfiguration.class))
 		.withUserConfiguration(SearchConfiguration.class);
 
 	@Test
@@ -56,8 +57,9 @@ class ToolRateLimitAutoConfigurationTests {
 
 	@Test
 	void defaultsEnabledLimitsEveryTool() {
-		this.contextRunner.withPropertyValues("agent.middleware.rate-limit.defaults.enabled=true",
-				"agent.middleware.rate-limit.tools.lookup.enabled=false")
+		this.contextRunner
+			.withPropertyValues("agent.middleware.rate-limit.defaults.enabled=true",
+					"agent.middleware.rate-limit.tools.lookup.enabled=false")
 			.run((context) -> {
 				assertThat(layers(context, "search")).containsExactly("rate-limit", "search");
 				assertThat(layers(context, "lookup")).containsExactly("lookup");
@@ -127,8 +129,7 @@ class ToolRateLimitAutoConfigurationTests {
 				ToolCallback search = callback(context, "search");
 				search.call("{\"query\":\"a\"}", session("s1"));
 				search.call("{\"query\":\"b\"}", session("s1"));
-				assertThat(search.call("{\"query\":\"c\"}", session("s1")))
-					.contains("(2 calls per 1h per session)");
+				assertThat(search.call("{\"query\":\"c\"}", session("s1"))).contains("(2 calls per 1h per session)");
 			});
 	}
 

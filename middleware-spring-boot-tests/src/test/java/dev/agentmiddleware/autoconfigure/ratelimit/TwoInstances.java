@@ -18,9 +18,10 @@ import org.springframework.context.ApplicationContext;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * What every shared rate-limit store shows with two application contexts (two instances) on it, each with the
- * {@code search} tool of {@link ToolRateLimitAutoConfigurationTests.SearchConfiguration} limited to 5 calls per hour,
- * and the helpers to call that tool as Spring AI does, in a session.
+ * What every shared rate-limit store shows with two application contexts (two instances)
+ * on it, each with the {@code search} tool of
+ * {@link ToolRateLimitAutoConfigurationTests.SearchConfiguration} limited to 5 calls per
+ * hour, and the helpers to call that tool as Spring AI does, in a session.
  */
 final class TwoInstances {
 
@@ -45,7 +46,8 @@ final class TwoInstances {
 	}
 
 	/**
-	 * Forty calls at once on eight threads, alternating between the instances: exactly five run.
+	 * Forty calls at once on eight threads, alternating between the instances: exactly
+	 * five run.
 	 */
 	static void runExactlyTheLimitOfConcurrentCalls(ApplicationContext a, ApplicationContext b) throws Exception {
 		ToolCallback onA = callback(a, "search");

@@ -35,9 +35,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 class CrashRecoveryAutoConfigurationTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(AgentMiddlewareAutoConfiguration.class,
-				AgentToolAutoConfiguration.class,
-				AgentToolSpringAiAutoConfiguration.class, CrashRecoveryAutoConfiguration.class))
+		.withConfiguration(
+				AutoConfigurations.of(AgentMiddlewareAutoConfiguration.class, AgentToolAutoConfiguration.class,
+						AgentToolSpringAiAutoConfiguration.class, CrashRecoveryAutoConfiguration.class))
 		.withUserConfiguration(BrowserConfiguration.class);
 
 	@Test
@@ -145,7 +145,8 @@ class CrashRecoveryAutoConfigurationTests {
 
 	@Test
 	void anUnknownCrashExceptionClassFailsStartupNamingTheProperty() {
-		this.contextRunner.withPropertyValues("agent.middleware.crash-recovery.defaults.crash-exceptions=com.example.Nope")
+		this.contextRunner
+			.withPropertyValues("agent.middleware.crash-recovery.defaults.crash-exceptions=com.example.Nope")
 			.run((context) -> {
 				assertThat(context).hasFailed();
 				assertThat(context.getStartupFailure()).hasStackTraceContaining(
@@ -206,8 +207,9 @@ class CrashRecoveryAutoConfigurationTests {
 
 	@Test
 	void backsOffWhenTheUserDefinesTheMiddleware() {
-		this.contextRunner.withBean("userRecovery", CrashRecoveryMiddleware.class,
-				() -> CrashRecoveryMiddleware.builder().policies((tool) -> null).build())
+		this.contextRunner
+			.withBean("userRecovery", CrashRecoveryMiddleware.class,
+					() -> CrashRecoveryMiddleware.builder().policies((tool) -> null).build())
 			.run((context) -> {
 				assertThat(context).hasSingleBean(CrashRecoveryMiddleware.class).hasBean("userRecovery");
 				assertThat(layers(context, "click_button")).containsExactly("click_button");

@@ -33,9 +33,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ToolResultAutoConfigurationTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(AgentMiddlewareAutoConfiguration.class,
-				AgentToolAutoConfiguration.class, AgentToolSpringAiAutoConfiguration.class,
-				ToolResultAutoConfiguration.class))
+		.withConfiguration(
+				AutoConfigurations.of(AgentMiddlewareAutoConfiguration.class, AgentToolAutoConfiguration.class,
+						AgentToolSpringAiAutoConfiguration.class, ToolResultAutoConfiguration.class))
 		.withUserConfiguration(FileToolsConfiguration.class);
 
 	@Test
@@ -86,12 +86,14 @@ class ToolResultAutoConfigurationTests {
 
 	@Test
 	void aToolConfiguredToRefuseALongResultAnswersWithTheRefusal() {
-		this.contextRunner.withPropertyValues("agent.middleware.results.tools.long-report.max-chars=200",
-				"agent.middleware.results.tools.long-report.on-exceed=refuse").run((context) -> {
-					assertThat(call(context, "long_report")).contains("long_report")
-						.contains("refused by results: its result has 240,000 characters, more than its limit of 200")
-						.doesNotContain("lorem");
-				});
+		this.contextRunner
+			.withPropertyValues("agent.middleware.results.tools.long-report.max-chars=200",
+					"agent.middleware.results.tools.long-report.on-exceed=refuse")
+			.run((context) -> {
+				assertThat(call(context, "long_report")).contains("long_report")
+					.contains("refused by results: its result has 240,000 characters, more than its limit of 200")
+					.doesNotContain("lorem");
+			});
 	}
 
 	@Test
@@ -117,8 +119,8 @@ class ToolResultAutoConfigurationTests {
 		this.contextRunner.withUserConfiguration(GuardsConfiguration.class).run((context) -> {
 			assertThat(context.getBean(ResultGuardMiddleware.class).guards()).extracting(ToolResultGuard::name)
 				.containsExactly("first", "no-passwords-at-all");
-			assertThat(call(context, "read_config"))
-				.startsWith("The result of tool 'read_config' was refused by no-passwords-at-all: it mentions a password");
+			assertThat(call(context, "read_config")).startsWith(
+					"The result of tool 'read_config' was refused by no-passwords-at-all: it mentions a password");
 		});
 	}
 
@@ -205,7 +207,8 @@ class ToolResultAutoConfigurationTests {
 		ToolResultGuard noPasswordsAtAll() {
 			return new ToolResultGuard() {
 				@Override
-				public dev.agentmiddleware.results.ToolResultGuard.ResultContent check(dev.agentmiddleware.tool.ToolInvocation invocation,
+				public dev.agentmiddleware.results.ToolResultGuard.ResultContent check(
+						dev.agentmiddleware.tool.ToolInvocation invocation,
 						dev.agentmiddleware.results.ToolResultGuard.ResultContent result) {
 					if (result.text().contains("password")) {
 						throw new ToolResultRefusedException(invocation.toolName(), name(), "it mentions a password");
@@ -225,7 +228,8 @@ class ToolResultAutoConfigurationTests {
 		ToolResultGuard first() {
 			return new ToolResultGuard() {
 				@Override
-				public dev.agentmiddleware.results.ToolResultGuard.ResultContent check(dev.agentmiddleware.tool.ToolInvocation invocation,
+				public dev.agentmiddleware.results.ToolResultGuard.ResultContent check(
+						dev.agentmiddleware.tool.ToolInvocation invocation,
 						dev.agentmiddleware.results.ToolResultGuard.ResultContent result) {
 					return result;
 				}

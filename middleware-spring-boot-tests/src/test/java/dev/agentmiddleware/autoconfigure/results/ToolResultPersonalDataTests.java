@@ -38,8 +38,9 @@ import org.springframework.core.NestedExceptionUtils;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The personal-data result guard as configured under {@code agent.middleware.results}: off by default, switched on
- * for every tool or per tool, detectors selected and added, the same masking in the logs, counted per tool and kind.
+ * The personal-data result guard as configured under {@code agent.middleware.results}:
+ * off by default, switched on for every tool or per tool, detectors selected and added,
+ * the same masking in the logs, counted per tool and kind.
  */
 @ExtendWith(OutputCaptureExtension.class)
 class ToolResultPersonalDataTests {
@@ -50,9 +51,9 @@ class ToolResultPersonalDataTests {
 	private static final String MASKED = "Alice Smith, [EMAIL], [PHONE], card [CARD ending 1111], IBAN [IBAN]";
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(AgentMiddlewareAutoConfiguration.class,
-				AgentToolAutoConfiguration.class, AgentToolSpringAiAutoConfiguration.class,
-				ToolResultAutoConfiguration.class))
+		.withConfiguration(
+				AutoConfigurations.of(AgentMiddlewareAutoConfiguration.class, AgentToolAutoConfiguration.class,
+						AgentToolSpringAiAutoConfiguration.class, ToolResultAutoConfiguration.class))
 		.withUserConfiguration(CustomerToolsConfiguration.class);
 
 	@Test
@@ -61,8 +62,8 @@ class ToolResultPersonalDataTests {
 			assertThat(call(context, "find_customer")).isEqualTo(CUSTOMER);
 			assertThat(context.getBean(ResultGuardMiddleware.class).policies().get("find_customer").personalData())
 				.isEmpty();
-			assertThat(context.getBean(ResultGuardMiddleware.class).personalDataDetectors())
-				.containsOnlyKeys("email", "phone", "card", "iban");
+			assertThat(context.getBean(ResultGuardMiddleware.class).personalDataDetectors()).containsOnlyKeys("email",
+					"phone", "card", "iban");
 		});
 	}
 
@@ -71,9 +72,9 @@ class ToolResultPersonalDataTests {
 		this.contextRunner.withPropertyValues("agent.middleware.results.defaults.personal-data.enabled=true")
 			.run((context) -> {
 				assertThat(call(context, "find_customer")).isEqualTo(MASKED);
-				assertThat(call(context, "customer_record")).isEqualTo(
-						"{\"id\":7,\"name\":\"Alice Smith\",\"email\":\"[EMAIL]\",\"phones\":[\"[PHONE]\"],"
-								+ "\"payment\":{\"card\":\"[CARD ending 1111]\",\"iban\":\"[IBAN]\"}}");
+				assertThat(call(context, "customer_record"))
+					.isEqualTo("{\"id\":7,\"name\":\"Alice Smith\",\"email\":\"[EMAIL]\",\"phones\":[\"[PHONE]\"],"
+							+ "\"payment\":{\"card\":\"[CARD ending 1111]\",\"iban\":\"[IBAN]\"}}");
 				assertThat(context.getBean(CustomerTools.class).customerRecord().email()).isEqualTo("[EMAIL]");
 			});
 	}
@@ -96,8 +97,8 @@ class ToolResultPersonalDataTests {
 			.run((context) -> {
 				assertThat(context.getBean(ResultGuardMiddleware.class).policies().get("find_customer").personalData())
 					.containsExactly("email", "iban");
-				assertThat(call(context, "find_customer")).isEqualTo(
-						"Alice Smith, [EMAIL], +49 30 1234567, card 4111 1111 1111 1111, IBAN [IBAN]");
+				assertThat(call(context, "find_customer"))
+					.isEqualTo("Alice Smith, [EMAIL], +49 30 1234567, card 4111 1111 1111 1111, IBAN [IBAN]");
 				assertThat(call(context, "customer_record")).contains("alice@example.com");
 			});
 	}
@@ -107,7 +108,8 @@ class ToolResultPersonalDataTests {
 		this.contextRunner
 			.withPropertyValues("agent.middleware.results.defaults.personal-data.enabled=true",
 					"agent.middleware.results.defaults.personal-data.detectors=phone")
-			.run((context) -> assertThat(call(context, "office_phone")).isEqualTo("office 030 1234567, order 4711-0815"));
+			.run((context) -> assertThat(call(context, "office_phone"))
+				.isEqualTo("office 030 1234567, order 4711-0815"));
 		this.contextRunner
 			.withPropertyValues("agent.middleware.results.defaults.personal-data.enabled=true",
 					"agent.middleware.results.defaults.personal-data.detectors=phone",
@@ -136,7 +138,8 @@ class ToolResultPersonalDataTests {
 
 	@Test
 	void anUnknownDetectorFailsStartupNamingThePropertyEvenWhenSwitchedOff() {
-		this.contextRunner.withPropertyValues("agent.middleware.results.tools.find-customer.personal-data.detectors=email,pasport")
+		this.contextRunner
+			.withPropertyValues("agent.middleware.results.tools.find-customer.personal-data.detectors=email,pasport")
 			.run((context) -> {
 				assertThat(context).hasFailed();
 				assertThat(NestedExceptionUtils.getMostSpecificCause(context.getStartupFailure()))

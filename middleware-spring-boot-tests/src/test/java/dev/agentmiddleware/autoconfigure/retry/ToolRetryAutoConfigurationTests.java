@@ -35,9 +35,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ToolRetryAutoConfigurationTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(AgentMiddlewareAutoConfiguration.class,
-				AgentToolAutoConfiguration.class,
-				AgentToolSpringAiAutoConfiguration.class, ToolRetryAutoConfiguration.class))
+		.withConfiguration(
+				AutoConfigurations.of(AgentMiddlewareAutoConfiguration.class, AgentToolAutoConfiguration.class,
+						AgentToolSpringAiAutoConfiguration.class, ToolRetryAutoConfiguration.class))
 		.withUserConfiguration(FlakyConfiguration.class)
 		.withPropertyValues("agent.middleware.retry.defaults.initial-backoff=1ms",
 				"agent.middleware.retry.defaults.max-backoff=1ms", "agent.middleware.retry.defaults.jitter=0");
@@ -149,13 +149,12 @@ class ToolRetryAutoConfigurationTests {
 
 	@Test
 	void anInvalidSettingFailsStartupNamingTheProperty() {
-		this.contextRunner.withPropertyValues("agent.middleware.retry.tools.fetch_quote.jitter=1.5")
-			.run((context) -> {
-				assertThat(context).hasFailed();
-				assertThat(NestedExceptionUtils.getMostSpecificCause(context.getStartupFailure()))
-					.hasMessageContaining("agent.middleware.retry.tools.fetch_quote")
-					.hasMessageContaining("jitter");
-			});
+		this.contextRunner.withPropertyValues("agent.middleware.retry.tools.fetch_quote.jitter=1.5").run((context) -> {
+			assertThat(context).hasFailed();
+			assertThat(NestedExceptionUtils.getMostSpecificCause(context.getStartupFailure()))
+				.hasMessageContaining("agent.middleware.retry.tools.fetch_quote")
+				.hasMessageContaining("jitter");
+		});
 		this.contextRunner.withPropertyValues("agent.middleware.retry.defaults.retry-exceptions=java.lang.String")
 			.run((context) -> {
 				assertThat(context).hasFailed();
@@ -168,10 +167,11 @@ class ToolRetryAutoConfigurationTests {
 	@Test
 	void retryRunsOutsideTheRateLimitByDefaultAndTheOrderCanBeChanged() {
 		ApplicationContextRunner withRateLimit = this.contextRunner
-			.withConfiguration(AutoConfigurations.of(ToolRateLimitAutoConfiguration.class, JdbcStoresAutoConfiguration.class, RedisRateLimiterStoreAutoConfiguration.class))
+			.withConfiguration(AutoConfigurations.of(ToolRateLimitAutoConfiguration.class,
+					JdbcStoresAutoConfiguration.class, RedisRateLimiterStoreAutoConfiguration.class))
 			.withPropertyValues("agent.middleware.rate-limit.tools.fetch_quote.limit-for-period=5");
-		withRateLimit.run((context) -> assertThat(layers(context, "fetch_quote")).containsExactly("retry",
-				"rate-limit", "fetch_quote"));
+		withRateLimit.run((context) -> assertThat(layers(context, "fetch_quote")).containsExactly("retry", "rate-limit",
+				"fetch_quote"));
 		withRateLimit.withPropertyValues("agent.middleware.retry.order=750")
 			.run((context) -> assertThat(layers(context, "fetch_quote")).containsExactly("rate-limit", "retry",
 					"fetch_quote"));

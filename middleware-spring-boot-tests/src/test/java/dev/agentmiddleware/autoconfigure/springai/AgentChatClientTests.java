@@ -70,9 +70,9 @@ class AgentChatClientTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(AgentMiddlewareAutoConfiguration.class,
-				AgentToolAutoConfiguration.class,
-				AgentToolSpringAiAutoConfiguration.class, ThreadStoreAutoConfiguration.class, JdbcStoresAutoConfiguration.class,
-				AgentAutoConfiguration.class, AgentChatClientAutoConfiguration.class, ToolCallingAutoConfiguration.class,
+				AgentToolAutoConfiguration.class, AgentToolSpringAiAutoConfiguration.class,
+				ThreadStoreAutoConfiguration.class, JdbcStoresAutoConfiguration.class, AgentAutoConfiguration.class,
+				AgentChatClientAutoConfiguration.class, ToolCallingAutoConfiguration.class,
 				ChatClientAutoConfiguration.class))
 		.withUserConfiguration(RecordingConfiguration.class);
 
@@ -112,9 +112,9 @@ class AgentChatClientTests {
 		assertThat(context.getBean(HookRecorder.class).hooks).containsExactly(conversation + " before#1",
 				conversation + " after#1 write_todos", conversation + " before#2",
 				conversation + " after#2 current_time", conversation + " before#3", conversation + " after#3");
-		assertThat(context.getBean(ThreadStore.class).load(conversation).get("todos")).isEqualTo(List.of(
-				Map.of("id", "1", "text", "Check the time", "status", "in_progress"),
-				Map.of("id", "2", "text", "Report", "status", "pending")));
+		assertThat(context.getBean(ThreadStore.class).load(conversation).get("todos"))
+			.isEqualTo(List.of(Map.of("id", "1", "text", "Check the time", "status", "in_progress"),
+					Map.of("id", "2", "text", "Report", "status", "pending")));
 		List<ToolInvocation> chain = context.getBean(ChainRecorder.class).calls;
 		assertThat(chain).extracting(ToolInvocation::toolName).containsExactly("write_todos", "current_time");
 		assertThat(chain).extracting(ToolInvocation::sessionId).containsOnly(conversation);
@@ -131,7 +131,8 @@ class AgentChatClientTests {
 			assertThat(context.getBean(ChainRecorder.class).calls).extracting(ToolInvocation::toolName)
 				.containsExactly("current_time", "current_time");
 			assertThat(context.getBean(ClockTools.class).calls).hasValue(2);
-			assertThat(context.getBean(AgentToolRegistry.class).get("current_time").beanName()).startsWith("spring-ai:");
+			assertThat(context.getBean(AgentToolRegistry.class).get("current_time").beanName())
+				.startsWith("spring-ai:");
 		});
 	}
 
@@ -146,8 +147,8 @@ class AgentChatClientTests {
 			assertThat(last).contains("The tool 'flaky_disk' failed with java.lang.IllegalStateException: disk full")
 				.contains("Stack trace (truncated):")
 				.endsWith(ErrorRecoveryMiddleware.HINT);
-			assertThat(model.prompts.get(0).getInstructions()).noneMatch((message) -> String
-				.valueOf(message.getText()).contains(ErrorRecoveryMiddleware.HINT));
+			assertThat(model.prompts.get(0).getInstructions())
+				.noneMatch((message) -> String.valueOf(message.getText()).contains(ErrorRecoveryMiddleware.HINT));
 		});
 	}
 
@@ -176,13 +177,14 @@ class AgentChatClientTests {
 				.endsWith(ErrorRecoveryMiddleware.HINT);
 			assertThat(context.getBean(HookRecorder.class).hooks).containsExactly("typo-1 before#1",
 					"typo-1 after#1 get_wether", "typo-1 before#2", "typo-1 after#2");
-			assertThat(context.getBean(RecordingToolCallObserver.class).records()).singleElement().satisfies((record) -> {
-				assertThat(record.outcome()).isEqualTo(CallOutcome.UNKNOWN_TOOL);
-				assertThat(record.invocation().toolName()).isEqualTo(AgentToolRegistry.UNKNOWN_TOOL_NAME);
-				assertThat(record.invocation().sessionId()).isEqualTo("typo-1");
-				assertThat(record.error()).isInstanceOfSatisfying(UnknownToolException.class,
-						(error) -> assertThat(error.toolName()).isEqualTo("get_wether"));
-			});
+			assertThat(context.getBean(RecordingToolCallObserver.class).records()).singleElement()
+				.satisfies((record) -> {
+					assertThat(record.outcome()).isEqualTo(CallOutcome.UNKNOWN_TOOL);
+					assertThat(record.invocation().toolName()).isEqualTo(AgentToolRegistry.UNKNOWN_TOOL_NAME);
+					assertThat(record.invocation().sessionId()).isEqualTo("typo-1");
+					assertThat(record.error()).isInstanceOfSatisfying(UnknownToolException.class,
+							(error) -> assertThat(error.toolName()).isEqualTo("get_wether"));
+				});
 			assertThat(context.getBean(ChainRecorder.class).calls).as("no policy middleware sees it").isEmpty();
 			assertThat(context.getBean(AgentToolRegistry.class).find("get_wether")).isEmpty();
 		});
@@ -278,10 +280,12 @@ class AgentChatClientTests {
 		ScriptedChatModel model = new ScriptedChatModel(toolCalls(call("c1", "flaky_disk", "{}")),
 				text("I will not write it."));
 		this.contextRunner.withBean(ScriptedChatModel.class, () -> model)
-			.withConfiguration(AutoConfigurations.of(ApprovalAutoConfiguration.class, JdbcStoresAutoConfiguration.class, ApprovalWebAutoConfiguration.class, McpApprovalAutoConfiguration.class))
+			.withConfiguration(AutoConfigurations.of(ApprovalAutoConfiguration.class, JdbcStoresAutoConfiguration.class,
+					ApprovalWebAutoConfiguration.class, McpApprovalAutoConfiguration.class))
 			.withBean(ApprovalCallback.class, () -> (request) -> ApprovalDecision.deny("alice", "keep the disk"))
 			.run((context) -> {
-				assertThat(chatClient(context).prompt("write").tools(context.getBean(ClockTools.class)).call().content())
+				assertThat(
+						chatClient(context).prompt("write").tools(context.getBean(ClockTools.class)).call().content())
 					.isEqualTo("I will not write it.");
 				List<Message> secondInput = model.prompts.get(1).getInstructions();
 				assertThat(secondInput.get(secondInput.size() - 1)).as("no recovery message after the tool answer")
@@ -290,8 +294,8 @@ class AgentChatClientTests {
 								.extracting(ToolResponseMessage.ToolResponse::responseData)
 								.isEqualTo("Call of tool 'flaky_disk' was denied by approval: alice denied it: keep "
 										+ "the disk. Do not retry this call unless the user asks you to."));
-				assertThat(secondInput).noneMatch((message) -> String.valueOf(message.getText())
-					.contains(ErrorRecoveryMiddleware.HINT));
+				assertThat(secondInput)
+					.noneMatch((message) -> String.valueOf(message.getText()).contains(ErrorRecoveryMiddleware.HINT));
 			});
 	}
 
@@ -309,8 +313,8 @@ class AgentChatClientTests {
 				ToolResponseMessage answer = (ToolResponseMessage) fourthInput.get(fourthInput.size() - 1);
 				assertThat(answer.getResponses()).singleElement().satisfies((response) -> {
 					assertThat(response.id()).isEqualTo("c3");
-					assertThat(response.responseData()).startsWith("Not run: you called 'current_time' with the same "
-							+ "arguments 3 times");
+					assertThat(response.responseData())
+						.startsWith("Not run: you called 'current_time' with the same " + "arguments 3 times");
 				});
 			});
 	}
@@ -322,12 +326,16 @@ class AgentChatClientTests {
 		this.contextRunner.withBean(ScriptedChatModel.class, () -> model)
 			.withPropertyValues("agent.middleware.loop-guard.max-iterations=2")
 			.run((context) -> {
-				String answer = chatClient(context).prompt("loop").tools(context.getBean(ClockTools.class)).call()
+				String answer = chatClient(context).prompt("loop")
+					.tools(context.getBean(ClockTools.class))
+					.call()
 					.content();
 				assertThat(model.prompts).hasSize(2);
 				assertThat(answer).contains("limit of 2 iterations");
 				assertThat(context.getBean(ChainRecorder.class).calls).hasSize(1);
-				assertThat(context.getBean(HookRecorder.class).hooks).last().asString().startsWith("run-")
+				assertThat(context.getBean(HookRecorder.class).hooks).last()
+					.asString()
+					.startsWith("run-")
 					.contains("after#2");
 			});
 	}

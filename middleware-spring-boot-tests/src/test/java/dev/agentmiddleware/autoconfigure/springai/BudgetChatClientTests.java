@@ -39,16 +39,18 @@ import static dev.agentmiddleware.autoconfigure.springai.ScriptedChatModel.toolC
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Token and cost budgets on a scripted {@code ChatClient} run: the test-double model reports usage metadata as a
- * model module does, the advisor counts it, and a spent budget ends the loop with a final answer.
+ * Token and cost budgets on a scripted {@code ChatClient} run: the test-double model
+ * reports usage metadata as a model module does, the advisor counts it, and a spent
+ * budget ends the loop with a final answer.
  */
 class BudgetChatClientTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(AgentMiddlewareAutoConfiguration.class,
 				AgentToolAutoConfiguration.class, AgentToolSpringAiAutoConfiguration.class,
-				ThreadStoreAutoConfiguration.class, JdbcStoresAutoConfiguration.class, AgentAutoConfiguration.class, AgentChatClientAutoConfiguration.class,
-				ToolCallingAutoConfiguration.class, ChatClientAutoConfiguration.class))
+				ThreadStoreAutoConfiguration.class, JdbcStoresAutoConfiguration.class, AgentAutoConfiguration.class,
+				AgentChatClientAutoConfiguration.class, ToolCallingAutoConfiguration.class,
+				ChatClientAutoConfiguration.class))
 		.withBean(ClockTools.class)
 		.withBean(MeterRegistry.class, SimpleMeterRegistry::new);
 
@@ -85,7 +87,8 @@ class BudgetChatClientTests {
 					"agent.middleware.budget.prices.gpt-4o-mini.input-per-million=0.15",
 					"agent.middleware.budget.prices.gpt-4o-mini.output-per-million=0.60")
 			.run((context) -> {
-				// each response: 100,000 x 0.15 / 1M + 20,000 x 0.60 / 1M = 0.015 + 0.012 = 0.027 USD
+				// each response: 100,000 x 0.15 / 1M + 20,000 x 0.60 / 1M = 0.015 + 0.012
+				// = 0.027 USD
 				assertThat(ask(context, "conversation-1", "What time is it?"))
 					.isEqualTo("Stopped: this run's cost budget of 0.05 USD is spent (0.0540 USD used).");
 				assertThat(context.getBean(ClockTools.class).calls).hasValue(1);
@@ -100,8 +103,8 @@ class BudgetChatClientTests {
 					.count()).isEqualTo(300_000);
 				assertThat(meters.get("agent.tokens").tag("agent.usage.kind", "output").counter().count())
 					.isEqualTo(60_000);
-				assertThat(meters.get("agent.cost").tag("agent.usage.kind", "input").counter().count())
-					.isCloseTo(0.045, org.assertj.core.data.Offset.offset(1e-9));
+				assertThat(meters.get("agent.cost").tag("agent.usage.kind", "input").counter().count()).isCloseTo(0.045,
+						org.assertj.core.data.Offset.offset(1e-9));
 				assertThat(meters.get("agent.cost").tag("agent.usage.kind", "output").counter().count())
 					.isCloseTo(0.036, org.assertj.core.data.Offset.offset(1e-9));
 				assertThat(meters.get("agent.cost").counter().getId().getBaseUnit()).isEqualTo("USD");
@@ -197,8 +200,8 @@ class BudgetChatClientTests {
 	}
 
 	/**
-	 * Two instances (two application contexts) on one PostgreSQL schema share a principal's daily budget through the
-	 * JDBC thread store.
+	 * Two instances (two application contexts) on one PostgreSQL schema share a
+	 * principal's daily budget through the JDBC thread store.
 	 */
 	@Nested
 	@RequiresService(TestService.POSTGRES)

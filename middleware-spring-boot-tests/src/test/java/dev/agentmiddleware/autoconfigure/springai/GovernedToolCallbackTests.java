@@ -39,8 +39,7 @@ class GovernedToolCallbackTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(AgentMiddlewareAutoConfiguration.class,
-				AgentToolAutoConfiguration.class,
-				AgentToolSpringAiAutoConfiguration.class))
+				AgentToolAutoConfiguration.class, AgentToolSpringAiAutoConfiguration.class))
 		.withUserConfiguration(RecordingMiddlewareConfiguration.class);
 
 	@Test
@@ -120,8 +119,7 @@ class GovernedToolCallbackTests {
 		this.contextRunner.withUserConfiguration(ClashingAgentToolConfiguration.class).run((context) -> {
 			AgentToolRegistry registry = context.getBean(AgentToolRegistry.class);
 			ToolCallback clash = ToolCallbacks.from(new ClashingClock())[0];
-			assertThatIllegalStateException()
-				.isThrownBy(() -> govern(context, clash))
+			assertThatIllegalStateException().isThrownBy(() -> govern(context, clash))
 				.withMessageContaining("Duplicate tool name 'current_time'")
 				.withMessageContaining("'agentClock'")
 				.withMessageContaining("spring-ai:");
@@ -153,9 +151,10 @@ class GovernedToolCallbackTests {
 
 	@Test
 	void theDelegateGetsTheRewrittenArgumentsAsJsonWhenALayerChangedThem() {
-		this.contextRunner.withBean("rewriting", ToolMiddleware.class,
-				() -> ToolMiddleware.named("rewriting",
-						(tool, next) -> (invocation) -> next.handle(invocation.withArgument("zone", "CET"))))
+		this.contextRunner
+			.withBean("rewriting", ToolMiddleware.class,
+					() -> ToolMiddleware.named("rewriting",
+							(tool, next) -> (invocation) -> next.handle(invocation.withArgument("zone", "CET"))))
 			.run((context) -> {
 				InputRecordingCallback delegate = new InputRecordingCallback("echo_input");
 				govern(context, delegate).call("{ \"zone\" :  \"UTC\" }");

@@ -41,8 +41,9 @@ import static dev.agentmiddleware.autoconfigure.springai.ScriptedChatModel.toolC
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Tool calls of a {@code ChatClient} turn are joined to their results, failures and records by the model's
- * tool-call id, and the agent run reaches the tools through the tool context alone.
+ * Tool calls of a {@code ChatClient} turn are joined to their results, failures and
+ * records by the model's tool-call id, and the agent run reaches the tools through the
+ * tool context alone.
  */
 class ToolCallIdJoinTests {
 
@@ -56,9 +57,8 @@ class ToolCallIdJoinTests {
 
 	@Test
 	void callsOfTheSameToolInOneReplyGetTheirOwnResultsFailuresAndRecordsById() {
-		ScriptedChatModel model = new ScriptedChatModel(
-				toolCalls(call("call-b", "echo", "{\"text\":\"boom\"}"), call("call-a", "echo", "{\"text\":\"one\"}"),
-						call("call-c", "echo", "{\"text\":\"three\"}")),
+		ScriptedChatModel model = new ScriptedChatModel(toolCalls(call("call-b", "echo", "{\"text\":\"boom\"}"),
+				call("call-a", "echo", "{\"text\":\"one\"}"), call("call-c", "echo", "{\"text\":\"three\"}")),
 				text("done"));
 		this.contextRunner.withBean(ScriptedChatModel.class, () -> model).run((context) -> {
 			chat(context, "join-1");

@@ -20,8 +20,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 class ThreadStoreAutoConfigurationTests {
 
-	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner().withConfiguration(
-			AutoConfigurations.of(AgentMiddlewareAutoConfiguration.class, ThreadStoreAutoConfiguration.class, JdbcStoresAutoConfiguration.class));
+	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(AgentMiddlewareAutoConfiguration.class,
+				ThreadStoreAutoConfiguration.class, JdbcStoresAutoConfiguration.class));
 
 	@Test
 	void autoKeepsThreadsInMemoryWithoutADataSource() {
@@ -56,8 +57,9 @@ class ThreadStoreAutoConfigurationTests {
 		this.contextRunner.withPropertyValues("agent.middleware.threads.store.type=jdbc")
 			.run((context) -> assertThat(context).hasFailed()
 				.getFailure()
-				.hasStackTraceContaining("Invalid configuration property 'agent.middleware.threads.store.type': the JDBC "
-						+ "thread store needs a DataSource"));
+				.hasStackTraceContaining(
+						"Invalid configuration property 'agent.middleware.threads.store.type': the JDBC "
+								+ "thread store needs a DataSource"));
 	}
 
 	@Configuration(proxyBeanMethods = false)

@@ -38,9 +38,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ToolTimeoutAutoConfigurationTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(AgentMiddlewareAutoConfiguration.class,
-				AgentToolAutoConfiguration.class,
-				AgentToolSpringAiAutoConfiguration.class, ToolTimeoutAutoConfiguration.class))
+		.withConfiguration(
+				AutoConfigurations.of(AgentMiddlewareAutoConfiguration.class, AgentToolAutoConfiguration.class,
+						AgentToolSpringAiAutoConfiguration.class, ToolTimeoutAutoConfiguration.class))
 		.withUserConfiguration(BrowserConfiguration.class);
 
 	private final ExecutorService callers = Executors.newCachedThreadPool();
@@ -100,8 +100,9 @@ class ToolTimeoutAutoConfigurationTests {
 		this.contextRunner
 			.withPropertyValues("agent.middleware.timeout.defaults.timeout=5s",
 					"agent.middleware.timeout.tools.read-file.timeout=0")
-			.run((context) -> assertThat(output).contains("agent.middleware.timeout.tools.read-file.timeout=0 is "
-					+ "deprecated").contains("set agent.middleware.timeout.tools.read-file.enabled=false instead"));
+			.run((context) -> assertThat(output)
+				.contains("agent.middleware.timeout.tools.read-file.timeout=0 is " + "deprecated")
+				.contains("set agent.middleware.timeout.tools.read-file.enabled=false instead"));
 	}
 
 	@Test
@@ -115,8 +116,8 @@ class ToolTimeoutAutoConfigurationTests {
 					.satisfies((settings) -> assertThat(settings.withDefaults(properties.getDefaults()).getTimeout())
 						.hasMillis(100));
 				String text = openPage(context);
-				assertThat(text).isEqualTo(
-						"Tool 'open_page' timed out after 100ms; try again later or with a smaller request");
+				assertThat(text)
+					.isEqualTo("Tool 'open_page' timed out after 100ms; try again later or with a smaller request");
 			});
 	}
 
@@ -125,8 +126,8 @@ class ToolTimeoutAutoConfigurationTests {
 		this.contextRunner.withPropertyValues("agent.middleware.timeout.tools.open_page.timeout=100ms")
 			.run((context) -> {
 				BrowserTools tools = context.getBean(BrowserTools.class);
-				assertThat(openPage(context)).isEqualTo(
-						"Tool 'open_page' timed out after 100ms; try again later or with a smaller request");
+				assertThat(openPage(context))
+					.isEqualTo("Tool 'open_page' timed out after 100ms; try again later or with a smaller request");
 				assertThat(tools.interrupted().await(5, TimeUnit.SECONDS)).isTrue();
 			});
 	}
@@ -141,16 +142,14 @@ class ToolTimeoutAutoConfigurationTests {
 
 	@Test
 	void theTimeoutThreadsStopWhenTheContextCloses() {
-		this.contextRunner.withPropertyValues("agent.middleware.timeout.tools.open_page.timeout=1m")
-			.run((context) -> {
-				BrowserTools tools = context.getBean(BrowserTools.class);
-				Future<String> call = this.callers.submit(() -> openPage(context));
-				assertThat(tools.started().await(5, TimeUnit.SECONDS)).isTrue();
-				context.close();
-				assertThat(tools.interrupted().await(5, TimeUnit.SECONDS)).as("the running tool was interrupted")
-					.isTrue();
-				assertThat(call.get(5, TimeUnit.SECONDS)).contains("open_page", "InterruptedException");
-			});
+		this.contextRunner.withPropertyValues("agent.middleware.timeout.tools.open_page.timeout=1m").run((context) -> {
+			BrowserTools tools = context.getBean(BrowserTools.class);
+			Future<String> call = this.callers.submit(() -> openPage(context));
+			assertThat(tools.started().await(5, TimeUnit.SECONDS)).isTrue();
+			context.close();
+			assertThat(tools.interrupted().await(5, TimeUnit.SECONDS)).as("the running tool was interrupted").isTrue();
+			assertThat(call.get(5, TimeUnit.SECONDS)).contains("open_page", "InterruptedException");
+		});
 	}
 
 	@Test
@@ -209,23 +208,21 @@ class ToolTimeoutAutoConfigurationTests {
 
 	@Test
 	void anUnknownToolKeyFailsStartupNamingIt() {
-		this.contextRunner.withPropertyValues("agent.middleware.timeout.tools.open-pgae.timeout=5s")
-			.run((context) -> {
-				assertThat(context).hasFailed();
-				assertThat(NestedExceptionUtils.getMostSpecificCause(context.getStartupFailure()))
-					.hasMessageContaining("agent.middleware.timeout.tools.open-pgae");
-			});
+		this.contextRunner.withPropertyValues("agent.middleware.timeout.tools.open-pgae.timeout=5s").run((context) -> {
+			assertThat(context).hasFailed();
+			assertThat(NestedExceptionUtils.getMostSpecificCause(context.getStartupFailure()))
+				.hasMessageContaining("agent.middleware.timeout.tools.open-pgae");
+		});
 	}
 
 	@Test
 	void aNegativeTimeoutFailsStartupNamingTheProperty() {
-		this.contextRunner.withPropertyValues("agent.middleware.timeout.tools.open_page.timeout=-1s")
-			.run((context) -> {
-				assertThat(context).hasFailed();
-				assertThat(NestedExceptionUtils.getMostSpecificCause(context.getStartupFailure()))
-					.hasMessageContaining("agent.middleware.timeout.tools.open_page.timeout")
-					.hasMessageContaining("must not be negative");
-			});
+		this.contextRunner.withPropertyValues("agent.middleware.timeout.tools.open_page.timeout=-1s").run((context) -> {
+			assertThat(context).hasFailed();
+			assertThat(NestedExceptionUtils.getMostSpecificCause(context.getStartupFailure()))
+				.hasMessageContaining("agent.middleware.timeout.tools.open_page.timeout")
+				.hasMessageContaining("must not be negative");
+		});
 	}
 
 	private static String openPage(AssertableApplicationContext context) {

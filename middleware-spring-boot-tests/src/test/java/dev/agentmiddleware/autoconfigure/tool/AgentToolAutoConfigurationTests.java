@@ -60,8 +60,7 @@ class AgentMiddlewareAutoConfigurationTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(AgentMiddlewareAutoConfiguration.class,
-				AgentToolAutoConfiguration.class,
-				AgentToolSpringAiAutoConfiguration.class))
+				AgentToolAutoConfiguration.class, AgentToolSpringAiAutoConfiguration.class))
 		.withUserConfiguration(WeatherConfiguration.class);
 
 	@Test
@@ -145,9 +144,10 @@ class AgentMiddlewareAutoConfigurationTests {
 			.withUserConfiguration(RecordingMiddlewareConfiguration.class, ValidatedConfiguration.class)
 			.run((context) -> {
 				ToolCallback booking = callback(context.getBean(AgentToolCallbackProvider.class), "book_table");
-				assertThat(booking.call("{\"guests\":30,\"name\":\"Ada\"}"))
-					.isEqualTo("Invalid arguments for tool 'book_table', parameter 'guests': must be less than or equal to 12");
-				assertThat(booking.call("{\"guests\":2,\"name\":\" \"}")).contains("parameter 'name'", "must not be blank");
+				assertThat(booking.call("{\"guests\":30,\"name\":\"Ada\"}")).isEqualTo(
+						"Invalid arguments for tool 'book_table', parameter 'guests': must be less than or equal to 12");
+				assertThat(booking.call("{\"guests\":2,\"name\":\" \"}")).contains("parameter 'name'",
+						"must not be blank");
 				assertThat(context.getBean(Recorder.class).calls).isEmpty();
 				assertThat(booking.call("{\"guests\":2,\"name\":\"Ada\"}")).isEqualTo("Table for 2 booked for Ada");
 				assertThat(context.getBean(Recorder.class).calls).hasSize(1);
@@ -190,8 +190,8 @@ class AgentMiddlewareAutoConfigurationTests {
 	void middlewareAndInterceptorBeansJoinTheChainByOrderWithUnorderedOnesInnermost() {
 		this.contextRunner.withUserConfiguration(OrderedChainConfiguration.class).run((context) -> {
 			RegisteredTool weather = context.getBean(AgentToolRegistry.class).get("get_weather");
-			assertThat(weather.pipeline().layers()).containsExactly("outer", "middle", "built-in", "inner",
-					"unordered", "get_weather");
+			assertThat(weather.pipeline().layers()).containsExactly("outer", "middle", "built-in", "inner", "unordered",
+					"get_weather");
 		});
 	}
 
@@ -227,8 +227,9 @@ class AgentMiddlewareAutoConfigurationTests {
 
 	@Test
 	void aToolNameInConfigurationThatMatchesNoToolFailsStartup() {
-		this.contextRunner.withBean(ToolNameReferences.class,
-				() -> ToolNameReferences.of("agent.middleware.cache.tools", List.of("get-wether")))
+		this.contextRunner
+			.withBean(ToolNameReferences.class,
+					() -> ToolNameReferences.of("agent.middleware.cache.tools", List.of("get-wether")))
 			.run((context) -> {
 				assertThat(context).hasFailed();
 				assertThat(NestedExceptionUtils.getMostSpecificCause(context.getStartupFailure()))
@@ -247,14 +248,16 @@ class AgentMiddlewareAutoConfigurationTests {
 
 	@Test
 	void toolNamesInConfigurationMatchIgnoringCaseAndSeparators() {
-		this.contextRunner.withBean(ToolNameReferences.class,
-				() -> ToolNameReferences.of("agent.middleware.cache.tools", List.of("GET-WEATHER", "setalarm")))
+		this.contextRunner
+			.withBean(ToolNameReferences.class,
+					() -> ToolNameReferences.of("agent.middleware.cache.tools", List.of("GET-WEATHER", "setalarm")))
 			.run((context) -> assertThat(context).hasNotFailed());
 	}
 
 	@Test
 	void anExistingAopProxyGetsTheAdvisorInsteadOfASecondProxy() {
-		this.contextRunner.withUserConfiguration(RecordingMiddlewareConfiguration.class, ExistingProxyConfiguration.class)
+		this.contextRunner
+			.withUserConfiguration(RecordingMiddlewareConfiguration.class, ExistingProxyConfiguration.class)
 			.run((context) -> {
 				WeatherTools tools = context.getBean(WeatherTools.class);
 				Advised advised = (Advised) tools;
@@ -272,7 +275,8 @@ class AgentMiddlewareAutoConfigurationTests {
 	void aToolMethodThatCannotBeProxiedFailsStartupWithTheReason() {
 		this.contextRunner.withUserConfiguration(FinalMethodConfiguration.class).run((context) -> {
 			assertThat(context).hasFailed();
-			assertThat(NestedExceptionUtils.getMostSpecificCause(context.getStartupFailure())).hasMessageContaining("is final");
+			assertThat(NestedExceptionUtils.getMostSpecificCause(context.getStartupFailure()))
+				.hasMessageContaining("is final");
 		});
 	}
 
@@ -286,7 +290,8 @@ class AgentMiddlewareAutoConfigurationTests {
 
 	@Test
 	void aThrowingObserverNeverBreaksACall() {
-		// The observer's failure is logged with its stack trace: capture it here rather than print it in the build
+		// The observer's failure is logged with its stack trace: capture it here rather
+		// than print it in the build
 		CapturedLog log = CapturedLog.of(dev.agentmiddleware.callrecord.ToolCallObservers.class, Level.WARN);
 		log.start();
 		try {
@@ -300,13 +305,16 @@ class AgentMiddlewareAutoConfigurationTests {
 				public boolean synchronous() {
 					return true;
 				}
-			}).run((context) -> assertThat(context.getBean(WeatherTools.class).getWeather("Oslo")).isEqualTo("Sunny in Oslo"));
+			})
+				.run((context) -> assertThat(context.getBean(WeatherTools.class).getWeather("Oslo"))
+					.isEqualTo("Sunny in Oslo"));
 		}
 		finally {
 			log.stop();
 		}
 		assertThat(log.events()).singleElement()
-			.satisfies((event) -> assertThat(event.getFormattedMessage()).contains("failed on a call of tool 'get_weather'"));
+			.satisfies((event) -> assertThat(event.getFormattedMessage())
+				.contains("failed on a call of tool 'get_weather'"));
 	}
 
 	private static ToolCallback callback(AgentToolCallbackProvider provider, String name) {
@@ -460,7 +468,8 @@ class AgentMiddlewareAutoConfigurationTests {
 
 		int aspectCalls;
 
-		// Declared with its concrete type: Spring sorts post-processors by the type the @Bean method declares.
+		// Declared with its concrete type: Spring sorts post-processors by the type the
+		// @Bean method declares.
 		@Bean
 		static ExistingProxyPostProcessor existingProxyPostProcessor(
 				ObjectProvider<ExistingProxyConfiguration> configuration) {
@@ -470,7 +479,8 @@ class AgentMiddlewareAutoConfigurationTests {
 	}
 
 	/**
-	 * Like Spring's own auto-proxy creator: ordered, and so applied before the agent tool post-processor.
+	 * Like Spring's own auto-proxy creator: ordered, and so applied before the agent tool
+	 * post-processor.
 	 */
 	static final class ExistingProxyPostProcessor implements BeanPostProcessor, Ordered {
 

@@ -33,7 +33,8 @@ class AgentToolStartupReportTests {
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(AgentMiddlewareAutoConfiguration.class,
 				AgentToolAutoConfiguration.class, ThreadStoreAutoConfiguration.class, JdbcStoresAutoConfiguration.class,
-				ApprovalAutoConfiguration.class, JdbcStoresAutoConfiguration.class, ApprovalWebAutoConfiguration.class, McpApprovalAutoConfiguration.class));
+				ApprovalAutoConfiguration.class, JdbcStoresAutoConfiguration.class, ApprovalWebAutoConfiguration.class,
+				McpApprovalAutoConfiguration.class));
 
 	@Test
 	void withoutADataSourceTheLineNamesTheStoresInMemory(CapturedOutput output) {
@@ -44,7 +45,8 @@ class AgentToolStartupReportTests {
 	@Test
 	void withADataSourceTheLineNamesTheJdbcStoresTheirDatabaseAndTheDataSourceType(CapturedOutput output) {
 		ready(this.contextRunner.withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class))
-			.withPropertyValues("spring.datasource.url=jdbc:h2:mem:report-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1"));
+			.withPropertyValues(
+					"spring.datasource.url=jdbc:h2:mem:report-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1"));
 		assertThat(reportLine(output))
 			.endsWith("; approval store: jdbc (H2, HikariDataSource); thread store: jdbc (H2, HikariDataSource)");
 	}

@@ -31,16 +31,18 @@ import org.springframework.validation.beanvalidation.LocalValidatorFactoryBean;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Which calls the cache may answer before binding them: those of tools whose binding is a function of the arguments
- * as sent; a tool whose calls a validator checks is bound and checked on every call, hits too.
+ * Which calls the cache may answer before binding them: those of tools whose binding is a
+ * function of the arguments as sent; a tool whose calls a validator checks is bound and
+ * checked on every call, hits too.
  */
 class CacheBeforeBindingAutoConfigurationTests {
 
 	private static final String TRIP = "{\"trip\":{\"from\":\"Lisbon\",\"to\":\"Porto\",\"stops\":[\"Obidos\"]}}";
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(AgentMiddlewareAutoConfiguration.class, AgentToolAutoConfiguration.class,
-				AgentToolSpringAiAutoConfiguration.class, ToolCacheAutoConfiguration.class, JdbcStoresAutoConfiguration.class))
+		.withConfiguration(AutoConfigurations.of(AgentMiddlewareAutoConfiguration.class,
+				AgentToolAutoConfiguration.class, AgentToolSpringAiAutoConfiguration.class,
+				ToolCacheAutoConfiguration.class, JdbcStoresAutoConfiguration.class))
 		.withBean(TripTools.class);
 
 	private final ToolContext session = new ToolContext(Map.of(AgentToolCallback.SESSION_ID_KEY, "s1"));
@@ -135,7 +137,8 @@ class CacheBeforeBindingAutoConfigurationTests {
 	}
 
 	/**
-	 * A tool with a structured argument and no constraints, and one with a constrained parameter.
+	 * A tool with a structured argument and no constraints, and one with a constrained
+	 * parameter.
 	 */
 	public static class TripTools {
 
@@ -147,7 +150,8 @@ class CacheBeforeBindingAutoConfigurationTests {
 
 		@AgentTool(description = "Plans a trip", safety = SafetyLevel.SAFE, readOnly = true)
 		public String planTrip(Trip trip) {
-			return trip.from() + " to " + trip.to() + " via " + trip.stops().size() + " stops #" + this.runs.incrementAndGet();
+			return trip.from() + " to " + trip.to() + " via " + trip.stops().size() + " stops #"
+					+ this.runs.incrementAndGet();
 		}
 
 		@AgentTool(description = "Finds a hotel", safety = SafetyLevel.SAFE, readOnly = true)
@@ -159,6 +163,7 @@ class CacheBeforeBindingAutoConfigurationTests {
 
 	/**
 	 * A trip.
+	 *
 	 * @param from where it starts
 	 * @param to where it ends
 	 * @param stops the stops on the way

@@ -39,9 +39,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
- * An {@code @AgentTool} method that declares a {@link ToolClient} parameter gets the client of its call there: not
- * one of the tool's arguments (beside a {@link ToolProgress} or not), the application log for a caller without an
- * MCP client (a Java caller passing {@code null}, a Spring AI caller), and the client a Java caller passed.
+ * An {@code @AgentTool} method that declares a {@link ToolClient} parameter gets the
+ * client of its call there: not one of the tool's arguments (beside a
+ * {@link ToolProgress} or not), the application log for a caller without an MCP client (a
+ * Java caller passing {@code null}, a Spring AI caller), and the client a Java caller
+ * passed.
  */
 class ToolClientParameterTests {
 
@@ -130,7 +132,8 @@ class ToolClientParameterTests {
 
 		private final List<ToolClient> given = new CopyOnWriteArrayList<>();
 
-		// What each call was given (the bean is a proxy: its fields are read through a method)
+		// What each call was given (the bean is a proxy: its fields are read through a
+		// method)
 		List<ToolClient> given() {
 			return this.given;
 		}

@@ -32,9 +32,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
- * An {@code @AgentTool} method that declares a {@link ToolProgress} parameter gets the progress of its call there:
- * not one of the tool's arguments, {@link ToolProgress#NONE} for a caller that asked for none, and a reporter,
- * bounded in rate and ending with the last report, of the progress a Java caller passed.
+ * An {@code @AgentTool} method that declares a {@link ToolProgress} parameter gets the
+ * progress of its call there: not one of the tool's arguments, {@link ToolProgress#NONE}
+ * for a caller that asked for none, and a reporter, bounded in rate and ending with the
+ * last report, of the progress a Java caller passed.
  */
 class ToolProgressParameterTests {
 
@@ -80,8 +81,10 @@ class ToolProgressParameterTests {
 		List<String> reports = new CopyOnWriteArrayList<>();
 		ToolProgress mine = (progress, total, message) -> reports.add(progress + "/" + total + " " + message);
 		assertThat(tools.importRows(3, mine)).isEqualTo(3);
-		// Three reports in a row: the first is sent, the next two come sooner than the five-second interval, so the
-		// third takes the second's place and is sent when the method returns, before the result
+		// Three reports in a row: the first is sent, the next two come sooner than the
+		// five-second interval, so the
+		// third takes the second's place and is sent when the method returns, before the
+		// result
 		assertThat(reports).containsExactly("1.0/3.0 imported 1 of 3 rows", "3.0/3.0 imported 3 of 3 rows");
 		assertThat(tools.given()).singleElement().isNotSameAs(mine).isInstanceOf(ProgressTarget.Reporter.class);
 	}
@@ -125,7 +128,8 @@ class ToolProgressParameterTests {
 
 		private final List<ToolProgress> given = new CopyOnWriteArrayList<>();
 
-		// What each call was given (the bean is a proxy: its fields are read through a method)
+		// What each call was given (the bean is a proxy: its fields are read through a
+		// method)
 		List<ToolProgress> given() {
 			return this.given;
 		}

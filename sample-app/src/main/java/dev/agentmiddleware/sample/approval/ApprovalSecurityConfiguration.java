@@ -15,12 +15,14 @@ import org.springframework.security.provisioning.InMemoryUserDetailsManager;
 import org.springframework.security.web.SecurityFilterChain;
 
 /**
- * Security of the sample: the starter's own filter chains protect the approval console and REST API (only users
- * with the approver role, {@code agent.middleware.approval.web.role}) and the audit trail's REST API (only users with
- * the auditor role, {@code agent.middleware.audit.web.role}); this chain lets every other request through
- * as before, so MCP clients and Actuator need no login. In a real deployment, protect those too: with
- * {@code spring.security.oauth2.resourceserver.jwt.*} set, the starter's own {@code mcpSecurityFilterChain} takes
- * {@code /mcp} ahead of this chain and requires a bearer token there.
+ * Security of the sample: the starter's own filter chains protect the approval console
+ * and REST API (only users with the approver role,
+ * {@code agent.middleware.approval.web.role}) and the audit trail's REST API (only users
+ * with the auditor role, {@code agent.middleware.audit.web.role}); this chain lets every
+ * other request through as before, so MCP clients and Actuator need no login. In a real
+ * deployment, protect those too: with {@code spring.security.oauth2.resourceserver.jwt.*}
+ * set, the starter's own {@code mcpSecurityFilterChain} takes {@code /mcp} ahead of this
+ * chain and requires a bearer token there.
  */
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties({ ApproverProperties.class, AuditorProperties.class })
@@ -28,7 +30,8 @@ class ApprovalSecurityConfiguration {
 
 	@Bean
 	SecurityFilterChain sampleSecurityFilterChain(HttpSecurity http) throws Exception {
-		// MCP clients POST JSON-RPC without CSRF tokens; nothing here is protected by a browser session.
+		// MCP clients POST JSON-RPC without CSRF tokens; nothing here is protected by a
+		// browser session.
 		return http.authorizeHttpRequests((requests) -> requests.anyRequest().permitAll())
 			.csrf(AbstractHttpConfigurer::disable)
 			.build();

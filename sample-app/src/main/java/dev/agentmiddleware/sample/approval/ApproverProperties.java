@@ -3,7 +3,8 @@ package dev.agentmiddleware.sample.approval;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**
- * The sample's approver: the one user who may see and decide approvals in the console and the REST API.
+ * The sample's approver: the one user who may see and decide approvals in the console and
+ * the REST API.
  *
  * @param username the approver's user name
  * @param password the approver's password

@@ -3,8 +3,9 @@ package dev.agentmiddleware.sample.approval;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**
- * The sample's auditor: the one user who may read the audit trail ({@code GET /agent/audit} and its export); an
- * auditor decides no approval, and the approver reads no audit.
+ * The sample's auditor: the one user who may read the audit trail
+ * ({@code GET /agent/audit} and its export); an auditor decides no approval, and the
+ * approver reads no audit.
  *
  * @param username the auditor's user name
  * @param password the auditor's password

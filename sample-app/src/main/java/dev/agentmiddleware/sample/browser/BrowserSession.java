@@ -8,7 +8,8 @@ import dev.agentmiddleware.tool.ToolSessionCrashedException;
 import org.springframework.stereotype.Component;
 
 /**
- * A simulated browser process: it renders pages until it crashes, and comes back when restarted.
+ * A simulated browser process: it renders pages until it crashes, and comes back when
+ * restarted.
  */
 @Component
 public class BrowserSession {

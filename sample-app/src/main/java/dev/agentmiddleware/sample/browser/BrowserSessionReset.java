@@ -8,7 +8,8 @@ import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
 
 /**
- * Resets the browser after a crash: the crash-recovery middleware calls it, then retries the call once.
+ * Resets the browser after a crash: the crash-recovery middleware calls it, then retries
+ * the call once.
  */
 @Component
 class BrowserSessionReset implements ToolSessionReset {

@@ -7,9 +7,10 @@ import dev.agentmiddleware.tool.ToolDescriptor.SafetyLevel;
 import org.springframework.stereotype.Component;
 
 /**
- * Browser tools. {@code browse} is tagged {@code browser}, so the crash-recovery middleware guards it: when the
- * browser has crashed, the session is reset by {@link BrowserSessionReset} and the call retried once.
- * {@code crash_browser} kills the browser on purpose, to show that.
+ * Browser tools. {@code browse} is tagged {@code browser}, so the crash-recovery
+ * middleware guards it: when the browser has crashed, the session is reset by
+ * {@link BrowserSessionReset} and the call retried once. {@code crash_browser} kills the
+ * browser on purpose, to show that.
  */
 @Component
 public class BrowserTools {
@@ -27,8 +28,8 @@ public class BrowserTools {
 		return this.session.render(url);
 	}
 
-	@AgentTool(title = "Crash the browser",
-			description = "Crashes the browser process, to demonstrate crash recovery", safety = SafetyLevel.MODERATE)
+	@AgentTool(title = "Crash the browser", description = "Crashes the browser process, to demonstrate crash recovery",
+			safety = SafetyLevel.MODERATE)
 	public String crashBrowser() {
 		this.session.crash();
 		return "The browser process crashed; the next browse call recovers it";

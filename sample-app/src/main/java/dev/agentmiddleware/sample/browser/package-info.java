@@ -1,5 +1,6 @@
 /**
- * A simulated browser session that can crash, and its recovery by the crash-recovery middleware.
+ * A simulated browser session that can crash, and its recovery by the crash-recovery
+ * middleware.
  */
 @NullMarked
 package dev.agentmiddleware.sample.browser;

@@ -13,9 +13,9 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
- * The scripted model, used unless {@code sample.chat.model} is {@code real} (set by the {@code openai} profile,
- * where Spring AI's OpenAI starter provides the model), the stand-in approver that denies its deletion, and the file
- * it reads.
+ * The scripted model, used unless {@code sample.chat.model} is {@code real} (set by the
+ * {@code openai} profile, where Spring AI's OpenAI starter provides the model), the
+ * stand-in approver that denies its deletion, and the file it reads.
  */
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnProperty(name = "sample.chat.model", havingValue = "scripted", matchIfMissing = true)

@@ -18,16 +18,21 @@ import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * {@code POST /chat}: one user turn of a conversation, through a {@code ChatClient} whose tool loop runs the
- * agent-level middleware. The auto-configured {@code ChatClient.Builder} already carries every tool (the sample's
- * {@code @AgentTool}s and the todo tools) and the agent tool-calling advisor. The conversation id names the thread,
- * under the prefix {@value #THREAD_PREFIX} (chat conversations and MCP sessions never share a thread): its todo list
- * lives in the thread store (an H2 file database by default).
+ * {@code POST /chat}: one user turn of a conversation, through a {@code ChatClient} whose
+ * tool loop runs the agent-level middleware. The auto-configured
+ * {@code ChatClient.Builder} already carries every tool (the sample's {@code @AgentTool}s
+ * and the todo tools) and the agent tool-calling advisor. The conversation id names the
+ * thread, under the prefix {@value #THREAD_PREFIX} (chat conversations and MCP sessions
+ * never share a thread): its todo list lives in the thread store (an H2 file database by
+ * default).
  */
 @RestController
 class ChatController {
 
-	/** The prefix of the threads of chat conversations, their own namespace beside MCP sessions. */
+	/**
+	 * The prefix of the threads of chat conversations, their own namespace beside MCP
+	 * sessions.
+	 */
 	static final String THREAD_PREFIX = "chat:";
 
 	private final ChatClient chatClient;
@@ -60,8 +65,9 @@ class ChatController {
 	}
 
 	/**
-	 * A conversation's todo list as the thread store keeps it, without a turn of the model: after a restart it is
-	 * still there, since the sample's threads live in its H2 file database.
+	 * A conversation's todo list as the thread store keeps it, without a turn of the
+	 * model: after a restart it is still there, since the sample's threads live in its H2
+	 * file database.
 	 * @param conversationId the conversation
 	 * @return its todo list, empty for a conversation that has none
 	 */
@@ -73,8 +79,9 @@ class ChatController {
 	}
 
 	/**
-	 * The thread (and session) of a chat conversation: its id under the {@value #THREAD_PREFIX} prefix, so that a
-	 * conversation id equal to an MCP session id never reaches that session's todo list, cache entries or grants.
+	 * The thread (and session) of a chat conversation: its id under the
+	 * {@value #THREAD_PREFIX} prefix, so that a conversation id equal to an MCP session
+	 * id never reaches that session's todo list, cache entries or grants.
 	 * @param conversationId the conversation id the client sent
 	 * @return the thread id
 	 */
@@ -96,7 +103,8 @@ class ChatController {
 	 *
 	 * @param conversationId the conversation
 	 * @param answer the model's answer
-	 * @param trace what each iteration of the tool loop did, as {@link HookTraceMiddleware} saw it
+	 * @param trace what each iteration of the tool loop did, as
+	 * {@link HookTraceMiddleware} saw it
 	 * @param todos the conversation's todo list after the turn
 	 */
 	record ChatReply(String conversationId, String answer, List<String> trace, List<Map<String, Object>> todos) {

@@ -17,9 +17,10 @@ import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
 
 /**
- * An agent middleware of your own, in a few lines: logs every iteration of the tool loop (what the model asked for
- * and how each tool call ended) and keeps the lines of each conversation's latest turn for the {@code /chat}
- * response. Declaring it as a bean is all it takes; it runs after the built-ins.
+ * An agent middleware of your own, in a few lines: logs every iteration of the tool loop
+ * (what the model asked for and how each tool call ended) and keeps the lines of each
+ * conversation's latest turn for the {@code /chat} response. Declaring it as a bean is
+ * all it takes; it runs after the built-ins.
  */
 @Component
 public final class HookTraceMiddleware implements AgentMiddleware {
@@ -49,7 +50,8 @@ public final class HookTraceMiddleware implements AgentMiddleware {
 			.map((call) -> call.name())
 			.collect(Collectors.joining(", ", "asked for ", "")) : "answered";
 		String events = result.events().stream().map(HookTraceMiddleware::describe).collect(Collectors.joining("; "));
-		trace(context, "iteration " + context.iteration() + " after: " + asked + (events.isEmpty() ? "" : " -> " + events));
+		trace(context,
+				"iteration " + context.iteration() + " after: " + asked + (events.isEmpty() ? "" : " -> " + events));
 	}
 
 	/**

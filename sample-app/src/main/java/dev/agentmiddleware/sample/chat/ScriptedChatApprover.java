@@ -10,10 +10,11 @@ import dev.agentmiddleware.tool.InvocationSource;
 import dev.agentmiddleware.tool.ToolInvocation;
 
 /**
- * The approver of the scripted {@code /chat} demo: nobody sits at the console while the scripted model replays its
- * conversation, so this stand-in answers the approval requests of {@code ChatClient} calls at once, always with a
- * denial, to show what a model gets when a person says no. It exists only with the scripted model; MCP calls and
- * real-model conversations still wait for the approval console (or MCP elicitation).
+ * The approver of the scripted {@code /chat} demo: nobody sits at the console while the
+ * scripted model replays its conversation, so this stand-in answers the approval requests
+ * of {@code ChatClient} calls at once, always with a denial, to show what a model gets
+ * when a person says no. It exists only with the scripted model; MCP calls and real-model
+ * conversations still wait for the approval console (or MCP elicitation).
  */
 final class ScriptedChatApprover implements ApprovalProvider {
 

@@ -16,16 +16,19 @@ import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
 
 /**
- * Counts the calls of every tool and logs each one: an example of a middleware of your own. Declaring it as a
- * bean is all it takes; it joins the chain of every tool.
+ * Counts the calls of every tool and logs each one: an example of a middleware of your
+ * own. Declaring it as a bean is all it takes; it joins the chain of every tool.
  *
- * <p>It has no {@code @Order}, so it runs inside the built-in middleware, right around the tool itself. It
- * therefore counts the calls that reach the tool: a call denied by approval, answered from the cache or
- * rejected by a rate limit is not counted, and a call that is retried is counted once per attempt. Give it a
- * low {@code @Order} to count every call instead.
+ * <p>
+ * It has no {@code @Order}, so it runs inside the built-in middleware, right around the
+ * tool itself. It therefore counts the calls that reach the tool: a call denied by
+ * approval, answered from the cache or rejected by a rate limit is not counted, and a
+ * call that is retried is counted once per attempt. Give it a low {@code @Order} to count
+ * every call instead.
  *
- * <p>{@link #wrap} runs once per tool, when the tool's pipeline is built, so the tool's counter is looked up
- * there and not on every call.
+ * <p>
+ * {@link #wrap} runs once per tool, when the tool's pipeline is built, so the tool's
+ * counter is looked up there and not on every call.
  */
 @Component
 public final class CallCountingMiddleware implements ToolMiddleware {

@@ -13,8 +13,9 @@ import dev.agentmiddleware.tool.TransientToolException;
 import org.springframework.stereotype.Component;
 
 /**
- * A flaky exchange-rate service: every other request fails with a transient error. The tool is idempotent, so the
- * retry middleware tries again and the caller sees a rate, never the failure.
+ * A flaky exchange-rate service: every other request fails with a transient error. The
+ * tool is idempotent, so the retry middleware tries again and the caller sees a rate,
+ * never the failure.
  */
 @Component
 public class ExchangeRateTools {

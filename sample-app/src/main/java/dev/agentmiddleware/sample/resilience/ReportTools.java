@@ -10,10 +10,11 @@ import dev.agentmiddleware.tool.ToolProgress;
 import org.springframework.stereotype.Component;
 
 /**
- * A slow report generator: it takes as many seconds as asked, and tells a caller that asked for progress how far it
- * is, once a second (an MCP client that sent a {@code progressToken} gets at most one notification per
- * {@code agent.middleware.mcp.progress-interval}). The timeout middleware abandons a call that takes longer than the
- * tool's configured timeout and interrupts the work.
+ * A slow report generator: it takes as many seconds as asked, and tells a caller that
+ * asked for progress how far it is, once a second (an MCP client that sent a
+ * {@code progressToken} gets at most one notification per
+ * {@code agent.middleware.mcp.progress-interval}). The timeout middleware abandons a call
+ * that takes longer than the tool's configured timeout and interrupts the work.
  */
 @Component
 public class ReportTools {

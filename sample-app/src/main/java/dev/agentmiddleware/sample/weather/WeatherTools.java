@@ -10,8 +10,9 @@ import dev.agentmiddleware.tool.ToolDescriptor.SafetyLevel;
 import org.springframework.stereotype.Component;
 
 /**
- * A weather tool that stands in for a remote service: it takes about 100 ms, and the same city always gets the
- * same weather (derived from the city's name, ignoring case), so its results can be cached and tested.
+ * A weather tool that stands in for a remote service: it takes about 100 ms, and the same
+ * city always gets the same weather (derived from the city's name, ignoring case), so its
+ * results can be cached and tested.
  */
 @Component
 public class WeatherTools {
@@ -21,9 +22,8 @@ public class WeatherTools {
 	private static final List<String> CONDITIONS = List.of("sunny", "partly cloudy", "cloudy", "fog", "light rain",
 			"heavy rain", "thunderstorms");
 
-	@AgentTool(title = "Current weather",
-			description = "Current weather for a city: temperature, sky and humidity", safety = SafetyLevel.SAFE,
-			readOnly = true, idempotent = true)
+	@AgentTool(title = "Current weather", description = "Current weather for a city: temperature, sky and humidity",
+			safety = SafetyLevel.SAFE, readOnly = true, idempotent = true)
 	public Weather getWeather(@AgentToolParam(description = "City name, for example Lisbon") String city) {
 		if (city.isBlank()) {
 			throw new IllegalArgumentException("City must not be blank; give a city name such as Lisbon");
@@ -50,7 +50,8 @@ public class WeatherTools {
 		}
 	}
 
-	// String.hashCode is specified, so stable across runs; the MurmurHash3 finalizer spreads its bits so that
+	// String.hashCode is specified, so stable across runs; the MurmurHash3 finalizer
+	// spreads its bits so that
 	// similar names get unrelated weather.
 	private static int mix(int hash) {
 		hash ^= hash >>> 16;

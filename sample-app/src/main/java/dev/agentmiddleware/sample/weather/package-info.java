@@ -1,5 +1,6 @@
 /**
- * A simulated weather tool: deterministic, read-only and a little slow, like a remote service.
+ * A simulated weather tool: deterministic, read-only and a little slow, like a remote
+ * service.
  */
 @NullMarked
 package dev.agentmiddleware.sample.weather;

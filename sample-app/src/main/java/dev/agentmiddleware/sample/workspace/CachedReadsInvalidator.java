@@ -10,11 +10,12 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.stereotype.Component;
 
 /**
- * Keeps the cache of the read-only file tools honest: when {@code write_file} or {@code delete_file} changes a file,
- * the cached {@code read_file} results for that file (whatever path spelling they were read with, through an
- * in-workspace symbolic link too, in every session) and every cached {@code list_files} result are dropped. Paths
- * compare as real paths; a cached path that no longer resolves is dropped as well. Shows how an application
- * invalidates cached tool results.
+ * Keeps the cache of the read-only file tools honest: when {@code write_file} or
+ * {@code delete_file} changes a file, the cached {@code read_file} results for that file
+ * (whatever path spelling they were read with, through an in-workspace symbolic link too,
+ * in every session) and every cached {@code list_files} result are dropped. Paths compare
+ * as real paths; a cached path that no longer resolves is dropped as well. Shows how an
+ * application invalidates cached tool results.
  */
 @Component
 class CachedReadsInvalidator implements WorkspaceChangeListener {
@@ -46,13 +47,15 @@ class CachedReadsInvalidator implements WorkspaceChangeListener {
 			read = realPath(this.workspace.resolve(relative));
 		}
 		catch (RuntimeException ex) {
-			// No longer resolves (a link whose target went away): drop it rather than keep a stale read
+			// No longer resolves (a link whose target went away): drop it rather than
+			// keep a stale read
 			return true;
 		}
 		return changed == null || read == null || read.equals(changed);
 	}
 
-	// The file's real path, or for a file that no longer exists its real directory's entry; null if neither exists.
+	// The file's real path, or for a file that no longer exists its real directory's
+	// entry; null if neither exists.
 	private static @Nullable Path realPath(Path file) {
 		try {
 			return file.toRealPath();

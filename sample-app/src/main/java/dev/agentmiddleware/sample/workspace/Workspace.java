@@ -7,17 +7,19 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 
 /**
- * A directory that file tools may not leave. {@link #resolve} turns a path given by a model into a path inside
- * the workspace, or refuses it: empty paths, absolute paths, paths whose {@code ..} segments climb out, and paths
- * that go through a symbolic link to somewhere outside.
+ * A directory that file tools may not leave. {@link #resolve} turns a path given by a
+ * model into a path inside the workspace, or refuses it: empty paths, absolute paths,
+ * paths whose {@code ..} segments climb out, and paths that go through a symbolic link to
+ * somewhere outside.
  *
- * <p>Error messages name the path as it was given and never the workspace's own location, so they can go back to
- * a model as they are.
+ * <p>
+ * Error messages name the path as it was given and never the workspace's own location, so
+ * they can go back to a model as they are.
  *
- * <p>The checks look at the file system when the path is resolved. A process that can itself change the
- * workspace could swap a directory for a link between the check and the use; this sandbox keeps a model in, not
- * a hostile local user.
- * <pre>{@code
+ * <p>
+ * The checks look at the file system when the path is resolved. A process that can itself
+ * change the workspace could swap a directory for a link between the check and the use;
+ * this sandbox keeps a model in, not a hostile local user. <pre>{@code
  * Workspace workspace = new Workspace(Path.of("workspace"));
  * Path notes = workspace.resolve("notes/today.md");    // inside the workspace
  * workspace.resolve("../etc/passwd");                  // IllegalArgumentException: ... is outside the workspace
@@ -38,7 +40,8 @@ public final class Workspace {
 	}
 
 	/**
-	 * The workspace directory, with symbolic links resolved. Not for messages meant for a model.
+	 * The workspace directory, with symbolic links resolved. Not for messages meant for a
+	 * model.
 	 * @return the absolute, real path of the workspace directory
 	 */
 	public Path root() {
@@ -47,9 +50,11 @@ public final class Workspace {
 
 	/**
 	 * Resolves a path relative to the workspace.
-	 * @param relativePath the path relative to the workspace root, with {@code /} separators
+	 * @param relativePath the path relative to the workspace root, with {@code /}
+	 * separators
 	 * @return the normalized absolute path, inside the workspace; the file may not exist
-	 * @throws IllegalArgumentException if the path is empty, absolute or leads out of the workspace
+	 * @throws IllegalArgumentException if the path is empty, absolute or leads out of the
+	 * workspace
 	 */
 	public Path resolve(String relativePath) {
 		if (relativePath.isBlank()) {
@@ -75,7 +80,8 @@ public final class Workspace {
 	}
 
 	/**
-	 * Shows a path of the workspace the way a model gives it: relative to the root, with {@code /} separators.
+	 * Shows a path of the workspace the way a model gives it: relative to the root, with
+	 * {@code /} separators.
 	 * @param path a path inside the workspace
 	 * @return the path relative to the workspace root
 	 */
@@ -83,7 +89,8 @@ public final class Workspace {
 		return this.root.relativize(path).toString().replace(path.getFileSystem().getSeparator(), "/");
 	}
 
-	// The nearest part of the path that exists decides where it really leads: everything below it is yet to be
+	// The nearest part of the path that exists decides where it really leads: everything
+	// below it is yet to be
 	// created, and so cannot be a link.
 	private void checkLinksStayInside(String relativePath, Path resolved) {
 		Path existing = resolved;
@@ -96,8 +103,7 @@ public final class Workspace {
 		}
 		catch (IOException ex) {
 			if (Files.isSymbolicLink(existing)) {
-				throw new IllegalArgumentException(
-						"Path '" + relativePath + "' goes through a broken symbolic link");
+				throw new IllegalArgumentException("Path '" + relativePath + "' goes through a broken symbolic link");
 			}
 			throw new IllegalStateException("The workspace directory is not accessible");
 		}

@@ -8,7 +8,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 /**
  * Configuration of the sandboxed file workspace.
  *
- * @param root the directory the file tools work in; created at startup if it does not exist
+ * @param root the directory the file tools work in; created at startup if it does not
+ * exist
  */
 @ConfigurationProperties("sample.workspace")
 public record WorkspaceProperties(@DefaultValue("workspace") Path root) {

@@ -30,26 +30,34 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.stereotype.Component;
 
 /**
- * File tools confined to the {@link Workspace}: list and read are safe and run at once; write is moderate (it needs
- * approval only in the {@code approve-writes} profile, which lists it under
- * {@code agent.middleware.approval.sensitive-tools}); delete is dangerous, so under the default approval policy
- * each call waits until a person approves it in the approval console, through the REST API under
- * {@code /agent/approvals}, or in an MCP client that supports elicitation, and is denied after two minutes.
+ * File tools confined to the {@link Workspace}: list and read are safe and run at once;
+ * write is moderate (it needs approval only in the {@code approve-writes} profile, which
+ * lists it under {@code agent.middleware.approval.sensitive-tools}); delete is dangerous,
+ * so under the default approval policy each call waits until a person approves it in the
+ * approval console, through the REST API under {@code /agent/approvals}, or in an MCP
+ * client that supports elicitation, and is denied after two minutes.
  *
- * <p>Paths are relative to the workspace root. Failures are exceptions whose messages name the path as the model
- * gave it, never the workspace's location on disk: a path that leaves the workspace is an
- * {@link IllegalArgumentException}, a file that is missing or of the wrong kind a {@link FileSystemException}
- * such as {@code notes.txt: no such file in the workspace}.
+ * <p>
+ * Paths are relative to the workspace root. Failures are exceptions whose messages name
+ * the path as the model gave it, never the workspace's location on disk: a path that
+ * leaves the workspace is an {@link IllegalArgumentException}, a file that is missing or
+ * of the wrong kind a {@link FileSystemException} such as
+ * {@code notes.txt: no such file in the workspace}.
  *
- * <p>Only regular files with a single hard link are read or written (a FIFO would block a read forever; a planted
- * hard link can reach outside the workspace). A write goes to a temporary file in the same directory that is then
- * moved into place atomically, so readers never see an empty or half-written file and of concurrent writers the
- * last one wins whole.
+ * <p>
+ * Only regular files with a single hard link are read or written (a FIFO would block a
+ * read forever; a planted hard link can reach outside the workspace). A write goes to a
+ * temporary file in the same directory that is then moved into place atomically, so
+ * readers never see an empty or half-written file and of concurrent writers the last one
+ * wins whole.
  */
 @Component
 public class WorkspaceTools {
 
-	/** The largest file, in bytes, that {@code read_file} reads and {@code write_file} writes. */
+	/**
+	 * The largest file, in bytes, that {@code read_file} reads and {@code write_file}
+	 * writes.
+	 */
 	public static final int MAX_FILE_BYTES = 1024 * 1024;
 
 	private final Workspace workspace;
@@ -68,10 +76,12 @@ public class WorkspaceTools {
 
 	@AgentTool(title = "List workspace files",
 			description = "Lists the files and directories directly inside a directory of the workspace, "
-			+ "as paths relative to the workspace root; directory paths end with '/'", safety = SafetyLevel.SAFE,
-			readOnly = true)
-	public List<String> listFiles(@AgentToolParam(description = "Directory relative to the workspace root; "
-			+ "the root itself when omitted", required = false) @Nullable String directory) throws IOException {
+					+ "as paths relative to the workspace root; directory paths end with '/'",
+			safety = SafetyLevel.SAFE, readOnly = true)
+	public List<String> listFiles(
+			@AgentToolParam(description = "Directory relative to the workspace root; " + "the root itself when omitted",
+					required = false) @Nullable String directory)
+			throws IOException {
 		boolean atRoot = directory == null || directory.isBlank();
 		String shown = atRoot ? "." : directory;
 		Path resolved = atRoot ? this.workspace.root() : this.workspace.resolve(directory);
@@ -83,9 +93,8 @@ public class WorkspaceTools {
 		}
 	}
 
-	@AgentTool(title = "Read a file",
-			description = "Reads a UTF-8 text file of the workspace, up to 1 MiB", safety = SafetyLevel.SAFE,
-			readOnly = true)
+	@AgentTool(title = "Read a file", description = "Reads a UTF-8 text file of the workspace, up to 1 MiB",
+			safety = SafetyLevel.SAFE, readOnly = true)
 	public String readFile(@AgentToolParam(description = "File path relative to the workspace root") String path)
 			throws IOException {
 		Path file = this.workspace.resolve(path);
@@ -112,15 +121,15 @@ public class WorkspaceTools {
 
 	@AgentTool(title = "Write a file",
 			description = "Writes UTF-8 text to a file of the workspace, replacing what it held and creating "
-			+ "missing parent directories", safety = SafetyLevel.MODERATE)
+					+ "missing parent directories",
+			safety = SafetyLevel.MODERATE)
 	public String writeFile(@AgentToolParam(description = "File path relative to the workspace root") String path,
-			@AgentToolParam(description = "The complete new content of the file") String content)
-			throws IOException {
+			@AgentToolParam(description = "The complete new content of the file") String content) throws IOException {
 		Path file = this.workspace.resolve(path);
 		byte[] bytes = content.getBytes(StandardCharsets.UTF_8);
 		if (bytes.length > MAX_FILE_BYTES) {
-			throw new IllegalArgumentException("Content is " + bytes.length + " bytes; write_file writes at most "
-					+ MAX_FILE_BYTES + " bytes");
+			throw new IllegalArgumentException(
+					"Content is " + bytes.length + " bytes; write_file writes at most " + MAX_FILE_BYTES + " bytes");
 		}
 		Path target;
 		try {
@@ -128,7 +137,8 @@ public class WorkspaceTools {
 				throw new FileSystemException(path, null, "is a directory");
 			}
 			Files.createDirectories(file.getParent());
-			// Write through an in-workspace link to the file it names, never over the link itself
+			// Write through an in-workspace link to the file it names, never over the
+			// link itself
 			target = Files.exists(file) ? file.toRealPath() : file.getParent().toRealPath().resolve(file.getFileName());
 			if (Files.exists(target, LinkOption.NOFOLLOW_LINKS)) {
 				checkOrdinaryFile(path, target);
@@ -161,9 +171,10 @@ public class WorkspaceTools {
 	}
 
 	/**
-	 * Refuses what is not an ordinary file of the workspace: a FIFO, socket or device (reading a FIFO would block
-	 * forever) and a file with more than one hard link (a link planted in the workspace can name a file outside
-	 * it, and no path check can tell).
+	 * Refuses what is not an ordinary file of the workspace: a FIFO, socket or device
+	 * (reading a FIFO would block forever) and a file with more than one hard link (a
+	 * link planted in the workspace can name a file outside it, and no path check can
+	 * tell).
 	 */
 	private static void checkOrdinaryFile(String path, Path real) throws IOException {
 		BasicFileAttributes attributes = Files.readAttributes(real, BasicFileAttributes.class,
@@ -189,8 +200,9 @@ public class WorkspaceTools {
 	}
 
 	/**
-	 * Writes to a temporary file next to the target, then moves it into place atomically: a concurrent reader sees
-	 * the whole old or the whole new content, and of concurrent writers the last one to move wins.
+	 * Writes to a temporary file next to the target, then moves it into place atomically:
+	 * a concurrent reader sees the whole old or the whole new content, and of concurrent
+	 * writers the last one to move wins.
 	 */
 	private static void replaceAtomically(Path target, byte[] bytes) throws IOException {
 		Path temporary = Files.createTempFile(target.getParent(), "." + target.getFileName() + ".", ".tmp");
@@ -218,7 +230,8 @@ public class WorkspaceTools {
 		return this.workspace.relativePath(entry) + (Files.isDirectory(entry) ? "/" : "");
 	}
 
-	// The file system's own exceptions name the absolute path; the model gets the path it gave instead.
+	// The file system's own exceptions name the absolute path; the model gets the path it
+	// gave instead.
 	private static FileSystemException shownAs(String path, FileSystemException ex) {
 		String reason = (ex.getReason() != null) ? ex.getReason() : reasonFor(ex);
 		return (ex instanceof NoSuchFileException) ? new NoSuchFileException(path, null, reason)

@@ -26,8 +26,8 @@ import org.springframework.test.context.DynamicPropertySource;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Starts the sample app and drives {@code POST /chat} with the scripted model: every hook fires, in the response
- * and against the real tools and middleware.
+ * Starts the sample app and drives {@code POST /chat} with the scripted model: every hook
+ * fires, in the response and against the real tools and middleware.
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT)
 class ChatEndpointIntegrationTests {
@@ -59,8 +59,8 @@ class ChatEndpointIntegrationTests {
 		assertThat(trace).hasSize(18);
 		assertThat(trace.get(0)).isEqualTo("iteration 1 before: the model gets 1 messages");
 		assertThat(trace.get(1)).startsWith("iteration 1 after: asked for write_todos -> write_todos tool_result");
-		assertThat(trace.get(5)).startsWith("iteration 3 after: asked for read_file, get_weather -> read_file "
-				+ "tool_result: Trip notes");
+		assertThat(trace.get(5)).startsWith(
+				"iteration 3 after: asked for read_file, get_weather -> read_file " + "tool_result: Trip notes");
 		assertThat(trace.get(7)).contains("get_weather tool_result").contains("get_weather guarded: Not run");
 		assertThat(trace.get(9)).as("a person (the demo's stand-in approver) said no")
 			.startsWith("iteration 5 after: asked for delete_file -> delete_file tool_error: Call of tool "
@@ -75,7 +75,8 @@ class ChatEndpointIntegrationTests {
 		assertThat(reply.get("todos").valueStream().map((todo) -> todo.get("status").asString()).toList())
 			.containsExactly("done", "done", "pending");
 		assertThat(this.threadStore.load("chat:trip-1").get("todos")).isInstanceOf(List.class);
-		// notes.txt was read twice but reached the tool once: the second read came from the cache.
+		// notes.txt was read twice but reached the tool once: the second read came from
+		// the cache.
 		assertThat(this.callCounting.count("read_file") - readsBefore).isEqualTo(2);
 	}
 
@@ -90,8 +91,9 @@ class ChatEndpointIntegrationTests {
 	void aConversationIdEqualToAnMcpSessionIdLeavesThatSessionsTodosAlone() throws Exception {
 		HttpClient http = HttpClient.newHttpClient();
 		String session = RawMcp.initialize(http, this.port);
-		HttpResponse<String> written = http.send(RawMcp.post(this.port, session, RawMcp.toolsCall(2, "write_todos",
-				"{\"todos\":[{\"id\":\"m1\",\"text\":\"The MCP client's own item\",\"status\":\"pending\"}]}")),
+		HttpResponse<String> written = http.send(
+				RawMcp.post(this.port, session, RawMcp.toolsCall(2, "write_todos",
+						"{\"todos\":[{\"id\":\"m1\",\"text\":\"The MCP client's own item\",\"status\":\"pending\"}]}")),
 				HttpResponse.BodyHandlers.ofString());
 		assertThat(written.statusCode()).isEqualTo(200);
 		assertThat(this.threadStore.load(session).get("todos")).asList().hasSize(1);

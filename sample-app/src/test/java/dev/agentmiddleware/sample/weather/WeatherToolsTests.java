@@ -32,7 +32,8 @@ class WeatherToolsTests {
 	@Test
 	void differentCitiesGetDifferentWeather() {
 		List<String> cities = List.of("Lisbon", "Paris", "Tokyo", "Nairobi", "Lima");
-		List<List<Object>> readings = cities.stream().map(this.tools::getWeather)
+		List<List<Object>> readings = cities.stream()
+			.map(this.tools::getWeather)
 			.map((weather) -> List.<Object>of(weather.temperatureCelsius(), weather.condition(),
 					weather.humidityPercent()))
 			.toList();
@@ -46,8 +47,8 @@ class WeatherToolsTests {
 			assertThat(weather.city()).isEqualTo(city);
 			assertThat(weather.temperatureCelsius()).isBetween(-10, 35);
 			assertThat(weather.humidityPercent()).isBetween(20, 95);
-			assertThat(weather.condition()).isIn("sunny", "partly cloudy", "cloudy", "fog", "light rain",
-					"heavy rain", "thunderstorms", "snow");
+			assertThat(weather.condition()).isIn("sunny", "partly cloudy", "cloudy", "fog", "light rain", "heavy rain",
+					"thunderstorms", "snow");
 		}
 	}
 

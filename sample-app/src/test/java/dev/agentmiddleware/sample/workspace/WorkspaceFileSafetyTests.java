@@ -35,7 +35,8 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 /**
- * The workspace file tools under concurrent writers, FIFOs, planted hard links and symbolic-link aliases.
+ * The workspace file tools under concurrent writers, FIFOs, planted hard links and
+ * symbolic-link aliases.
  */
 class WorkspaceFileSafetyTests {
 
@@ -62,7 +63,8 @@ class WorkspaceFileSafetyTests {
 	void concurrentWritersNeverTearAFileAndReadersSeeOnlyWholeContents() throws Exception {
 		List<String> contents = new ArrayList<>();
 		for (int writer = 0; writer < WRITERS; writer++) {
-			// Large enough that a torn write or a partial read would show: 64 KiB of one writer's letter
+			// Large enough that a torn write or a partial read would show: 64 KiB of one
+			// writer's letter
 			contents.add(("writer " + writer + "\n") + String.valueOf((char) ('a' + writer)).repeat(64 * 1024));
 		}
 		String initial = "initial";
@@ -133,8 +135,7 @@ class WorkspaceFileSafetyTests {
 			assertThatExceptionOfType(FileSystemException.class).isThrownBy(() -> this.tools.readFile("pipe"))
 				.withMessage("pipe: is not a regular file (a FIFO, socket or device); "
 						+ "the file tools handle regular files only");
-			assertThatExceptionOfType(FileSystemException.class)
-				.isThrownBy(() -> this.tools.writeFile("pipe", "data"))
+			assertThatExceptionOfType(FileSystemException.class).isThrownBy(() -> this.tools.writeFile("pipe", "data"))
 				.withMessageContaining("is not a regular file");
 		});
 	}
@@ -174,7 +175,8 @@ class WorkspaceFileSafetyTests {
 		assertThat(reads.call(read(readFile, "docs/../docs/real.txt"))).isEqualTo("version 2");
 		tools.writeFile("alias.txt", "version 3");
 		assertThat(Files.isSymbolicLink(this.workspace.root().resolve("alias.txt")))
-			.as("writing through the alias keeps the link").isTrue();
+			.as("writing through the alias keeps the link")
+			.isTrue();
 		assertThat(reads.call(read(readFile, "docs/../docs/real.txt"))).isEqualTo("version 3");
 		assertThat(reads.call(read(readFile, "alias.txt"))).isEqualTo("version 3");
 	}

@@ -38,25 +38,28 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * The approval queue's REST API and console, under {@code agent.middleware.approval.web.path} (default
- * {@code /agent/approvals}):
+ * The approval queue's REST API and console, under
+ * {@code agent.middleware.approval.web.path} (default {@code /agent/approvals}):
  * <ul>
- * <li>{@code GET {path}}: the pending requests (id, tool, safety, summary, redacted arguments, session fingerprint, principal,
- * createdAt, expiresAt);</li>
+ * <li>{@code GET {path}}: the pending requests (id, tool, safety, summary, redacted
+ * arguments, session fingerprint, principal, createdAt, expiresAt);</li>
  * <li>{@code GET {path}/audit?limit=50}: the latest decisions, newest first;</li>
- * <li>{@code POST {path}/{id}/approve}, {@code POST {path}/{id}/approve-for-session} (optional body
- * {@code {"scope": "arguments"|"tool"}}), {@code POST {path}/{id}/deny} ({@code {"reason": "…"}}),
- * {@code POST {path}/{id}/approve-with-arguments} ({@code {"arguments": {…}}}, bound and validated like a new call
- * of the same tool: 400 when invalid);</li>
- * <li>{@code GET {path}/console}: the web console; {@code GET {path}/console/requests/{id}}: its page of one request,
- * where the approval link points.</li>
+ * <li>{@code POST {path}/{id}/approve}, {@code POST {path}/{id}/approve-for-session}
+ * (optional body {@code {"scope": "arguments"|"tool"}}), {@code POST {path}/{id}/deny}
+ * ({@code {"reason": "…"}}), {@code POST {path}/{id}/approve-with-arguments}
+ * ({@code {"arguments": {…}}}, bound and validated like a new call of the same tool: 400
+ * when invalid);</li>
+ * <li>{@code GET {path}/console}: the web console; {@code GET
+ * {path}/console/requests/{id}}: its page of one request, where the approval link
+ * points.</li>
  * </ul>
- * Decisions answer 404 for an unknown id and 409 for a request already decided or expired. Nobody approves their
- * own call: an approval by the principal that made the call answers 403 naming the rule
- * ({@value #NO_SELF_APPROVAL}) unless {@code agent.middleware.approval.allow-self-approval} is true; the caller may
- * still deny (cancel) its own request. POST requests must be
- * {@code application/json}, which browsers cannot send across origins without a CORS preflight: together with
- * Spring Security's role check this keeps other sites from deciding through a logged-in browser.
+ * Decisions answer 404 for an unknown id and 409 for a request already decided or
+ * expired. Nobody approves their own call: an approval by the principal that made the
+ * call answers 403 naming the rule ({@value #NO_SELF_APPROVAL}) unless
+ * {@code agent.middleware.approval.allow-self-approval} is true; the caller may still
+ * deny (cancel) its own request. POST requests must be {@code application/json}, which
+ * browsers cannot send across origins without a CORS preflight: together with Spring
+ * Security's role check this keeps other sites from deciding through a logged-in browser.
  */
 @RestController
 public class ApprovalController {
@@ -85,7 +88,8 @@ public class ApprovalController {
 	private final boolean allowSelfApproval;
 
 	/**
-	 * Creates the controller, which refuses a decision by the principal that made the call.
+	 * Creates the controller, which refuses a decision by the principal that made the
+	 * call.
 	 * @param store the approval store
 	 * @param binder binds changed arguments like a new call
 	 * @param tools the descriptor of a tool by name
@@ -206,8 +210,9 @@ public class ApprovalController {
 	}
 
 	/**
-	 * The console page of one request, as the approval link sends it: that request (pending, or its decision), with
-	 * a link to the whole console. An id that cannot be one of ours gets 404.
+	 * The console page of one request, as the approval link sends it: that request
+	 * (pending, or its decision), with a link to the whole console. An id that cannot be
+	 * one of ours gets 404.
 	 * @param id the request id
 	 * @return the page
 	 * @throws java.io.IOException if the page cannot be read
@@ -223,7 +228,8 @@ public class ApprovalController {
 		return ResponseEntity.ok().contentType(MediaType.TEXT_HTML).body(page(id));
 	}
 
-	// The console; with a request id (plain characters only, so it is safe in the script as it is), only that one
+	// The console; with a request id (plain characters only, so it is safe in the script
+	// as it is), only that one
 	private String page(@Nullable String requestId) throws java.io.IOException {
 		String page = StreamUtils.copyToString(
 				new ClassPathResource("console.html", ApprovalController.class).getInputStream(),
@@ -234,8 +240,8 @@ public class ApprovalController {
 	}
 
 	/**
-	 * Records a decision; {@code approver} is the principal of a decision that lets the call run, checked against
-	 * the request's caller, or {@code null} for a denial.
+	 * Records a decision; {@code approver} is the principal of a decision that lets the
+	 * call run, checked against the request's caller, or {@code null} for a denial.
 	 */
 	private ResponseEntity<Map<String, Object>> decide(String id, ApprovalDecision decision,
 			@Nullable Principal approver) {
@@ -280,16 +286,18 @@ public class ApprovalController {
 		return error(HttpStatus.NOT_FOUND, "No approval request " + echoed(id));
 	}
 
-	// An unknown id comes from the client: it is named back only when it looks like one of ours (short, plain), so an
+	// An unknown id comes from the client: it is named back only when it looks like one
+	// of ours (short, plain), so an
 	// error body never echoes unbounded or markup-laden input.
 	private static String echoed(String id) {
 		return plainId(id) ? "'" + id + "'" : "with this id";
 	}
 
 	private static boolean plainId(String id) {
-		return !id.isEmpty() && id.length() <= MAX_ECHOED_ID_LENGTH && id.chars()
-			.allMatch((c) -> (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-'
-					|| c == '_');
+		return !id.isEmpty() && id.length() <= MAX_ECHOED_ID_LENGTH
+				&& id.chars()
+					.allMatch((c) -> (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
+							|| c == '-' || c == '_');
 	}
 
 	private static ResponseEntity<Map<String, Object>> error(HttpStatus status, String message) {
@@ -308,7 +316,8 @@ public class ApprovalController {
 	 * @param safety the tool's safety level
 	 * @param summary the one-line summary
 	 * @param arguments the redacted arguments
-	 * @param session the fingerprint of the caller's session (never its id, which works like a bearer secret)
+	 * @param session the fingerprint of the caller's session (never its id, which works
+	 * like a bearer secret)
 	 * @param principal the caller's principal
 	 * @param createdAt when the call asked
 	 * @param expiresAt when it is denied unless decided
@@ -327,7 +336,8 @@ public class ApprovalController {
 				arguments = JSON.getNodeFactory().stringNode(request.arguments());
 			}
 			return new PendingApproval(request.id(), request.toolName(), request.safety().name(), request.summary(),
-					arguments, SessionFingerprint.ofNullable(request.sessionId()), request.principal(), request.createdAt(), request.expiresAt(),
+					arguments, SessionFingerprint.ofNullable(request.sessionId()), request.principal(),
+					request.createdAt(), request.expiresAt(),
 					Math.max(0, Duration.between(request.createdAt(), now).toSeconds()));
 		}
 
@@ -353,9 +363,8 @@ public class ApprovalController {
 
 		static AuditEntry of(ApprovalAuditRecord record) {
 			return new AuditEntry(record.requestId(), record.toolName(), record.argumentsHash(),
-					SessionFingerprint.ofNullable(record.sessionId()),
-					record.principal(), record.decidedBy(), record.outcome().tagValue(), record.reason(),
-					record.requestedAt(), record.decidedAt());
+					SessionFingerprint.ofNullable(record.sessionId()), record.principal(), record.decidedBy(),
+					record.outcome().tagValue(), record.reason(), record.requestedAt(), record.decidedAt());
 		}
 
 	}

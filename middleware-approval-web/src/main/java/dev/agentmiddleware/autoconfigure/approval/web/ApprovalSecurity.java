@@ -12,12 +12,14 @@ import org.springframework.security.core.userdetails.UserDetailsService;
 import org.springframework.security.web.SecurityFilterChain;
 
 /**
- * The security of the approval console and REST API: only requests whose authentication carries an approver
- * authority ({@code ROLE_<role>}, or {@code web.token-authority}) see or decide approvals, anonymous requests get
- * 401. Users authenticate with HTTP Basic (the application's users, else {@code spring.security.user.*}), and, when
- * {@code web.token-authority} is set and the application has a {@code JwtDecoder}, with a bearer token. Spring
- * Security's CSRF token is not used here: every decision is a POST that must carry {@code application/json}, which a
- * browser does not send across origins without a CORS preflight that this application does not allow.
+ * The security of the approval console and REST API: only requests whose authentication
+ * carries an approver authority ({@code ROLE_<role>}, or {@code web.token-authority}) see
+ * or decide approvals, anonymous requests get 401. Users authenticate with HTTP Basic
+ * (the application's users, else {@code spring.security.user.*}), and, when
+ * {@code web.token-authority} is set and the application has a {@code JwtDecoder}, with a
+ * bearer token. Spring Security's CSRF token is not used here: every decision is a POST
+ * that must carry {@code application/json}, which a browser does not send across origins
+ * without a CORS preflight that this application does not allow.
  */
 final class ApprovalSecurity {
 
@@ -48,8 +50,8 @@ final class ApprovalSecurity {
 			http.userDetailsService(propertyUsers);
 		}
 		if (bearerTokens != null) {
-			http.oauth2ResourceServer((resourceServer) -> resourceServer
-				.jwt((jwt) -> jwt.authenticationManager(bearerTokens)));
+			http.oauth2ResourceServer(
+					(resourceServer) -> resourceServer.jwt((jwt) -> jwt.authenticationManager(bearerTokens)));
 		}
 		return http.build();
 	}

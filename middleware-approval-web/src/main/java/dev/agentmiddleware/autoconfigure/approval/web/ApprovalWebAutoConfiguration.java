@@ -40,16 +40,18 @@ import org.springframework.security.web.SecurityFilterChain;
 import org.springframework.web.servlet.DispatcherServlet;
 
 /**
- * The approval web module: the in-app queue of approval requests ({@link ApprovalQueueProvider}, provider
- * {@code queue}), its REST API and console ({@link ApprovalController}, at {@code agent.middleware.approval.web.path}),
- * and, with Spring Security, a filter chain that lets only approvers see and decide approvals (users with the approver
- * role, and, with {@code web.token-authority}, bearer tokens with that authority). Without Spring Security it warns
- * that the console is open to anyone who can reach the application.
+ * The approval web module: the in-app queue of approval requests
+ * ({@link ApprovalQueueProvider}, provider {@code queue}), its REST API and console
+ * ({@link ApprovalController}, at {@code agent.middleware.approval.web.path}), and, with
+ * Spring Security, a filter chain that lets only approvers see and decide approvals
+ * (users with the approver role, and, with {@code web.token-authority}, bearer tokens
+ * with that authority). Without Spring Security it warns that the console is open to
+ * anyone who can reach the application.
  */
-@AutoConfiguration(after = ApprovalAutoConfiguration.class,
-		afterName = { "org.springframework.boot.security.autoconfigure.web.servlet.ServletWebSecurityAutoConfiguration",
-				"org.springframework.boot.security.autoconfigure.actuate.web.servlet.ManagementWebSecurityAutoConfiguration",
-				"org.springframework.boot.security.oauth2.server.resource.autoconfigure.OAuth2ResourceServerAutoConfiguration" })
+@AutoConfiguration(after = ApprovalAutoConfiguration.class, afterName = {
+		"org.springframework.boot.security.autoconfigure.web.servlet.ServletWebSecurityAutoConfiguration",
+		"org.springframework.boot.security.autoconfigure.actuate.web.servlet.ManagementWebSecurityAutoConfiguration",
+		"org.springframework.boot.security.oauth2.server.resource.autoconfigure.OAuth2ResourceServerAutoConfiguration" })
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
 @ConditionalOnClass(DispatcherServlet.class)
 @ConditionalOnBean(ApprovalMiddleware.class)
@@ -69,9 +71,10 @@ public final class ApprovalWebAutoConfiguration {
 	ApprovalController approvalController(ApprovalStore store, ArgumentsBinder approvalArgumentsBinder,
 			ObjectProvider<AgentToolRegistry> registry, ApprovalProperties properties, ObjectProvider<Clock> clock) {
 		if (properties.isAllowSelfApproval()) {
-			logger.warn("{}.allow-self-approval is true: the principal that made a call may approve it itself "
-					+ "through {}; set it to false to have another approver decide", ApprovalProperties.PREFIX,
-					properties.getWeb().getPath());
+			logger.warn(
+					"{}.allow-self-approval is true: the principal that made a call may approve it itself "
+							+ "through {}; set it to false to have another approver decide",
+					ApprovalProperties.PREFIX, properties.getWeb().getPath());
 		}
 		return new ApprovalController(store, approvalArgumentsBinder,
 				(name) -> registry.getObject().find(name).map(RegisteredTool::descriptor),
@@ -84,8 +87,9 @@ public final class ApprovalWebAutoConfiguration {
 	static class UnprotectedWarning {
 
 		UnprotectedWarning(ApprovalProperties properties) {
-			logger.warn("The approval console and REST API at {} are open to anyone who can reach this "
-					+ "application: add Spring Security to let only the '{}' role decide",
+			logger.warn(
+					"The approval console and REST API at {} are open to anyone who can reach this "
+							+ "application: add Spring Security to let only the '{}' role decide",
 					properties.getWeb().getPath(), properties.getWeb().getRole());
 		}
 
@@ -110,8 +114,7 @@ public final class ApprovalWebAutoConfiguration {
 			@Bean
 			@Order(ApprovalSecurity.ORDER)
 			SecurityFilterChain approvalSecurityFilterChain(HttpSecurity http, ApprovalProperties properties,
-					ApproverLogins approverLogins, ObjectProvider<ApprovalBearerTokens> bearerTokens)
-					throws Exception {
+					ApproverLogins approverLogins, ObjectProvider<ApprovalBearerTokens> bearerTokens) throws Exception {
 				ApprovalBearerTokens tokens = bearerTokens.getIfAvailable();
 				return ApprovalSecurity.filterChain(http, properties.getWeb(), approverLogins,
 						(tokens != null) ? tokens.authenticationManager() : null);
@@ -127,8 +130,7 @@ public final class ApprovalWebAutoConfiguration {
 		}
 
 		@Configuration(proxyBeanMethods = false)
-		@ConditionalOnClass({ JwtDecoder.class, JwtAuthenticationProvider.class,
-				OAuth2ResourceServerProperties.class })
+		@ConditionalOnClass({ JwtDecoder.class, JwtAuthenticationProvider.class, OAuth2ResourceServerProperties.class })
 		@ConditionalOnBean(JwtDecoder.class)
 		@ConditionalOnProperty(prefix = ApprovalProperties.PREFIX + ".web", name = "token-authority")
 		@EnableConfigurationProperties(OAuth2ResourceServerProperties.class)
@@ -141,7 +143,8 @@ public final class ApprovalWebAutoConfiguration {
 					OAuth2ResourceServerProperties resourceServer) {
 				JwtAuthenticationProvider provider = new JwtAuthenticationProvider(decoder);
 				provider.setJwtAuthenticationConverter(converter.getIfAvailable(JwtAuthenticationConverter::new));
-				// The MCP endpoint's requirements where there is one, so that both take the same tokens
+				// The MCP endpoint's requirements where there is one, so that both take
+				// the same tokens
 				BearerTokenRequirements checked = requirements.getIfAvailable(() -> BearerTokenRequirements
 					.of(resourceServer.getJwt().getIssuerUri(), resourceServer.getJwt().getPrincipalClaimName()));
 				return new ApprovalBearerTokens(

@@ -23,11 +23,13 @@ import org.springframework.security.crypto.password.PasswordEncoder;
 import org.springframework.security.provisioning.InMemoryUserDetailsManager;
 
 /**
- * Who can log in to the approval console and REST API: the application's own users (a {@link UserDetailsService},
- * an {@link AuthenticationProvider} or an {@link AuthenticationManager} bean), else Spring Boot's
- * {@code spring.security.user.*}, which Boot itself does not turn into a user beside a {@code JwtDecoder} but the
- * approval chain honours, and the holders of a bearer token with {@code web.token-authority}. Says so at startup when
- * people must approve calls and none of them can.
+ * Who can log in to the approval console and REST API: the application's own users (a
+ * {@link UserDetailsService}, an {@link AuthenticationProvider} or an
+ * {@link AuthenticationManager} bean), else Spring Boot's {@code spring.security.user.*},
+ * which Boot itself does not turn into a user beside a {@code JwtDecoder} but the
+ * approval chain honours, and the holders of a bearer token with
+ * {@code web.token-authority}. Says so at startup when people must approve calls and none
+ * of them can.
  */
 final class ApproverLogins {
 
@@ -35,7 +37,8 @@ final class ApproverLogins {
 
 	private static final Logger logger = LoggerFactory.getLogger(ApprovalWebAutoConfiguration.class);
 
-	// As Spring Boot's UserDetailsServiceAutoConfiguration: a password with an {id} prefix is already encoded
+	// As Spring Boot's UserDetailsServiceAutoConfiguration: a password with an {id}
+	// prefix is already encoded
 	private static final Pattern ENCODED_PASSWORD = Pattern.compile("^\\{.+}.*$");
 
 	private final ApprovalProperties.Web web;
@@ -75,7 +78,8 @@ final class ApproverLogins {
 		return BeanFactoryUtils.beanNamesForTypeIncludingAncestors(beans, type, true, false).length > 0;
 	}
 
-	// Boot's user when a password is set (the name defaults to 'user'); Boot's generated password is for nobody
+	// Boot's user when a password is set (the name defaults to 'user'); Boot's generated
+	// password is for nobody
 	private static @Nullable UserDetails propertyUser(Binder binder, boolean passwordEncoder) {
 		String password = binder.bind(USER_PREFIX + ".password", String.class).orElse(null);
 		if (password == null || password.isEmpty()) {
@@ -84,15 +88,15 @@ final class ApproverLogins {
 		String name = binder.bind(USER_PREFIX + ".name", String.class).orElse("user");
 		List<String> roles = binder.bind(USER_PREFIX + ".roles", Bindable.listOf(String.class)).orElse(List.of());
 		return User.withUsername(name)
-			.password((passwordEncoder || ENCODED_PASSWORD.matcher(password).matches()) ? password
-					: "{noop}" + password)
+			.password(
+					(passwordEncoder || ENCODED_PASSWORD.matcher(password).matches()) ? password : "{noop}" + password)
 			.roles(roles.toArray(String[]::new))
 			.build();
 	}
 
 	/**
-	 * The user of {@code spring.security.user.*} for the approval chain alone, when the application has no users of
-	 * its own.
+	 * The user of {@code spring.security.user.*} for the approval chain alone, when the
+	 * application has no users of its own.
 	 * @return the user, or {@code null}
 	 */
 	@Nullable UserDetailsService propertyUsers() {
@@ -100,8 +104,8 @@ final class ApproverLogins {
 	}
 
 	/**
-	 * The authorities that let a request see and decide approvals: {@code ROLE_<role>}, and
-	 * {@code web.token-authority} when set.
+	 * The authorities that let a request see and decide approvals: {@code ROLE_<role>},
+	 * and {@code web.token-authority} when set.
 	 * @return the authorities
 	 */
 	String[] approverAuthorities() {
@@ -129,21 +133,22 @@ final class ApproverLogins {
 		}
 		String whyNot = whyNobodyCanApprove();
 		if (whyNot != null) {
-			logger.warn("Calls of {} wait for a person's approval (provider {}), but nobody can log in as an "
-					+ "approver to the approval console and REST API at {}: {}. Let approvers in: declare a "
-					+ "UserDetailsService bean, or set {}.name, {}.password and {}.roles={}, or set "
-					+ "{}.web.token-authority to the authority that lets a bearer token approve (such as "
-					+ "SCOPE_approvals for the scope 'approvals')",
+			logger.warn(
+					"Calls of {} wait for a person's approval (provider {}), but nobody can log in as an "
+							+ "approver to the approval console and REST API at {}: {}. Let approvers in: declare a "
+							+ "UserDetailsService bean, or set {}.name, {}.password and {}.roles={}, or set "
+							+ "{}.web.token-authority to the authority that lets a bearer token approve (such as "
+							+ "SCOPE_approvals for the scope 'approvals')",
 					String.join(", ", gated), String.join(", ", waiting), this.web.getPath(), whyNot, USER_PREFIX,
 					USER_PREFIX, USER_PREFIX, role(), ApprovalProperties.PREFIX);
 		}
 	}
 
 	private @Nullable String whyNobodyCanApprove() {
-		if (this.applicationUsers || this.bearerTokens || (this.propertyUser != null && this.propertyUser
-			.getAuthorities()
-			.stream()
-			.anyMatch((authority) -> ("ROLE_" + role()).equals(authority.getAuthority())))) {
+		if (this.applicationUsers || this.bearerTokens
+				|| (this.propertyUser != null && this.propertyUser.getAuthorities()
+					.stream()
+					.anyMatch((authority) -> ("ROLE_" + role()).equals(authority.getAuthority())))) {
 			return null;
 		}
 		List<String> reasons = new ArrayList<>();

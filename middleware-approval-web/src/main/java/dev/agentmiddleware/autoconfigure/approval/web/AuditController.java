@@ -24,17 +24,20 @@ import org.springframework.web.server.ResponseStatusException;
 import org.springframework.web.servlet.mvc.method.annotation.StreamingResponseBody;
 
 /**
- * The audit trail's REST API, under {@code agent.middleware.audit.web.path} (default {@code /agent/audit}), for
- * users with the auditor role only (served with Spring Security only):
+ * The audit trail's REST API, under {@code agent.middleware.audit.web.path} (default
+ * {@code /agent/audit}), for users with the auditor role only (served with Spring
+ * Security only):
  * <ul>
- * <li>{@code GET {path}?tool=&principal=&outcome=&from=&to=&page=0&size=50}: one page of records, newest first
- * ({@code outcome} as {@code denied} or {@code DENIED}, {@code from}/{@code to} as ISO-8601 instants,
- * {@code size} at most {@value #MAX_SIZE});</li>
- * <li>{@code GET {path}/export} with the same filters: every matching record, one JSON object a line
- * ({@code application/x-ndjson}), for a SIEM.</li>
+ * <li>{@code GET {path}?tool=&principal=&outcome=&from=&to=&page=0&size=50}: one page of
+ * records, newest first ({@code outcome} as {@code denied} or {@code DENIED},
+ * {@code from}/{@code to} as ISO-8601 instants, {@code size} at most
+ * {@value #MAX_SIZE});</li>
+ * <li>{@code GET {path}/export} with the same filters: every matching record, one JSON
+ * object a line ({@code application/x-ndjson}), for a SIEM.</li>
  * </ul>
- * A record holds the session's fingerprint, never its id, and the SHA-256 of the arguments, never their values
- * (except the redacted arguments of the tools listed in {@code agent.middleware.audit.include-arguments}).
+ * A record holds the session's fingerprint, never its id, and the SHA-256 of the
+ * arguments, never their values (except the redacted arguments of the tools listed in
+ * {@code agent.middleware.audit.include-arguments}).
  */
 @RestController
 public class AuditController {
@@ -167,17 +170,20 @@ public class AuditController {
 	 * @param time when the call started (ISO-8601)
 	 * @param callId the call's id
 	 * @param tool the tool
-	 * @param source where the call came from ({@code mcp}, {@code spring_ai}, {@code java}, {@code other})
+	 * @param source where the call came from ({@code mcp}, {@code spring_ai},
+	 * {@code java}, {@code other})
 	 * @param principal the caller, or {@code null}
 	 * @param sessionFingerprint the session's fingerprint, or {@code null}
 	 * @param traceId the trace id, or {@code null}
 	 * @param outcome the outcome, such as {@code rate_limited}
 	 * @param decidedBy the layer that decided it, or {@code null} when the tool ran
 	 * @param approvalRequestId the approval request involved, or {@code null}
-	 * @param approvalGrantedBy who granted the session grant that let the call through, or {@code null}
+	 * @param approvalGrantedBy who granted the session grant that let the call through,
+	 * or {@code null}
 	 * @param durationMs how long the call took, in milliseconds
 	 * @param argumentsDigest the SHA-256 of the arguments' canonical JSON
-	 * @param arguments the redacted arguments of a tool that includes them, or {@code null}
+	 * @param arguments the redacted arguments of a tool that includes them, or
+	 * {@code null}
 	 * @param resultSize the result's size, or {@code null}
 	 */
 	public record AuditEntry(String time, String callId, String tool, String source, @Nullable String principal,

@@ -28,14 +28,15 @@ import org.springframework.web.servlet.DispatcherServlet;
 
 /**
  * The audit trail's REST API and JSON Lines export ({@link AuditController}, at
- * {@code agent.middleware.audit.web.path}), for users with the auditor role ({@code agent.middleware.audit.web.role})
- * only. Fails closed: without Spring Security the API is not served, and startup says so; anonymous requests get
- * 401, users without the role 403. Users log in with HTTP Basic, as the approval console's do (the application's
- * users, else {@code spring.security.user.*}).
+ * {@code agent.middleware.audit.web.path}), for users with the auditor role
+ * ({@code agent.middleware.audit.web.role}) only. Fails closed: without Spring Security
+ * the API is not served, and startup says so; anonymous requests get 401, users without
+ * the role 403. Users log in with HTTP Basic, as the approval console's do (the
+ * application's users, else {@code spring.security.user.*}).
  */
-@AutoConfiguration(after = { AuditAutoConfiguration.class, ApprovalWebAutoConfiguration.class },
-		afterName = { "org.springframework.boot.security.autoconfigure.web.servlet.ServletWebSecurityAutoConfiguration",
-				"org.springframework.boot.security.autoconfigure.actuate.web.servlet.ManagementWebSecurityAutoConfiguration" })
+@AutoConfiguration(after = { AuditAutoConfiguration.class, ApprovalWebAutoConfiguration.class }, afterName = {
+		"org.springframework.boot.security.autoconfigure.web.servlet.ServletWebSecurityAutoConfiguration",
+		"org.springframework.boot.security.autoconfigure.actuate.web.servlet.ManagementWebSecurityAutoConfiguration" })
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
 @ConditionalOnClass(DispatcherServlet.class)
 @ConditionalOnBean(AuditTrail.class)
@@ -50,10 +51,11 @@ public final class AuditWebAutoConfiguration {
 	static class NotServedWithoutSecurity {
 
 		NotServedWithoutSecurity(AuditProperties properties) {
-			logger.warn("The audit REST API at {} is not served: it needs Spring Security, to let only the '{}' role "
-					+ "read the audit trail (add spring-boot-starter-security, or set {}.web.enabled=false to "
-					+ "silence this)", properties.getWeb().getPath(), properties.getWeb().getRole(),
-					AuditProperties.PREFIX);
+			logger.warn(
+					"The audit REST API at {} is not served: it needs Spring Security, to let only the '{}' role "
+							+ "read the audit trail (add spring-boot-starter-security, or set {}.web.enabled=false to "
+							+ "silence this)",
+					properties.getWeb().getPath(), properties.getWeb().getRole(), AuditProperties.PREFIX);
 		}
 
 	}
@@ -75,8 +77,7 @@ public final class AuditWebAutoConfiguration {
 		SecurityFilterChain auditSecurityFilterChain(HttpSecurity http, AuditProperties properties,
 				ObjectProvider<ApproverLogins> approverLogins) throws Exception {
 			AuditProperties.Web web = properties.getWeb();
-			String role = web.getRole().startsWith("ROLE_") ? web.getRole().substring("ROLE_".length())
-					: web.getRole();
+			String role = web.getRole().startsWith("ROLE_") ? web.getRole().substring("ROLE_".length()) : web.getRole();
 			http.securityMatcher(web.getPath(), web.getPath() + "/**")
 				.authorizeHttpRequests((requests) -> requests.anyRequest().hasAuthority("ROLE_" + role))
 				.httpBasic(Customizer.withDefaults())

@@ -33,7 +33,8 @@ class ApprovalWebAutoConfigurationTests {
 
 	private static final String NOBODY = "nobody can log in as an approver to the approval console and REST API";
 
-	// Not fetched at startup: Spring Security reads a JWK set when the first token arrives
+	// Not fetched at startup: Spring Security reads a JWK set when the first token
+	// arrives
 	private static final String JWK_SET_URI = "spring.security.oauth2.resourceserver.jwt.jwk-set-uri=http://127.0.0.1:9/jwks";
 
 	private static final AutoConfigurations OAUTH = AutoConfigurations.of(UserDetailsServiceAutoConfiguration.class,
@@ -41,8 +42,9 @@ class ApprovalWebAutoConfigurationTests {
 
 	private final WebApplicationContextRunner contextRunner = new WebApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(AgentMiddlewareAutoConfiguration.class,
-				AgentToolAutoConfiguration.class, ApprovalAutoConfiguration.class, JdbcStoresAutoConfiguration.class, ApprovalWebAutoConfiguration.class, McpApprovalAutoConfiguration.class,
-				SecurityAutoConfiguration.class, ServletWebSecurityAutoConfiguration.class))
+				AgentToolAutoConfiguration.class, ApprovalAutoConfiguration.class, JdbcStoresAutoConfiguration.class,
+				ApprovalWebAutoConfiguration.class, McpApprovalAutoConfiguration.class, SecurityAutoConfiguration.class,
+				ServletWebSecurityAutoConfiguration.class))
 		.withUserConfiguration(ApprovalAutoConfigurationTests.FileToolsConfiguration.class);
 
 	@Test
@@ -62,8 +64,7 @@ class ApprovalWebAutoConfigurationTests {
 	}
 
 	@Test
-	void besideAResourceServerWithNobodyToLogInStartupWarnsOnceNamingTheWaysToLetApproversIn(
-			CapturedOutput output) {
+	void besideAResourceServerWithNobodyToLogInStartupWarnsOnceNamingTheWaysToLetApproversIn(CapturedOutput output) {
 		this.contextRunner.withConfiguration(OAUTH).withPropertyValues(JWK_SET_URI).run((context) -> {
 			assertThat(context).hasNotFailed().hasBean("approvalSecurityFilterChain");
 			assertThat(output.getOut().lines().filter((line) -> line.contains(NOBODY))).singleElement()
@@ -81,8 +82,8 @@ class ApprovalWebAutoConfigurationTests {
 	@Test
 	void springSecurityUserWithTheApproverRoleIsEnoughBesideAResourceServer(CapturedOutput output) {
 		this.contextRunner.withConfiguration(OAUTH)
-			.withPropertyValues(JWK_SET_URI, "spring.security.user.name=root",
-					"spring.security.user.password=secret", "spring.security.user.roles=APPROVER")
+			.withPropertyValues(JWK_SET_URI, "spring.security.user.name=root", "spring.security.user.password=secret",
+					"spring.security.user.roles=APPROVER")
 			.run((context) -> {
 				assertThat(context).hasNotFailed();
 				assertThat(output).doesNotContain(NOBODY);

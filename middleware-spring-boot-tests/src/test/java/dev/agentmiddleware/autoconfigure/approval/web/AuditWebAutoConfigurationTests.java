@@ -46,12 +46,11 @@ class AuditWebAutoConfigurationTests {
 
 	@Test
 	void withoutSpringSecurityTheAuditIsNotServedAndStartupSaysSo(CapturedOutput output) {
-		this.contextRunner.withClassLoader(new FilteredClassLoader("org.springframework.security"))
-			.run((context) -> {
-				assertThat(context).hasNotFailed().doesNotHaveBean(AuditController.class);
-				assertThat(output).contains("The audit REST API at /agent/audit is not served: it needs Spring "
-						+ "Security, to let only the 'auditor' role read the audit trail");
-			});
+		this.contextRunner.withClassLoader(new FilteredClassLoader("org.springframework.security")).run((context) -> {
+			assertThat(context).hasNotFailed().doesNotHaveBean(AuditController.class);
+			assertThat(output).contains("The audit REST API at /agent/audit is not served: it needs Spring "
+					+ "Security, to let only the 'auditor' role read the audit trail");
+		});
 	}
 
 	@Test
@@ -74,9 +73,10 @@ class AuditWebAutoConfigurationTests {
 		assertThat(controller.records("delete_file", "bob", "denied", null, null, 0, 50).records())
 			.extracting(AuditEntry::callId)
 			.containsExactly("c-2", "c-0");
-		assertThat(controller
-			.records(null, null, null, "2026-11-27T10:00:01Z", "2026-11-27T10:00:03Z", 0, 50)
-			.records()).extracting(AuditEntry::callId).containsExactly("c-2", "c-1");
+		assertThat(
+				controller.records(null, null, null, "2026-11-27T10:00:01Z", "2026-11-27T10:00:03Z", 0, 50).records())
+			.extracting(AuditEntry::callId)
+			.containsExactly("c-2", "c-1");
 		AuditEntry entry = controller.records(null, null, null, null, null, 0, 1).records().get(0);
 		assertThat(entry.outcome()).isEqualTo("succeeded");
 		assertThat(entry.source()).isEqualTo("mcp");
