@@ -6,13 +6,6 @@ import java.util.Objects;
 import dev.agentmiddleware.cache.ArgumentsFingerprint;
 import dev.agentmiddleware.redaction.SecretRedactor;
 import org.jspecify.annotations.Nullable;
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.MapperFeature;
-import tools.jackson.databind.SerializationFeature;
-import tools.jackson.databind.cfg.JsonNodeFeature;
-import tools.jackson.databind.json.JsonMapper;
-import tools.jackson.databind.node.ArrayNode;
-import tools.jackson.databind.node.ObjectNode;
 
 /**
  * What an approval shows of a call's arguments and what it binds a decision to: the
@@ -31,19 +24,12 @@ final class ApprovalArguments {
 
 	private final SecretRedactor redactor;
 
-	private final JsonMapper mapper;
-
 	/**
 	 * Creates the arguments view.
 	 * @param redactor hides secrets
 	 */
 	ApprovalArguments(SecretRedactor redactor) {
 		this.redactor = Objects.requireNonNull(redactor, "redactor");
-		this.mapper = JsonMapper.builder()
-			.enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS)
-			.enable(MapperFeature.SORT_PROPERTIES_ALPHABETICALLY)
-			.enable(JsonNodeFeature.WRITE_PROPERTIES_SORTED)
-			.build();
 	}
 
 	/**
@@ -63,22 +49,7 @@ final class ApprovalArguments {
 	 * @return the redacted JSON text
 	 */
 	String redactedJson(Map<String, ? extends @Nullable Object> arguments) {
-		JsonNode tree = tree(arguments);
-		redact(tree);
-		return this.mapper.writeValueAsString(tree);
-	}
-
-	private JsonNode tree(Map<String, ? extends @Nullable Object> arguments) {
-		try {
-			return this.mapper.valueToTree(arguments);
-		}
-		catch (RuntimeException ex) {
-			// A value Jackson cannot write: fall back to its text, so that the call is
-			// still gated.
-			ObjectNode fallback = this.mapper.createObjectNode();
-			arguments.forEach((name, value) -> fallback.put(name, String.valueOf(value)));
-			return fallback;
-		}
+		return this.redactor.redactedJson(arguments);
 	}
 
 	/**
@@ -107,34 +78,6 @@ final class ApprovalArguments {
 
 	private static String cut(String text) {
 		return (text.length() <= MAX_TEXT_LENGTH) ? text : text.substring(0, MAX_TEXT_LENGTH - 1) + "…";
-	}
-
-	private void redact(JsonNode node) {
-		if (node instanceof ObjectNode object) {
-			for (String name : object.propertyNames()) {
-				JsonNode value = object.get(name);
-				if (this.redactor.isSecretKey(name)) {
-					object.put(name, SecretRedactor.REDACTED);
-				}
-				else if (value.isString()) {
-					object.put(name, this.redactor.redactText(value.asString()));
-				}
-				else {
-					redact(value);
-				}
-			}
-		}
-		else if (node instanceof ArrayNode array) {
-			for (int i = 0; i < array.size(); i++) {
-				JsonNode element = array.get(i);
-				if (element.isString()) {
-					array.set(i, array.stringNode(this.redactor.redactText(element.asString())));
-				}
-				else {
-					redact(element);
-				}
-			}
-		}
 	}
 
 }

@@ -25,12 +25,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slf4j.MDC;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.MapperFeature;
-import tools.jackson.databind.SerializationFeature;
-import tools.jackson.databind.cfg.JsonNodeFeature;
-import tools.jackson.databind.json.JsonMapper;
-import tools.jackson.databind.node.ArrayNode;
-import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The audit trail: a {@link ToolCallObserver} that turns every call record (every path,
@@ -85,12 +79,6 @@ public final class AuditTrail implements ToolCallObserver, AutoCloseable {
 	private final Set<String> argumentTools;
 
 	private final SecretRedactor redactor;
-
-	private final JsonMapper mapper = JsonMapper.builder()
-		.enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS)
-		.enable(MapperFeature.SORT_PROPERTIES_ALPHABETICALLY)
-		.enable(JsonNodeFeature.WRITE_PROPERTIES_SORTED)
-		.build();
 
 	private final Thread writer;
 
@@ -339,50 +327,8 @@ public final class AuditTrail implements ToolCallObserver, AutoCloseable {
 				invocation.principalName(), SessionFingerprint.ofNullable(invocation.sessionId()), pending.traceId(),
 				record.outcome(), record.decidedBy(), record.approvalRequestId(), record.approvalGrantedBy(),
 				record.duration(), ArgumentsFingerprint.of(arguments).sha256(),
-				this.argumentTools.contains(invocation.toolName()) ? redactedJson(arguments) : null,
+				this.argumentTools.contains(invocation.toolName()) ? this.redactor.redactedJson(arguments) : null,
 				sizeOf(record.result()));
-	}
-
-	private String redactedJson(Map<String, ? extends @Nullable Object> arguments) {
-		JsonNode tree;
-		try {
-			tree = this.mapper.valueToTree(arguments);
-		}
-		catch (RuntimeException ex) {
-			ObjectNode fallback = this.mapper.createObjectNode();
-			arguments.forEach((name, value) -> fallback.put(name, String.valueOf(value)));
-			tree = fallback;
-		}
-		redact(tree);
-		return this.mapper.writeValueAsString(tree);
-	}
-
-	private void redact(JsonNode node) {
-		if (node instanceof ObjectNode object) {
-			for (String name : object.propertyNames()) {
-				JsonNode value = object.get(name);
-				if (this.redactor.isSecretKey(name)) {
-					object.put(name, SecretRedactor.REDACTED);
-				}
-				else if (value.isString()) {
-					object.put(name, this.redactor.redactText(value.asString()));
-				}
-				else {
-					redact(value);
-				}
-			}
-		}
-		else if (node instanceof ArrayNode array) {
-			for (int i = 0; i < array.size(); i++) {
-				JsonNode element = array.get(i);
-				if (element.isString()) {
-					array.set(i, array.stringNode(this.redactor.redactText(element.asString())));
-				}
-				else {
-					redact(element);
-				}
-			}
-		}
 	}
 
 	// Characters of text, bytes of binary content, the length of a result's text

@@ -5,9 +5,19 @@ import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+
+import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.MapperFeature;
+import tools.jackson.databind.SerializationFeature;
+import tools.jackson.databind.cfg.JsonNodeFeature;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Recognises secret-bearing keys and hides their values, wherever they appear in text.
@@ -69,6 +79,13 @@ public final class SecretRedactor {
 	public static final String REDACTED = "[REDACTED]";
 
 	/** The secret words used by {@link #withDefaults()}. */
+	// Canonical JSON: map entries and properties sorted, so equal arguments read the same
+	private static final JsonMapper CANONICAL_JSON = JsonMapper.builder()
+		.enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS)
+		.enable(MapperFeature.SORT_PROPERTIES_ALPHABETICALLY)
+		.enable(JsonNodeFeature.WRITE_PROPERTIES_SORTED)
+		.build();
+
 	public static final List<String> DEFAULT_SECRET_KEYS = List.of("password", "passwd", "passphrase", "secret",
 			"token", "api-key", "apikey", "authorization", "credential", "cookie", "private-key");
 
@@ -176,6 +193,58 @@ public final class SecretRedactor {
 	 */
 	public boolean isSecretKey(String key) {
 		return this.keys.isSecretKey(key);
+	}
+
+	/**
+	 * The arguments of a call as canonical JSON (keys sorted) with secrets hidden, fit to
+	 * show to a person or to keep in a record: a value under a secret key becomes
+	 * {@value #REDACTED}, and every string value is {@link #redactText(String) redacted}
+	 * as text, at any depth. <pre>{@code
+	 * redactor.redactedJson(Map.of("path", "a.txt", "token", "s3cr3t"));   // {"path":"a.txt","token":"[REDACTED]"}
+	 * }</pre>
+	 * @param arguments the arguments; a value Jackson cannot write is taken as its text
+	 * @return the redacted JSON text
+	 */
+	public String redactedJson(Map<String, ? extends @Nullable Object> arguments) {
+		JsonNode tree;
+		try {
+			tree = CANONICAL_JSON.valueToTree(arguments);
+		}
+		catch (RuntimeException ex) {
+			ObjectNode fallback = CANONICAL_JSON.createObjectNode();
+			arguments.forEach((name, value) -> fallback.put(name, String.valueOf(value)));
+			tree = fallback;
+		}
+		redact(tree);
+		return CANONICAL_JSON.writeValueAsString(tree);
+	}
+
+	private void redact(JsonNode node) {
+		if (node instanceof ObjectNode object) {
+			for (String name : object.propertyNames()) {
+				JsonNode value = object.get(name);
+				if (isSecretKey(name)) {
+					object.put(name, REDACTED);
+				}
+				else if (value.isString()) {
+					object.put(name, redactText(value.asString()));
+				}
+				else {
+					redact(value);
+				}
+			}
+		}
+		else if (node instanceof ArrayNode array) {
+			for (int i = 0; i < array.size(); i++) {
+				JsonNode element = array.get(i);
+				if (element.isString()) {
+					array.set(i, array.stringNode(redactText(element.asString())));
+				}
+				else {
+					redact(element);
+				}
+			}
+		}
 	}
 
 	/**
