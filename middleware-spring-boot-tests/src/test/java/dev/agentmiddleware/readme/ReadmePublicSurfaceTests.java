@@ -1,12 +1,14 @@
 package dev.agentmiddleware.readme;
 
+import java.io.IOException;
 import java.net.URISyntaxException;
-import java.net.URL;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.jar.JarFile;
 
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaModifier;
@@ -69,7 +71,7 @@ class ReadmePublicSurfaceTests {
 
 	private static Count count(Class<?> marker) {
 		Count count = new Count();
-		for (JavaClass type : new ClassFileImporter().importLocations(List.of(Location.of(location(marker))))) {
+		for (JavaClass type : new ClassFileImporter().importLocations(List.of(location(marker)))) {
 			if (!isPublicApi(type) || type.getSimpleName().equals("package-info")) {
 				continue;
 			}
@@ -95,12 +97,20 @@ class ReadmePublicSurfaceTests {
 		return type.getEnclosingClass().map(ReadmePublicSurfaceTests::isPublicApi).orElse(true);
 	}
 
-	private static Path location(Class<?> marker) {
+	// Where a module's classes are: its classes folder in a build up to the test phase,
+	// its
+	// jar once the module is packaged (a verify of the whole reactor)
+	private static Location location(Class<?> marker) {
 		try {
-			URL location = marker.getProtectionDomain().getCodeSource().getLocation();
-			return Path.of(location.toURI());
+			Path path = Path.of(marker.getProtectionDomain().getCodeSource().getLocation().toURI());
+			if (Files.isRegularFile(path)) {
+				try (JarFile jar = new JarFile(path.toFile())) {
+					return Location.of(jar);
+				}
+			}
+			return Location.of(path);
 		}
-		catch (URISyntaxException ex) {
+		catch (URISyntaxException | IOException ex) {
 			throw new IllegalStateException(ex);
 		}
 	}
