@@ -89,7 +89,7 @@ class SampleJarClusterIntegrationTests {
 		for (SampleJar instance : List.of(this.a, this.b)) {
 			assertThat(instance.log())
 				.contains("; approval store: jdbc (PostgreSQL, HikariDataSource); thread store: jdbc (PostgreSQL, "
-						+ "HikariDataSource)")
+						+ "HikariDataSource); audit store: jdbc (PostgreSQL, HikariDataSource)")
 				.contains("MCP sessions are kept in the database (table agent_mcp_session)")
 				.contains("Rate limits are shared in PostgreSQL (Bucket4j, table agent_rate_limit_bucket)")
 				.contains("Cache invalidations travel to every instance through");

@@ -40,8 +40,8 @@ class SampleJarIntegrationTests {
 		Files.writeString(workspace.resolve("notes.txt"), "from the jar");
 		try (SampleJar app = SampleJar.start(this.directory.resolve("run"), "--sample.workspace.root=" + workspace)) {
 			assertThat(app.log())
-				.contains(
-						"; approval store: jdbc (H2, HikariDataSource); thread store: jdbc (H2, " + "HikariDataSource)")
+				.contains("; approval store: jdbc (H2, HikariDataSource); thread store: jdbc (H2, HikariDataSource); "
+						+ "audit store: jdbc (H2, HikariDataSource)")
 				.contains("Rate limits are counted in memory, per instance")
 				.contains("Cache invalidations travel to every instance through")
 				.contains("MCP sessions are kept in memory");

@@ -36,7 +36,8 @@ class SampleStartupLogTests {
 				.contains("12 tools registered (")
 				.contains("get_weather")
 				.contains("chains at /actuator/agentmiddleware")
-				.endsWith("; approval store: jdbc (H2, HikariDataSource); thread store: jdbc (H2, HikariDataSource)");
+				.endsWith(
+						"; approval store: jdbc (H2, HikariDataSource); thread store: jdbc (H2, HikariDataSource); audit store: jdbc (H2, HikariDataSource)");
 		}
 	}
 

@@ -3,11 +3,15 @@ package dev.agentmiddleware.autoconfigure.tool;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.stream.Collectors;
 
 import javax.sql.DataSource;
 
 import dev.agentmiddleware.approval.ApprovalStore;
+import dev.agentmiddleware.audit.AuditStore;
+import dev.agentmiddleware.audit.InMemoryAuditStore;
 import dev.agentmiddleware.approval.InMemoryApprovalStore;
 import dev.agentmiddleware.thread.ThreadStore;
 import dev.agentmiddleware.thread.ThreadStore.InMemoryThreadStore;
@@ -29,7 +33,7 @@ import org.springframework.util.ClassUtils;
  * {@code jdbc} with the database and the {@code DataSource} type, or the class of an
  * application's own store), and, at DEBUG, each tool's chain. <pre>
  * Agent tool middleware: 3 tools registered (get_weather, read_file, write_file); chains at /actuator/agentmiddleware;
- * approval store: jdbc (PostgreSQL, HikariDataSource); thread store: jdbc (PostgreSQL, HikariDataSource)
+ * approval store: jdbc (PostgreSQL, HikariDataSource); thread store: jdbc (PostgreSQL, HikariDataSource); audit store: jdbc (PostgreSQL, HikariDataSource)
  * </pre>
  */
 final class AgentToolStartupReport implements ApplicationListener<ApplicationReadyEvent> {
@@ -68,31 +72,47 @@ final class AgentToolStartupReport implements ApplicationListener<ApplicationRea
 
 	private static String stores(ApplicationContext context) {
 		StringBuilder stores = new StringBuilder();
-		ApprovalStore approvalStore = context.getBeanProvider(ApprovalStore.class).getIfUnique();
-		if (approvalStore != null) {
-			stores.append("; approval store: ").append(describe(approvalStore, context));
-		}
-		ThreadStore threadStore = context.getBeanProvider(ThreadStore.class).getIfUnique();
-		if (threadStore != null) {
-			stores.append("; thread store: ").append(describe(threadStore, context));
+		Map<String, Object> named = new LinkedHashMap<>();
+		named.put("approval store", context.getBeanProvider(ApprovalStore.class).getIfUnique());
+		named.put("thread store", context.getBeanProvider(ThreadStore.class).getIfUnique());
+		named.put("audit store", context.getBeanProvider(AuditStore.class).getIfUnique());
+		// The database is asked for its name once, however many stores keep their state
+		// in it
+		String jdbc = null;
+		for (Map.Entry<String, Object> entry : named.entrySet()) {
+			Object store = entry.getValue();
+			if (store == null) {
+				continue;
+			}
+			String description = describe(store);
+			if (description.equals("jdbc")) {
+				jdbc = (jdbc != null) ? jdbc : jdbc(context);
+				description = jdbc;
+			}
+			stores.append("; ").append(entry.getKey()).append(": ").append(description);
 		}
 		return stores.toString();
 	}
 
-	// Ours by name (the JDBC stores live in the auto-configuration packages, which depend
-	// on this one).
-	private static String describe(Object store, ApplicationContext context) {
-		if (store instanceof InMemoryApprovalStore || store instanceof InMemoryThreadStore) {
+	// Ours by name (the JDBC stores live in the JDBC store module, which depends on this
+	// one).
+	private static String describe(Object store) {
+		if (store instanceof InMemoryApprovalStore || store instanceof InMemoryThreadStore
+				|| store instanceof InMemoryAuditStore) {
 			return "memory";
 		}
 		Class<?> type = ClassUtils.getUserClass(store);
 		if (type.getName().startsWith("dev.agentmiddleware.") && type.getSimpleName().startsWith("Jdbc")) {
-			DataSource dataSource = context.getBeanProvider(DataSource.class).getIfUnique();
-			return (dataSource != null)
-					? "jdbc (" + database(dataSource) + ", " + ClassUtils.getUserClass(dataSource).getSimpleName() + ")"
-					: "jdbc";
+			return "jdbc";
 		}
 		return type.getName();
+	}
+
+	private static String jdbc(ApplicationContext context) {
+		DataSource dataSource = context.getBeanProvider(DataSource.class).getIfUnique();
+		return (dataSource != null)
+				? "jdbc (" + database(dataSource) + ", " + ClassUtils.getUserClass(dataSource).getSimpleName() + ")"
+				: "jdbc";
 	}
 
 	private static String database(DataSource dataSource) {

@@ -1,5 +1,6 @@
 package dev.agentmiddleware.autoconfigure.tool;
 
+import dev.agentmiddleware.autoconfigure.audit.AuditAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.mcp.McpApprovalAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.approval.web.ApprovalWebAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.jdbc.JdbcStoresAutoConfiguration;
@@ -33,13 +34,13 @@ class AgentToolStartupReportTests {
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(AgentMiddlewareAutoConfiguration.class,
 				AgentToolAutoConfiguration.class, ThreadStoreAutoConfiguration.class, JdbcStoresAutoConfiguration.class,
-				ApprovalAutoConfiguration.class, JdbcStoresAutoConfiguration.class, ApprovalWebAutoConfiguration.class,
+				ApprovalAutoConfiguration.class, AuditAutoConfiguration.class, ApprovalWebAutoConfiguration.class,
 				McpApprovalAutoConfiguration.class));
 
 	@Test
 	void withoutADataSourceTheLineNamesTheStoresInMemory(CapturedOutput output) {
 		ready(this.contextRunner);
-		assertThat(reportLine(output)).endsWith("; approval store: memory; thread store: memory");
+		assertThat(reportLine(output)).endsWith("; approval store: memory; thread store: memory; audit store: memory");
 	}
 
 	@Test
@@ -47,14 +48,15 @@ class AgentToolStartupReportTests {
 		ready(this.contextRunner.withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class))
 			.withPropertyValues(
 					"spring.datasource.url=jdbc:h2:mem:report-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1"));
-		assertThat(reportLine(output))
-			.endsWith("; approval store: jdbc (H2, HikariDataSource); thread store: jdbc (H2, HikariDataSource)");
+		assertThat(reportLine(output)).endsWith(
+				"; approval store: jdbc (H2, HikariDataSource); thread store: jdbc (H2, HikariDataSource); audit store: jdbc (H2, HikariDataSource)");
 	}
 
 	@Test
 	void aStoreOfTheApplicationsOwnIsNamedByItsClass(CapturedOutput output) {
 		ready(this.contextRunner.withBean(ThreadStore.class, OwnThreadStore::new));
-		assertThat(reportLine(output)).endsWith("; thread store: " + OwnThreadStore.class.getName());
+		assertThat(reportLine(output))
+			.endsWith("; thread store: " + OwnThreadStore.class.getName() + "; audit store: memory");
 	}
 
 	private static void ready(ApplicationContextRunner runner) {
