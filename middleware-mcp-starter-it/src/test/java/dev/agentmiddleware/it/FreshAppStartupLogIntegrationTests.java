@@ -52,7 +52,7 @@ class FreshAppStartupLogIntegrationTests {
 			.singleElement(org.assertj.core.api.InstanceOfAssertFactories.STRING)
 			.contains(
 					"7 tools registered (convert, delete_note, forecast, read_todos, update_todo, utcOffset, write_todos)")
-			.endsWith("; approval store: memory; thread store: memory");
+			.endsWith("; approval store: memory; thread store: memory; audit store: memory");
 	}
 
 	private static String level(String line) {
