@@ -1,9 +1,9 @@
 package dev.agentmiddleware.approval;
 
 import java.util.Collection;
-import java.util.LinkedHashSet;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
 import java.util.function.Function;
 import java.util.function.UnaryOperator;
 
@@ -18,14 +18,14 @@ import org.jspecify.annotations.Nullable;
  * the default with {@link Mode#DANGEROUS}), at startup to list the gated tools, and by
  * the tests of the policy table:
  * <ol>
- * <li>an exempt tool never needs approval (this beats everything);</li>
- * <li>a sensitive tool always needs approval;</li>
+ * <li>a tool with a decision of its own (a per-tool setting) gets it: an exempt tool
+ * never needs approval, a sensitive tool always does;</li>
  * <li>otherwise the {@link Mode} decides: {@code NONE} and {@code CONFIGURED} ask for
  * nothing, {@code ALL} asks for everything, {@code DANGEROUS} asks for tools whose safety
  * is {@link SafetyLevel#DANGEROUS} (which a tool that declares no safety level has).</li>
  * </ol>
  * Immutable and thread-safe. <pre>{@code
- * ApprovalRules rules = ApprovalRules.of(ApprovalRules.Mode.DANGEROUS, Set.of("purge_cache"), Set.of("write_file"));
+ * ApprovalRules rules = ApprovalRules.of(ApprovalRules.Mode.DANGEROUS, Map.of("purge_cache", false, "write_file", true));
  * rules.apply(deleteFile); // REQUIRED: dangerous
  * rules.apply(writeFile);  // REQUIRED: sensitive
  * rules.apply(purgeCache); // null: exempt
@@ -36,29 +36,44 @@ public final class ApprovalRules implements Function<ToolDescriptor, @Nullable A
 
 	private final Mode mode;
 
-	private final Set<String> exemptTools;
-
-	private final Set<String> sensitiveTools;
+	// Each tool with a decision of its own (in its normal form): whether it needs
+	// approval
+	private final Map<String, Boolean> tools;
 
 	private final UnaryOperator<String> nameForm;
 
-	private ApprovalRules(Mode mode, Collection<String> exemptTools, Collection<String> sensitiveTools,
-			UnaryOperator<String> nameForm) {
+	private ApprovalRules(Mode mode, Map<String, Boolean> tools, UnaryOperator<String> nameForm) {
 		this.mode = Objects.requireNonNull(mode, "mode");
 		this.nameForm = Objects.requireNonNull(nameForm, "nameForm");
-		this.exemptTools = normalized(exemptTools, nameForm);
-		this.sensitiveTools = normalized(sensitiveTools, nameForm);
+		this.tools = normalized(tools, nameForm);
 	}
 
 	/**
-	 * Rules that match tool names exactly.
+	 * Rules that match tool names exactly, with a decision for each listed tool (a
+	 * per-tool setting such as {@code agent.middleware.approval.tools.<name>.enabled}).
+	 * @param mode which tools need approval by their safety level
+	 * @param tools for each listed tool, whether it needs approval: {@code true} always
+	 * (sensitive), {@code false} never (exempt)
+	 * @return the rules
+	 */
+	public static ApprovalRules of(Mode mode, Map<String, Boolean> tools) {
+		return new ApprovalRules(mode, tools, UnaryOperator.identity());
+	}
+
+	/**
+	 * Rules that match tool names exactly, from two lists: the same as
+	 * {@link #of(Mode, Map)} with {@code true} for each sensitive tool and {@code false}
+	 * for each exempt one (a tool in both lists is exempt).
 	 * @param mode which tools need approval by their safety level
 	 * @param exemptTools tools that never need approval
 	 * @param sensitiveTools tools that always need approval unless exempt
 	 * @return the rules
 	 */
 	public static ApprovalRules of(Mode mode, Collection<String> exemptTools, Collection<String> sensitiveTools) {
-		return new ApprovalRules(mode, exemptTools, sensitiveTools, UnaryOperator.identity());
+		Map<String, Boolean> tools = new LinkedHashMap<>();
+		sensitiveTools.forEach((name) -> tools.put(Objects.requireNonNull(name, "tool name"), true));
+		exemptTools.forEach((name) -> tools.put(Objects.requireNonNull(name, "tool name"), false));
+		return of(mode, tools);
 	}
 
 	/**
@@ -68,7 +83,7 @@ public final class ApprovalRules implements Function<ToolDescriptor, @Nullable A
 	 * @return the changed copy
 	 */
 	public ApprovalRules withNameForm(UnaryOperator<String> nameForm) {
-		return new ApprovalRules(this.mode, this.exemptTools, this.sensitiveTools, nameForm);
+		return new ApprovalRules(this.mode, this.tools, nameForm);
 	}
 
 	/**
@@ -89,12 +104,9 @@ public final class ApprovalRules implements Function<ToolDescriptor, @Nullable A
 	 * @return {@code true} when the tool is gated
 	 */
 	public boolean requiresApproval(ToolDescriptor tool) {
-		String name = this.nameForm.apply(tool.name());
-		if (this.exemptTools.contains(name)) {
-			return false;
-		}
-		if (this.sensitiveTools.contains(name)) {
-			return true;
+		Boolean decision = this.tools.get(this.nameForm.apply(tool.name()));
+		if (decision != null) {
+			return decision;
 		}
 		return switch (this.mode) {
 			case NONE, CONFIGURED -> false;
@@ -111,24 +123,25 @@ public final class ApprovalRules implements Function<ToolDescriptor, @Nullable A
 		return this.mode;
 	}
 
-	private static Set<String> normalized(Collection<String> names, UnaryOperator<String> nameForm) {
-		Set<String> normalized = new LinkedHashSet<>();
-		for (String name : names) {
-			normalized.add(nameForm.apply(Objects.requireNonNull(name, "tool name")));
-		}
-		return Set.copyOf(normalized);
+	// Two names with one normal form are one tool: exempt if either entry says so
+	private static Map<String, Boolean> normalized(Map<String, Boolean> tools, UnaryOperator<String> nameForm) {
+		Map<String, Boolean> normalized = new LinkedHashMap<>();
+		tools.forEach(
+				(name, requiresApproval) -> normalized.merge(nameForm.apply(Objects.requireNonNull(name, "tool name")),
+						Objects.requireNonNull(requiresApproval, () -> "decision of tool '" + name + "'"),
+						Boolean::logicalAnd));
+		return Map.copyOf(normalized);
 	}
 
 	@Override
 	public String toString() {
-		return "ApprovalRules[mode=" + this.mode + ", exempt=" + this.exemptTools + ", sensitive=" + this.sensitiveTools
-				+ "]";
+		return "ApprovalRules[mode=" + this.mode + ", tools=" + this.tools + "]";
 	}
 
 	/**
 	 * Which tools need a human's approval before they run, by their safety level (the
-	 * property {@code agent.middleware.approval.policy}); the rules add the exempt and
-	 * sensitive tool lists on top.
+	 * property {@code agent.middleware.approval.policy}); the tools with a decision of
+	 * their own are decided by it instead.
 	 */
 	public enum Mode {
 

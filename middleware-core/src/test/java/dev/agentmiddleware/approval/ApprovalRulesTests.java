@@ -79,4 +79,23 @@ class ApprovalRulesTests {
 		assertThat(rules.requiresApproval(tool)).isTrue();
 	}
 
+	@Test
+	void aToolsOwnDecisionBeatsTheMode() {
+		ToolDescriptor purge = ToolDescriptor.builder("purge").safety(SafetyLevel.DANGEROUS).build();
+		ToolDescriptor read = ToolDescriptor.builder("read").safety(SafetyLevel.SAFE).build();
+		ToolDescriptor other = ToolDescriptor.builder("other").safety(SafetyLevel.DANGEROUS).build();
+		ApprovalRules rules = ApprovalRules.of(ApprovalRules.Mode.DANGEROUS, Map.of("purge", false, "read", true));
+		assertThat(rules.requiresApproval(purge)).as("exempt by its own setting").isFalse();
+		assertThat(rules.requiresApproval(read)).as("gated by its own setting").isTrue();
+		assertThat(rules.requiresApproval(other)).as("decided by the mode").isTrue();
+	}
+
+	@Test
+	void twoSpellingsOfOneToolAreExemptWhenEitherSaysSo() {
+		ToolDescriptor tool = ToolDescriptor.builder("write_file").safety(SafetyLevel.MODERATE).build();
+		ApprovalRules rules = ApprovalRules.of(ApprovalRules.Mode.ALL, Map.of("write_file", true, "WRITE-FILE", false))
+			.withNameForm((name) -> name.replaceAll("[^A-Za-z0-9]", "").toLowerCase(Locale.ROOT));
+		assertThat(rules.requiresApproval(tool)).isFalse();
+	}
+
 }

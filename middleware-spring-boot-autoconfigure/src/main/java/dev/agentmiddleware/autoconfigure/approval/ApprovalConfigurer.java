@@ -1,7 +1,8 @@
 package dev.agentmiddleware.autoconfigure.approval;
 
-import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 import dev.agentmiddleware.approval.ApprovalMiddleware;
 import dev.agentmiddleware.approval.ApprovalRules;
@@ -17,8 +18,10 @@ import org.slf4j.LoggerFactory;
  * {@link ApprovalAutoConfiguration} only wires beans. The per-tool rule is every
  * built-in's: a tool listed under {@code tools} needs approval unless its entry says
  * {@code enabled: false}, which exempts it; any other tool is decided by {@code policy}
- * (the built-in's own rule). The deprecated {@code exempt-tools} and
- * {@code sensitive-tools} still count, with a WARN.
+ * (the built-in's own rule). Each entry's {@code enabled} is the tool's decision in the
+ * rules, as it is for every built-in. The deprecated {@code exempt-tools} and
+ * {@code sensitive-tools} still count, with a WARN: a tool in one of them gets the
+ * decision its entry would give it (exempt beats every other setting).
  */
 final class ApprovalConfigurer {
 
@@ -35,13 +38,13 @@ final class ApprovalConfigurer {
 	 * deprecated lists) gated or exempt.
 	 */
 	ApprovalRules rules() {
-		List<String> exempt = new ArrayList<>(this.properties.getExemptTools());
-		List<String> sensitive = new ArrayList<>(this.properties.getSensitiveTools());
-		this.properties.getTools()
-			.forEach((name, tool) -> (Boolean.FALSE.equals(tool.getEnabled()) ? exempt : sensitive).add(name));
-		warnDeprecated("exempt-tools", this.properties.getExemptTools(), "enabled: false");
+		Map<String, Boolean> tools = new LinkedHashMap<>();
+		this.properties.getTools().forEach((name, tool) -> tools.put(name, !Boolean.FALSE.equals(tool.getEnabled())));
 		warnDeprecated("sensitive-tools", this.properties.getSensitiveTools(), "enabled: true");
-		return ApprovalRules.of(this.properties.getPolicy(), exempt, sensitive).withNameForm(ToolNames::canonical);
+		this.properties.getSensitiveTools().forEach((name) -> tools.putIfAbsent(name, true));
+		warnDeprecated("exempt-tools", this.properties.getExemptTools(), "enabled: false");
+		this.properties.getExemptTools().forEach((name) -> tools.put(name, false));
+		return ApprovalRules.of(this.properties.getPolicy(), tools).withNameForm(ToolNames::canonical);
 	}
 
 	/**
