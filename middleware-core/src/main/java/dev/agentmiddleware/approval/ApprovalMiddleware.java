@@ -1,6 +1,5 @@
 package dev.agentmiddleware.approval;
 
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -13,8 +12,6 @@ import dev.agentmiddleware.approval.ApprovalProvider.CompositeApprovalProvider;
 import dev.agentmiddleware.chain.BuiltInMiddleware;
 import dev.agentmiddleware.chain.OrderedMiddleware.BuiltInOrder;
 import dev.agentmiddleware.chain.ToolCall;
-import dev.agentmiddleware.metrics.MiddlewareMetrics;
-import dev.agentmiddleware.redaction.SecretRedactor;
 import dev.agentmiddleware.tool.ToolProgress.ProgressTarget;
 import dev.agentmiddleware.tool.ToolDescriptor;
 import dev.agentmiddleware.tool.ToolHandler;
@@ -89,17 +86,14 @@ public final class ApprovalMiddleware extends BuiltInMiddleware<ApprovalPolicy> 
 
 	private final ApprovalArguments arguments;
 
-	private final Clock clock;
-
 	private ApprovalMiddleware(Builder builder) {
 		super(NAME, builder);
 		this.store = builder.store;
-		this.arguments = new ApprovalArguments(builder.redactor);
-		this.clock = builder.clock;
+		this.arguments = new ApprovalArguments(redactor());
 		this.gate = new ApprovalGate(builder.store, builder.denyRepeatWindow);
-		this.audit = new ApprovalAudit(builder.store, builder.metrics, builder.listeners, builder.clock);
-		this.wait = new ApprovalWait(builder.provider, builder.store, this.arguments, builder.redactor, this.audit,
-				builder.clock, builder.timeout);
+		this.audit = new ApprovalAudit(builder.store, metrics(), builder.listeners, clock());
+		this.wait = new ApprovalWait(builder.provider, builder.store, this.arguments, redactor(), this.audit, clock(),
+				builder.timeout);
 		this.verdict = new ApprovalVerdict(builder.store, builder.binder, this.arguments, this.audit, builder.grantTtl);
 	}
 
@@ -147,7 +141,7 @@ public final class ApprovalMiddleware extends BuiltInMiddleware<ApprovalPolicy> 
 	}
 
 	private @Nullable Object handle(ToolInvocation invocation, ToolHandler next) throws Exception {
-		Instant now = this.clock.instant();
+		Instant now = clock().instant();
 		String hash = this.arguments.hash(invocation.arguments());
 		ApprovalGate.Passage passage = this.gate.check(invocation, hash, now);
 		if (passage.outcome() == ApprovalOutcome.GRANTED) {
@@ -170,7 +164,7 @@ public final class ApprovalMiddleware extends BuiltInMiddleware<ApprovalPolicy> 
 		return this.verdict.apply(
 				decision, request, (waiting != null)
 						? invocation.withAttribute(ProgressTarget.ATTRIBUTE, waiting.continuation()) : invocation,
-				next, this.clock.instant());
+				next, clock().instant());
 	}
 
 	/**
@@ -200,17 +194,11 @@ public final class ApprovalMiddleware extends BuiltInMiddleware<ApprovalPolicy> 
 
 		private ArgumentsBinder binder = ArgumentsBinder.NONE;
 
-		private SecretRedactor redactor = SecretRedactor.withDefaults();
-
-		private Clock clock = Clock.systemUTC();
-
 		private Duration timeout = DEFAULT_TIMEOUT;
 
 		private Duration grantTtl = DEFAULT_GRANT_TTL;
 
 		private Duration denyRepeatWindow = DEFAULT_DENY_REPEAT_WINDOW;
-
-		private MiddlewareMetrics metrics = MiddlewareMetrics.NONE;
 
 		private final List<ApprovalAuditListener> listeners = new ArrayList<>();
 
@@ -257,26 +245,6 @@ public final class ApprovalMiddleware extends BuiltInMiddleware<ApprovalPolicy> 
 		}
 
 		/**
-		 * Sets how secrets in arguments and reasons are hidden.
-		 * @param redactor the redactor
-		 * @return this builder
-		 */
-		public Builder redactor(SecretRedactor redactor) {
-			this.redactor = Objects.requireNonNull(redactor, "redactor");
-			return this;
-		}
-
-		/**
-		 * Sets the clock for request expiry, grant life and the deny-repeat window.
-		 * @param clock the clock
-		 * @return this builder
-		 */
-		public Builder clock(Clock clock) {
-			this.clock = Objects.requireNonNull(clock, "clock");
-			return this;
-		}
-
-		/**
 		 * Sets how long a call waits for a decision before it is denied.
 		 * @param timeout a positive duration
 		 * @return this builder
@@ -308,18 +276,6 @@ public final class ApprovalMiddleware extends BuiltInMiddleware<ApprovalPolicy> 
 				throw new IllegalArgumentException("denyRepeatWindow must not be negative, was " + denyRepeatWindow);
 			}
 			this.denyRepeatWindow = denyRepeatWindow;
-			return this;
-		}
-
-		/**
-		 * Sets where approval requests are counted (outcomes are counted once, by an
-		 * {@link ApprovalAuditListener}: the auto-configuration registers
-		 * {@code agent.tool.approvals{outcome}}).
-		 * @param metrics the metrics
-		 * @return this builder
-		 */
-		public Builder metrics(MiddlewareMetrics metrics) {
-			this.metrics = Objects.requireNonNull(metrics, "metrics");
 			return this;
 		}
 

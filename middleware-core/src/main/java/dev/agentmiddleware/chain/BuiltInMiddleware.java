@@ -1,12 +1,17 @@
 package dev.agentmiddleware.chain;
 
 import dev.agentmiddleware.internal.ToolPolicies;
+import dev.agentmiddleware.metrics.MiddlewareMetrics;
+import dev.agentmiddleware.redaction.SecretRedactor;
 
 import dev.agentmiddleware.chain.OrderedMiddleware.BuiltInOrder;
 
+import java.time.Clock;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.Function;
+
+import com.github.benmanes.caffeine.cache.Ticker;
 
 import dev.agentmiddleware.tool.ToolDescriptor;
 import dev.agentmiddleware.tool.ToolHandler;
@@ -79,6 +84,14 @@ public abstract class BuiltInMiddleware<P> implements OrderedMiddleware {
 
 	private final ToolPolicies<P> policies;
 
+	private final MiddlewareMetrics metrics;
+
+	private final SecretRedactor redactor;
+
+	private final Clock clock;
+
+	private final Ticker ticker;
+
 	/**
 	 * Creates the middleware from what its builder was given.
 	 * @param name the name of the middleware in chains and in {@code decidedBy}
@@ -93,6 +106,45 @@ public abstract class BuiltInMiddleware<P> implements OrderedMiddleware {
 		this.configured = Objects.requireNonNull(builder.policies,
 				() -> "policies: set which tools " + name + " applies to with policies(fn)");
 		this.policies = ToolPolicies.of(this::policyOf);
+		this.metrics = builder.metrics;
+		this.redactor = builder.redactor;
+		this.clock = builder.clock;
+		this.ticker = builder.ticker;
+	}
+
+	/**
+	 * Where this middleware counts what it does, as set with
+	 * {@link Builder#metrics(MiddlewareMetrics)}.
+	 * @return the metrics
+	 */
+	protected final MiddlewareMetrics metrics() {
+		return this.metrics;
+	}
+
+	/**
+	 * How this middleware hides secrets, as set with
+	 * {@link Builder#redactor(SecretRedactor)}.
+	 * @return the redactor
+	 */
+	protected final SecretRedactor redactor() {
+		return this.redactor;
+	}
+
+	/**
+	 * The wall clock of this middleware, as set with {@link Builder#clock(Clock)}.
+	 * @return the clock
+	 */
+	protected final Clock clock() {
+		return this.clock;
+	}
+
+	/**
+	 * The time source of this middleware's rates, as set with
+	 * {@link Builder#ticker(Ticker)}.
+	 * @return the time source in nanoseconds
+	 */
+	protected final Ticker ticker() {
+		return this.ticker;
 	}
 
 	/**
@@ -163,9 +215,10 @@ public abstract class BuiltInMiddleware<P> implements OrderedMiddleware {
 
 	/**
 	 * The builder of a {@link BuiltInMiddleware}: the per-tool policies and the order,
-	 * the settings every built-in has; a subclass adds the settings of its middleware and
-	 * {@link #build()}. The setters return the subclass, so they chain in any order with
-	 * its own. <pre>{@code
+	 * the settings every built-in has, and the services the built-ins share (metrics,
+	 * redactor, clock, ticker), each with its default; a subclass adds the settings of
+	 * its middleware and {@link #build()}. The setters return the subclass, so they chain
+	 * in any order with its own. <pre>{@code
 	 * RetryMiddleware retry = RetryMiddleware.builder()
 	 *     .policies((tool) -> tool.name().equals("search") ? RetryPolicy.defaults() : null)
 	 *     .order(BuiltInOrder.RETRY)
@@ -181,6 +234,14 @@ public abstract class BuiltInMiddleware<P> implements OrderedMiddleware {
 		private @Nullable Function<ToolDescriptor, @Nullable P> policies;
 
 		private int order;
+
+		private MiddlewareMetrics metrics = MiddlewareMetrics.NONE;
+
+		private SecretRedactor redactor = SecretRedactor.withDefaults();
+
+		private Clock clock = Clock.systemUTC();
+
+		private Ticker ticker = Ticker.systemTicker();
 
 		/**
 		 * Starts the builder with the middleware's defaults.
@@ -215,6 +276,56 @@ public abstract class BuiltInMiddleware<P> implements OrderedMiddleware {
 		 */
 		public final B order(int order) {
 			this.order = order;
+			return self();
+		}
+
+		/**
+		 * Sets where the middleware counts what it does: retries, rejections, cache hits,
+		 * redactions, approval requests (default {@link MiddlewareMetrics#NONE}). A
+		 * middleware that counts nothing ignores it.
+		 * @param metrics the metrics
+		 * @return this builder
+		 */
+		public final B metrics(MiddlewareMetrics metrics) {
+			this.metrics = Objects.requireNonNull(metrics, "metrics");
+			return self();
+		}
+
+		/**
+		 * Sets how secrets are recognised and hidden in what the middleware logs, keeps
+		 * or returns: arguments, reasons, results (default
+		 * {@link SecretRedactor#withDefaults()}). A middleware that shows no value
+		 * ignores it.
+		 * @param redactor the redactor
+		 * @return this builder
+		 */
+		public final B redactor(SecretRedactor redactor) {
+			this.redactor = Objects.requireNonNull(redactor, "redactor");
+			return self();
+		}
+
+		/**
+		 * Sets the wall clock of the middleware's deadlines and lifetimes, such as
+		 * approval's request expiry, grant life and deny-repeat window (default
+		 * {@link Clock#systemUTC()}); tests pass a fixed or stepping clock instead of
+		 * waiting.
+		 * @param clock the clock
+		 * @return this builder
+		 */
+		public final B clock(Clock clock) {
+			this.clock = Objects.requireNonNull(clock, "clock");
+			return self();
+		}
+
+		/**
+		 * Sets the time source of the middleware's rates and evictions, such as the rate
+		 * limiters' refill (default the system's nano time); tests pass a fake one to
+		 * refill limits and expire sessions without waiting.
+		 * @param ticker the time source, in nanoseconds
+		 * @return this builder
+		 */
+		public final B ticker(Ticker ticker) {
+			this.ticker = Objects.requireNonNull(ticker, "ticker");
 			return self();
 		}
 

@@ -69,8 +69,6 @@ public final class LoggingMiddleware extends BuiltInMiddleware<LoggingPolicy> {
 
 	private final Logger logger;
 
-	private final SecretRedactor redactor;
-
 	private final Function<ToolDescriptor, @Nullable UnaryOperator<String>> masking;
 
 	private final LongSupplier nanoTime;
@@ -78,7 +76,6 @@ public final class LoggingMiddleware extends BuiltInMiddleware<LoggingPolicy> {
 	private LoggingMiddleware(Builder builder) {
 		super(NAME, builder);
 		this.logger = builder.logger;
-		this.redactor = builder.redactor;
 		this.masking = builder.masking;
 		this.nanoTime = builder.nanoTime;
 	}
@@ -96,7 +93,7 @@ public final class LoggingMiddleware extends BuiltInMiddleware<LoggingPolicy> {
 
 	@Override
 	protected ToolHandler wrap(ToolDescriptor tool, LoggingPolicy policy, ToolHandler next) {
-		LogValueRenderer renderer = new LogValueRenderer(this.redactor, this.masking.apply(tool));
+		LogValueRenderer renderer = new LogValueRenderer(redactor(), this.masking.apply(tool));
 		ToolCall.Listener<Long> logLine = (start, invocation, outcome, decidedBy, result, error) -> {
 			logCall(renderer, invocation, outcome, decidedBy, start, error, policy);
 			if (error == null && policy.logResults() && this.logger.isDebugEnabled()) {
@@ -213,8 +210,6 @@ public final class LoggingMiddleware extends BuiltInMiddleware<LoggingPolicy> {
 
 		private Logger logger = LoggerFactory.getLogger(DEFAULT_LOGGER_NAME);
 
-		private SecretRedactor redactor = SecretRedactor.withDefaults();
-
 		private Function<ToolDescriptor, @Nullable UnaryOperator<String>> masking = (tool) -> null;
 
 		private LongSupplier nanoTime = System::nanoTime;
@@ -231,17 +226,6 @@ public final class LoggingMiddleware extends BuiltInMiddleware<LoggingPolicy> {
 		 */
 		public Builder logger(String loggerName) {
 			this.logger = LoggerFactory.getLogger(Objects.requireNonNull(loggerName, "loggerName"));
-			return this;
-		}
-
-		/**
-		 * Sets the redactor that recognises secret keys and hides secrets in text
-		 * (default: the default secret keys).
-		 * @param redactor the redactor
-		 * @return this builder
-		 */
-		public Builder redactor(SecretRedactor redactor) {
-			this.redactor = Objects.requireNonNull(redactor, "redactor");
 			return this;
 		}
 

@@ -7,11 +7,9 @@ import dev.agentmiddleware.ratelimit.RateLimitPolicy.RateLimitKey;
 import java.time.Duration;
 import java.util.Objects;
 
-import com.github.benmanes.caffeine.cache.Ticker;
 import dev.agentmiddleware.chain.BuiltInMiddleware;
 import dev.agentmiddleware.chain.OrderedMiddleware.BuiltInOrder;
 import dev.agentmiddleware.metrics.MiddlewareMetrics.MiddlewareEvent;
-import dev.agentmiddleware.metrics.MiddlewareMetrics;
 import dev.agentmiddleware.tool.ToolDescriptor;
 import dev.agentmiddleware.tool.ToolHandler;
 import org.jspecify.annotations.Nullable;
@@ -71,10 +69,6 @@ public final class RateLimitMiddleware extends BuiltInMiddleware<RateLimitPolicy
 	/** The name of this middleware in chains and in {@code decidedBy}. */
 	public static final String NAME = "rate-limit";
 
-	private final Ticker ticker;
-
-	private final MiddlewareMetrics metrics;
-
 	private final int maxTrackedKeys;
 
 	private final Duration sessionIdleTimeout;
@@ -85,12 +79,10 @@ public final class RateLimitMiddleware extends BuiltInMiddleware<RateLimitPolicy
 
 	private RateLimitMiddleware(Builder builder) {
 		super(NAME, builder);
-		this.ticker = builder.ticker;
-		this.metrics = builder.metrics;
 		this.maxTrackedKeys = builder.maxTrackedKeys;
 		this.sessionIdleTimeout = builder.sessionIdleTimeout;
 		RateLimiterStore store = builder.store;
-		this.store = (store != null) ? store : InMemoryRateLimiterStore.create(builder.ticker, builder.maxTrackedKeys);
+		this.store = (store != null) ? store : InMemoryRateLimiterStore.create(ticker(), builder.maxTrackedKeys);
 		this.allowWhenStoreUnavailable = builder.allowWhenStoreUnavailable;
 	}
 
@@ -110,7 +102,7 @@ public final class RateLimitMiddleware extends BuiltInMiddleware<RateLimitPolicy
 
 	@Override
 	protected ToolHandler wrap(ToolDescriptor tool, RateLimitPolicy policy, ToolHandler next) {
-		return new RateLimitedHandler(tool.name(), policy, next, this.store, this.metrics, this.ticker,
+		return new RateLimitedHandler(tool.name(), policy, next, this.store, metrics(), ticker(),
 				this.sessionIdleTimeout, this.maxTrackedKeys, this.allowWhenStoreUnavailable);
 	}
 
@@ -127,10 +119,6 @@ public final class RateLimitMiddleware extends BuiltInMiddleware<RateLimitPolicy
 	 */
 	public static final class Builder extends BuiltInMiddleware.Builder<RateLimitPolicy, Builder> {
 
-		private Ticker ticker = Ticker.systemTicker();
-
-		private MiddlewareMetrics metrics = MiddlewareMetrics.NONE;
-
 		private int maxTrackedKeys = 10_000;
 
 		private Duration sessionIdleTimeout = Duration.ofHours(1);
@@ -141,28 +129,6 @@ public final class RateLimitMiddleware extends BuiltInMiddleware<RateLimitPolicy
 
 		private Builder() {
 			super(null, BuiltInOrder.RATE_LIMIT);
-		}
-
-		/**
-		 * Sets the time source of the limiters and of their eviction (default the
-		 * system's nano time); tests pass a fake one to refill limits and expire sessions
-		 * without waiting.
-		 * @param ticker the time source, in nanoseconds
-		 * @return this builder
-		 */
-		public Builder ticker(Ticker ticker) {
-			this.ticker = Objects.requireNonNull(ticker, "ticker");
-			return this;
-		}
-
-		/**
-		 * Sets where rejections are counted (default {@link MiddlewareMetrics#NONE}).
-		 * @param metrics the metrics
-		 * @return this builder
-		 */
-		public Builder metrics(MiddlewareMetrics metrics) {
-			this.metrics = Objects.requireNonNull(metrics, "metrics");
-			return this;
 		}
 
 		/**

@@ -2,12 +2,9 @@ package dev.agentmiddleware.recovery;
 
 import dev.agentmiddleware.recovery.CrashRecoveryPolicy.SessionToolMatcher;
 
-import java.util.Objects;
-
 import dev.agentmiddleware.chain.BuiltInMiddleware;
 import dev.agentmiddleware.chain.OrderedMiddleware.BuiltInOrder;
 import dev.agentmiddleware.metrics.MiddlewareMetrics.MiddlewareEvent;
-import dev.agentmiddleware.metrics.MiddlewareMetrics;
 import dev.agentmiddleware.tool.ToolDescriptor;
 import dev.agentmiddleware.tool.ToolHandler;
 import dev.agentmiddleware.tool.ToolInvocation;
@@ -47,12 +44,9 @@ public final class CrashRecoveryMiddleware extends BuiltInMiddleware<CrashRecove
 
 	private final @Nullable ToolSessionReset sessionReset;
 
-	private final MiddlewareMetrics metrics;
-
 	private CrashRecoveryMiddleware(Builder builder) {
 		super(NAME, builder);
 		this.sessionReset = builder.sessionReset;
-		this.metrics = builder.metrics;
 	}
 
 	/**
@@ -129,7 +123,7 @@ public final class CrashRecoveryMiddleware extends BuiltInMiddleware<CrashRecove
 				failure.addSuppressed(crash);
 				throw failure;
 			}
-			CrashRecoveryMiddleware.this.metrics.count(MiddlewareEvent.CRASH_RECOVERED, this.toolName);
+			metrics().count(MiddlewareEvent.CRASH_RECOVERED, this.toolName);
 			try {
 				return this.next.handle(invocation);
 			}
@@ -159,8 +153,6 @@ public final class CrashRecoveryMiddleware extends BuiltInMiddleware<CrashRecove
 
 		private @Nullable ToolSessionReset sessionReset;
 
-		private MiddlewareMetrics metrics = MiddlewareMetrics.NONE;
-
 		private Builder() {
 			super((tool) -> SessionToolMatcher.BROWSER.matches(tool) ? CrashRecoveryPolicy.DEFAULT : null,
 					BuiltInOrder.CRASH_RECOVERY);
@@ -174,17 +166,6 @@ public final class CrashRecoveryMiddleware extends BuiltInMiddleware<CrashRecove
 		 */
 		public Builder sessionReset(@Nullable ToolSessionReset sessionReset) {
 			this.sessionReset = sessionReset;
-			return this;
-		}
-
-		/**
-		 * Sets where {@link MiddlewareEvent#CRASH_RECOVERED} is counted (default
-		 * {@link MiddlewareMetrics#NONE}).
-		 * @param metrics the metrics
-		 * @return this builder
-		 */
-		public Builder metrics(MiddlewareMetrics metrics) {
-			this.metrics = Objects.requireNonNull(metrics, "metrics");
 			return this;
 		}
 

@@ -15,7 +15,6 @@ import dev.agentmiddleware.chain.BuiltInMiddleware;
 import dev.agentmiddleware.chain.InvalidPolicyException;
 import dev.agentmiddleware.chain.OrderedMiddleware.BuiltInOrder;
 import dev.agentmiddleware.metrics.MiddlewareMetrics.MiddlewareEvent;
-import dev.agentmiddleware.metrics.MiddlewareMetrics;
 import dev.agentmiddleware.redaction.SecretRedactor;
 import dev.agentmiddleware.tool.ToolDescriptor;
 import dev.agentmiddleware.tool.ToolContents;
@@ -86,19 +85,13 @@ public final class ResultGuardMiddleware extends BuiltInMiddleware<ResultPolicy>
 
 	private final Map<String, PersonalDataDetector> detectors;
 
-	private final SecretRedactor redactor;
-
 	private final JsonMapper jsonMapper;
-
-	private final MiddlewareMetrics metrics;
 
 	private ResultGuardMiddleware(Builder builder) {
 		super(NAME, builder);
 		this.guards = List.copyOf(builder.guards);
 		this.detectors = Map.copyOf(builder.detectors);
-		this.redactor = builder.redactor;
 		this.jsonMapper = builder.jsonMapper;
-		this.metrics = builder.metrics;
 	}
 
 	/**
@@ -185,15 +178,15 @@ public final class ResultGuardMiddleware extends BuiltInMiddleware<ResultPolicy>
 		try {
 			ResultContent content = original;
 			if (policy.redactSecrets()) {
-				ResultContent redacted = ResultRedaction.redact(this.redactor, content);
+				ResultContent redacted = ResultRedaction.redact(redactor(), content);
 				if (!redacted.equals(content)) {
-					this.metrics.count(MiddlewareEvent.RESULT_REDACTED, tool.name());
+					metrics().count(MiddlewareEvent.RESULT_REDACTED, tool.name());
 				}
 				content = redacted;
 			}
 			if (masking != null) {
 				content = masking.mask(content,
-						(kind) -> this.metrics.count(MiddlewareEvent.PERSONAL_DATA_MASKED, tool.name(), kind));
+						(kind) -> metrics().count(MiddlewareEvent.PERSONAL_DATA_MASKED, tool.name(), kind));
 			}
 			for (ToolResultGuard guard : this.guards) {
 				content = Objects.requireNonNull(guard.check(invocation, content),
@@ -205,7 +198,7 @@ public final class ResultGuardMiddleware extends BuiltInMiddleware<ResultPolicy>
 			return content.equals(original) ? result : backToResult(tool, content);
 		}
 		catch (ToolResultRefusedException ex) {
-			this.metrics.count(MiddlewareEvent.RESULT_REFUSED, tool.name());
+			metrics().count(MiddlewareEvent.RESULT_REFUSED, tool.name());
 			throw ex;
 		}
 	}
@@ -220,13 +213,11 @@ public final class ResultGuardMiddleware extends BuiltInMiddleware<ResultPolicy>
 		UnaryOperator<String> linkTexts = (text) -> {
 			String screened = text;
 			if (policy.redactSecrets()) {
-				screened = this.redactor.redactText(text);
+				screened = redactor().redactText(text);
 				redacted[0] |= !screened.equals(text);
 			}
-			return (masking != null)
-					? masking.mask(screened,
-							(kind) -> this.metrics.count(MiddlewareEvent.PERSONAL_DATA_MASKED, toolName, kind))
-					: screened;
+			return (masking != null) ? masking.mask(screened,
+					(kind) -> metrics().count(MiddlewareEvent.PERSONAL_DATA_MASKED, toolName, kind)) : screened;
 		};
 		UnaryOperator<String> texts = (text) -> {
 			ResultContent content = ResultContent.ofText(linkTexts.apply(text));
@@ -241,15 +232,15 @@ public final class ResultGuardMiddleware extends BuiltInMiddleware<ResultPolicy>
 					new ResultLimit(policy.maxChars(), this.jsonMapper), toolName);
 			ToolContents guarded = guard.guard(contents);
 			if (redacted[0]) {
-				this.metrics.count(MiddlewareEvent.RESULT_REDACTED, toolName);
+				metrics().count(MiddlewareEvent.RESULT_REDACTED, toolName);
 			}
 			if (guard.cut()) {
-				this.metrics.count(MiddlewareEvent.RESULT_TRUNCATED, toolName);
+				metrics().count(MiddlewareEvent.RESULT_TRUNCATED, toolName);
 			}
 			return guarded;
 		}
 		catch (ToolResultRefusedException ex) {
-			this.metrics.count(MiddlewareEvent.RESULT_REFUSED, toolName);
+			metrics().count(MiddlewareEvent.RESULT_REFUSED, toolName);
 			throw ex;
 		}
 	}
@@ -267,7 +258,7 @@ public final class ResultGuardMiddleware extends BuiltInMiddleware<ResultPolicy>
 			throw new ToolResultRefusedException(tool.name(), NAME,
 					limit.refusal(content) + "; even with every text in it cut, its structure is longer than that");
 		}
-		this.metrics.count(MiddlewareEvent.RESULT_TRUNCATED, tool.name());
+		metrics().count(MiddlewareEvent.RESULT_TRUNCATED, tool.name());
 		return cut;
 	}
 
@@ -317,11 +308,7 @@ public final class ResultGuardMiddleware extends BuiltInMiddleware<ResultPolicy>
 
 		private final Map<String, PersonalDataDetector> detectors = new LinkedHashMap<>();
 
-		private SecretRedactor redactor = SecretRedactor.withDefaults();
-
 		private JsonMapper jsonMapper = JsonMapper.shared();
-
-		private MiddlewareMetrics metrics = MiddlewareMetrics.NONE;
 
 		private Builder() {
 			super((tool) -> null, BuiltInOrder.RESULTS);
@@ -362,16 +349,6 @@ public final class ResultGuardMiddleware extends BuiltInMiddleware<ResultPolicy>
 		}
 
 		/**
-		 * Sets the redactor of secrets (default {@link SecretRedactor#withDefaults()}).
-		 * @param redactor the redactor
-		 * @return this builder
-		 */
-		public Builder redactor(SecretRedactor redactor) {
-			this.redactor = Objects.requireNonNull(redactor, "redactor");
-			return this;
-		}
-
-		/**
 		 * Sets the mapper that writes results as the JSON the caller reads (default
 		 * {@link JsonMapper#shared()}); use the one the MCP server and Spring AI write
 		 * results with.
@@ -380,17 +357,6 @@ public final class ResultGuardMiddleware extends BuiltInMiddleware<ResultPolicy>
 		 */
 		public Builder jsonMapper(JsonMapper jsonMapper) {
 			this.jsonMapper = Objects.requireNonNull(jsonMapper, "jsonMapper");
-			return this;
-		}
-
-		/**
-		 * Sets where redactions, masked personal data, cuts and refusals are counted
-		 * (default {@link MiddlewareMetrics#NONE}).
-		 * @param metrics the metrics
-		 * @return this builder
-		 */
-		public Builder metrics(MiddlewareMetrics metrics) {
-			this.metrics = Objects.requireNonNull(metrics, "metrics");
 			return this;
 		}
 

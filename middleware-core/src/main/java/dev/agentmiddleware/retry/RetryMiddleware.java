@@ -84,14 +84,11 @@ public final class RetryMiddleware extends BuiltInMiddleware<RetryPolicy> {
 
 	private final DoubleSupplier random;
 
-	private final MiddlewareMetrics metrics;
-
 	private RetryMiddleware(Builder builder) {
 		super(NAME, builder);
 		this.sideEffectingTools = builder.sideEffectingTools;
 		this.sleeper = builder.sleeper;
 		this.random = builder.random;
-		this.metrics = builder.metrics;
 	}
 
 	/**
@@ -120,7 +117,7 @@ public final class RetryMiddleware extends BuiltInMiddleware<RetryPolicy> {
 
 	@Override
 	protected ToolHandler wrap(ToolDescriptor tool, RetryPolicy policy, ToolHandler next) {
-		return new RetryingHandler(tool.name(), next, config(policy), this.sleeper, this.metrics);
+		return new RetryingHandler(tool.name(), next, config(policy), this.sleeper, metrics());
 	}
 
 	// Never re-run a side-effecting tool, and one attempt is no retry.
@@ -249,8 +246,6 @@ public final class RetryMiddleware extends BuiltInMiddleware<RetryPolicy> {
 
 		private DoubleSupplier random = () -> ThreadLocalRandom.current().nextDouble();
 
-		private MiddlewareMetrics metrics = MiddlewareMetrics.NONE;
-
 		private Predicate<ToolDescriptor> sideEffectingTools = (tool) -> false;
 
 		private Builder() {
@@ -287,16 +282,6 @@ public final class RetryMiddleware extends BuiltInMiddleware<RetryPolicy> {
 		 */
 		public Builder random(DoubleSupplier random) {
 			this.random = Objects.requireNonNull(random, "random");
-			return this;
-		}
-
-		/**
-		 * Sets where retries are counted (default {@link MiddlewareMetrics#NONE}).
-		 * @param metrics the metrics
-		 * @return this builder
-		 */
-		public Builder metrics(MiddlewareMetrics metrics) {
-			this.metrics = Objects.requireNonNull(metrics, "metrics");
 			return this;
 		}
 
