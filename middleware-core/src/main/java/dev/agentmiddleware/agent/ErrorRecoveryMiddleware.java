@@ -8,7 +8,7 @@ import dev.agentmiddleware.agent.AgentMiddleware.IterationContext;
 import dev.agentmiddleware.agent.AgentMiddleware.IterationResult;
 import dev.agentmiddleware.agent.AgentRun.AgentEvent;
 import dev.agentmiddleware.redaction.SecretRedactor;
-import dev.agentmiddleware.tool.ToolDeniedException;
+import dev.agentmiddleware.tool.CallOutcome;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -62,9 +62,19 @@ public final class ErrorRecoveryMiddleware implements AgentMiddleware {
 	@Override
 	public void afterIteration(IterationContext context, IterationResult result) {
 		AgentEvent last = result.lastEvent();
-		if (last != null && last.isError() && !(last.error() instanceof ToolDeniedException)) {
+		if (last != null && last.isError() && !isRefusal(last.error())) {
 			context.appendToNextInput(format(last) + "\n" + HINT);
 		}
+	}
+
+	// A refusal (denied, forbidden) is a decision to respect, not an error to recover
+	// from
+	private static boolean isRefusal(@Nullable Throwable error) {
+		if (error == null) {
+			return false;
+		}
+		CallOutcome outcome = CallOutcome.ofFailure(error);
+		return outcome == CallOutcome.DENIED || outcome == CallOutcome.FORBIDDEN;
 	}
 
 	/**

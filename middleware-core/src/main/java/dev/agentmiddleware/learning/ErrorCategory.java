@@ -6,10 +6,7 @@ import java.util.Locale;
 import java.util.concurrent.TimeoutException;
 import java.util.regex.Pattern;
 
-import dev.agentmiddleware.binding.InvalidToolArgumentsException;
-import dev.agentmiddleware.ratelimit.ToolRateLimitedException;
-import dev.agentmiddleware.timeout.ToolTimeoutException;
-import dev.agentmiddleware.tool.ToolDeniedException;
+import dev.agentmiddleware.tool.CallOutcome;
 
 import org.jspecify.annotations.Nullable;
 
@@ -95,18 +92,27 @@ public enum ErrorCategory {
 	}
 
 	private static @Nullable ErrorCategory byType(Throwable error) {
-		if (error instanceof ToolTimeoutException || error instanceof TimeoutException
-				|| error instanceof SocketTimeoutException) {
+		// The chain's own failures say what they are by their outcome
+		switch (CallOutcome.ofFailure(error)) {
+			case TIMED_OUT:
+				return TIMEOUT;
+			case RATE_LIMITED:
+				return RATE_LIMIT;
+			case DENIED:
+			case FORBIDDEN:
+				return PERMISSION;
+			case INVALID_ARGUMENTS:
+				return INVALID_ARGUMENTS;
+			default:
+				break;
+		}
+		if (error instanceof TimeoutException || error instanceof SocketTimeoutException) {
 			return TIMEOUT;
 		}
-		if (error instanceof ToolRateLimitedException) {
-			return RATE_LIMIT;
-		}
-		if (error instanceof ToolDeniedException || error instanceof SecurityException
-				|| error instanceof AccessDeniedException) {
+		if (error instanceof SecurityException || error instanceof AccessDeniedException) {
 			return PERMISSION;
 		}
-		if (error instanceof InvalidToolArgumentsException || error instanceof IllegalArgumentException) {
+		if (error instanceof IllegalArgumentException) {
 			return INVALID_ARGUMENTS;
 		}
 		return null;

@@ -47,18 +47,20 @@ import java.util.concurrent.TimeUnit;
  * unchanged.
  *
  * <p>
- * <b>Never retried</b>, whatever the policy lists: {@link ToolDeniedException},
- * {@link ToolRateLimitedException}, {@link InvalidToolArgumentsException},
- * {@link ToolContractViolationException}, {@link InterruptedException} and errors, nor a
- * cancelled attempt (outcome {@code cancelled}), nor anything once the call is
- * {@linkplain CallCancellation cancelled}: a cancellation during the backoff ends it at
- * once (with the default {@link Sleeper#THREAD}; another sleeper is asked after it
- * returns) and the call fails with a {@link ToolCancelledException}. A
- * {@link ToolTimeoutException} is retried only when the policy names
- * {@code ToolTimeoutException} (or a subclass) itself, not through a supertype such as
- * {@code RuntimeException}: the timeouts this middleware sees are per attempt (a timeout
- * ordered outside it ends the whole call and never reaches it), and retrying one
- * multiplies how long the caller waits.
+ * <b>Never retried</b>, whatever the policy lists: a failure whose
+ * {@linkplain CallOutcome#ofFailure outcome} is a refusal of the chain rather than
+ * {@code failed} or {@code timed_out} (denied, forbidden, rate limited, invalid
+ * arguments, unknown tool, cancelled: {@link ToolDeniedException},
+ * {@link ToolRateLimitedException}, {@link InvalidToolArgumentsException} and the like),
+ * {@link ToolContractViolationException}, {@link InterruptedException} and errors, nor
+ * anything once the call is {@linkplain CallCancellation cancelled}: a cancellation
+ * during the backoff ends it at once (with the default {@link Sleeper#THREAD}; another
+ * sleeper is asked after it returns) and the call fails with a
+ * {@link ToolCancelledException}. A {@link ToolTimeoutException} is retried only when the
+ * policy names {@code ToolTimeoutException} (or a subclass) itself, not through a
+ * supertype such as {@code RuntimeException}: the timeouts this middleware sees are per
+ * attempt (a timeout ordered outside it ends the whole call and never reaches it), and
+ * retrying one multiplies how long the caller waits.
  *
  * <p>
  * The schedule and the retry decision come from a Resilience4j {@link RetryConfig} (its
@@ -147,10 +149,11 @@ public final class RetryMiddleware extends BuiltInMiddleware<RetryPolicy> {
 	private static Predicate<Throwable> retryable(List<Class<? extends Throwable>> retryOn,
 			List<Class<? extends Throwable>> ignore) {
 		return (failure) -> {
-			if (failure instanceof ToolDeniedException || failure instanceof ToolRateLimitedException
-					|| failure instanceof InvalidToolArgumentsException
-					|| failure instanceof ToolContractViolationException || failure instanceof InterruptedException
-					|| CallOutcome.ofFailure(failure) == CallOutcome.CANCELLED) {
+			CallOutcome outcome = CallOutcome.ofFailure(failure);
+			// A refusal of the chain (denied, forbidden, rate limited, invalid
+			// arguments, unknown tool) and a cancelled call are answers, not faults
+			if ((outcome != CallOutcome.FAILED && outcome != CallOutcome.TIMED_OUT)
+					|| failure instanceof ToolContractViolationException || failure instanceof InterruptedException) {
 				return false;
 			}
 			for (Class<? extends Throwable> type : ignore) {
@@ -158,7 +161,7 @@ public final class RetryMiddleware extends BuiltInMiddleware<RetryPolicy> {
 					return false;
 				}
 			}
-			boolean timeout = failure instanceof ToolTimeoutException;
+			boolean timeout = outcome == CallOutcome.TIMED_OUT;
 			for (Class<? extends Throwable> type : retryOn) {
 				if (type.isInstance(failure) && (!timeout || ToolTimeoutException.class.isAssignableFrom(type))) {
 					return true;

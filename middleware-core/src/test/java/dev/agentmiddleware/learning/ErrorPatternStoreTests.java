@@ -22,6 +22,8 @@ import dev.agentmiddleware.learning.ErrorPatternStore.ToolFailureStatistics;
 import dev.agentmiddleware.ratelimit.ToolRateLimitedException;
 import dev.agentmiddleware.testsupport.MutableClock;
 import dev.agentmiddleware.timeout.ToolTimeoutException;
+import dev.agentmiddleware.tool.ToolMiddlewareException;
+import dev.agentmiddleware.tool.CallOutcome;
 import dev.agentmiddleware.tool.ToolDeniedException;
 import org.junit.jupiter.api.Test;
 
@@ -122,6 +124,21 @@ class ErrorPatternStoreTests {
 		assertThat(ErrorCategory.of(new RuntimeException("wrapped", new TimeoutException())))
 			.isEqualTo(ErrorCategory.TIMEOUT);
 		assertThat(ErrorCategory.of(new IllegalStateException("boom"))).isEqualTo(ErrorCategory.TOOL_ERROR);
+	}
+
+	@Test
+	void theChainsOwnFailuresAreClassifiedByTheirOutcome() {
+		ToolMiddlewareException quotaSpent = new ToolMiddlewareException("t", "quota",
+				"Tool 't' has spent its monthly budget", null, false) {
+
+			@Override
+			public CallOutcome outcome() {
+				return CallOutcome.RATE_LIMITED;
+			}
+
+		};
+		assertThat(ErrorCategory.of(quotaSpent)).as("a refusal the learning knows only by its outcome")
+			.isEqualTo(ErrorCategory.RATE_LIMIT);
 	}
 
 	@Test

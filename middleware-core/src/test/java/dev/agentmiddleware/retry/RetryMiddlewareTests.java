@@ -24,9 +24,11 @@ import dev.agentmiddleware.metrics.MiddlewareMetrics.MiddlewareEvent;
 import dev.agentmiddleware.ratelimit.ToolRateLimitedException;
 import dev.agentmiddleware.timeout.ToolTimeoutException;
 import dev.agentmiddleware.tool.ExecutableTool;
+import dev.agentmiddleware.tool.CallOutcome;
 import dev.agentmiddleware.tool.ToolDeniedException;
 import dev.agentmiddleware.tool.ToolDescriptor;
 import dev.agentmiddleware.tool.ToolHandler;
+import dev.agentmiddleware.tool.ToolMiddlewareException;
 import dev.agentmiddleware.tool.ToolInvocation;
 import dev.agentmiddleware.tool.TransientToolException;
 import org.junit.jupiter.api.Test;
@@ -162,6 +164,15 @@ class RetryMiddlewareTests {
 			assertThatThrownBy(() -> handler.handle(call())).isSameAs(failure);
 			assertThat(this.attempts).as(failure.getClass().getSimpleName()).hasValue(1);
 		}
+		assertThat(this.waits).isEmpty();
+	}
+
+	@Test
+	void anApplicationsOwnRefusalIsNeverRetriedByItsOutcome() {
+		ToolMiddlewareException quotaSpent = new QuotaSpentException("fetch");
+		ToolHandler handler = wrap(NO_JITTER.withRetryOn(List.of(Throwable.class)), failing(5, () -> quotaSpent));
+		assertThatThrownBy(() -> handler.handle(call())).isSameAs(quotaSpent);
+		assertThat(this.attempts).hasValue(1);
 		assertThat(this.waits).isEmpty();
 	}
 
@@ -306,6 +317,22 @@ class RetryMiddlewareTests {
 	interface FailureFactory {
 
 		Exception create();
+
+	}
+
+	// A middleware of the application's own (a quota) refuses with an exception retry
+	// does
+	// not know: its outcome says what it is
+	static final class QuotaSpentException extends ToolMiddlewareException {
+
+		QuotaSpentException(String toolName) {
+			super(toolName, "quota", "Tool '" + toolName + "' is over its monthly quota", null, false);
+		}
+
+		@Override
+		public CallOutcome outcome() {
+			return CallOutcome.RATE_LIMITED;
+		}
 
 	}
 

@@ -1,8 +1,7 @@
 package dev.agentmiddleware.autoconfigure.springai;
 
-import dev.agentmiddleware.authorization.AuthorizationMiddleware.ToolForbiddenException;
 import dev.agentmiddleware.redaction.SecretRedactor;
-import dev.agentmiddleware.tool.ToolDeniedException;
+import dev.agentmiddleware.tool.CallOutcome;
 import dev.agentmiddleware.tool.ToolMiddlewareException;
 
 /**
@@ -49,10 +48,11 @@ final class DefaultToolErrorFormatter implements ToolErrorFormatter {
 	@Override
 	public String format(String toolName, Throwable error) {
 		String text;
-		if (error instanceof ToolForbiddenException) {
+		CallOutcome outcome = CallOutcome.ofFailure(error);
+		if (outcome == CallOutcome.FORBIDDEN) {
 			return twoSentences(error, FORBIDDEN_HINT);
 		}
-		else if (error instanceof ToolDeniedException) {
+		else if (outcome == CallOutcome.DENIED) {
 			return twoSentences(error, DENIAL_HINT);
 		}
 		else if (error instanceof ToolMiddlewareException) {
