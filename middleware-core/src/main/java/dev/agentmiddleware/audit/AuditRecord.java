@@ -2,9 +2,11 @@ package dev.agentmiddleware.audit;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Objects;
 
 import dev.agentmiddleware.tool.CallOutcome;
+import dev.agentmiddleware.tool.ClientRequest;
 import dev.agentmiddleware.tool.InvocationSource;
 import org.jspecify.annotations.Nullable;
 
@@ -41,11 +43,15 @@ import org.jspecify.annotations.Nullable;
  * them, else {@code null}
  * @param resultSize the size of the result (characters of text, bytes of binary content),
  * or {@code null} when the call returned nothing
+ * @param clientRequests the requests the tool made to its client (elicitation, sampling),
+ * in order, each with how it ended and how long it took, never what was asked or
+ * answered; empty when it made none
  */
 public record AuditRecord(Instant time, String callId, String tool, InvocationSource source, @Nullable String principal,
 		@Nullable String sessionFingerprint, @Nullable String traceId, CallOutcome outcome, @Nullable String decidedBy,
 		@Nullable String approvalRequestId, @Nullable String approvalGrantedBy, Duration duration,
-		String argumentsDigest, @Nullable String arguments, @Nullable Long resultSize) {
+		String argumentsDigest, @Nullable String arguments, @Nullable Long resultSize,
+		List<ClientRequest> clientRequests) {
 
 	/**
 	 * Validates the record.
@@ -58,6 +64,36 @@ public record AuditRecord(Instant time, String callId, String tool, InvocationSo
 		Objects.requireNonNull(outcome, "outcome");
 		Objects.requireNonNull(duration, "duration");
 		Objects.requireNonNull(argumentsDigest, "argumentsDigest");
+		clientRequests = List.copyOf(Objects.requireNonNull(clientRequests, "clientRequests"));
+	}
+
+	/**
+	 * A record of a call whose tool made no request to its client.
+	 * @param time when the call entered the chain
+	 * @param callId the call's id
+	 * @param tool the tool's name
+	 * @param source where the call came from
+	 * @param principal the caller's name, or {@code null}
+	 * @param sessionFingerprint the fingerprint of the call's session, or {@code null}
+	 * @param traceId the id of the trace the call belongs to, or {@code null}
+	 * @param outcome how the call ended
+	 * @param decidedBy the layer that decided the outcome, or {@code null}
+	 * @param approvalRequestId the approval request a person was asked about the call, or
+	 * {@code null}
+	 * @param approvalGrantedBy who granted the session grant that let the call through,
+	 * or {@code null}
+	 * @param duration how long the call took
+	 * @param argumentsDigest the lower-case hex SHA-256 of the canonical JSON of the
+	 * arguments
+	 * @param arguments the arguments as redacted JSON, or {@code null}
+	 * @param resultSize the size of the result, or {@code null}
+	 */
+	public AuditRecord(Instant time, String callId, String tool, InvocationSource source, @Nullable String principal,
+			@Nullable String sessionFingerprint, @Nullable String traceId, CallOutcome outcome,
+			@Nullable String decidedBy, @Nullable String approvalRequestId, @Nullable String approvalGrantedBy,
+			Duration duration, String argumentsDigest, @Nullable String arguments, @Nullable Long resultSize) {
+		this(time, callId, tool, source, principal, sessionFingerprint, traceId, outcome, decidedBy, approvalRequestId,
+				approvalGrantedBy, duration, argumentsDigest, arguments, resultSize, List.of());
 	}
 
 }

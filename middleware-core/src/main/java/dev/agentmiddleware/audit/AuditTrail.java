@@ -328,7 +328,7 @@ public final class AuditTrail implements ToolCallObserver, AutoCloseable {
 				record.outcome(), record.decidedBy(), record.approvalRequestId(), record.approvalGrantedBy(),
 				record.duration(), ArgumentsFingerprint.of(arguments).sha256(),
 				this.argumentTools.contains(invocation.toolName()) ? this.redactor.redactedJson(arguments) : null,
-				sizeOf(record.result()));
+				sizeOf(record.result()), record.clientRequests());
 	}
 
 	// Characters of text, bytes of binary content, the length of a result's text

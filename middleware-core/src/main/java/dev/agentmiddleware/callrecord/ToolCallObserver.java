@@ -2,7 +2,11 @@ package dev.agentmiddleware.callrecord;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
+import java.util.Objects;
+
 import dev.agentmiddleware.tool.CallOutcome;
+import dev.agentmiddleware.tool.ClientRequest;
 import dev.agentmiddleware.tool.ToolInvocation;
 import org.jspecify.annotations.Nullable;
 
@@ -57,10 +61,41 @@ public interface ToolCallObserver {
 	 * {@code null}
 	 * @param approvalGrantedBy who granted the session grant that let the call through
 	 * without asking, or {@code null}
+	 * @param clientRequests the requests the tool made to its client (elicitation,
+	 * sampling), in order; empty when it made none
 	 */
 	public record ToolCallRecord(ToolInvocation invocation, CallOutcome outcome, @Nullable Object result,
 			@Nullable Throwable error, Instant startedAt, Duration duration, @Nullable String decidedBy,
-			@Nullable String approvalRequestId, @Nullable String approvalGrantedBy) {
+			@Nullable String approvalRequestId, @Nullable String approvalGrantedBy,
+			List<ClientRequest> clientRequests) {
+
+		/**
+		 * Validates the record.
+		 */
+		public ToolCallRecord {
+			clientRequests = List.copyOf(Objects.requireNonNull(clientRequests, "clientRequests"));
+		}
+
+		/**
+		 * A record of a call whose tool made no request to its client.
+		 * @param invocation the call as it entered the chain
+		 * @param outcome how it ended
+		 * @param result the value returned
+		 * @param error the failure
+		 * @param startedAt when the call entered the chain
+		 * @param duration how long the whole chain took
+		 * @param decidedBy the middleware that decided the outcome
+		 * @param approvalRequestId the approval request a person was asked about the
+		 * call, or {@code null}
+		 * @param approvalGrantedBy who granted the session grant that let the call
+		 * through without asking, or {@code null}
+		 */
+		public ToolCallRecord(ToolInvocation invocation, CallOutcome outcome, @Nullable Object result,
+				@Nullable Throwable error, Instant startedAt, Duration duration, @Nullable String decidedBy,
+				@Nullable String approvalRequestId, @Nullable String approvalGrantedBy) {
+			this(invocation, outcome, result, error, startedAt, duration, decidedBy, approvalRequestId,
+					approvalGrantedBy, List.of());
+		}
 
 		/**
 		 * A record of a call that involved no approval.

@@ -38,7 +38,7 @@ final class ObservedHandler implements ToolHandler {
 		Duration duration = Duration.ofNanos(System.nanoTime() - started.nanos());
 		ToolCall call = ToolCall.current();
 		this.observers.dispatch(new ToolCallRecord(invocation, outcome, result, error, started.at(), duration,
-				decidedBy, call.approvalRequestId(), call.approvalGrantedBy()));
+				decidedBy, call.approvalRequestId(), call.approvalGrantedBy(), call.clientRequests()));
 	}
 
 	private record Started(Instant at, long nanos) {

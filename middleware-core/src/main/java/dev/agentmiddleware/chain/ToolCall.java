@@ -1,8 +1,13 @@
 package dev.agentmiddleware.chain;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.function.Supplier;
 
 import dev.agentmiddleware.tool.CallOutcome;
+import dev.agentmiddleware.tool.ClientRequest;
+import dev.agentmiddleware.tool.ToolClient;
 import dev.agentmiddleware.tool.ToolDescriptor;
 import dev.agentmiddleware.tool.ToolHandler;
 import dev.agentmiddleware.tool.ToolInvocation;
@@ -94,6 +99,13 @@ public final class ToolCall {
 	private volatile @Nullable String approvalRequestId;
 
 	private volatile @Nullable String approvalGrantedBy;
+
+	// What runs around the tool's requests to its client, outermost first, and the
+	// requests made so far: both
+	// guarded by this, and null until the first one.
+	private @Nullable List<ClientRequestExecution> aroundClientRequests;
+
+	private @Nullable List<ClientRequest> clientRequests;
 
 	// Set by an interceptor that skips, read by the interceptors outside it; reset before
 	// each proceed.
@@ -207,6 +219,105 @@ public final class ToolCall {
 			ToolExecution outer = this.aroundTool;
 			this.aroundTool = (outer != null)
 					? (invocation, tool) -> outer.run(invocation, (inner) -> around.run(inner, tool)) : around;
+		}
+	}
+
+	/**
+	 * Runs {@code around} around every request the tool's code makes to its client in
+	 * this call ({@link ToolClient#elicit elicitation}, {@link ToolClient#sample
+	 * sampling}), on the thread that makes it, and tells it of each message the tool logs
+	 * to its client: for a layer that observes them. Layers that register earlier run
+	 * further out; registering the same instance again does nothing. Does nothing on the
+	 * inert call.
+	 * @param around what runs around each request
+	 */
+	public void aroundClientRequests(ClientRequestExecution around) {
+		if (!this.recording) {
+			return;
+		}
+		synchronized (this) {
+			List<ClientRequestExecution> arounds = this.aroundClientRequests;
+			if (arounds == null) {
+				this.aroundClientRequests = List.of(around);
+			}
+			else if (!arounds.contains(around)) {
+				List<ClientRequestExecution> more = new ArrayList<>(arounds);
+				more.add(around);
+				this.aroundClientRequests = List.copyOf(more);
+			}
+		}
+	}
+
+	/**
+	 * Makes one request of the tool to its client, inside what
+	 * {@link #aroundClientRequests} registered, and keeps how it ended for the call's
+	 * record ({@link #clientRequests()}); on the inert call it only makes it. The one
+	 * caller is the client a tool's code is given
+	 * ({@code dev.agentmiddleware.logging.ToolClientLog}).
+	 * @param invocation the call's invocation
+	 * @param kind the kind of request
+	 * @param request sends the request and tells how it ended; must not throw (the caller
+	 * keeps what the request threw and throws it once this returns)
+	 * @return what {@code request} returned
+	 */
+	public ClientRequest clientRequest(ToolInvocation invocation, ClientRequest.Kind kind,
+			Supplier<ClientRequest> request) {
+		if (!this.recording) {
+			return request.get();
+		}
+		List<ClientRequestExecution> arounds;
+		synchronized (this) {
+			arounds = this.aroundClientRequests;
+		}
+		ClientRequest ended = (arounds != null) ? runAround(arounds, 0, invocation, kind, request) : request.get();
+		synchronized (this) {
+			List<ClientRequest> requests = this.clientRequests;
+			if (requests == null) {
+				requests = new ArrayList<>(2);
+				this.clientRequests = requests;
+			}
+			requests.add(ended);
+		}
+		return ended;
+	}
+
+	private static ClientRequest runAround(List<ClientRequestExecution> arounds, int index, ToolInvocation invocation,
+			ClientRequest.Kind kind, Supplier<ClientRequest> request) {
+		if (index == arounds.size()) {
+			return request.get();
+		}
+		return arounds.get(index).run(invocation, kind, () -> runAround(arounds, index + 1, invocation, kind, request));
+	}
+
+	/**
+	 * Tells what {@link #aroundClientRequests} registered that the tool logged a message
+	 * to its client; does nothing on the inert call.
+	 * @param invocation the call's invocation
+	 * @param level the message's level
+	 */
+	public void clientLogged(ToolInvocation invocation, ToolClient.Level level) {
+		if (!this.recording) {
+			return;
+		}
+		List<ClientRequestExecution> arounds;
+		synchronized (this) {
+			arounds = this.aroundClientRequests;
+		}
+		if (arounds != null) {
+			for (ClientRequestExecution around : arounds) {
+				around.logged(invocation, level);
+			}
+		}
+	}
+
+	/**
+	 * The requests the tool made to its client so far in this call, in order.
+	 * @return the requests; empty on the inert call
+	 */
+	public List<ClientRequest> clientRequests() {
+		synchronized (this) {
+			List<ClientRequest> requests = this.clientRequests;
+			return (requests != null) ? List.copyOf(requests) : List.of();
 		}
 	}
 
@@ -438,6 +549,34 @@ public final class ToolCall {
 		 */
 		void callEnded(A attachment, ToolInvocation invocation, CallOutcome outcome, @Nullable String decidedBy,
 				@Nullable Object result, @Nullable Throwable error);
+
+	}
+
+	/**
+	 * Runs around each request a tool makes to its client, registered with
+	 * {@link ToolCall#aroundClientRequests(ClientRequestExecution)}: a layer's
+	 * observation of them.
+	 */
+	public interface ClientRequestExecution {
+
+		/**
+		 * Runs one request, once, on the thread that makes it.
+		 * @param invocation the call's invocation
+		 * @param kind the kind of request
+		 * @param request sends the request and tells how it ended (its outcome says
+		 * whether it failed); never throws
+		 * @return what {@code request} returned
+		 */
+		ClientRequest run(ToolInvocation invocation, ClientRequest.Kind kind, Supplier<ClientRequest> request);
+
+		/**
+		 * The tool logged a message to its client (sent or not, as the client's level
+		 * decides). Does nothing by default.
+		 * @param invocation the call's invocation
+		 * @param level the message's level
+		 */
+		default void logged(ToolInvocation invocation, ToolClient.Level level) {
+		}
 
 	}
 

@@ -7,7 +7,10 @@ import io.micrometer.observation.ObservationConvention;
 import io.micrometer.observation.docs.ObservationDocumentation;
 
 /**
- * The observation of a tool call: its name, and the keys it is tagged with.
+ * The observations of a tool call and of the requests its tool makes to its client: their
+ * names, the keys they are tagged with, and the event of a message a tool logs to its
+ * client ({@code client.log}, a counter {@code agent.tool.call.client.log} with the meter
+ * handler).
  *
  * <p>
  * With Spring Boot's observation handlers, one observation yields a timer
@@ -39,6 +42,32 @@ enum AgentToolObservationDocumentation implements ObservationDocumentation {
 		@Override
 		public KeyName[] getHighCardinalityKeyNames() {
 			return HighCardinalityKeyNames.values();
+		}
+
+		@Override
+		public Observation.Event[] getEvents() {
+			return new Observation.Event[] { ToolClientRequestObservation.CLIENT_LOG };
+		}
+
+	},
+
+	/**
+	 * One request a tool made to its client during a call (elicitation, sampling), a
+	 * child of the call's observation. With Spring Boot's observation handlers it yields
+	 * a timer {@code agent.tool.client.request}, a long-task timer
+	 * {@code agent.tool.client.request.active} (the requests waiting for an answer) and a
+	 * span named {@code <kind> <tool>}, such as {@code elicitation book_table}.
+	 */
+	TOOL_CLIENT_REQUEST {
+
+		@Override
+		public Class<? extends ObservationConvention<? extends Observation.Context>> getDefaultConvention() {
+			return ToolClientRequestObservation.DefaultConvention.class;
+		}
+
+		@Override
+		public KeyName[] getLowCardinalityKeyNames() {
+			return ClientRequestKeyNames.values();
 		}
 
 	};
@@ -90,6 +119,46 @@ enum AgentToolObservationDocumentation implements ObservationDocumentation {
 			@Override
 			public String asString() {
 				return "agent.tool.source";
+			}
+		}
+
+	}
+
+	/**
+	 * The keys of a client request's observation, all with few values.
+	 */
+	public enum ClientRequestKeyNames implements KeyName {
+
+		/**
+		 * The name of the tool that made the request.
+		 */
+		TOOL_NAME {
+			@Override
+			public String asString() {
+				return "agent.tool.name";
+			}
+		},
+
+		/**
+		 * The kind of request: {@code elicitation} or {@code sampling}.
+		 */
+		KIND {
+			@Override
+			public String asString() {
+				return "agent.tool.client.request.kind";
+			}
+		},
+
+		/**
+		 * How it ended: {@code accept}, {@code decline}, {@code cancel} (what the user
+		 * did with an elicitation), {@code answered} (sampling), {@code unavailable} (the
+		 * client cannot serve it), {@code cancelled} (the call was cancelled while it
+		 * waited) or {@code failed}; {@code unknown} while it waits.
+		 */
+		OUTCOME {
+			@Override
+			public String asString() {
+				return "agent.tool.client.request.outcome";
 			}
 		}
 

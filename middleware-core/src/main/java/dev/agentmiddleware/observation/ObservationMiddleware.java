@@ -34,6 +34,17 @@ import io.micrometer.core.instrument.observation.DefaultMeterObservationHandler;
  * {@code rate_limited}, {@code timed_out}, {@code failed}).
  *
  * <p>
+ * <b>Requests to the client.</b> Each elicitation or sampling request a tool makes to its
+ * client through the {@code ToolClient} it is given is an observation
+ * {@code agent.tool.client.request} of its own, a child of the call's, tagged with the
+ * tool, the kind of request ({@code elicitation}, {@code sampling}) and its outcome
+ * ({@code accept}, {@code decline}, {@code cancel}, {@code answered},
+ * {@code unavailable}, {@code cancelled}, {@code failed}); each message it logs to its
+ * client is an event {@code client.log} of the call's observation (a counter
+ * {@code agent.tool.call.client.log} with the meter handler). Never what was asked or
+ * answered.
+ *
+ * <p>
  * <b>Calls the tool did not run.</b> Given a {@link Builder#meterRegistry(MeterRegistry)
  * meter registry}, the middleware keeps the full observation for the calls that reach the
  * tool and times the others (cache hits, denials, rate limits, short-circuits) with a
@@ -86,11 +97,14 @@ public final class ObservationMiddleware extends BuiltInMiddleware<ObservationPo
 
 	private final @Nullable MeterRegistry meterRegistry;
 
+	private final ToolClientRequestObservation clientRequests;
+
 	private ObservationMiddleware(Builder builder) {
 		super(NAME, builder);
 		this.registry = Objects.requireNonNull(builder.registry, "registry: set it with registry(registry)");
 		this.convention = builder.convention;
 		this.meterRegistry = builder.meterRegistry;
+		this.clientRequests = new ToolClientRequestObservation(this.registry);
 	}
 
 	/**
@@ -127,7 +141,11 @@ public final class ObservationMiddleware extends BuiltInMiddleware<ObservationPo
 	@Override
 	protected ToolHandler wrap(ToolDescriptor tool, ObservationPolicy policy, ToolHandler next) {
 		if (this.meterRegistry == null) {
-			return (invocation) -> observe(invocation, next);
+			ToolHandler observingClientRequests = (invocation) -> {
+				ToolCall.current().aroundClientRequests(this.clientRequests);
+				return next.handle(invocation);
+			};
+			return (invocation) -> observe(invocation, observingClientRequests);
 		}
 		ShortCircuitTimers timers = new ShortCircuitTimers(this.meterRegistry,
 				(this.convention != null) ? this.convention : DEFAULT_CONVENTION);
@@ -197,7 +215,9 @@ public final class ObservationMiddleware extends BuiltInMiddleware<ObservationPo
 		// The rest of the chain, entered with the call bound.
 		@Override
 		public @Nullable Object handle(ToolInvocation invocation) throws Exception {
-			ToolCall.current().aroundTool(this);
+			ToolCall call = ToolCall.current();
+			call.aroundTool(this);
+			call.aroundClientRequests(this.middleware.clientRequests);
 			return this.next.handle(invocation);
 		}
 

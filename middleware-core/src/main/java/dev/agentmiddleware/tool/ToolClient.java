@@ -41,11 +41,12 @@ package dev.agentmiddleware.tool;
  * cannot serve the request (it did not declare the capability, or there is no MCP
  * client), and a {@link java.util.concurrent.CancellationException} as soon as the call
  * is cancelled (its client cancelled it, or its timeout interrupted the tool) while they
- * wait. Each request is logged with the call (the tool, the kind of request, its outcome;
- * never the content of the question or the answer). These requests serve the tool only:
- * an answer to a tool's elicitation never decides an approval of a call, which the chain
- * asks for before the tool runs, in a request of its own. Thread-safe, but the client of
- * a call is meant for the thread that runs the tool.
+ * wait. Each request is logged, observed and audited with the call (the tool, the kind of
+ * request, its outcome, as a {@link ClientRequest}; never the content of the question or
+ * the answer). These requests serve the tool only: an answer to a tool's elicitation
+ * never decides an approval of a call, which the chain asks for before the tool runs, in
+ * a request of its own. Thread-safe, but the client of a call is meant for the thread
+ * that runs the tool.
  */
 public interface ToolClient {
 

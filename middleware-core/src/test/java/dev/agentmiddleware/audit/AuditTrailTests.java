@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -27,11 +28,21 @@ import dev.agentmiddleware.callrecord.ToolCallObservers;
 import dev.agentmiddleware.chain.CallCancellation;
 import dev.agentmiddleware.chain.ToolMiddleware;
 import dev.agentmiddleware.chain.ToolPipeline;
+import dev.agentmiddleware.logging.ToolClientLog;
 import dev.agentmiddleware.ratelimit.RateLimitMiddleware;
 import dev.agentmiddleware.ratelimit.RateLimitPolicy;
 import dev.agentmiddleware.tool.CallOutcome;
+import dev.agentmiddleware.tool.ClientRequest;
+import dev.agentmiddleware.tool.ClientRequest.Kind;
+import dev.agentmiddleware.tool.ClientRequest.Outcome;
+import dev.agentmiddleware.tool.ElicitationRequest;
+import dev.agentmiddleware.tool.ElicitationResult;
 import dev.agentmiddleware.tool.InvocationSource;
+import dev.agentmiddleware.tool.SamplingRequest;
+import dev.agentmiddleware.tool.SamplingResult;
 import dev.agentmiddleware.tool.SessionFingerprint;
+import dev.agentmiddleware.tool.ToolClient;
+import dev.agentmiddleware.tool.ToolClientUnavailableException;
 import dev.agentmiddleware.tool.ToolDescriptor;
 import dev.agentmiddleware.tool.ToolHandler;
 import dev.agentmiddleware.tool.ToolInvocation;
@@ -42,6 +53,7 @@ import org.slf4j.MDC;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.tuple;
 import static org.awaitility.Awaitility.await;
 
 class AuditTrailTests {
@@ -113,6 +125,61 @@ class AuditTrailTests {
 		cancellation.cancel("the user stopped the agent");
 		assertThatExceptionOfType(Exception.class).isThrownBy(() -> pipeline.call(call().build(), cancellation));
 		assertThat(awaitRecords(1).get(0).outcome()).isEqualTo(CallOutcome.CANCELLED);
+	}
+
+	@Test
+	void theRequestsTheToolMadeToItsClientAreRecordedWithHowEachEndedButNotWhatWasAskedOrAnswered() throws Exception {
+		ToolPipeline pipeline = pipeline(trail(AuditTrail.builder(this.store)), (invocation) -> {
+			ToolClient client = ToolClientLog.of(invocation.attribute(ToolClient.ATTRIBUTE), invocation);
+			client.log(ToolClient.Level.INFO, "deleting the secret notes");
+			client.elicit(ElicitationRequest.builder("Really delete the secret notes?").build());
+			client.elicit(ElicitationRequest.builder("And the backup?").build());
+			try {
+				client.sample(SamplingRequest.of("Summarise the secret notes", 20));
+			}
+			catch (ToolClientUnavailableException ex) {
+				// no sampling: deleted without a summary
+			}
+			try {
+				client.elicit(ElicitationRequest.builder("And the trash?").build());
+			}
+			catch (CancellationException ex) {
+				return "deleted, the trash kept";
+			}
+			return "deleted";
+		});
+		pipeline.call(call().attribute(ToolClient.ATTRIBUTE, new ScriptedClient()).build());
+		AuditRecord record = awaitRecords(1).get(0);
+		assertThat(record.outcome()).isEqualTo(CallOutcome.SUCCEEDED);
+		assertThat(record.clientRequests()).extracting(ClientRequest::kind, ClientRequest::outcome)
+			.containsExactly(tuple(Kind.ELICITATION, Outcome.ACCEPT), tuple(Kind.ELICITATION, Outcome.DECLINE),
+					tuple(Kind.SAMPLING, Outcome.UNAVAILABLE), tuple(Kind.ELICITATION, Outcome.CANCELLED));
+		assertThat(record.clientRequests())
+			.allSatisfy((request) -> assertThat(request.duration()).isBetween(Duration.ZERO, Duration.ofMinutes(1)));
+		assertThat(record.toString()).doesNotContain("secret").doesNotContain("trash");
+	}
+
+	@Test
+	void aCallWithoutAnMcpClientRecordsItsRequestsAsUnavailable() throws Exception {
+		ToolPipeline pipeline = pipeline(trail(AuditTrail.builder(this.store)), (invocation) -> {
+			ToolClient client = ToolClientLog.of(invocation.attribute(ToolClient.ATTRIBUTE), invocation);
+			try {
+				return client.elicit(ElicitationRequest.builder("Sure?").build()).action();
+			}
+			catch (ToolClientUnavailableException ex) {
+				return "deleted without asking";
+			}
+		});
+		pipeline.call(call().build());
+		pipeline.call(call().build());
+		assertThat(awaitRecords(2)).allSatisfy((record) -> assertThat(record.clientRequests()).singleElement()
+			.satisfies((request) -> assertThat(request.outcome()).isEqualTo(Outcome.UNAVAILABLE)));
+	}
+
+	@Test
+	void aCallWhoseToolAskedNothingHasNoClientRequests() throws Exception {
+		pipeline(trail(AuditTrail.builder(this.store)), (invocation) -> "deleted").call(call().build());
+		assertThat(awaitRecords(1).get(0).clientRequests()).isEmpty();
 	}
 
 	@Test
@@ -301,6 +368,44 @@ class AuditTrailTests {
 		ToolCallObservers observers = ToolCallObservers.builder().observer(trail).build();
 		this.closeables.add(0, observers);
 		return ToolPipeline.builder(TOOL, tool).middleware(List.of(middleware)).observers(observers).build();
+	}
+
+	// The client of an MCP client that declared elicitation but not sampling, whose user
+	// accepts, declines, and is
+	// still thinking when the call is cancelled.
+	private static final class ScriptedClient implements ToolClient {
+
+		private int elicitations;
+
+		@Override
+		public void log(Level level, String message) {
+		}
+
+		@Override
+		public boolean canElicit() {
+			return true;
+		}
+
+		@Override
+		public ElicitationResult elicit(ElicitationRequest request) {
+			return switch (this.elicitations++) {
+				case 0 -> new ElicitationResult(ElicitationResult.Action.ACCEPT, Map.of("confirm", "secret yes"));
+				case 1 -> new ElicitationResult(ElicitationResult.Action.DECLINE, Map.of());
+				default -> throw new CancellationException("the call was cancelled");
+			};
+		}
+
+		@Override
+		public boolean canSample() {
+			return false;
+		}
+
+		@Override
+		public SamplingResult sample(SamplingRequest request) {
+			throw new ToolClientUnavailableException("delete_file", "sampling",
+					"the MCP client did not declare the sampling capability");
+		}
+
 	}
 
 	private static ToolInvocation.Builder call() {

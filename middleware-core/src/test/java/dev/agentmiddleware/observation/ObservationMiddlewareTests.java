@@ -3,6 +3,8 @@ package dev.agentmiddleware.observation;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
 
 import dev.agentmiddleware.callrecord.ToolCallObserver;
@@ -11,14 +13,21 @@ import dev.agentmiddleware.callrecord.ToolCallObservers;
 import dev.agentmiddleware.chain.ToolCall;
 import dev.agentmiddleware.chain.ToolMiddleware;
 import dev.agentmiddleware.chain.ToolPipeline;
+import dev.agentmiddleware.logging.ToolClientLog;
 import dev.agentmiddleware.observation.AgentToolObservationConvention.AgentToolObservationContext;
 import dev.agentmiddleware.observation.AgentToolObservationConvention.DefaultAgentToolObservationConvention;
 import dev.agentmiddleware.observation.ObservationMiddleware.ToolCallMeterObservationHandler;
 import dev.agentmiddleware.ratelimit.ToolRateLimitedException;
 import dev.agentmiddleware.timeout.ToolTimeoutException;
 import dev.agentmiddleware.tool.CallOutcome;
+import dev.agentmiddleware.tool.ElicitationRequest;
+import dev.agentmiddleware.tool.ElicitationResult;
 import dev.agentmiddleware.tool.InvocationSource;
+import dev.agentmiddleware.tool.SamplingRequest;
+import dev.agentmiddleware.tool.SamplingResult;
 import dev.agentmiddleware.tool.SessionFingerprint;
+import dev.agentmiddleware.tool.ToolClient;
+import dev.agentmiddleware.tool.ToolClientUnavailableException;
 import dev.agentmiddleware.tool.ToolDeniedException;
 import dev.agentmiddleware.tool.ToolDescriptor;
 import dev.agentmiddleware.tool.ToolHandler;
@@ -35,6 +44,7 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
+import static org.assertj.core.api.Assertions.tuple;
 
 class ObservationMiddlewareTests {
 
@@ -368,6 +378,137 @@ class ObservationMiddlewareTests {
 		assertThat(meters.find("agent.tool.call.active").longTaskTimer()).isNull();
 		assertThat(meters.get("other.work").timer().count()).isOne();
 		assertThat(meters.get("other.work.active").longTaskTimer()).isNotNull();
+	}
+
+	@Test
+	void eachRequestToTheClientIsAnObservationNestedUnderTheCallsAndTaggedWithHowItEnded() throws Exception {
+		ToolPipeline pipeline = pipeline(ObservationMiddleware.of(this.registry), ObservationMiddlewareTests::askTwice);
+		assertThat(pipeline.call(clientCall())).isEqualTo("accept, unavailable");
+		assertClientRequestsNestedUnderTheCall();
+	}
+
+	@Test
+	void withAMeterRegistryEachRequestToTheClientIsNestedUnderTheExecutedCallsObservation() throws Exception {
+		ToolPipeline pipeline = pipeline(ObservationMiddleware.builder()
+			.registry(this.registry)
+			.meterRegistry(new SimpleMeterRegistry())
+			.build(), ObservationMiddlewareTests::askTwice);
+		assertThat(pipeline.call(clientCall())).isEqualTo("accept, unavailable");
+		assertClientRequestsNestedUnderTheCall();
+	}
+
+	private void assertClientRequestsNestedUnderTheCall() {
+		TestObservationRegistryAssert.assertThat(this.registry)
+			.hasNumberOfObservationsWithNameEqualTo("agent.tool.call", 1)
+			.hasNumberOfObservationsWithNameEqualTo("agent.tool.client.request", 2)
+			.hasHandledContextsThatSatisfy((contexts) -> {
+				Observation.Context call = contexts.stream()
+					.filter((context) -> context instanceof AgentToolObservationContext)
+					.findFirst()
+					.orElseThrow();
+				List<Observation.Context> requests = contexts.stream()
+					.filter((context) -> "agent.tool.client.request".equals(context.getName()))
+					.toList();
+				assertThat(requests).extracting(Observation.Context::getContextualName)
+					.containsExactly("elicitation get_weather", "sampling get_weather");
+				assertThat(requests)
+					.extracting((request) -> request.getLowCardinalityKeyValue("agent.tool.name").getValue(),
+							(request) -> request.getLowCardinalityKeyValue("agent.tool.client.request.kind").getValue(),
+							(request) -> request.getLowCardinalityKeyValue("agent.tool.client.request.outcome")
+								.getValue())
+					.containsExactly(tuple("get_weather", "elicitation", "accept"),
+							tuple("get_weather", "sampling", "unavailable"));
+				assertThat(requests).allSatisfy((request) -> {
+					assertThat(request.getParentObservation()).isNotNull();
+					assertThat(request.getParentObservation().getContextView()).isSameAs(call);
+					assertThat(request.getAllKeyValues().stream().map((keyValue) -> keyValue.getValue()))
+						.noneMatch((value) -> value.contains("Which day") || value.contains("secret"));
+				});
+			});
+	}
+
+	@Test
+	void withTheMeterHandlerEachRequestIsATimerAndEachMessageLoggedToTheClientACounterOfTheCall() throws Exception {
+		SimpleMeterRegistry meters = new SimpleMeterRegistry();
+		ObservationRegistry observations = ObservationRegistry.create();
+		observations.observationConfig().observationHandler(new DefaultMeterObservationHandler(meters));
+		ToolPipeline pipeline = pipeline(ObservationMiddleware.of(observations), (invocation) -> {
+			ToolClient client = ToolClientLog.of(invocation.attribute(ToolClient.ATTRIBUTE), invocation);
+			client.log(ToolClient.Level.INFO, "looking for the secret forecast");
+			client.log(ToolClient.Level.DEBUG, "still looking");
+			return askTwice(invocation);
+		});
+		pipeline.call(clientCall());
+		assertThat(meters.get("agent.tool.client.request")
+			.tag("agent.tool.name", "get_weather")
+			.tag("agent.tool.client.request.kind", "elicitation")
+			.tag("agent.tool.client.request.outcome", "accept")
+			.timer()
+			.count()).isOne();
+		assertThat(meters.get("agent.tool.client.request")
+			.tag("agent.tool.client.request.kind", "sampling")
+			.tag("agent.tool.client.request.outcome", "unavailable")
+			.timer()
+			.count()).isOne();
+		assertThat(meters.get("agent.tool.call.client.log").tag("agent.tool.name", "get_weather").counter().count())
+			.isEqualTo(2);
+	}
+
+	@Test
+	void withoutAnObservationMiddlewareTheClientsRequestsAreNotObserved() throws Exception {
+		ToolPipeline pipeline = pipeline(ToolMiddleware.named("pass", (tool, next) -> next::handle),
+				ObservationMiddlewareTests::askTwice);
+		assertThat(pipeline.call(clientCall())).isEqualTo("accept, unavailable");
+		TestObservationRegistryAssert.assertThat(this.registry).doesNotHaveAnyObservation();
+	}
+
+	// A tool that asks its user (who accepts) and its model (which the client cannot
+	// serve), as an @AgentTool method
+	// gets its client.
+	private static String askTwice(ToolInvocation invocation) {
+		ToolClient client = ToolClientLog.of(invocation.attribute(ToolClient.ATTRIBUTE), invocation);
+		ElicitationResult answer = client.elicit(ElicitationRequest.builder("Which day?").build());
+		try {
+			client.sample(SamplingRequest.of("Summarise the secret forecast", 20));
+			return "answered";
+		}
+		catch (ToolClientUnavailableException ex) {
+			return answer.action().name().toLowerCase(Locale.ROOT) + ", unavailable";
+		}
+	}
+
+	private static ToolInvocation clientCall() {
+		return ToolInvocation.builder(WEATHER).attribute(ToolClient.ATTRIBUTE, new AcceptingClient()).build();
+	}
+
+	// The client of an MCP client that declared elicitation but not sampling.
+	private static final class AcceptingClient implements ToolClient {
+
+		@Override
+		public void log(Level level, String message) {
+		}
+
+		@Override
+		public boolean canElicit() {
+			return true;
+		}
+
+		@Override
+		public ElicitationResult elicit(ElicitationRequest request) {
+			return new ElicitationResult(ElicitationResult.Action.ACCEPT, Map.of("day", "secret Tuesday"));
+		}
+
+		@Override
+		public boolean canSample() {
+			return false;
+		}
+
+		@Override
+		public SamplingResult sample(SamplingRequest request) {
+			throw new ToolClientUnavailableException("get_weather", "sampling",
+					"the MCP client did not declare the sampling capability");
+		}
+
 	}
 
 	@Test

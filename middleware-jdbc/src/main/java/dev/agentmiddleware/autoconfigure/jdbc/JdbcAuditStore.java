@@ -11,6 +11,7 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.StringJoiner;
 
 import javax.sql.DataSource;
 
@@ -18,7 +19,9 @@ import dev.agentmiddleware.audit.AuditQuery;
 import dev.agentmiddleware.audit.AuditRecord;
 import dev.agentmiddleware.audit.AuditStore;
 import dev.agentmiddleware.tool.CallOutcome;
+import dev.agentmiddleware.tool.ClientRequest;
 import dev.agentmiddleware.tool.InvocationSource;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.core.io.ClassPathResource;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -38,7 +41,7 @@ public final class JdbcAuditStore implements AuditStore {
 
 	private static final String COLUMNS = "recorded_at, call_id, tool, source, principal, session_fingerprint, "
 			+ "trace_id, outcome, decided_by, approval_request_id, approval_granted_by, duration_micros, "
-			+ "arguments_digest, arguments, result_size";
+			+ "arguments_digest, arguments, result_size, client_requests";
 
 	private final DataSource dataSource;
 
@@ -55,7 +58,8 @@ public final class JdbcAuditStore implements AuditStore {
 
 	/**
 	 * Creates {@code agent_audit_record} and its index unless they exist, with the schema
-	 * for the database's platform.
+	 * for the database's platform, and adds the columns a table created by an earlier
+	 * version lacks ({@code client_requests}).
 	 * @throws IllegalStateException if the database is neither H2 nor PostgreSQL
 	 */
 	public void initializeSchema() {
@@ -82,7 +86,8 @@ public final class JdbcAuditStore implements AuditStore {
 			return;
 		}
 		this.jdbc.batchUpdate(
-				"INSERT INTO agent_audit_record (" + COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+				"INSERT INTO agent_audit_record (" + COLUMNS
+						+ ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
 				records, records.size(), (statement, record) -> {
 					statement.setTimestamp(1, Timestamp.from(record.time()));
 					statement.setString(2, record.callId());
@@ -104,6 +109,7 @@ public final class JdbcAuditStore implements AuditStore {
 					else {
 						statement.setNull(15, Types.BIGINT);
 					}
+					statement.setString(16, clientRequests(record.clientRequests()));
 				});
 	}
 
@@ -151,7 +157,35 @@ public final class JdbcAuditStore implements AuditStore {
 				CallOutcome.valueOf(row.getString("outcome")), row.getString("decided_by"),
 				row.getString("approval_request_id"), row.getString("approval_granted_by"),
 				Duration.of(row.getLong("duration_micros"), ChronoUnit.MICROS), row.getString("arguments_digest"),
-				row.getString("arguments"), size);
+				row.getString("arguments"), size, clientRequests(row.getString("client_requests")));
+	}
+
+	// The requests of a call as kind:outcome:duration_micros, comma-separated; null when
+	// it made none.
+	static @Nullable String clientRequests(List<ClientRequest> requests) {
+		if (requests.isEmpty()) {
+			return null;
+		}
+		StringJoiner joined = new StringJoiner(",");
+		for (ClientRequest request : requests) {
+			joined.add(request.kind().tagValue() + ":" + request.outcome().tagValue() + ":"
+					+ request.duration().toNanos() / 1000);
+		}
+		return joined.toString();
+	}
+
+	static List<ClientRequest> clientRequests(@Nullable String column) {
+		if (column == null || column.isEmpty()) {
+			return List.of();
+		}
+		List<ClientRequest> requests = new ArrayList<>();
+		for (String request : column.split(",")) {
+			String[] parts = request.split(":");
+			requests.add(new ClientRequest(ClientRequest.Kind.valueOf(parts[0].toUpperCase(Locale.ROOT)),
+					ClientRequest.Outcome.valueOf(parts[1].toUpperCase(Locale.ROOT)),
+					Duration.of(Long.parseLong(parts[2]), ChronoUnit.MICROS)));
+		}
+		return requests;
 	}
 
 }

@@ -21,7 +21,7 @@ import org.springframework.util.ClassUtils;
  * {@link ToolProgress#NONE} when its caller asked for none), and its {@link ToolClient}
  * parameter, if it declares one, given the client of each call
  * ({@link ToolClient#ATTRIBUTE}, or the application log when the call has none), whose
- * requests are logged with the call ({@link ToolClientLog}).
+ * requests are logged, observed and recorded with the call ({@link ToolClientLog}).
  *
  * @param index the progress parameter's position among the method's parameters,
  * {@code -1} when it declares none
@@ -155,8 +155,8 @@ record ToolProgressParameter(int index, int clientIndex) {
 	/**
 	 * The client a call's tool method is given.
 	 * @param invocation the call
-	 * @return the call's client, or the application log, whose requests are logged with
-	 * the call
+	 * @return the call's client, or the application log, whose requests are logged,
+	 * observed and recorded with the call
 	 */
 	static ToolClient client(ToolInvocation invocation) {
 		return ToolClientLog.of(invocation.attribute(ToolClient.ATTRIBUTE), invocation);

@@ -5,7 +5,12 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 
+import dev.agentmiddleware.audit.AuditQuery;
+import dev.agentmiddleware.audit.AuditRecord;
+import dev.agentmiddleware.audit.AuditStore;
 import dev.agentmiddleware.autoconfigure.AgentMiddlewareAutoConfiguration;
+import dev.agentmiddleware.autoconfigure.audit.AuditAutoConfiguration;
+import dev.agentmiddleware.autoconfigure.observation.ToolObservationAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.springai.AgentToolCallback.AgentToolCallbackProvider;
 import dev.agentmiddleware.autoconfigure.springai.AgentToolSpringAiAutoConfiguration;
 import dev.agentmiddleware.binding.InvalidToolArgumentsException;
@@ -20,6 +25,8 @@ import dev.agentmiddleware.tool.ToolClient;
 import dev.agentmiddleware.tool.ToolClientUnavailableException;
 import dev.agentmiddleware.tool.ToolDescriptor.SafetyLevel;
 import dev.agentmiddleware.tool.ToolProgress;
+import io.micrometer.observation.tck.TestObservationRegistry;
+import io.micrometer.observation.tck.TestObservationRegistryAssert;
 import jakarta.validation.Validation;
 import jakarta.validation.Validator;
 import jakarta.validation.constraints.Min;
@@ -37,6 +44,7 @@ import org.springframework.core.NestedExceptionUtils;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.awaitility.Awaitility.await;
 
 /**
  * An {@code @AgentTool} method that declares a {@link ToolClient} parameter gets the
@@ -91,6 +99,38 @@ class ToolClientParameterTests {
 			assertThat(mine.asked).containsExactly("How many people?");
 			assertThat(context.getBean(SeenClients.class).clients).containsExactly(mine);
 		});
+	}
+
+	@Test
+	void eachRequestOfTheToolIsObservedUnderItsCallAndListedInItsAuditRecord() {
+		TestObservationRegistry observations = TestObservationRegistry.create();
+		this.contextRunner
+			.withConfiguration(
+					AutoConfigurations.of(ToolObservationAutoConfiguration.class, AuditAutoConfiguration.class))
+			.withBean(TestObservationRegistry.class, () -> observations)
+			.run((context) -> {
+				BookingTools tools = context.getBean(BookingTools.class);
+				assertThat(tools.bookTable("Chez Léon", new RecordingClient(), null, 2)).isEqualTo("accept for 2");
+				assertThat(tools.bookTable("Chez Léon", null, null, 2)).startsWith("unavailable: ");
+				AuditStore store = context.getBean(AuditStore.class);
+				await().until(() -> store.find(AuditQuery.all()).size() == 2);
+				assertThat(store.find(AuditQuery.all())).extracting(AuditRecord::clientRequests)
+					.extracting((requests) -> requests.stream()
+						.map((request) -> request.kind().tagValue() + ":" + request.outcome().tagValue())
+						.toList())
+					.containsExactly(List.of("elicitation:unavailable"), List.of("elicitation:accept"));
+				TestObservationRegistryAssert.assertThat(observations)
+					.hasNumberOfObservationsWithNameEqualTo("agent.tool.call", 2)
+					.hasNumberOfObservationsWithNameEqualTo("agent.tool.client.request", 2)
+					.hasHandledContextsThatSatisfy((contexts) -> assertThat(contexts)
+						.filteredOn((observed) -> "agent.tool.client.request".equals(observed.getName()))
+						.allSatisfy((request) -> assertThat(request.getParentObservation())
+							.extracting((parent) -> parent.getContextView().getName())
+							.isEqualTo("agent.tool.call"))
+						.extracting((request) -> request.getLowCardinalityKeyValue("agent.tool.client.request.outcome")
+							.getValue())
+						.containsExactly("accept", "unavailable"));
+			});
 	}
 
 	@Test

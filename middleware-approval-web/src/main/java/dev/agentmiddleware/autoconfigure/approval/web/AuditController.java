@@ -2,6 +2,7 @@ package dev.agentmiddleware.autoconfigure.approval.web;
 
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.List;
@@ -11,6 +12,7 @@ import dev.agentmiddleware.audit.AuditQuery;
 import dev.agentmiddleware.audit.AuditRecord;
 import dev.agentmiddleware.audit.AuditStore;
 import dev.agentmiddleware.tool.CallOutcome;
+import dev.agentmiddleware.tool.ClientRequest;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -37,7 +39,9 @@ import org.springframework.web.servlet.mvc.method.annotation.StreamingResponseBo
  * </ul>
  * A record holds the session's fingerprint, never its id, and the SHA-256 of the
  * arguments, never their values (except the redacted arguments of the tools listed in
- * {@code agent.middleware.audit.include-arguments}).
+ * {@code agent.middleware.audit.include-arguments}), and the requests the tool made to
+ * its client with how each ended, never what was asked or answered:
+ * {@code "clientRequests":[{"kind":"elicitation","outcome":"accept","durationMs":5230.114}]}.
  */
 @RestController
 public class AuditController {
@@ -185,20 +189,44 @@ public class AuditController {
 	 * @param arguments the redacted arguments of a tool that includes them, or
 	 * {@code null}
 	 * @param resultSize the result's size, or {@code null}
+	 * @param clientRequests the requests the tool made to its client, in order; empty
+	 * when it made none
 	 */
 	public record AuditEntry(String time, String callId, String tool, String source, @Nullable String principal,
 			@Nullable String sessionFingerprint, @Nullable String traceId, String outcome, @Nullable String decidedBy,
 			@Nullable String approvalRequestId, @Nullable String approvalGrantedBy, double durationMs,
-			String argumentsDigest, @Nullable String arguments, @Nullable Long resultSize) {
+			String argumentsDigest, @Nullable String arguments, @Nullable Long resultSize,
+			List<ClientRequestEntry> clientRequests) {
 
 		static AuditEntry of(AuditRecord record) {
 			return new AuditEntry(record.time().toString(), record.callId(), record.tool(),
 					record.source().name().toLowerCase(Locale.ROOT), record.principal(), record.sessionFingerprint(),
 					record.traceId(), record.outcome().tagValue(), record.decidedBy(), record.approvalRequestId(),
-					record.approvalGrantedBy(), record.duration().toNanos() / 1_000_000.0, record.argumentsDigest(),
-					record.arguments(), record.resultSize());
+					record.approvalGrantedBy(), millis(record.duration()), record.argumentsDigest(), record.arguments(),
+					record.resultSize(), record.clientRequests().stream().map(ClientRequestEntry::of).toList());
 		}
 
+	}
+
+	/**
+	 * One request a tool made to its client, as the API shows it.
+	 *
+	 * @param kind {@code elicitation} or {@code sampling}
+	 * @param outcome how it ended: {@code accept}, {@code decline}, {@code cancel},
+	 * {@code answered}, {@code unavailable}, {@code cancelled} or {@code failed}
+	 * @param durationMs how long the tool waited for it, in milliseconds
+	 */
+	public record ClientRequestEntry(String kind, String outcome, double durationMs) {
+
+		static ClientRequestEntry of(ClientRequest request) {
+			return new ClientRequestEntry(request.kind().tagValue(), request.outcome().tagValue(),
+					millis(request.duration()));
+		}
+
+	}
+
+	private static double millis(Duration duration) {
+		return duration.toNanos() / 1_000_000.0;
 	}
 
 }

@@ -1,5 +1,7 @@
 package dev.agentmiddleware.autoconfigure.approval.web;
 
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -13,9 +15,12 @@ import dev.agentmiddleware.autoconfigure.approval.web.AuditController.AuditEntry
 import dev.agentmiddleware.autoconfigure.audit.AuditAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.tool.AgentToolAutoConfiguration;
 import dev.agentmiddleware.tool.CallOutcome;
+import dev.agentmiddleware.tool.ClientRequest;
 import dev.agentmiddleware.tool.InvocationSource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.security.autoconfigure.SecurityAutoConfiguration;
@@ -85,6 +90,34 @@ class AuditWebAutoConfigurationTests {
 			.isThrownBy(() -> controller.records(null, null, null, "yesterday", null, 0, 50));
 		assertThatExceptionOfType(ResponseStatusException.class)
 			.isThrownBy(() -> controller.records(null, null, null, null, null, 0, AuditController.MAX_SIZE + 1));
+	}
+
+	@Test
+	void theJsonAndTheExportListTheClientRequestsOfEachCall() throws Exception {
+		InMemoryAuditStore store = new InMemoryAuditStore(100);
+		Instant time = Instant.parse("2026-11-27T10:00:00Z");
+		store.append(List.of(
+				new AuditRecord(time, "c-0", "read_file", InvocationSource.JAVA, null, null, null,
+						CallOutcome.SUCCEEDED, null, null, null, Duration.ofMillis(5), "0".repeat(64), null, null),
+				new AuditRecord(time.plusSeconds(1), "c-1", "book_table", InvocationSource.MCP, "bob", null, null,
+						CallOutcome.SUCCEEDED, null, null, null, Duration.ofSeconds(6), "0".repeat(64), null, 7L,
+						List.of(new ClientRequest(ClientRequest.Kind.ELICITATION, ClientRequest.Outcome.ACCEPT,
+								Duration.ofNanos(5_230_114_000L)),
+								new ClientRequest(ClientRequest.Kind.SAMPLING, ClientRequest.Outcome.UNAVAILABLE,
+										Duration.ofNanos(12_000))))));
+		AuditController controller = new AuditController(store);
+		JsonMapper json = JsonMapper.builder().build();
+		JsonNode requests = json.readTree("[{\"kind\":\"elicitation\",\"outcome\":\"accept\",\"durationMs\":5230.114},"
+				+ "{\"kind\":\"sampling\",\"outcome\":\"unavailable\",\"durationMs\":0.012}]");
+		JsonNode page = json.readTree(json.writeValueAsString(controller.records(null, null, null, null, null, 0, 50)));
+		assertThat(page.at("/records/0/callId").asString()).isEqualTo("c-1");
+		assertThat(page.at("/records/0/clientRequests")).isEqualTo(requests);
+		assertThat(page.at("/records/1/clientRequests")).isEqualTo(json.readTree("[]"));
+		ByteArrayOutputStream export = new ByteArrayOutputStream();
+		controller.export(null, null, null, null, null).getBody().writeTo(export);
+		assertThat(export.toString(StandardCharsets.UTF_8).lines().map(json::readTree)).satisfiesExactly(
+				(line) -> assertThat(line.get("clientRequests")).isEqualTo(requests),
+				(line) -> assertThat(line.get("clientRequests")).isEqualTo(json.readTree("[]")));
 	}
 
 }
