@@ -116,7 +116,8 @@ class SampleAppMcpIntegrationTests {
 		CallToolResult result = call("get_weather", Map.of("city", "Lisbon"));
 		assertThat(result.isError()).isNotEqualTo(Boolean.TRUE);
 		Weather weather = JsonMapper.builder().build().readValue(text(result), Weather.class);
-		assertThat(weather).isEqualTo(new WeatherTools().getWeather("Lisbon"));
+		assertThat(weather).isEqualTo(new WeatherTools((duration) -> {
+		}).getWeather("Lisbon"));
 	}
 
 	@Test

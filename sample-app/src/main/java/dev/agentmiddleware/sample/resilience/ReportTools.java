@@ -2,6 +2,7 @@ package dev.agentmiddleware.sample.resilience;
 
 import java.time.Duration;
 
+import dev.agentmiddleware.sample.latency.SimulatedLatency;
 import dev.agentmiddleware.spring.AgentTool;
 import dev.agentmiddleware.spring.AgentToolParam;
 import dev.agentmiddleware.tool.ToolDescriptor.SafetyLevel;
@@ -22,6 +23,19 @@ public class ReportTools {
 	/** The longest a report may be asked to take. */
 	public static final int MAX_SECONDS = 30;
 
+	private static final Duration STEP = Duration.ofSeconds(1);
+
+	private final SimulatedLatency latency;
+
+	/**
+	 * Creates the tool.
+	 * @param latency how the generation's seconds pass ({@link SimulatedLatency#REAL} in
+	 * the application)
+	 */
+	public ReportTools(SimulatedLatency latency) {
+		this.latency = latency;
+	}
+
 	@AgentTool(title = "Generate a report",
 			description = "Generates a report on a topic; it takes the given number of seconds",
 			safety = SafetyLevel.SAFE)
@@ -33,7 +47,7 @@ public class ReportTools {
 		}
 		for (int done = 0; done < seconds; done++) {
 			progress.report(done, seconds, "generating the report on " + topic + ": " + done + " of " + seconds + " s");
-			Thread.sleep(Duration.ofSeconds(1).toMillis());
+			this.latency.pass(STEP);
 		}
 		return "Report on " + topic + ": all figures nominal";
 	}

@@ -1,8 +1,10 @@
 package dev.agentmiddleware.sample.weather;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 
+import dev.agentmiddleware.sample.latency.SimulatedLatency;
 import dev.agentmiddleware.spring.AgentTool;
 import dev.agentmiddleware.spring.AgentToolParam;
 import dev.agentmiddleware.tool.ToolDescriptor.SafetyLevel;
@@ -17,10 +19,22 @@ import org.springframework.stereotype.Component;
 @Component
 public class WeatherTools {
 
-	private static final long LATENCY_MILLIS = 100;
+	/** How long the stand-in service takes to answer. */
+	public static final Duration LATENCY = Duration.ofMillis(100);
 
 	private static final List<String> CONDITIONS = List.of("sunny", "partly cloudy", "cloudy", "fog", "light rain",
 			"heavy rain", "thunderstorms");
+
+	private final SimulatedLatency latency;
+
+	/**
+	 * Creates the tool.
+	 * @param latency how the service's time passes ({@link SimulatedLatency#REAL} in the
+	 * application)
+	 */
+	public WeatherTools(SimulatedLatency latency) {
+		this.latency = latency;
+	}
 
 	@AgentTool(title = "Current weather", description = "Current weather for a city: temperature, sky and humidity",
 			safety = SafetyLevel.SAFE, readOnly = true, idempotent = true)
@@ -40,9 +54,9 @@ public class WeatherTools {
 		return new Weather(name, temperature, condition, humidity);
 	}
 
-	private static void simulateLatency() {
+	private void simulateLatency() {
 		try {
-			Thread.sleep(LATENCY_MILLIS);
+			this.latency.pass(LATENCY);
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();

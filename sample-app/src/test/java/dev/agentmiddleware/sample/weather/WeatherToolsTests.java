@@ -1,24 +1,30 @@
 package dev.agentmiddleware.sample.weather;
 
+import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
 /**
  * Tests for {@link WeatherTools}, called directly.
  */
 class WeatherToolsTests {
 
-	private final WeatherTools tools = new WeatherTools();
+	private final List<Duration> waited = new CopyOnWriteArrayList<>();
+
+	private final WeatherTools tools = new WeatherTools(this.waited::add);
 
 	@Test
 	void sameCityGetsTheSameWeather() {
 		Weather first = this.tools.getWeather("Lisbon");
 		assertThat(this.tools.getWeather("Lisbon")).isEqualTo(first);
-		assertThat(new WeatherTools().getWeather("Lisbon")).isEqualTo(first);
+		assertThat(new WeatherTools((duration) -> {
+		}).getWeather("Lisbon")).isEqualTo(first);
 	}
 
 	@Test
@@ -59,10 +65,26 @@ class WeatherToolsTests {
 	}
 
 	@Test
-	void simulatesTheLatencyOfARemoteService() {
-		long start = System.nanoTime();
+	void takesTheLatencyOfARemoteServiceForEachCall() {
 		this.tools.getWeather("Lisbon");
-		assertThat(System.nanoTime() - start).isGreaterThanOrEqualTo(100_000_000L);
+		this.tools.getWeather("Paris");
+		assertThat(this.waited).containsExactly(WeatherTools.LATENCY, WeatherTools.LATENCY);
+		assertThat(WeatherTools.LATENCY).isEqualTo(Duration.ofMillis(100));
+	}
+
+	@Test
+	void anInterruptedWaitEndsTheCallAndKeepsTheInterrupt() {
+		WeatherTools interrupted = new WeatherTools((duration) -> {
+			throw new InterruptedException();
+		});
+		try {
+			assertThatIllegalStateException().isThrownBy(() -> interrupted.getWeather("Lisbon"))
+				.withMessage("Interrupted while asking for the weather");
+			assertThat(Thread.currentThread().isInterrupted()).isTrue();
+		}
+		finally {
+			Thread.interrupted();
+		}
 	}
 
 }
