@@ -40,21 +40,12 @@ final class Readme {
 	}
 
 	/**
-	 * The root README.
-	 * @return it
-	 */
-	static Readme root() {
-		return new Readme(projectRoot().resolve("README.md"));
-	}
-
-	/**
-	 * The root README and the README of every module.
+	 * The root README, the reference in {@code docs/} and the README of every module.
 	 * @return them
 	 */
 	static List<Readme> all() {
 		Path root = projectRoot();
-		List<Readme> readmes = new ArrayList<>();
-		readmes.add(new Readme(root.resolve("README.md")));
+		List<Readme> readmes = new ArrayList<>(documentation());
 		try (Stream<Path> modules = Files.list(root)) {
 			modules.map((module) -> module.resolve("README.md"))
 				.filter(Files::isRegularFile)
@@ -65,6 +56,51 @@ final class Readme {
 			throw new UncheckedIOException(ex);
 		}
 		return readmes;
+	}
+
+	/**
+	 * The root README and the reference it links to, one page per topic in {@code docs/}.
+	 * @return them, the README first
+	 */
+	static List<Readme> documentation() {
+		Path root = projectRoot();
+		List<Readme> pages = new ArrayList<>();
+		pages.add(new Readme(root.resolve("README.md")));
+		Path docs = root.resolve("docs");
+		if (Files.isDirectory(docs)) {
+			try (Stream<Path> files = Files.list(docs)) {
+				files.filter((file) -> file.getFileName().toString().endsWith(".md"))
+					.sorted()
+					.forEach((page) -> pages.add(new Readme(page)));
+			}
+			catch (IOException ex) {
+				throw new UncheckedIOException(ex);
+			}
+		}
+		return pages;
+	}
+
+	/**
+	 * The rows of the table whose header row starts with the given cells, wherever in the
+	 * {@linkplain #documentation() documentation} it is.
+	 * @param header the first header cells
+	 * @return each row's cells, trimmed, in order
+	 */
+	static List<Row> documentedTable(String... header) {
+		for (Readme page : documentation()) {
+			if (page.hasTable(header)) {
+				return page.table(header);
+			}
+		}
+		throw new IllegalStateException("No page of the documentation has a table with the header " + List.of(header));
+	}
+
+	private boolean hasTable(String... header) {
+		return this.lines.stream().map(Readme::cells).anyMatch((cells) -> startsWith(cells, header));
+	}
+
+	private static boolean startsWith(List<String> cells, String... header) {
+		return cells.size() >= header.length && cells.subList(0, header.length).equals(List.of(header));
 	}
 
 	private static Path projectRoot() {
@@ -126,12 +162,11 @@ final class Readme {
 	List<Row> table(String... header) {
 		List<Row> rows = new ArrayList<>();
 		for (int i = 0; i < this.lines.size(); i++) {
-			List<String> cells = cells(this.lines.get(i));
-			if (cells.size() < header.length || !cells.subList(0, header.length).equals(List.of(header))) {
+			if (!startsWith(cells(this.lines.get(i)), header)) {
 				continue;
 			}
 			for (i += 2; i < this.lines.size() && this.lines.get(i).startsWith("|"); i++) {
-				rows.add(new Row(i + 1, cells(this.lines.get(i))));
+				rows.add(new Row(name(), i + 1, cells(this.lines.get(i))));
 			}
 			return rows;
 		}
@@ -187,10 +222,16 @@ final class Readme {
 	/**
 	 * A table row.
 	 *
+	 * @param file the page it is in
 	 * @param line its line
 	 * @param cells its cells
 	 */
-	record Row(int line, List<String> cells) {
+	record Row(String file, int line, List<String> cells) {
+
+		@Override
+		public String toString() {
+			return this.file + ":" + this.line;
+		}
 
 	}
 

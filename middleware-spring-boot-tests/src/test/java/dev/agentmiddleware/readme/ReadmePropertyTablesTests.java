@@ -45,21 +45,20 @@ class ReadmePropertyTablesTests {
 
 	@Test
 	void theBuiltInTableDocumentsEachSectionOnceWithItsRealKeysAndDefaults() {
-		List<Readme.Row> rows = Readme.root()
-			.table("prefix `agent.middleware.`",
-					"keys (`defaults.*` and " + "`tools.<tool-name>.*` unless marked global)");
+		List<Readme.Row> rows = Readme.documentedTable("prefix `agent.middleware.`",
+				"keys (`defaults.*` and " + "`tools.<tool-name>.*` unless marked global)");
 		assertThat(rows).hasSizeGreaterThanOrEqualTo(8);
 		Set<String> prefixes = new HashSet<>();
 		List<String> problems = new ArrayList<>();
 		for (Readme.Row row : rows) {
 			String prefix = AgentMiddlewareProperties.PREFIX + "." + row.cells().get(0).replace("`", "");
 			if (!prefixes.add(prefix)) {
-				problems.add("README.md:" + row.line() + ": '" + prefix + "' is documented twice");
+				problems.add(row + ": '" + prefix + "' is documented twice");
 			}
 			String type = this.metadata.sections.get(prefix);
 			if (type == null) {
-				problems.add("README.md:" + row.line() + ": '" + prefix + "' is no section of the metadata "
-						+ this.metadata.sections.keySet());
+				problems
+					.add(row + ": '" + prefix + "' is no section of the metadata " + this.metadata.sections.keySet());
 				continue;
 			}
 			Object fresh = BeanUtils.instantiateClass(ClassUtils.resolveClassName(type, null));
@@ -91,17 +90,17 @@ class ReadmePropertyTablesTests {
 	}
 
 	private void assertPropertyTable(String... header) {
-		List<Readme.Row> rows = Readme.root().table(header);
+		List<Readme.Row> rows = Readme.documentedTable(header);
 		assertThat(rows).isNotEmpty();
 		Set<String> properties = new HashSet<>();
 		List<String> problems = new ArrayList<>();
 		for (Readme.Row row : rows) {
 			String property = row.cells().get(0).replace("`", "");
 			if (!properties.add(property)) {
-				problems.add("README.md:" + row.line() + ": '" + property + "' is documented twice");
+				problems.add(row + ": '" + property + "' is documented twice");
 			}
 			if (!this.metadata.properties.contains(property)) {
-				problems.add("README.md:" + row.line() + ": '" + property + "' is no property of the metadata");
+				problems.add(row + ": '" + property + "' is no property of the metadata");
 				continue;
 			}
 			String section = this.metadata.sectionOf(property);
@@ -112,7 +111,7 @@ class ReadmePropertyTablesTests {
 			// A list default is written as its entries with wildcards
 			// (`http(s)://localhost:*`); only scalars compare.
 			if (!(real instanceof Collection)) {
-				compare("README.md:" + row.line() + ": " + property, documented.replace("`", ""), real, problems);
+				compare(row + ": " + property, documented.replace("`", ""), real, problems);
 			}
 		}
 		assertThat(problems).isEmpty();
@@ -120,11 +119,10 @@ class ReadmePropertyTablesTests {
 
 	@Test
 	void theAgentBuiltInsTableNamesRealSwitches() {
-		List<Readme.Row> rows = Readme.root().table("built-in", "what it does", "switch");
+		List<Readme.Row> rows = Readme.documentedTable("built-in", "what it does", "switch");
 		assertThat(rows).isNotEmpty();
 		for (Readme.Row row : rows) {
-			assertThat(this.metadata.properties).as("README.md:%d", row.line())
-				.contains(row.cells().get(2).replace("`", ""));
+			assertThat(this.metadata.properties).as("%s", row).contains(row.cells().get(2).replace("`", ""));
 		}
 	}
 
@@ -136,7 +134,7 @@ class ReadmePropertyTablesTests {
 			return;
 		}
 		String path = (global ? "" : "defaults.") + key.group(1);
-		String where = "README.md:" + row.line() + ": " + prefix + "." + path;
+		String where = row + ": " + prefix + "." + path;
 		BeanWrapperImpl properties = new BeanWrapperImpl(fresh);
 		if (path.endsWith(".*")) {
 			String group = path.substring(0, path.length() - 2);
