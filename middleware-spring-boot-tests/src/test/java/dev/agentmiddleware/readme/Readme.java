@@ -5,7 +5,12 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -24,6 +29,10 @@ final class Readme {
 	private static final Pattern FENCE = Pattern.compile("^```([a-z]*)\\s*$");
 
 	private static final Pattern MARKER = Pattern.compile("^<!--\\s*(.*?)\\s*-->\\s*$");
+
+	private static final Pattern LINK = Pattern.compile("\\]\\(([^)\\s]+)\\)");
+
+	private static final Pattern HEADING = Pattern.compile("^#{1,6} (.*)$");
 
 	private final Path path;
 
@@ -123,6 +132,74 @@ final class Readme {
 	}
 
 	/**
+	 * The page's file.
+	 * @return its path
+	 */
+	Path path() {
+		return this.path;
+	}
+
+	/**
+	 * The relative links of the page (to a file, a heading of a file, or a heading of the
+	 * page), outside code blocks.
+	 * @return each link as written, with the line it is on
+	 */
+	List<Link> links() {
+		List<Link> links = new ArrayList<>();
+		boolean code = false;
+		for (int i = 0; i < this.lines.size(); i++) {
+			String line = this.lines.get(i);
+			if (line.startsWith("```")) {
+				code = !code;
+			}
+			Matcher link = LINK.matcher(line);
+			while (!code && link.find()) {
+				String url = link.group(1);
+				if (!url.matches("^[a-z]+:.*")) {
+					links.add(new Link(name(), i + 1, url));
+				}
+			}
+		}
+		return links;
+	}
+
+	/**
+	 * The anchors of the page's headings, as GitHub makes them (lower case, punctuation
+	 * dropped, spaces as hyphens, {@code -1}, {@code -2} for repeats).
+	 * @return the anchors
+	 */
+	Set<String> anchors() {
+		Set<String> anchors = new LinkedHashSet<>();
+		Map<String, Integer> seen = new HashMap<>();
+		boolean code = false;
+		for (String line : this.lines) {
+			if (line.startsWith("```")) {
+				code = !code;
+			}
+			Matcher heading = HEADING.matcher(line);
+			if (!code && heading.matches()) {
+				String anchor = heading.group(1)
+					.strip()
+					.toLowerCase(Locale.ROOT)
+					.replaceAll("[^\\p{L}\\p{N}_\\- ]", "")
+					.replace(' ', '-');
+				int repeat = seen.merge(anchor, 1, Integer::sum) - 1;
+				anchors.add((repeat == 0) ? anchor : anchor + "-" + repeat);
+			}
+		}
+		return anchors;
+	}
+
+	/**
+	 * Reads another page.
+	 * @param path its file
+	 * @return the page
+	 */
+	static Readme of(Path path) {
+		return new Readme(path);
+	}
+
+	/**
 	 * The fenced blocks of a language.
 	 * @param language such as {@code java} or {@code yaml}
 	 * @return the blocks, in order
@@ -215,6 +292,22 @@ final class Readme {
 		@Override
 		public String toString() {
 			return this.file + ":" + this.line;
+		}
+
+	}
+
+	/**
+	 * A relative link.
+	 *
+	 * @param file the page it is in
+	 * @param line its line
+	 * @param url what it points to, such as {@code docs/approval.md#human-approval}
+	 */
+	record Link(String file, int line, String url) {
+
+		@Override
+		public String toString() {
+			return this.file + ":" + this.line + ": " + this.url;
 		}
 
 	}
