@@ -38,6 +38,30 @@ public enum TestService {
 	},
 
 	/**
+	 * PostgreSQL's server binaries ({@code initdb}, {@code pg_ctl}), for tests that start
+	 * a server of their own ({@link PostgresTestServer}) and stop it while clients use
+	 * it: {@code AGENTMW_TEST_POSTGRES_BIN}, by default the newest
+	 * {@code /usr/lib/postgresql/<version>/bin} (Debian's {@code postgresql}). As root,
+	 * the server runs as the {@code postgres} user, through {@code runuser}.
+	 */
+	POSTGRES_SERVER {
+		@Override
+		Optional<String> unavailableReason() {
+			Path bin = postgresBinaries();
+			String hint = "; apt-get install postgresql, set " + POSTGRES_BIN_VARIABLE + " or run .ci/run";
+			for (String program : new String[] { "initdb", "pg_ctl" }) {
+				if (!Files.isExecutable(bin.resolve(program))) {
+					return Optional.of("PostgreSQL's " + program + " is missing (" + bin.resolve(program) + ")" + hint);
+				}
+			}
+			if ("root".equals(System.getProperty("user.name")) && onPath("runuser").isEmpty()) {
+				return Optional.of("initdb refuses to run as root, and runuser (to run it as postgres) is missing");
+			}
+			return Optional.empty();
+		}
+	},
+
+	/**
 	 * Headless Chromium and its WebDriver: {@code AGENTMW_TEST_CHROMIUM} and
 	 * {@code AGENTMW_TEST_CHROMEDRIVER}, by default {@code /usr/bin/chromium} and
 	 * {@code /usr/bin/chromedriver} (Debian's {@code chromium} and
@@ -119,6 +143,12 @@ public enum TestService {
 	 */
 	public static final String REQUIRE_SERVICES_VARIABLE = "AGENTMW_TEST_REQUIRE_SERVICES";
 
+	/**
+	 * The environment variable naming the folder of PostgreSQL's server binaries
+	 * ({@link #POSTGRES_SERVER}).
+	 */
+	public static final String POSTGRES_BIN_VARIABLE = "AGENTMW_TEST_POSTGRES_BIN";
+
 	/** The environment variable naming the Node.js 22 binary ({@link #NODE22}). */
 	public static final String NODE22_VARIABLE = "AGENTMW_TEST_NODE22";
 
@@ -143,6 +173,28 @@ public enum TestService {
 	 */
 	public static Path chromium() {
 		return Path.of(env("AGENTMW_TEST_CHROMIUM", "/usr/bin/chromium"));
+	}
+
+	/**
+	 * The folder of PostgreSQL's server binaries: {@code AGENTMW_TEST_POSTGRES_BIN}, else
+	 * the {@code bin} folder of the newest version under {@code /usr/lib/postgresql}.
+	 * @return its path (which may not exist)
+	 */
+	public static Path postgresBinaries() {
+		String configured = System.getenv(POSTGRES_BIN_VARIABLE);
+		if (configured != null && !configured.isBlank()) {
+			return Path.of(configured);
+		}
+		Path versions = Path.of("/usr/lib/postgresql");
+		try (java.util.stream.Stream<Path> installed = Files.list(versions)) {
+			return installed.filter((version) -> version.getFileName().toString().matches("[0-9]+"))
+				.max(java.util.Comparator.comparingInt((version) -> Integer.parseInt(version.getFileName().toString())))
+				.map((version) -> version.resolve("bin"))
+				.orElse(versions.resolve("bin"));
+		}
+		catch (IOException ex) {
+			return versions.resolve("bin");
+		}
 	}
 
 	/**

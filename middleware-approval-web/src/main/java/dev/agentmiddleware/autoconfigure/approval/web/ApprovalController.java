@@ -5,6 +5,7 @@ import java.security.Principal;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -17,6 +18,7 @@ import dev.agentmiddleware.approval.ApprovalRequest;
 import dev.agentmiddleware.approval.ApprovalStore;
 import dev.agentmiddleware.approval.ArgumentsBinder;
 import dev.agentmiddleware.approval.SessionGrant.GrantScope;
+import dev.agentmiddleware.tool.CallOutcome;
 import dev.agentmiddleware.tool.SessionFingerprint;
 import dev.agentmiddleware.tool.ToolDescriptor;
 import dev.agentmiddleware.tool.ToolMiddlewareException;
@@ -36,6 +38,8 @@ import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.context.request.RequestContextHolder;
+import org.springframework.web.context.request.ServletRequestAttributes;
 
 /**
  * The approval queue's REST API and console, under
@@ -50,8 +54,9 @@ import org.springframework.web.bind.annotation.RestController;
  * ({@code {"arguments": {…}}}, bound and validated like a new call of the same tool: 400
  * when invalid);</li>
  * <li>{@code GET {path}/console}: the web console; {@code GET
- * {path}/console/requests/{id}}: its page of one request, where the approval link
- * points.</li>
+ * {path}/console/requests/{id}}: its page of one request, where the approval link points.
+ * With the audit trail's REST API served, the console has an audit tab for users with the
+ * auditor role, who may open the console without being approvers.</li>
  * </ul>
  * Decisions answer 404 for an unknown id and 409 for a request already decided or
  * expired. Nobody approves their own call: an approval by the principal that made the
@@ -87,6 +92,8 @@ public class ApprovalController {
 
 	private final boolean allowSelfApproval;
 
+	private final @Nullable AuditTab auditTab;
+
 	/**
 	 * Creates the controller, which refuses a decision by the principal that made the
 	 * call.
@@ -116,7 +123,18 @@ public class ApprovalController {
 	public ApprovalController(ApprovalStore store, ArgumentsBinder binder,
 			java.util.function.Function<String, Optional<ToolDescriptor>> tools, Clock clock, String path,
 			Duration refreshInterval, boolean allowSelfApproval) {
+		this(store, binder, tools, clock, path, refreshInterval, allowSelfApproval, null);
+	}
+
+	/**
+	 * Creates the controller, whose console has an audit tab when {@code auditTab} is
+	 * given.
+	 */
+	ApprovalController(ApprovalStore store, ArgumentsBinder binder,
+			java.util.function.Function<String, Optional<ToolDescriptor>> tools, Clock clock, String path,
+			Duration refreshInterval, boolean allowSelfApproval, @Nullable AuditTab auditTab) {
 		this.allowSelfApproval = allowSelfApproval;
+		this.auditTab = auditTab;
 		this.store = Objects.requireNonNull(store, "store");
 		this.binder = Objects.requireNonNull(binder, "binder");
 		this.tools = Objects.requireNonNull(tools, "tools");
@@ -229,14 +247,26 @@ public class ApprovalController {
 	}
 
 	// The console; with a request id (plain characters only, so it is safe in the script
-	// as it is), only that one
+	// as it is), only that one. The audit tab only for an auditor (the audit API is
+	// authorized on its own: the tab just spares others a page they may not read).
 	private String page(@Nullable String requestId) throws java.io.IOException {
 		String page = StreamUtils.copyToString(
 				new ClassPathResource("console.html", ApprovalController.class).getInputStream(),
 				StandardCharsets.UTF_8);
+		AuditTab tab = this.auditTab;
 		return page.replace("{{path}}", this.path)
 			.replace("{{refreshMillis}}", Long.toString(this.refreshInterval.toMillis()))
-			.replace("{{requestId}}", (requestId != null) ? "\"" + requestId + "\"" : "null");
+			.replace("{{requestId}}", (requestId != null) ? "\"" + requestId + "\"" : "null")
+			.replace("{{auditPath}}",
+					(tab != null && requestId == null && currentUserIs(tab.authority()))
+							? JSON.writeValueAsString(tab.path()) : "null")
+			.replace("{{auditOutcomes}}",
+					JSON.writeValueAsString(Arrays.stream(CallOutcome.values()).map(CallOutcome::tagValue).toList()));
+	}
+
+	private static boolean currentUserIs(String authority) {
+		return RequestContextHolder.getRequestAttributes() instanceof ServletRequestAttributes attributes
+				&& attributes.getRequest().isUserInRole(authority);
 	}
 
 	/**

@@ -1,9 +1,12 @@
 package dev.agentmiddleware.autoconfigure.approval.web;
 
+import java.util.Arrays;
+
 import dev.agentmiddleware.autoconfigure.approval.ApprovalProperties;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.core.Ordered;
+import org.springframework.http.HttpMethod;
 import org.springframework.security.authentication.AuthenticationManager;
 import org.springframework.security.config.Customizer;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
@@ -19,7 +22,9 @@ import org.springframework.security.web.SecurityFilterChain;
  * {@code web.token-authority} is set and the application has a {@code JwtDecoder}, with a
  * bearer token. Spring Security's CSRF token is not used here: every decision is a POST
  * that must carry {@code application/json}, which a browser does not send across origins
- * without a CORS preflight that this application does not allow.
+ * without a CORS preflight that this application does not allow. With the audit trail's
+ * API served, auditors may open the console page too (it holds no data): they see its
+ * audit tab, and the approval API still answers them 403.
  */
 final class ApprovalSecurity {
 
@@ -35,16 +40,23 @@ final class ApprovalSecurity {
 	 * @param web the approval web settings
 	 * @param logins who can log in
 	 * @param bearerTokens authenticates bearer tokens, or {@code null} to accept none
+	 * @param auditTab the console's audit tab, or {@code null} when the audit trail's API
+	 * is not served
 	 * @return the filter chain
 	 * @throws Exception if the chain cannot be built
 	 */
 	static SecurityFilterChain filterChain(HttpSecurity http, ApprovalProperties.Web web, ApproverLogins logins,
-			@Nullable AuthenticationManager bearerTokens) throws Exception {
+			@Nullable AuthenticationManager bearerTokens, @Nullable AuditTab auditTab) throws Exception {
 		String path = web.getPath();
-		http.securityMatcher(path, path + "/**")
-			.authorizeHttpRequests((requests) -> requests.anyRequest().hasAnyAuthority(logins.approverAuthorities()))
-			.httpBasic(Customizer.withDefaults())
-			.csrf(AbstractHttpConfigurer::disable);
+		String[] approvers = logins.approverAuthorities();
+		http.securityMatcher(path, path + "/**").authorizeHttpRequests((requests) -> {
+			if (auditTab != null) {
+				String[] consoleReaders = Arrays.copyOf(approvers, approvers.length + 1);
+				consoleReaders[approvers.length] = auditTab.authority();
+				requests.requestMatchers(HttpMethod.GET, path + "/console").hasAnyAuthority(consoleReaders);
+			}
+			requests.anyRequest().hasAnyAuthority(approvers);
+		}).httpBasic(Customizer.withDefaults()).csrf(AbstractHttpConfigurer::disable);
 		UserDetailsService propertyUsers = logins.propertyUsers();
 		if (propertyUsers != null) {
 			http.userDetailsService(propertyUsers);

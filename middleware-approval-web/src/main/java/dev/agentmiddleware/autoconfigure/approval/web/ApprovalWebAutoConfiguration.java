@@ -69,7 +69,8 @@ public final class ApprovalWebAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	ApprovalController approvalController(ApprovalStore store, ArgumentsBinder approvalArgumentsBinder,
-			ObjectProvider<AgentToolRegistry> registry, ApprovalProperties properties, ObjectProvider<Clock> clock) {
+			ObjectProvider<AgentToolRegistry> registry, ApprovalProperties properties, ObjectProvider<Clock> clock,
+			ObjectProvider<AuditTab> auditTab) {
 		if (properties.isAllowSelfApproval()) {
 			logger.warn(
 					"{}.allow-self-approval is true: the principal that made a call may approve it itself "
@@ -79,7 +80,7 @@ public final class ApprovalWebAutoConfiguration {
 		return new ApprovalController(store, approvalArgumentsBinder,
 				(name) -> registry.getObject().find(name).map(RegisteredTool::descriptor),
 				clock.getIfAvailable(Clock::systemUTC), properties.getWeb().getPath(),
-				properties.getWeb().getRefreshInterval(), properties.isAllowSelfApproval());
+				properties.getWeb().getRefreshInterval(), properties.isAllowSelfApproval(), auditTab.getIfAvailable());
 	}
 
 	@Configuration(proxyBeanMethods = false)
@@ -114,10 +115,11 @@ public final class ApprovalWebAutoConfiguration {
 			@Bean
 			@Order(ApprovalSecurity.ORDER)
 			SecurityFilterChain approvalSecurityFilterChain(HttpSecurity http, ApprovalProperties properties,
-					ApproverLogins approverLogins, ObjectProvider<ApprovalBearerTokens> bearerTokens) throws Exception {
+					ApproverLogins approverLogins, ObjectProvider<ApprovalBearerTokens> bearerTokens,
+					ObjectProvider<AuditTab> auditTab) throws Exception {
 				ApprovalBearerTokens tokens = bearerTokens.getIfAvailable();
 				return ApprovalSecurity.filterChain(http, properties.getWeb(), approverLogins,
-						(tokens != null) ? tokens.authenticationManager() : null);
+						(tokens != null) ? tokens.authenticationManager() : null, auditTab.getIfAvailable());
 			}
 
 			@Bean

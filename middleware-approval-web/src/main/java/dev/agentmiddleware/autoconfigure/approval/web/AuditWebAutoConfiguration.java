@@ -32,7 +32,8 @@ import org.springframework.web.servlet.DispatcherServlet;
  * ({@code agent.middleware.audit.web.role}) only. Fails closed: without Spring Security
  * the API is not served, and startup says so; anonymous requests get 401, users without
  * the role 403. Users log in with HTTP Basic, as the approval console's do (the
- * application's users, else {@code spring.security.user.*}).
+ * application's users, else {@code spring.security.user.*}). With the approval console
+ * served, the console gets an audit tab for those users ({@link AuditTab}).
  */
 @AutoConfiguration(after = { AuditAutoConfiguration.class, ApprovalWebAutoConfiguration.class }, afterName = {
 		"org.springframework.boot.security.autoconfigure.web.servlet.ServletWebSecurityAutoConfiguration",
@@ -72,14 +73,18 @@ public final class AuditWebAutoConfiguration {
 		}
 
 		@Bean
+		AuditTab auditTab(AuditProperties properties) {
+			return new AuditTab(properties.getWeb().getPath(), "ROLE_" + role(properties.getWeb()));
+		}
+
+		@Bean
 		@Order(ApprovalSecurity.ORDER - 1)
 		@ConditionalOnMissingBean(name = "auditSecurityFilterChain")
 		SecurityFilterChain auditSecurityFilterChain(HttpSecurity http, AuditProperties properties,
 				ObjectProvider<ApproverLogins> approverLogins) throws Exception {
 			AuditProperties.Web web = properties.getWeb();
-			String role = web.getRole().startsWith("ROLE_") ? web.getRole().substring("ROLE_".length()) : web.getRole();
 			http.securityMatcher(web.getPath(), web.getPath() + "/**")
-				.authorizeHttpRequests((requests) -> requests.anyRequest().hasAuthority("ROLE_" + role))
+				.authorizeHttpRequests((requests) -> requests.anyRequest().hasAuthority("ROLE_" + role(web)))
 				.httpBasic(Customizer.withDefaults())
 				.csrf(AbstractHttpConfigurer::disable);
 			ApproverLogins logins = approverLogins.getIfAvailable();
@@ -88,6 +93,10 @@ public final class AuditWebAutoConfiguration {
 				http.userDetailsService(propertyUsers);
 			}
 			return http.build();
+		}
+
+		private static String role(AuditProperties.Web web) {
+			return web.getRole().startsWith("ROLE_") ? web.getRole().substring("ROLE_".length()) : web.getRole();
 		}
 
 	}

@@ -7,6 +7,7 @@ import dev.agentmiddleware.autoconfigure.approval.ApprovalAutoConfiguration;
 import dev.agentmiddleware.approval.ApprovalProvider.ApprovalQueueProvider;
 import dev.agentmiddleware.autoconfigure.AgentMiddlewareAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.tool.AgentToolAutoConfiguration;
+import dev.agentmiddleware.autoconfigure.audit.AuditAutoConfiguration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -22,9 +23,12 @@ import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.mock.web.MockHttpServletRequest;
 import org.springframework.security.core.userdetails.User;
 import org.springframework.security.provisioning.InMemoryUserDetailsManager;
 import org.springframework.security.web.SecurityFilterChain;
+import org.springframework.web.context.request.RequestContextHolder;
+import org.springframework.web.context.request.ServletRequestAttributes;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -54,6 +58,45 @@ class ApprovalWebAutoConfigurationTests {
 			assertThat(context.getBeansOfType(SecurityFilterChain.class)).containsKeys("approvalSecurityFilterChain",
 					"defaultSecurityFilterChain");
 		});
+	}
+
+	@Test
+	void theConsoleOffersItsAuditTabOnlyToUsersWithTheAuditRole() {
+		this.contextRunner
+			.withConfiguration(AutoConfigurations.of(AuditAutoConfiguration.class, AuditWebAutoConfiguration.class))
+			.withPropertyValues("agent.middleware.audit.web.path=/compliance/calls",
+					"agent.middleware.audit.web.role=COMPLIANCE")
+			.run((context) -> {
+				assertThat(context).hasSingleBean(AuditTab.class);
+				ApprovalController controller = context.getBean(ApprovalController.class);
+				assertThat(consoleAs(controller, "ROLE_COMPLIANCE"))
+					.contains("const auditPath = \"/compliance/calls\";")
+					.contains("const auditOutcomes = [\"succeeded\",");
+				assertThat(consoleAs(controller, "ROLE_APPROVER")).contains("const auditPath = null;");
+				// The page of one request (the approval link's) has no tab
+				assertThat(controller.consoleOfRequest("req-1").getBody()).contains("const auditPath = null;");
+			});
+	}
+
+	@Test
+	void withoutTheAuditTrailTheConsoleHasNoAuditTab() {
+		this.contextRunner.run((context) -> {
+			assertThat(context).doesNotHaveBean(AuditTab.class);
+			assertThat(consoleAs(context.getBean(ApprovalController.class), "ROLE_auditor"))
+				.contains("const auditPath = null;");
+		});
+	}
+
+	private static String consoleAs(ApprovalController controller, String authority) throws Exception {
+		MockHttpServletRequest request = new MockHttpServletRequest("GET", "/agent/approvals/console");
+		request.addUserRole(authority);
+		RequestContextHolder.setRequestAttributes(new ServletRequestAttributes(request));
+		try {
+			return controller.console();
+		}
+		finally {
+			RequestContextHolder.resetRequestAttributes();
+		}
 	}
 
 	@Test
