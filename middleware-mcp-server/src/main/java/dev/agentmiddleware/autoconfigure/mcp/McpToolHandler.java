@@ -25,6 +25,8 @@ import dev.agentmiddleware.tool.ToolPrincipal;
 import dev.agentmiddleware.tool.ToolProgress;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
+import io.micrometer.observation.ObservationView;
+import io.micrometer.observation.transport.ReceiverContext;
 import io.modelcontextprotocol.server.McpServerFeatures;
 import io.modelcontextprotocol.server.McpSyncServerExchange;
 import io.modelcontextprotocol.spec.McpSchema;
@@ -76,11 +78,12 @@ import org.springframework.ai.chat.model.ToolContext;
  * <p>
  * A request that carries the caller's W3C trace context ({@code traceparent},
  * {@code tracestate} and {@code baggage} in {@code _meta}, or, where {@code _meta} has
- * none and no observation is current, in the HTTP headers of its POST) runs in an
- * observation {@code mcp.server.operation} whose carrier is that context: with Micrometer
- * Tracing, a server span {@code tools/call <tool>} in the caller's trace, with the tool
- * call's span as its child, and the call's log line and audit record carry the caller's
- * trace id. A malformed trace context is ignored. <pre>{@code
+ * none and no receiver observation such as the HTTP server's continued them already, in
+ * the HTTP headers of its POST) runs in an observation {@code mcp.server.operation} whose
+ * carrier is that context: with Micrometer Tracing, a server span
+ * {@code tools/call <tool>} in the caller's trace, with the tool call's span as its
+ * child, and the call's log line and audit record carry the caller's trace id. A
+ * malformed trace context is ignored. <pre>{@code
  * McpServerFeatures.SyncToolSpecification spec = new McpToolHandler(tool, errorFormatter, jsonMapper).specification();
  * }</pre>
  */
@@ -259,17 +262,26 @@ public final class McpToolHandler
 		}
 	}
 
-	// The caller's trace context: _meta's, else the HTTP headers' unless an observation
-	// (the HTTP server's, which continued them already) is current
+	// The caller's trace context: _meta's, else the HTTP headers' unless a receiver
+	// observation (the HTTP server's, which continued them already) is in scope
 	private @Nullable McpTraceContext traceContext(McpSyncServerExchange exchange, McpSchema.CallToolRequest request) {
 		if (this.observationRegistry.isNoop()) {
 			return null;
 		}
 		McpTraceContext fromMeta = McpTraceContext.ofMeta(request.meta());
-		if (fromMeta != null || this.observationRegistry.getCurrentObservation() != null) {
+		if (fromMeta != null || inReceiverObservation(this.observationRegistry.getCurrentObservation())) {
 			return fromMeta;
 		}
 		return McpTraceContext.of(exchange.transportContext());
+	}
+
+	private static boolean inReceiverObservation(@Nullable ObservationView observation) {
+		for (ObservationView view = observation; view != null; view = view.getContextView().getParentObservation()) {
+			if (view.getContextView() instanceof ReceiverContext) {
+				return true;
+			}
+		}
+		return false;
 	}
 
 	// Sends each report as a notifications/progress of the request's token, on the
