@@ -29,6 +29,7 @@ import dev.agentmiddleware.autoconfigure.tool.ToolNameReferences;
 import dev.agentmiddleware.todo.TodoMiddleware;
 import dev.agentmiddleware.tool.ExecutableTool;
 import dev.agentmiddleware.tool.InvocationSource;
+import io.micrometer.observation.ObservationRegistry;
 import io.modelcontextprotocol.json.jackson3.JacksonMcpJsonMapper;
 import io.modelcontextprotocol.server.McpAsyncServer;
 import io.modelcontextprotocol.server.McpServerFeatures;
@@ -123,7 +124,8 @@ public final class AgentMcpServerAutoConfiguration {
 			ToolErrorFormatter errorFormatter, ObjectProvider<JsonMapper> jsonMapper, McpProperties properties,
 			McpServerProperties serverProperties, ObjectProvider<ToolCallback> toolCallbacks,
 			ObjectProvider<List<ToolCallback>> toolCallbackLists, ObjectProvider<ToolCallbackProvider> providers,
-			ObjectProvider<TodoProperties> todoProperties, ObjectProvider<TodoMiddleware> todo) {
+			ObjectProvider<TodoProperties> todoProperties, ObjectProvider<TodoMiddleware> todo,
+			ObjectProvider<ObservationRegistry> observationRegistry) {
 		JsonMapper mapper = jsonMapper.getIfAvailable(JsonMapper::new);
 		List<ToolCallback> springAiTools = springAiTools(serverProperties, toolCallbacks, toolCallbackLists, providers);
 		List<McpServerFeatures.SyncToolSpecification> ungoverned = new ArrayList<>();
@@ -146,9 +148,11 @@ public final class AgentMcpServerAutoConfiguration {
 			if (unpublished.contains(tool.executable())) {
 				continue;
 			}
-			specifications.put(tool.name(), new McpToolHandler(tool, errorFormatter, mapper,
-					McpToolIcons.of(tool, properties), properties.getProgressInterval())
-				.specification());
+			specifications.put(tool.name(),
+					new McpToolHandler(tool, errorFormatter, mapper, McpToolIcons.of(tool, properties),
+							properties.getProgressInterval(),
+							observationRegistry.getIfAvailable(() -> ObservationRegistry.NOOP))
+						.specification());
 		}
 		Set<String> ungovernedNames = new LinkedHashSet<>();
 		for (McpServerFeatures.SyncToolSpecification specification : ungoverned) {

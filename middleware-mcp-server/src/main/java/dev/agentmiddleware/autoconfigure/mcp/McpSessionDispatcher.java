@@ -346,6 +346,11 @@ final class McpSessionDispatcher {
 			// can cancel it
 			context.put(McpRequestCancellations.KEY, cancellation);
 		}
+		// The caller's trace context, for a tools/call whose _meta has none
+		McpTraceContext trace = McpTraceContext.ofHeaders(request::getHeader);
+		if (trace != null) {
+			context.put(McpTraceContext.KEY, trace);
+		}
 		return McpTransportContext.create(context);
 	}
 

@@ -23,6 +23,10 @@ import dev.agentmiddleware.tool.ToolContents;
 import dev.agentmiddleware.tool.ToolInvocation;
 import dev.agentmiddleware.tool.ToolPrincipal;
 import dev.agentmiddleware.tool.ToolProgress;
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationRegistry;
+import io.micrometer.observation.ObservationView;
+import io.micrometer.observation.transport.ReceiverContext;
 import io.modelcontextprotocol.server.McpServerFeatures;
 import io.modelcontextprotocol.server.McpSyncServerExchange;
 import io.modelcontextprotocol.spec.McpSchema;
@@ -69,7 +73,17 @@ import org.springframework.ai.chat.model.ToolContext;
  * {@link McpToolClient}): a tool with a {@link ToolClient} parameter logs to it
  * ({@code notifications/message}), asks its user ({@code elicitation/create}) and its
  * model ({@code sampling/createMessage}) on the request's response stream, as far as the
- * client declared the capabilities. <pre>{@code
+ * client declared the capabilities.
+ *
+ * <p>
+ * A request that carries the caller's W3C trace context ({@code traceparent},
+ * {@code tracestate} and {@code baggage} in {@code _meta}, or, where {@code _meta} has
+ * none and no receiver observation such as the HTTP server's continued them already, in
+ * the HTTP headers of its POST) runs in an observation {@code mcp.server.operation} whose
+ * carrier is that context: with Micrometer Tracing, a server span
+ * {@code tools/call <tool>} in the caller's trace, with the tool call's span as its
+ * child, and the call's log line and audit record carry the caller's trace id. A
+ * malformed trace context is ignored. <pre>{@code
  * McpServerFeatures.SyncToolSpecification spec = new McpToolHandler(tool, errorFormatter, jsonMapper).specification();
  * }</pre>
  */
@@ -92,6 +106,8 @@ public final class McpToolHandler
 	private final boolean structured;
 
 	private final Duration progressInterval;
+
+	private final ObservationRegistry observationRegistry;
 
 	/**
 	 * Creates the handler of one tool.
@@ -127,7 +143,26 @@ public final class McpToolHandler
 	 */
 	public McpToolHandler(RegisteredTool tool, ToolErrorFormatter errorFormatter, JsonMapper jsonMapper,
 			List<McpSchema.Icon> icons, Duration progressInterval) {
+		this(tool, errorFormatter, jsonMapper, icons, progressInterval, ObservationRegistry.NOOP);
+	}
+
+	/**
+	 * Creates the handler of one tool with the icons to publish, the least time between
+	 * two progress notifications of a call, and the registry of the observations of
+	 * requests that continue a caller's trace.
+	 * @param tool the registered tool
+	 * @param errorFormatter turns failures into text for the client
+	 * @param jsonMapper converts results to JSON
+	 * @param icons the tool's icons, empty for none
+	 * @param progressInterval the least time between two progress notifications of a
+	 * call; positive
+	 * @param observationRegistry the registry; with the no-op registry a caller's trace
+	 * context is not read
+	 */
+	public McpToolHandler(RegisteredTool tool, ToolErrorFormatter errorFormatter, JsonMapper jsonMapper,
+			List<McpSchema.Icon> icons, Duration progressInterval, ObservationRegistry observationRegistry) {
 		this.tool = tool;
+		this.observationRegistry = observationRegistry;
 		this.progressInterval = progressInterval;
 		this.errorFormatter = errorFormatter;
 		this.jsonMapper = jsonMapper;
@@ -195,15 +230,58 @@ public final class McpToolHandler
 			// A call the client cancels (notifications/cancelled, or gone away) is
 			// cancelled through the chain
 			CallCancellation cancellation = McpRequestCancellations.of(exchange.transportContext());
-			ToolPipeline pipeline = this.tool.pipeline();
-			return success((cancellation != null) ? pipeline.call(invocation.build(), cancellation)
-					: pipeline.call(invocation.build()));
+			McpTraceContext trace = traceContext(exchange, request);
+			return success((trace != null) ? callInTrace(invocation.build(), cancellation, trace)
+					: call(invocation.build(), cancellation));
 		}
 		catch (Exception ex) {
 			String text = this.errorFormatter.format(this.tool.name(), ex);
 			logger.debug("Tool '{}' failed; the MCP client gets: {}", this.tool.name(), text, ex);
 			return McpSchema.CallToolResult.builder().addTextContent(text).isError(true).build();
 		}
+	}
+
+	private @Nullable Object call(ToolInvocation invocation, @Nullable CallCancellation cancellation) throws Exception {
+		ToolPipeline pipeline = this.tool.pipeline();
+		return (cancellation != null) ? pipeline.call(invocation, cancellation) : pipeline.call(invocation);
+	}
+
+	// The whole call, its log line and audit record included, runs in the caller's trace
+	private @Nullable Object callInTrace(ToolInvocation invocation, @Nullable CallCancellation cancellation,
+			McpTraceContext trace) throws Exception {
+		Observation observation = trace.observation(this.tool.name(), this.observationRegistry).start();
+		try (Observation.Scope scope = observation.openScope()) {
+			return call(invocation, cancellation);
+		}
+		catch (Exception ex) {
+			observation.error(ex);
+			throw ex;
+		}
+		finally {
+			observation.stop();
+		}
+	}
+
+	// The caller's trace context: _meta's, else the HTTP headers' unless a receiver
+	// observation (the HTTP server's, which continued them already) is in scope
+	private @Nullable McpTraceContext traceContext(McpSyncServerExchange exchange, McpSchema.CallToolRequest request) {
+		if (this.observationRegistry.isNoop()) {
+			return null;
+		}
+		McpTraceContext fromMeta = McpTraceContext.ofMeta(request.meta());
+		if (fromMeta != null || inReceiverObservation(this.observationRegistry.getCurrentObservation())) {
+			return fromMeta;
+		}
+		return McpTraceContext.of(exchange.transportContext());
+	}
+
+	private static boolean inReceiverObservation(@Nullable ObservationView observation) {
+		for (ObservationView view = observation; view != null; view = view.getContextView().getParentObservation()) {
+			if (view.getContextView() instanceof ReceiverContext) {
+				return true;
+			}
+		}
+		return false;
 	}
 
 	// Sends each report as a notifications/progress of the request's token, on the
