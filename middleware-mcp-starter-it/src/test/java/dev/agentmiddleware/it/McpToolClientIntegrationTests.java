@@ -47,6 +47,8 @@ import io.modelcontextprotocol.spec.McpSchema.TextContent;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -235,6 +237,46 @@ class McpToolClientIntegrationTests {
 	}
 
 	@Test
+	void callsTimeoutWithdrawsItsSamplingRequestWithNotificationsCancelled() throws Exception {
+		HttpClient http = HttpClient.newHttpClient();
+		String session = initializeRaw(http, "{\"sampling\":{}}");
+		// A first call warms up the response streams: on a cold server, the sampling
+		// request's first write could still be under way when the call's timeout (300
+		// ms) cancels it, and a write the timeout interrupts ends the call's stream
+		assertThat(http.send(post(session,
+				"{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/call\",\"params\":{\"name\":\"chatty\",\"arguments\":{}}}"),
+				HttpResponse.BodyHandlers.ofString())
+			.body()).contains("chatted");
+		HttpResponse<InputStream> call = http.send(post(session,
+				"{\"jsonrpc\":\"2.0\",\"id\":8,\"method\":\"tools/call\",\"params\":{\"name\":\"slow_question\",\"arguments\":{}}}"),
+				HttpResponse.BodyHandlers.ofInputStream());
+		// On the call's stream: the sampling request, which the client never answers;
+		// once the call's timeout ended the tool's wait, the request's withdrawal, then
+		// the call's result
+		List<JsonNode> messages = new ArrayList<>();
+		try (BufferedReader events = new BufferedReader(new InputStreamReader(call.body(), StandardCharsets.UTF_8))) {
+			String line;
+			while ((line = events.readLine()) != null
+					&& (messages.isEmpty() || !messages.get(messages.size() - 1).has("result"))) {
+				String data = line.startsWith("data:") ? line.substring(5).strip() : "";
+				if (!data.isEmpty()) {
+					messages.add(JsonMapper.shared().readTree(data));
+				}
+			}
+		}
+		// Taken first, so that a failure here leaves no tool failure to the other tests
+		assertThat(this.toolFailures.poll(5, TimeUnit.SECONDS)).isInstanceOf(CancellationException.class);
+		assertThat(messages)
+			.extracting((message) -> message.has("method") ? message.get("method").asString() : "result")
+			.containsExactly("sampling/createMessage", "notifications/cancelled", "result");
+		JsonNode withdrawal = messages.get(1).get("params");
+		assertThat(withdrawal.get("requestId")).isEqualTo(messages.get(0).get("id"));
+		assertThat(withdrawal.get("reason").asString())
+			.startsWith("The sampling request of tool 'slow_question' was withdrawn: the call was cancelled");
+		assertThat(messages.get(2).get("result").get("isError").asBoolean()).isTrue();
+	}
+
+	@Test
 	void approvalByElicitationIsARequestOfItsOwnThatTheToolsElicitationCannotAnswer() throws Exception {
 		List<ElicitFormRequest> asked = new CopyOnWriteArrayList<>();
 		BlockingQueue<ElicitResult> answers = new LinkedBlockingQueue<>();
@@ -308,10 +350,15 @@ class McpToolClientIntegrationTests {
 	}
 
 	private String initializeRaw(HttpClient http) throws Exception {
+		return initializeRaw(http, "{\"elicitation\":{}}");
+	}
+
+	private String initializeRaw(HttpClient http, String capabilities) throws Exception {
 		HttpResponse<String> initialized = http.send(
-				post(null, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\","
-						+ "\"params\":{\"protocolVersion\":\"2025-06-18\",\"capabilities\":{\"elicitation\":{}},"
-						+ "\"clientInfo\":{\"name\":\"raw\",\"version\":\"1\"}}}"),
+				post(null,
+						"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\","
+								+ "\"params\":{\"protocolVersion\":\"2025-06-18\",\"capabilities\":" + capabilities
+								+ "," + "\"clientInfo\":{\"name\":\"raw\",\"version\":\"1\"}}}"),
 				HttpResponse.BodyHandlers.ofString());
 		assertThat(initialized.statusCode()).as(initialized.body()).isEqualTo(200);
 		String session = initialized.headers().firstValue("Mcp-Session-Id").orElseThrow();

@@ -71,11 +71,11 @@ class TypeScriptClientIntegrationTests {
 		assertThat(refused.get("text").asString()).contains("get_weather").contains("'country'");
 	}
 
-	// Also used by the bearer-token test (McpBearerTokenIntegrationTests)
+	// Also used by the other TypeScript client tests
 	static void installClient() throws IOException, InterruptedException {
 		Files.createDirectories(CLIENT_DIRECTORY);
 		for (String file : new String[] { "package.json", "package-lock.json", "client.mjs", "bearer-client.mjs",
-				"results-client.mjs" }) {
+				"results-client.mjs", "progress-client.mjs", "features-client.mjs" }) {
 			Files.copy(CLIENT_SOURCES.resolve(file), CLIENT_DIRECTORY.resolve(file),
 					StandardCopyOption.REPLACE_EXISTING);
 		}

@@ -7,7 +7,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
-import java.nio.file.StandardCopyOption;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -32,7 +31,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * ({@code src/test/node/mcp-client/progress-client.mjs}): its {@code delete_file} call,
  * sent with a {@code progressToken} ({@code onprogress}), is told that it waits for
  * approval; an approver approves through the REST API, and the call completes. The
- * sample's report generator reports its own progress the same way.
+ * sample's report generator reports its own progress the same way, in percent
+ * ({@link TypeScriptClientFeaturesIntegrationTests} shows its last report, 100/100).
  */
 @RequiresService(TestService.NODE)
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
@@ -99,7 +99,7 @@ class TypeScriptClientProgressIntegrationTests {
 			JsonNode progress = next(lines).get("progress");
 			assertThat(progress).as("a progress notification first").isNotNull();
 			assertThat(progress.get("progress").asDouble()).isZero();
-			assertThat(progress.get("total").asDouble()).isEqualTo(1.0);
+			assertThat(progress.get("total").asDouble()).isEqualTo(100.0);
 			assertThat(progress.get("message").asString()).isEqualTo("generating the report on q3: 0 of 1 s");
 			JsonNode result = nextResult(lines);
 			assertThat(result.get("isError").asBoolean()).isFalse();
@@ -114,8 +114,6 @@ class TypeScriptClientProgressIntegrationTests {
 
 	private Process start(String tool, String arguments) throws IOException, InterruptedException {
 		TypeScriptClientIntegrationTests.installClient();
-		Files.copy(Paths.get("src/test/node/mcp-client/progress-client.mjs"),
-				CLIENT_DIRECTORY.resolve("progress-client.mjs"), StandardCopyOption.REPLACE_EXISTING);
 		Process client = new ProcessBuilder("node", "progress-client.mjs", "http://localhost:" + this.port + "/mcp",
 				tool, arguments)
 			.directory(CLIENT_DIRECTORY.toFile())

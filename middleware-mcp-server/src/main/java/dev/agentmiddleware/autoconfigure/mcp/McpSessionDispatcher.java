@@ -224,6 +224,10 @@ final class McpSessionDispatcher {
 		String requestKey = McpRequestCancellations.key(request.id());
 		return ServerResponse.sse((sse) -> {
 			McpSseStream stream = live.open(sse, this.jsonMapper, cancellation, request);
+			McpServerRequests serverRequests = McpServerRequests.of(context);
+			if (serverRequests != null) {
+				serverRequests.sentOn(stream);
+			}
 			if (retry != null) {
 				stream.prime(retry);
 			}
@@ -345,6 +349,9 @@ final class McpSessionDispatcher {
 			// The request's tool call runs with it (McpToolHandler), so that the client
 			// can cancel it
 			context.put(McpRequestCancellations.KEY, cancellation);
+			// What the request's tool asks its client on the request's stream, so that it
+			// can be withdrawn (McpToolClient)
+			context.put(McpServerRequests.KEY, new McpServerRequests());
 		}
 		// The caller's trace context, for a tools/call whose _meta has none
 		McpTraceContext trace = McpTraceContext.ofHeaders(request::getHeader);

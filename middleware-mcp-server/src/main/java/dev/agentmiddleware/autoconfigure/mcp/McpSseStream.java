@@ -5,6 +5,9 @@ import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.HexFormat;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
@@ -34,7 +37,9 @@ import org.springframework.web.servlet.function.ServerResponse;
  * closed or its request cancelled, so a cancelled request gets no response, and its
  * stream ends only once the call is cancelled. When the server stops
  * ({@link #abandonAtShutdown(String)}), a request not yet answered is answered that its
- * call was abandoned.
+ * call was abandoned. A request the server sent its client on the stream (a tool's
+ * elicitation or sampling) and no longer waits for is {@linkplain #withdraw withdrawn}
+ * with a {@code notifications/cancelled} naming it ({@link McpServerRequests}).
  * <p>
  * Every message is an event with an id ({@code <stream>-<n>}, unique within the session),
  * kept in a replay buffer of the last {@value #REPLAY_EVENTS} events; a stream of a
@@ -56,6 +61,13 @@ final class McpSseStream implements McpStreamableServerTransport {
 	private static final String MESSAGE_EVENT = "message";
 
 	private static final String GONE = "the client went away";
+
+	private static final String CANCELLED = "notifications/cancelled";
+
+	private static final Object WITHDRAWN = new Object();
+
+	// How long a withdrawal sent on the session's listening stream may take
+	private static final Duration WITHDRAWAL = Duration.ofSeconds(5);
 
 	// How long the call's thread waits, at most, for the shutdown to answer its request
 	// before ending the stream
@@ -109,6 +121,11 @@ final class McpSseStream implements McpStreamableServerTransport {
 
 	// Set once the request's response was written
 	private boolean answered;
+
+	// The server's requests written on this stream and not yet answered (a tool's
+	// elicitation or sampling), by their params: the id each went out with, or WITHDRAWN
+	// for one withdrawn before it was written; under the lock
+	private final Map<Object, Object> serverRequests = new IdentityHashMap<>();
 
 	// Set while the answer at shutdown is being given: a close from the call's own thread
 	// (its call ended, cancelled)
@@ -197,6 +214,12 @@ final class McpSseStream implements McpStreamableServerTransport {
 	// Under the lock, on an open stream; the SDK's own event ids are not used: each event
 	// is numbered in its stream
 	private void write(McpSchema.JSONRPCMessage message, @Nullable String messageId) throws IOException {
+		if (message instanceof McpSchema.JSONRPCRequest request && request.params() != null) {
+			if (this.serverRequests.remove(request.params()) == WITHDRAWN) {
+				return;
+			}
+			this.serverRequests.put(request.params(), request.id());
+		}
 		String data = this.jsonMapper.writeValueAsString(JsonRpcErrors.bounded(message));
 		Event event = new Event(++this.lastEvent, data);
 		if (this.replay.size() == REPLAY_EVENTS) {
@@ -430,6 +453,66 @@ final class McpSseStream implements McpStreamableServerTransport {
 		}
 		finally {
 			close();
+		}
+	}
+
+	/**
+	 * Withdraws a request the server sent on this stream, or was about to send, and no
+	 * longer waits for: a {@code notifications/cancelled} naming its id goes to the
+	 * client, on this stream while it is open, on the session's listening stream once
+	 * this one ended (its client cancelled the call, whose tool made the request). A
+	 * request not written yet is never written.
+	 * @param params the request's params, as the MCP SDK was given them
+	 * @param reason why, for the client
+	 * @return whether the notification was sent
+	 */
+	boolean withdraw(Object params, String reason) {
+		Map<String, Object> cancelled = new LinkedHashMap<>();
+		boolean gone = false;
+		this.lock.lock();
+		try {
+			Object id = this.serverRequests.remove(params);
+			if (id == null || id == WITHDRAWN) {
+				this.serverRequests.put(params, WITHDRAWN);
+				return false;
+			}
+			cancelled.put("requestId", id);
+			cancelled.put("reason", reason);
+			if (!this.closed && !this.muted) {
+				write(new McpSchema.JSONRPCNotification(McpSchema.JSONRPC_VERSION, CANCELLED, cancelled), null);
+				return true;
+			}
+		}
+		catch (IOException | UncheckedIOException ex) {
+			logger.debug("MCP client disconnected before a request was withdrawn: {}", ex.getClass().getSimpleName());
+			gone = true;
+		}
+		finally {
+			this.lock.unlock();
+		}
+		if (gone) {
+			abandon(GONE);
+			return false;
+		}
+		try {
+			this.owner.session().sendNotification(CANCELLED, cancelled).block(WITHDRAWAL);
+			return true;
+		}
+		catch (RuntimeException ex) {
+			// No listening stream: the client learns nothing more of the request
+			logger.debug("MCP request withdrawn without telling the client: {}", ex.getClass().getSimpleName());
+			return false;
+		}
+	}
+
+	// The client answered a request the server sent on this stream (or it failed)
+	void forget(Object params) {
+		this.lock.lock();
+		try {
+			this.serverRequests.remove(params);
+		}
+		finally {
+			this.lock.unlock();
 		}
 	}
 

@@ -37,8 +37,12 @@ import org.slf4j.LoggerFactory;
  * sent on a thread of its own ({@code agent-tool-client}) while the tool's thread waits
  * for it: a cancelled call (the client's {@code notifications/cancelled}, a client gone
  * away) or an interrupted tool thread (the call's timeout) ends the wait at once with a
- * {@link CancellationException}, and interrupts the sending thread, which withdraws the
- * pending request. The tool's own thread is never interrupted by this client.
+ * {@link CancellationException}, and interrupts the sending thread. The pending request
+ * is withdrawn: the client gets a {@code notifications/cancelled} naming it, with the
+ * exception's message as the reason, on the request's stream, or on the session's
+ * listening stream when the call's stream ended (the client cancelled the call); a
+ * request not sent yet is never sent ({@link McpServerRequests}). The tool's own thread
+ * is never interrupted by this client.
  */
 final class McpToolClient implements ToolClient {
 
@@ -86,7 +90,7 @@ final class McpToolClient implements ToolClient {
 		McpSchema.ElicitFormRequest question = McpSchema.ElicitFormRequest
 			.builder(request.message(), request.requestedSchema())
 			.build();
-		McpSchema.ElicitResult answer = await("elicitation", () -> this.exchange.createElicitation(question));
+		McpSchema.ElicitResult answer = await("elicitation", question, () -> this.exchange.createElicitation(question));
 		Map<String, Object> content = (answer.content() != null) ? answer.content() : Map.of();
 		return new ElicitationResult(ElicitationResult.Action.valueOf(answer.action().name()), content);
 	}
@@ -113,7 +117,8 @@ final class McpToolClient implements ToolClient {
 			.maxTokens(request.maxTokens())
 			.systemPrompt(request.systemPrompt())
 			.temperature(request.temperature());
-		McpSchema.CreateMessageResult answer = await("sampling", () -> this.exchange.createMessage(question.build()));
+		McpSchema.CreateMessageRequest sampling = question.build();
+		McpSchema.CreateMessageResult answer = await("sampling", sampling, () -> this.exchange.createMessage(sampling));
 		return new SamplingResult(text(answer.content()), answer.model(), stopReason(answer.stopReason()));
 	}
 
@@ -140,25 +145,33 @@ final class McpToolClient implements ToolClient {
 	}
 
 	// Sends a request on a thread of its own and waits for the answer, as long as the
-	// call is not cancelled
-	private <T> T await(String kind, Supplier<T> request) {
+	// call is not cancelled; a request given up is withdrawn
+	private <T> T await(String kind, Object params, Supplier<T> request) {
 		CallCancellation cancellation = CallCancellation.current();
 		if (cancellation.isCancelled()) {
 			throw cancelled(kind, cancellation.reason());
 		}
+		McpServerRequests sent = McpServerRequests.of(this.exchange.transportContext());
 		Future<T> answer = Senders.EXECUTOR.submit(request::get);
 		try (CallCancellation.Registration stop = cancellation.onCancel(() -> answer.cancel(true))) {
-			return answer.get();
+			T result = answer.get();
+			if (sent != null) {
+				sent.answered(params);
+			}
+			return result;
 		}
 		catch (CancellationException ex) {
-			throw cancelled(kind, cancellation.reason());
+			throw withdrawn(sent, params, cancelled(kind, cancellation.reason()));
 		}
 		catch (InterruptedException ex) {
 			answer.cancel(true);
 			Thread.currentThread().interrupt();
-			throw cancelled(kind, "the tool's thread was interrupted");
+			throw withdrawn(sent, params, cancelled(kind, "the tool's thread was interrupted"));
 		}
 		catch (ExecutionException ex) {
+			if (sent != null) {
+				sent.answered(params);
+			}
 			Throwable cause = ex.getCause();
 			if (cause instanceof RuntimeException runtime) {
 				throw runtime;
@@ -168,6 +181,27 @@ final class McpToolClient implements ToolClient {
 			}
 			throw new IllegalStateException(cause);
 		}
+	}
+
+	// The client is told that the request is withdrawn (notifications/cancelled of its
+	// id), with the tool's reason. The notification is written on the tool's thread,
+	// which the call's timeout may have interrupted: the interrupt is kept for the tool,
+	// out of the way of the write (an interrupted write would end the call's stream
+	// before its result)
+	private static CancellationException withdrawn(@Nullable McpServerRequests sent, Object params,
+			CancellationException cancelled) {
+		if (sent != null) {
+			boolean interrupted = Thread.interrupted();
+			try {
+				sent.withdraw(params, String.valueOf(cancelled.getMessage()));
+			}
+			finally {
+				if (interrupted) {
+					Thread.currentThread().interrupt();
+				}
+			}
+		}
+		return cancelled;
 	}
 
 	private CancellationException cancelled(String kind, @Nullable String reason) {

@@ -12,10 +12,11 @@ import org.springframework.stereotype.Component;
 
 /**
  * A slow report generator: it takes as many seconds as asked, and tells a caller that
- * asked for progress how far it is, once a second (an MCP client that sent a
- * {@code progressToken} gets at most one notification per
- * {@code agent.middleware.mcp.progress-interval}). The timeout middleware abandons a call
- * that takes longer than the tool's configured timeout and interrupts the work.
+ * asked for progress how far it is, in percent, once a second and when the report is
+ * ready ({@code 100/100}; an MCP client that sent a {@code progressToken} gets at most
+ * one notification per {@code agent.middleware.mcp.progress-interval}, and always the
+ * last). The timeout middleware abandons a call that takes longer than the tool's
+ * configured timeout and interrupts the work.
  */
 @Component
 public class ReportTools {
@@ -46,9 +47,11 @@ public class ReportTools {
 			throw new IllegalArgumentException("seconds must be between 0 and " + MAX_SECONDS + ", was " + seconds);
 		}
 		for (int done = 0; done < seconds; done++) {
-			progress.report(done, seconds, "generating the report on " + topic + ": " + done + " of " + seconds + " s");
+			progress.report(done * 100.0 / seconds, 100.0,
+					"generating the report on " + topic + ": " + done + " of " + seconds + " s");
 			this.latency.pass(STEP);
 		}
+		progress.report(100, 100.0, "the report on " + topic + " is ready");
 		return "Report on " + topic + ": all figures nominal";
 	}
 

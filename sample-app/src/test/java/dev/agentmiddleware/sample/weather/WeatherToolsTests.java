@@ -1,9 +1,15 @@
 package dev.agentmiddleware.sample.weather;
 
+import java.awt.image.BufferedImage;
+import java.io.ByteArrayInputStream;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
+import javax.imageio.ImageIO;
+
+import dev.agentmiddleware.tool.ToolContent;
+import dev.agentmiddleware.tool.ToolContents;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -85,6 +91,23 @@ class WeatherToolsTests {
 		finally {
 			Thread.interrupted();
 		}
+	}
+
+	@Test
+	void weatherChartIsATextAndAPngOfTheNextFiveDays() throws Exception {
+		ToolContents chart = this.tools.weatherChart("Lisbon");
+		assertThat(chart.parts()).hasSize(2);
+		assertThat(chart.parts().get(0)).isInstanceOfSatisfying(ToolContent.Text.class,
+				(text) -> assertThat(text.text()).startsWith("Temperatures in Lisbon for the next 5 days: "
+						+ this.tools.getWeather("Lisbon").temperatureCelsius() + " °C, "));
+		ToolContent.Image image = (ToolContent.Image) chart.parts().get(1);
+		assertThat(image.mimeType()).isEqualTo("image/png");
+		BufferedImage png = ImageIO.read(new ByteArrayInputStream(image.data()));
+		assertThat(png.getWidth()).isEqualTo(168);
+		assertThat(png.getHeight()).isEqualTo(100);
+		assertThat(this.tools.weatherChart("lisbon ")).as("the same forecast")
+			.satisfies(
+					(again) -> assertThat(((ToolContent.Image) again.parts().get(1)).data()).isEqualTo(image.data()));
 	}
 
 }

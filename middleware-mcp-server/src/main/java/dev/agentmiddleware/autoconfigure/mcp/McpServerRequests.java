@@ -1,0 +1,70 @@
+package dev.agentmiddleware.autoconfigure.mcp;
+
+import io.modelcontextprotocol.common.McpTransportContext;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The requests the server sends its client on the response stream of one of the client's
+ * requests (a tool's {@code elicitation/create} and {@code sampling/createMessage}), so
+ * that one the server no longer waits for is withdrawn with a
+ * {@code notifications/cancelled} naming its id, as the MCP specification lets the sender
+ * of a request do. The MCP Java SDK numbers these requests itself and offers no way to
+ * cancel one; the stream sees each go out with its id, and the request's params, which
+ * the SDK sends as the object it was given, tie that id to the caller's request. The
+ * transport puts one in the context of every request it answers on a stream: <pre>{@code
+ * McpServerRequests requests = McpServerRequests.of(exchange.transportContext());
+ * ElicitResult answer = exchange.createElicitation(question); // interrupted: the call was cancelled
+ * requests.withdraw(question, "the call was cancelled");      // notifications/cancelled of its id
+ * }</pre>
+ */
+final class McpServerRequests {
+
+	/**
+	 * Where the transport puts a request's {@link McpServerRequests} in its transport
+	 * context.
+	 */
+	static final String KEY = "agent.server-requests";
+
+	// The stream of the client's request, once it is open
+	private volatile @Nullable McpSseStream stream;
+
+	/**
+	 * The server's requests of a client request's stream, as the transport put them in
+	 * the request's context.
+	 * @param context the transport context of the client's request
+	 * @return the requests, or {@code null} when the request did not come through this
+	 * transport
+	 */
+	static @Nullable McpServerRequests of(McpTransportContext context) {
+		return (context.get(KEY) instanceof McpServerRequests requests) ? requests : null;
+	}
+
+	void sentOn(McpSseStream stream) {
+		this.stream = stream;
+	}
+
+	/**
+	 * Withdraws a request the server sent, or was about to send, and no longer waits for:
+	 * the client gets a {@code notifications/cancelled} naming it (with the reason); a
+	 * request not sent yet is never sent.
+	 * @param params the params of the request, the object given to the MCP SDK
+	 * @param reason why, for the client
+	 * @return whether a notification was sent
+	 */
+	boolean withdraw(Object params, String reason) {
+		McpSseStream stream = this.stream;
+		return stream != null && stream.withdraw(params, reason);
+	}
+
+	/**
+	 * Forgets a request the client answered (or that failed).
+	 * @param params the params of the request, the object given to the MCP SDK
+	 */
+	void answered(Object params) {
+		McpSseStream stream = this.stream;
+		if (stream != null) {
+			stream.forget(params);
+		}
+	}
+
+}
