@@ -177,12 +177,11 @@ final class StatelessMcpServer {
 		if (!(meta.get(META_PROTOCOL_VERSION) instanceof String metaVersion)
 				|| !(meta.get(META_CLIENT_CAPABILITIES) instanceof Map)) {
 			return error(HttpStatus.BAD_REQUEST, id, HardenedStreamableHttpTransport.INVALID_PARAMS,
-					"Invalid params: _meta must carry " + META_PROTOCOL_VERSION + " and " + META_CLIENT_CAPABILITIES,
-					null);
+					"Invalid params: _meta must carry the protocol version and the client capabilities", null);
 		}
 		if (!metaVersion.equals(version)) {
 			return error(HttpStatus.BAD_REQUEST, id, HEADER_MISMATCH,
-					"Header mismatch: MCP-Protocol-Version differs from _meta " + META_PROTOCOL_VERSION, null);
+					"Header mismatch: MCP-Protocol-Version differs from the protocol version in _meta", null);
 		}
 		if (!PROTOCOL_VERSIONS.contains(version)) {
 			String requested = (version.length() <= MAX_ECHOED_VERSION_LENGTH) ? version
