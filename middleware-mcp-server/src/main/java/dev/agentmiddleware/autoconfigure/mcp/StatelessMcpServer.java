@@ -69,8 +69,9 @@ import org.springframework.web.servlet.function.ServerResponse;
  * What is served comes from one seam, the {@link StatelessMcpCatalog}: the same tool,
  * resource, prompt and completion specifications Spring AI's MCP server is given, so a
  * tool call runs through the same governed chain ({@link McpToolHandler}) on both
- * revisions. Not served yet: {@code subscriptions/listen}, {@code input_required} (a
- * tool's request to the client fails with {@code -32021}), the tasks extension.
+ * revisions. Not served yet: {@code subscriptions/listen}, {@code input_required} (the
+ * handlers see a client that declared neither elicitation, nor sampling, nor roots), the
+ * tasks extension.
  */
 final class StatelessMcpServer {
 
@@ -409,8 +410,15 @@ final class StatelessMcpServer {
 	}
 
 	private RequestMeta requestMeta(Map<?, ?> meta) {
-		McpSchema.ClientCapabilities capabilities = this.jsonMapper.convertValue(meta.get(META_CLIENT_CAPABILITIES),
+		McpSchema.ClientCapabilities declared = this.jsonMapper.convertValue(meta.get(META_CLIENT_CAPABILITIES),
 				McpSchema.ClientCapabilities.class);
+		// The revision has no request from server to client (input_required replaces
+		// them, not served yet): the handlers see a client without elicitation,
+		// sampling and roots, so that no approval waits for an elicitation that
+		// cannot be sent
+		McpSchema.ClientCapabilities capabilities = McpSchema.ClientCapabilities.builder()
+			.experimental(declared.experimental())
+			.build();
 		Object info = meta.get(META_CLIENT_INFO);
 		McpSchema.Implementation clientInfo = (info != null)
 				? this.jsonMapper.convertValue(info, McpSchema.Implementation.class) : null;

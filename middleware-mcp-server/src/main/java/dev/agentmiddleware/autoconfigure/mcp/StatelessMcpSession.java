@@ -17,9 +17,9 @@ import reactor.core.publisher.Mono;
  * server is given (tools, resources, prompts, completions) run unchanged on it: the
  * notifications they send go to the request's response stream (a log message only at or
  * above the {@code _meta} {@code io.modelcontextprotocol/logLevel} the request set, none
- * without one), and a request to the client is refused, since the revision has none
- * (multi round-trip requests, {@code input_required}, replace them; not served yet). It
- * lives as long as its request: there is no session.
+ * without one), and a request to the client, which the revision does not have (multi
+ * round-trip requests, {@code input_required}, replace them; not served yet), fails with
+ * {@code -32021}. It lives as long as its request: there is no session.
  */
 final class StatelessMcpSession implements McpLoggableSession {
 
