@@ -387,6 +387,11 @@ final class StatelessMcpServer {
 			finally {
 				this.streams.remove(stream);
 				stream.close();
+				if (stream.isAbandoned()) {
+					// As on a session's stream: the container would leave the request
+					// of a client gone open
+					McpSessionDispatcher.completeAbandoned(request.servletRequest());
+				}
 			}
 		}, Duration.ZERO);
 	}

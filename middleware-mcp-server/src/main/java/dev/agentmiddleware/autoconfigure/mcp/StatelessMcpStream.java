@@ -32,6 +32,8 @@ final class StatelessMcpStream {
 
 	private volatile boolean closed;
 
+	private volatile boolean abandoned;
+
 	private long lastEvent;
 
 	StatelessMcpStream(ServerResponse.SseBuilder sse, CallCancellation cancellation) {
@@ -119,8 +121,14 @@ final class StatelessMcpStream {
 		return this.closed;
 	}
 
+	// Whether the client went away before the stream ended
+	boolean isAbandoned() {
+		return this.abandoned;
+	}
+
 	// The client went away: nothing more is written, and the call is cancelled
 	private void gone() {
+		this.abandoned = true;
 		close();
 		this.cancellation.cancel(GONE);
 	}
