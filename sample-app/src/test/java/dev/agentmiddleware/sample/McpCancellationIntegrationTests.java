@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
+import io.micrometer.core.instrument.LongTaskTimer;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import org.junit.jupiter.api.BeforeEach;
@@ -140,6 +141,49 @@ class McpCancellationIntegrationTests {
 		assertThat(file).exists();
 	}
 
+	@Test
+	void a20260728ClientThatClosesItsStreamWhileItsCallWaitsCancelsTheCall() throws Exception {
+		Path file = file("stateless.txt");
+		long cancelledBefore = cancelledCalls();
+		long activeBefore = activeRequests();
+		String id;
+		try (Socket gone = new Socket("127.0.0.1", this.port)) {
+			// No session: the request carries its protocol version and capabilities
+			// itself
+			byte[] body = ("{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"tools/call\",\"params\":{\"name\":"
+					+ "\"delete_file\",\"arguments\":{\"path\":\"stateless.txt\"},\"_meta\":{"
+					+ "\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\","
+					+ "\"io.modelcontextprotocol/clientCapabilities\":{\"elicitation\":{}}}}}")
+				.getBytes(StandardCharsets.UTF_8);
+			OutputStream out = gone.getOutputStream();
+			out.write(("POST /mcp HTTP/1.1\r\nHost: localhost:" + this.port + "\r\nContent-Type: application/json\r\n"
+					+ "Accept: application/json, text/event-stream\r\nMCP-Protocol-Version: 2026-07-28\r\n"
+					+ "Mcp-Method: tools/call\r\nMcp-Name: delete_file\r\nContent-Length: " + body.length + "\r\n\r\n")
+				.getBytes(StandardCharsets.US_ASCII));
+			out.write(body);
+			out.flush();
+			// The client declared elicitation, but 2026-07-28 cannot ask it yet: the
+			// request waits in the console
+			id = this.approver.awaitPendingFor("delete_file", "stateless.txt").get("id").asString();
+		}
+
+		// Found closed by a keep-alive comment (every 200 ms here)
+		await().atMost(Duration.ofSeconds(10))
+			.pollInterval(Duration.ofMillis(50))
+			.until(() -> !pendingIds().contains(id));
+		await().atMost(Duration.ofSeconds(10))
+			.pollInterval(Duration.ofMillis(50))
+			.untilAsserted(() -> assertThat(this.approver.audit()).anySatisfy((record) -> {
+				assertThat(record.get("requestId").asString()).isEqualTo(id);
+				assertThat(record.get("outcome").asString()).isEqualTo("cancelled");
+				assertThat(record.get("reason").asString()).isEqualTo("the client closed the response stream");
+			}));
+		assertThat(file).exists();
+		await().atMost(Duration.ofSeconds(10)).until(() -> cancelledCalls() == cancelledBefore + 1);
+		// The request of the client gone is completed, not left open
+		await().atMost(Duration.ofSeconds(10)).until(() -> activeRequests() <= activeBefore);
+	}
+
 	private Path file(String name) throws Exception {
 		Path file = workspace.resolve(name);
 		Files.writeString(file, "keep me");
@@ -158,6 +202,14 @@ class McpCancellationIntegrationTests {
 
 	private List<String> pendingIds() {
 		return this.approver.pending().stream().map((request) -> request.get("id").asString()).toList();
+	}
+
+	private long activeRequests() {
+		return this.meterRegistry.find("http.server.requests.active")
+			.longTaskTimers()
+			.stream()
+			.mapToLong(LongTaskTimer::activeTasks)
+			.sum();
 	}
 
 	private long cancelledCalls() {

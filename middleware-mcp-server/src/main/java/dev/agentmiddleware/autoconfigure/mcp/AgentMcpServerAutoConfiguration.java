@@ -284,7 +284,8 @@ public final class AgentMcpServerAutoConfiguration {
 				@Qualifier("mcpServerJsonMapper") JsonMapper mcpServerJsonMapper,
 				McpServerStreamableHttpProperties streamableProperties, McpProperties properties,
 				ObjectProvider<HostOriginGuard> edgeGuard, ObjectProvider<McpTransportClock> clock,
-				ObjectProvider<McpToolVisibility> toolVisibility, ObjectProvider<DataSource> dataSource) {
+				ObjectProvider<McpToolVisibility> toolVisibility, ObjectProvider<DataSource> dataSource,
+				ListableBeanFactory beanFactory, McpServerProperties serverProperties) {
 			HostOriginGuard guard = edgeGuard.getIfAvailable(HostOriginGuard::local);
 			McpProperties.Transport transport = properties.getTransport();
 			HardenedStreamableHttpTransportBuilder builder = HardenedStreamableHttpTransport
@@ -295,7 +296,12 @@ public final class AgentMcpServerAutoConfiguration {
 				.maxRequestBytes(transport.getMaxRequestSize().toBytes())
 				.sessionIdleTimeout(transport.getSessionIdleTimeout())
 				.maxSessions(transport.getMaxSessions())
-				.sseRetry(transport.getSseRetry());
+				.sseRetry(transport.getSseRetry())
+				// 2026-07-28 requests are served from what Spring AI's MCP server is
+				// given
+				.catalog(() -> StatelessMcpCatalog.of(beanFactory,
+						new McpSchema.Implementation(serverProperties.getName(), serverProperties.getVersion()),
+						serverProperties.getInstructions()));
 			clock.ifAvailable((source) -> builder.clock(source.clock()));
 			toolVisibility.ifAvailable(builder::toolVisibility);
 			DataSource sessionStore = sessionStore(properties.getSessions().getStore().getType(),

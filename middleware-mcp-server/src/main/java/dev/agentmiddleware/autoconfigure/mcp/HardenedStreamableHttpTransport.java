@@ -124,6 +124,9 @@ public final class HardenedStreamableHttpTransport implements McpStreamableServe
 
 	private final McpKeepAlive keepAlive;
 
+	// Serves the requests of MCP 2026-07-28, which have no session
+	private final StatelessMcpServer stateless;
+
 	private volatile McpStreamableServerSession.@Nullable Factory sessionFactory;
 
 	private volatile boolean running;
@@ -142,7 +145,8 @@ public final class HardenedStreamableHttpTransport implements McpStreamableServe
 				: new InMemoryMcpSessionRegistry(builder.sessionIdleTimeout, builder.maxSessions, builder.clock);
 		this.dispatcher = new McpSessionDispatcher(builder.jsonMapper, builder.toolVisibility, this.sessions,
 				this.validator, this.errors, builder.sseRetry);
-		this.keepAlive = new McpKeepAlive(builder.keepAliveInterval, this.sessions);
+		this.stateless = new StatelessMcpServer(builder.jsonMapper, builder.catalog, builder.toolVisibility);
+		this.keepAlive = new McpKeepAlive(builder.keepAliveInterval, this.sessions, this.stateless::ping);
 	}
 
 	/**
@@ -247,7 +251,9 @@ public final class HardenedStreamableHttpTransport implements McpStreamableServe
 	// POST: one JSON-RPC message from the client
 
 	private ServerResponse handlePost(ServerRequest request) {
-		ServerResponse refused = refusal(request);
+		// A request of 2026-07-28 (its header, or server/discover) passes the same edge
+		// and limits, then is served statelessly; the others go on to the sessions
+		ServerResponse refused = this.closing ? this.errors.unavailable() : this.validator.refusalOfEdge(request);
 		if (refused != null) {
 			return refused;
 		}
@@ -256,6 +262,13 @@ public final class HardenedStreamableHttpTransport implements McpStreamableServe
 			return read.refusal();
 		}
 		McpSchema.JSONRPCMessage message = read.value();
+		if (StatelessMcpServer.serves(request, message)) {
+			return this.stateless.serve(message, request);
+		}
+		refused = this.validator.refusal(request);
+		if (refused != null) {
+			return refused;
+		}
 		try {
 			if (message instanceof McpSchema.JSONRPCRequest jsonRpcRequest
 					&& McpSchema.METHOD_INITIALIZE.equals(jsonRpcRequest.method())) {

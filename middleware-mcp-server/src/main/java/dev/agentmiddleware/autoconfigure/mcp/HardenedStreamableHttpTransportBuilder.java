@@ -3,6 +3,7 @@ package dev.agentmiddleware.autoconfigure.mcp;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.function.Supplier;
 
 import javax.sql.DataSource;
 
@@ -38,6 +39,8 @@ public final class HardenedStreamableHttpTransportBuilder {
 	Duration keepAliveInterval = HardenedStreamableHttpTransport.DEFAULT_KEEP_ALIVE_INTERVAL;
 
 	Duration sseRetry = HardenedStreamableHttpTransport.DEFAULT_SSE_RETRY;
+
+	Supplier<StatelessMcpCatalog> catalog = () -> StatelessMcpCatalog.EMPTY;
 
 	HardenedStreamableHttpTransportBuilder(McpJsonMapper jsonMapper) {
 		this.jsonMapper = jsonMapper;
@@ -168,6 +171,13 @@ public final class HardenedStreamableHttpTransportBuilder {
 	 * Builds the transport.
 	 * @return the transport
 	 */
+	// What a 2026-07-28 request is served from (the auto-configuration's: the
+	// specifications Spring AI's MCP server is given), read on the first such request
+	HardenedStreamableHttpTransportBuilder catalog(Supplier<StatelessMcpCatalog> catalog) {
+		this.catalog = catalog;
+		return this;
+	}
+
 	public HardenedStreamableHttpTransport build() {
 		return new HardenedStreamableHttpTransport(this);
 	}

@@ -31,11 +31,20 @@ final class McpKeepAlive {
 
 	private final McpSessionRegistry sessions;
 
+	// Pings what else keeps streams open: the calls of 2026-07-28 requests
+	private final Runnable alsoPing;
+
 	private volatile @Nullable ScheduledExecutorService scheduler;
 
 	McpKeepAlive(Duration interval, McpSessionRegistry sessions) {
+		this(interval, sessions, () -> {
+		});
+	}
+
+	McpKeepAlive(Duration interval, McpSessionRegistry sessions, Runnable alsoPing) {
 		this.interval = interval;
 		this.sessions = sessions;
+		this.alsoPing = alsoPing;
 	}
 
 	void start() {
@@ -67,6 +76,7 @@ final class McpKeepAlive {
 					stream.ping();
 				}
 			}
+			this.alsoPing.run();
 		}
 		catch (RuntimeException ex) {
 			logger.debug("MCP keep-alive failed: {}", ex.getClass().getSimpleName());

@@ -92,10 +92,9 @@ final class McpRequestValidator {
 	 * @return the refusal (403 or 400), or {@code null} when the request may go on
 	 */
 	@Nullable ServerResponse refusal(ServerRequest request) {
-		String refusal = this.guard.refusal(request.headers().firstHeader(HttpHeaders.HOST),
-				request.headers().firstHeader(HttpHeaders.ORIGIN));
-		if (refusal != null) {
-			return this.errors.error(HttpStatus.FORBIDDEN, SERVER_ERROR, refusal);
+		ServerResponse refused = refusalOfEdge(request);
+		if (refused != null) {
+			return refused;
 		}
 		if (!this.guard.allowsProtocolVersion(request.headers().firstHeader(PROTOCOL_VERSION_HEADER))) {
 			return this.errors.error(HttpStatus.BAD_REQUEST, SERVER_ERROR,
@@ -103,6 +102,18 @@ final class McpRequestValidator {
 							+ String.join(", ", this.guard.protocolVersions()));
 		}
 		return null;
+	}
+
+	/**
+	 * Checks {@code Host} and {@code Origin}, what a request of every protocol revision
+	 * must pass.
+	 * @param request the request
+	 * @return the refusal (403), or {@code null} when the request may go on
+	 */
+	@Nullable ServerResponse refusalOfEdge(ServerRequest request) {
+		String refusal = this.guard.refusal(request.headers().firstHeader(HttpHeaders.HOST),
+				request.headers().firstHeader(HttpHeaders.ORIGIN));
+		return (refusal != null) ? this.errors.error(HttpStatus.FORBIDDEN, SERVER_ERROR, refusal) : null;
 	}
 
 	/**

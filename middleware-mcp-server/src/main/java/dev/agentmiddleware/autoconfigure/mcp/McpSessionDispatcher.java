@@ -374,7 +374,7 @@ final class McpSessionDispatcher {
 	// request open (Tomcat
 	// recycles it without completing it, so the server's active-requests meter never ends
 	// it); it is completed here
-	private static void completeAbandoned(HttpServletRequest servletRequest) {
+	static void completeAbandoned(HttpServletRequest servletRequest) {
 		try {
 			if (servletRequest.isAsyncStarted()) {
 				servletRequest.getAsyncContext().complete();
