@@ -1,6 +1,7 @@
 package dev.agentmiddleware.observation;
 
 import dev.agentmiddleware.chain.ToolPipeline;
+import dev.agentmiddleware.testsupport.OtelTracing;
 import dev.agentmiddleware.tool.ToolDescriptor;
 import dev.agentmiddleware.tool.ToolInvocation;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -24,13 +25,13 @@ class ObservationMiddlewareTracingTests {
 
 	@Test
 	void aCallInsideAnObservationContinuesItsTrace() throws Exception {
-		assertCallIsChildOfTheCurrentObservation(ObservationMiddleware.of(this.tracing.registry));
+		assertCallIsChildOfTheCurrentObservation(ObservationMiddleware.of(this.tracing.registry()));
 	}
 
 	@Test
 	void aCallObservedOnlyWhenItReachesTheToolContinuesTheTraceToo() throws Exception {
 		assertCallIsChildOfTheCurrentObservation(ObservationMiddleware.builder()
-			.registry(this.tracing.registry)
+			.registry(this.tracing.registry())
 			.meterRegistry(new SimpleMeterRegistry())
 			.build());
 	}
@@ -38,7 +39,7 @@ class ObservationMiddlewareTracingTests {
 	@Test
 	void aCallOutsideAnyObservationStartsATrace() throws Exception {
 		ToolPipeline pipeline = ToolPipeline.builder(WEATHER, (invocation) -> "Sunny")
-			.middleware(ObservationMiddleware.of(this.tracing.registry))
+			.middleware(ObservationMiddleware.of(this.tracing.registry()))
 			.build();
 		pipeline.call(ToolInvocation.builder(WEATHER).build());
 		ReadableSpan call = this.tracing.span("execute_tool get_weather");
@@ -48,9 +49,9 @@ class ObservationMiddlewareTracingTests {
 	private void assertCallIsChildOfTheCurrentObservation(ObservationMiddleware middleware) throws Exception {
 		ToolPipeline pipeline = ToolPipeline.builder(WEATHER, (invocation) -> {
 			// The tool runs in the call's span
-			return this.tracing.tracer.currentSpan().context().traceId();
+			return this.tracing.tracer().currentSpan().context().traceId();
 		}).middleware(middleware).build();
-		Observation chat = Observation.createNotStarted("spring.ai.tool", this.tracing.registry).start();
+		Observation chat = Observation.createNotStarted("spring.ai.tool", this.tracing.registry()).start();
 		Object traceIdSeenByTool;
 		try (Observation.Scope scope = chat.openScope()) {
 			traceIdSeenByTool = pipeline.call(ToolInvocation.builder(WEATHER).build());

@@ -4,6 +4,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
+import dev.agentmiddleware.testsupport.OtelTracing;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.tck.TestObservationRegistry;
 import io.micrometer.observation.tck.TestObservationRegistryAssert;
@@ -100,14 +101,14 @@ class McpTraceContextTests {
 	void observationContinuesTheCallersTraceAndParentsTheToolCall() {
 		OtelTracing tracing = new OtelTracing();
 		McpTraceContext context = McpTraceContext.ofMeta(Map.of("traceparent", TRACEPARENT));
-		Observation request = context.observation("get_weather", tracing.registry).start();
+		Observation request = context.observation("get_weather", tracing.registry()).start();
 		try (Observation.Scope scope = request.openScope()) {
-			assertThat(tracing.tracer.currentSpan().context().traceId()).isEqualTo(TRACE_ID);
+			assertThat(tracing.tracer().currentSpan().context().traceId()).isEqualTo(TRACE_ID);
 			// The tool call's observation, as ObservationMiddleware starts it: a child
 			// of the current one
-			Observation.createNotStarted("agent.tool.call", tracing.registry)
+			Observation.createNotStarted("agent.tool.call", tracing.registry())
 				.contextualName("execute_tool get_weather")
-				.parentObservation(tracing.registry.getCurrentObservation())
+				.parentObservation(tracing.registry().getCurrentObservation())
 				.observe(() -> {
 				});
 		}

@@ -1,4 +1,4 @@
-package dev.agentmiddleware.observation;
+package dev.agentmiddleware.testsupport;
 
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -24,17 +24,26 @@ import io.opentelemetry.sdk.trace.SpanProcessor;
 /**
  * Micrometer Tracing on the OpenTelemetry SDK, wired as Spring Boot wires it (W3C trace
  * context and baggage; the propagating receiver and sender handlers before the default
- * one), with an observation registry and the ended spans.
+ * one), with an observation registry and the ended spans. Needs
+ * {@code io.micrometer:micrometer-tracing-bridge-otel} on the test classpath (an optional
+ * dependency of this module). <pre>{@code
+ * OtelTracing tracing = new OtelTracing();
+ * Observation.createNotStarted("work", tracing.registry()).observe(() -> ...);
+ * assertThat(tracing.span("work").getParentSpanContext().isValid()).isFalse();
+ * }</pre>
  */
-final class OtelTracing {
+public final class OtelTracing {
 
-	final List<ReadableSpan> spans = new CopyOnWriteArrayList<>();
+	private final List<ReadableSpan> spans = new CopyOnWriteArrayList<>();
 
-	final OtelTracer tracer;
+	private final OtelTracer tracer;
 
-	final ObservationRegistry registry = ObservationRegistry.create();
+	private final ObservationRegistry registry = ObservationRegistry.create();
 
-	OtelTracing() {
+	/**
+	 * Starts a tracer whose ended spans are kept.
+	 */
+	public OtelTracing() {
 		SdkTracerProvider provider = SdkTracerProvider.builder().addSpanProcessor(new Collector(this.spans)).build();
 		io.opentelemetry.api.trace.Tracer otelTracer = provider.get("test");
 		ContextPropagators propagators = ContextPropagators.create(TextMapPropagator
@@ -49,7 +58,37 @@ final class OtelTracing {
 					new DefaultTracingObservationHandler(this.tracer)));
 	}
 
-	ReadableSpan span(String name) {
+	/**
+	 * The tracer.
+	 * @return the tracer
+	 */
+	public OtelTracer tracer() {
+		return this.tracer;
+	}
+
+	/**
+	 * The observation registry the tracing handlers are registered with.
+	 * @return the registry
+	 */
+	public ObservationRegistry registry() {
+		return this.registry;
+	}
+
+	/**
+	 * The spans ended so far, in the order they ended.
+	 * @return the spans
+	 */
+	public List<ReadableSpan> spans() {
+		return this.spans;
+	}
+
+	/**
+	 * The first ended span of a name.
+	 * @param name the span's name
+	 * @return the span
+	 * @throws AssertionError when no span of that name ended
+	 */
+	public ReadableSpan span(String name) {
 		return this.spans.stream()
 			.filter((span) -> span.getName().equals(name))
 			.findFirst()
