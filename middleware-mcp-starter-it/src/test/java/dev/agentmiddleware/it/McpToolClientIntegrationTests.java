@@ -271,8 +271,13 @@ class McpToolClientIntegrationTests {
 			.containsExactly("sampling/createMessage", "notifications/cancelled", "result");
 		JsonNode withdrawal = messages.get(1).get("params");
 		assertThat(withdrawal.get("requestId")).isEqualTo(messages.get(0).get("id"));
-		assertThat(withdrawal.get("reason").asString())
-			.startsWith("The sampling request of tool 'slow_question' was withdrawn: the call was cancelled");
+		// Withdrawn by the tool's thread once the timeout interrupted it, or, if the
+		// timeout's result is written first, by the call's stream just before it
+		assertThat(withdrawal.get("reason").asString()).satisfiesAnyOf(
+				(reason) -> assertThat(reason)
+					.startsWith("The sampling request of tool 'slow_question' was withdrawn: the call was cancelled"),
+				(reason) -> assertThat(reason)
+					.isEqualTo("The call that made this request ended before the client answered it"));
 		assertThat(messages.get(2).get("result").get("isError").asBoolean()).isTrue();
 	}
 

@@ -66,6 +66,8 @@ final class McpSseStream implements McpStreamableServerTransport {
 
 	private static final Object WITHDRAWN = new Object();
 
+	private static final String CALL_ENDED = "The call that made this request ended before the client answered it";
+
 	// How long a withdrawal sent on the session's listening stream may take
 	private static final Duration WITHDRAWAL = Duration.ofSeconds(5);
 
@@ -220,16 +222,38 @@ final class McpSseStream implements McpStreamableServerTransport {
 			}
 			this.serverRequests.put(request.params(), request.id());
 		}
-		String data = this.jsonMapper.writeValueAsString(JsonRpcErrors.bounded(message));
+		if (message instanceof McpSchema.JSONRPCResponse) {
+			// The call ends: a request it made that its client has not answered is
+			// withdrawn first, whichever thread would have withdrawn it (the tool's,
+			// still on its way after a timeout)
+			withdrawPending();
+			this.answered = true;
+		}
+		emit(this.jsonMapper.writeValueAsString(JsonRpcErrors.bounded(message)));
+	}
+
+	// Under the lock: numbers the event, keeps it for a client that resumes, and sends it
+	private void emit(String data) throws IOException {
 		Event event = new Event(++this.lastEvent, data);
 		if (this.replay.size() == REPLAY_EVENTS) {
 			this.replay.removeFirst();
 		}
 		this.replay.addLast(event);
-		if (message instanceof McpSchema.JSONRPCResponse) {
-			this.answered = true;
-		}
 		send(this.sse, event);
+	}
+
+	// Under the lock, before the call's response
+	private void withdrawPending() throws IOException {
+		for (Map.Entry<Object, Object> request : this.serverRequests.entrySet()) {
+			if (request.getValue() != WITHDRAWN) {
+				Map<String, Object> cancelled = new LinkedHashMap<>();
+				cancelled.put("requestId", request.getValue());
+				cancelled.put("reason", CALL_ENDED);
+				request.setValue(WITHDRAWN);
+				emit(this.jsonMapper.writeValueAsString(
+						new McpSchema.JSONRPCNotification(McpSchema.JSONRPC_VERSION, CANCELLED, cancelled)));
+			}
+		}
 	}
 
 	private void send(ServerResponse.SseBuilder connection, Event event) throws IOException {
