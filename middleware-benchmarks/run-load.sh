@@ -2,7 +2,7 @@
 # Runs the load comparison (LoadDriver): our governed MCP server against Spring AI's, each a JVM of its own, many
 # clients at once, in alternating rounds; then McpRoundTripBenchmark in the same session, so that its ratio is
 # comparable. Writes middleware-benchmarks/target/load-results.md and the servers' logs next to it.
-# Usage: middleware-benchmarks/run-load.sh [--clients=50 --warmup=10 --measure=20 --rounds=3 --shapes=v2,steady
+# Usage: middleware-benchmarks/run-load.sh [--clients=50 --warmup=10 --measure=20 --rounds=3 --shapes=v2,steady[,stateless]
 #        --servers=ungoverned,governed,governed-jdbc,governed-pg-rate-limit --jfr=<server>[,<server>] ...]
 # Environment: LOAD_DRIVER_JAVA (a JDK 21+ gives the clients virtual threads), LOAD_SERVER_JAVA (the servers' JVM,
 # default the driver's), SKIP_BUILD=1 to reuse the jar, SKIP_ROUND_TRIP=1 to leave out the JMH round trip.

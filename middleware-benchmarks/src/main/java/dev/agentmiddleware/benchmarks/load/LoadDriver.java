@@ -38,16 +38,20 @@ import org.jspecify.annotations.Nullable;
  * in alternating rounds on one machine. Each server is a JVM of its own
  * ({@link LoadServer}), so that the CPU time of its process is the server's alone.
  * <p>
- * Two shapes of client: {@code v2}, the public MCP server benchmark's iteration (each
+ * Three shapes of client: {@code v2}, the public MCP server benchmark's iteration (each
  * iteration a whole session: {@code initialize}, {@code notifications/initialized},
- * {@code tools/call}, {@code tools/list}, {@code DELETE}), and {@code steady} (one
- * session per client, then {@code tools/call} after {@code tools/call}). Every
- * {@code tools/call} calls {@code echo} with text no other call sends, so the governed
- * server's cache never answers. Clients are closed-loop: each sends its next request when
- * the previous one is answered. A round runs every shape on every server, one after the
- * other (the order of the servers rotates from round to round), each with a warm-up and a
- * measurement phase; only requests both started and answered during the measurement
- * count.
+ * {@code tools/call}, {@code tools/list}, {@code DELETE}), {@code steady} (one session
+ * per client, then {@code tools/call} after {@code tools/call}), and {@code stateless}
+ * (MCP {@code 2026-07-28}: {@code tools/call} after {@code tools/call} with no session,
+ * each request carrying its version and capabilities in {@code _meta} and its
+ * {@code Mcp-Method}/{@code Mcp-Name} headers; only our server speaks it, so its anchor
+ * is the ungoverned server's {@code steady} shape, and the ungoverned server skips it).
+ * Every {@code tools/call} calls {@code echo} with text no other call sends, so the
+ * governed server's cache never answers. Clients are closed-loop: each sends its next
+ * request when the previous one is answered. A round runs every shape on every server,
+ * one after the other (the order of the servers rotates from round to round), each with a
+ * warm-up and a measurement phase; only requests both started and answered during the
+ * measurement count.
  * <p>
  * Reported per run: HTTP requests per second, their latency percentiles (HdrHistogram,
  * microseconds), errors (a status other than the expected one, a JSON-RPC error or a tool
@@ -65,6 +69,10 @@ import org.jspecify.annotations.Nullable;
 public final class LoadDriver {
 
 	static final String PROTOCOL_VERSION = "2025-11-25";
+
+	static final String STATELESS_PROTOCOL_VERSION = "2026-07-28";
+
+	static final String STATELESS = "stateless";
 
 	private static final Pattern NEGOTIATED_VERSION = Pattern.compile("\"protocolVersion\"\\s*:\\s*\"([^\"]+)\"");
 
@@ -143,6 +151,9 @@ public final class LoadDriver {
 		if (prewarm > 0) {
 			for (String shape : shapes) {
 				for (Server server : this.servers) {
+					if (!speaks(server, shape)) {
+						continue;
+					}
 					Result result = drive(server, shape, 0, clients, prewarm, 1);
 					System.out.println("prewarm " + result.line());
 				}
@@ -153,6 +164,9 @@ public final class LoadDriver {
 			for (String shape : shapes) {
 				for (int i = 0; i < this.servers.size(); i++) {
 					Server server = this.servers.get((i + round - 1) % this.servers.size());
+					if (!speaks(server, shape)) {
+						continue;
+					}
 					Result result = drive(server, shape, round, clients, warmup, measure);
 					System.out.println(result.line());
 					results.add(result);
@@ -349,6 +363,24 @@ public final class LoadDriver {
 		return this.http.send(request.build(), HttpResponse.BodyHandlers.ofString());
 	}
 
+	// Spring AI's server speaks 2025-11-25 only
+	private static boolean speaks(Server server, String shape) {
+		return !(STATELESS.equals(shape) && server.name.equals("ungoverned"));
+	}
+
+	HttpResponse<String> postStateless(Server server, String body, String toolName)
+			throws IOException, InterruptedException {
+		return this.http.send(HttpRequest.newBuilder(server.endpoint)
+			.timeout(Duration.ofSeconds(30))
+			.header("Content-Type", "application/json")
+			.header("Accept", "application/json, text/event-stream")
+			.header("MCP-Protocol-Version", STATELESS_PROTOCOL_VERSION)
+			.header("Mcp-Method", "tools/call")
+			.header("Mcp-Name", toolName)
+			.POST(HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8))
+			.build(), HttpResponse.BodyHandlers.ofString());
+	}
+
 	HttpResponse<String> delete(Server server, String session) throws IOException, InterruptedException {
 		return this.http.send(HttpRequest.newBuilder(server.endpoint)
 			.timeout(Duration.ofSeconds(30))
@@ -504,6 +536,9 @@ public final class LoadDriver {
 					if ("v2".equals(this.shape)) {
 						iteration();
 					}
+					else if (STATELESS.equals(this.shape)) {
+						statelessCall();
+					}
 					else {
 						steadyCall();
 					}
@@ -556,6 +591,19 @@ public final class LoadDriver {
 				this.session = null;
 				throw ex;
 			}
+		}
+
+		// 2026-07-28: no session; the request says who its client is
+		private void statelessCall() throws InterruptedException, Failure {
+			String text = "hello " + this.name + "-" + (this.next++);
+			timed(true, 200, "tools/call",
+					() -> this.driver.postStateless(this.server, "{\"jsonrpc\":\"2.0\",\"id\":" + (++this.id)
+							+ ",\"method\":\"tools/call\",\"params\":{\"name\":\"echo\",\"arguments\":{\"text\":\""
+							+ text + "\"},\"_meta\":{\"io.modelcontextprotocol/protocolVersion\":\""
+							+ STATELESS_PROTOCOL_VERSION + "\",\"io.modelcontextprotocol/clientCapabilities\":{},"
+							+ "\"io.modelcontextprotocol/clientInfo\":{\"name\":\"" + this.name
+							+ "\",\"version\":\"1.0.0\"}}}}", "echo"),
+					text);
 		}
 
 		private void open() throws InterruptedException, Failure {
