@@ -79,7 +79,14 @@ final class ConformanceSuite {
 	 * @return what it found
 	 */
 	Run run(String url, Path baseline, String... selection) throws IOException, InterruptedException {
-		Path output = DIRECTORY.resolve("results-" + this.version);
+		// One directory and log per run, named after its baseline (two runs of one
+		// version
+		// select different scenarios)
+		String name = baseline.getFileName()
+			.toString()
+			.replaceFirst("^expected-failures-", "")
+			.replaceFirst("\\.yml$", "");
+		Path output = DIRECTORY.resolve("results-" + name);
 		deleteRecursively(output);
 		Files.createDirectories(output);
 		Path cli = DIRECTORY.resolve("node_modules/conformance-" + this.version + "/dist/index.js").toAbsolutePath();
@@ -87,7 +94,7 @@ final class ConformanceSuite {
 		command.addAll(Arrays.asList(selection));
 		command.addAll(List.of("--expected-failures", baseline.toAbsolutePath().toString(), "-o",
 				output.toAbsolutePath().toString()));
-		Path log = DIRECTORY.resolve("output-" + this.version + ".log");
+		Path log = DIRECTORY.resolve("output-" + name + ".log");
 		long started = System.nanoTime();
 		int exit = run(command, log, 600);
 		long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
