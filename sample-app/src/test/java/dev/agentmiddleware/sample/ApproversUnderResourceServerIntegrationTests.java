@@ -4,6 +4,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -11,6 +12,7 @@ import java.util.concurrent.TimeUnit;
 import dev.agentmiddleware.spring.AgentTool;
 import dev.agentmiddleware.tool.ToolDescriptor.SafetyLevel;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
@@ -25,22 +27,25 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Who may approve when the application is an OAuth2 resource server
  * ({@code spring.security.oauth2.resourceserver.jwt.*}), where Spring Boot defines no
  * user: an application without a {@code UserDetailsService} of its own, whose approvers
  * are Spring Boot's {@code spring.security.user.*} (HTTP Basic) and the holders of a
- * bearer token with the authority {@code agent.middleware.approval.web.token-authority}.
- * Real JWTs signed with a key pair made for the run, real HTTP.
+ * bearer token with the authority {@code agent.middleware.approval.web.token-authority};
+ * and who may read the audit trail there: the holders of a bearer token with
+ * {@code agent.middleware.audit.web.token-authority}. Real JWTs signed with a key pair
+ * made for the run, real HTTP.
  */
 @SpringBootTest(classes = ApproversUnderResourceServerIntegrationTests.LaunchApplication.class,
 		webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = { "spring.config.name=approvers-under-resource-server-it", "agent.middleware.todo.enabled=false",
 				"spring.security.user.name=root-approver",
 				"spring.security.user.password=" + ApproversUnderResourceServerIntegrationTests.PASSWORD,
-				"spring.security.user.roles=APPROVER",
-				"agent.middleware.approval.web.token-authority=SCOPE_approvals" })
+				"spring.security.user.roles=APPROVER", "agent.middleware.approval.web.token-authority=SCOPE_approvals",
+				"agent.middleware.audit.web.token-authority=SCOPE_audit" })
 class ApproversUnderResourceServerIntegrationTests {
 
 	static final String PASSWORD = "root-approvers-secret";
@@ -124,6 +129,51 @@ class ApproversUnderResourceServerIntegrationTests {
 		String withoutSubject = issuer.sign(issuer.claims("bob", approvals(), "approvals").subject(null));
 		assertThat(ApprovalApi.withBearerToken(this.port, withoutExpiry).get("").status()).isEqualTo(401);
 		assertThat(ApprovalApi.withBearerToken(this.port, withoutSubject).get("").status()).isEqualTo(401);
+	}
+
+	@Test
+	void aTokenWithTheAuditAuthorityReadsTheAuditTrailAndItsExport() throws Exception {
+		try (McpSession alice = McpSession.open(this.port, mcpToken("alice"))) {
+			CompletableFuture<CallToolResult> call = alice.callAsync("launch", Map.of("target", "venus"));
+			ApprovalApi bob = ApprovalApi.withBearerToken(this.port, approvalToken("bob", "approvals"));
+			JsonNode request = bob
+				.awaitPending((pending) -> "venus".equals(pending.get("arguments").path("target").asString(null)));
+			assertThat(bob.approve(request.get("id").asString()).status()).isEqualTo(200);
+			call.get(30, TimeUnit.SECONDS);
+		}
+		String auditor = issuer.sign(issuer.claims("siem", audit(), "audit"));
+		await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+			HttpResponse<String> page = audit("?tool=launch", auditor);
+			assertThat(page.statusCode()).isEqualTo(200);
+			assertThat(page.body()).contains("\"principal\":\"alice\"").contains("\"tool\":\"launch\"");
+		});
+		HttpResponse<String> export = audit("/export?tool=launch", auditor);
+		assertThat(export.statusCode()).isEqualTo(200);
+		assertThat(export.headers().firstValue("Content-Type"))
+			.hasValueSatisfying((type) -> assertThat(type).startsWith("application/x-ndjson"));
+	}
+
+	@Test
+	void theAuditTrailRefusesTokensWithoutItsAuthorityOrWithoutAnExpiry() throws Exception {
+		assertThat(audit("", approvalToken("bob", "approvals")).statusCode()).isEqualTo(403);
+		assertThat(audit("", mcpToken("alice")).statusCode()).isEqualTo(403);
+		String withoutExpiry = issuer.sign(issuer.claims("siem", audit(), "audit").expirationTime(null));
+		assertThat(audit("", withoutExpiry).statusCode()).isEqualTo(401);
+		assertThat(audit("", null).statusCode()).isEqualTo(401);
+	}
+
+	private HttpResponse<String> audit(String query, @Nullable String token) throws Exception {
+		HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(audit() + query))
+			.timeout(Duration.ofSeconds(10))
+			.GET();
+		if (token != null) {
+			request.header("Authorization", "Bearer " + token);
+		}
+		return HttpClient.newHttpClient().send(request.build(), HttpResponse.BodyHandlers.ofString());
+	}
+
+	private String audit() {
+		return "http://localhost:" + this.port + "/agent/audit";
 	}
 
 	private String mcpToken(String subject) {

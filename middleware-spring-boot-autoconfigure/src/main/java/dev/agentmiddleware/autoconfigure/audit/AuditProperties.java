@@ -73,6 +73,9 @@ public class AuditProperties implements ValidatedProperties {
 		checks.atLeast("memory.maxRecords", this.memory.getMaxRecords(), 1);
 		checks.startsWith("web.path", this.web.getPath(), "/");
 		checks.notBlank("web.role", this.web.getRole());
+		if (this.web.getTokenAuthority() != null) {
+			checks.notBlank("web.tokenAuthority", this.web.getTokenAuthority());
+		}
 	}
 
 	public boolean isEnabled() {
@@ -166,6 +169,14 @@ public class AuditProperties implements ValidatedProperties {
 		 */
 		private String role = "auditor";
 
+		/**
+		 * Authority that a bearer token (a JWT the application's JwtDecoder accepts)
+		 * gives its holder to read the audit trail, as Spring Security converts the
+		 * token, such as SCOPE_audit for the scope 'audit'; set, the REST API and export
+		 * accept bearer tokens as well as logins; not set: logins only.
+		 */
+		private @Nullable String tokenAuthority;
+
 		public boolean isEnabled() {
 			return this.enabled;
 		}
@@ -188,6 +199,14 @@ public class AuditProperties implements ValidatedProperties {
 
 		public void setRole(String role) {
 			this.role = role;
+		}
+
+		public @Nullable String getTokenAuthority() {
+			return this.tokenAuthority;
+		}
+
+		public void setTokenAuthority(@Nullable String tokenAuthority) {
+			this.tokenAuthority = tokenAuthority;
 		}
 
 	}

@@ -143,14 +143,8 @@ public final class ApprovalWebAutoConfiguration {
 					ObjectProvider<JwtAuthenticationConverter> converter,
 					ObjectProvider<BearerTokenRequirements> requirements,
 					OAuth2ResourceServerProperties resourceServer) {
-				JwtAuthenticationProvider provider = new JwtAuthenticationProvider(decoder);
-				provider.setJwtAuthenticationConverter(converter.getIfAvailable(JwtAuthenticationConverter::new));
-				// The MCP endpoint's requirements where there is one, so that both take
-				// the same tokens
-				BearerTokenRequirements checked = requirements.getIfAvailable(() -> BearerTokenRequirements
-					.of(resourceServer.getJwt().getIssuerUri(), resourceServer.getJwt().getPrincipalClaimName()));
 				return new ApprovalBearerTokens(
-						(authentication) -> checked.check(provider.authenticate(authentication)));
+						BearerTokenAuthentication.of(decoder, converter, requirements, resourceServer));
 			}
 
 		}
