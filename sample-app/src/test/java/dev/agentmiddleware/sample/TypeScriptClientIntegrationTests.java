@@ -85,9 +85,13 @@ class TypeScriptClientIntegrationTests {
 	}
 
 	static String run(List<String> command, long timeoutSeconds) throws IOException, InterruptedException {
-		Process process = new ProcessBuilder(command).directory(CLIENT_DIRECTORY.toFile())
-			.redirectErrorStream(true)
-			.start();
+		return run(CLIENT_DIRECTORY, command, timeoutSeconds);
+	}
+
+	// Runs a command in a directory, asserting it ends in time and with exit code 0
+	static String run(Path directory, List<String> command, long timeoutSeconds)
+			throws IOException, InterruptedException {
+		Process process = new ProcessBuilder(command).directory(directory.toFile()).redirectErrorStream(true).start();
 		process.getOutputStream().close();
 		byte[] output = process.getInputStream().readAllBytes();
 		boolean finished = process.waitFor(timeoutSeconds, TimeUnit.SECONDS);

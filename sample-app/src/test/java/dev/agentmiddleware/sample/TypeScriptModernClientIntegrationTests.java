@@ -1,14 +1,12 @@
 package dev.agentmiddleware.sample;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 import dev.agentmiddleware.testsupport.RequiresService;
 import dev.agentmiddleware.testsupport.TestService;
@@ -106,16 +104,7 @@ class TypeScriptModernClientIntegrationTests {
 	}
 
 	static String run(List<String> command, long timeoutSeconds) throws IOException, InterruptedException {
-		Process process = new ProcessBuilder(command).directory(CLIENT_DIRECTORY.toFile())
-			.redirectErrorStream(true)
-			.start();
-		process.getOutputStream().close();
-		byte[] output = process.getInputStream().readAllBytes();
-		boolean finished = process.waitFor(timeoutSeconds, TimeUnit.SECONDS);
-		String text = new String(output, StandardCharsets.UTF_8);
-		assertThat(finished).as("%s finished", command).isTrue();
-		assertThat(process.exitValue()).as("%s failed:%n%s", command, text).isZero();
-		return text;
+		return TypeScriptClientIntegrationTests.run(CLIENT_DIRECTORY, command, timeoutSeconds);
 	}
 
 }
