@@ -18,6 +18,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 
 import dev.agentmiddleware.chain.CallCancellation;
+import dev.agentmiddleware.chain.ToolCall;
 import dev.agentmiddleware.redaction.SecretRedactor;
 import dev.agentmiddleware.tool.ToolProgress.ProgressTarget;
 import dev.agentmiddleware.tool.SessionFingerprint;
@@ -92,7 +93,7 @@ final class ApprovalWait {
 	 */
 	ApprovalDecision await(ApprovalRequest request, ToolInvocation invocation,
 			ProgressTarget.@Nullable Reporter progress) {
-		CallCancellation cancellation = CallCancellation.current();
+		CallCancellation cancellation = ToolCall.current().cancellation();
 		if (cancellation.isCancelled()) {
 			return cancelled(cancellation); // nobody is asked about a call its caller
 											// gave up on
@@ -131,7 +132,7 @@ final class ApprovalWait {
 				SessionFingerprint.of(request.sessionId()), request.expiresAt());
 		CompletableFuture<ApprovalDecision> asked = ask(chosen, request, invocation);
 		ApprovalDecision fallback = ApprovalDecision.system(ApprovalOutcome.TIMED_OUT, null);
-		CallCancellation cancellation = CallCancellation.current();
+		CallCancellation cancellation = ToolCall.current().cancellation();
 		// A cancelled call withdraws its request, from the thread that cancels: the wait
 		// wakes as for any decision
 		try (CallCancellation.Registration withdrawal = cancellation.onCancel(() -> withdraw(request, cancellation))) {

@@ -3,7 +3,6 @@ package dev.agentmiddleware.chain;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -27,9 +26,11 @@ import dev.agentmiddleware.chain.ToolMiddleware.ToolCancelledException;
  * {@link ToolCancelledException} (outcome
  * {@link dev.agentmiddleware.tool.CallOutcome#CANCELLED}):
  * <ul>
- * <li>a layer that waits registers what ends its wait ({@link #onCancel(Runnable)}): the
- * approval wait withdraws its request (audited {@code cancelled}), a timed attempt stops
- * being waited for, a retry makes no further attempt;</li>
+ * <li>the call carries it: a layer finds it on the running call
+ * ({@code ToolCall.current().cancellation()}, carried to other threads with
+ * {@link ToolCall#wrap}) and registers what ends its wait ({@link #onCancel(Runnable)}):
+ * the approval wait withdraws its request (audited {@code cancelled}), a timed attempt
+ * stops being waited for, a retry makes no further attempt;</li>
  * <li>the tool does not start once the call is cancelled, and a tool already running is
  * interrupted only while its own code runs and only if it allows it, by carrying the tag
  * {@value #INTERRUPTIBLE_TAG} ({@code @AgentTool(tags = "interruptible")}). Other tools
@@ -53,12 +54,13 @@ public final class CallCancellation {
 
 	private static final Logger logger = LoggerFactory.getLogger(CallCancellation.class);
 
-	private static final CallCancellation NEVER = new CallCancellation(false);
+	// The cancellation of a call whose caller gave none: never cancelled
+	static final CallCancellation NEVER = new CallCancellation(false);
 
 	private static final Registration NOTHING = () -> {
 	};
 
-	private final boolean cancellable;
+	final boolean cancellable;
 
 	private final ReentrantLock lock = new ReentrantLock();
 
@@ -91,15 +93,6 @@ public final class CallCancellation {
 
 	private CallCancellation(boolean cancellable) {
 		this.cancellable = cancellable;
-	}
-
-	/**
-	 * The cancellation of the call running on this thread, for a layer that waits.
-	 * @return the cancellation the caller gave, or one that is never cancelled
-	 */
-	public static CallCancellation current() {
-		CallCancellation current = ThreadBinding.current().cancellation;
-		return (current != null) ? current : NEVER;
 	}
 
 	/**
@@ -173,7 +166,7 @@ public final class CallCancellation {
 	 * Registers what ends a layer's wait when the call is cancelled; it runs on the
 	 * cancelling thread, at once when the call is cancelled already. Close the
 	 * registration when the wait ends. <pre>{@code
-	 * try (CallCancellation.Registration stop = CallCancellation.current().onCancel(() -> attempt.cancel(false))) {
+	 * try (CallCancellation.Registration stop = ToolCall.current().cancellation().onCancel(() -> attempt.cancel(false))) {
 	 *     return attempt.get();
 	 * }
 	 * }</pre>
@@ -214,44 +207,16 @@ public final class CallCancellation {
 		return this.cancelledLatch.await(nanos, TimeUnit.NANOSECONDS);
 	}
 
-	/**
-	 * Wraps a task so that it runs with this cancellation bound to its thread, for a
-	 * layer that runs the rest of the chain on another thread:
-	 * {@code executor.submit(CallCancellation.current().wrap(task))}.
-	 * @param task the task
-	 * @param <T> the result type
-	 * @return the wrapped task; the task itself for a call that cannot be cancelled
-	 */
-	public <T> Callable<T> wrap(Callable<T> task) {
-		if (!this.cancellable) {
-			return task;
-		}
-		return () -> {
-			ThreadBinding binding = ThreadBinding.current();
-			CallCancellation previous = binding.cancellation;
-			binding.cancellation = this;
-			try {
-				return task.call();
-			}
-			finally {
-				binding.cancellation = previous;
-			}
-		};
-	}
-
 	@Override
 	public String toString() {
 		return this.cancellable ? "CallCancellation[cancelled=" + this.cancelled + "]" : "CallCancellation[never]";
 	}
 
-	// Runs a call with this cancellation bound; one nested in a call with another is
-	// cancelled with that one too
-	<T> T run(Callable<T> call) throws Exception {
-		CallCancellation outer = ThreadBinding.current().cancellation;
-		try (Registration linked = (outer != null && outer != this) ? outer.onCancel(() -> cancel(outer.reason()))
-				: NOTHING) {
-			return wrap(call).call();
-		}
+	// Links this cancellation to that of the call it runs in: a nested call is cancelled
+	// with that one too
+	Registration linkedTo(@Nullable CallCancellation outer) {
+		return (outer != null && outer != this && outer.cancellable) ? outer.onCancel(() -> cancel(outer.reason()))
+				: NOTHING;
 	}
 
 	// A future whose cancel cancels this call
@@ -263,7 +228,7 @@ public final class CallCancellation {
 	// cancellation: not started once the
 	// call is cancelled, interrupted only where the tool allows it, and its failure after
 	// a cancellation reported as
-	// the cancellation. Reached only when the caller gave a cancellation
+	// the cancellation. Reached only for a call that can be cancelled
 	// (ToolCall.markingExecution, ToolPipeline).
 	@Nullable Object guard(ToolDescriptor tool, ToolInvocation invocation, @Nullable ToolCall call, ToolHandler terminal)
 			throws Exception {

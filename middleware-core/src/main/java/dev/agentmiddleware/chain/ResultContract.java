@@ -87,7 +87,7 @@ final class ResultContract implements ToolHandler {
 			}
 		}
 		try {
-			ToolCall.detached(invocation, handler);
+			ToolCall.detached(invocation, handler, null);
 		}
 		catch (Exception | Error ex) {
 			// The walk stopped at the tool, or a layer failed this time: the offender is

@@ -55,25 +55,40 @@ import org.jspecify.annotations.Nullable;
  * }</pre>
  *
  * <p>
- * <b>Lifecycle and threads:</b> the outermost layer that reads outcomes creates the call,
- * once per call, and binds it to the calling thread until the call ends (as gRPC binds
- * its {@code Context}); pipelines with no such layer create none and {@link #current()}
- * is then an inert call that records nothing. A layer that moves the rest of the chain to
- * another thread carries the call along with {@link #wrap(Callable)}. The tool's own code
- * runs with the call bound; a pipeline entered from inside it (a tool calling another
- * tool) gets a call of its own. Decisions may come from several threads (a timed-out
- * attempt still running); the first one wins. What changes while a call runs lives here,
- * never on the invocation: the binding step's bound invocation is kept here, and layers
- * outside that step are told of the call's end with it.
+ * <b>Cancellation</b>: the call carries its {@link CallCancellation}, the one its caller
+ * gave ({@link ToolPipeline#call(ToolInvocation, CallCancellation)}); a layer that waits
+ * ends its wait when the call is cancelled: <pre>{@code
+ * CallCancellation cancellation = ToolCall.current().cancellation();
+ * try (CallCancellation.Registration stop = cancellation.onCancel(() -> attempt.cancel(false))) {
+ *     return attempt.get();
+ * }
+ * }</pre>
+ *
+ * <p>
+ * <b>Lifecycle and threads:</b> the call is the one carrier of what crosses threads. It
+ * is created once per call, by the pipeline for a call its caller can cancel, else by the
+ * outermost layer that reads outcomes, and bound to the calling thread until the call
+ * ends (as gRPC binds its {@code Context}); a call with neither needs no carrier, and
+ * {@link #current()} is then an inert call that records nothing and is never cancelled. A
+ * layer that moves the rest of the chain to another thread carries the call, and so its
+ * cancellation, along with {@link #wrap(Callable)}, the one wrap there is. The tool's own
+ * code runs with the call bound; a pipeline entered from inside it (a tool calling
+ * another tool) gets a call of its own, cancelled with the call it runs in. Decisions may
+ * come from several threads (a timed-out attempt still running); the first one wins. What
+ * changes while a call runs lives here, never on the invocation: the binding step's bound
+ * invocation is kept here, and layers outside that step are told of the call's end with
+ * it.
  */
 public final class ToolCall {
 
-	private static final ToolCall INERT = new ToolCall(false);
+	private static final ToolCall INERT = new ToolCall(false, CallCancellation.NEVER);
 
 	private static final Listener<Object> NO_LISTENER = (attachment, invocation, outcome, decidedBy, result, error) -> {
 	};
 
 	private final boolean recording;
+
+	private final CallCancellation cancellation;
 
 	private volatile @Nullable CallOutcome decidedOutcome;
 
@@ -111,18 +126,38 @@ public final class ToolCall {
 	// each proceed.
 	volatile boolean skipped;
 
-	private ToolCall(boolean recording) {
+	private ToolCall(boolean recording, CallCancellation cancellation) {
 		this.recording = recording;
+		this.cancellation = cancellation;
 	}
 
 	/**
 	 * The call running on this thread.
-	 * @return the call; an inert call that records nothing when no layer of the running
-	 * pipeline reads outcomes, or outside a pipeline
+	 * @return the call; an inert call that records nothing and is never cancelled when no
+	 * layer of the running pipeline reads outcomes and the caller cannot cancel the call,
+	 * or outside a pipeline
 	 */
 	public static ToolCall current() {
 		ToolCall call = ThreadBinding.current().call;
 		return (call != null) ? call : INERT;
+	}
+
+	/**
+	 * The cancellation of this call, for a layer or a tool that waits: the one the caller
+	 * gave ({@link ToolPipeline#call(ToolInvocation, CallCancellation)},
+	 * {@link ToolPipeline#callAsync}), for a pipeline entered from a tool's code that of
+	 * the call it runs in, else one that is never cancelled. <pre>{@code
+	 * CallCancellation cancellation = ToolCall.current().cancellation();
+	 * if (cancellation.isCancelled()) {
+	 *     throw new ToolCancelledException(tool, name(), cancellation.reason(), null);
+	 * }
+	 * boolean cancelledMeanwhile = cancellation.await(backoff);   // a backoff that ends early
+	 * }</pre> On another thread the call, and with it its cancellation, is found only
+	 * where {@link #wrap(Callable)} carried it.
+	 * @return the cancellation; one that is never cancelled on the inert call
+	 */
+	public CallCancellation cancellation() {
+		return this.cancellation;
 	}
 
 	/**
@@ -323,8 +358,8 @@ public final class ToolCall {
 
 	/**
 	 * Whether this call records decisions: {@code false} for the inert call of pipelines
-	 * where nothing reads them.
-	 * @return {@code true} for a call created by a layer that reads outcomes
+	 * where nothing reads them and nothing can cancel the call.
+	 * @return {@code true} for every call but the inert one
 	 */
 	public boolean isRecording() {
 		return this.recording;
@@ -332,12 +367,16 @@ public final class ToolCall {
 
 	/**
 	 * Wraps a task so that it runs with this call bound to its thread, for a layer that
-	 * runs the rest of the chain on another thread. <pre>{@code
+	 * runs the rest of the chain on another thread: there, decisions are reported to this
+	 * call, its {@link #cancellation()} is the caller's, and the tool, once cancelled,
+	 * does not start (or, if it allows it, is interrupted). The one way to carry a call
+	 * across threads. <pre>{@code
 	 * executor.submit(ToolCall.current().wrap(() -> next.handle(invocation)));
 	 * }</pre>
 	 * @param task the task
 	 * @param <T> the result type
-	 * @return the wrapped task; the task itself for the inert call
+	 * @return the wrapped task; the task itself for the inert call, which has nothing to
+	 * carry
 	 */
 	public <T> Callable<T> wrap(Callable<T> task) {
 		if (!this.recording) {
@@ -376,7 +415,7 @@ public final class ToolCall {
 		if (call != null) {
 			return call.proceed(invocation, next, listener, attachment);
 		}
-		call = new ToolCall(true);
+		call = new ToolCall(true, CallCancellation.NEVER);
 		binding.call = call;
 		try {
 			return call.proceed(invocation, next, listener, attachment);
@@ -437,18 +476,17 @@ public final class ToolCall {
 	}
 
 	// Wraps the tool's own handler, the one frame around it: marks the running call as
-	// executed, guarded by the
-	// call's cancellation if the caller gave one (CallCancellation.guard); one
-	// thread-local look-up for both.
+	// executed, guarded by the call's cancellation if it can be cancelled
+	// (CallCancellation.guard); one thread-local look-up for both.
 	static ToolHandler markingExecution(ToolDescriptor tool, ToolHandler terminal) {
 		return (invocation) -> {
-			ThreadBinding binding = ThreadBinding.current();
-			ToolCall call = binding.call;
-			CallCancellation cancellation = binding.cancellation;
-			if (cancellation != null) {
-				return cancellation.guard(tool, invocation, call, terminal);
+			ToolCall call = ThreadBinding.current().call;
+			if (call == null) {
+				return terminal.handle(invocation);
 			}
-			return (call != null) ? call.runTool(invocation, terminal) : terminal.handle(invocation);
+			CallCancellation cancellation = call.cancellation;
+			return cancellation.cancellable ? cancellation.guard(tool, invocation, call, terminal)
+					: call.runTool(invocation, terminal);
 		};
 	}
 
@@ -474,20 +512,36 @@ public final class ToolCall {
 		return this.toolResult;
 	}
 
-	// Runs a pipeline's head with no call bound: a pipeline entered from a tool's code
-	// gets calls of its own.
-	static @Nullable Object detached(ToolInvocation invocation, ToolHandler head) throws Exception {
+	// Runs a pipeline's head in a call of its own: a pipeline entered from a tool's code
+	// does not report to the call it runs in. Its call carries the cancellation its
+	// caller
+	// gave, linked to that of the call it runs in, else the latter; with neither, no call
+	// is bound until a layer that reads outcomes creates one.
+	static @Nullable Object detached(ToolInvocation invocation, ToolHandler head,
+			@Nullable CallCancellation cancellation) throws Exception {
 		ThreadBinding binding = ThreadBinding.current();
 		ToolCall outer = binding.call;
-		if (outer == null) {
-			return head.handle(invocation);
+		if (cancellation == null) {
+			if (outer == null) {
+				return head.handle(invocation);
+			}
+			binding.call = outer.cancellation.cancellable ? new ToolCall(true, outer.cancellation) : null;
+			try {
+				return head.handle(invocation);
+			}
+			finally {
+				binding.call = outer;
+			}
 		}
-		binding.call = null;
-		try {
-			return head.handle(invocation);
-		}
-		finally {
-			binding.call = outer;
+		try (CallCancellation.Registration linked = cancellation
+			.linkedTo((outer != null) ? outer.cancellation : null)) {
+			binding.call = new ToolCall(true, cancellation);
+			try {
+				return head.handle(invocation);
+			}
+			finally {
+				binding.call = outer;
+			}
 		}
 	}
 

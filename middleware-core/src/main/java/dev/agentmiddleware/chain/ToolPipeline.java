@@ -32,8 +32,10 @@ import dev.agentmiddleware.chain.ToolMiddleware.ToolCancelledException;
  * <b>Per-call state:</b> the invocation passes through the layers unchanged unless a
  * layer rewrites it; what happens to one call (which layer decided it, whether the tool
  * ran) lives on its {@link ToolCall}, which the pipeline's outermost layer that reads
- * outcomes (the observer tier, when there is one) creates once per call. A pipeline in
- * which nothing reads outcomes creates none.
+ * outcomes (the observer tier, when there is one) creates once per call, or the pipeline
+ * itself for a call its caller can cancel. The call carries its cancellation: a layer
+ * finds it with {@code ToolCall.current().cancellation()}. A pipeline in which nothing
+ * reads outcomes creates none for a call that cannot be cancelled.
  *
  * <p>
  * <b>Ordering:</b> a lower order runs further out; the first middleware given is the
@@ -118,13 +120,18 @@ public final class ToolPipeline {
 		if (this.bare) {
 			return this.head.handle(invocation.withBoundArguments());
 		}
+		return run(invocation, null);
+	}
+
+	// Runs a call through a chain that is not bare, in a call of its own
+	private @Nullable Object run(ToolInvocation invocation, @Nullable CallCancellation cancellation) throws Exception {
 		if (!this.bindsAndChecks) {
-			return ToolCall.detached(invocation, this.head);
+			return ToolCall.detached(invocation, this.head, cancellation);
 		}
 		// Bound before any call of this pipeline exists: every layer sees the bound
 		// invocation.
 		ToolInvocation bound = invocation.withBoundArguments();
-		Object result = ToolCall.detached(bound, this.head);
+		Object result = ToolCall.detached(bound, this.head, cancellation);
 		ResultContract contract = this.contract;
 		return (contract != null) ? contract.check(bound, result) : result;
 	}
@@ -149,14 +156,13 @@ public final class ToolPipeline {
 	 */
 	public @Nullable Object call(ToolInvocation invocation, CallCancellation cancellation) throws Exception {
 		Objects.requireNonNull(cancellation, "cancellation");
+		checkTool(invocation);
 		if (this.bare) {
-			checkTool(invocation);
-			// Guarded with no call: a bare pipeline entered from a tool's code must not
-			// mark the outer call as run
-			return cancellation
-				.run(() -> cancellation.guard(this.tool, invocation.withBoundArguments(), null, this.head));
+			// The tool's code runs in a call that carries the cancellation, guarded by it
+			return ToolCall.detached(invocation.withBoundArguments(),
+					(bound) -> cancellation.guard(this.tool, bound, null, this.head), cancellation);
 		}
-		return cancellation.run(() -> call(invocation));
+		return run(invocation, cancellation);
 	}
 
 	/**

@@ -13,6 +13,7 @@ import dev.agentmiddleware.binding.InvalidToolArgumentsException;
 import dev.agentmiddleware.chain.BuiltInMiddleware;
 import dev.agentmiddleware.chain.OrderedMiddleware.BuiltInOrder;
 import dev.agentmiddleware.chain.CallCancellation;
+import dev.agentmiddleware.chain.ToolCall;
 import dev.agentmiddleware.chain.ToolMiddleware.ToolCancelledException;
 import dev.agentmiddleware.chain.ToolMiddleware.ToolContractViolationException;
 import dev.agentmiddleware.metrics.MiddlewareMetrics.MiddlewareEvent;
@@ -200,7 +201,7 @@ public final class RetryMiddleware extends BuiltInMiddleware<RetryPolicy> {
 
 		@Override
 		public @Nullable Object handle(ToolInvocation invocation) throws Exception {
-			CallCancellation cancellation = CallCancellation.current();
+			CallCancellation cancellation = ToolCall.current().cancellation();
 			for (int attempt = 1;; attempt++) {
 				try {
 					return this.next.handle(invocation);

@@ -162,8 +162,9 @@ public final class TimeoutMiddleware extends BuiltInMiddleware<TimeoutPolicy> im
 
 		@Override
 		public @Nullable Object handle(ToolInvocation invocation) throws Exception {
-			CallCancellation cancellation = CallCancellation.current();
-			Future<@Nullable Object> attempt = submit(invocation, cancellation);
+			ToolCall call = ToolCall.current();
+			CallCancellation cancellation = call.cancellation();
+			Future<@Nullable Object> attempt = submit(invocation, call);
 			// A cancelled call stops waiting for its attempt; the attempt's tool is
 			// interrupted only where it allows it
 			try (CallCancellation.Registration stop = cancellation.onCancel(() -> attempt.cancel(false))) {
@@ -196,11 +197,10 @@ public final class TimeoutMiddleware extends BuiltInMiddleware<TimeoutPolicy> im
 			}
 		}
 
-		private Future<@Nullable Object> submit(ToolInvocation invocation, CallCancellation cancellation) {
+		private Future<@Nullable Object> submit(ToolInvocation invocation, ToolCall call) {
 			ToolHandler next = this.next;
 			try {
-				return TimeoutMiddleware.this.executor
-					.submit(cancellation.wrap(ToolCall.current().wrap(() -> next.handle(invocation))));
+				return TimeoutMiddleware.this.executor.submit(call.wrap(() -> next.handle(invocation)));
 			}
 			catch (RejectedExecutionException ex) {
 				if (TimeoutMiddleware.this.executor.isShutdown()) {

@@ -312,12 +312,56 @@ class CallCancellationTests {
 
 	@Test
 	void outsideACancellableCallNothingIsEverCancelled() {
-		CallCancellation none = CallCancellation.current();
+		CallCancellation none = ToolCall.current().cancellation();
 		assertThat(none.cancel("no")).isFalse();
 		assertThat(none.isCancelled()).isFalse();
 		AtomicBoolean ran = new AtomicBoolean();
 		none.onCancel(() -> ran.set(true)).close();
 		assertThat(ran).isFalse();
+	}
+
+	@Test
+	void toolOfACancelledCallDoesNotStartOnTheThreadTheCallWasCarriedToWhereNothingReadsOutcomes() {
+		AtomicInteger runs = new AtomicInteger();
+		CallCancellation cancellation = new CallCancellation();
+		cancellation.cancel("the user left");
+		ToolPipeline pipeline = ToolPipeline.builder(EXPORT, (invocation) -> runs.incrementAndGet())
+			.middleware(elsewhere())
+			.build();
+
+		assertThatExceptionOfType(ToolCancelledException.class)
+			.isThrownBy(() -> pipeline.call(ToolInvocation.builder(EXPORT).build(), cancellation))
+			.satisfies((ex) -> assertThat(ex.reason()).isEqualTo("the user left"));
+		assertThat(runs).hasValue(0);
+	}
+
+	@Test
+	void callCarriesTheCancellationItsCallerGaveToEveryThreadItIsCarriedTo() throws Exception {
+		CallCancellation cancellation = new CallCancellation();
+		List<CallCancellation> seen = new CopyOnWriteArrayList<>();
+		ToolPipeline pipeline = ToolPipeline.builder(EXPORT, (invocation) -> {
+			seen.add(ToolCall.current().cancellation());
+			return "exported";
+		}).middleware(ToolMiddleware.named("before", (tool, next) -> (invocation) -> {
+			seen.add(ToolCall.current().cancellation());
+			return next.handle(invocation);
+		})).middleware(elsewhere()).build();
+
+		assertThat(pipeline.call(ToolInvocation.builder(EXPORT).build(), cancellation)).isEqualTo("exported");
+		assertThat(seen).hasSize(2).allSatisfy((each) -> assertThat(each).isSameAs(cancellation));
+		assertThat(ToolCall.current().cancellation()).isNotSameAs(cancellation);
+	}
+
+	// Runs the rest of the chain on another thread, carrying the call with the one wrap
+	private ToolMiddleware elsewhere() {
+		return ToolMiddleware.named("elsewhere", (tool, next) -> (invocation) -> {
+			try {
+				return this.callers.submit(ToolCall.current().wrap(() -> next.handle(invocation))).get();
+			}
+			catch (ExecutionException ex) {
+				throw (Exception) ex.getCause();
+			}
+		});
 	}
 
 	private ToolHandler blockingTool() {

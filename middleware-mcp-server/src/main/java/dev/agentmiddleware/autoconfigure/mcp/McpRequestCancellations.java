@@ -32,7 +32,8 @@ final class McpRequestCancellations {
 	 * Where the transport puts a request's {@link CallCancellation} in its transport
 	 * context.
 	 */
-	static final String KEY = "agent.cancellation";
+	static final McpTransportContextKey<CallCancellation> KEY = McpTransportContextKey.of("agent.cancellation",
+			CallCancellation.class);
 
 	private static final String METHOD = "notifications/cancelled";
 
@@ -55,7 +56,7 @@ final class McpRequestCancellations {
 	 * this transport
 	 */
 	static @Nullable CallCancellation of(McpTransportContext context) {
-		return (context.get(KEY) instanceof CallCancellation cancellation) ? cancellation : null;
+		return KEY.get(context);
 	}
 
 	/**

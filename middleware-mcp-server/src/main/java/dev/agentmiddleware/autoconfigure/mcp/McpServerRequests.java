@@ -23,7 +23,8 @@ final class McpServerRequests {
 	 * Where the transport puts a request's {@link McpServerRequests} in its transport
 	 * context.
 	 */
-	static final String KEY = "agent.server-requests";
+	static final McpTransportContextKey<McpServerRequests> KEY = McpTransportContextKey.of("agent.server-requests",
+			McpServerRequests.class);
 
 	// The stream of the client's request, once it is open
 	private volatile @Nullable McpSseStream stream;
@@ -36,7 +37,7 @@ final class McpServerRequests {
 	 * transport
 	 */
 	static @Nullable McpServerRequests of(McpTransportContext context) {
-		return (context.get(KEY) instanceof McpServerRequests requests) ? requests : null;
+		return KEY.get(context);
 	}
 
 	void sentOn(McpSseStream stream) {

@@ -337,26 +337,26 @@ final class McpSessionDispatcher {
 	private static McpTransportContext transportContext(McpLiveSession live, HttpServletRequest request,
 			@Nullable CallCancellation cancellation) {
 		Map<String, Object> context = new HashMap<>(4);
-		context.put(McpSessionIds.KEY, live.id());
+		McpSessionIds.KEY.put(context, live.id());
 		ToolPrincipal principal = ToolPrincipals.of(request.getUserPrincipal());
 		if (principal != null) {
-			context.put(McpPrincipals.KEY, principal);
+			McpPrincipals.KEY.put(context, principal);
 		}
 		// The base URL the client reached us under, for links back to this server (the
 		// approval console)
-		context.put(McpRequestBaseUrls.KEY, McpRequestBaseUrls.of(request));
+		McpRequestBaseUrls.KEY.put(context, McpRequestBaseUrls.of(request));
 		if (cancellation != null) {
 			// The request's tool call runs with it (McpToolHandler), so that the client
 			// can cancel it
-			context.put(McpRequestCancellations.KEY, cancellation);
+			McpRequestCancellations.KEY.put(context, cancellation);
 			// What the request's tool asks its client on the request's stream, so that it
 			// can be withdrawn (McpToolClient)
-			context.put(McpServerRequests.KEY, new McpServerRequests());
+			McpServerRequests.KEY.put(context, new McpServerRequests());
 		}
 		// The caller's trace context, for a tools/call whose _meta has none
 		McpTraceContext trace = McpTraceContext.ofHeaders(request::getHeader);
 		if (trace != null) {
-			context.put(McpTraceContext.KEY, trace);
+			McpTraceContext.KEY.put(context, trace);
 		}
 		return McpTransportContext.create(context);
 	}

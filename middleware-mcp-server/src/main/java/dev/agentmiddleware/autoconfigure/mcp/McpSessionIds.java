@@ -9,12 +9,11 @@ import org.springframework.web.servlet.support.ServletUriComponentsBuilder;
 
 /**
  * The session id a client knows ({@code Mcp-Session-Id}) in an MCP transport context: the
- * transport puts it under {@link #KEY}; it differs from the MCP SDK's own session id when
- * the session was started on another instance and recreated on this one. The MCP tool
- * handler and the {@code ChatClient} path read it back, so that per-session state (todos,
- * grants, limits) is keyed the same on every instance. <pre>{@code
- * McpTransportContext context = McpTransportContext.create(Map.of(McpSessionIds.KEY, "3f1c…"));
- * McpSessionIds.of(context, exchange.sessionId());   // "3f1c…"
+ * transport puts it there; it differs from the MCP SDK's own session id when the session
+ * was started on another instance and recreated on this one. The MCP tool handler and the
+ * {@code ChatClient} path read it back, so that per-session state (todos, grants, limits)
+ * is keyed the same on every instance. <pre>{@code
+ * McpSessionIds.of(exchange.transportContext(), exchange.sessionId());   // "3f1c…"
  * IdDigests.of("3f1c…");                      // 64 hex digits: what a table keeps instead of the id
  * }</pre>
  *
@@ -27,35 +26,36 @@ import org.springframework.web.servlet.support.ServletUriComponentsBuilder;
 public final class McpSessionIds {
 
 	/** The key of the client's session id in the MCP transport context. */
-	public static final String KEY = "agent.session";
+	static final McpTransportContextKey<String> KEY = McpTransportContextKey.of("agent.session", String.class);
 
 	/**
 	 * The session id the client knows.
 	 * @param transportContext the transport context of a request
 	 * @param sdkSessionId the MCP SDK's id of the session, used when the transport put
 	 * none
-	 * @return the id the transport put under {@link #KEY}, else {@code sdkSessionId}
+	 * @return the id the transport put there, else {@code sdkSessionId}
 	 */
 	public static @Nullable String of(McpTransportContext transportContext, @Nullable String sdkSessionId) {
-		return (transportContext.get(KEY) instanceof String id) ? id : sdkSessionId;
+		String id = KEY.get(transportContext);
+		return (id != null) ? id : sdkSessionId;
 	}
 
 	/**
 	 * The base URL under which a client reached the application
 	 * ({@code scheme://host:port} and the servlet's context path and mapping), in an MCP
-	 * transport context: the transport puts it under {@link #KEY} from the HTTP request
-	 * that carried an MCP message; the approval link provider reads it back to point at
-	 * the console on the same server. Behind a proxy it is the proxy's view only when the
-	 * application honours forwarded headers ({@code server.forward-headers-strategy}).
-	 * <pre>{@code
-	 * McpTransportContext context = McpTransportContext.create(Map.of(McpRequestBaseUrls.KEY, McpRequestBaseUrls.of(request)));
-	 * McpRequestBaseUrls.of(context);   // "http://localhost:8080"
+	 * transport context: the transport puts it there from the HTTP request that carried
+	 * an MCP message; the approval link provider reads it back to point at the console on
+	 * the same server. Behind a proxy it is the proxy's view only when the application
+	 * honours forwarded headers ({@code server.forward-headers-strategy}). <pre>{@code
+	 * McpRequestBaseUrls.of(request);                        // "http://localhost:8080", as the transport puts it
+	 * McpRequestBaseUrls.of(exchange.transportContext());    // "http://localhost:8080", as a handler reads it
 	 * }</pre>
 	 */
 	public static final class McpRequestBaseUrls {
 
 		/** The key of the request's base URL in the MCP transport context. */
-		public static final String KEY = "agent.requestBaseUrl";
+		static final McpTransportContextKey<String> KEY = McpTransportContextKey.of("agent.requestBaseUrl",
+				String.class);
 
 		private McpRequestBaseUrls() {
 		}
@@ -77,7 +77,7 @@ public final class McpSessionIds {
 		 * @return the base URL, or {@code null} when the transport recorded none
 		 */
 		public static @Nullable String of(McpTransportContext transportContext) {
-			return (transportContext.get(KEY) instanceof String url) ? url : null;
+			return KEY.get(transportContext);
 		}
 
 	}

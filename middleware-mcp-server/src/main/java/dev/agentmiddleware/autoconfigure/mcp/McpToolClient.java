@@ -12,6 +12,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 
 import dev.agentmiddleware.chain.CallCancellation;
+import dev.agentmiddleware.chain.ToolCall;
 import dev.agentmiddleware.tool.ElicitationRequest;
 import dev.agentmiddleware.tool.ElicitationResult;
 import dev.agentmiddleware.tool.SamplingRequest;
@@ -147,7 +148,7 @@ final class McpToolClient implements ToolClient {
 	// Sends a request on a thread of its own and waits for the answer, as long as the
 	// call is not cancelled; a request given up is withdrawn
 	private <T> T await(String kind, Object params, Supplier<T> request) {
-		CallCancellation cancellation = CallCancellation.current();
+		CallCancellation cancellation = ToolCall.current().cancellation();
 		if (cancellation.isCancelled()) {
 			throw cancelled(kind, cancellation.reason());
 		}

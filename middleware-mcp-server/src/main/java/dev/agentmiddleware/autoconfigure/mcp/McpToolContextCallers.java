@@ -9,6 +9,7 @@ import io.modelcontextprotocol.common.McpTransportContext;
 import io.modelcontextprotocol.server.McpSyncServerExchange;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.ai.mcp.McpToolUtils;
 import org.springframework.util.ClassUtils;
 
 /**
@@ -25,11 +26,9 @@ public final class McpToolContextCallers implements ToolContextCallers {
 	private static final boolean MCP_PRESENT = ClassUtils.isPresent(
 			"io.modelcontextprotocol.server.McpSyncServerExchange", McpToolContextCallers.class.getClassLoader());
 
-	private static final String EXCHANGE_KEY = "exchange";
-
 	@Override
 	public @Nullable Caller of(Map<String, Object> context, @Nullable ToolPrincipal principal) {
-		Object exchange = context.get(EXCHANGE_KEY);
+		Object exchange = context.get(McpToolUtils.TOOL_CONTEXT_MCP_EXCHANGE_KEY);
 		return (MCP_PRESENT && exchange != null) ? Sdk.caller(exchange, principal) : null;
 	}
 

@@ -37,6 +37,7 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.ai.chat.model.ToolContext;
+import org.springframework.ai.mcp.McpToolUtils;
 
 /**
  * Runs MCP {@code tools/call} requests of one registered tool (an {@code @AgentTool}, or
@@ -89,9 +90,6 @@ import org.springframework.ai.chat.model.ToolContext;
  */
 public final class McpToolHandler
 		implements BiFunction<McpSyncServerExchange, McpSchema.CallToolRequest, McpSchema.CallToolResult> {
-
-	// Where Spring AI's MCP server puts the exchange in a tool context
-	private static final String EXCHANGE_KEY = "exchange";
 
 	private static final Logger logger = LoggerFactory.getLogger(McpToolHandler.class);
 
@@ -225,7 +223,7 @@ public final class McpToolHandler
 				// A governed Spring AI tool gets the tool context Spring AI's own MCP
 				// server would give it
 				invocation.attribute(GovernedToolCallback.TOOL_CONTEXT,
-						new ToolContext(Map.of(EXCHANGE_KEY, exchange)));
+						new ToolContext(Map.of(McpToolUtils.TOOL_CONTEXT_MCP_EXCHANGE_KEY, exchange)));
 			}
 			// A call the client cancels (notifications/cancelled, or gone away) is
 			// cancelled through the chain

@@ -31,7 +31,8 @@ import org.slf4j.LoggerFactory;
 final class McpTraceContext {
 
 	/** The key of the HTTP headers' trace context in the MCP transport context. */
-	static final String KEY = "agent.trace-context";
+	static final McpTransportContextKey<McpTraceContext> KEY = McpTransportContextKey.of("agent.trace-context",
+			McpTraceContext.class);
 
 	static final String TRACEPARENT = "traceparent";
 
@@ -86,7 +87,7 @@ final class McpTraceContext {
 	 * @return the context, or {@code null}
 	 */
 	static @Nullable McpTraceContext of(McpTransportContext transportContext) {
-		return (transportContext.get(KEY) instanceof McpTraceContext context) ? context : null;
+		return KEY.get(transportContext);
 	}
 
 	private static @Nullable McpTraceContext of(Function<String, @Nullable Object> fields, String where) {

@@ -403,11 +403,11 @@ final class StatelessMcpServer {
 			@Nullable StatelessMcpStream stream, @Nullable CallCancellation cancellation) {
 		Map<String, Object> context = new HashMap<>(4);
 		if (principal != null) {
-			context.put(McpPrincipals.KEY, principal);
+			McpPrincipals.KEY.put(context, principal);
 		}
-		context.put(McpRequestBaseUrls.KEY, McpRequestBaseUrls.of(request.servletRequest()));
+		McpRequestBaseUrls.KEY.put(context, McpRequestBaseUrls.of(request.servletRequest()));
 		if (cancellation != null) {
-			context.put(McpRequestCancellations.KEY, cancellation);
+			McpRequestCancellations.KEY.put(context, cancellation);
 		}
 		StatelessMcpSession session = new StatelessMcpSession(this.jsonMapper, stream, meta.logLevel());
 		return new McpSyncServerExchange(new McpAsyncServerExchange(null, session, meta.capabilities(),

@@ -11,7 +11,6 @@ import java.util.concurrent.TimeUnit;
 import dev.agentmiddleware.approval.ApprovalDecision;
 import dev.agentmiddleware.approval.ApprovalAuditListener.ApprovalOutcome;
 import dev.agentmiddleware.approval.ApprovalRequest;
-import dev.agentmiddleware.autoconfigure.mcp.McpSessionIds.McpRequestBaseUrls;
 import dev.agentmiddleware.tool.ToolDescriptor.SafetyLevel;
 import dev.agentmiddleware.tool.ToolDescriptor;
 import dev.agentmiddleware.tool.ToolInvocation;
@@ -33,7 +32,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class McpUrlElicitationApprovalProviderTests {
 
-	private static final Map<String, Object> FROM_LOCALHOST = Map.of(McpRequestBaseUrls.KEY, "http://localhost:8080");
+	private static final Map<String, Object> FROM_LOCALHOST = ScriptedMcpClient.reachedUnder("http://localhost:8080");
 
 	private static final ToolDescriptor DELETE_FILE = ToolDescriptor.builder("delete_file")
 		.safety(SafetyLevel.DANGEROUS)

@@ -1,10 +1,12 @@
 package dev.agentmiddleware.autoconfigure.mcp;
 
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Function;
 
+import dev.agentmiddleware.autoconfigure.mcp.McpSessionIds.McpRequestBaseUrls;
 import io.modelcontextprotocol.common.McpTransportContext;
 import io.modelcontextprotocol.json.TypeRef;
 import io.modelcontextprotocol.server.McpAsyncServerExchange;
@@ -50,6 +52,16 @@ public final class ScriptedMcpClient implements McpLoggableSession {
 			Map<String, Object> transportContext) {
 		return new McpSyncServerExchange(new McpAsyncServerExchange("sdk-session", this, capabilities,
 				new McpSchema.Implementation(clientName, "1.0.0"), McpTransportContext.create(transportContext)));
+	}
+
+	/**
+	 * The transport context of a request that reached the application under the base URL,
+	 * as the transport describes it.
+	 */
+	public static Map<String, Object> reachedUnder(String baseUrl) {
+		Map<String, Object> context = new HashMap<>();
+		McpRequestBaseUrls.KEY.put(context, baseUrl);
+		return context;
 	}
 
 	public static McpSchema.ClientCapabilities urlElicitation() {

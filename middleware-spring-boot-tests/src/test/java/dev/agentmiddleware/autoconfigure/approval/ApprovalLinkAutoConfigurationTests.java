@@ -17,7 +17,6 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 import dev.agentmiddleware.autoconfigure.AgentMiddlewareAutoConfiguration;
-import dev.agentmiddleware.autoconfigure.mcp.McpSessionIds.McpRequestBaseUrls;
 import dev.agentmiddleware.autoconfigure.tool.AgentToolAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.tool.AgentToolRegistry;
 import dev.agentmiddleware.autoconfigure.tool.RegisteredTool;
@@ -87,7 +86,7 @@ class ApprovalLinkAutoConfigurationTests {
 								.sessionId("session-1")
 								.attribute(McpInvocationAttributes.EXCHANGE,
 										this.client.exchange(ScriptedMcpClient.urlElicitation(),
-												Map.of(McpRequestBaseUrls.KEY, "http://10.0.0.7:8080")))
+												ScriptedMcpClient.reachedUnder("http://10.0.0.7:8080")))
 								.build());
 					}
 					catch (Exception ex) {
