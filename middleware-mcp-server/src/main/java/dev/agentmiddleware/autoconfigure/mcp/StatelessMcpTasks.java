@@ -60,8 +60,9 @@ import org.slf4j.LoggerFactory;
  * A task belongs to the principal that created it: another caller gets {@code -32602}, as
  * for an unknown task. Limits: a task runs on the instance that took its call, and ends
  * with it (a task of an instance that stopped stays {@code working} until it expires);
- * tasks are not listed ({@code tasks/list} and {@code tasks/result} were removed by the
- * extension: {@code -32601}); no {@code notifications/tasks} are sent.
+ * each running task holds a thread of its own; tasks are not listed ({@code tasks/list}
+ * and {@code tasks/result} were removed by the extension: {@code -32601}); no
+ * {@code notifications/tasks} are sent.
  */
 final class StatelessMcpTasks {
 
@@ -112,11 +113,8 @@ final class StatelessMcpTasks {
 		return thread;
 	});
 
-	private final ScheduledExecutorService watcher = Executors.newSingleThreadScheduledExecutor((task) -> {
-		Thread thread = new Thread(task, "mcp-task-watcher");
-		thread.setDaemon(true);
-		return thread;
-	});
+	// Started with the first task: looks for the tasks cancelled on another instance
+	private volatile @Nullable ScheduledExecutorService watcher;
 
 	/**
 	 * Creates the extension.
@@ -138,8 +136,6 @@ final class StatelessMcpTasks {
 		this.pollInterval = pollInterval;
 		this.checkInterval = checkInterval;
 		this.clock = clock;
-		long every = Math.max(1, checkInterval.toMillis());
-		this.watcher.scheduleWithFixedDelay(this::cancelThoseCancelledElsewhere, every, every, TimeUnit.MILLISECONDS);
 	}
 
 	/**
@@ -218,6 +214,7 @@ final class StatelessMcpTasks {
 		CallCancellation cancellation = new CallCancellation();
 		McpSyncServerExchange exchange = exchange(id, params, principal, baseUrl, cancellation);
 		this.running.put(id, cancellation);
+		watch();
 		try {
 			this.runner.execute(() -> run(id, tool, exchange, call, cancellation));
 		}
@@ -308,6 +305,24 @@ final class StatelessMcpTasks {
 		}
 		finally {
 			this.running.remove(id);
+		}
+	}
+
+	private void watch() {
+		if (this.watcher == null) {
+			synchronized (this.running) {
+				if (this.watcher == null) {
+					ScheduledExecutorService watcher = Executors.newSingleThreadScheduledExecutor((task) -> {
+						Thread thread = new Thread(task, "mcp-task-watcher");
+						thread.setDaemon(true);
+						return thread;
+					});
+					long every = Math.max(1, this.checkInterval.toMillis());
+					watcher.scheduleWithFixedDelay(this::cancelThoseCancelledElsewhere, every, every,
+							TimeUnit.MILLISECONDS);
+					this.watcher = watcher;
+				}
+			}
 		}
 	}
 
