@@ -63,7 +63,7 @@ final class McpTaskSession implements McpLoggableSession {
 		request.put("params", this.jsonMapper.convertValue(requestParams, StatelessMcpTasks.MAP));
 		McpTask asked = this.store.update(this.taskId, (task) -> task.asking(key, request, this.clock.millis()));
 		while (true) {
-			if (asked == null || asked.status() == McpTask.Status.CANCELLED || asked.isTerminal()) {
+			if (asked == null || asked.isTerminal()) {
 				throw new CancellationException("Task " + this.taskId + " ended while it waited for its client");
 			}
 			if (asked.inputResponses().containsKey(key)) {
