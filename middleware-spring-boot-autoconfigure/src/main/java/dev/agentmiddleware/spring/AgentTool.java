@@ -152,4 +152,43 @@ public @interface AgentTool {
 	 */
 	String inputSchema() default "";
 
+	/**
+	 * Whether an MCP client may run the tool as a task (the MCP {@code 2026-07-28} tasks
+	 * extension, {@code io.modelcontextprotocol/tasks}), published as the MCP tool's
+	 * {@code execution.taskSupport}. A call of a tool that supports tasks, from a client
+	 * that declared the extension, is answered at once with the task; the call runs in
+	 * the background through the same chain, and the client polls it with
+	 * {@code tasks/get}. A client that did not declare the extension calls an
+	 * {@link TaskSupport#OPTIONAL optional} tool as any other, and is refused a
+	 * {@link TaskSupport#REQUIRED required} one. Other MCP revisions and other callers
+	 * (Java, Spring AI) ignore it. <pre>{@code
+	 * &#64;AgentTool(description = "Builds the monthly report", taskSupport = TaskSupport.OPTIONAL)
+	 * public Report buildReport(String month) { ... }
+	 * }</pre>
+	 * @return whether the tool runs as a task, {@link TaskSupport#FORBIDDEN} by default
+	 */
+	TaskSupport taskSupport() default TaskSupport.FORBIDDEN;
+
+	/**
+	 * Whether a tool runs as an MCP task, named as MCP's {@code execution.taskSupport}.
+	 */
+	enum TaskSupport {
+
+		/** The tool never runs as a task (MCP's default). */
+		FORBIDDEN,
+
+		/**
+		 * A client that declared the tasks extension gets a task; any other calls the
+		 * tool as usual.
+		 */
+		OPTIONAL,
+
+		/**
+		 * The tool runs only as a task: a client that did not declare the tasks extension
+		 * is refused ({@code -32021}) before the tool runs.
+		 */
+		REQUIRED
+
+	}
+
 }

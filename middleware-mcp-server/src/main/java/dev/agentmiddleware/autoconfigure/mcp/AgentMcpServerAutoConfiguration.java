@@ -285,7 +285,8 @@ public final class AgentMcpServerAutoConfiguration {
 				McpServerStreamableHttpProperties streamableProperties, McpProperties properties,
 				ObjectProvider<HostOriginGuard> edgeGuard, ObjectProvider<McpTransportClock> clock,
 				ObjectProvider<McpToolVisibility> toolVisibility, ObjectProvider<DataSource> dataSource,
-				ListableBeanFactory beanFactory, McpServerProperties serverProperties) {
+				ListableBeanFactory beanFactory, McpServerProperties serverProperties,
+				ObjectProvider<AgentToolRegistry> toolRegistry) {
 			HostOriginGuard guard = edgeGuard.getIfAvailable(HostOriginGuard::local);
 			McpProperties.Transport transport = properties.getTransport();
 			HardenedStreamableHttpTransportBuilder builder = HardenedStreamableHttpTransport
@@ -309,6 +310,9 @@ public final class AgentMcpServerAutoConfiguration {
 			if (sessionStore != null) {
 				builder.sessionStore(sessionStore);
 			}
+			McpProperties.Tasks tasks = properties.getTasks();
+			builder.tasks(McpToolTaskSupport.of(toolRegistry), tasks.getTtl(), tasks.getPollInterval(),
+					taskStore(tasks.getStore().getType(), dataSource.getIfUnique()));
 			if (streamableProperties.getKeepAliveInterval() != null) {
 				builder.keepAliveInterval(streamableProperties.getKeepAliveInterval());
 			}
@@ -337,6 +341,28 @@ public final class AgentMcpServerAutoConfiguration {
 			}
 			logger.info("MCP sessions are kept in the database (table {}): every instance accepts them",
 					JdbcMcpSessionRegistry.TABLE);
+			return dataSource;
+		}
+
+		// As the session store: memory, jdbc, or auto (the DataSource only when it is
+		// PostgreSQL)
+		private static @Nullable DataSource taskStore(StoreType type, @Nullable DataSource dataSource) {
+			String prefix = McpProperties.PREFIX + ".tasks";
+			if (type == StoreType.MEMORY
+					|| (type == StoreType.AUTO && (dataSource == null || !isPostgres(dataSource)))) {
+				return null;
+			}
+			if (dataSource == null) {
+				throw StoreType.missingDataSource(prefix, "MCP task");
+			}
+			if (!ClassUtils.isPresent("org.springframework.jdbc.core.JdbcTemplate",
+					AgentMcpServerAutoConfiguration.class.getClassLoader())) {
+				throw new InvalidToolConfigurationException(prefix + ".store.type",
+						"the JDBC MCP task store needs spring-jdbc, and it is not on the classpath",
+						"Add spring-boot-starter-jdbc, or set '" + prefix + ".store.type' to auto or memory.");
+			}
+			logger.info("MCP tasks are kept in the database (table {}): every instance answers them",
+					JdbcMcpTaskStore.TABLE);
 			return dataSource;
 		}
 

@@ -127,6 +127,9 @@ public final class HardenedStreamableHttpTransport implements McpStreamableServe
 	// Serves the requests of MCP 2026-07-28, which have no session
 	private final StatelessMcpServer stateless;
 
+	// The tasks of MCP 2026-07-28's tasks extension that this instance runs
+	private final StatelessMcpTasks tasks;
+
 	private volatile McpStreamableServerSession.@Nullable Factory sessionFactory;
 
 	private volatile boolean running;
@@ -145,7 +148,13 @@ public final class HardenedStreamableHttpTransport implements McpStreamableServe
 				: new InMemoryMcpSessionRegistry(builder.sessionIdleTimeout, builder.maxSessions, builder.clock);
 		this.dispatcher = new McpSessionDispatcher(builder.jsonMapper, builder.toolVisibility, this.sessions,
 				this.validator, this.errors, builder.sseRetry);
-		this.stateless = new StatelessMcpServer(builder.jsonMapper, builder.catalog, builder.toolVisibility);
+		this.tasks = new StatelessMcpTasks(builder.jsonMapper,
+				(builder.taskStore != null) ? new JdbcMcpTaskStore(builder.taskStore, builder.jsonMapper, builder.clock)
+						: new InMemoryMcpTaskStore(builder.clock),
+				builder.taskSupport, builder.taskTtl, builder.taskPollInterval,
+				StatelessMcpTasks.DEFAULT_CHECK_INTERVAL, builder.clock);
+		this.stateless = new StatelessMcpServer(builder.jsonMapper, builder.catalog, builder.toolVisibility,
+				this.tasks);
 		this.keepAlive = new McpKeepAlive(builder.keepAliveInterval, this.sessions, this.stateless::ping);
 	}
 
@@ -245,6 +254,7 @@ public final class HardenedStreamableHttpTransport implements McpStreamableServe
 			live.abandonStreamsAtShutdown("the server is stopping");
 		}
 		this.sessions.endAll();
+		this.tasks.cancelAll("the server is stopping");
 	}
 
 	// ----------------------------------------------------------------------------------------------------------

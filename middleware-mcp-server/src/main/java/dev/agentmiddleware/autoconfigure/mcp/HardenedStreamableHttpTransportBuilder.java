@@ -3,10 +3,12 @@ package dev.agentmiddleware.autoconfigure.mcp;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 import javax.sql.DataSource;
 
+import dev.agentmiddleware.spring.AgentTool.TaskSupport;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import org.jspecify.annotations.Nullable;
 
@@ -41,6 +43,14 @@ public final class HardenedStreamableHttpTransportBuilder {
 	Duration sseRetry = HardenedStreamableHttpTransport.DEFAULT_SSE_RETRY;
 
 	Supplier<StatelessMcpCatalog> catalog = () -> StatelessMcpCatalog.EMPTY;
+
+	@Nullable DataSource taskStore;
+
+	Function<String, TaskSupport> taskSupport = (tool) -> TaskSupport.FORBIDDEN;
+
+	Duration taskTtl = Duration.ofHours(1);
+
+	Duration taskPollInterval = Duration.ofSeconds(1);
 
 	HardenedStreamableHttpTransportBuilder(McpJsonMapper jsonMapper) {
 		this.jsonMapper = jsonMapper;
@@ -175,6 +185,18 @@ public final class HardenedStreamableHttpTransportBuilder {
 	// specifications Spring AI's MCP server is given), read on the first such request
 	HardenedStreamableHttpTransportBuilder catalog(Supplier<StatelessMcpCatalog> catalog) {
 		this.catalog = catalog;
+		return this;
+	}
+
+	// The tasks of MCP 2026-07-28's tasks extension: which tools support them, how long
+	// they are kept, the poll interval clients are told, and the database every instance
+	// shares for them (null: in memory)
+	HardenedStreamableHttpTransportBuilder tasks(Function<String, TaskSupport> taskSupport, Duration ttl,
+			Duration pollInterval, @Nullable DataSource store) {
+		this.taskSupport = taskSupport;
+		this.taskTtl = ttl;
+		this.taskPollInterval = pollInterval;
+		this.taskStore = store;
 		return this;
 	}
 

@@ -78,6 +78,11 @@ public class McpProperties implements ValidatedProperties {
 	private final Sessions sessions = new Sessions();
 
 	/**
+	 * The tasks of MCP 2026-07-28's tasks extension (io.modelcontextprotocol/tasks).
+	 */
+	private final Tasks tasks = new Tasks();
+
+	/**
 	 * Resources published on the MCP server.
 	 */
 	private final Resources resources = new Resources();
@@ -85,12 +90,15 @@ public class McpProperties implements ValidatedProperties {
 	@Override
 	public void validate(PropertyChecks checks) {
 		this.sessions.getStore().getType().requireMemoryOrJdbc(checks.property("sessions.store.type"));
+		this.tasks.getStore().getType().requireMemoryOrJdbc(checks.property("tasks.store.type"));
 		this.tools.forEach((name, tool) -> McpToolIcons.fromProperties(checks.property("tools") + "." + name + ".icons",
 				tool.getIcons()));
 		checks.positive("progressInterval", this.progressInterval)
 			.positive("transport.maxRequestSize", this.transport.getMaxRequestSize())
 			.positive("transport.sessionIdleTimeout", this.transport.getSessionIdleTimeout())
 			.atLeast("transport.maxSessions", this.transport.getMaxSessions(), 1)
+			.positive("tasks.ttl", this.tasks.getTtl())
+			.positive("tasks.pollInterval", this.tasks.getPollInterval())
 			.noBlankElement("transport.allowedOrigins", this.transport.getAllowedOrigins())
 			.noBlankElement("transport.allowedHosts", this.transport.getAllowedHosts());
 	}
@@ -129,6 +137,10 @@ public class McpProperties implements ValidatedProperties {
 
 	public Sessions getSessions() {
 		return this.sessions;
+	}
+
+	public Tasks getTasks() {
+		return this.tasks;
 	}
 
 	public Resources getResources() {
@@ -170,6 +182,52 @@ public class McpProperties implements ValidatedProperties {
 		 */
 		@NestedConfigurationProperty
 		private final StoreSettings store = new StoreSettings();
+
+		public StoreSettings getStore() {
+			return this.store;
+		}
+
+	}
+
+	/**
+	 * The tasks of MCP 2026-07-28's tasks extension: a call of a tool declared
+	 * {@code @AgentTool(taskSupport = ...)} runs in the background, and its client polls
+	 * it. Kept in each instance's memory, or in the database every instance shares, so
+	 * that any instance answers tasks/get, tasks/update and tasks/cancel.
+	 */
+	public static class Tasks {
+
+		/**
+		 * How long a task is kept after its last change (its ttlMs).
+		 */
+		private Duration ttl = Duration.ofHours(1);
+
+		/**
+		 * How often a client should poll a task (its pollIntervalMs).
+		 */
+		private Duration pollInterval = Duration.ofSeconds(1);
+
+		/**
+		 * The task store.
+		 */
+		@NestedConfigurationProperty
+		private final StoreSettings store = new StoreSettings();
+
+		public Duration getTtl() {
+			return this.ttl;
+		}
+
+		public void setTtl(Duration ttl) {
+			this.ttl = ttl;
+		}
+
+		public Duration getPollInterval() {
+			return this.pollInterval;
+		}
+
+		public void setPollInterval(Duration pollInterval) {
+			this.pollInterval = pollInterval;
+		}
 
 		public StoreSettings getStore() {
 			return this.store;

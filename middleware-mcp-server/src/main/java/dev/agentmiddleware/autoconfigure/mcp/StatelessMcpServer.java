@@ -70,8 +70,9 @@ import org.springframework.web.servlet.function.ServerResponse;
  * resource, prompt and completion specifications Spring AI's MCP server is given, so a
  * tool call runs through the same governed chain ({@link McpToolHandler}) on both
  * revisions. Not served yet: {@code subscriptions/listen}, {@code input_required} (the
- * handlers see a client that declared neither elicitation, nor sampling, nor roots), the
- * tasks extension.
+ * handlers see a client that declared neither elicitation, nor sampling, nor roots). The
+ * tasks extension ({@code tasks/get}, {@code tasks/update}, {@code tasks/cancel}, whose
+ * {@code Mcp-Name} is the {@code taskId}) is {@link StatelessMcpTasks}.
  */
 final class StatelessMcpServer {
 
@@ -116,16 +117,19 @@ final class StatelessMcpServer {
 
 	private final McpToolVisibility toolVisibility;
 
+	private final StatelessMcpTasks tasks;
+
 	private volatile @Nullable StatelessMcpCatalog catalog;
 
 	// The streams of the calls running, for the keep-alive that finds a client gone
 	private final Set<StatelessMcpStream> streams = ConcurrentHashMap.newKeySet();
 
 	StatelessMcpServer(McpJsonMapper jsonMapper, Supplier<StatelessMcpCatalog> catalog,
-			McpToolVisibility toolVisibility) {
+			McpToolVisibility toolVisibility, StatelessMcpTasks tasks) {
 		this.jsonMapper = jsonMapper;
 		this.catalogSource = catalog;
 		this.toolVisibility = toolVisibility;
+		this.tasks = tasks;
 	}
 
 	/**
@@ -238,10 +242,11 @@ final class StatelessMcpServer {
 				return result(id, method, discover(catalog));
 			case McpSchema.METHOD_TOOLS_LIST:
 				if (!catalog.tools().isEmpty()) {
-					List<McpSchema.Tool> tools = catalog.tools()
+					List<Map<String, Object>> tools = catalog.tools()
 						.stream()
 						.map(SyncToolSpecification::tool)
 						.filter((tool) -> this.toolVisibility.isVisible(tool.name(), principal))
+						.map(this.tasks::listed)
 						.toList();
 					return result(id, method, Map.of("tools", tools));
 				}
@@ -249,6 +254,13 @@ final class StatelessMcpServer {
 			case McpSchema.METHOD_TOOLS_CALL:
 				if (!catalog.tools().isEmpty()) {
 					return call(catalog, rpc, params, meta, request, principal);
+				}
+				break;
+			case StatelessMcpTasks.METHOD_GET, StatelessMcpTasks.METHOD_UPDATE, StatelessMcpTasks.METHOD_CANCEL:
+				// The tasks extension (SEP-2663), served with the tools
+				if (!catalog.tools().isEmpty()) {
+					return json(HttpStatus.OK,
+							McpSchema.JSONRPCResponse.result(id, this.tasks.answer(method, params, principal)));
 				}
 				break;
 			case McpSchema.METHOD_RESOURCES_LIST:
@@ -320,7 +332,7 @@ final class StatelessMcpServer {
 	private Map<String, Object> discover(StatelessMcpCatalog catalog) {
 		Map<String, Object> result = new LinkedHashMap<>();
 		result.put("supportedVersions", PROTOCOL_VERSIONS);
-		result.put("capabilities", catalog.capabilities());
+		result.put("capabilities", this.tasks.capabilities(catalog.capabilities(), !catalog.tools().isEmpty()));
 		if (catalog.instructions() != null) {
 			result.put("instructions", catalog.instructions());
 		}
@@ -359,6 +371,10 @@ final class StatelessMcpServer {
 			return error(HttpStatus.OK, rpc.id(), HardenedStreamableHttpTransport.INVALID_PARAMS,
 					(tool == null) ? "Invalid params: unknown tool" : "Invalid params: the arguments must be an object",
 					null);
+		}
+		if (this.tasks.runsAsTask(tool, params)) {
+			return json(HttpStatus.OK, McpSchema.JSONRPCResponse.result(rpc.id(), this.tasks.start(tool, callRequest,
+					params, principal, McpRequestBaseUrls.of(request.servletRequest()))));
 		}
 		return ServerResponse.sse((sse) -> {
 			CallCancellation cancellation = new CallCancellation();
@@ -442,11 +458,15 @@ final class StatelessMcpServer {
 		Object name = switch (method) {
 			case McpSchema.METHOD_TOOLS_CALL, McpSchema.METHOD_PROMPT_GET -> params.get("name");
 			case McpSchema.METHOD_RESOURCES_READ -> params.get("uri");
+			case StatelessMcpTasks.METHOD_GET, StatelessMcpTasks.METHOD_UPDATE, StatelessMcpTasks.METHOD_CANCEL ->
+				params.get("taskId");
 			default -> null;
 		};
 		if (name instanceof String value && !value.equals(header(request, "Mcp-Name"))) {
 			return "Header mismatch: the Mcp-Name header must equal the "
-					+ (McpSchema.METHOD_RESOURCES_READ.equals(method) ? "uri" : "name") + " in the body";
+					+ (McpSchema.METHOD_RESOURCES_READ.equals(method) ? "uri"
+							: method.startsWith("tasks/") ? "taskId" : "name")
+					+ " in the body";
 		}
 		return null;
 	}
