@@ -348,10 +348,10 @@ final class StatelessMcpTasks {
 			String baseUrl, CallCancellation cancellation) {
 		Map<String, Object> context = new HashMap<>(4);
 		if (principal != null) {
-			context.put(McpPrincipals.KEY, principal);
+			McpPrincipals.KEY.put(context, principal);
 		}
-		context.put(McpRequestBaseUrls.KEY, baseUrl);
-		context.put(McpRequestCancellations.KEY, cancellation);
+		McpRequestBaseUrls.KEY.put(context, baseUrl);
+		McpRequestCancellations.KEY.put(context, cancellation);
 		Map<?, ?> meta = meta(params);
 		Object declared = meta.get(META_CLIENT_CAPABILITIES);
 		McpSchema.ClientCapabilities capabilities = (declared != null)
