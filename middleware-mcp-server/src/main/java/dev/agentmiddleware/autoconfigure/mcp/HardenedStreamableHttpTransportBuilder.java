@@ -8,6 +8,7 @@ import java.util.function.Supplier;
 import javax.sql.DataSource;
 
 import io.modelcontextprotocol.json.McpJsonMapper;
+import io.modelcontextprotocol.spec.McpSchema;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -41,6 +42,8 @@ public final class HardenedStreamableHttpTransportBuilder {
 	Duration sseRetry = HardenedStreamableHttpTransport.DEFAULT_SSE_RETRY;
 
 	Supplier<StatelessMcpCatalog> catalog = () -> StatelessMcpCatalog.EMPTY;
+
+	Supplier<McpSchema.@Nullable ServerCapabilities> notifiedCapabilities = () -> null;
 
 	HardenedStreamableHttpTransportBuilder(McpJsonMapper jsonMapper) {
 		this.jsonMapper = jsonMapper;
@@ -175,6 +178,14 @@ public final class HardenedStreamableHttpTransportBuilder {
 	// specifications Spring AI's MCP server is given), read on the first such request
 	HardenedStreamableHttpTransportBuilder catalog(Supplier<StatelessMcpCatalog> catalog) {
 		this.catalog = catalog;
+		return this;
+	}
+
+	// The capabilities Spring AI's MCP server advertises to sessions: the list changes
+	// and resource updates it notifies, which 2026-07-28 subscriptions get too
+	HardenedStreamableHttpTransportBuilder notifiedCapabilities(
+			Supplier<McpSchema.@Nullable ServerCapabilities> notifiedCapabilities) {
+		this.notifiedCapabilities = notifiedCapabilities;
 		return this;
 	}
 
