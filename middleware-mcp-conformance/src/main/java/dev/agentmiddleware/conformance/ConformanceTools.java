@@ -141,6 +141,50 @@ public class ConformanceTools {
 	 * @param client the call's client
 	 * @return the model's answer
 	 */
+	/**
+	 * Logs three messages, which reach a client of {@code 2026-07-28} only when its
+	 * request's {@code _meta} sets a log level (the scenario {@code server-stateless}
+	 * checks that none arrives without one).
+	 * @param client the call's client
+	 * @return a text
+	 */
+	@AgentTool(name = "test_logging_tool", description = "Tool that sends log messages during execution",
+			safety = SafetyLevel.SAFE, readOnly = true, openWorld = false)
+	public String loggingTool(ToolClient client) {
+		client.log(ToolClient.Level.INFO, "Tool execution started");
+		client.log(ToolClient.Level.INFO, "Tool processing data");
+		client.log(ToolClient.Level.INFO, "Tool execution completed");
+		return "Tool execution completed with logging";
+	}
+
+	/**
+	 * Asks the client's model for a sampling, without catching the failure of a client
+	 * that did not declare the capability: on {@code 2026-07-28} the request then fails
+	 * with {@code -32021} (the scenario {@code server-stateless}).
+	 * @param client the call's client
+	 * @return the model's answer
+	 */
+	@AgentTool(name = "test_missing_capability",
+			description = "Tool that needs the sampling capability, which the client must declare",
+			safety = SafetyLevel.SAFE, readOnly = true, openWorld = false)
+	public String missingCapability(ToolClient client) {
+		return "LLM response: " + client.sample(SamplingRequest.of("Say hello", 20)).text();
+	}
+
+	/**
+	 * Echoes a region that MCP clients of {@code 2026-07-28} mirror into the header
+	 * {@code Mcp-Param-Region} (the scenario {@code http-custom-header-server-validation}
+	 * checks that the server refuses a header that disagrees with the body).
+	 * @param region the region
+	 * @return the region
+	 */
+	@AgentTool(name = "test_custom_headers", description = "Tool whose region is mirrored into an HTTP header",
+			safety = SafetyLevel.SAFE, readOnly = true, openWorld = false)
+	public String customHeaders(@AgentToolParam(description = "The region, mirrored into Mcp-Param-Region",
+			header = "Region") String region) {
+		return "Region: " + region;
+	}
+
 	@AgentTool(name = "test_sampling", description = "Tool that requests LLM sampling from the client",
 			safety = SafetyLevel.SAFE, readOnly = true, openWorld = false)
 	public String sampling(@AgentToolParam(description = "The prompt to send to the LLM") String prompt,

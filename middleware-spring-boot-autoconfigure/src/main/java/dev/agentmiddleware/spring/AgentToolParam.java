@@ -37,4 +37,23 @@ public @interface AgentToolParam {
 	 */
 	boolean required() default true;
 
+	/**
+	 * The name of an HTTP header that MCP clients of revision {@code 2026-07-28} mirror
+	 * the parameter's value into: the tool's input schema marks the parameter with
+	 * {@code "x-mcp-header": "<name>"}, a client then sends the header
+	 * {@code Mcp-Param-<name>} with each call that gives the parameter (its value as is,
+	 * or Base64-encoded as {@code =?base64?...?=}), and the server refuses a call whose
+	 * header and body disagree ({@code 400} and {@code -32020}). Lets what stands before
+	 * the server (a gateway, a load balancer) route by the value without reading the
+	 * body: <pre>{@code
+	 * public String forecast(@AgentToolParam(description = "Region to forecast", header = "Region") String region)
+	 * }</pre> Only for a parameter whose JSON type is {@code string}, {@code number},
+	 * {@code integer} or {@code boolean}; the name is an HTTP token (letters, digits and
+	 * {@code !#$%&'*+-.^_`|~}), unique among the tool's headers whatever its case. Empty
+	 * (the default) for no header. A tool that declares its input schema
+	 * ({@link AgentTool#inputSchema()}) writes {@code x-mcp-header} there instead.
+	 * @return the header's name, without the {@code Mcp-Param-} prefix
+	 */
+	String header() default "";
+
 }

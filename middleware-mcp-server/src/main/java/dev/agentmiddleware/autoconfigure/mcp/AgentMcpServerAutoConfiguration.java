@@ -186,8 +186,8 @@ public final class AgentMcpServerAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	McpResourceUpdates mcpResourceUpdates(ObjectProvider<McpSyncServer> syncServer,
-			ObjectProvider<McpAsyncServer> asyncServer) {
-		return new McpResourceUpdates(syncServer, asyncServer);
+			ObjectProvider<McpAsyncServer> asyncServer, ObjectProvider<HardenedStreamableHttpTransport> transport) {
+		return new McpResourceUpdates(syncServer, asyncServer, transport);
 	}
 
 	@Bean
@@ -286,7 +286,8 @@ public final class AgentMcpServerAutoConfiguration {
 				ObjectProvider<HostOriginGuard> edgeGuard, ObjectProvider<McpTransportClock> clock,
 				ObjectProvider<McpToolVisibility> toolVisibility, ObjectProvider<DataSource> dataSource,
 				ListableBeanFactory beanFactory, McpServerProperties serverProperties,
-				ObjectProvider<AgentToolRegistry> toolRegistry) {
+				ObjectProvider<AgentToolRegistry> toolRegistry, ObjectProvider<McpSyncServer> syncServer,
+				ObjectProvider<McpAsyncServer> asyncServer) {
 			HostOriginGuard guard = edgeGuard.getIfAvailable(HostOriginGuard::local);
 			McpProperties.Transport transport = properties.getTransport();
 			HardenedStreamableHttpTransportBuilder builder = HardenedStreamableHttpTransport
@@ -299,10 +300,18 @@ public final class AgentMcpServerAutoConfiguration {
 				.maxSessions(transport.getMaxSessions())
 				.sseRetry(transport.getSseRetry())
 				// 2026-07-28 requests are served from what Spring AI's MCP server is
-				// given
-				.catalog(() -> StatelessMcpCatalog.of(beanFactory,
-						new McpSchema.Implementation(serverProperties.getName(), serverProperties.getVersion()),
-						serverProperties.getInstructions()));
+				// given, as far as it still serves it
+				.catalog(
+						() -> StatelessMcpLiveCatalog.of(
+								StatelessMcpCatalog.of(beanFactory,
+										new McpSchema.Implementation(serverProperties.getName(),
+												serverProperties.getVersion()),
+										serverProperties.getInstructions()),
+								mcpServer(syncServer, asyncServer)))
+				.notifiedCapabilities(() -> {
+					McpAsyncServer server = mcpServer(syncServer, asyncServer);
+					return (server != null) ? server.getServerCapabilities() : null;
+				});
 			clock.ifAvailable((source) -> builder.clock(source.clock()));
 			toolVisibility.ifAvailable(builder::toolVisibility);
 			DataSource sessionStore = sessionStore(properties.getSessions().getStore().getType(),
@@ -317,6 +326,12 @@ public final class AgentMcpServerAutoConfiguration {
 				builder.keepAliveInterval(streamableProperties.getKeepAliveInterval());
 			}
 			return builder.build();
+		}
+
+		private static @Nullable McpAsyncServer mcpServer(ObjectProvider<McpSyncServer> syncServer,
+				ObjectProvider<McpAsyncServer> asyncServer) {
+			McpSyncServer sync = syncServer.getIfUnique();
+			return (sync != null) ? sync.getAsyncServer() : asyncServer.getIfUnique();
 		}
 
 		// memory: per instance; jdbc: the DataSource (failing startup without one); auto:

@@ -153,8 +153,8 @@ public final class HardenedStreamableHttpTransport implements McpStreamableServe
 						: new InMemoryMcpTaskStore(builder.clock),
 				builder.taskSupport, builder.taskTtl, builder.taskPollInterval,
 				StatelessMcpTasks.DEFAULT_CHECK_INTERVAL, builder.clock);
-		this.stateless = new StatelessMcpServer(builder.jsonMapper, builder.catalog, builder.toolVisibility,
-				this.tasks);
+		this.stateless = new StatelessMcpServer(builder.jsonMapper, builder.catalog, builder.toolVisibility, this.tasks,
+				builder.notifiedCapabilities);
 		this.keepAlive = new McpKeepAlive(builder.keepAliveInterval, this.sessions, this.stateless::ping);
 	}
 
@@ -201,7 +201,14 @@ public final class HardenedStreamableHttpTransport implements McpStreamableServe
 
 	@Override
 	public Mono<Void> notifyClients(String method, Object params) {
-		return this.dispatcher.notifyClients(method, params);
+		// The subscriptions of 2026-07-28 clients hear of list changes too
+		return Mono.fromRunnable(() -> this.stateless.notifyClients(method, params))
+			.then(this.dispatcher.notifyClients(method, params));
+	}
+
+	// A resource changed: the 2026-07-28 subscriptions that name it are told
+	void resourceUpdated(String uri) {
+		this.stateless.resourceUpdated(uri);
 	}
 
 	@Override
@@ -250,6 +257,7 @@ public final class HardenedStreamableHttpTransport implements McpStreamableServe
 	// its tool started)
 	private void closeAll() {
 		this.closing = true;
+		this.stateless.endSubscriptions();
 		for (McpLiveSession live : this.sessions.sessions()) {
 			live.abandonStreamsAtShutdown("the server is stopping");
 		}

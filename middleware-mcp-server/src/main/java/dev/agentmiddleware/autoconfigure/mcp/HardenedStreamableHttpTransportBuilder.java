@@ -10,6 +10,7 @@ import javax.sql.DataSource;
 
 import dev.agentmiddleware.spring.AgentTool.TaskSupport;
 import io.modelcontextprotocol.json.McpJsonMapper;
+import io.modelcontextprotocol.spec.McpSchema;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -51,6 +52,8 @@ public final class HardenedStreamableHttpTransportBuilder {
 	Duration taskTtl = Duration.ofHours(1);
 
 	Duration taskPollInterval = Duration.ofSeconds(1);
+
+	Supplier<McpSchema.@Nullable ServerCapabilities> notifiedCapabilities = () -> null;
 
 	HardenedStreamableHttpTransportBuilder(McpJsonMapper jsonMapper) {
 		this.jsonMapper = jsonMapper;
@@ -197,6 +200,14 @@ public final class HardenedStreamableHttpTransportBuilder {
 		this.taskTtl = ttl;
 		this.taskPollInterval = pollInterval;
 		this.taskStore = store;
+		return this;
+	}
+
+	// The capabilities Spring AI's MCP server advertises to sessions: the list changes
+	// and resource updates it notifies, which 2026-07-28 subscriptions get too
+	HardenedStreamableHttpTransportBuilder notifiedCapabilities(
+			Supplier<McpSchema.@Nullable ServerCapabilities> notifiedCapabilities) {
+		this.notifiedCapabilities = notifiedCapabilities;
 		return this;
 	}
 

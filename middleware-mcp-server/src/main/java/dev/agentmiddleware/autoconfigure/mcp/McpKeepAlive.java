@@ -31,7 +31,8 @@ final class McpKeepAlive {
 
 	private final McpSessionRegistry sessions;
 
-	// Pings what else keeps streams open: the calls of 2026-07-28 requests
+	// Pings what else keeps streams open: the calls and the subscriptions of 2026-07-28
+	// requests
 	private final Runnable alsoPing;
 
 	private volatile @Nullable ScheduledExecutorService scheduler;

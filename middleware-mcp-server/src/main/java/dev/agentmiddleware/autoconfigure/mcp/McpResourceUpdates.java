@@ -14,8 +14,10 @@ import org.springframework.util.Assert;
  * {@code notifications/resources/updated} to every session that subscribed to the
  * resource ({@code resources/subscribe}), and to no other. Clients may subscribe when
  * {@code agent.middleware.mcp.resources.subscribe} is on; a session stops receiving
- * updates when it unsubscribes ({@code resources/unsubscribe}) or ends. Inject it where
- * the application changes what a resource holds: <pre>{@code
+ * updates when it unsubscribes ({@code resources/unsubscribe}) or ends. A client of MCP
+ * {@code 2026-07-28} gets the update on its {@code subscriptions/listen} stream when its
+ * filter names the resource ({@code resourceSubscriptions}). Inject it where the
+ * application changes what a resource holds: <pre>{@code
  * &#64;Service
  * public class PriceList {
  *
@@ -32,7 +34,8 @@ import org.springframework.util.Assert;
  * Subscriptions are kept by the MCP server of each instance, for the sessions it serves:
  * with sessions in a shared database
  * ({@code agent.middleware.mcp.sessions.store.type=jdbc}), call it on the instance that
- * serves the subscribed session. Thread-safe; sending does not wait for the clients.
+ * serves the subscribed session; a {@code 2026-07-28} subscription likewise lives in the
+ * instance that holds its stream. Thread-safe; sending does not wait for the clients.
  */
 public final class McpResourceUpdates {
 
@@ -42,9 +45,13 @@ public final class McpResourceUpdates {
 
 	private final ObjectProvider<McpAsyncServer> asyncServer;
 
-	McpResourceUpdates(ObjectProvider<McpSyncServer> syncServer, ObjectProvider<McpAsyncServer> asyncServer) {
+	private final ObjectProvider<HardenedStreamableHttpTransport> transport;
+
+	McpResourceUpdates(ObjectProvider<McpSyncServer> syncServer, ObjectProvider<McpAsyncServer> asyncServer,
+			ObjectProvider<HardenedStreamableHttpTransport> transport) {
 		this.syncServer = syncServer;
 		this.asyncServer = asyncServer;
+		this.transport = transport;
 	}
 
 	/**
@@ -56,6 +63,10 @@ public final class McpResourceUpdates {
 	 */
 	public void updated(String uri) {
 		Assert.hasText(uri, "'uri' must not be empty");
+		HardenedStreamableHttpTransport transport = this.transport.getIfUnique();
+		if (transport != null) {
+			transport.resourceUpdated(uri);
+		}
 		McpSchema.ResourcesUpdatedNotification notification = new McpSchema.ResourcesUpdatedNotification(uri);
 		McpSyncServer sync = this.syncServer.getIfUnique();
 		McpAsyncServer async = (sync != null) ? sync.getAsyncServer() : this.asyncServer.getIfUnique();

@@ -29,6 +29,7 @@ import io.micrometer.observation.ObservationView;
 import io.micrometer.observation.transport.ReceiverContext;
 import io.modelcontextprotocol.server.McpServerFeatures;
 import io.modelcontextprotocol.server.McpSyncServerExchange;
+import io.modelcontextprotocol.spec.McpError;
 import io.modelcontextprotocol.spec.McpSchema;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -57,10 +58,14 @@ import org.springframework.ai.mcp.McpToolUtils;
  * {@link McpInvocationAttributes#EXCHANGE}. It runs with the request's
  * {@link CallCancellation}, which the client's {@code notifications/cancelled} and a
  * client gone away cancel (the transport then sends no response). Any failure becomes a
- * result with {@code isError} set, whose text comes from the {@link ToolErrorFormatter}.
- * A structured result is returned twice, as {@code structuredContent} and as its JSON
- * text, as the MCP specification asks. A rich result ({@link ToolContents}) is returned
- * as a content block per part ({@link McpToolContents}).
+ * result with {@code isError} set, whose text comes from the {@link ToolErrorFormatter},
+ * except on a request of MCP {@code 2026-07-28}, where a tool that failed for want of a
+ * client capability the request did not declare (an uncaught
+ * {@code ToolClientUnavailableException}) fails the request with the error
+ * {@code -32021}, as the revision asks. A structured result is returned twice, as
+ * {@code structuredContent} and as its JSON text, as the MCP specification asks. A rich
+ * result ({@link ToolContents}) is returned as a content block per part
+ * ({@link McpToolContents}).
  *
  * <p>
  * A request with a {@code progressToken} ({@code _meta.progressToken}) carries a
@@ -233,6 +238,10 @@ public final class McpToolHandler
 					: call(invocation.build(), cancellation));
 		}
 		catch (Exception ex) {
+			McpError missingCapability = McpMissingClientCapability.of(exchange.transportContext(), ex);
+			if (missingCapability != null) {
+				throw missingCapability;
+			}
 			String text = this.errorFormatter.format(this.tool.name(), ex);
 			logger.debug("Tool '{}' failed; the MCP client gets: {}", this.tool.name(), text, ex);
 			return McpSchema.CallToolResult.builder().addTextContent(text).isError(true).build();

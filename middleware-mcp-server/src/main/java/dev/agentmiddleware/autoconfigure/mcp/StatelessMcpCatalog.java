@@ -73,8 +73,8 @@ record StatelessMcpCatalog(McpSchema.Implementation serverInfo, @Nullable String
 
 	/**
 	 * The capabilities of the catalog: each kind of feature only when something of it is
-	 * served. No {@code listChanged} nor {@code subscribe}: {@code subscriptions/listen}
-	 * is not served yet.
+	 * served. No {@code listChanged} nor {@code subscribe}: what the MCP server notifies
+	 * is added by {@link StatelessMcpSubscriptions#capabilities}.
 	 * @return the capabilities
 	 */
 	McpSchema.ServerCapabilities capabilities() {

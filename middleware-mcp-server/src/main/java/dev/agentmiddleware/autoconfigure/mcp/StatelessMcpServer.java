@@ -1,7 +1,6 @@
 package dev.agentmiddleware.autoconfigure.mcp;
 
 import java.io.IOException;
-import java.time.Duration;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -69,10 +68,17 @@ import org.springframework.web.servlet.function.ServerResponse;
  * What is served comes from one seam, the {@link StatelessMcpCatalog}: the same tool,
  * resource, prompt and completion specifications Spring AI's MCP server is given, so a
  * tool call runs through the same governed chain ({@link McpToolHandler}) on both
- * revisions. Not served yet: {@code subscriptions/listen}, {@code input_required} (the
- * handlers see a client that declared neither elicitation, nor sampling, nor roots). The
- * tasks extension ({@code tasks/get}, {@code tasks/update}, {@code tasks/cancel}, whose
- * {@code Mcp-Name} is the {@code taskId}) is {@link StatelessMcpTasks}.
+ * revisions. Not served yet: {@code input_required} (the handlers see a client that
+ * declared neither elicitation, nor sampling, nor roots). The tasks extension
+ * ({@code tasks/get}, {@code tasks/update}, {@code tasks/cancel}, whose {@code Mcp-Name}
+ * is the {@code taskId}) is {@link StatelessMcpTasks}.
+ * <p>
+ * {@code subscriptions/listen} streams are kept by {@link StatelessMcpSubscriptions};
+ * {@code Mcp-Param-*} headers are checked by {@link McpParamHeaders}. A
+ * {@code tools/call} whose tool needs a client capability the request did not declare (an
+ * uncaught {@code ToolClientUnavailableException}) is answered {@code -32021}, with
+ * status 400 as long as nothing was written on its stream yet: its stream is committed by
+ * its first notification or keep-alive comment.
  */
 final class StatelessMcpServer {
 
@@ -124,12 +130,20 @@ final class StatelessMcpServer {
 	// The streams of the calls running, for the keep-alive that finds a client gone
 	private final Set<StatelessMcpStream> streams = ConcurrentHashMap.newKeySet();
 
+	// The subscriptions/listen streams, and the capabilities the MCP server notifies
+	private final StatelessMcpSubscriptions subscriptions;
+
+	private final Supplier<McpSchema.@Nullable ServerCapabilities> notified;
+
 	StatelessMcpServer(McpJsonMapper jsonMapper, Supplier<StatelessMcpCatalog> catalog,
-			McpToolVisibility toolVisibility, StatelessMcpTasks tasks) {
+			McpToolVisibility toolVisibility, StatelessMcpTasks tasks,
+			Supplier<McpSchema.@Nullable ServerCapabilities> notified) {
 		this.jsonMapper = jsonMapper;
 		this.catalogSource = catalog;
 		this.toolVisibility = toolVisibility;
 		this.tasks = tasks;
+		this.subscriptions = new StatelessMcpSubscriptions(jsonMapper);
+		this.notified = notified;
 	}
 
 	/**
@@ -229,6 +243,36 @@ final class StatelessMcpServer {
 		for (StatelessMcpStream stream : this.streams) {
 			stream.ping();
 		}
+		this.subscriptions.ping();
+	}
+
+	/**
+	 * Passes on a notification the MCP server sends every client: a list change is served
+	 * from then on (the catalog is read again) and reaches the subscriptions that asked
+	 * for it.
+	 * @param method the notification's method
+	 * @param params its params
+	 */
+	void notifyClients(String method, @Nullable Object params) {
+		if (method.endsWith("/list_changed")) {
+			this.catalog = null;
+		}
+		this.subscriptions.notifyClients(method, params);
+	}
+
+	/**
+	 * Tells the subscriptions that name a resource that it changed.
+	 * @param uri the resource's URI
+	 */
+	void resourceUpdated(String uri) {
+		this.subscriptions.resourceUpdated(uri);
+	}
+
+	/**
+	 * Ends every subscription, as the server stops.
+	 */
+	void endSubscriptions() {
+		this.subscriptions.endAll();
 	}
 
 	private ServerResponse answer(McpSchema.JSONRPCRequest rpc, Map<?, ?> params, RequestMeta meta,
@@ -240,6 +284,8 @@ final class StatelessMcpServer {
 		switch (method) {
 			case METHOD_DISCOVER:
 				return result(id, method, discover(catalog));
+			case StatelessMcpSubscriptions.METHOD_LISTEN:
+				return this.subscriptions.listen(id, params, capabilities(catalog));
 			case McpSchema.METHOD_TOOLS_LIST:
 				if (!catalog.tools().isEmpty()) {
 					List<Map<String, Object>> tools = catalog.tools()
@@ -332,12 +378,16 @@ final class StatelessMcpServer {
 	private Map<String, Object> discover(StatelessMcpCatalog catalog) {
 		Map<String, Object> result = new LinkedHashMap<>();
 		result.put("supportedVersions", PROTOCOL_VERSIONS);
-		result.put("capabilities", this.tasks.capabilities(catalog.capabilities(), !catalog.tools().isEmpty()));
+		result.put("capabilities", this.tasks.capabilities(capabilities(catalog), !catalog.tools().isEmpty()));
 		if (catalog.instructions() != null) {
 			result.put("instructions", catalog.instructions());
 		}
 		result.put("_meta", Map.of(META_SERVER_INFO, catalog.serverInfo()));
 		return result;
+	}
+
+	private McpSchema.ServerCapabilities capabilities(StatelessMcpCatalog catalog) {
+		return StatelessMcpSubscriptions.capabilities(catalog.capabilities(), this.notified.get());
 	}
 
 	private McpSchema.ReadResourceResult read(StatelessMcpCatalog catalog, Map<?, ?> params,
@@ -372,16 +422,19 @@ final class StatelessMcpServer {
 					(tool == null) ? "Invalid params: unknown tool" : "Invalid params: the arguments must be an object",
 					null);
 		}
+		String headerMismatch = McpParamHeaders.mismatch(tool.tool(), callRequest.arguments(), request);
+		if (headerMismatch != null) {
+			return error(HttpStatus.BAD_REQUEST, rpc.id(), HEADER_MISMATCH, headerMismatch, null);
+		}
 		if (this.tasks.runsAsTask(tool, params)) {
 			return json(HttpStatus.OK, McpSchema.JSONRPCResponse.result(rpc.id(), this.tasks.start(tool, callRequest,
 					params, principal, McpRequestBaseUrls.of(request.servletRequest()))));
 		}
-		return ServerResponse.sse((sse) -> {
+		return StatelessMcpStream.sse((sse, response) -> {
 			CallCancellation cancellation = new CallCancellation();
 			StatelessMcpStream stream = new StatelessMcpStream(sse, cancellation);
 			this.streams.add(stream);
 			try {
-				stream.open();
 				McpSchema.CallToolResult result = tool.callHandler()
 					.apply(exchange(meta, request, principal, stream, cancellation), callRequest);
 				if (!cancellation.isCancelled()) {
@@ -389,7 +442,12 @@ final class StatelessMcpServer {
 				}
 			}
 			catch (McpError ex) {
-				stream.send(json(McpSchema.JSONRPCResponse.error(rpc.id(), ex.getJsonRpcError())));
+				String error = json(McpSchema.JSONRPCResponse.error(rpc.id(), ex.getJsonRpcError()));
+				// A missing capability is 400, when the stream has not started yet
+				if (ex.getJsonRpcError().code() != StatelessMcpSession.MISSING_REQUIRED_CLIENT_CAPABILITY
+						|| !stream.refuse(response, HttpStatus.BAD_REQUEST.value(), error)) {
+					stream.send(error);
+				}
 			}
 			catch (RuntimeException ex) {
 				if (!stream.isClosed()) {
@@ -409,7 +467,7 @@ final class StatelessMcpServer {
 					McpSessionDispatcher.completeAbandoned(request.servletRequest());
 				}
 			}
-		}, Duration.ZERO);
+		});
 	}
 
 	// The SDK's view of the request, for the handlers Spring AI's server is given: the
@@ -422,6 +480,7 @@ final class StatelessMcpServer {
 			McpPrincipals.KEY.put(context, principal);
 		}
 		McpRequestBaseUrls.KEY.put(context, McpRequestBaseUrls.of(request.servletRequest()));
+		McpMissingClientCapability.KEY.put(context, Boolean.TRUE);
 		if (cancellation != null) {
 			McpRequestCancellations.KEY.put(context, cancellation);
 		}

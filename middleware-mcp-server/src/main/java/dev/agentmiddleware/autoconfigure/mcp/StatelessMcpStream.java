@@ -1,12 +1,24 @@
 package dev.agentmiddleware.autoconfigure.mcp;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.BiConsumer;
 
 import dev.agentmiddleware.chain.CallCancellation;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.http.Cookie;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatusCode;
+import org.springframework.http.MediaType;
+import org.springframework.util.MultiValueMap;
+import org.springframework.web.servlet.ModelAndView;
 import org.springframework.web.servlet.function.ServerResponse;
 
 /**
@@ -15,7 +27,9 @@ import org.springframework.web.servlet.function.ServerResponse;
  * has no {@code notifications/cancelled}: a client cancels its request by closing this
  * stream, so a stream found closed (a write or a keep-alive comment fails, the container
  * reports an error) cancels the call through the chain ({@link CallCancellation}), and
- * nothing more is written.
+ * nothing more is written. The response is committed by the first write (a message or a
+ * keep-alive comment): until then the request may still be {@linkplain #refuse refused}
+ * with a plain JSON answer and an HTTP status.
  */
 final class StatelessMcpStream {
 
@@ -33,6 +47,9 @@ final class StatelessMcpStream {
 	private volatile boolean closed;
 
 	private volatile boolean abandoned;
+
+	// Whether something was written: the response is an SSE stream from then on
+	private volatile boolean committed;
 
 	private long lastEvent;
 
@@ -57,6 +74,7 @@ final class StatelessMcpStream {
 			if (this.closed) {
 				return;
 			}
+			this.committed = true;
 			this.sse.id(Long.toString(++this.lastEvent)).event("message").data(json);
 		}
 		catch (IOException | RuntimeException ex) {
@@ -83,6 +101,7 @@ final class StatelessMcpStream {
 		boolean failed = false;
 		try {
 			if (!this.closed) {
+				this.committed = true;
 				this.sse.comment("keep-alive").send();
 			}
 		}
@@ -105,6 +124,7 @@ final class StatelessMcpStream {
 		this.lock.lock();
 		try {
 			if (!this.closed) {
+				this.committed = true;
 				this.sse.comment("stream open").send();
 			}
 		}
@@ -115,6 +135,39 @@ final class StatelessMcpStream {
 		finally {
 			this.lock.unlock();
 		}
+	}
+
+	/**
+	 * Answers the request with one JSON message and a status instead of a stream, if
+	 * nothing was written on the stream yet; the stream is closed then.
+	 * @param response the HTTP response of the request
+	 * @param status the HTTP status
+	 * @param json the message, as JSON
+	 * @return whether the request was answered so; {@code false} when the stream has
+	 * started (or ended), and the message belongs on it
+	 */
+	boolean refuse(HttpServletResponse response, int status, String json) {
+		this.lock.lock();
+		try {
+			if (this.closed || this.committed || response.isCommitted()) {
+				return false;
+			}
+			this.committed = true;
+			byte[] body = json.getBytes(StandardCharsets.UTF_8);
+			response.setStatus(status);
+			response.setContentType(MediaType.APPLICATION_JSON_VALUE);
+			response.setContentLength(body.length);
+			response.getOutputStream().write(body);
+			response.flushBuffer();
+		}
+		catch (IOException | RuntimeException ex) {
+			logger.debug("MCP client went away before its answer was written: {}", ex.getClass().getSimpleName());
+		}
+		finally {
+			this.lock.unlock();
+		}
+		close();
+		return true;
 	}
 
 	boolean isClosed() {
@@ -133,6 +186,17 @@ final class StatelessMcpStream {
 		this.cancellation.cancel(GONE);
 	}
 
+	/**
+	 * The response of a request answered on a stream of its own: an SSE stream, whose
+	 * consumer gets the HTTP response as well, to {@linkplain #refuse refuse} the request
+	 * while nothing was written.
+	 * @param consumer writes the stream
+	 * @return the response
+	 */
+	static ServerResponse sse(BiConsumer<ServerResponse.SseBuilder, HttpServletResponse> consumer) {
+		return new Response(consumer);
+	}
+
 	void close() {
 		this.lock.lock();
 		try {
@@ -148,6 +212,42 @@ final class StatelessMcpStream {
 		finally {
 			this.lock.unlock();
 		}
+	}
+
+	private static final class Response implements ServerResponse {
+
+		private final BiConsumer<ServerResponse.SseBuilder, HttpServletResponse> consumer;
+
+		// What an SSE response says of itself before it is written
+		private final ServerResponse template = ServerResponse.sse((sse) -> {
+		}, Duration.ZERO);
+
+		Response(BiConsumer<ServerResponse.SseBuilder, HttpServletResponse> consumer) {
+			this.consumer = consumer;
+		}
+
+		@Override
+		public HttpStatusCode statusCode() {
+			return this.template.statusCode();
+		}
+
+		@Override
+		public HttpHeaders headers() {
+			return this.template.headers();
+		}
+
+		@Override
+		public MultiValueMap<String, Cookie> cookies() {
+			return this.template.cookies();
+		}
+
+		@Override
+		public ModelAndView writeTo(HttpServletRequest request, HttpServletResponse response, Context context)
+				throws ServletException, IOException {
+			return ServerResponse.sse((sse) -> this.consumer.accept(sse, response), Duration.ZERO)
+				.writeTo(request, response, context);
+		}
+
 	}
 
 }

@@ -9,12 +9,14 @@ import java.lang.reflect.Type;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 import com.github.victools.jsonschema.generator.Option;
 import com.github.victools.jsonschema.generator.OptionPreset;
@@ -30,6 +32,7 @@ import dev.agentmiddleware.binding.JsonArgumentBinder;
 import dev.agentmiddleware.binding.ToolParameter;
 import dev.agentmiddleware.spring.AgentTool;
 import dev.agentmiddleware.spring.AgentToolParam;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -89,6 +92,13 @@ record ToolMethodSchema(String inputSchema, List<ToolParameter> parameters) {
 		.isPresent("jakarta.validation.constraints.NotNull", ToolMethodSchema.class.getClassLoader());
 
 	private static final SchemaGenerator GENERATOR = createGenerator();
+
+	// The keyword of a property mirrored into an HTTP header by MCP clients (SEP-2243)
+	private static final String MCP_HEADER = "x-mcp-header";
+
+	private static final Pattern HEADER_TOKEN = Pattern.compile("[!#$%&'*+\\-.^_`|~0-9A-Za-z]+");
+
+	private static final Set<String> HEADER_TYPES = Set.of("string", "number", "integer", "boolean");
 
 	/**
 	 * Validates the schema.
@@ -265,6 +275,7 @@ record ToolMethodSchema(String inputSchema, List<ToolParameter> parameters) {
 			if (!definitions.isEmpty()) {
 				schema.set("$defs", definitions);
 			}
+			Set<String> headers = new LinkedHashSet<>();
 			for (int i = 0; i < parameters.size(); i++) {
 				ToolParameter parameter = parameters.get(i);
 				ObjectNode property = (ObjectNode) properties.get(parameter.name());
@@ -274,9 +285,39 @@ record ToolMethodSchema(String inputSchema, List<ToolParameter> parameters) {
 				if (BEAN_VALIDATION_PRESENT) {
 					ParameterConstraintSchema.apply(declared[i], erasure(valueType(parameter.type())), property);
 				}
+				String header = header(declared[i], property, headers);
+				if (header != null) {
+					property.put(MCP_HEADER, header);
+				}
 			}
 			return schema.toString();
 		}
+	}
+
+	// The header a parameter is mirrored into (AgentToolParam#header), checked against
+	// the
+	// rules of x-mcp-header: a token, of a primitive JSON type, unique whatever its case
+	private static @Nullable String header(Parameter parameter, ObjectNode property, Set<String> headers) {
+		MergedAnnotation<AgentToolParam> annotation = MergedAnnotations.from(parameter).get(AgentToolParam.class);
+		String header = annotation.isPresent() ? annotation.getString("header") : "";
+		if (header.isEmpty()) {
+			return null;
+		}
+		String where = "@AgentToolParam(header = \"" + header + "\") of parameter '" + parameter.getName() + "' of "
+				+ methodName((Method) parameter.getDeclaringExecutable());
+		if (!HEADER_TOKEN.matcher(header).matches()) {
+			throw new IllegalStateException(where + " is not an HTTP header name: use letters, digits and "
+					+ "!#$%&'*+-.^_`|~ only, without spaces or colons");
+		}
+		if (!HEADER_TYPES.contains(property.path("type").asString(""))) {
+			throw new IllegalStateException(where + " is on a parameter whose JSON type is not string, number, "
+					+ "integer or boolean: only such a value can be mirrored into a header");
+		}
+		if (!headers.add(header.toLowerCase(Locale.ROOT))) {
+			throw new IllegalStateException(where + " repeats the header of another parameter (header names are "
+					+ "compared whatever their case)");
+		}
+		return header;
 	}
 
 	// An Optional parameter is described by what it holds: its absence is told by

@@ -199,6 +199,36 @@ class ToolMethodSchemaTests {
 	}
 
 	@Test
+	void parameterDeclaredWithHeaderIsMarkedForMcpClientsToMirrorIt() throws Exception {
+		JsonNode properties = schemaOf("order").get("properties");
+		assertThat(properties.get("region").get("x-mcp-header").asString()).isEqualTo("Region");
+		assertThat(properties.get("priority").get("x-mcp-header").asString()).isEqualTo("Priority");
+		assertThat(properties.get("note").has("x-mcp-header")).isFalse();
+	}
+
+	@Test
+	void headerOnParameterOfNoPrimitiveJsonTypeFailsNamingMethodParameterAndHeader() {
+		assertThatIllegalStateException().isThrownBy(() -> ToolMethodSchema.of(method("headerOnObject")))
+			.withMessageContaining(
+					"@AgentToolParam(header = \"Origin\") of parameter 'origin' of " + "SampleTools.headerOnObject")
+			.withMessageContaining("not string, number, integer or boolean");
+	}
+
+	@Test
+	void headerThatIsNoHttpTokenFailsNamingIt() {
+		assertThatIllegalStateException().isThrownBy(() -> ToolMethodSchema.of(method("headerWithSpace")))
+			.withMessageContaining("\"My Region\"")
+			.withMessageContaining("is not an HTTP header name");
+	}
+
+	@Test
+	void headerRepeatedWhateverItsCaseFailsNamingIt() {
+		assertThatIllegalStateException().isThrownBy(() -> ToolMethodSchema.of(method("headerTwice")))
+			.withMessageContaining("parameter 'other'")
+			.withMessageContaining("repeats the header of another parameter");
+	}
+
+	@Test
 	void declaredSchemaIsPublishedAsWritten() throws Exception {
 		ToolMethodSchema declared = ToolMethodSchema.declared(method("contact"), "contact",
 				"classpath:schemas/contact.json");
@@ -320,6 +350,29 @@ class ToolMethodSchemaTests {
 	}
 
 	static class SampleTools {
+
+		@AgentTool
+		String order(@AgentToolParam(description = "Region", header = "Region") String region,
+				@AgentToolParam(header = "Priority", required = false) Integer priority,
+				@AgentToolParam(required = false) String note) {
+			return region;
+		}
+
+		@AgentTool
+		String headerOnObject(@AgentToolParam(header = "Origin") Point origin) {
+			return "";
+		}
+
+		@AgentTool
+		String headerWithSpace(@AgentToolParam(header = "My Region") String region) {
+			return region;
+		}
+
+		@AgentTool
+		String headerTwice(@AgentToolParam(header = "Region") String region,
+				@AgentToolParam(header = "region") String other) {
+			return region;
+		}
 
 		@AgentTool
 		String plan(@AgentToolParam(description = "City name, e.g. Lisbon") String city,
