@@ -120,11 +120,15 @@ final class StatelessMcpSubscriptions {
 			Subscription subscription = new Subscription(id, filter, stream);
 			Map<String, Object> acknowledged = new LinkedHashMap<>();
 			acknowledged.put("notifications", filter.toMap());
-			send(subscription, METHOD_ACKNOWLEDGED, acknowledged);
-			if (!stream.isClosed()) {
+			// Registered before its acknowledgement, so that no change after it is
+			// missed,
+			// and under its lock, which every notification takes, so that the
+			// acknowledgement is its first message
+			synchronized (subscription) {
 				this.subscriptions.add(subscription);
 				logger.debug("MCP {} subscription opened (subscriptions: {})", StatelessMcpServer.PROTOCOL_VERSION,
 						this.subscriptions.size());
+				send(subscription, METHOD_ACKNOWLEDGED, acknowledged);
 			}
 		}, Duration.ZERO);
 	}
@@ -193,7 +197,10 @@ final class StatelessMcpSubscriptions {
 
 	private void send(Subscription subscription, String method, Map<String, Object> params) {
 		params.put("_meta", Map.of(META_SUBSCRIPTION_ID, subscription.id()));
-		subscription.stream().send(json(new McpSchema.JSONRPCNotification(McpSchema.JSONRPC_VERSION, method, params)));
+		synchronized (subscription) {
+			subscription.stream()
+				.send(json(new McpSchema.JSONRPCNotification(McpSchema.JSONRPC_VERSION, method, params)));
+		}
 		removeIfClosed(subscription);
 	}
 
