@@ -145,8 +145,17 @@ public final class HardenedStreamableHttpTransport implements McpStreamableServe
 				: new InMemoryMcpSessionRegistry(builder.sessionIdleTimeout, builder.maxSessions, builder.clock);
 		this.dispatcher = new McpSessionDispatcher(builder.jsonMapper, builder.toolVisibility, this.sessions,
 				this.validator, this.errors, builder.sseRetry);
-		this.stateless = new StatelessMcpServer(builder.jsonMapper, builder.catalog, builder.toolVisibility);
+		this.stateless = new StatelessMcpServer(builder.jsonMapper, builder.catalog, builder.toolVisibility,
+				requestStates(builder));
 		this.keepAlive = new McpKeepAlive(builder.keepAliveInterval, this.sessions, this.stateless::ping);
+	}
+
+	// The requestStates of 2026-07-28 input_required answers: sealed with the configured
+	// key, or a random one; the states used are remembered in this instance
+	private static McpRequestStates requestStates(HardenedStreamableHttpTransportBuilder builder) {
+		byte[] key = (builder.requestStateKey != null) ? builder.requestStateKey : McpRequestStates.randomKey();
+		return new McpRequestStates(builder.jsonMapper, key, builder.requestStateValidity, builder.clock,
+				new InMemoryMcpRequestStateLedger(builder.clock));
 	}
 
 	/**
