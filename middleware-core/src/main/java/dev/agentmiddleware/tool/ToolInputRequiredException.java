@@ -21,6 +21,25 @@ package dev.agentmiddleware.tool;
  * side effects after asking: <pre>{@code
  * ElicitationResult answer = client.elicit(request);   // the first run ends here
  * bookings.book(restaurant, answer.content());          // only the retry gets here
+ * }</pre> A tool that asks independent questions may ask them in one round: it catches
+ * this exception around each request, goes on to the next, and throws one of them once it
+ * asked them all (each request is noted when it is made): <pre>{@code
+ * ToolInputRequiredException missing = null;
+ * try {
+ *     name = client.elicit(askName).content().get("name");
+ * }
+ * catch (ToolInputRequiredException ex) {
+ *     missing = ex;
+ * }
+ * try {
+ *     roots = client.roots();
+ * }
+ * catch (ToolInputRequiredException ex) {
+ *     missing = ex;
+ * }
+ * if (missing != null) {
+ *     throw missing;
+ * }
  * }</pre>
  */
 public class ToolInputRequiredException extends ToolMiddlewareException {
