@@ -1,8 +1,8 @@
 package dev.agentmiddleware.it;
 
 import java.net.http.HttpResponse;
+import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -162,13 +162,16 @@ class StatelessMcpInputRequiredIntegrationTests {
 	@Test
 	void anApprovalIsNotAskedThroughInputRequiredButWaitsForItsApprover() throws Exception {
 		ApprovalStore approvals = instanceB.getBean(ApprovalStore.class);
+		// The instances' clock, which the approvals read too
+		Clock clock = instanceB.getBean(McpSessionLimitsIntegrationTests.MovableClock.class);
 		CompletableFuture<JsonNode> call = CompletableFuture
 			.supplyAsync(() -> callUnchecked(instanceB, "alice", "wire_money", "{}"));
-		ApprovalRequest pending = await().atMost(Duration.ofSeconds(20))
-			.until(() -> approvals.pending(Instant.now()), (requests) -> !requests.isEmpty())
-			.get(0);
+		await().atMost(Duration.ofSeconds(20))
+			.until(() -> call.isDone() || !approvals.pending(clock.instant()).isEmpty());
+		assertThat(call.isDone()).as(() -> "answered before its approval: " + call.join()).isFalse();
+		ApprovalRequest pending = approvals.pending(clock.instant()).get(0);
 		assertThat(pending.toolName()).isEqualTo("wire_money");
-		approvals.decide(pending.id(), ApprovalDecision.approve("carol"), Instant.now());
+		approvals.decide(pending.id(), ApprovalDecision.approve("carol"), clock.instant());
 		JsonNode result = call.get(20, TimeUnit.SECONDS);
 		assertThat(result.get("resultType").asString()).isEqualTo("complete");
 		assertThat(result.get("content").get(0).get("text").asString()).isEqualTo("wired");
@@ -238,7 +241,7 @@ class StatelessMcpInputRequiredIntegrationTests {
 	}
 
 	private static int bookings() {
-		return instanceA.getBean(TripTools.class).bookings.get() + instanceB.getBean(TripTools.class).bookings.get();
+		return instanceA.getBean(TripTools.class).bookings() + instanceB.getBean(TripTools.class).bookings();
 	}
 
 	// The instances' clocks move together, as the clocks of two machines do
@@ -274,7 +277,11 @@ class StatelessMcpInputRequiredIntegrationTests {
 
 	public static class TripTools {
 
-		final AtomicInteger bookings = new AtomicInteger();
+		private final AtomicInteger bookings = new AtomicInteger();
+
+		public int bookings() {
+			return this.bookings.get();
+		}
 
 		/**
 		 * Asks who travels, then the client's model where to: its side effect comes after

@@ -70,8 +70,8 @@ final class StatelessMcpInputs {
 			}
 			for (Map.Entry<?, ?> response : responses.entrySet()) {
 				if (!(response.getValue() instanceof Map)) {
-					throw invalid("Invalid params: the input response '"
-							+ McpLogText.of(String.valueOf(response.getKey())) + "' must be an object");
+					throw invalid("Invalid params: the input response "
+							+ McpLogText.of(String.valueOf(response.getKey())) + " must be an object");
 				}
 				// An answer of an earlier round stays as it was sealed
 				answers.putIfAbsent(String.valueOf(response.getKey()), response.getValue());

@@ -86,16 +86,14 @@ final class StatelessMcpSession implements McpLoggableSession {
 			return Mono.error(new ToolInputRequiredException(round.name(), capability));
 		}
 		if (!McpInputRound.fits(method, answer)) {
-			round.invalid(
-					"Invalid params: the input response '" + McpLogText.of(key) + "' is not a result of " + method);
+			round.invalid("Invalid params: the input response " + McpLogText.of(key) + " is not a result of " + method);
 			return Mono.error(new ToolInputRequiredException(round.name(), capability));
 		}
 		try {
 			return Mono.just(this.jsonMapper.convertValue(answer, typeRef));
 		}
 		catch (RuntimeException ex) {
-			round.invalid(
-					"Invalid params: the input response '" + McpLogText.of(key) + "' is not a result of " + method);
+			round.invalid("Invalid params: the input response " + McpLogText.of(key) + " is not a result of " + method);
 			return Mono.error(new ToolInputRequiredException(round.name(), capability));
 		}
 	}
