@@ -151,11 +151,14 @@ public final class HardenedStreamableHttpTransport implements McpStreamableServe
 	}
 
 	// The requestStates of 2026-07-28 input_required answers: sealed with the configured
-	// key, or a random one; the states used are remembered in this instance
+	// key, or a random one; the states used are remembered in the database with the
+	// sessions (every instance sees them), else in this instance
 	private static McpRequestStates requestStates(HardenedStreamableHttpTransportBuilder builder) {
 		byte[] key = (builder.requestStateKey != null) ? builder.requestStateKey : McpRequestStates.randomKey();
-		return new McpRequestStates(builder.jsonMapper, key, builder.requestStateValidity, builder.clock,
-				new InMemoryMcpRequestStateLedger(builder.clock));
+		McpRequestStateLedger ledger = (builder.sessionStore != null)
+				? new JdbcMcpRequestStateLedger(builder.sessionStore, builder.clock)
+				: new InMemoryMcpRequestStateLedger(builder.clock);
+		return new McpRequestStates(builder.jsonMapper, key, builder.requestStateValidity, builder.clock, ledger);
 	}
 
 	/**
