@@ -68,13 +68,14 @@ public final class ErrorRecoveryMiddleware implements AgentMiddleware {
 	}
 
 	// A refusal (denied, forbidden) is a decision to respect, not an error to recover
-	// from
+	// from; a call that waits for its client's answer (input required) is not an error
 	private static boolean isRefusal(@Nullable Throwable error) {
 		if (error == null) {
 			return false;
 		}
 		CallOutcome outcome = CallOutcome.ofFailure(error);
-		return outcome == CallOutcome.DENIED || outcome == CallOutcome.FORBIDDEN;
+		return outcome == CallOutcome.DENIED || outcome == CallOutcome.FORBIDDEN
+				|| outcome == CallOutcome.INPUT_REQUIRED;
 	}
 
 	/**

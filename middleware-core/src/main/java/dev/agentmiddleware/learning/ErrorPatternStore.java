@@ -14,6 +14,7 @@ import dev.agentmiddleware.learning.ErrorCounts.PatternKey;
 import dev.agentmiddleware.learning.ErrorCounts.ToolCount;
 import dev.agentmiddleware.learning.LearningObserver.LearningObserverAdapter;
 import dev.agentmiddleware.redaction.SecretRedactor;
+import dev.agentmiddleware.tool.CallOutcome;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -123,6 +124,10 @@ public final class ErrorPatternStore implements LearningObserver {
 		Instant now = this.clock.instant();
 		if (error == null) {
 			recordSuccess(toolName, now);
+		}
+		else if (CallOutcome.ofFailure(error) == CallOutcome.INPUT_REQUIRED) {
+			// A call that waits for its client's answer neither failed nor succeeded
+			return;
 		}
 		else {
 			recordFailure(toolName, params, error, now);

@@ -1,6 +1,7 @@
 package dev.agentmiddleware.logging;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.function.Function;
@@ -105,6 +106,17 @@ public final class ToolClientLog {
 		@Override
 		public SamplingResult sample(SamplingRequest request) {
 			return sent(ClientRequest.Kind.SAMPLING, this.client::sample, request,
+					(answer) -> ClientRequest.Outcome.ANSWERED);
+		}
+
+		@Override
+		public boolean canListRoots() {
+			return this.client.canListRoots();
+		}
+
+		@Override
+		public List<Root> roots() {
+			return sent(ClientRequest.Kind.ROOTS, (ignored) -> this.client.roots(), this.invocation,
 					(answer) -> ClientRequest.Outcome.ANSWERED);
 		}
 

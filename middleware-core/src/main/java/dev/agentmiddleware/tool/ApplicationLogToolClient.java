@@ -1,5 +1,6 @@
 package dev.agentmiddleware.tool;
 
+import java.util.List;
 import java.util.Objects;
 
 import org.slf4j.Logger;
@@ -49,6 +50,12 @@ final class ApplicationLogToolClient implements ToolClient {
 	public SamplingResult sample(SamplingRequest request) {
 		throw new ToolClientUnavailableException(this.toolName, "sampling",
 				"the call has no MCP client whose model to ask (a Java or ChatClient call)");
+	}
+
+	@Override
+	public List<Root> roots() {
+		throw new ToolClientUnavailableException(this.toolName, "roots",
+				"the call has no MCP client whose roots to ask (a Java or ChatClient call)");
 	}
 
 	@Override

@@ -49,7 +49,16 @@ public enum CallOutcome {
 	 * ended, no further attempt ran, and the tool, if it had started, was interrupted
 	 * where it allows that.
 	 */
-	CANCELLED;
+	CANCELLED,
+
+	/**
+	 * The call needs an answer of its client first ({@link ToolInputRequiredException}):
+	 * on MCP revision {@code 2026-07-28} the request is answered {@code input_required}
+	 * with what the tool asked, and the client's retry with the answers runs the call
+	 * again. Neither a success nor a failure: not retried, not counted as an error, not
+	 * cached.
+	 */
+	INPUT_REQUIRED;
 
 	/**
 	 * The outcome of a call that ended with an exception: the

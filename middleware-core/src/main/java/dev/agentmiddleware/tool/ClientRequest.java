@@ -38,7 +38,10 @@ public record ClientRequest(Kind kind, Outcome outcome, Duration duration) {
 		ELICITATION,
 
 		/** The tool asked the client's model ({@link ToolClient#sample}). */
-		SAMPLING;
+		SAMPLING,
+
+		/** The tool asked the client's roots ({@link ToolClient#roots}). */
+		ROOTS;
 
 		/**
 		 * The metric and log tag of this kind, such as {@code elicitation}.
@@ -77,6 +80,13 @@ public record ClientRequest(Kind kind, Outcome outcome, Duration duration) {
 		/** The call was cancelled while the tool waited for the answer. */
 		CANCELLED,
 
+		/**
+		 * The answer is not there yet ({@link ToolInputRequiredException}): the call
+		 * answers {@code input_required} with the request, and runs again with the
+		 * client's answer.
+		 */
+		INPUT_REQUIRED,
+
 		/** The request failed otherwise (the client answered with an error). */
 		FAILED;
 
@@ -97,12 +107,15 @@ public record ClientRequest(Kind kind, Outcome outcome, Duration duration) {
 		 * The outcome of a request that threw.
 		 * @param error what the request threw
 		 * @return {@link #UNAVAILABLE} for a {@link ToolClientUnavailableException},
-		 * {@link #CANCELLED} for a {@link CancellationException}, {@link #FAILED}
-		 * otherwise
+		 * {@link #CANCELLED} for a {@link CancellationException}, {@link #INPUT_REQUIRED}
+		 * for a {@link ToolInputRequiredException}, {@link #FAILED} otherwise
 		 */
 		public static Outcome ofFailure(Throwable error) {
 			if (error instanceof ToolClientUnavailableException) {
 				return UNAVAILABLE;
+			}
+			if (error instanceof ToolInputRequiredException) {
+				return INPUT_REQUIRED;
 			}
 			return (error instanceof CancellationException) ? CANCELLED : FAILED;
 		}

@@ -29,17 +29,46 @@ import org.jspecify.annotations.Nullable;
  * @param message the question, for the user
  * @param requestedSchema the JSON schema of the answer's content: {@code type},
  * {@code properties}, {@code required}; unmodifiable
+ * @param id the key of the request among the requests of its call, or {@code null} for
+ * one the client assigns (the n-th request of its kind in the call). Used where a call
+ * asks its client through MCP {@code input_required} (revision {@code 2026-07-28}): the
+ * key of the request in {@code inputRequests}, and of its answer in the retry's
+ * {@code inputResponses}; a tool sets it when its client expects a name, and keeps it
+ * stable from one run of the call to the next. Ignored on {@code 2025-11-25}.
  */
-public record ElicitationRequest(String message, Map<String, Object> requestedSchema) {
+public record ElicitationRequest(String message, Map<String, Object> requestedSchema, @Nullable String id) {
 
 	/**
 	 * Creates a request.
 	 * @param message the question, for the user
 	 * @param requestedSchema the JSON schema of the answer's content
+	 * @param id the request's key among the call's requests, or {@code null}
+	 * @throws IllegalArgumentException if {@code id} is blank
 	 */
 	public ElicitationRequest {
 		Objects.requireNonNull(message, "message");
 		requestedSchema = Collections.unmodifiableMap(new LinkedHashMap<>(requestedSchema));
+		if (id != null && id.isBlank()) {
+			throw new IllegalArgumentException("The id of an elicitation request must not be blank");
+		}
+	}
+
+	/**
+	 * Creates a request without an id.
+	 * @param message the question, for the user
+	 * @param requestedSchema the JSON schema of the answer's content
+	 */
+	public ElicitationRequest(String message, Map<String, Object> requestedSchema) {
+		this(message, requestedSchema, null);
+	}
+
+	/**
+	 * This request with an id.
+	 * @param id the request's key among the call's requests, or {@code null}
+	 * @return a request with the same question and form
+	 */
+	public ElicitationRequest withId(@Nullable String id) {
+		return new ElicitationRequest(this.message, this.requestedSchema, id);
 	}
 
 	/**
@@ -53,7 +82,8 @@ public record ElicitationRequest(String message, Map<String, Object> requestedSc
 
 	@Override
 	public String toString() {
-		return "ElicitationRequest[properties=" + properties().keySet() + "]";
+		return "ElicitationRequest[" + ((this.id != null) ? "id=" + this.id + ", " : "") + "properties="
+				+ properties().keySet() + "]";
 	}
 
 	@SuppressWarnings("unchecked")
@@ -72,6 +102,8 @@ public record ElicitationRequest(String message, Map<String, Object> requestedSc
 		private final Map<String, Object> properties = new LinkedHashMap<>();
 
 		private final Set<String> required = new LinkedHashSet<>();
+
+		private @Nullable String id;
 
 		private Builder(String message) {
 			this.message = Objects.requireNonNull(message, "message");
@@ -187,6 +219,17 @@ public record ElicitationRequest(String message, Map<String, Object> requestedSc
 		}
 
 		/**
+		 * Sets the request's key among the requests of its call (see
+		 * {@link ElicitationRequest#id()}).
+		 * @param id the key, or {@code null} for one the client assigns
+		 * @return this builder
+		 */
+		public Builder id(@Nullable String id) {
+			this.id = id;
+			return this;
+		}
+
+		/**
 		 * Builds the request.
 		 * @return the request
 		 */
@@ -197,7 +240,7 @@ public record ElicitationRequest(String message, Map<String, Object> requestedSc
 			if (!this.required.isEmpty()) {
 				schema.put("required", new ArrayList<>(this.required));
 			}
-			return new ElicitationRequest(this.message, schema);
+			return new ElicitationRequest(this.message, schema, this.id);
 		}
 
 		private static Map<String, Object> primitive(String type, @Nullable String title,

@@ -24,9 +24,15 @@ import org.jspecify.annotations.Nullable;
  * may ignore it
  * @param maxTokens the most tokens to generate; positive
  * @param temperature the sampling temperature, or {@code null} for the client's choice
+ * @param id the key of the request among the requests of its call, or {@code null} for
+ * one the client assigns (the n-th request of its kind in the call). Used where a call
+ * asks its client through MCP {@code input_required} (revision {@code 2026-07-28}): the
+ * key of the request in {@code inputRequests}, and of its answer in the retry's
+ * {@code inputResponses}; a tool sets it when its client expects a name, and keeps it
+ * stable from one run of the call to the next. Ignored on {@code 2025-11-25}.
  */
 public record SamplingRequest(List<Message> messages, @Nullable String systemPrompt, int maxTokens,
-		@Nullable Double temperature) {
+		@Nullable Double temperature, @Nullable String id) {
 
 	/**
 	 * Creates a request.
@@ -34,8 +40,14 @@ public record SamplingRequest(List<Message> messages, @Nullable String systemPro
 	 * @param systemPrompt the system prompt, or {@code null}
 	 * @param maxTokens the most tokens to generate; positive
 	 * @param temperature the sampling temperature, or {@code null}
+	 * @param id the request's key among the call's requests, or {@code null}
+	 * @throws IllegalArgumentException without a message or a positive {@code maxTokens},
+	 * or with a blank {@code id}
 	 */
 	public SamplingRequest {
+		if (id != null && id.isBlank()) {
+			throw new IllegalArgumentException("The id of a sampling request must not be blank");
+		}
 		messages = List.copyOf(messages);
 		if (messages.isEmpty()) {
 			throw new IllegalArgumentException("A sampling request needs at least one message");
@@ -43,6 +55,18 @@ public record SamplingRequest(List<Message> messages, @Nullable String systemPro
 		if (maxTokens <= 0) {
 			throw new IllegalArgumentException("maxTokens must be positive, was " + maxTokens);
 		}
+	}
+
+	/**
+	 * Creates a request without an id.
+	 * @param messages the conversation, oldest first; not empty
+	 * @param systemPrompt the system prompt, or {@code null}
+	 * @param maxTokens the most tokens to generate; positive
+	 * @param temperature the sampling temperature, or {@code null}
+	 */
+	public SamplingRequest(List<Message> messages, @Nullable String systemPrompt, int maxTokens,
+			@Nullable Double temperature) {
+		this(messages, systemPrompt, maxTokens, temperature, null);
 	}
 
 	/**
@@ -114,6 +138,8 @@ public record SamplingRequest(List<Message> messages, @Nullable String systemPro
 
 		private @Nullable Double temperature;
 
+		private @Nullable String id;
+
 		private Builder() {
 		}
 
@@ -168,13 +194,24 @@ public record SamplingRequest(List<Message> messages, @Nullable String systemPro
 		}
 
 		/**
+		 * Sets the request's key among the requests of its call (see
+		 * {@link SamplingRequest#id()}).
+		 * @param id the key, or {@code null} for one the client assigns
+		 * @return this builder
+		 */
+		public Builder id(@Nullable String id) {
+			this.id = id;
+			return this;
+		}
+
+		/**
 		 * Builds the request.
 		 * @return the request
 		 * @throws IllegalArgumentException without a message or a positive
 		 * {@code maxTokens}
 		 */
 		public SamplingRequest build() {
-			return new SamplingRequest(this.messages, this.systemPrompt, this.maxTokens, this.temperature);
+			return new SamplingRequest(this.messages, this.systemPrompt, this.maxTokens, this.temperature, this.id);
 		}
 
 	}

@@ -1,13 +1,19 @@
 package dev.agentmiddleware.tool;
 
+import java.util.List;
+import java.util.Objects;
+
+import org.jspecify.annotations.Nullable;
+
 /**
  * The client of one running tool call, for the tool to talk to: log to it, ask its user
- * for input ({@linkplain #elicit elicitation}) and ask its model ({@linkplain #sample
- * sampling}). An MCP client that made the call gets each request as its MCP message
- * ({@code notifications/message}, {@code elicitation/create},
- * {@code sampling/createMessage}) on the call's response stream; a call without an MCP
- * client (a direct Java call, a Spring AI {@code ChatClient}) gets a client that writes
- * the log to the application log and cannot elicit or sample.
+ * for input ({@linkplain #elicit elicitation}), ask its model ({@linkplain #sample
+ * sampling}) and ask for its {@linkplain #roots roots}. An MCP client that made the call
+ * gets each request as its MCP message ({@code notifications/message},
+ * {@code elicitation/create}, {@code sampling/createMessage}) on the call's response
+ * stream; a call without an MCP client (a direct Java call, a Spring AI
+ * {@code ChatClient}) gets a client that writes the log to the application log and cannot
+ * elicit or sample.
  *
  * <p>
  * An {@code @AgentTool} method declares a parameter of this type to get the client of its
@@ -99,6 +105,28 @@ public interface ToolClient {
 	SamplingResult sample(SamplingRequest request);
 
 	/**
+	 * Whether the client can {@linkplain #roots list its roots}: an MCP client that
+	 * declared the roots capability.
+	 * @return {@code true} if {@link #roots} may be called
+	 */
+	default boolean canListRoots() {
+		return false;
+	}
+
+	/**
+	 * Asks the client for its roots (MCP {@code roots/list}): the directories or files
+	 * the client lets the server work on, and waits for them.
+	 * @return the roots, in the client's order
+	 * @throws ToolClientUnavailableException if the client cannot list roots (the
+	 * default)
+	 * @throws java.util.concurrent.CancellationException if the call is cancelled while
+	 * it waits
+	 */
+	default List<Root> roots() {
+		throw new ToolClientUnavailableException("(unknown)", "roots", "the client does not list roots");
+	}
+
+	/**
 	 * The client of a call that no MCP client made: the log goes to the application log
 	 * (logger {@code dev.agentmiddleware.tool.ToolClient}, each message prefixed with the
 	 * tool's name), and {@link #elicit} and {@link #sample} throw a
@@ -108,6 +136,25 @@ public interface ToolClient {
 	 */
 	static ToolClient applicationLog(String toolName) {
 		return new ApplicationLogToolClient(toolName);
+	}
+
+	/**
+	 * A root of the client ({@link #roots}).
+	 *
+	 * @param uri the root's URI, such as {@code file:///home/user/project}
+	 * @param name its name, or {@code null}
+	 */
+	record Root(String uri, @Nullable String name) {
+
+		/**
+		 * Creates a root.
+		 * @param uri the root's URI
+		 * @param name its name, or {@code null}
+		 */
+		public Root {
+			Objects.requireNonNull(uri, "uri");
+		}
+
 	}
 
 	/**

@@ -9,6 +9,7 @@ import dev.agentmiddleware.approval.ApprovalAuditListener.ApprovalOutcome;
 import dev.agentmiddleware.approval.ApprovalDeniedException;
 import dev.agentmiddleware.redaction.SecretRedactor;
 import dev.agentmiddleware.thread.ThreadStore.InMemoryThreadStore;
+import dev.agentmiddleware.tool.ToolInputRequiredException;
 import dev.agentmiddleware.tool.UnknownToolException;
 import org.junit.jupiter.api.Test;
 
@@ -42,6 +43,15 @@ class ErrorRecoveryMiddlewareTests {
 		this.run
 			.endIteration(new IterationResult(null, List.of(AgentEvent.toolError("c1", "write_file", "failed", null),
 					AgentEvent.toolResult("c2", "read_file", "ok"))));
+		assertThat(this.run.takeNextInput()).isEmpty();
+	}
+
+	@Test
+	void aCallWaitingForItsClientsAnswerGetsNoRecoveryMessage() {
+		this.run.beginIteration(List.of());
+		this.run.endIteration(new IterationResult(null,
+				List.of(AgentEvent.toolError("c1", "book_table", "Tool 'book_table' asked its client for elicitation",
+						new ToolInputRequiredException("book_table", "elicitation")))));
 		assertThat(this.run.takeNextInput()).isEmpty();
 	}
 

@@ -1,5 +1,6 @@
 package dev.agentmiddleware.logging;
 
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CancellationException;
 
@@ -12,6 +13,7 @@ import dev.agentmiddleware.tool.SamplingResult;
 import dev.agentmiddleware.tool.ToolClient;
 import dev.agentmiddleware.tool.ToolClientUnavailableException;
 import dev.agentmiddleware.tool.ToolDescriptor;
+import dev.agentmiddleware.tool.ToolInputRequiredException;
 import dev.agentmiddleware.tool.ToolInvocation;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -77,6 +79,51 @@ class ToolClientLogTests {
 		assertThat(this.capturedLog.events()).singleElement()
 			.satisfies((event) -> assertThat(event.getFormattedMessage())
 				.contains("client_request=sampling outcome=cancelled"));
+	}
+
+	@Test
+	void logsARequestThatWaitsForTheRetryAsInputRequiredAndRethrowsIt() {
+		ToolInputRequiredException signal = new ToolInputRequiredException("book_table", "elicitation");
+		ToolClient client = ToolClientLog.of(new AnsweringClient() {
+
+			@Override
+			public ElicitationResult elicit(ElicitationRequest request) {
+				throw signal;
+			}
+
+		}, CALL);
+		assertThatExceptionOfType(ToolInputRequiredException.class)
+			.isThrownBy(() -> client.elicit(ElicitationRequest.builder("When?").id("when").build()))
+			.isSameAs(signal);
+		assertThat(this.capturedLog.events()).singleElement()
+			.satisfies((event) -> assertThat(event.getFormattedMessage())
+				.contains("client_request=elicitation outcome=input_required"));
+	}
+
+	@Test
+	void asksTheRootsOfTheCallsClientAndLogsTheRequest() {
+		ToolClient client = ToolClientLog.of(new AnsweringClient() {
+
+			@Override
+			public boolean canListRoots() {
+				return true;
+			}
+
+			@Override
+			public List<Root> roots() {
+				return List.of(new Root("file:///work", "work"));
+			}
+
+		}, CALL);
+		assertThat(client.canListRoots()).isTrue();
+		assertThat(client.roots()).containsExactly(new ToolClient.Root("file:///work", "work"));
+		assertThat(this.capturedLog.events()).singleElement()
+			.satisfies((event) -> assertThat(event.getFormattedMessage())
+				.contains("client_request=roots outcome=answered"));
+		assertThat(ToolClientLog.of(null, CALL).canListRoots()).isFalse();
+		assertThatExceptionOfType(ToolClientUnavailableException.class)
+			.isThrownBy(() -> ToolClientLog.of(null, CALL).roots())
+			.withMessageContaining("Tool 'book_table' cannot ask its client for roots");
 	}
 
 	private static class AnsweringClient implements ToolClient {

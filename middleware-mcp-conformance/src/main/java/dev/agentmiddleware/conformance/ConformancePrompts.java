@@ -1,10 +1,14 @@
 package dev.agentmiddleware.conformance;
 
 import java.util.List;
+import java.util.Map;
 
+import io.modelcontextprotocol.server.McpSyncServerExchange;
 import io.modelcontextprotocol.spec.McpSchema.CompleteRequest;
 import io.modelcontextprotocol.spec.McpSchema.CompleteResult;
 import io.modelcontextprotocol.spec.McpSchema.CompleteResult.CompleteCompletion;
+import io.modelcontextprotocol.spec.McpSchema.ElicitFormRequest;
+import io.modelcontextprotocol.spec.McpSchema.ElicitResult;
 import io.modelcontextprotocol.spec.McpSchema.EmbeddedResource;
 import io.modelcontextprotocol.spec.McpSchema.GetPromptResult;
 import io.modelcontextprotocol.spec.McpSchema.ImageContent;
@@ -50,6 +54,27 @@ public class ConformancePrompts {
 	public GetPromptResult promptWithImage() {
 		return messages(new ImageContent(null, ConformanceResources.RED_PIXEL_PNG, "image/png"),
 				new TextContent("Please analyze the image above."));
+	}
+
+	/**
+	 * Asks the user for the prompt's context before answering it (MCP 2026-07-28: the
+	 * first {@code prompts/get} answers {@code input_required}, the retry the prompt),
+	 * through the request's exchange.
+	 * @param exchange the request's exchange
+	 * @return the prompt
+	 */
+	@McpPrompt(name = "test_input_required_result_prompt",
+			description = "A prompt that asks the user for context through input_required")
+	public GetPromptResult inputRequiredPrompt(McpSyncServerExchange exchange) {
+		ElicitResult answer = exchange
+			.createElicitation(ElicitFormRequest
+				.builder("What context should the prompt use?",
+						Map.of("type", "object", "properties", Map.of("context", Map.of("type", "string")), "required",
+								List.of("context")))
+				.meta(Map.of("dev.agentmiddleware/inputKey", "user_context"))
+				.build());
+		Object context = (answer.content() != null) ? answer.content().get("context") : null;
+		return messages(new TextContent("Use this context: " + context));
 	}
 
 	@McpComplete(prompt = "test_prompt_with_arguments")

@@ -14,6 +14,7 @@ import dev.agentmiddleware.tool.ToolClient;
 import dev.agentmiddleware.tool.ToolContent;
 import dev.agentmiddleware.tool.ToolContents;
 import dev.agentmiddleware.tool.ToolDescriptor.SafetyLevel;
+import dev.agentmiddleware.tool.ToolInputRequiredException;
 import dev.agentmiddleware.tool.ToolProgress;
 
 import org.springframework.stereotype.Component;
@@ -266,6 +267,192 @@ public class ConformanceTools {
 
 	private static String action(ElicitationResult answer) {
 		return answer.action().name().toLowerCase(Locale.ROOT);
+	}
+
+	/**
+	 * Asks the user's name (key {@code user_name}), as the scenarios
+	 * {@code input-required-result-*} of MCP 2026-07-28 describe: on that revision the
+	 * first call answers {@code input_required}, and the retry with the answer greets.
+	 * @param client the call's client
+	 * @return the greeting
+	 */
+	@AgentTool(name = "test_input_required_result_elicitation",
+			description = "Tool that asks the user's name through input_required", safety = SafetyLevel.SAFE,
+			readOnly = true, openWorld = false)
+	public String inputRequiredElicitation(ToolClient client) {
+		return "Hello, " + client.elicit(askName("user_name", "What is your name?")).content().get("name") + "!";
+	}
+
+	/**
+	 * Asks the client's model a question (key {@code capital_question}).
+	 * @param client the call's client
+	 * @return the model's answer
+	 */
+	@AgentTool(name = "test_input_required_result_sampling",
+			description = "Tool that asks the client's model through input_required", safety = SafetyLevel.SAFE,
+			readOnly = true, openWorld = false)
+	public String inputRequiredSampling(ToolClient client) {
+		return "Sampling response: " + client
+			.sample(SamplingRequest.builder()
+				.user("What is the capital of France?")
+				.maxTokens(100)
+				.id("capital_question")
+				.build())
+			.text();
+	}
+
+	/**
+	 * Asks the client for its roots.
+	 * @param client the call's client
+	 * @return the roots' URIs
+	 */
+	@AgentTool(name = "test_input_required_result_list_roots",
+			description = "Tool that asks the client's roots through input_required", safety = SafetyLevel.SAFE,
+			readOnly = true, openWorld = false)
+	public String inputRequiredListRoots(ToolClient client) {
+		return "Roots: " + client.roots().stream().map(ToolClient.Root::uri).toList();
+	}
+
+	/**
+	 * Asks for a confirmation (key {@code confirm}); the retry's text says
+	 * {@code state-ok}: the requestState it came with was opened and checked.
+	 * @param client the call's client
+	 * @return the confirmation
+	 */
+	@AgentTool(name = "test_input_required_result_request_state",
+			description = "Tool that asks a confirmation through input_required, with a requestState",
+			safety = SafetyLevel.SAFE, readOnly = true, openWorld = false)
+	public String inputRequiredRequestState(ToolClient client) {
+		return "state-ok: confirmed=" + client.elicit(confirm()).content().get("ok");
+	}
+
+	/**
+	 * Asks for a confirmation (key {@code confirm}): the scenario then retries with a
+	 * tampered requestState, which is refused.
+	 * @param client the call's client
+	 * @return the confirmation
+	 */
+	@AgentTool(name = "test_input_required_result_tampered_state",
+			description = "Tool that asks a confirmation through input_required, with a sealed requestState",
+			safety = SafetyLevel.SAFE, readOnly = true, openWorld = false)
+	public String inputRequiredTamperedState(ToolClient client) {
+		return "confirmed=" + client.elicit(confirm()).content().get("ok");
+	}
+
+	/**
+	 * Asks three independent questions in one round (an elicitation, a sampling request
+	 * and the roots): each request whose answer is missing is noted, and the call answers
+	 * {@code input_required} with all three once it asked them.
+	 * @param client the call's client
+	 * @return the answers
+	 */
+	@AgentTool(name = "test_input_required_result_multiple_inputs",
+			description = "Tool that asks several questions in one input_required round", safety = SafetyLevel.SAFE,
+			readOnly = true, openWorld = false)
+	public String inputRequiredMultipleInputs(ToolClient client) {
+		ToolInputRequiredException missing = null;
+		Object name = null;
+		String greeting = null;
+		List<ToolClient.Root> roots = null;
+		try {
+			name = client.elicit(askName("user_name", "What is your name?")).content().get("name");
+		}
+		catch (ToolInputRequiredException ex) {
+			missing = ex;
+		}
+		try {
+			greeting = client
+				.sample(SamplingRequest.builder().user("Generate a greeting").maxTokens(50).id("greeting").build())
+				.text();
+		}
+		catch (ToolInputRequiredException ex) {
+			missing = ex;
+		}
+		try {
+			roots = client.roots();
+		}
+		catch (ToolInputRequiredException ex) {
+			missing = ex;
+		}
+		if (missing != null) {
+			throw missing;
+		}
+		return "name=" + name + ", greeting=" + greeting + ", roots=" + roots.size();
+	}
+
+	/**
+	 * Asks two questions one after the other (keys {@code step1} and {@code step2}):
+	 * three rounds on MCP 2026-07-28.
+	 * @param client the call's client
+	 * @return the answers
+	 */
+	@AgentTool(name = "test_input_required_result_multi_round",
+			description = "Tool that asks two questions in two input_required rounds", safety = SafetyLevel.SAFE,
+			readOnly = true, openWorld = false)
+	public String inputRequiredMultiRound(ToolClient client) {
+		Object name = client.elicit(askName("step1", "Step 1: What is your name?")).content().get("name");
+		Object color = client
+			.elicit(ElicitationRequest.builder("Step 2: What is your favorite color?")
+				.property("color", Map.of("type", "string"))
+				.required("color")
+				.id("step2")
+				.build())
+			.content()
+			.get("color");
+		return name + " likes " + color;
+	}
+
+	/**
+	 * Asks only what the client declared it can answer: the user's name when it elicits,
+	 * a question to its model when it samples.
+	 * @param client the call's client
+	 * @return the answers
+	 */
+	@AgentTool(name = "test_input_required_result_capabilities",
+			description = "Tool that asks only through the capabilities the client declared", safety = SafetyLevel.SAFE,
+			readOnly = true, openWorld = false)
+	public String inputRequiredCapabilities(ToolClient client) {
+		ToolInputRequiredException missing = null;
+		StringBuilder answers = new StringBuilder("answers:");
+		if (client.canElicit()) {
+			try {
+				answers.append(" name=")
+					.append(client.elicit(askName("user_name", "What is your name?")).content().get("name"));
+			}
+			catch (ToolInputRequiredException ex) {
+				missing = ex;
+			}
+		}
+		if (client.canSample()) {
+			try {
+				answers.append(" model=")
+					.append(client.sample(SamplingRequest.builder().user("Say hello").maxTokens(50).id("hello").build())
+						.text());
+			}
+			catch (ToolInputRequiredException ex) {
+				missing = ex;
+			}
+		}
+		if (missing != null) {
+			throw missing;
+		}
+		return answers.toString();
+	}
+
+	private static ElicitationRequest askName(String id, String message) {
+		return ElicitationRequest.builder(message)
+			.property("name", Map.of("type", "string"))
+			.required("name")
+			.id(id)
+			.build();
+	}
+
+	private static ElicitationRequest confirm() {
+		return ElicitationRequest.builder("Please confirm")
+			.property("ok", Map.of("type", "boolean"))
+			.required("ok")
+			.id("confirm")
+			.build();
 	}
 
 	/**

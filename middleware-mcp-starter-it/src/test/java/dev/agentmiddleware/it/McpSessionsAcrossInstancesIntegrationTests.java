@@ -245,6 +245,7 @@ class McpSessionsAcrossInstancesIntegrationTests {
 							new ExcludeOtherTestsConfigurations());
 			})
 			.properties("server.port=0", "agent.middleware.mcp.transport.max-sessions=3",
+					"agent.middleware.mcp.request-state.secret=dGVzdC1yZXF1ZXN0LXN0YXRlLWtleS0zMi1ieXRlcyE=",
 					"agent.middleware.todo.mcp.enabled=true")
 			.run();
 	}

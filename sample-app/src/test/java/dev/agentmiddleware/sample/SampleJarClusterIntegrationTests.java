@@ -80,7 +80,9 @@ class SampleJarClusterIntegrationTests {
 	private SampleJar start(String name) throws Exception {
 		return SampleJar.start(directory.resolve(name), "--spring.datasource.url=" + this.database.jdbcUrl(),
 				"--spring.datasource.username=" + this.database.username(),
-				"--spring.datasource.password=" + this.database.password(), "--sample.workspace.root=" + this.workspace,
+				"--spring.datasource.password=" + this.database.password(),
+				"--agent.middleware.mcp.request-state.secret=dGVzdC1yZXF1ZXN0LXN0YXRlLWtleS0zMi1ieXRlcyE=",
+				"--sample.workspace.root=" + this.workspace,
 				"--agent.middleware.rate-limit.tools.get-weather.limit-refresh-period=1h");
 	}
 

@@ -198,6 +198,10 @@ public final class LoadDriver {
 				arguments.add("governed");
 				arguments.addAll(postgres());
 				arguments.add("--agent.middleware.mcp.sessions.store.type=jdbc");
+				// MCP sessions in the database need the key of 2026-07-28 requestStates
+				arguments.add("--agent.middleware.mcp.request-state.secret=" + java.util.Base64.getEncoder()
+					.encodeToString(
+							"load-driver-request-state-key-32".getBytes(java.nio.charset.StandardCharsets.US_ASCII)));
 				arguments.add("--agent.middleware.rate-limit.store.type=memory");
 			}
 			case "governed-pg-rate-limit" -> {

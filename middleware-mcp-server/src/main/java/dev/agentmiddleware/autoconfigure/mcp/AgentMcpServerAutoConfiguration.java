@@ -3,6 +3,7 @@ package dev.agentmiddleware.autoconfigure.mcp;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -322,6 +323,8 @@ public final class AgentMcpServerAutoConfiguration {
 			McpProperties.Tasks tasks = properties.getTasks();
 			builder.tasks(McpToolTaskSupport.of(toolRegistry), tasks.getTtl(), tasks.getPollInterval(),
 					taskStore(tasks.getStore().getType(), dataSource.getIfUnique()));
+			builder.requestStateKey(requestStateKey(properties.getRequestState().getSecret(), sessionStore != null))
+				.requestStateValidity(properties.getRequestState().getValidity());
 			if (streamableProperties.getKeepAliveInterval() != null) {
 				builder.keepAliveInterval(streamableProperties.getKeepAliveInterval());
 			}
@@ -379,6 +382,44 @@ public final class AgentMcpServerAutoConfiguration {
 			logger.info("MCP tasks are kept in the database (table {}): every instance answers them",
 					JdbcMcpTaskStore.TABLE);
 			return dataSource;
+		}
+
+		// The configured key that seals 2026-07-28 requestStates; without one, a random
+		// key per start, which several instances cannot share: a JDBC session store
+		// (several instances) fails startup
+		private static byte[] requestStateKey(@Nullable String secret, boolean sharedSessions) {
+			String property = McpProperties.PREFIX + ".request-state.secret";
+			if (secret == null || secret.isBlank()) {
+				if (sharedSessions) {
+					throw new InvalidToolConfigurationException(property,
+							"MCP sessions are shared in the database (several instances), but no key seals the "
+									+ "requestState of 2026-07-28 input_required answers, so a retry on another "
+									+ "instance would be refused",
+							"Set '" + property + "' to the same base64 key of at least "
+									+ McpRequestStates.MIN_KEY_BYTES
+									+ " random bytes on every instance (e.g. openssl rand -base64 32).");
+				}
+				logger.warn("No {} is set: the requestState of MCP 2026-07-28 input_required answers is sealed with a "
+						+ "random key of this start. A retry must reach this instance before it restarts; "
+						+ "several instances need the same key configured", property);
+				return McpRequestStates.randomKey();
+			}
+			byte[] key;
+			try {
+				key = Base64.getDecoder().decode(secret.trim());
+			}
+			catch (IllegalArgumentException ex) {
+				throw new InvalidToolConfigurationException(property, "the key is not valid base64",
+						"Set it to base64 of at least " + McpRequestStates.MIN_KEY_BYTES
+								+ " random bytes (e.g. openssl rand -base64 32).");
+			}
+			if (key.length < McpRequestStates.MIN_KEY_BYTES) {
+				throw new InvalidToolConfigurationException(property,
+						"the key has " + key.length + " bytes, fewer than " + McpRequestStates.MIN_KEY_BYTES,
+						"Set it to base64 of at least " + McpRequestStates.MIN_KEY_BYTES
+								+ " random bytes (e.g. openssl rand -base64 32).");
+			}
+			return key;
 		}
 
 		private static boolean isPostgres(DataSource dataSource) {

@@ -154,8 +154,19 @@ public final class HardenedStreamableHttpTransport implements McpStreamableServe
 				builder.taskSupport, builder.taskTtl, builder.taskPollInterval,
 				StatelessMcpTasks.DEFAULT_CHECK_INTERVAL, builder.clock);
 		this.stateless = new StatelessMcpServer(builder.jsonMapper, builder.catalog, builder.toolVisibility, this.tasks,
-				builder.notifiedCapabilities);
+				builder.notifiedCapabilities, requestStates(builder));
 		this.keepAlive = new McpKeepAlive(builder.keepAliveInterval, this.sessions, this.stateless::ping);
+	}
+
+	// The requestStates of 2026-07-28 input_required answers: sealed with the configured
+	// key, or a random one; the states used are remembered in the database with the
+	// sessions (every instance sees them), else in this instance
+	private static McpRequestStates requestStates(HardenedStreamableHttpTransportBuilder builder) {
+		byte[] key = (builder.requestStateKey != null) ? builder.requestStateKey : McpRequestStates.randomKey();
+		McpRequestStateLedger ledger = (builder.sessionStore != null)
+				? new JdbcMcpRequestStateLedger(builder.sessionStore, builder.clock)
+				: new InMemoryMcpRequestStateLedger(builder.clock);
+		return new McpRequestStates(builder.jsonMapper, key, builder.requestStateValidity, builder.clock, ledger);
 	}
 
 	/**

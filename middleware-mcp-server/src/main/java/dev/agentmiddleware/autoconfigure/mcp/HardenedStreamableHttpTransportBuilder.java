@@ -55,6 +55,10 @@ public final class HardenedStreamableHttpTransportBuilder {
 
 	Supplier<McpSchema.@Nullable ServerCapabilities> notifiedCapabilities = () -> null;
 
+	byte @Nullable [] requestStateKey;
+
+	Duration requestStateValidity = Duration.ofMinutes(10);
+
 	HardenedStreamableHttpTransportBuilder(McpJsonMapper jsonMapper) {
 		this.jsonMapper = jsonMapper;
 	}
@@ -141,6 +145,34 @@ public final class HardenedStreamableHttpTransportBuilder {
 	 */
 	public HardenedStreamableHttpTransportBuilder clock(Clock clock) {
 		this.clock = clock;
+		return this;
+	}
+
+	/**
+	 * Sets the key that seals the {@code requestState} of MCP {@code 2026-07-28}
+	 * {@code input_required} answers (HMAC-SHA256), the same on every instance that
+	 * serves the same clients (default: a random key per start, good on this instance
+	 * only).
+	 * @param key the key, at least 32 bytes
+	 * @return this builder
+	 * @throws IllegalArgumentException if the key is shorter than 32 bytes
+	 */
+	public HardenedStreamableHttpTransportBuilder requestStateKey(byte[] key) {
+		if (key.length < McpRequestStates.MIN_KEY_BYTES) {
+			throw new IllegalArgumentException("The requestState key must have at least "
+					+ McpRequestStates.MIN_KEY_BYTES + " bytes, has " + key.length);
+		}
+		this.requestStateKey = key.clone();
+		return this;
+	}
+
+	/**
+	 * Sets how long a {@code requestState} stays valid (default 10 minutes).
+	 * @param validity a positive duration
+	 * @return this builder
+	 */
+	public HardenedStreamableHttpTransportBuilder requestStateValidity(Duration validity) {
+		this.requestStateValidity = validity;
 		return this;
 	}
 

@@ -62,9 +62,14 @@ public final class McpElicitationApprovalProvider implements ApprovalProvider {
 		return elicitation != null && (elicitation.form() != null || elicitation.url() == null);
 	}
 
-	// The elicitation capability of the client that made a call over MCP, or null for
-	// none (or no MCP call)
+	// The elicitation capability of the client that made a call over MCP, for an
+	// approval: null for none (or no MCP call), and on a 2026-07-28 call, where an
+	// approval is not asked through input_required (yet): it waits for the console/REST
 	static McpSchema.ClientCapabilities.@Nullable Elicitation elicitation(@Nullable McpSyncServerExchange exchange) {
+		if (exchange != null && exchange.transportContext() != null
+				&& exchange.transportContext().get(StatelessMcpServer.STATELESS) != null) {
+			return null;
+		}
 		McpSchema.ClientCapabilities capabilities = (exchange != null) ? exchange.getClientCapabilities() : null;
 		return (capabilities != null) ? capabilities.elicitation() : null;
 	}

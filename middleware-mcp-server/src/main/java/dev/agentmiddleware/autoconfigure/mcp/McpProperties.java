@@ -87,6 +87,12 @@ public class McpProperties implements ValidatedProperties {
 	 */
 	private final Resources resources = new Resources();
 
+	/**
+	 * The requestState of MCP 2026-07-28 input_required answers (multi round-trip
+	 * requests).
+	 */
+	private final RequestState requestState = new RequestState();
+
 	@Override
 	public void validate(PropertyChecks checks) {
 		this.sessions.getStore().getType().requireMemoryOrJdbc(checks.property("sessions.store.type"));
@@ -99,6 +105,7 @@ public class McpProperties implements ValidatedProperties {
 			.atLeast("transport.maxSessions", this.transport.getMaxSessions(), 1)
 			.positive("tasks.ttl", this.tasks.getTtl())
 			.positive("tasks.pollInterval", this.tasks.getPollInterval())
+			.positive("requestState.validity", this.requestState.getValidity())
 			.noBlankElement("transport.allowedOrigins", this.transport.getAllowedOrigins())
 			.noBlankElement("transport.allowedHosts", this.transport.getAllowedHosts());
 	}
@@ -145,6 +152,48 @@ public class McpProperties implements ValidatedProperties {
 
 	public Resources getResources() {
 		return this.resources;
+	}
+
+	public RequestState getRequestState() {
+		return this.requestState;
+	}
+
+	/**
+	 * The requestState an MCP 2026-07-28 request answers input_required with: the
+	 * client's earlier answers, sealed (HMAC-SHA256) so that any instance can serve the
+	 * retry, and bound to the request, its principal and an expiry.
+	 */
+	public static class RequestState {
+
+		/**
+		 * The key that seals the requestState, base64, at least 32 bytes; the same on
+		 * every instance. Without one, each start uses a random key (a retry must then
+		 * reach the instance that asked, before it restarts), and a JDBC session store
+		 * fails startup.
+		 */
+		private @Nullable String secret;
+
+		/**
+		 * How long a requestState stays valid: the client must retry within it.
+		 */
+		private Duration validity = Duration.ofMinutes(10);
+
+		public @Nullable String getSecret() {
+			return this.secret;
+		}
+
+		public void setSecret(@Nullable String secret) {
+			this.secret = secret;
+		}
+
+		public Duration getValidity() {
+			return this.validity;
+		}
+
+		public void setValidity(Duration validity) {
+			this.validity = validity;
+		}
+
 	}
 
 	/**

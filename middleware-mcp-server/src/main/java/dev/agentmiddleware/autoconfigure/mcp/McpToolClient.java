@@ -31,7 +31,15 @@ import org.slf4j.LoggerFactory;
  * {@code notifications/message} (logger: the tool's name), which the MCP SDK drops below
  * the level the client set with {@code logging/setLevel}; an elicitation becomes an
  * {@code elicitation/create} in form mode, a sampling request a
- * {@code sampling/createMessage}, each only when the client declared the capability.
+ * {@code sampling/createMessage}, the roots a {@code roots/list}, each only when the
+ * client declared the capability.
+ *
+ * <p>
+ * On a {@code 2026-07-28} request the exchange's session is a
+ * {@link StatelessMcpSession}: a request whose answer the retry does not carry yet throws
+ * a {@link dev.agentmiddleware.tool.ToolInputRequiredException} (the call answers
+ * {@code input_required}); the id of an {@link ElicitationRequest} or a
+ * {@link SamplingRequest} is the request's key there ({@link McpInputRound#META_KEY}).
  *
  * <p>
  * The MCP SDK's synchronous exchange blocks until the client answers, so a request is
@@ -75,8 +83,9 @@ final class McpToolClient implements ToolClient {
 
 	@Override
 	public boolean canElicit() {
-		McpSchema.ClientCapabilities.Elicitation elicitation = McpElicitationApprovalProvider
-			.elicitation(this.exchange);
+		McpSchema.ClientCapabilities capabilities = this.exchange.getClientCapabilities();
+		McpSchema.ClientCapabilities.Elicitation elicitation = (capabilities != null) ? capabilities.elicitation()
+				: null;
 		// A client that declares elicitation without modes supports forms; one that lists
 		// modes must list form
 		return elicitation != null && (elicitation.form() != null || elicitation.url() == null);
@@ -90,6 +99,7 @@ final class McpToolClient implements ToolClient {
 		}
 		McpSchema.ElicitFormRequest question = McpSchema.ElicitFormRequest
 			.builder(request.message(), request.requestedSchema())
+			.meta(keyed(request.id()))
 			.build();
 		McpSchema.ElicitResult answer = await("elicitation", question, () -> this.exchange.createElicitation(question));
 		Map<String, Object> content = (answer.content() != null) ? answer.content() : Map.of();
@@ -117,10 +127,33 @@ final class McpToolClient implements ToolClient {
 			.messages(messages)
 			.maxTokens(request.maxTokens())
 			.systemPrompt(request.systemPrompt())
-			.temperature(request.temperature());
+			.temperature(request.temperature())
+			.meta(keyed(request.id()));
 		McpSchema.CreateMessageRequest sampling = question.build();
 		McpSchema.CreateMessageResult answer = await("sampling", sampling, () -> this.exchange.createMessage(sampling));
 		return new SamplingResult(text(answer.content()), answer.model(), stopReason(answer.stopReason()));
+	}
+
+	@Override
+	public boolean canListRoots() {
+		McpSchema.ClientCapabilities capabilities = this.exchange.getClientCapabilities();
+		return capabilities != null && capabilities.roots() != null;
+	}
+
+	@Override
+	public List<Root> roots() {
+		if (!canListRoots()) {
+			throw new ToolClientUnavailableException(this.toolName, "roots",
+					"the MCP client " + clientName() + " did not declare the roots capability");
+		}
+		McpSchema.ListRootsResult answer = await("roots", McpSchema.METHOD_ROOTS_LIST, this.exchange::listRoots);
+		List<McpSchema.Root> roots = (answer.roots() != null) ? answer.roots() : List.of();
+		return roots.stream().map((root) -> new Root(root.uri(), root.name())).toList();
+	}
+
+	// The _meta naming the request's key on a 2026-07-28 request, or none
+	private static @Nullable Map<String, Object> keyed(@Nullable String id) {
+		return (id != null) ? Map.of(McpInputRound.META_KEY, id) : null;
 	}
 
 	// The stop reason as MCP spells it

@@ -20,6 +20,7 @@ import dev.agentmiddleware.tool.ToolDescriptor.SafetyLevel;
 import dev.agentmiddleware.tool.ToolDescriptor;
 import dev.agentmiddleware.tool.ToolClient;
 import dev.agentmiddleware.tool.ToolContents;
+import dev.agentmiddleware.tool.ToolInputRequiredException;
 import dev.agentmiddleware.tool.ToolInvocation;
 import dev.agentmiddleware.tool.ToolPrincipal;
 import dev.agentmiddleware.tool.ToolProgress;
@@ -236,6 +237,11 @@ public final class McpToolHandler
 			McpTraceContext trace = traceContext(exchange, request);
 			return success((trace != null) ? callInTrace(invocation.build(), cancellation, trace)
 					: call(invocation.build(), cancellation));
+		}
+		catch (ToolInputRequiredException ex) {
+			// Not a failure: the 2026-07-28 request answers input_required
+			// (StatelessMcpInputs), and the retry runs the call again
+			throw ex;
 		}
 		catch (Exception ex) {
 			McpError missingCapability = McpMissingClientCapability.of(exchange.transportContext(), ex);

@@ -68,8 +68,9 @@ import org.springframework.web.servlet.function.ServerResponse;
  * What is served comes from one seam, the {@link StatelessMcpCatalog}: the same tool,
  * resource, prompt and completion specifications Spring AI's MCP server is given, so a
  * tool call runs through the same governed chain ({@link McpToolHandler}) on both
- * revisions. Not served yet: {@code input_required} (the handlers see a client that
- * declared neither elicitation, nor sampling, nor roots). The tasks extension
+ * revisions. A handler's request to its client (elicitation, sampling, roots) is a multi
+ * round-trip request on {@code tools/call}, {@code prompts/get} and
+ * {@code resources/read}: {@link StatelessMcpInputs}. The tasks extension
  * ({@code tasks/get}, {@code tasks/update}, {@code tasks/cancel}, whose {@code Mcp-Name}
  * is the {@code taskId}) is {@link StatelessMcpTasks}.
  * <p>
@@ -92,6 +93,13 @@ final class StatelessMcpServer {
 	static final int UNSUPPORTED_PROTOCOL_VERSION = -32022;
 
 	static final String METHOD_DISCOVER = "server/discover";
+
+	/**
+	 * The key in the transport context of every exchange of the revision: approvals do
+	 * not ask the client through it (approval through {@code input_required} is not
+	 * served yet).
+	 */
+	static final String STATELESS = StatelessMcpServer.class.getName() + ".stateless";
 
 	private static final List<String> PROTOCOL_VERSIONS = List.of(PROTOCOL_VERSION);
 
@@ -125,6 +133,8 @@ final class StatelessMcpServer {
 
 	private final StatelessMcpTasks tasks;
 
+	private final StatelessMcpInputs inputs;
+
 	private volatile @Nullable StatelessMcpCatalog catalog;
 
 	// The streams of the calls running, for the keep-alive that finds a client gone
@@ -137,13 +147,14 @@ final class StatelessMcpServer {
 
 	StatelessMcpServer(McpJsonMapper jsonMapper, Supplier<StatelessMcpCatalog> catalog,
 			McpToolVisibility toolVisibility, StatelessMcpTasks tasks,
-			Supplier<McpSchema.@Nullable ServerCapabilities> notified) {
+			Supplier<McpSchema.@Nullable ServerCapabilities> notified, McpRequestStates requestStates) {
 		this.jsonMapper = jsonMapper;
 		this.catalogSource = catalog;
 		this.toolVisibility = toolVisibility;
 		this.tasks = tasks;
 		this.subscriptions = new StatelessMcpSubscriptions(jsonMapper);
 		this.notified = notified;
+		this.inputs = new StatelessMcpInputs(jsonMapper, requestStates);
 	}
 
 	/**
@@ -281,6 +292,10 @@ final class StatelessMcpServer {
 		Object id = rpc.id();
 		String method = rpc.method();
 		ToolPrincipal principal = ToolPrincipals.of(request.servletRequest().getUserPrincipal());
+		// The round of a request that may answer input_required: its inputs checked
+		// first (-32602)
+		McpInputRound round = this.inputs.open(method, params, (principal != null) ? principal.name() : null,
+				meta.capabilities());
 		switch (method) {
 			case METHOD_DISCOVER:
 				return result(id, method, discover(catalog));
@@ -299,7 +314,7 @@ final class StatelessMcpServer {
 				break;
 			case McpSchema.METHOD_TOOLS_CALL:
 				if (!catalog.tools().isEmpty()) {
-					return call(catalog, rpc, params, meta, request, principal);
+					return call(catalog, rpc, params, meta, request, principal, round);
 				}
 				break;
 			case StatelessMcpTasks.METHOD_GET, StatelessMcpTasks.METHOD_UPDATE, StatelessMcpTasks.METHOD_CANCEL:
@@ -327,7 +342,8 @@ final class StatelessMcpServer {
 				break;
 			case McpSchema.METHOD_RESOURCES_READ:
 				if (servesResources(catalog)) {
-					return result(id, method, read(catalog, params, exchange(meta, request, principal, null, null)));
+					return rounded(round, rpc, params, principal,
+							() -> read(catalog, params, exchange(meta, request, principal, null, null, round)));
 				}
 				break;
 			case McpSchema.METHOD_PROMPT_LIST:
@@ -345,8 +361,8 @@ final class StatelessMcpServer {
 						return error(HttpStatus.OK, id, HardenedStreamableHttpTransport.INVALID_PARAMS,
 								"Invalid params: no such prompt", null);
 					}
-					return result(id, method,
-							prompt.promptHandler().apply(exchange(meta, request, principal, null, null), get));
+					return rounded(round, rpc, params, principal, () -> prompt.promptHandler()
+						.apply(exchange(meta, request, principal, null, null, round), get));
 				}
 				break;
 			case McpSchema.METHOD_COMPLETION_COMPLETE:
@@ -369,6 +385,25 @@ final class StatelessMcpServer {
 		String message = REMOVED.contains(method)
 				? "Method not found: " + method + " was removed in " + PROTOCOL_VERSION : "Method not found";
 		return error(HttpStatus.NOT_FOUND, id, McpSchema.ErrorCodes.METHOD_NOT_FOUND, message, null);
+	}
+
+	// The result of a handler that may ask its client: input_required when it did
+	private ServerResponse rounded(@Nullable McpInputRound round, McpSchema.JSONRPCRequest rpc, Map<?, ?> params,
+			@Nullable ToolPrincipal principal, Supplier<Object> handler) {
+		Object result;
+		try {
+			result = handler.get();
+		}
+		catch (RuntimeException ex) {
+			Map<String, Object> inputRequired = this.inputs.ended(round, rpc.method(), params,
+					(principal != null) ? principal.name() : null);
+			if (inputRequired == null) {
+				throw ex;
+			}
+			return json(HttpStatus.OK, McpSchema.JSONRPCResponse.result(rpc.id(), inputRequired));
+		}
+		StatelessMcpInputs.checkAnswers(round);
+		return result(rpc.id(), rpc.method(), result);
 	}
 
 	private static boolean servesResources(StatelessMcpCatalog catalog) {
@@ -414,7 +449,7 @@ final class StatelessMcpServer {
 	// tools/call: on an SSE stream, its progress and then its result; the call is
 	// cancelled when its client closes the stream
 	private ServerResponse call(StatelessMcpCatalog catalog, McpSchema.JSONRPCRequest rpc, Map<?, ?> params,
-			RequestMeta meta, ServerRequest request, @Nullable ToolPrincipal principal) {
+			RequestMeta meta, ServerRequest request, @Nullable ToolPrincipal principal, @Nullable McpInputRound round) {
 		McpSchema.CallToolRequest callRequest = this.jsonMapper.convertValue(params, McpSchema.CallToolRequest.class);
 		SyncToolSpecification tool = (callRequest.name() != null) ? catalog.tool(callRequest.name()) : null;
 		if (tool == null || !(params.get("arguments") == null || params.get("arguments") instanceof Map)) {
@@ -435,8 +470,21 @@ final class StatelessMcpServer {
 			StatelessMcpStream stream = new StatelessMcpStream(sse, cancellation);
 			this.streams.add(stream);
 			try {
-				McpSchema.CallToolResult result = tool.callHandler()
-					.apply(exchange(meta, request, principal, stream, cancellation), callRequest);
+				McpSchema.CallToolResult result;
+				try {
+					result = tool.callHandler()
+						.apply(exchange(meta, request, principal, stream, cancellation, round), callRequest);
+					StatelessMcpInputs.checkAnswers(round);
+				}
+				catch (RuntimeException ex) {
+					Map<String, Object> inputRequired = this.inputs.ended(round, rpc.method(), params,
+							(principal != null) ? principal.name() : null);
+					if (inputRequired == null) {
+						throw ex;
+					}
+					stream.send(json(McpSchema.JSONRPCResponse.result(rpc.id(), inputRequired)));
+					return;
+				}
 				if (!cancellation.isCancelled()) {
 					stream.send(json(McpSchema.JSONRPCResponse.result(rpc.id(), shaped(rpc.method(), result))));
 				}
@@ -475,7 +523,19 @@ final class StatelessMcpServer {
 	// the call's cancellation in its transport context, as on a session's request
 	private McpSyncServerExchange exchange(RequestMeta meta, ServerRequest request, @Nullable ToolPrincipal principal,
 			@Nullable StatelessMcpStream stream, @Nullable CallCancellation cancellation) {
-		Map<String, Object> context = new HashMap<>(4);
+		return exchange(meta, request, principal, stream, cancellation, null);
+	}
+
+	// The round of a request that may answer input_required is in the transport context,
+	// and every exchange of the revision is marked stateless
+	private McpSyncServerExchange exchange(RequestMeta meta, ServerRequest request, @Nullable ToolPrincipal principal,
+			@Nullable StatelessMcpStream stream, @Nullable CallCancellation cancellation,
+			@Nullable McpInputRound round) {
+		Map<String, Object> context = new HashMap<>(6);
+		context.put(STATELESS, Boolean.TRUE);
+		if (round != null) {
+			context.put(McpInputRound.KEY, round);
+		}
 		if (principal != null) {
 			McpPrincipals.KEY.put(context, principal);
 		}
@@ -484,21 +544,16 @@ final class StatelessMcpServer {
 		if (cancellation != null) {
 			McpRequestCancellations.KEY.put(context, cancellation);
 		}
-		StatelessMcpSession session = new StatelessMcpSession(this.jsonMapper, stream, meta.logLevel());
+		StatelessMcpSession session = new StatelessMcpSession(this.jsonMapper, stream, meta.logLevel(), round);
 		return new McpSyncServerExchange(new McpAsyncServerExchange(null, session, meta.capabilities(),
 				meta.clientInfo(), McpTransportContext.create(context)));
 	}
 
 	private RequestMeta requestMeta(Map<?, ?> meta) {
-		McpSchema.ClientCapabilities declared = this.jsonMapper.convertValue(meta.get(META_CLIENT_CAPABILITIES),
+		// Only what the client declared in this request counts; its requests to the
+		// client are multi round-trip requests (StatelessMcpInputs)
+		McpSchema.ClientCapabilities capabilities = this.jsonMapper.convertValue(meta.get(META_CLIENT_CAPABILITIES),
 				McpSchema.ClientCapabilities.class);
-		// The revision has no request from server to client (input_required replaces
-		// them, not served yet): the handlers see a client without elicitation,
-		// sampling and roots, so that no approval waits for an elicitation that
-		// cannot be sent
-		McpSchema.ClientCapabilities capabilities = McpSchema.ClientCapabilities.builder()
-			.experimental(declared.experimental())
-			.build();
 		Object info = meta.get(META_CLIENT_INFO);
 		McpSchema.Implementation clientInfo = (info != null)
 				? this.jsonMapper.convertValue(info, McpSchema.Implementation.class) : null;

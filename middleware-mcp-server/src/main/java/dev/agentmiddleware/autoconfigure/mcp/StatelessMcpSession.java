@@ -2,8 +2,10 @@ package dev.agentmiddleware.autoconfigure.mcp;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.LinkedHashMap;
 import java.util.Map;
 
+import dev.agentmiddleware.tool.ToolInputRequiredException;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.json.TypeRef;
 import io.modelcontextprotocol.spec.McpError;
@@ -17,14 +19,23 @@ import reactor.core.publisher.Mono;
  * server is given (tools, resources, prompts, completions) run unchanged on it: the
  * notifications they send go to the request's response stream (a log message only at or
  * above the {@code _meta} {@code io.modelcontextprotocol/logLevel} the request set, none
- * without one), and a request to the client, which the revision does not have (multi
- * round-trip requests, {@code input_required}, replace them; not served yet), fails with
- * {@code -32021}. It lives as long as its request: there is no session.
+ * without one). The revision has no request from server to client: multi round-trip
+ * requests replace them. On a request that may answer {@code input_required} (its
+ * {@link McpInputRound}), a request to the client (elicitation, sampling, roots) the
+ * client declared is answered from the client's answers when they hold its key, and
+ * otherwise noted for {@code inputRequests} and failed with a
+ * {@link ToolInputRequiredException}, which unwinds the handler; an answer that does not
+ * fit its request is noted as invalid ({@code -32602}). A request the client did not
+ * declare, or on any other request, fails with {@code -32021}. It lives as long as its
+ * request: there is no session.
  */
 final class StatelessMcpSession implements McpLoggableSession {
 
 	/** The JSON-RPC code of a capability the client did not declare. */
 	static final int MISSING_REQUIRED_CLIENT_CAPABILITY = -32021;
+
+	private static final TypeRef<LinkedHashMap<String, Object>> PARAMS = new TypeRef<>() {
+	};
 
 	private final McpJsonMapper jsonMapper;
 
@@ -32,11 +43,19 @@ final class StatelessMcpSession implements McpLoggableSession {
 
 	private volatile McpSchema.@Nullable LoggingLevel logLevel;
 
+	private final @Nullable McpInputRound round;
+
 	StatelessMcpSession(McpJsonMapper jsonMapper, @Nullable StatelessMcpStream stream,
 			McpSchema.@Nullable LoggingLevel logLevel) {
+		this(jsonMapper, stream, logLevel, null);
+	}
+
+	StatelessMcpSession(McpJsonMapper jsonMapper, @Nullable StatelessMcpStream stream,
+			McpSchema.@Nullable LoggingLevel logLevel, @Nullable McpInputRound round) {
 		this.jsonMapper = jsonMapper;
 		this.stream = stream;
 		this.logLevel = logLevel;
+		this.round = round;
 	}
 
 	@Override
@@ -47,10 +66,66 @@ final class StatelessMcpSession implements McpLoggableSession {
 			case McpSchema.METHOD_ROOTS_LIST -> "roots";
 			default -> method;
 		};
-		return Mono.error(new McpError(new McpSchema.JSONRPCResponse.JSONRPCError(MISSING_REQUIRED_CLIENT_CAPABILITY,
-				"Missing required client capability: a 2026-07-28 request cannot be asked " + method
-						+ " on its stream (input_required is not served yet)",
-				Map.of("requiredCapabilities", Map.of(capability, Map.of())))));
+		McpInputRound round = this.round;
+		if (round == null || !declared(round.capabilities(), capability)) {
+			return Mono
+				.error(new McpError(new McpSchema.JSONRPCResponse.JSONRPCError(MISSING_REQUIRED_CLIENT_CAPABILITY,
+						"Missing required client capability: a 2026-07-28 request cannot ask its client for " + method
+								+ ((round == null) ? " (only tools/call, prompts/get and resources/read can)"
+										: " (the client did not declare " + capability + ")"),
+						Map.of("requiredCapabilities", Map.of(capability, Map.of())))));
+		}
+		Map<String, Object> params = this.jsonMapper.convertValue(requestParams, PARAMS);
+		String key = key(params);
+		if (key == null) {
+			key = round.nextKey(capability);
+		}
+		Object answer = round.answer(key);
+		if (answer == null) {
+			round.ask(key, method, params);
+			return Mono.error(new ToolInputRequiredException(round.name(), capability));
+		}
+		if (!McpInputRound.fits(method, answer)) {
+			round.invalid("Invalid params: the input response " + McpLogText.of(key) + " is not a result of " + method);
+			return Mono.error(new ToolInputRequiredException(round.name(), capability));
+		}
+		try {
+			return Mono.just(this.jsonMapper.convertValue(answer, typeRef));
+		}
+		catch (RuntimeException ex) {
+			round.invalid("Invalid params: the input response " + McpLogText.of(key) + " is not a result of " + method);
+			return Mono.error(new ToolInputRequiredException(round.name(), capability));
+		}
+	}
+
+	// The key the request names in its _meta, removed from it
+	private static @Nullable String key(Map<String, Object> params) {
+		if (!(params.get("_meta") instanceof Map<?, ?> meta)
+				|| !(meta.get(McpInputRound.META_KEY) instanceof String key)) {
+			return null;
+		}
+		Map<String, Object> rest = new LinkedHashMap<>();
+		meta.forEach((name, value) -> {
+			if (!McpInputRound.META_KEY.equals(name)) {
+				rest.put(String.valueOf(name), value);
+			}
+		});
+		if (rest.isEmpty()) {
+			params.remove("_meta");
+		}
+		else {
+			params.put("_meta", rest);
+		}
+		return key;
+	}
+
+	private static boolean declared(McpSchema.ClientCapabilities capabilities, String capability) {
+		return switch (capability) {
+			case "sampling" -> capabilities.sampling() != null;
+			case "elicitation" -> capabilities.elicitation() != null;
+			case "roots" -> capabilities.roots() != null;
+			default -> false;
+		};
 	}
 
 	@Override

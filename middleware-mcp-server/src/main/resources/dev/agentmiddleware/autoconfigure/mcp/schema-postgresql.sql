@@ -14,3 +14,11 @@ CREATE TABLE IF NOT EXISTS agent_mcp_session (
 	last_used BIGINT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS agent_mcp_session_last_used ON agent_mcp_session (last_used);
+-- The requestStates of MCP 2026-07-28 input_required answers already used (JdbcMcpRequestStateLedger): a state is
+-- good for one retry on any instance. id is the state's random id (a UUID, not a secret); a row is needed until the
+-- state expires (epoch milliseconds), and expired rows are deleted as new ones come.
+CREATE TABLE IF NOT EXISTS agent_mcp_request_state (
+	id VARCHAR(36) PRIMARY KEY,
+	expires_at BIGINT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS agent_mcp_request_state_expires_at ON agent_mcp_request_state (expires_at);

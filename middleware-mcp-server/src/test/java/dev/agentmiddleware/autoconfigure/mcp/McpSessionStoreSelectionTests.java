@@ -8,6 +8,7 @@ import javax.sql.DataSource;
 import dev.agentmiddleware.autoconfigure.AgentMiddlewareAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.springai.AgentToolSpringAiAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.tool.AgentToolAutoConfiguration;
+import dev.agentmiddleware.autoconfigure.tool.InvalidToolConfigurationException;
 import org.h2.jdbcx.JdbcDataSource;
 import org.junit.jupiter.api.Test;
 
@@ -46,12 +47,36 @@ class McpSessionStoreSelectionTests {
 	void jdbcKeepsTheSessionsInTheDatabaseCreatingTheTable() {
 		DataSource dataSource = h2();
 		this.contextRunner.withBean(DataSource.class, () -> dataSource)
-			.withPropertyValues("agent.middleware.mcp.sessions.store.type=jdbc")
+			.withPropertyValues("agent.middleware.mcp.sessions.store.type=jdbc",
+					"agent.middleware.mcp.request-state.secret=dGVzdC1yZXF1ZXN0LXN0YXRlLWtleS0zMi1ieXRlcyE=")
 			.run((context) -> {
 				assertThat(context).hasSingleBean(HardenedStreamableHttpTransport.class);
 				assertThat(tables(dataSource)).contains("AGENT_MCP_SESSION");
 				assertThat(context.getBean(HardenedStreamableHttpTransport.class).sessionCount()).isZero();
 			});
+	}
+
+	@Test
+	void jdbcWithoutARequestStateKeyFailsStartupNamingTheProperty() {
+		DataSource dataSource = h2();
+		this.contextRunner.withBean(DataSource.class, () -> dataSource)
+			.withPropertyValues("agent.middleware.mcp.sessions.store.type=jdbc")
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.rootCause()
+				.isInstanceOf(InvalidToolConfigurationException.class)
+				.hasMessageContaining("agent.middleware.mcp.request-state.secret")
+				.hasMessageContaining("several instances"));
+	}
+
+	@Test
+	void aRequestStateKeyShorterThan32BytesFailsStartup() {
+		this.contextRunner.withPropertyValues("agent.middleware.mcp.request-state.secret=c2hvcnQ=")
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.rootCause()
+				.hasMessageContaining("agent.middleware.mcp.request-state.secret")
+				.hasMessageContaining("fewer than 32"));
 	}
 
 	@Test
