@@ -40,7 +40,7 @@ class HardenedTransportIntegrationTests {
 		assertThat(response.statusCode()).isEqualTo(400);
 		assertThat(RawMcpHttp.error(response).get("code").asInt()).isEqualTo(-32700);
 		assertThat(output).doesNotContain("s3cr3t-t0ken").doesNotContain("ERROR").doesNotContain("\tat ");
-		assertThat(output.getOut().lines().filter((line) -> line.contains("HardenedStreamableHttpTransport")))
+		assertThat(loggedAtInfoOrAbove(output).filter((line) -> line.contains("HardenedStreamableHttpTransport")))
 			.singleElement()
 			.asString()
 			.contains("WARN")
@@ -63,7 +63,14 @@ class HardenedTransportIntegrationTests {
 		assertThat(mcp().send("DELETE", Map.of("Mcp-Session-Id", session), HttpRequest.BodyPublishers.noBody())
 			.statusCode()).isEqualTo(200);
 		assertThat(mcp().post(RawMcpHttp.INITIALIZE).statusCode()).isEqualTo(200);
-		assertThat(output).doesNotContain("ERROR").doesNotContain("\tat ").doesNotContain("Exception");
+		assertThat(output).doesNotContain("ERROR").doesNotContain("\tat ");
+		assertThat(loggedAtInfoOrAbove(output)).noneMatch((line) -> line.contains("Exception"));
+	}
+
+	// What an operator sees at the default level: a DEBUG line (another cached
+	// application's, whose test asked for it, may log into this capture) is no error
+	private static java.util.stream.Stream<String> loggedAtInfoOrAbove(CapturedOutput output) {
+		return output.getOut().lines().filter((line) -> !line.contains(" DEBUG "));
 	}
 
 	@Test

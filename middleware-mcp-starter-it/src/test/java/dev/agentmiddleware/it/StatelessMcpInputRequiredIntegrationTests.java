@@ -152,11 +152,14 @@ class StatelessMcpInputRequiredIntegrationTests {
 	}
 
 	@Test
-	void anUndeclaredCapabilityIsUnavailableToTheTool() throws Exception {
-		JsonNode result = call(instanceA, "alice", "plan_trip", "{}", null, null, "{\"sampling\":{}}");
-		assertThat(result.get("resultType").asString()).isEqualTo("complete");
-		assertThat(result.get("isError").asBoolean()).isTrue();
-		assertThat(result.get("content").get(0).get("text").asString()).contains("elicitation");
+	void anUndeclaredCapabilityIsUnavailableToTheToolAndAnswersMissingRequiredClientCapability() throws Exception {
+		// The tool asks for elicitation, which the request did not declare, and does not
+		// catch the failure: -32021, never an input request the client cannot answer
+		JsonNode response = response(instanceA, "alice", "plan_trip", "{}", null, null, "{\"sampling\":{}}");
+		JsonNode error = response.get("error");
+		assertThat(error).as(response.toString()).isNotNull();
+		assertThat(error.get("code").asInt()).isEqualTo(-32021);
+		assertThat(error.get("data").get("requiredCapabilities").has("elicitation")).isTrue();
 	}
 
 	@Test
