@@ -284,6 +284,20 @@ public class ConformanceTools {
 	}
 
 	/**
+	 * Asks the user for a name while its call streams: on 2026-07-28 the question is an
+	 * {@code input_required} result on the call's stream, never a request of its own
+	 * (scenario {@code server-stateless}).
+	 * @param client the call's client
+	 * @return the greeting
+	 */
+	@AgentTool(name = "test_streaming_elicitation",
+			description = "Tool that asks the user on its response stream (an input_required result)",
+			safety = SafetyLevel.SAFE, readOnly = true, openWorld = false)
+	public String streamingElicitation(ToolClient client) {
+		return "Hello, " + client.elicit(askName("user_name", "What is your name?")).content().get("name") + "!";
+	}
+
+	/**
 	 * Asks the client's model a question (key {@code capital_question}).
 	 * @param client the call's client
 	 * @return the model's answer
