@@ -311,7 +311,8 @@ public final class AgentMcpServerAutoConfiguration {
 				builder.sessionStore(sessionStore);
 			}
 			builder.requestStateKey(requestStateKey(properties.getRequestState().getSecret(), sessionStore != null))
-				.requestStateValidity(properties.getRequestState().getValidity());
+				.requestStateValidity(properties.getRequestState().getValidity())
+				.approvalRound(properties.getInputRequired().getApprovalRound());
 			if (streamableProperties.getKeepAliveInterval() != null) {
 				builder.keepAliveInterval(streamableProperties.getKeepAliveInterval());
 			}

@@ -146,7 +146,7 @@ public final class HardenedStreamableHttpTransport implements McpStreamableServe
 		this.dispatcher = new McpSessionDispatcher(builder.jsonMapper, builder.toolVisibility, this.sessions,
 				this.validator, this.errors, builder.sseRetry);
 		this.stateless = new StatelessMcpServer(builder.jsonMapper, builder.catalog, builder.toolVisibility,
-				requestStates(builder));
+				requestStates(builder), builder.approvalRound);
 		this.keepAlive = new McpKeepAlive(builder.keepAliveInterval, this.sessions, this.stateless::ping);
 	}
 

@@ -13,6 +13,7 @@ import java.util.function.Supplier;
 import dev.agentmiddleware.autoconfigure.internal.ToolPrincipals;
 import dev.agentmiddleware.autoconfigure.mcp.McpSessionIds.McpRequestBaseUrls;
 import dev.agentmiddleware.chain.CallCancellation;
+import dev.agentmiddleware.tool.CallResumption;
 import dev.agentmiddleware.tool.ToolPrincipal;
 import io.modelcontextprotocol.common.McpTransportContext;
 import io.modelcontextprotocol.json.McpJsonMapper;
@@ -88,9 +89,9 @@ final class StatelessMcpServer {
 	static final String METHOD_DISCOVER = "server/discover";
 
 	/**
-	 * The key in the transport context of every exchange of the revision: approvals do
-	 * not ask the client through it (approval through {@code input_required} is not
-	 * served yet).
+	 * The key in the transport context of every exchange of the revision: the approval
+	 * link by URL elicitation is not sent through it (approval by form elicitation is an
+	 * input request of the call's round).
 	 */
 	static final String STATELESS = StatelessMcpServer.class.getName() + ".stateless";
 
@@ -138,10 +139,17 @@ final class StatelessMcpServer {
 
 	StatelessMcpServer(McpJsonMapper jsonMapper, Supplier<StatelessMcpCatalog> catalog,
 			McpToolVisibility toolVisibility, McpRequestStates requestStates) {
+		this(jsonMapper, catalog, toolVisibility, requestStates, CallResumption.DEFAULT_ROUND_TIME);
+	}
+
+	// roundTime: how long a round of a tools/call waits for an approval decided outside
+	// it before it answers input_required and the client retries
+	StatelessMcpServer(McpJsonMapper jsonMapper, Supplier<StatelessMcpCatalog> catalog,
+			McpToolVisibility toolVisibility, McpRequestStates requestStates, Duration roundTime) {
 		this.jsonMapper = jsonMapper;
 		this.catalogSource = catalog;
 		this.toolVisibility = toolVisibility;
-		this.inputs = new StatelessMcpInputs(jsonMapper, requestStates);
+		this.inputs = new StatelessMcpInputs(jsonMapper, requestStates, roundTime);
 	}
 
 	/**
@@ -414,7 +422,7 @@ final class StatelessMcpServer {
 				}
 				catch (RuntimeException ex) {
 					Map<String, Object> inputRequired = this.inputs.ended(round, rpc.method(), params,
-							(principal != null) ? principal.name() : null);
+							(principal != null) ? principal.name() : null, ex);
 					if (inputRequired == null) {
 						throw ex;
 					}
