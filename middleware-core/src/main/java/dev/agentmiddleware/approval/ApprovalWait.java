@@ -213,6 +213,7 @@ final class ApprovalWait {
 			if (asked != null) {
 				asked.cancel(true);
 			}
+			this.store.keepPending(request.id(), request.expiresAt());
 			throw asking;
 		}
 		Instant deadline = request.expiresAt();
@@ -248,6 +249,7 @@ final class ApprovalWait {
 		if (roundOver) {
 			// Still pending, neither withdrawn nor audited: the client retries, and the
 			// retry waits again
+			this.store.keepPending(request.id(), request.expiresAt());
 			asking = inputRequired.get();
 			throw (asking != null) ? asking : new ToolInputRequiredException(request.toolName(), "approval");
 		}
