@@ -204,6 +204,10 @@ final class ApprovalWait {
 		if (earlier.isPresent()) {
 			return this.store.close(request.id(), earlier.get(), this.clock.instant());
 		}
+		if (resumed && request.isExpired(this.clock.instant())) {
+			// Nobody decided it in time: denied as timed out, without asking again
+			return this.store.close(request.id(), fallback, this.clock.instant());
+		}
 		AtomicReference<@Nullable ToolInputRequiredException> inputRequired = new AtomicReference<>();
 		CompletableFuture<ApprovalDecision> asked = ask(chosen, request, invocation, inputRequired);
 		ToolInputRequiredException asking = inputRequired.get();

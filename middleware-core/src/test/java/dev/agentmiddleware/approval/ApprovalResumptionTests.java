@@ -193,6 +193,26 @@ class ApprovalResumptionTests {
 	}
 
 	@Test
+	void aCarriedRequestThatExpiredIsDeniedAsTimedOutWithoutAskingTheClientAgain() throws Exception {
+		AtomicInteger asked = new AtomicInteger();
+		ToolPipeline pipeline = pipeline(new FixedProvider((request) -> {
+			asked.incrementAndGet();
+			return CompletableFuture.failedFuture(new ToolInputRequiredException("delete_file", "elicitation"));
+		}));
+		CallResumption round1 = firstRound();
+		assertThatExceptionOfType(ToolInputRequiredException.class)
+			.isThrownBy(() -> pipeline.call(call("notes.txt", "bob", round1)));
+		this.clock.advance(ApprovalMiddleware.DEFAULT_TIMEOUT);
+
+		assertThatExceptionOfType(ApprovalDeniedException.class)
+			.isThrownBy(() -> pipeline.call(call("notes.txt", "bob", retryOf(round1))))
+			.satisfies((ex) -> assertThat(ex.approvalOutcome()).isEqualTo(ApprovalOutcome.TIMED_OUT));
+		assertThat(asked).hasValue(1);
+		assertThat(this.store.auditTrail(10)).singleElement()
+			.satisfies((record) -> assertThat(record.outcome()).isEqualTo(ApprovalOutcome.TIMED_OUT));
+	}
+
+	@Test
 	void aCarriedRequestDeniedBetweenRoundsDeniesTheRetry() throws Exception {
 		ToolPipeline pipeline = pipeline(this.queue);
 		CallResumption round1 = firstRound();
