@@ -13,6 +13,7 @@ import dev.agentmiddleware.chain.BuiltInMiddleware;
 import dev.agentmiddleware.chain.OrderedMiddleware.BuiltInOrder;
 import dev.agentmiddleware.chain.ToolCall;
 import dev.agentmiddleware.tool.ToolProgress.ProgressTarget;
+import dev.agentmiddleware.tool.CallResumption;
 import dev.agentmiddleware.tool.ToolDescriptor;
 import dev.agentmiddleware.tool.ToolHandler;
 import dev.agentmiddleware.tool.ToolInvocation;
@@ -47,6 +48,20 @@ import org.jspecify.annotations.Nullable;
  * calls wait and are decided independently.
  *
  * <p>
+ * A call served in rounds carries a {@link CallResumption} (MCP {@code 2026-07-28}: the
+ * call answers {@code input_required} and its client retries it). Its first round saves
+ * the request as above and carries its id ({@value #CARRIED_REQUEST}) to the retry; each
+ * round waits at most the resumption's round time, then ends with a
+ * {@link dev.agentmiddleware.tool.ToolInputRequiredException} while the request stays
+ * pending. The retry, on any instance that shares the store, continues with that request
+ * if it is for the same tool, arguments hash and principal (else it makes a new one and
+ * logs the mismatch): a request decided in between (console, REST, link, the client's
+ * user) is applied as decided, a pending one is asked about again and waited for again,
+ * until it expires (denied as timed out). One request, one decision, one audit record,
+ * however many rounds: a retry of a call whose approval was already applied (its tool
+ * asked its client in turn) runs the tool without recording the decision again.
+ *
+ * <p>
  * Split by job: a gate (rules, grants, repeated denials), a wait (ask the provider, wait
  * with a timeout, fail closed) and an audit (records, listeners); this class applies the
  * decision. <pre>{@code
@@ -61,6 +76,18 @@ public final class ApprovalMiddleware extends BuiltInMiddleware<ApprovalPolicy> 
 
 	/** The name shown in chains, observer records and denials. */
 	public static final String NAME = "approval";
+
+	/**
+	 * The name under which a call served in rounds carries the id of its approval request
+	 * ({@link CallResumption#carry}).
+	 */
+	public static final String CARRIED_REQUEST = "approval.request";
+
+	/**
+	 * The name under which a call served in rounds carries the id of the approval request
+	 * whose approval it already applied (and recorded).
+	 */
+	public static final String CARRIED_APPLIED = "approval.applied";
 
 	/** The default time a call waits for a decision: two minutes. */
 	public static final Duration DEFAULT_TIMEOUT = Duration.ofMinutes(2);
@@ -155,16 +182,32 @@ public final class ApprovalMiddleware extends BuiltInMiddleware<ApprovalPolicy> 
 			throw ApprovalVerdict.deny(invocation, ApprovalOutcome.REPEATED_DENIAL, "the same call was denied by "
 					+ passage.decidedBy() + " earlier in this session" + ApprovalVerdict.because(passage.reason()));
 		}
-		ApprovalRequest request = this.wait.request(invocation, hash, now);
+		CallResumption resumption = invocation.attribute(CallResumption.ATTRIBUTE);
+		ApprovalRequest request = (resumption != null)
+				? this.wait.resumed(resumption.carried(CARRIED_REQUEST), invocation, hash) : null;
+		boolean resumed = request != null;
+		if (request == null) {
+			request = this.wait.request(invocation, hash, now);
+		}
+		if (resumption != null) {
+			resumption.carry(CARRIED_REQUEST, request.id());
+		}
 		ToolCall.current().approval(request.id(), null);
 		ProgressTarget progress = invocation.attribute(ProgressTarget.ATTRIBUTE);
 		ProgressTarget.Reporter waiting = (progress != null) ? progress.reporter() : null;
-		ApprovalDecision decision = this.wait.await(request, invocation, waiting);
+		ApprovalDecision decision = this.wait.await(request, invocation, waiting, resumption, resumed);
 		// The tool's own progress goes on from the wait's
-		return this.verdict.apply(
-				decision, request, (waiting != null)
-						? invocation.withAttribute(ProgressTarget.ATTRIBUTE, waiting.continuation()) : invocation,
-				next, clock().instant());
+		ToolInvocation continued = (waiting != null)
+				? invocation.withAttribute(ProgressTarget.ATTRIBUTE, waiting.continuation()) : invocation;
+		if (resumption != null && ApprovalVerdict.approves(decision)) {
+			if (resumed && request.id().equals(resumption.carried(CARRIED_APPLIED))) {
+				// Applied and recorded by an earlier round, whose tool then asked its
+				// client
+				return this.verdict.applyAgain(decision, request, continued, next);
+			}
+			resumption.carry(CARRIED_APPLIED, request.id());
+		}
+		return this.verdict.apply(decision, request, continued, next, clock().instant());
 	}
 
 	/**

@@ -26,10 +26,22 @@ final class ApprovalProgress {
 	 */
 	static Optional<ApprovalDecision> awaitDecision(ApprovalStore store, ApprovalRequest request, Clock clock,
 			ProgressTarget.Reporter progress) throws InterruptedException {
+		return awaitDecision(store, request, clock, progress, request.expiresAt());
+	}
+
+	/**
+	 * Waits for the decision of the request until {@code deadline} (at most until it
+	 * expires), reporting in between.
+	 * @return the decision, or empty when none came in time
+	 * @throws InterruptedException if the waiting thread is interrupted
+	 */
+	static Optional<ApprovalDecision> awaitDecision(ApprovalStore store, ApprovalRequest request, Clock clock,
+			ProgressTarget.Reporter progress, Instant deadline) throws InterruptedException {
+		Instant end = deadline.isBefore(request.expiresAt()) ? deadline : request.expiresAt();
 		double total = seconds(request.createdAt(), request.expiresAt());
 		while (true) {
 			Instant now = clock.instant();
-			Instant until = request.expiresAt();
+			Instant until = end;
 			if (now.isBefore(until)) {
 				progress.report(seconds(request.createdAt(), now), total, message(request, now));
 				Duration pause = progress.untilNextReport();
@@ -39,7 +51,7 @@ final class ApprovalProgress {
 				until = wake.isBefore(until) ? wake : until;
 			}
 			Optional<ApprovalDecision> decided = store.awaitDecision(request.id(), until, clock);
-			if (decided.isPresent() || !until.isBefore(request.expiresAt())) {
+			if (decided.isPresent() || !until.isBefore(end)) {
 				return decided;
 			}
 		}

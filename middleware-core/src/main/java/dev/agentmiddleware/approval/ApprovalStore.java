@@ -74,6 +74,19 @@ public interface ApprovalStore {
 	ApprovalDecision close(String id, ApprovalDecision fallback, Instant now);
 
 	/**
+	 * Keeps a pending request from being taken for abandoned while no call waits for it,
+	 * until a point in time: between the rounds of a call served in rounds (MCP
+	 * {@code 2026-07-28} {@code input_required}), whose retry, on any instance, continues
+	 * the request. A store that abandons requests whose caller is gone (the JDBC store)
+	 * must honour it; the default does nothing, for stores that never abandon requests.
+	 * @param id the request id
+	 * @param until the time until which the request counts as having a caller, such as
+	 * its expiry
+	 */
+	default void keepPending(String id, Instant until) {
+	}
+
+	/**
 	 * Saves a session grant.
 	 * @param grant the grant
 	 */

@@ -126,6 +126,30 @@ final class ApprovalVerdict {
 		}
 	}
 
+	/**
+	 * Applies an approval again, on the retry of a call served in rounds whose earlier
+	 * round applied it and recorded it: the call runs (with the changed arguments, if
+	 * any), and nothing is recorded again.
+	 */
+	@Nullable Object applyAgain(ApprovalDecision decision, ApprovalRequest request, ToolInvocation invocation, ToolHandler next)
+			throws Exception {
+		if (decision.outcome() == ApprovalOutcome.APPROVED_WITH_CHANGES) {
+			return next.handle(invocation.withArguments(
+					this.binder.bind(invocation.tool(), Objects.requireNonNull(decision.changedArguments()))));
+		}
+		return next.handle(invocation);
+	}
+
+	/**
+	 * Whether a decision lets its call run.
+	 */
+	static boolean approves(ApprovalDecision decision) {
+		return switch (decision.outcome()) {
+			case APPROVED, APPROVED_FOR_SESSION, APPROVED_WITH_CHANGES -> true;
+			default -> false;
+		};
+	}
+
 	static ApprovalDeniedException deny(ToolInvocation invocation, ApprovalOutcome outcome, String reason) {
 		// The thrown ToolDeniedException (naming this middleware) is the decision:
 		// observers see DENIED by "approval".

@@ -233,6 +233,22 @@ public final class JdbcApprovalStore extends JdbcApprovalRecords implements Auto
 		}
 	}
 
+	/**
+	 * Keeps a pending request that no call waits for (between the rounds of an MCP
+	 * {@code 2026-07-28} call) from being abandoned until {@code until}: its heartbeat is
+	 * moved forward to {@code until - abandonAfter}, and no instance owns it any more, so
+	 * a restart of the instance that served the last round does not abandon it either.
+	 */
+	@Override
+	public void keepPending(String id, Instant until) {
+		long beat = millis(until.minus(this.abandonAfter));
+		this.jdbc
+			.sql("UPDATE agent_approval_request SET heartbeat_at = ?, owner_id = ? "
+					+ "WHERE id = ? AND status = ? AND heartbeat_at < ?")
+			.params(beat, "", id, PENDING, beat)
+			.update();
+	}
+
 	@Override
 	public ApprovalDecision close(String id, ApprovalDecision fallback, Instant now) {
 		int updated = this.jdbc

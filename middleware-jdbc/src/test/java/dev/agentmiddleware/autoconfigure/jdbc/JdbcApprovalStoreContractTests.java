@@ -28,9 +28,11 @@ import dev.agentmiddleware.approval.SessionGrant;
 import dev.agentmiddleware.approval.SessionGrant.GrantScope;
 import dev.agentmiddleware.chain.ToolPipeline;
 import dev.agentmiddleware.testsupport.MutableClock;
+import dev.agentmiddleware.tool.CallResumption;
 import dev.agentmiddleware.tool.ExecutableTool;
 import dev.agentmiddleware.tool.ToolDescriptor;
 import dev.agentmiddleware.tool.ToolDescriptor.SafetyLevel;
+import dev.agentmiddleware.tool.ToolInputRequiredException;
 import dev.agentmiddleware.tool.ToolInvocation;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -240,6 +242,67 @@ abstract class JdbcApprovalStoreContractTests {
 		assertThat(store.pending(this.clock.instant())).isEmpty();
 		assertThat(store.decide("r4", ApprovalDecision.approve("alice"), this.clock.instant()))
 			.isEqualTo(DecideResult.ALREADY_DECIDED);
+	}
+
+	@Test
+	void requestKeptPendingBetweenRoundsIsNeitherAbandonedWithoutHeartbeatNorByARestartUntilItExpires() {
+		JdbcApprovalStore store = store("instance-y");
+		ApprovalRequest request = request("r5", Duration.ofMinutes(2));
+		store.add(request);
+		store.keepPending("r5", request.expiresAt());
+		this.clock.advance(Duration.ofSeconds(90));
+		JdbcApprovalStore afterRestart = store("instance-y");
+		assertThat(afterRestart.pending(this.clock.instant())).extracting(ApprovalRequest::id).containsExactly("r5");
+		assertThat(afterRestart.decide("r5", ApprovalDecision.approve("alice"), this.clock.instant()))
+			.isEqualTo(DecideResult.DECIDED);
+		assertThat(afterRestart.auditTrail(10)).isEmpty();
+	}
+
+	@Test
+	void aRoundOfACallServedInRoundsLeavesItsRequestPendingForTheRetryOnAnotherInstance() throws Exception {
+		JdbcApprovalStore instanceA = store("instance-a");
+		JdbcApprovalStore instanceB = store("instance-b");
+		// The question goes to the client (MCP 2026-07-28 input_required): the round ends
+		ApprovalProvider asksTheClient = new QuestionToTheClient();
+		ToolPipeline onA = ToolPipeline.chain(new ExecutableTool(DELETE, (invocation) -> "deleted"),
+				ApprovalMiddleware.builder().clock(this.clock).store(instanceA).provider(asksTheClient).build());
+		ToolPipeline onB = ToolPipeline.chain(new ExecutableTool(DELETE, (invocation) -> "deleted"),
+				ApprovalMiddleware.builder().clock(this.clock).store(instanceB).provider(asksTheClient).build());
+		CallResumption round1 = new CallResumption(java.util.Map.of(), Duration.ofSeconds(20));
+		assertThatExceptionOfType(ToolInputRequiredException.class)
+			.isThrownBy(() -> onA.call(ToolInvocation.builder(DELETE)
+				.argument("path", "a.txt")
+				.attribute(CallResumption.ATTRIBUTE, round1)
+				.build()));
+		String id = round1.toCarry().get(ApprovalMiddleware.CARRIED_REQUEST);
+		// The user takes longer than abandon-after to answer, and instance A restarts
+		this.clock.advance(Duration.ofSeconds(90));
+		store("instance-a");
+		assertThat(instanceB.pending(this.clock.instant())).extracting(ApprovalRequest::id).containsExactly(id);
+		instanceB.decide(id, ApprovalDecision.approve("alice"), this.clock.instant());
+
+		assertThat(onB.call(ToolInvocation.builder(DELETE)
+			.argument("path", "a.txt")
+			.attribute(CallResumption.ATTRIBUTE, new CallResumption(round1.toCarry(), Duration.ofSeconds(20)))
+			.build())).isEqualTo("deleted");
+		assertThat(instanceB.auditTrail(10)).singleElement().satisfies((record) -> {
+			assertThat(record.requestId()).isEqualTo(id);
+			assertThat(record.outcome()).isEqualTo(ApprovalOutcome.APPROVED);
+		});
+	}
+
+	static final class QuestionToTheClient implements ApprovalProvider {
+
+		@Override
+		public String name() {
+			return "mcp-elicitation";
+		}
+
+		@Override
+		public CompletionStage<ApprovalDecision> requestApproval(ApprovalRequest request, ToolInvocation invocation) {
+			return CompletableFuture.failedFuture(new ToolInputRequiredException("delete_file", "elicitation"));
+		}
+
 	}
 
 	record QueueLikeProvider(LinkedBlockingQueue<ApprovalRequest> asked) implements ApprovalProvider {

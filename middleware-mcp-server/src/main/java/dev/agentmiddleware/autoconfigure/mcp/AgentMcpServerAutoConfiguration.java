@@ -324,7 +324,8 @@ public final class AgentMcpServerAutoConfiguration {
 			builder.tasks(McpToolTaskSupport.of(toolRegistry), tasks.getTtl(), tasks.getPollInterval(),
 					taskStore(tasks.getStore().getType(), dataSource.getIfUnique()));
 			builder.requestStateKey(requestStateKey(properties.getRequestState().getSecret(), sessionStore != null))
-				.requestStateValidity(properties.getRequestState().getValidity());
+				.requestStateValidity(properties.getRequestState().getValidity())
+				.approvalRound(properties.getInputRequired().getApprovalRound());
 			if (streamableProperties.getKeepAliveInterval() != null) {
 				builder.keepAliveInterval(streamableProperties.getKeepAliveInterval());
 			}

@@ -154,7 +154,7 @@ public final class HardenedStreamableHttpTransport implements McpStreamableServe
 				builder.taskSupport, builder.taskTtl, builder.taskPollInterval,
 				StatelessMcpTasks.DEFAULT_CHECK_INTERVAL, builder.clock);
 		this.stateless = new StatelessMcpServer(builder.jsonMapper, builder.catalog, builder.toolVisibility, this.tasks,
-				builder.notifiedCapabilities, requestStates(builder));
+				builder.notifiedCapabilities, requestStates(builder), builder.approvalRound);
 		this.keepAlive = new McpKeepAlive(builder.keepAliveInterval, this.sessions, this.stateless::ping);
 	}
 

@@ -9,6 +9,7 @@ import java.util.function.Supplier;
 import javax.sql.DataSource;
 
 import dev.agentmiddleware.spring.AgentTool.TaskSupport;
+import dev.agentmiddleware.tool.CallResumption;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.spec.McpSchema;
 import org.jspecify.annotations.Nullable;
@@ -58,6 +59,8 @@ public final class HardenedStreamableHttpTransportBuilder {
 	byte @Nullable [] requestStateKey;
 
 	Duration requestStateValidity = Duration.ofMinutes(10);
+
+	Duration approvalRound = CallResumption.DEFAULT_ROUND_TIME;
 
 	HardenedStreamableHttpTransportBuilder(McpJsonMapper jsonMapper) {
 		this.jsonMapper = jsonMapper;
@@ -173,6 +176,23 @@ public final class HardenedStreamableHttpTransportBuilder {
 	 */
 	public HardenedStreamableHttpTransportBuilder requestStateValidity(Duration validity) {
 		this.requestStateValidity = validity;
+		return this;
+	}
+
+	/**
+	 * Sets how long one round of an MCP {@code 2026-07-28} {@code tools/call} waits for
+	 * an approval decided outside the call (console, REST, link) before it answers
+	 * {@code input_required} with only its {@code requestState}, so that the client
+	 * retries and the retry waits again (default 20 seconds). Keep it below the clients'
+	 * request timeout (60 seconds in the official SDKs).
+	 * @param approvalRound a positive duration
+	 * @return this builder
+	 */
+	public HardenedStreamableHttpTransportBuilder approvalRound(Duration approvalRound) {
+		if (approvalRound.isNegative() || approvalRound.isZero()) {
+			throw new IllegalArgumentException("approvalRound must be positive, was " + approvalRound);
+		}
+		this.approvalRound = approvalRound;
 		return this;
 	}
 

@@ -27,7 +27,16 @@ import org.jspecify.annotations.Nullable;
  * The question is sent on a thread of the given executor, because the MCP SDK's
  * synchronous exchange blocks until the client answers: the waiting call itself never
  * waits past the approval timeout. Keep the approval timeout below the MCP client's
- * request timeout, or the client gives up on the tool call first. <pre>{@code
+ * request timeout, or the client gives up on the tool call first.
+ *
+ * <p>
+ * On MCP {@code 2026-07-28} (no session, no request to the client) the question is an
+ * input request of the call's round, under the key {@value #INPUT_KEY}: asked on the
+ * calling thread, it is either answered from the round (the client's retry carries the
+ * user's answer, and the decision is taken at once) or ends the round with
+ * {@code input_required} (the returned stage fails with the
+ * {@link dev.agentmiddleware.tool.ToolInputRequiredException}, and the request stays
+ * pending for the retry). <pre>{@code
  * ApprovalProvider elicitation = new McpElicitationApprovalProvider(executor);
  * }</pre>
  */
@@ -35,6 +44,9 @@ public final class McpElicitationApprovalProvider implements ApprovalProvider {
 
 	/** The provider's name in {@code agent.middleware.approval.providers}. */
 	public static final String NAME = "mcp-elicitation";
+
+	/** The key of the approval's question in the {@code inputRequests} of 2026-07-28. */
+	static final String INPUT_KEY = "approval";
 
 	private static final Map<String, Object> SCHEMA = schema();
 
@@ -55,16 +67,18 @@ public final class McpElicitationApprovalProvider implements ApprovalProvider {
 
 	@Override
 	public boolean supports(ToolInvocation invocation) {
-		McpSchema.ClientCapabilities.Elicitation elicitation = elicitation(
-				invocation.attribute(McpInvocationAttributes.EXCHANGE));
+		McpSyncServerExchange exchange = invocation.attribute(McpInvocationAttributes.EXCHANGE);
+		McpSchema.ClientCapabilities capabilities = (exchange != null) ? exchange.getClientCapabilities() : null;
+		McpSchema.ClientCapabilities.Elicitation elicitation = (capabilities != null) ? capabilities.elicitation()
+				: null;
 		// A client that declares elicitation without modes supports forms; one that lists
 		// modes must list form.
 		return elicitation != null && (elicitation.form() != null || elicitation.url() == null);
 	}
 
-	// The elicitation capability of the client that made a call over MCP, for an
-	// approval: null for none (or no MCP call), and on a 2026-07-28 call, where an
-	// approval is not asked through input_required (yet): it waits for the console/REST
+	// The elicitation capability of the client that made a call over MCP, for the
+	// approval link (url mode): null for none (or no MCP call), and on a 2026-07-28
+	// call, where the link is not sent (it is decided in the console/REST/link)
 	static McpSchema.ClientCapabilities.@Nullable Elicitation elicitation(@Nullable McpSyncServerExchange exchange) {
 		if (exchange != null && exchange.transportContext() != null
 				&& exchange.transportContext().get(StatelessMcpServer.STATELESS) != null) {
@@ -79,6 +93,18 @@ public final class McpElicitationApprovalProvider implements ApprovalProvider {
 		McpSyncServerExchange exchange = Objects.requireNonNull(invocation.attribute(McpInvocationAttributes.EXCHANGE),
 				"the call did not come over MCP");
 		String client = clientName(exchange);
+		if (McpInputRound.of(exchange.transportContext()) != null) {
+			// 2026-07-28: an input request of the round, which never blocks
+			McpSchema.ElicitFormRequest question = McpSchema.ElicitFormRequest.builder(message(request), SCHEMA)
+				.meta(Map.of(McpInputRound.META_KEY, INPUT_KEY))
+				.build();
+			try {
+				return CompletableFuture.completedFuture(decision(exchange.createElicitation(question), client));
+			}
+			catch (RuntimeException ex) {
+				return CompletableFuture.failedFuture(ex);
+			}
+		}
 		McpSchema.ElicitFormRequest question = McpSchema.ElicitFormRequest.builder(message(request), SCHEMA).build();
 		return CompletableFuture.supplyAsync(() -> decision(exchange.createElicitation(question), client),
 				this.executor);

@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import dev.agentmiddleware.tool.CallResumption;
 import io.modelcontextprotocol.common.McpTransportContext;
 import io.modelcontextprotocol.spec.McpSchema;
 import org.jspecify.annotations.Nullable;
@@ -19,7 +20,9 @@ import org.jspecify.annotations.Nullable;
  * {@code <kind>-<n>} ({@code elicitation-1}, {@code sampling-1}, {@code roots-1}) unless
  * the request names one ({@link #META_KEY} in its {@code _meta}, which
  * {@link McpToolClient} sets from the tool's request id). Thread-safe: a handler may ask
- * several requests at once, each from its own thread.
+ * several requests at once, each from its own thread. The round also holds the call's
+ * {@link CallResumption}: the values the previous round carried (from the state) and
+ * those this round carries to the retry (sealed into the next state).
  */
 final class McpInputRound {
 
@@ -44,6 +47,8 @@ final class McpInputRound {
 
 	private final Map<String, Integer> counts = new HashMap<>();
 
+	private final CallResumption resumption;
+
 	private @Nullable String invalid;
 
 	/**
@@ -53,9 +58,22 @@ final class McpInputRound {
 	 * @param answers the answers the client gave, by key
 	 */
 	McpInputRound(String name, McpSchema.ClientCapabilities capabilities, Map<String, Object> answers) {
+		this(name, capabilities, answers, new CallResumption(Map.of(), CallResumption.DEFAULT_ROUND_TIME));
+	}
+
+	/**
+	 * Creates a round of a call that carries values from one round to the next.
+	 * @param name the tool, prompt or resource the request names
+	 * @param capabilities what the client declared in the request's {@code _meta}
+	 * @param answers the answers the client gave, by key
+	 * @param resumption the values carried from the previous round, and the round's time
+	 */
+	McpInputRound(String name, McpSchema.ClientCapabilities capabilities, Map<String, Object> answers,
+			CallResumption resumption) {
 		this.name = name;
 		this.capabilities = capabilities;
 		this.answers = Map.copyOf(answers);
+		this.resumption = resumption;
 	}
 
 	static @Nullable McpInputRound of(@Nullable McpTransportContext context) {
@@ -64,6 +82,10 @@ final class McpInputRound {
 
 	String name() {
 		return this.name;
+	}
+
+	CallResumption resumption() {
+		return this.resumption;
 	}
 
 	McpSchema.ClientCapabilities capabilities() {

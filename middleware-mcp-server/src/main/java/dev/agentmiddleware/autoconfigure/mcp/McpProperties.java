@@ -93,6 +93,11 @@ public class McpProperties implements ValidatedProperties {
 	 */
 	private final RequestState requestState = new RequestState();
 
+	/**
+	 * Multi round-trip requests of MCP 2026-07-28 (input_required).
+	 */
+	private final InputRequired inputRequired = new InputRequired();
+
 	@Override
 	public void validate(PropertyChecks checks) {
 		this.sessions.getStore().getType().requireMemoryOrJdbc(checks.property("sessions.store.type"));
@@ -106,6 +111,7 @@ public class McpProperties implements ValidatedProperties {
 			.positive("tasks.ttl", this.tasks.getTtl())
 			.positive("tasks.pollInterval", this.tasks.getPollInterval())
 			.positive("requestState.validity", this.requestState.getValidity())
+			.positive("inputRequired.approvalRound", this.inputRequired.getApprovalRound())
 			.noBlankElement("transport.allowedOrigins", this.transport.getAllowedOrigins())
 			.noBlankElement("transport.allowedHosts", this.transport.getAllowedHosts());
 	}
@@ -156,6 +162,35 @@ public class McpProperties implements ValidatedProperties {
 
 	public RequestState getRequestState() {
 		return this.requestState;
+	}
+
+	public InputRequired getInputRequired() {
+		return this.inputRequired;
+	}
+
+	/**
+	 * Multi round-trip requests of MCP 2026-07-28: a call answers input_required and its
+	 * client retries it.
+	 */
+	public static class InputRequired {
+
+		/**
+		 * How long one round of a tools/call waits for an approval decided outside the
+		 * call (console, REST, link) before it answers input_required with only its
+		 * requestState, so that the client retries (and the retry waits again, until the
+		 * approval timeout counted from the request's creation). Keep it below the
+		 * clients' request timeout (60 s in the official SDKs).
+		 */
+		private Duration approvalRound = Duration.ofSeconds(20);
+
+		public Duration getApprovalRound() {
+			return this.approvalRound;
+		}
+
+		public void setApprovalRound(Duration approvalRound) {
+			this.approvalRound = approvalRound;
+		}
+
 	}
 
 	/**

@@ -38,7 +38,9 @@ import org.jspecify.annotations.Nullable;
  * for one retry (a {@link McpRequestStateLedger} of the states used). A state that is
  * malformed, tampered with, expired, issued for another request or used before is refused
  * with {@code -32602} and a message that says which; never with the key or the payload.
- * The MAC is compared in constant time.
+ * The MAC is compared in constant time. A state also carries the values the call carries
+ * from one round to its retry ({@link dev.agentmiddleware.tool.CallResumption}, such as
+ * the id of its pending approval request), sealed the same way.
  */
 final class McpRequestStates {
 
@@ -102,6 +104,17 @@ final class McpRequestStates {
 	 * @return the state, for the client to echo
 	 */
 	String seal(Binding request, Map<String, Object> answers) {
+		return seal(request, answers, Map.of());
+	}
+
+	/**
+	 * Seals a state with the values the call carries to its retry.
+	 * @param request what the state is bound to
+	 * @param answers the answers the client gave so far, by key
+	 * @param carried the values the call carries to its retry, by name
+	 * @return the state, for the client to echo
+	 */
+	String seal(Binding request, Map<String, Object> answers, Map<String, String> carried) {
 		Map<String, Object> payload = new LinkedHashMap<>();
 		payload.put("id", UUID.randomUUID().toString());
 		payload.put("method", request.method());
@@ -109,6 +122,9 @@ final class McpRequestStates {
 		payload.put("principal", request.principal());
 		payload.put("expires", this.clock.millis() + this.validity.toMillis());
 		payload.put("answers", answers);
+		if (!carried.isEmpty()) {
+			payload.put("carried", carried);
+		}
 		String body = ENCODER.encodeToString(json(payload).getBytes(StandardCharsets.UTF_8));
 		return body + "." + ENCODER.encodeToString(mac(body));
 	}
@@ -121,6 +137,18 @@ final class McpRequestStates {
 	 * @throws McpError with {@code -32602} if the state is refused
 	 */
 	Map<String, Object> open(String state, Binding request) {
+		return openCarrying(state, request).answers();
+	}
+
+	/**
+	 * Opens a state the client echoed, with the values the call carried, and records it
+	 * as used.
+	 * @param state the state
+	 * @param request the request it came with
+	 * @return the answers and the carried values it holds
+	 * @throws McpError with {@code -32602} if the state is refused
+	 */
+	Opened openCarrying(String state, Binding request) {
 		int dot = state.indexOf('.');
 		if (state.length() > MAX_STATE_LENGTH || dot <= 0 || dot != state.lastIndexOf('.')) {
 			throw refused("is malformed");
@@ -162,7 +190,25 @@ final class McpRequestStates {
 		}
 		Map<String, Object> opened = new LinkedHashMap<>();
 		answers.forEach((key, value) -> opened.put(String.valueOf(key), value));
-		return opened;
+		Map<String, String> carried = new LinkedHashMap<>();
+		if (payload.get("carried") instanceof Map<?, ?> values) {
+			values.forEach((name, value) -> {
+				if (value instanceof String text) {
+					carried.put(String.valueOf(name), text);
+				}
+			});
+		}
+		return new Opened(opened, carried);
+	}
+
+	/**
+	 * What an opened state holds.
+	 *
+	 * @param answers the answers the client gave in earlier rounds, by key
+	 * @param carried the values the call carried to this retry, by name
+	 */
+	record Opened(Map<String, Object> answers, Map<String, String> carried) {
+
 	}
 
 	private byte[] mac(String body) {

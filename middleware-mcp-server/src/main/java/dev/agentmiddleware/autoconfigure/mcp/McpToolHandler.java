@@ -14,6 +14,7 @@ import dev.agentmiddleware.autoconfigure.springai.ToolErrorFormatter;
 import dev.agentmiddleware.autoconfigure.tool.RegisteredTool;
 import dev.agentmiddleware.chain.CallCancellation;
 import dev.agentmiddleware.chain.ToolPipeline;
+import dev.agentmiddleware.tool.CallResumption;
 import dev.agentmiddleware.tool.InvocationSource;
 import dev.agentmiddleware.tool.ToolProgress.ProgressTarget;
 import dev.agentmiddleware.tool.ToolDescriptor.SafetyLevel;
@@ -67,6 +68,11 @@ import org.springframework.ai.mcp.McpToolUtils;
  * {@code structuredContent} and as its JSON text, as the MCP specification asks. A rich
  * result ({@link ToolContents}) is returned as a content block per part
  * ({@link McpToolContents}).
+ *
+ * <p>
+ * A {@code 2026-07-28} call, served in rounds ({@link McpInputRound}), carries the
+ * round's {@link CallResumption}: what the call carries to its retry (the id of its
+ * pending approval request) is sealed into the {@code requestState}.
  *
  * <p>
  * A request with a {@code progressToken} ({@code _meta.progressToken}) carries a
@@ -220,6 +226,12 @@ public final class McpToolHandler
 				.principal(principal(exchange))
 				.attribute(McpInvocationAttributes.EXCHANGE, exchange)
 				.attribute(ToolClient.ATTRIBUTE, new McpToolClient(exchange, this.tool.name()));
+			McpInputRound round = McpInputRound.of(exchange.transportContext());
+			if (round != null) {
+				// A 2026-07-28 call: what it carries to its retry goes into the
+				// requestState
+				invocation.attribute(CallResumption.ATTRIBUTE, round.resumption());
+			}
 			Object progressToken = request.progressToken();
 			if (progressToken != null) {
 				invocation.attribute(ProgressTarget.ATTRIBUTE, ProgressTarget

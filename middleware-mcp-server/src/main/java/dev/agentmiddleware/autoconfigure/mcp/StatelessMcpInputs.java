@@ -1,9 +1,12 @@
 package dev.agentmiddleware.autoconfigure.mcp;
 
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 
+import dev.agentmiddleware.tool.CallResumption;
+import dev.agentmiddleware.tool.ToolInputRequiredException;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.spec.McpError;
 import io.modelcontextprotocol.spec.McpSchema;
@@ -26,6 +29,14 @@ import org.jspecify.annotations.Nullable;
  * {@code inputResponses} that is not an object of objects, a {@code requestState} that is
  * not a string or is refused, and an answer that does not fit its request answer
  * {@code -32602}.
+ *
+ * <p>
+ * A call that waits for something outside it (an approval decided in the console) ends
+ * its round after the round time with {@code input_required} that carries only the
+ * {@code requestState} (no {@code inputRequests}): the client retries at once (the
+ * TypeScript SDK 2.x after a 250 ms pause, within its cap of rounds), and the state
+ * carries the call's {@link CallResumption} values, such as the id of its pending
+ * approval request, to whichever instance serves the retry.
  */
 final class StatelessMcpInputs {
 
@@ -36,9 +47,16 @@ final class StatelessMcpInputs {
 
 	private final McpJsonMapper jsonMapper;
 
+	private final Duration roundTime;
+
 	StatelessMcpInputs(McpJsonMapper jsonMapper, McpRequestStates states) {
+		this(jsonMapper, states, CallResumption.DEFAULT_ROUND_TIME);
+	}
+
+	StatelessMcpInputs(McpJsonMapper jsonMapper, McpRequestStates states, Duration roundTime) {
 		this.jsonMapper = jsonMapper;
 		this.states = states;
+		this.roundTime = roundTime;
 	}
 
 	/**
@@ -58,11 +76,14 @@ final class StatelessMcpInputs {
 			return null;
 		}
 		Map<String, Object> answers = new LinkedHashMap<>();
+		Map<String, String> carried = Map.of();
 		if (params.containsKey("requestState")) {
 			if (!(params.get("requestState") instanceof String state)) {
 				throw invalid("Invalid params: requestState must be a string");
 			}
-			answers.putAll(this.states.open(state, binding(method, params, principal)));
+			McpRequestStates.Opened opened = this.states.openCarrying(state, binding(method, params, principal));
+			answers.putAll(opened.answers());
+			carried = opened.carried();
 		}
 		if (params.containsKey("inputResponses")) {
 			if (!(params.get("inputResponses") instanceof Map<?, ?> responses)) {
@@ -78,7 +99,8 @@ final class StatelessMcpInputs {
 			}
 		}
 		Object name = McpSchema.METHOD_RESOURCES_READ.equals(method) ? params.get("uri") : params.get("name");
-		return new McpInputRound(String.valueOf(name), capabilities, answers);
+		return new McpInputRound(String.valueOf(name), capabilities, answers,
+				new CallResumption(carried, this.roundTime));
 	}
 
 	/**
@@ -94,8 +116,12 @@ final class StatelessMcpInputs {
 			@Nullable String principal) {
 		Map<String, Object> result = new LinkedHashMap<>();
 		result.put("resultType", "input_required");
-		result.put("inputRequests", round.inputRequests());
-		result.put("requestState", this.states.seal(binding(method, params, principal), round.usedAnswers()));
+		Map<String, Map<String, Object>> inputRequests = round.inputRequests();
+		if (!inputRequests.isEmpty()) {
+			result.put("inputRequests", inputRequests);
+		}
+		result.put("requestState", this.states.seal(binding(method, params, principal), round.usedAnswers(),
+				round.resumption().toCarry()));
 		return result;
 	}
 
@@ -117,6 +143,29 @@ final class StatelessMcpInputs {
 		}
 		checkAnswers(round);
 		return round.asked() ? inputRequired(round, method, params, principal) : null;
+	}
+
+	/**
+	 * How a round ended when its handler threw: as
+	 * {@link #ended(McpInputRound, String, Map, String)}, and {@code input_required} with
+	 * only the state when the call ended its round to wait for something outside it (a
+	 * {@link ToolInputRequiredException} without a request to the client), so that the
+	 * client retries.
+	 * @param round the round, or {@code null}
+	 * @param method the request's method
+	 * @param params its params
+	 * @param principal the principal's name, or {@code null}
+	 * @param failure what the handler threw
+	 * @return the answer, or {@code null}
+	 * @throws McpError for an answer that did not fit its request
+	 */
+	@Nullable Map<String, Object> ended(@Nullable McpInputRound round, String method, Map<?, ?> params,
+			@Nullable String principal, Throwable failure) {
+		Map<String, Object> ended = ended(round, method, params, principal);
+		if (ended == null && round != null && failure instanceof ToolInputRequiredException) {
+			return inputRequired(round, method, params, principal);
+		}
+		return ended;
 	}
 
 	/**

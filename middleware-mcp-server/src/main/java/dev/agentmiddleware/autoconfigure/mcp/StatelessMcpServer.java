@@ -1,6 +1,7 @@
 package dev.agentmiddleware.autoconfigure.mcp;
 
 import java.io.IOException;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -12,6 +13,7 @@ import java.util.function.Supplier;
 import dev.agentmiddleware.autoconfigure.internal.ToolPrincipals;
 import dev.agentmiddleware.autoconfigure.mcp.McpSessionIds.McpRequestBaseUrls;
 import dev.agentmiddleware.chain.CallCancellation;
+import dev.agentmiddleware.tool.CallResumption;
 import dev.agentmiddleware.tool.ToolPrincipal;
 import io.modelcontextprotocol.common.McpTransportContext;
 import io.modelcontextprotocol.json.McpJsonMapper;
@@ -95,9 +97,9 @@ final class StatelessMcpServer {
 	static final String METHOD_DISCOVER = "server/discover";
 
 	/**
-	 * The key in the transport context of every exchange of the revision: approvals do
-	 * not ask the client through it (approval through {@code input_required} is not
-	 * served yet).
+	 * The key in the transport context of every exchange of the revision: the approval
+	 * link by URL elicitation is not sent through it (approval by form elicitation is an
+	 * input request of the call's round).
 	 */
 	static final String STATELESS = StatelessMcpServer.class.getName() + ".stateless";
 
@@ -147,14 +149,15 @@ final class StatelessMcpServer {
 
 	StatelessMcpServer(McpJsonMapper jsonMapper, Supplier<StatelessMcpCatalog> catalog,
 			McpToolVisibility toolVisibility, StatelessMcpTasks tasks,
-			Supplier<McpSchema.@Nullable ServerCapabilities> notified, McpRequestStates requestStates) {
+			Supplier<McpSchema.@Nullable ServerCapabilities> notified, McpRequestStates requestStates,
+			Duration roundTime) {
 		this.jsonMapper = jsonMapper;
 		this.catalogSource = catalog;
 		this.toolVisibility = toolVisibility;
 		this.tasks = tasks;
 		this.subscriptions = new StatelessMcpSubscriptions(jsonMapper);
 		this.notified = notified;
-		this.inputs = new StatelessMcpInputs(jsonMapper, requestStates);
+		this.inputs = new StatelessMcpInputs(jsonMapper, requestStates, roundTime);
 	}
 
 	/**
@@ -478,7 +481,7 @@ final class StatelessMcpServer {
 				}
 				catch (RuntimeException ex) {
 					Map<String, Object> inputRequired = this.inputs.ended(round, rpc.method(), params,
-							(principal != null) ? principal.name() : null);
+							(principal != null) ? principal.name() : null, ex);
 					if (inputRequired == null) {
 						throw ex;
 					}

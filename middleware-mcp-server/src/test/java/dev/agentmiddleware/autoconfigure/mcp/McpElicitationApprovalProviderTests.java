@@ -1,15 +1,27 @@
 package dev.agentmiddleware.autoconfigure.mcp;
 
+import java.time.Instant;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 
 import dev.agentmiddleware.approval.ApprovalAuditListener.ApprovalOutcome;
 import dev.agentmiddleware.approval.ApprovalDecision;
+import dev.agentmiddleware.approval.ApprovalRequest;
 import dev.agentmiddleware.tool.ToolDescriptor;
+import dev.agentmiddleware.tool.ToolDescriptor.SafetyLevel;
+import dev.agentmiddleware.tool.ToolInputRequiredException;
 import dev.agentmiddleware.tool.ToolInvocation;
+import io.modelcontextprotocol.common.McpTransportContext;
+import io.modelcontextprotocol.json.McpJsonMapper;
+import io.modelcontextprotocol.json.jackson3.JacksonMcpJsonMapper;
+import io.modelcontextprotocol.server.McpAsyncServerExchange;
+import io.modelcontextprotocol.server.McpSyncServerExchange;
+import io.modelcontextprotocol.spec.McpSchema;
 import io.modelcontextprotocol.spec.McpSchema.ElicitResult;
 import io.modelcontextprotocol.spec.McpSchema.ElicitResult.Action;
 import org.junit.jupiter.api.Test;
+import tools.jackson.databind.json.JsonMapper;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -54,6 +66,63 @@ class McpElicitationApprovalProviderTests {
 				Executors.newSingleThreadExecutor());
 		ToolInvocation javaCall = ToolInvocation.builder(ToolDescriptor.builder("delete_file").build()).build();
 		assertThat(provider.supports(javaCall)).isFalse();
+	}
+
+	@Test
+	void onARoundOf20260728WithoutTheAnswerTheQuestionIsTheInputRequestApprovalAndTheStageFailsWithInputRequired() {
+		McpInputRound round = round(Map.of());
+		McpElicitationApprovalProvider provider = new McpElicitationApprovalProvider(
+				Executors.newSingleThreadExecutor());
+		ToolInvocation call = statelessCall(round);
+		assertThat(provider.supports(call)).isTrue();
+
+		CompletableFuture<ApprovalDecision> asked = provider.requestApproval(request(), call).toCompletableFuture();
+
+		assertThat(asked).isCompletedExceptionally();
+		assertThat(asked.handle((decision, failure) -> failure)).succeedsWithin(java.time.Duration.ZERO)
+			.isInstanceOf(ToolInputRequiredException.class);
+		assertThat(round.inputRequests()).containsOnlyKeys("approval");
+		Map<String, Object> question = round.inputRequests().get("approval");
+		assertThat(question).containsEntry("method", "elicitation/create");
+		assertThat(question.get("params").toString()).contains("delete_file").doesNotContain(McpInputRound.META_KEY);
+	}
+
+	@Test
+	void onARoundOf20260728WithTheUsersAnswerTheDecisionIsTakenAtOnce() {
+		McpInputRound round = round(
+				Map.of("approval", Map.of("action", "accept", "content", Map.of("decision", "approve"))));
+		McpElicitationApprovalProvider provider = new McpElicitationApprovalProvider(
+				Executors.newSingleThreadExecutor());
+
+		CompletableFuture<ApprovalDecision> asked = provider.requestApproval(request(), statelessCall(round))
+			.toCompletableFuture();
+
+		assertThat(asked).isCompletedWithValueMatching((decision) -> decision.outcome() == ApprovalOutcome.APPROVED
+				&& decision.decidedBy().equals("mcp-client inspector"));
+		assertThat(round.asked()).isFalse();
+	}
+
+	private static McpInputRound round(Map<String, Object> answers) {
+		return new McpInputRound("delete_file", McpSchema.ClientCapabilities.builder().elicitation().build(), answers);
+	}
+
+	// A tools/call of 2026-07-28 as StatelessMcpServer hands it to the tool's handler
+	private static ToolInvocation statelessCall(McpInputRound round) {
+		McpJsonMapper json = new JacksonMcpJsonMapper(JsonMapper.builder().build());
+		McpTransportContext context = McpTransportContext
+			.create(Map.of(StatelessMcpServer.STATELESS, Boolean.TRUE, McpInputRound.KEY, round));
+		McpSyncServerExchange exchange = new McpSyncServerExchange(
+				new McpAsyncServerExchange(null, new StatelessMcpSession(json, null, null, round), round.capabilities(),
+						new McpSchema.Implementation("inspector", "1"), context));
+		return ToolInvocation.builder(ToolDescriptor.builder("delete_file").safety(SafetyLevel.DANGEROUS).build())
+			.attribute(McpInvocationAttributes.EXCHANGE, exchange)
+			.build();
+	}
+
+	private static ApprovalRequest request() {
+		Instant now = Instant.parse("2026-07-28T10:00:00Z");
+		return new ApprovalRequest("r1", "delete_file", SafetyLevel.DANGEROUS, "{\"path\":\"a\"}", "h", null, null,
+				"delete_file {\"path\":\"a\"}", now, now.plusSeconds(60));
 	}
 
 }
