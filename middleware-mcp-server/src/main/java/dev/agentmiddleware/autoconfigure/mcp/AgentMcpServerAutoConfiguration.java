@@ -400,9 +400,12 @@ public final class AgentMcpServerAutoConfiguration {
 									+ McpRequestStates.MIN_KEY_BYTES
 									+ " random bytes on every instance (e.g. openssl rand -base64 32).");
 				}
-				logger.warn("No {} is set: the requestState of MCP 2026-07-28 input_required answers is sealed with a "
-						+ "random key of this start. A retry must reach this instance before it restarts; "
-						+ "several instances need the same key configured", property);
+				// One instance (sessions in memory): a key of its own is right, so no
+				// warning;
+				// several instances fail above
+				logger.info("The requestState of MCP 2026-07-28 input_required answers is sealed with a random key of "
+						+ "this start (no {}): a retry must reach this instance before it restarts; several "
+						+ "instances need the same key configured", property);
 				return McpRequestStates.randomKey();
 			}
 			byte[] key;
