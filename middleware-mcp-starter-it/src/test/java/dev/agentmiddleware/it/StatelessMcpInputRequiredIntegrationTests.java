@@ -1,17 +1,11 @@
 package dev.agentmiddleware.it;
 
 import java.net.http.HttpResponse;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import dev.agentmiddleware.approval.ApprovalDecision;
-import dev.agentmiddleware.approval.ApprovalRequest;
-import dev.agentmiddleware.approval.ApprovalStore;
 import dev.agentmiddleware.spring.AgentTool;
 import dev.agentmiddleware.spring.AgentToolParam;
 import dev.agentmiddleware.tool.ElicitationRequest;
@@ -30,7 +24,6 @@ import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 /**
  * Multi round-trip requests of MCP {@code 2026-07-28} ({@code input_required}) over real
@@ -163,34 +156,20 @@ class StatelessMcpInputRequiredIntegrationTests {
 	}
 
 	@Test
-	void anApprovalIsNotAskedThroughInputRequiredButWaitsForItsApprover() throws Exception {
-		ApprovalStore approvals = instanceB.getBean(ApprovalStore.class);
-		// The instances' clock, which the approvals read too
-		Clock clock = instanceB.getBean(McpSessionLimitsIntegrationTests.MovableClock.class);
-		CompletableFuture<JsonNode> call = CompletableFuture
-			.supplyAsync(() -> callUnchecked(instanceB, "alice", "wire_money", "{}"));
-		await().atMost(Duration.ofSeconds(20))
-			.until(() -> call.isDone() || !approvals.pending(clock.instant()).isEmpty());
-		assertThat(call.isDone()).as(() -> "answered before its approval: " + call.join()).isFalse();
-		ApprovalRequest pending = approvals.pending(clock.instant()).get(0);
-		assertThat(pending.toolName()).isEqualTo("wire_money");
-		approvals.decide(pending.id(), ApprovalDecision.approve("carol"), clock.instant());
-		JsonNode result = call.get(20, TimeUnit.SECONDS);
-		assertThat(result.get("resultType").asString()).isEqualTo("complete");
-		assertThat(result.get("content").get(0).get("text").asString()).isEqualTo("wired");
+	void anApprovalIsAskedOfTheClientsUserThroughInputRequiredAndTheRetryDecidesIt() throws Exception {
+		JsonNode asked = call(instanceB, "alice", "wire_money", "{}", null, null);
+		assertThat(asked.get("resultType").asString()).isEqualTo("input_required");
+		JsonNode question = asked.get("inputRequests").get("approval");
+		assertThat(question.get("method").asString()).isEqualTo("elicitation/create");
+		assertThat(question.get("params").get("message").asString()).contains("wire_money");
+		JsonNode approved = call(instanceB, "alice", "wire_money", "{}",
+				"{\"approval\":{\"action\":\"accept\",\"content\":{\"decision\":\"approve\"}}}",
+				asked.get("requestState").asString());
+		assertThat(approved.get("resultType").asString()).isEqualTo("complete");
+		assertThat(approved.get("content").get(0).get("text").asString()).isEqualTo("wired");
 	}
 
 	private static final String ANSWER = "{\"who\":{\"action\":\"accept\",\"content\":{\"name\":\"Ada\"}}}";
-
-	private static JsonNode callUnchecked(ConfigurableApplicationContext instance, String user, String tool,
-			String arguments) {
-		try {
-			return call(instance, user, tool, arguments, null, null);
-		}
-		catch (Exception ex) {
-			throw new IllegalStateException(ex);
-		}
-	}
 
 	private static JsonNode call(ConfigurableApplicationContext instance, String user, String tool, String arguments,
 			String inputResponses, String requestState) throws Exception {
