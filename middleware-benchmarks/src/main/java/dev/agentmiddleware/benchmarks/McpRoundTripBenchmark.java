@@ -10,6 +10,8 @@ import java.util.concurrent.TimeUnit;
 
 import dev.agentmiddleware.autoconfigure.tool.AgentToolRegistry;
 import dev.agentmiddleware.sample.SampleApplication;
+import dev.agentmiddleware.spring.AgentTool;
+import dev.agentmiddleware.tool.ToolDescriptor.SafetyLevel;
 import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
@@ -113,15 +115,35 @@ public class McpRoundTripBenchmark {
 	}
 
 	/**
+	 * The governed {@code echo} of {@link BenchmarkTools}, on its own.
+	 */
+	public static class EchoTool {
+
+		private final BenchmarkTools tools = new BenchmarkTools();
+
+		/**
+		 * Echoes its argument.
+		 * @param text the text
+		 * @return the same text
+		 */
+		@AgentTool(description = "Echoes text", safety = SafetyLevel.SAFE, readOnly = true, idempotent = true)
+		public String echo(String text) {
+			return this.tools.echo(text);
+		}
+
+	}
+
+	/**
 	 * The governed tool's bean, and the same method published on the same MCP server
 	 * through Spring AI only.
 	 */
 	@Configuration(proxyBeanMethods = false)
 	static class UngovernedEcho {
 
+		// echo alone: BenchmarkTools' plan_trip would clash with the sample's own
 		@Bean
-		BenchmarkTools benchmarkTools() {
-			return new BenchmarkTools();
+		EchoTool echoTool() {
+			return new EchoTool();
 		}
 
 		@Bean
