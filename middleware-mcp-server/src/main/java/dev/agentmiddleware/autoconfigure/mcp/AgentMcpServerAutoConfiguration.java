@@ -343,45 +343,44 @@ public final class AgentMcpServerAutoConfiguration {
 		// it is PostgreSQL, the database a cluster shares (an embedded H2 serves one
 		// instance: memory is enough)
 		private static @Nullable DataSource sessionStore(StoreType type, @Nullable DataSource dataSource) {
-			String prefix = McpProperties.PREFIX + ".sessions";
-			if (type == StoreType.MEMORY
-					|| (type == StoreType.AUTO && (dataSource == null || !isPostgres(dataSource)))) {
+			@Nullable DataSource store = jdbcStore(McpProperties.PREFIX + ".sessions", "MCP session", type, dataSource);
+			if (store == null) {
 				logger.info("MCP sessions are kept in memory: each instance knows only the sessions it started");
-				return null;
 			}
-			if (dataSource == null) {
-				throw StoreType.missingDataSource(prefix, "MCP session");
+			else {
+				logger.info("MCP sessions are kept in the database (table {}): every instance accepts them",
+						JdbcMcpSessionRegistry.TABLE);
 			}
-			if (!ClassUtils.isPresent("org.springframework.jdbc.core.JdbcTemplate",
-					AgentMcpServerAutoConfiguration.class.getClassLoader())) {
-				throw new InvalidToolConfigurationException(prefix + ".store.type",
-						"the JDBC MCP session store needs spring-jdbc, and it is not on the classpath",
-						"Add spring-boot-starter-jdbc, or set '" + prefix + ".store.type' to auto or memory.");
-			}
-			logger.info("MCP sessions are kept in the database (table {}): every instance accepts them",
-					JdbcMcpSessionRegistry.TABLE);
-			return dataSource;
+			return store;
 		}
 
-		// As the session store: memory, jdbc, or auto (the DataSource only when it is
-		// PostgreSQL)
 		private static @Nullable DataSource taskStore(StoreType type, @Nullable DataSource dataSource) {
-			String prefix = McpProperties.PREFIX + ".tasks";
+			@Nullable DataSource store = jdbcStore(McpProperties.PREFIX + ".tasks", "MCP task", type, dataSource);
+			if (store != null) {
+				logger.info("MCP tasks are kept in the database (table {}): every instance answers them",
+						JdbcMcpTaskStore.TABLE);
+			}
+			return store;
+		}
+
+		// The DataSource of a store of the MCP server (memory, jdbc, or auto: the
+		// DataSource only when it is PostgreSQL), or null for memory; jdbc without a
+		// DataSource or without spring-jdbc fails naming the property
+		private static @Nullable DataSource jdbcStore(String prefix, String what, StoreType type,
+				@Nullable DataSource dataSource) {
 			if (type == StoreType.MEMORY
 					|| (type == StoreType.AUTO && (dataSource == null || !isPostgres(dataSource)))) {
 				return null;
 			}
 			if (dataSource == null) {
-				throw StoreType.missingDataSource(prefix, "MCP task");
+				throw StoreType.missingDataSource(prefix, what);
 			}
 			if (!ClassUtils.isPresent("org.springframework.jdbc.core.JdbcTemplate",
 					AgentMcpServerAutoConfiguration.class.getClassLoader())) {
 				throw new InvalidToolConfigurationException(prefix + ".store.type",
-						"the JDBC MCP task store needs spring-jdbc, and it is not on the classpath",
+						"the JDBC " + what + " store needs spring-jdbc, and it is not on the classpath",
 						"Add spring-boot-starter-jdbc, or set '" + prefix + ".store.type' to auto or memory.");
 			}
-			logger.info("MCP tasks are kept in the database (table {}): every instance answers them",
-					JdbcMcpTaskStore.TABLE);
 			return dataSource;
 		}
 

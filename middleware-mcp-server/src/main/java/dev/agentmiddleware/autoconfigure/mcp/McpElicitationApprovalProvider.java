@@ -81,7 +81,7 @@ public final class McpElicitationApprovalProvider implements ApprovalProvider {
 	// call, where the link is not sent (it is decided in the console/REST/link)
 	static McpSchema.ClientCapabilities.@Nullable Elicitation elicitation(@Nullable McpSyncServerExchange exchange) {
 		if (exchange != null && exchange.transportContext() != null
-				&& exchange.transportContext().get(StatelessMcpServer.STATELESS) != null) {
+				&& StatelessMcpServer.STATELESS.get(exchange.transportContext()) != null) {
 			return null;
 		}
 		McpSchema.ClientCapabilities capabilities = (exchange != null) ? exchange.getClientCapabilities() : null;

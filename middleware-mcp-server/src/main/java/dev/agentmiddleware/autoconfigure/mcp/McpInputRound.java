@@ -27,7 +27,8 @@ import org.jspecify.annotations.Nullable;
 final class McpInputRound {
 
 	/** The key of the round in a request's transport context. */
-	static final String KEY = McpInputRound.class.getName();
+	static final McpTransportContextKey<McpInputRound> KEY = McpTransportContextKey.of(McpInputRound.class.getName(),
+			McpInputRound.class);
 
 	/**
 	 * The {@code _meta} entry of a request to the client that names its key; removed
@@ -77,7 +78,7 @@ final class McpInputRound {
 	}
 
 	static @Nullable McpInputRound of(@Nullable McpTransportContext context) {
-		return (context != null && context.get(KEY) instanceof McpInputRound round) ? round : null;
+		return (context != null) ? KEY.get(context) : null;
 	}
 
 	String name() {

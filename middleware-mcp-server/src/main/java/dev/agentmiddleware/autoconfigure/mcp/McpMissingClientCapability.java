@@ -19,10 +19,6 @@ import org.jspecify.annotations.Nullable;
  */
 final class McpMissingClientCapability {
 
-	/** The transport context's key that marks a request of {@code 2026-07-28}. */
-	static final McpTransportContextKey<Boolean> KEY = McpTransportContextKey
-		.of(McpMissingClientCapability.class.getName(), Boolean.class);
-
 	private McpMissingClientCapability() {
 	}
 
@@ -35,7 +31,7 @@ final class McpMissingClientCapability {
 	 * came from a session
 	 */
 	static @Nullable McpError of(McpTransportContext context, Throwable failure) {
-		if (KEY.get(context) == null) {
+		if (StatelessMcpServer.STATELESS.get(context) == null) {
 			return null;
 		}
 		for (Throwable cause = failure; cause != null; cause = cause.getCause()) {

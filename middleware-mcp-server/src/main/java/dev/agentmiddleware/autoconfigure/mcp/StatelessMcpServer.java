@@ -101,7 +101,8 @@ final class StatelessMcpServer {
 	 * link by URL elicitation is not sent through it (approval by form elicitation is an
 	 * input request of the call's round).
 	 */
-	static final String STATELESS = StatelessMcpServer.class.getName() + ".stateless";
+	static final McpTransportContextKey<Boolean> STATELESS = McpTransportContextKey
+		.of(StatelessMcpServer.class.getName() + ".stateless", Boolean.class);
 
 	private static final List<String> PROTOCOL_VERSIONS = List.of(PROTOCOL_VERSION);
 
@@ -535,15 +536,14 @@ final class StatelessMcpServer {
 			@Nullable StatelessMcpStream stream, @Nullable CallCancellation cancellation,
 			@Nullable McpInputRound round) {
 		Map<String, Object> context = new HashMap<>(6);
-		context.put(STATELESS, Boolean.TRUE);
+		STATELESS.put(context, Boolean.TRUE);
 		if (round != null) {
-			context.put(McpInputRound.KEY, round);
+			McpInputRound.KEY.put(context, round);
 		}
 		if (principal != null) {
 			McpPrincipals.KEY.put(context, principal);
 		}
 		McpRequestBaseUrls.KEY.put(context, McpRequestBaseUrls.of(request.servletRequest()));
-		McpMissingClientCapability.KEY.put(context, Boolean.TRUE);
 		if (cancellation != null) {
 			McpRequestCancellations.KEY.put(context, cancellation);
 		}

@@ -110,7 +110,7 @@ class McpElicitationApprovalProviderTests {
 	private static ToolInvocation statelessCall(McpInputRound round) {
 		McpJsonMapper json = new JacksonMcpJsonMapper(JsonMapper.builder().build());
 		McpTransportContext context = McpTransportContext
-			.create(Map.of(StatelessMcpServer.STATELESS, Boolean.TRUE, McpInputRound.KEY, round));
+			.create(Map.of(StatelessMcpServer.STATELESS.name(), Boolean.TRUE, McpInputRound.KEY.name(), round));
 		McpSyncServerExchange exchange = new McpSyncServerExchange(
 				new McpAsyncServerExchange(null, new StatelessMcpSession(json, null, null, round), round.capabilities(),
 						new McpSchema.Implementation("inspector", "1"), context));
