@@ -117,27 +117,6 @@ final class StatelessMcpStream {
 	}
 
 	/**
-	 * Commits the response, so that the client sees the stream open before the call
-	 * reports anything.
-	 */
-	void open() {
-		this.lock.lock();
-		try {
-			if (!this.closed) {
-				this.committed = true;
-				this.sse.comment("stream open").send();
-			}
-		}
-		catch (IOException | RuntimeException ex) {
-			logger.debug("MCP client went away before its stream opened: {}", ex.getClass().getSimpleName());
-			this.closed = true;
-		}
-		finally {
-			this.lock.unlock();
-		}
-	}
-
-	/**
 	 * Answers the request with one JSON message and a status instead of a stream, if
 	 * nothing was written on the stream yet; the stream is closed then.
 	 * @param response the HTTP response of the request
