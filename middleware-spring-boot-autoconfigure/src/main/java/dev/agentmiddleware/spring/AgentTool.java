@@ -166,8 +166,33 @@ public @interface AgentTool {
 	 * public Report buildReport(String month) { ... }
 	 * }</pre>
 	 * @return whether the tool runs as a task, {@link TaskSupport#FORBIDDEN} by default
+	 * @see #inputBeforeTask()
 	 */
 	TaskSupport taskSupport() default TaskSupport.FORBIDDEN;
+
+	/**
+	 * Whether a call that runs as a task ({@link #taskSupport()}) gathers what its tool
+	 * asks of the client's user or model ({@link dev.agentmiddleware.tool.ToolClient})
+	 * before the task is created, by {@code input_required} round trips, as the MCP tasks
+	 * extension's composition with multi round-trip requests describes. Such a call's
+	 * rounds answer {@code input_required} (no task) while the tool asks what the client
+	 * has not answered yet; the round in which the tool takes the last answer the client
+	 * gave answers the task, and the tool goes on in the task with those answers. A
+	 * question the tool asks after that point parks the task in {@code input_required}
+	 * (answered by {@code tasks/update}); a round with no answer for the tool to take (a
+	 * first round in which it asks nothing) runs it to its end and answers the task
+	 * completed. Without it (the default) the call answers the task at once, and each
+	 * question parks the task. The tool's code is the same either way: ask first, then
+	 * work. <pre>{@code
+	 * &#64;AgentTool(description = "Deploys a release", taskSupport = TaskSupport.REQUIRED, inputBeforeTask = true)
+	 * public String deploy(String release, ToolClient client) {
+	 *     ElicitationResult window = client.elicit(askForTheWindow);   // a round trip before the task
+	 *     return deployer.deploy(release, window.content());            // the task
+	 * }
+	 * }</pre>
+	 * @return whether the call asks its questions before it becomes a task
+	 */
+	boolean inputBeforeTask() default false;
 
 	/**
 	 * Whether a tool runs as an MCP task, named as MCP's {@code execution.taskSupport}.

@@ -152,6 +152,14 @@ final class McpInputRound {
 		return new LinkedHashMap<>(this.asked);
 	}
 
+	/**
+	 * Whether the handler took every answer the client gave, and there was at least one.
+	 * @return {@code true} once the last answer was taken
+	 */
+	synchronized boolean tookEveryAnswer() {
+		return !this.answers.isEmpty() && this.used.keySet().containsAll(this.answers.keySet());
+	}
+
 	synchronized Map<String, Object> usedAnswers() {
 		return new LinkedHashMap<>(this.used);
 	}

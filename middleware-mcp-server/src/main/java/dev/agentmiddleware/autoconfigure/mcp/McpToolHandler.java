@@ -8,12 +8,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.BiFunction;
 
+import dev.agentmiddleware.autoconfigure.internal.ToolNames;
 import dev.agentmiddleware.autoconfigure.internal.ToolResultText;
 import dev.agentmiddleware.autoconfigure.springai.GovernedToolCallback;
 import dev.agentmiddleware.autoconfigure.springai.ToolErrorFormatter;
 import dev.agentmiddleware.autoconfigure.tool.RegisteredTool;
 import dev.agentmiddleware.chain.CallCancellation;
 import dev.agentmiddleware.chain.ToolPipeline;
+import dev.agentmiddleware.spring.AgentTool;
 import dev.agentmiddleware.tool.CallResumption;
 import dev.agentmiddleware.tool.InvocationSource;
 import dev.agentmiddleware.tool.ToolProgress.ProgressTarget;
@@ -119,6 +121,8 @@ public final class McpToolHandler
 
 	private final ObservationRegistry observationRegistry;
 
+	private final boolean inputBeforeTask;
+
 	/**
 	 * Creates the handler of one tool.
 	 * @param tool the registered tool
@@ -182,6 +186,8 @@ public final class McpToolHandler
 		Map<String, Object> outputSchema = ToolOutputSchema.of(resultType, jsonMapper);
 		this.structured = outputSchema != null;
 		this.definition = definition(descriptor, jsonMapper, outputSchema, icons);
+		AgentTool annotation = (method != null) ? ToolNames.annotation(method) : null;
+		this.inputBeforeTask = annotation != null && annotation.inputBeforeTask();
 	}
 
 	@SuppressWarnings("unchecked")
@@ -335,6 +341,12 @@ public final class McpToolHandler
 
 	private static @Nullable ToolPrincipal principal(McpSyncServerExchange exchange) {
 		return McpPrincipals.of(exchange.transportContext());
+	}
+
+	// Whether a call that runs as a task asks its questions before the task
+	// (AgentTool#inputBeforeTask, StatelessMcpTaskEscalation)
+	boolean inputBeforeTask() {
+		return this.inputBeforeTask;
 	}
 
 	@Override

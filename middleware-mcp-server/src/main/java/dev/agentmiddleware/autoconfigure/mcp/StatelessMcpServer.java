@@ -74,7 +74,8 @@ import org.springframework.web.servlet.function.ServerResponse;
  * round-trip request on {@code tools/call}, {@code prompts/get} and
  * {@code resources/read}: {@link StatelessMcpInputs}. The tasks extension
  * ({@code tasks/get}, {@code tasks/update}, {@code tasks/cancel}, whose {@code Mcp-Name}
- * is the {@code taskId}) is {@link StatelessMcpTasks}.
+ * is the {@code taskId}) is {@link StatelessMcpTasks}; a task tool that gathers its input
+ * by {@code input_required} rounds before its task is {@link StatelessMcpTaskEscalation}.
  * <p>
  * {@code subscriptions/listen} streams are kept by {@link StatelessMcpSubscriptions};
  * {@code Mcp-Param-*} headers are checked by {@link McpParamHeaders}. A
@@ -138,6 +139,8 @@ final class StatelessMcpServer {
 
 	private final StatelessMcpInputs inputs;
 
+	private final StatelessMcpTaskEscalation escalation;
+
 	private volatile @Nullable StatelessMcpCatalog catalog;
 
 	// The streams of the calls running, for the keep-alive that finds a client gone
@@ -159,6 +162,7 @@ final class StatelessMcpServer {
 		this.subscriptions = new StatelessMcpSubscriptions(jsonMapper);
 		this.notified = notified;
 		this.inputs = new StatelessMcpInputs(jsonMapper, requestStates, roundTime);
+		this.escalation = new StatelessMcpTaskEscalation(jsonMapper, tasks, this.inputs, this.streams);
 	}
 
 	/**
@@ -466,6 +470,12 @@ final class StatelessMcpServer {
 			return error(HttpStatus.BAD_REQUEST, rpc.id(), HEADER_MISMATCH, headerMismatch, null);
 		}
 		if (this.tasks.runsAsTask(tool, params)) {
+			if (round != null && StatelessMcpTaskEscalation.gathersInputFirst(tool)) {
+				// Its input by input_required rounds first, then the task
+				return this.escalation.call(tool, rpc, callRequest, round,
+						new StatelessMcpTaskEscalation.Client(meta.capabilities(), meta.clientInfo(), meta.logLevel()),
+						request, principal);
+			}
 			return json(HttpStatus.OK, McpSchema.JSONRPCResponse.result(rpc.id(), this.tasks.start(tool, callRequest,
 					params, principal, McpRequestBaseUrls.of(request.servletRequest()))));
 		}

@@ -50,6 +50,10 @@ import org.slf4j.LoggerFactory;
  * {@code completed} with the {@code CallToolResult} (a tool error is
  * {@code result.isError}), or {@code failed} with a JSON-RPC error when the handler
  * itself fails (an {@link McpError}, an {@link Error} a tool throws);</li>
+ * <li>a tool declared {@code @AgentTool(inputBeforeTask = true)} gathers its input by
+ * {@code input_required} rounds first, and its call becomes a task on the round that
+ * answers its questions ({@link StatelessMcpTaskEscalation}, which uses
+ * {@link #escalate}, {@link #session} and {@link #settle});</li>
  * <li>a request the call sends its client parks the task in {@code input_required}
  * ({@link McpTaskSession}); {@code tasks/update} writes the answers to the store, where
  * the waiting call finds them;</li>
@@ -223,10 +227,7 @@ final class StatelessMcpTasks {
 			this.store.update(id, (each) -> each.failed(internalError(), this.clock.millis()));
 			throw ex;
 		}
-		Map<String, Object> created = new LinkedHashMap<>();
-		created.put("resultType", "task");
-		created.putAll(task.envelope());
-		return created;
+		return created(task);
 	}
 
 	/**
@@ -287,25 +288,107 @@ final class StatelessMcpTasks {
 		});
 	}
 
-	private void run(String id, SyncToolSpecification tool, McpSyncServerExchange exchange,
-			McpSchema.CallToolRequest call, CallCancellation cancellation) {
+	/**
+	 * Creates the task of a call that runs already, on a thread of {@link #execute}: a
+	 * call that gathered its input by {@code input_required} rounds and escalates
+	 * ({@link StatelessMcpTaskEscalation}). The call ends its task with {@link #settle}.
+	 * @param id the task's id
+	 * @param principal the caller, or {@code null}
+	 * @param cancellation the call's cancellation, which {@code tasks/cancel} cancels
+	 * @return the {@code CreateTaskResult}
+	 */
+	Map<String, Object> escalate(String id, @Nullable ToolPrincipal principal, CallCancellation cancellation) {
+		McpTask task = McpTask.working(id, owner(principal), this.clock.millis(), this.ttl.toMillis(),
+				this.pollInterval.toMillis());
+		this.store.create(task);
+		this.running.put(id, cancellation);
+		watch();
+		return created(task);
+	}
+
+	/**
+	 * Creates the task of a call that ended before it escalated: completed with its
+	 * result.
+	 * @param principal the caller, or {@code null}
+	 * @param result the call's result
+	 * @return the {@code CreateTaskResult}
+	 */
+	Map<String, Object> completed(@Nullable ToolPrincipal principal, McpSchema.CallToolResult result) {
+		long now = this.clock.millis();
+		McpTask task = McpTask
+			.working(UUID.randomUUID().toString(), owner(principal), now, this.ttl.toMillis(),
+					this.pollInterval.toMillis())
+			.completed(this.jsonMapper.convertValue(result, MAP), now);
+		this.store.create(task);
+		return created(task);
+	}
+
+	/**
+	 * The MCP SDK's view of a task's call for the requests it sends its client: each
+	 * parks the task in {@code input_required} until {@code tasks/update} answers it.
+	 * @param id the task's id
+	 * @param cancellation the call's cancellation
+	 * @return the session
+	 */
+	McpTaskSession session(String id, CallCancellation cancellation) {
+		return new McpTaskSession(id, this.store, this.jsonMapper, cancellation, this.checkInterval, this.clock);
+	}
+
+	/**
+	 * Runs a call on a thread of the tasks.
+	 * @param call the call
+	 */
+	void execute(Runnable call) {
+		this.runner.execute(call);
+	}
+
+	/**
+	 * Writes the end of a task's call to the store: {@code completed} with its result, or
+	 * {@code failed} with the JSON-RPC error of its handler's failure.
+	 * @param id the task's id
+	 * @param toolName the tool, for the log
+	 * @param result the call's result, or {@code null} when it failed
+	 * @param failure what its handler threw, or {@code null}
+	 */
+	void settle(String id, String toolName, McpSchema.@Nullable CallToolResult result, @Nullable Throwable failure) {
 		try {
-			McpSchema.CallToolResult result = tool.callHandler().apply(exchange, call);
-			Map<String, Object> inlined = this.jsonMapper.convertValue(result, MAP);
-			this.store.update(id, (task) -> task.completed(inlined, this.clock.millis()));
-		}
-		catch (McpError ex) {
-			this.store.update(id, (task) -> task.failed(this.jsonMapper.convertValue(ex.getJsonRpcError(), MAP),
-					this.clock.millis()));
-		}
-		catch (Throwable ex) {
-			logger.warn("MCP task of tool '{}' failed in its handler: {}", tool.tool().name(),
-					ex.getClass().getSimpleName());
-			this.store.update(id, (task) -> task.failed(internalError(), this.clock.millis()));
+			if (failure == null && result != null) {
+				Map<String, Object> inlined = this.jsonMapper.convertValue(result, MAP);
+				this.store.update(id, (task) -> task.completed(inlined, this.clock.millis()));
+			}
+			else if (failure instanceof McpError ex) {
+				this.store.update(id, (task) -> task.failed(this.jsonMapper.convertValue(ex.getJsonRpcError(), MAP),
+						this.clock.millis()));
+			}
+			else {
+				logger.warn("MCP task of tool '{}' failed in its handler: {}", toolName,
+						(failure != null) ? failure.getClass().getSimpleName() : "no result");
+				this.store.update(id, (task) -> task.failed(internalError(), this.clock.millis()));
+			}
 		}
 		finally {
 			this.running.remove(id);
 		}
+	}
+
+	private void run(String id, SyncToolSpecification tool, McpSyncServerExchange exchange,
+			McpSchema.CallToolRequest call, CallCancellation cancellation) {
+		McpSchema.CallToolResult result = null;
+		Throwable failure = null;
+		try {
+			result = tool.callHandler().apply(exchange, call);
+		}
+		catch (Throwable ex) {
+			failure = ex;
+		}
+		settle(id, tool.tool().name(), result, failure);
+	}
+
+	private static Map<String, Object> created(McpTask task) {
+		Map<String, Object> created = new LinkedHashMap<>();
+		created.put("resultType", "task");
+		created.putAll(task.envelope());
+		return created;
 	}
 
 	private void watch() {
@@ -360,10 +443,8 @@ final class StatelessMcpTasks {
 		Object info = meta.get(META_CLIENT_INFO);
 		McpSchema.Implementation clientInfo = (info != null)
 				? this.jsonMapper.convertValue(info, McpSchema.Implementation.class) : null;
-		McpTaskSession session = new McpTaskSession(id, this.store, this.jsonMapper, cancellation, this.checkInterval,
-				this.clock);
-		return new McpSyncServerExchange(new McpAsyncServerExchange(null, session, capabilities, clientInfo,
-				McpTransportContext.create(context)));
+		return new McpSyncServerExchange(new McpAsyncServerExchange(null, session(id, cancellation), capabilities,
+				clientInfo, McpTransportContext.create(context)));
 	}
 
 	private TaskSupport taskSupport(String toolName) {
