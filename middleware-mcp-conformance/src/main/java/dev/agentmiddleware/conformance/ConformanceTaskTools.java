@@ -19,7 +19,8 @@ import org.springframework.stereotype.Component;
  * The tools the scenarios of the tasks extension ({@code tasks-*}) call, by the names
  * they use: a tool that never runs as a task, tools that run as one when the client
  * declared the extension (a slow one its client cancels, one that ends with a tool error,
- * one whose handler fails, ones that ask their client's user), declared with
+ * one whose handler fails, ones that ask their client's user, one that asks its user by
+ * {@code input_required} round trips before its task), declared with
  * {@code @AgentTool(taskSupport = ...)}.
  */
 @Component
@@ -104,6 +105,26 @@ public class ConformanceTaskTools {
 			.supplyAsync(() -> client.elicit(confirmation("Second question?")), QUESTIONS);
 		ElicitationResult first = client.elicit(confirmation("First question?"));
 		return "First: " + first.content() + ", second: " + second.join().content();
+	}
+
+	/**
+	 * Asks the user's name by {@code input_required} round trips, then runs as a task
+	 * that greets them (scenario {@code tasks-mrtr-composition}): the first round answers
+	 * {@code input_required} asking for {@code user_name}, the retry with the answer
+	 * answers the task, whose result names the user.
+	 * @param client the call's client
+	 * @return the greeting
+	 */
+	@AgentTool(name = "test_tool_with_task", description = "Asks the user's name, then greets them as a task",
+			safety = SafetyLevel.SAFE, readOnly = true, openWorld = false, taskSupport = TaskSupport.REQUIRED,
+			inputBeforeTask = true)
+	public String toolWithTask(ToolClient client) {
+		ElicitationResult answer = client.elicit(ElicitationRequest.builder("What is your name?")
+			.property("name", Map.of("type", "string"))
+			.required("name")
+			.id("user_name")
+			.build());
+		return "Hello, " + answer.content().get("name") + "!";
 	}
 
 	private static ElicitationRequest confirmation(String message) {
