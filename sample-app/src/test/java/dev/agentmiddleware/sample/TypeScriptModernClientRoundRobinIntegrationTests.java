@@ -39,8 +39,8 @@ import static org.awaitility.Awaitility.await;
  * every request to the other instance than the one before, and each test checks that it
  * did and that both served. A call; an approval decided by the client's user through
  * {@code input_required}; an approval decided through the REST API of the other instance
- * while the client retries; a task polled to its result; a task cancelled, its approval
- * withdrawn. No session and no sticky routing.
+ * while the client retries; a tampered {@code requestState} refused; a task polled to its
+ * result; a task cancelled, its approval withdrawn. No session and no sticky routing.
  */
 @RequiresService({ TestService.NODE, TestService.NODE22, TestService.POSTGRES })
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -89,7 +89,7 @@ class TypeScriptModernClientRoundRobinIntegrationTests {
 				"--sample.approver.password=alice-secret", "--agent.middleware.approval.store.poll-interval=200ms",
 				"--agent.middleware.approval.store.instance-id=" + name,
 				"--agent.middleware.mcp.request-state.secret=" + SECRET,
-				"--agent.middleware.mcp.input-required.approval-round=500ms",
+				"--agent.middleware.mcp.input-required.approval-round=1s",
 				"--agent.middleware.mcp.tasks.poll-interval=200ms");
 	}
 
@@ -130,7 +130,7 @@ class TypeScriptModernClientRoundRobinIntegrationTests {
 		ApprovalApi approverOnA = new ApprovalApi(port(this.instanceA), "alice", "alice-secret");
 		JsonNode request = approverOnA.awaitPendingFor("delete_file", "rr-console.txt");
 		// Undecided for more than a round: the client retries on the requestState alone
-		await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(5)).until(() -> !flow.isDone());
+		await().during(Duration.ofMillis(1500)).atMost(Duration.ofSeconds(5)).until(() -> !flow.isDone());
 		assertThat(approverOnA.approve(request.get("id").asString()).status()).isEqualTo(200);
 
 		JsonNode seen = flow.get(60, TimeUnit.SECONDS);
@@ -142,6 +142,25 @@ class TypeScriptModernClientRoundRobinIntegrationTests {
 		assertThat(rounds.get(0)).isOne();
 		assertStrictRoundRobin(seen);
 		assertThat(audit("delete_file", "rr-console.txt")).containsExactly("APPROVED by alice");
+	}
+
+	@Test
+	void tamperedRequestStateIsRefusedByTheOtherInstance() throws Exception {
+		Path file = Files.writeString(workspace.resolve("rr-tampered.txt"), "keep me");
+
+		JsonNode seen = flow("tampered", "rr-tampered.txt");
+
+		assertThat(seen.get("asked")).hasSize(1);
+		assertThat(seen.get("tampered").asInt()).isOne();
+		assertThat(seen.get("call").get("code").asInt()).isEqualTo(-32602);
+		assertThat(seen.get("call").get("message").asString()).contains("requestState", "integrity check");
+		assertThat(instancesOf(seen, "tools/call")).containsExactly(1, 0);
+		assertStrictRoundRobin(seen);
+		assertThat(file).hasContent("keep me");
+		assertThat(new ApprovalApi(port(this.instanceB), "alice", "alice-secret").pending())
+			.anySatisfy((request) -> assertThat(request.get("arguments").path("path").asString(null))
+				.isEqualTo("rr-tampered.txt"));
+		assertThat(audit("delete_file", "rr-tampered.txt")).isEmpty();
 	}
 
 	@Test
@@ -161,6 +180,10 @@ class TypeScriptModernClientRoundRobinIntegrationTests {
 		assertThat(instancesOf(seen, "tools/call")).containsExactly(1);
 		assertThat(instancesOf(seen, "tasks/get")).contains(0, 1);
 		assertStrictRoundRobin(seen);
+		assertThat(JdbcClient.create(this.dataSource)
+			.sql("SELECT COUNT(*) FROM agent_mcp_task")
+			.query(Long.class)
+			.single()).as("the tasks are kept in the database").isPositive();
 		assertThat(workspace.resolve("rr-task.zip")).exists();
 		assertThat(directory.resolve("a.txt")).doesNotExist();
 	}
