@@ -36,9 +36,9 @@ class ObservabilityMcpIntegrationTests {
 
 	// The todo tools are contributed by the todo agent middleware: in the endpoint and
 	// the MCP list like the others.
-	private static final List<String> TOOLS = List.of("browse", "crash_browser", "delete_file", "generate_report",
-			"get_exchange_rate", "get_weather", "list_files", "plan_trip", "read_file", "read_todos", "update_todo",
-			"weather_chart", "write_file", "write_todos");
+	private static final List<String> TOOLS = List.of("archive_directory", "browse", "crash_browser", "delete_file",
+			"generate_report", "get_exchange_rate", "get_weather", "list_files", "plan_trip", "read_file", "read_todos",
+			"update_todo", "weather_chart", "write_file", "write_todos");
 
 	@TempDir
 	static Path workspace;

@@ -147,7 +147,8 @@ class ReadmeWalkthroughMcpIntegrationTests {
 				.get("failures")
 				.asInt()).isGreaterThanOrEqualTo(2));
 		JsonNode overview = JsonMapper.shared().readTree(get("/actuator/agentmiddleware"));
-		Map<String, String> pipelines = Map.of("browse",
+		Map<String, String> pipelines = Map.of("archive_directory",
+				"[observation, logging, results, approval, call-counting, archive_directory]", "browse",
 				"[observation, logging, results, crash-recovery, call-counting, browse]", "crash_browser",
 				"[observation, logging, results, call-counting, crash_browser]", "delete_file",
 				"[observation, logging, results, approval, call-counting, delete_file]", "generate_report",

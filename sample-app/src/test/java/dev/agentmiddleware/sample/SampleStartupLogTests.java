@@ -33,7 +33,7 @@ class SampleStartupLogTests {
 			assertThat(lines).filteredOn((line) -> line.contains(" WARN ") || line.contains(" ERROR ")).isEmpty();
 			assertThat(lines).filteredOn((line) -> line.contains("Agent tool middleware: "))
 				.singleElement(org.assertj.core.api.InstanceOfAssertFactories.STRING)
-				.contains("14 tools registered (")
+				.contains("15 tools registered (")
 				.contains("get_weather")
 				.contains("chains at /actuator/agentmiddleware")
 				.endsWith(

@@ -3,9 +3,11 @@ package dev.agentmiddleware.sample;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 
 import dev.agentmiddleware.testsupport.RequiresService;
 import dev.agentmiddleware.testsupport.TestService;
@@ -26,15 +28,19 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * Approvals of MCP {@code 2026-07-28} calls with the official TypeScript SDK 2.x client
- * ({@code src/test/node/mcp-client-v2/modern-approval.mjs}, Node.js 22), which fulfils
- * {@code input_required} with its own handlers and retries: an approval decided by the
- * client's user (its elicitation handler answers the input request {@code approval}), and
- * an approval decided through the REST API while the client retries on the
- * {@code requestState} alone.
+ * ({@code src/test/node/mcp-client-v2/modern-approval.mjs} and {@code modern-flows.mjs},
+ * Node.js 22), which fulfils {@code input_required} with its own handlers and retries: an
+ * approval decided by the client's user (its elicitation handler answers the input
+ * request {@code approval}), an approval decided through the REST API while the client
+ * retries on the {@code requestState} alone, and a retry whose {@code requestState} was
+ * tampered with, refused. And the tasks extension: an approval-gated
+ * {@code archive_directory} run as a task, polled to its result once approved, or
+ * cancelled while its approval is pending, which withdraws the approval.
  */
 @RequiresService({ TestService.NODE, TestService.NODE22 })
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
-		properties = "agent.middleware.mcp.input-required.approval-round=1s")
+		properties = { "agent.middleware.mcp.input-required.approval-round=1s",
+				"agent.middleware.mcp.tasks.poll-interval=200ms" })
 @ActiveProfiles("elicitation")
 class TypeScriptModernClientApprovalIntegrationTests {
 
@@ -89,6 +95,116 @@ class TypeScriptModernClientApprovalIntegrationTests {
 		assertThat(seen.get("asked")).isEmpty();
 		assertThat(seen.get("text").asString()).isEqualTo("Deleted ts-console.txt");
 		assertThat(file).doesNotExist();
+	}
+
+	@Test
+	void aTamperedRequestStateIsRefusedAndTheApprovalStaysPending() throws Exception {
+		Path file = Files.writeString(workspace.resolve("ts-tampered.txt"), "keep me");
+
+		JsonNode seen = flow("tampered", mcpUrl(this.port), "ts-tampered.txt");
+
+		assertThat(seen.get("asked")).hasSize(1);
+		assertThat(seen.get("tampered").asInt()).as("the retry's requestState was altered").isOne();
+		JsonNode call = seen.get("call");
+		assertThat(call.get("settled").asString()).isEqualTo("rejected");
+		assertThat(call.get("code").asInt()).isEqualTo(-32602);
+		assertThat(call.get("message").asString()).contains("requestState", "integrity check");
+		assertThat(file).hasContent("keep me");
+		ApprovalApi approver = new ApprovalApi(this.port, "approver", "approve-me");
+		String requestId = approver.awaitPendingFor("delete_file", "ts-tampered.txt").get("id").asString();
+		assertThat(approver.audit())
+			.noneSatisfy((record) -> assertThat(record.get("requestId").asString()).isEqualTo(requestId));
+	}
+
+	@Test
+	void aTaskIsPolledToItsResultOnceItsApprovalIsGranted() throws Exception {
+		Path directory = Files.createDirectories(workspace.resolve("ts-task"));
+		Files.writeString(directory.resolve("a.txt"), "a");
+		Files.writeString(directory.resolve("b.txt"), "b");
+		CompletableFuture<JsonNode> flow = CompletableFuture
+			.supplyAsync(() -> flowUnchecked("task", mcpUrl(this.port), "ts-task"));
+		ApprovalApi approver = new ApprovalApi(this.port, "approver", "approve-me");
+		JsonNode request = approver.awaitPending(archiving("ts-task"));
+		assertThat(approver.approve(request.get("id").asString()).status()).isEqualTo(200);
+
+		JsonNode seen = flow.get(60, TimeUnit.SECONDS);
+		assertTaskCompleted(seen, "ts-task");
+		assertThat(workspace.resolve("ts-task.zip")).exists();
+		assertThat(directory.resolve("a.txt")).doesNotExist();
+	}
+
+	@Test
+	void aTaskCancelledWhileItsApprovalIsPendingWithdrawsTheApproval() throws Exception {
+		Path directory = Files.createDirectories(workspace.resolve("ts-cancel"));
+		Files.writeString(directory.resolve("a.txt"), "a");
+
+		JsonNode seen = flow("task-cancel", mcpUrl(this.port), "ts-cancel",
+				"http://localhost:" + this.port + "/agent/approvals", "approver:approve-me");
+
+		assertTaskCancelled(seen, new ApprovalApi(this.port, "approver", "approve-me"));
+		assertThat(directory.resolve("a.txt")).exists();
+		assertThat(workspace.resolve("ts-cancel.zip")).doesNotExist();
+	}
+
+	static String mcpUrl(int port) {
+		return "http://localhost:" + port + "/mcp";
+	}
+
+	static Predicate<JsonNode> archiving(String directory) {
+		return (request) -> request.get("tool").asString().equals("archive_directory")
+				&& directory.equals(request.get("arguments").path("directory").asString(null));
+	}
+
+	// The task's tools/call is rejected by the SDK 2.4.0, which has no client runtime of
+	// the tasks extension (the script reads the CreateTaskResult from the transport); the
+	// task is polled with tasks/get to its result, inlined
+	static void assertTaskCompleted(JsonNode seen, String directory) {
+		assertThat(seen.get("call").get("code").asString()).isEqualTo("UNSUPPORTED_RESULT_TYPE");
+		assertThat(seen.get("call").get("resultType").asString()).isEqualTo("task");
+		assertThat(seen.get("created").get("status").asString()).isEqualTo("working");
+		assertThat(seen.get("statuses").valueStream().map(JsonNode::asString)).endsWith("completed")
+			.isSubsetOf("working", "completed");
+		JsonNode task = seen.get("task");
+		assertThat(task.get("taskId").asString()).isEqualTo(seen.get("created").get("taskId").asString());
+		assertThat(task.get("result").get("isError").asBoolean()).isFalse();
+		assertThat(task.get("result").get("content").get(0).get("text").asString())
+			.isEqualTo("Archived %d files of %s into %s.zip", 2, directory, directory);
+	}
+
+	// tasks/cancel while the approval was pending: the task ends cancelled without a
+	// result, its approval request leaves the approval API and is audited as cancelled
+	static void assertTaskCancelled(JsonNode seen, ApprovalApi approver) {
+		assertThat(seen.get("created").get("status").asString()).isEqualTo("working");
+		assertThat(seen.get("cancelled").isObject()).isTrue();
+		assertThat(seen.get("statuses").valueStream().map(JsonNode::asString)).endsWith("cancelled");
+		assertThat(seen.get("task").has("result")).isFalse();
+		String requestId = seen.get("pending").get("id").asString();
+		assertThat(seen.get("pendingAfter").valueStream().map((request) -> request.get("id").asString()))
+			.doesNotContain(requestId);
+		assertThat(approver.audit()).anySatisfy((record) -> {
+			assertThat(record.get("requestId").asString()).isEqualTo(requestId);
+			assertThat(record.get("outcome").asString()).isEqualTo("cancelled");
+			assertThat(record.get("reason").asString()).contains("the client cancelled the task");
+		});
+	}
+
+	// Runs modern-flows.mjs and answers what it printed
+	static JsonNode flow(String... arguments) throws Exception {
+		TypeScriptModernClientIntegrationTests.installClient();
+		List<String> command = new ArrayList<>(
+				List.of(TestService.node22().orElseThrow().toString(), "modern-flows.mjs"));
+		command.addAll(List.of(arguments));
+		String output = TypeScriptModernClientIntegrationTests.run(command, 120);
+		return JsonMapper.shared().readTree(output.lines().reduce((first, last) -> last).orElseThrow());
+	}
+
+	static JsonNode flowUnchecked(String... arguments) {
+		try {
+			return flow(arguments);
+		}
+		catch (Exception ex) {
+			throw new IllegalStateException(ex);
+		}
 	}
 
 	private JsonNode approve(String mode, String path) throws Exception {

@@ -176,7 +176,7 @@ public class WorkspaceTools {
 	 * link planted in the workspace can name a file outside it, and no path check can
 	 * tell).
 	 */
-	private static void checkOrdinaryFile(String path, Path real) throws IOException {
+	static void checkOrdinaryFile(String path, Path real) throws IOException {
 		BasicFileAttributes attributes = Files.readAttributes(real, BasicFileAttributes.class,
 				LinkOption.NOFOLLOW_LINKS);
 		if (!attributes.isRegularFile()) {
@@ -232,7 +232,7 @@ public class WorkspaceTools {
 
 	// The file system's own exceptions name the absolute path; the model gets the path it
 	// gave instead.
-	private static FileSystemException shownAs(String path, FileSystemException ex) {
+	static FileSystemException shownAs(String path, FileSystemException ex) {
 		String reason = (ex.getReason() != null) ? ex.getReason() : reasonFor(ex);
 		return (ex instanceof NoSuchFileException) ? new NoSuchFileException(path, null, reason)
 				: new FileSystemException(path, null, reason);
