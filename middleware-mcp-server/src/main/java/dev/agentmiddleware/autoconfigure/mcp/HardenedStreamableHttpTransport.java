@@ -301,8 +301,7 @@ public final class HardenedStreamableHttpTransport implements McpStreamableServe
 				return (factory == null || this.closing) ? this.errors.unavailable()
 						: this.dispatcher.initialize(factory, jsonRpcRequest, message, request);
 			}
-			McpChecked<McpLiveSession> found = this.dispatcher.session(request);
-			return found.isRefused() ? found.refusal() : this.dispatcher.deliver(found.value(), message, request);
+			return this.dispatcher.deliver(message, request);
 		}
 		catch (RuntimeException ex) {
 			logger.warn("MCP transport failed to handle a message: {}", ex.getClass().getSimpleName());

@@ -41,8 +41,8 @@ import org.springframework.web.servlet.function.ServerResponse;
  * {@code notifications/cancelled} for it ({@link McpRequestCancellations}) and a client
  * gone away cancel. A {@code GET} gets the session's listening stream, or resumes a
  * stream of the session with {@code Last-Event-ID}. <pre>{@code
- * McpChecked<McpLiveSession> found = dispatcher.session(request);
- * return found.isRefused() ? found.refusal() : dispatcher.deliver(found.value(), message, request);
+ * McpChecked<CheckedMessage> checked = validator.check(request);
+ * return checked.isRefused() ? checked.refusal() : dispatcher.deliver(checked.value(), request);
  * }</pre>
  */
 final class McpSessionDispatcher {
@@ -176,15 +176,20 @@ final class McpSessionDispatcher {
 	}
 
 	/**
-	 * Hands a message other than {@code initialize} to its session: a request is answered
-	 * on a stream (unless its params were refused), a notification or a response to the
-	 * server's request is accepted (202).
-	 * @param live the session the message names
+	 * Hands a message other than {@code initialize} to the session it names: a request is
+	 * answered on a stream (unless its params were refused), a notification or a response
+	 * to the server's request is accepted (202).
 	 * @param checked the message, as the transport's checks passed it
 	 * @param httpRequest the HTTP request that sent it
-	 * @return the response
+	 * @return the response, or the refusal ({@link #session}: 400 without a session id,
+	 * 404 when not found; then the refusal of bad params)
 	 */
-	ServerResponse deliver(McpLiveSession live, CheckedMessage checked, ServerRequest httpRequest) {
+	ServerResponse deliver(CheckedMessage checked, ServerRequest httpRequest) {
+		McpChecked<McpLiveSession> found = session(httpRequest);
+		return found.isRefused() ? found.refusal() : deliver(found.value(), checked, httpRequest);
+	}
+
+	private ServerResponse deliver(McpLiveSession live, CheckedMessage checked, ServerRequest httpRequest) {
 		McpSchema.JSONRPCMessage message = checked.message();
 		if (message instanceof McpSchema.JSONRPCRequest request) {
 			ServerResponse refused = checked.refusalOfParams();
