@@ -3,6 +3,7 @@ package dev.agentmiddleware.autoconfigure.mcp;
 import java.time.Duration;
 import java.util.List;
 
+import dev.agentmiddleware.autoconfigure.mcp.McpRequestValidator.CheckedMessage;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.spec.McpSchema;
 import io.modelcontextprotocol.spec.McpStreamableServerSession;
@@ -147,7 +148,7 @@ public final class HardenedStreamableHttpTransport implements McpStreamableServe
 						builder.maxSessions, builder.clock, () -> this.sessionFactory)
 				: new InMemoryMcpSessionRegistry(builder.sessionIdleTimeout, builder.maxSessions, builder.clock);
 		this.dispatcher = new McpSessionDispatcher(builder.jsonMapper, builder.toolVisibility, this.sessions,
-				this.validator, this.errors, builder.sseRetry);
+				this.errors, builder.sseRetry);
 		this.tasks = new StatelessMcpTasks(builder.jsonMapper,
 				(builder.taskStore != null) ? new JdbcMcpTaskStore(builder.taskStore, builder.jsonMapper, builder.clock)
 						: new InMemoryMcpTaskStore(builder.clock),
@@ -282,31 +283,25 @@ public final class HardenedStreamableHttpTransport implements McpStreamableServe
 	private ServerResponse handlePost(ServerRequest request) {
 		// A request of 2026-07-28 (its header, or server/discover) passes the same edge
 		// and limits, then is served statelessly; the others go on to the sessions
-		ServerResponse refused = this.closing ? this.errors.unavailable() : this.validator.refusalOfEdge(request);
-		if (refused != null) {
-			return refused;
+		if (this.closing) {
+			return this.errors.unavailable();
 		}
-		McpChecked<McpSchema.JSONRPCMessage> read = this.validator.read(request);
-		if (read.isRefused()) {
-			return read.refusal();
+		McpChecked<CheckedMessage> checked = this.validator.check(request);
+		if (checked.isRefused()) {
+			return checked.refusal();
 		}
-		McpSchema.JSONRPCMessage message = read.value();
-		if (StatelessMcpServer.serves(request, message)) {
-			return this.stateless.serve(message, request);
-		}
-		refused = this.validator.refusal(request);
-		if (refused != null) {
-			return refused;
+		CheckedMessage message = checked.value();
+		if (message.stateless()) {
+			return this.stateless.serve(message.message(), request);
 		}
 		try {
-			if (message instanceof McpSchema.JSONRPCRequest jsonRpcRequest
+			if (message.message() instanceof McpSchema.JSONRPCRequest jsonRpcRequest
 					&& McpSchema.METHOD_INITIALIZE.equals(jsonRpcRequest.method())) {
 				McpStreamableServerSession.Factory factory = this.sessionFactory;
 				return (factory == null || this.closing) ? this.errors.unavailable()
-						: this.dispatcher.initialize(factory, jsonRpcRequest, request);
+						: this.dispatcher.initialize(factory, jsonRpcRequest, message, request);
 			}
-			McpChecked<McpLiveSession> found = this.dispatcher.session(request);
-			return found.isRefused() ? found.refusal() : this.dispatcher.deliver(found.value(), message, request);
+			return this.dispatcher.deliver(message, request);
 		}
 		catch (RuntimeException ex) {
 			logger.warn("MCP transport failed to handle a message: {}", ex.getClass().getSimpleName());

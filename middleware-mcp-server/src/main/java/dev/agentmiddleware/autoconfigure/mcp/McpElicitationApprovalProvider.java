@@ -80,8 +80,7 @@ public final class McpElicitationApprovalProvider implements ApprovalProvider {
 	// approval link (url mode): null for none (or no MCP call), and on a 2026-07-28
 	// call, where the link is not sent (it is decided in the console/REST/link)
 	static McpSchema.ClientCapabilities.@Nullable Elicitation elicitation(@Nullable McpSyncServerExchange exchange) {
-		if (exchange != null && exchange.transportContext() != null
-				&& StatelessMcpServer.STATELESS.get(exchange.transportContext()) != null) {
+		if (exchange != null && McpRequestContext.of(exchange.transportContext()).stateless()) {
 			return null;
 		}
 		McpSchema.ClientCapabilities capabilities = (exchange != null) ? exchange.getClientCapabilities() : null;
@@ -93,7 +92,7 @@ public final class McpElicitationApprovalProvider implements ApprovalProvider {
 		McpSyncServerExchange exchange = Objects.requireNonNull(invocation.attribute(McpInvocationAttributes.EXCHANGE),
 				"the call did not come over MCP");
 		String client = clientName(exchange);
-		if (McpInputRound.of(exchange.transportContext()) != null) {
+		if (McpRequestContext.of(exchange.transportContext()).round() != null) {
 			// 2026-07-28: an input request of the round, which never blocks
 			McpSchema.ElicitFormRequest question = McpSchema.ElicitFormRequest.builder(message(request), SCHEMA)
 				.meta(Map.of(McpInputRound.META_KEY, INPUT_KEY))

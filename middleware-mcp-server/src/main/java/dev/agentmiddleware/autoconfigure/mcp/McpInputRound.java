@@ -6,7 +6,6 @@ import java.util.List;
 import java.util.Map;
 
 import dev.agentmiddleware.tool.CallResumption;
-import io.modelcontextprotocol.common.McpTransportContext;
 import io.modelcontextprotocol.spec.McpSchema;
 import org.jspecify.annotations.Nullable;
 
@@ -25,10 +24,6 @@ import org.jspecify.annotations.Nullable;
  * those this round carries to the retry (sealed into the next state).
  */
 final class McpInputRound {
-
-	/** The key of the round in a request's transport context. */
-	static final McpTransportContextKey<McpInputRound> KEY = McpTransportContextKey.of(McpInputRound.class.getName(),
-			McpInputRound.class);
 
 	/**
 	 * The {@code _meta} entry of a request to the client that names its key; removed
@@ -75,10 +70,6 @@ final class McpInputRound {
 		this.capabilities = capabilities;
 		this.answers = Map.copyOf(answers);
 		this.resumption = resumption;
-	}
-
-	static @Nullable McpInputRound of(@Nullable McpTransportContext context) {
-		return (context != null) ? KEY.get(context) : null;
 	}
 
 	String name() {

@@ -3,7 +3,6 @@ package dev.agentmiddleware.autoconfigure.mcp;
 import java.util.Map;
 
 import dev.agentmiddleware.tool.ToolClientUnavailableException;
-import io.modelcontextprotocol.common.McpTransportContext;
 import io.modelcontextprotocol.spec.McpError;
 import io.modelcontextprotocol.spec.McpSchema;
 import org.jspecify.annotations.Nullable;
@@ -25,13 +24,13 @@ final class McpMissingClientCapability {
 	/**
 	 * The error to answer a call with, if its tool failed for want of a capability on a
 	 * request of {@code 2026-07-28}.
-	 * @param context the transport context of the call
+	 * @param context what the transport knows of the call's request
 	 * @param failure why the call failed
 	 * @return the {@code -32021} error, or {@code null} when the call failed otherwise or
 	 * came from a session
 	 */
-	static @Nullable McpError of(McpTransportContext context, Throwable failure) {
-		if (StatelessMcpServer.STATELESS.get(context) == null) {
+	static @Nullable McpError of(McpRequestContext context, Throwable failure) {
+		if (!context.stateless()) {
 			return null;
 		}
 		for (Throwable cause = failure; cause != null; cause = cause.getCause()) {

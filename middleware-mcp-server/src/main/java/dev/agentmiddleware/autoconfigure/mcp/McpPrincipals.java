@@ -13,13 +13,6 @@ import org.jspecify.annotations.Nullable;
  */
 public final class McpPrincipals {
 
-	/**
-	 * The key of the caller's principal (name and authorities) in the MCP transport
-	 * context.
-	 */
-	static final McpTransportContextKey<ToolPrincipal> KEY = McpTransportContextKey.of("agent.principal",
-			ToolPrincipal.class);
-
 	private McpPrincipals() {
 	}
 
@@ -30,7 +23,7 @@ public final class McpPrincipals {
 	 * caller
 	 */
 	public static @Nullable ToolPrincipal of(McpTransportContext transportContext) {
-		return KEY.get(transportContext);
+		return McpRequestContext.of(transportContext).principal();
 	}
 
 }

@@ -5,7 +5,6 @@ import java.util.Map;
 
 import dev.agentmiddleware.chain.CallCancellation;
 import dev.agentmiddleware.tool.SessionFingerprint;
-import io.modelcontextprotocol.common.McpTransportContext;
 import io.modelcontextprotocol.spec.McpSchema;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -28,13 +27,6 @@ import org.slf4j.LoggerFactory;
  */
 final class McpRequestCancellations {
 
-	/**
-	 * Where the transport puts a request's {@link CallCancellation} in its transport
-	 * context.
-	 */
-	static final McpTransportContextKey<CallCancellation> KEY = McpTransportContextKey.of("agent.cancellation",
-			CallCancellation.class);
-
 	private static final String METHOD = "notifications/cancelled";
 
 	private static final int MAX_REASON_LENGTH = 200;
@@ -47,16 +39,6 @@ final class McpRequestCancellations {
 
 	static boolean isCancellation(McpSchema.JSONRPCNotification notification) {
 		return METHOD.equals(notification.method());
-	}
-
-	/**
-	 * The cancellation the transport put in a request's context.
-	 * @param context the transport context of the request
-	 * @return the cancellation, or {@code null} when the request did not come through
-	 * this transport
-	 */
-	static @Nullable CallCancellation of(McpTransportContext context) {
-		return KEY.get(context);
 	}
 
 	/**

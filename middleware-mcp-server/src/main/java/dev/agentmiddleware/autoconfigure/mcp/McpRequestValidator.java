@@ -36,9 +36,11 @@ import static dev.agentmiddleware.autoconfigure.mcp.HardenedStreamableHttpTransp
  * parsed), strict JSON (a repeated key is refused), the shape of a JSON-RPC 2.0 message,
  * and the params of {@code initialize} and {@code tools/call}, whose bad params the SDK
  * would answer with a 500 and an exception text. Each refusal is the transport's JSON-RPC
- * error ({@link JsonRpcErrors}). Immutable. <pre>{@code
- * McpChecked<McpSchema.JSONRPCMessage> read = validator.read(request);
- * // a 5 MB body with a 4 MB limit: read.refusal() is 413 {"error":{"code":-32000,"message":"Content Too Large: ..."}}
+ * error ({@link JsonRpcErrors}). The transport enters it once per {@code POST}
+ * ({@link #check}), and once per {@code GET} or {@code DELETE} ({@link #refusal}).
+ * Immutable. <pre>{@code
+ * McpChecked<CheckedMessage> checked = validator.check(request);
+ * // a 5 MB body with a 4 MB limit: checked.refusal() is 413 {"error":{"code":-32000,"message":"Content Too Large: ..."}}
  * }</pre>
  */
 final class McpRequestValidator {
@@ -86,6 +88,47 @@ final class McpRequestValidator {
 	}
 
 	/**
+	 * Checks a {@code POST} and reads its message, in the order of the refusals: the
+	 * {@code Host} and {@code Origin} that a request of every protocol revision must
+	 * pass; the message ({@link #read}); then, unless the message is served by MCP
+	 * {@code 2026-07-28} ({@link StatelessMcpServer#serves}, which checks the rest
+	 * itself), the {@code MCP-Protocol-Version} and the params of {@code initialize} and
+	 * {@code tools/call}. Bad params are not refused here but carried in the checked
+	 * message ({@link CheckedMessage#refusalOfParams}): they are refused once the message
+	 * reaches its session, after a missing or unknown session and after a server that
+	 * cannot start one.
+	 * @param request the {@code POST}
+	 * @return the checked message, or the refusal (403, then 406, 415, 413, 400, 200 with
+	 * {@code -32602} for a repeated key, then 400 for the protocol version)
+	 */
+	McpChecked<CheckedMessage> check(ServerRequest request) {
+		ServerResponse refused = refusalOfEdge(request);
+		if (refused != null) {
+			return McpChecked.refused(refused);
+		}
+		McpChecked<McpSchema.JSONRPCMessage> read = read(request);
+		if (read.isRefused()) {
+			return McpChecked.refused(read.refusal());
+		}
+		McpSchema.JSONRPCMessage message = read.value();
+		if (StatelessMcpServer.serves(request, message)) {
+			return McpChecked.passed(new CheckedMessage(message, true, null, null));
+		}
+		refused = refusalOfProtocolVersion(request);
+		if (refused != null) {
+			return McpChecked.refused(refused);
+		}
+		if (!(message instanceof McpSchema.JSONRPCRequest rpc)) {
+			return McpChecked.passed(new CheckedMessage(message, false, null, null));
+		}
+		if (McpSchema.METHOD_INITIALIZE.equals(rpc.method())) {
+			McpChecked<McpSchema.InitializeRequest> params = initializeRequest(rpc);
+			return McpChecked.passed(new CheckedMessage(message, false, params.value(), params.refusal()));
+		}
+		return McpChecked.passed(new CheckedMessage(message, false, null, refusalOfParams(rpc)));
+	}
+
+	/**
 	 * Checks what every method must pass: {@code Host}, {@code Origin} and
 	 * {@code MCP-Protocol-Version}.
 	 * @param request the request
@@ -93,9 +136,10 @@ final class McpRequestValidator {
 	 */
 	@Nullable ServerResponse refusal(ServerRequest request) {
 		ServerResponse refused = refusalOfEdge(request);
-		if (refused != null) {
-			return refused;
-		}
+		return (refused != null) ? refused : refusalOfProtocolVersion(request);
+	}
+
+	private @Nullable ServerResponse refusalOfProtocolVersion(ServerRequest request) {
 		if (!this.guard.allowsProtocolVersion(request.headers().firstHeader(PROTOCOL_VERSION_HEADER))) {
 			return this.errors.error(HttpStatus.BAD_REQUEST, SERVER_ERROR,
 					"Bad Request: unsupported MCP-Protocol-Version; supported: "
@@ -104,13 +148,8 @@ final class McpRequestValidator {
 		return null;
 	}
 
-	/**
-	 * Checks {@code Host} and {@code Origin}, what a request of every protocol revision
-	 * must pass.
-	 * @param request the request
-	 * @return the refusal (403), or {@code null} when the request may go on
-	 */
-	@Nullable ServerResponse refusalOfEdge(ServerRequest request) {
+	// Host and Origin: 403
+	private @Nullable ServerResponse refusalOfEdge(ServerRequest request) {
 		String refusal = this.guard.refusal(request.headers().firstHeader(HttpHeaders.HOST),
 				request.headers().firstHeader(HttpHeaders.ORIGIN));
 		return (refusal != null) ? this.errors.error(HttpStatus.FORBIDDEN, SERVER_ERROR, refusal) : null;
@@ -137,7 +176,7 @@ final class McpRequestValidator {
 	 * @return the message, or the refusal (406, 415, 413, 400, or 200 with {@code -32602}
 	 * for a repeated key)
 	 */
-	McpChecked<McpSchema.JSONRPCMessage> read(ServerRequest request) {
+	private McpChecked<McpSchema.JSONRPCMessage> read(ServerRequest request) {
 		if (!accepts(request, MediaType.APPLICATION_JSON) || !accepts(request, MediaType.TEXT_EVENT_STREAM)) {
 			return McpChecked.refused(this.errors.error(HttpStatus.NOT_ACCEPTABLE, SERVER_ERROR,
 					"Not Acceptable: the Accept header must list application/json and text/event-stream"));
@@ -171,7 +210,7 @@ final class McpRequestValidator {
 	 * @return the refusal (200 with {@code -32602}), or {@code null} when the params may
 	 * go to the session
 	 */
-	@Nullable ServerResponse refusalOfParams(McpSchema.JSONRPCRequest request) {
+	private @Nullable ServerResponse refusalOfParams(McpSchema.JSONRPCRequest request) {
 		String invalid = invalidParams(request);
 		return (invalid != null) ? this.errors.error(HttpStatus.OK, request.id(), INVALID_PARAMS, invalid) : null;
 	}
@@ -185,7 +224,7 @@ final class McpRequestValidator {
 	 * {@code -}), {@code clientInfo.name} and {@code title} 256, {@code version} 64,
 	 * {@code description} and {@code websiteUrl} 2048, all the params 16 KiB of JSON
 	 */
-	McpChecked<McpSchema.InitializeRequest> initializeRequest(McpSchema.JSONRPCRequest request) {
+	private McpChecked<McpSchema.InitializeRequest> initializeRequest(McpSchema.JSONRPCRequest request) {
 		McpSchema.InitializeRequest initializeRequest;
 		try {
 			initializeRequest = this.jsonMapper.convertValue(request.params(), new TypeRef<>() {
@@ -393,6 +432,24 @@ final class McpRequestValidator {
 		catch (IOException | RuntimeException ex) {
 			return null;
 		}
+	}
+
+	/**
+	 * The message of a {@code POST} as {@link #check} passed it.
+	 *
+	 * @param message the JSON-RPC message
+	 * @param stateless whether MCP {@code 2026-07-28} serves it
+	 * ({@link StatelessMcpServer#serves}): checked up to reading it, the stateless server
+	 * checks the rest
+	 * @param initialize the params of an {@code initialize} request that passed their
+	 * checks, else {@code null}
+	 * @param refusalOfParams the refusal of the bad params of an {@code initialize} or
+	 * {@code tools/call} request (200 or 400 with {@code -32602}), which applies once the
+	 * message reaches its session; {@code null} when the params may go to the session
+	 */
+	record CheckedMessage(McpSchema.JSONRPCMessage message, boolean stateless,
+			McpSchema.@Nullable InitializeRequest initialize, @Nullable ServerResponse refusalOfParams) {
+
 	}
 
 	private static final class BodyTooLargeException extends IOException {

@@ -1,8 +1,5 @@
 package dev.agentmiddleware.autoconfigure.mcp;
 
-import io.modelcontextprotocol.common.McpTransportContext;
-import org.jspecify.annotations.Nullable;
-
 /**
  * The requests the server sends its client on the response stream of one of the client's
  * requests (a tool's {@code elicitation/create} and {@code sampling/createMessage}), so
@@ -11,36 +8,19 @@ import org.jspecify.annotations.Nullable;
  * of a request do. The MCP Java SDK numbers these requests itself and offers no way to
  * cancel one; the stream sees each go out with its id, and the request's params, which
  * the SDK sends as the object it was given, tie that id to the caller's request. The
- * transport puts one in the context of every request it answers on a stream: <pre>{@code
- * McpServerRequests requests = McpServerRequests.of(exchange.transportContext());
+ * transport builds one with the stream, in the {@link McpRequestContext} of every request
+ * of a session it answers on a stream: <pre>{@code
+ * McpServerRequests requests = McpRequestContext.of(exchange.transportContext()).serverRequests();
  * ElicitResult answer = exchange.createElicitation(question); // interrupted: the call was cancelled
  * requests.withdraw(question, "the call was cancelled");      // notifications/cancelled of its id
  * }</pre>
  */
 final class McpServerRequests {
 
-	/**
-	 * Where the transport puts a request's {@link McpServerRequests} in its transport
-	 * context.
-	 */
-	static final McpTransportContextKey<McpServerRequests> KEY = McpTransportContextKey.of("agent.server-requests",
-			McpServerRequests.class);
+	// The stream of the client's request
+	private final McpSseStream stream;
 
-	// The stream of the client's request, once it is open
-	private volatile @Nullable McpSseStream stream;
-
-	/**
-	 * The server's requests of a client request's stream, as the transport put them in
-	 * the request's context.
-	 * @param context the transport context of the client's request
-	 * @return the requests, or {@code null} when the request did not come through this
-	 * transport
-	 */
-	static @Nullable McpServerRequests of(McpTransportContext context) {
-		return KEY.get(context);
-	}
-
-	void sentOn(McpSseStream stream) {
+	McpServerRequests(McpSseStream stream) {
 		this.stream = stream;
 	}
 
@@ -53,8 +33,7 @@ final class McpServerRequests {
 	 * @return whether a notification was sent
 	 */
 	boolean withdraw(Object params, String reason) {
-		McpSseStream stream = this.stream;
-		return stream != null && stream.withdraw(params, reason);
+		return this.stream.withdraw(params, reason);
 	}
 
 	/**
@@ -62,10 +41,7 @@ final class McpServerRequests {
 	 * @param params the params of the request, the object given to the MCP SDK
 	 */
 	void answered(Object params) {
-		McpSseStream stream = this.stream;
-		if (stream != null) {
-			stream.forget(params);
-		}
+		this.stream.forget(params);
 	}
 
 }

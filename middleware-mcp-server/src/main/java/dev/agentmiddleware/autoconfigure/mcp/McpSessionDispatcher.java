@@ -1,11 +1,10 @@
 package dev.agentmiddleware.autoconfigure.mcp;
 
 import java.time.Duration;
-import java.util.HashMap;
-import java.util.Map;
+import java.util.Objects;
 
-import dev.agentmiddleware.autoconfigure.mcp.McpSessionIds.McpRequestBaseUrls;
 import dev.agentmiddleware.autoconfigure.internal.ToolPrincipals;
+import dev.agentmiddleware.autoconfigure.mcp.McpRequestValidator.CheckedMessage;
 import dev.agentmiddleware.chain.CallCancellation;
 import dev.agentmiddleware.tool.SessionFingerprint;
 import dev.agentmiddleware.tool.ToolPrincipal;
@@ -27,21 +26,23 @@ import org.springframework.web.servlet.function.ServerRequest;
 import org.springframework.web.servlet.function.ServerResponse;
 
 /**
- * Hands what a client sent to the MCP SDK's session it names, with the caller (its
- * {@link ToolPrincipal}) in the transport context: {@code initialize} starts a session
- * owned by the caller in the {@link McpSessionRegistry}; every other message finds its
- * session there (400 without a session id; 404 for an unknown, expired or another
- * principal's session). A request is answered on a server-sent-events stream (a caller's
- * {@code tools/list} filtered to the tools it may see,
- * {@link ToolListFilteringTransport}) that is completed once the request is answered,
- * whatever the SDK did; a request whose client went away while its call ran is completed
- * here, so that it does not stay open in the container. A request's call runs with a
- * {@link CallCancellation} that the client's {@code notifications/cancelled} for it
- * ({@link McpRequestCancellations}) and a client gone away cancel. A {@code GET} gets the
- * session's listening stream, or resumes a stream of the session with
- * {@code Last-Event-ID}. <pre>{@code
- * McpChecked<McpLiveSession> found = dispatcher.session(request);
- * return found.isRefused() ? found.refusal() : dispatcher.deliver(found.value(), message, request);
+ * Hands what a client sent, as the transport's checks passed it
+ * ({@link McpRequestValidator#check}), to the MCP SDK's session it names, with what the
+ * transport knows of the request (its {@link McpRequestContext}: the caller's
+ * {@link ToolPrincipal}, the session id the client knows, the call's cancellation) in the
+ * transport context: {@code initialize} starts a session owned by the caller in the
+ * {@link McpSessionRegistry}; every other message finds its session there (400 without a
+ * session id; 404 for an unknown, expired or another principal's session). A request is
+ * answered on a server-sent-events stream (a caller's {@code tools/list} filtered to the
+ * tools it may see, {@link ToolListFilteringTransport}) that is completed once the
+ * request is answered, whatever the SDK did; a request whose client went away while its
+ * call ran is completed here, so that it does not stay open in the container. A request's
+ * call runs with a {@link CallCancellation} that the client's
+ * {@code notifications/cancelled} for it ({@link McpRequestCancellations}) and a client
+ * gone away cancel. A {@code GET} gets the session's listening stream, or resumes a
+ * stream of the session with {@code Last-Event-ID}. <pre>{@code
+ * McpChecked<CheckedMessage> checked = validator.check(request);
+ * return checked.isRefused() ? checked.refusal() : dispatcher.deliver(checked.value(), request);
  * }</pre>
  */
 final class McpSessionDispatcher {
@@ -60,19 +61,16 @@ final class McpSessionDispatcher {
 
 	private final McpSessionRegistry sessions;
 
-	private final McpRequestValidator validator;
-
 	private final JsonRpcErrors errors;
 
 	// The retry: field of the priming event; zero sends no priming event
 	private final Duration sseRetry;
 
 	McpSessionDispatcher(McpJsonMapper jsonMapper, McpToolVisibility toolVisibility, McpSessionRegistry sessions,
-			McpRequestValidator validator, JsonRpcErrors errors, Duration sseRetry) {
+			JsonRpcErrors errors, Duration sseRetry) {
 		this.jsonMapper = jsonMapper;
 		this.toolVisibility = toolVisibility;
 		this.sessions = sessions;
-		this.validator = validator;
 		this.errors = errors;
 		this.sseRetry = sseRetry;
 	}
@@ -82,17 +80,19 @@ final class McpSessionDispatcher {
 	 * authenticated principal.
 	 * @param factory the MCP SDK's session factory
 	 * @param request the {@code initialize} request
+	 * @param checked the request as the transport's checks passed it, with its params
 	 * @param httpRequest the HTTP request that sent it
 	 * @return the SDK's answer with the new {@code Mcp-Session-Id}, or the refusal (bad
 	 * params, too many sessions)
 	 */
 	ServerResponse initialize(McpStreamableServerSession.Factory factory, McpSchema.JSONRPCRequest request,
-			ServerRequest httpRequest) {
-		McpChecked<McpSchema.InitializeRequest> params = this.validator.initializeRequest(request);
-		if (params.isRefused()) {
-			return params.refusal();
+			CheckedMessage checked, ServerRequest httpRequest) {
+		ServerResponse refused = checked.refusalOfParams();
+		if (refused != null) {
+			return refused;
 		}
-		McpStreamableServerSession.McpStreamableServerSessionInit init = this.sessions.start(factory, params.value(),
+		McpSchema.InitializeRequest params = Objects.requireNonNull(checked.initialize(), "initialize params");
+		McpStreamableServerSession.McpStreamableServerSessionInit init = this.sessions.start(factory, params,
 				principalName(httpRequest.servletRequest()));
 		if (init == null) {
 			return this.errors.error(HttpStatus.SERVICE_UNAVAILABLE, request.id(),
@@ -107,12 +107,11 @@ final class McpSessionDispatcher {
 		if (logger.isDebugEnabled()) {
 			// In place of the MCP SDK's INFO line, which logs the client's texts as they
 			// came (set to WARN by default)
-			McpSchema.Implementation client = params.value().clientInfo();
+			McpSchema.Implementation client = params.clientInfo();
 			logger.debug("MCP session {} started by client {} version {} (protocol {})",
 					SessionFingerprint.of(init.session().getId()),
 					McpLogText.of((client != null) ? client.name() : null),
-					McpLogText.of((client != null) ? client.version() : null),
-					McpLogText.of(params.value().protocolVersion()));
+					McpLogText.of((client != null) ? client.version() : null), McpLogText.of(params.protocolVersion()));
 		}
 		return ServerResponse.ok()
 			.contentType(MediaType.APPLICATION_JSON)
@@ -177,26 +176,30 @@ final class McpSessionDispatcher {
 	}
 
 	/**
-	 * Hands a message other than {@code initialize} to its session: a request is answered
-	 * on a stream (after its params are checked), a notification or a response to the
-	 * server's request is accepted (202).
-	 * @param live the session the message names
-	 * @param message the message
+	 * Hands a message other than {@code initialize} to the session it names: a request is
+	 * answered on a stream (unless its params were refused), a notification or a response
+	 * to the server's request is accepted (202).
+	 * @param checked the message, as the transport's checks passed it
 	 * @param httpRequest the HTTP request that sent it
-	 * @return the response
+	 * @return the response, or the refusal ({@link #session}: 400 without a session id,
+	 * 404 when not found; then the refusal of bad params)
 	 */
-	ServerResponse deliver(McpLiveSession live, McpSchema.JSONRPCMessage message, ServerRequest httpRequest) {
+	ServerResponse deliver(CheckedMessage checked, ServerRequest httpRequest) {
+		McpChecked<McpLiveSession> found = session(httpRequest);
+		return found.isRefused() ? found.refusal() : deliver(found.value(), checked, httpRequest);
+	}
+
+	private ServerResponse deliver(McpLiveSession live, CheckedMessage checked, ServerRequest httpRequest) {
+		McpSchema.JSONRPCMessage message = checked.message();
 		if (message instanceof McpSchema.JSONRPCRequest request) {
-			ServerResponse invalid = this.validator.refusalOfParams(request);
-			if (invalid != null) {
-				return invalid;
+			ServerResponse refused = checked.refusalOfParams();
+			if (refused != null) {
+				return refused;
 			}
-			CallCancellation cancellation = new CallCancellation();
-			McpTransportContext context = transportContext(live, httpRequest.servletRequest(), cancellation);
-			return answer(live, request, context, cancellation, httpRequest.servletRequest(),
-					priming(live, httpRequest));
+			return answer(live, request, httpRequest.servletRequest(), priming(live, httpRequest));
 		}
-		McpTransportContext context = transportContext(live, httpRequest.servletRequest(), null);
+		McpTransportContext context = McpRequestContext.ofSession(live.id(), httpRequest.servletRequest(), null, null)
+			.transportContext();
 		if (message instanceof McpSchema.JSONRPCNotification notification) {
 			if (McpRequestCancellations.isCancellation(notification)) {
 				// The SDK drops it: the request in flight of this session is cancelled
@@ -218,16 +221,17 @@ final class McpSessionDispatcher {
 		return ServerResponse.accepted().build();
 	}
 
-	// The response stream of one request, which the session answers on the calling thread
-	private ServerResponse answer(McpLiveSession live, McpSchema.JSONRPCRequest request, McpTransportContext context,
-			CallCancellation cancellation, HttpServletRequest servletRequest, @Nullable Duration retry) {
+	// The response stream of one request, which the session answers on the calling
+	// thread; its call runs with a cancellation that the client's notifications/cancelled
+	// and a client gone away cancel, and with what the transport knows of the request,
+	// built once its stream is open
+	private ServerResponse answer(McpLiveSession live, McpSchema.JSONRPCRequest request,
+			HttpServletRequest servletRequest, @Nullable Duration retry) {
 		String requestKey = McpRequestCancellations.key(request.id());
+		CallCancellation cancellation = new CallCancellation();
 		return ServerResponse.sse((sse) -> {
 			McpSseStream stream = live.open(sse, this.jsonMapper, cancellation, request);
-			McpServerRequests serverRequests = McpServerRequests.of(context);
-			if (serverRequests != null) {
-				serverRequests.sentOn(stream);
-			}
+			McpRequestContext context = McpRequestContext.ofSession(live.id(), servletRequest, cancellation, stream);
 			if (retry != null) {
 				stream.prime(retry);
 			}
@@ -237,11 +241,11 @@ final class McpSessionDispatcher {
 			try {
 				// A caller's tools/list shows only the tools it may see
 				McpStreamableServerTransport answer = McpSchema.METHOD_TOOLS_LIST.equals(request.method())
-						? new ToolListFilteringTransport(stream, this.toolVisibility, McpPrincipals.of(context))
-						: stream;
+						? new ToolListFilteringTransport(stream, this.toolVisibility, context.principal()) : stream;
+				McpTransportContext transportContext = context.transportContext();
 				live.session()
 					.responseStream(request, answer)
-					.contextWrite((ctx) -> ctx.put(McpTransportContext.KEY, context))
+					.contextWrite((ctx) -> ctx.put(McpTransportContext.KEY, transportContext))
 					.block();
 			}
 			catch (RuntimeException ex) {
@@ -327,38 +331,6 @@ final class McpSessionDispatcher {
 		}
 		String userAgent = httpRequest.headers().firstHeader("User-Agent");
 		return (userAgent != null && userAgent.startsWith(JDK_HTTP_CLIENT)) ? Duration.ZERO : this.sseRetry;
-	}
-
-	// The caller's name and authorities (Spring Security's Authentication behind
-	// getUserPrincipal()), for
-	// McpToolHandler and the caller's tools/list, and the session's id as the client
-	// knows it (the SDK's own id of a
-	// session recreated from a shared store differs).
-	private static McpTransportContext transportContext(McpLiveSession live, HttpServletRequest request,
-			@Nullable CallCancellation cancellation) {
-		Map<String, Object> context = new HashMap<>(4);
-		McpSessionIds.KEY.put(context, live.id());
-		ToolPrincipal principal = ToolPrincipals.of(request.getUserPrincipal());
-		if (principal != null) {
-			McpPrincipals.KEY.put(context, principal);
-		}
-		// The base URL the client reached us under, for links back to this server (the
-		// approval console)
-		McpRequestBaseUrls.KEY.put(context, McpRequestBaseUrls.of(request));
-		if (cancellation != null) {
-			// The request's tool call runs with it (McpToolHandler), so that the client
-			// can cancel it
-			McpRequestCancellations.KEY.put(context, cancellation);
-			// What the request's tool asks its client on the request's stream, so that it
-			// can be withdrawn (McpToolClient)
-			McpServerRequests.KEY.put(context, new McpServerRequests());
-		}
-		// The caller's trace context, for a tools/call whose _meta has none
-		McpTraceContext trace = McpTraceContext.ofHeaders(request::getHeader);
-		if (trace != null) {
-			McpTraceContext.KEY.put(context, trace);
-		}
-		return McpTransportContext.create(context);
 	}
 
 	// The name of the authenticated principal of the request, which owns the sessions it

@@ -25,9 +25,6 @@ import org.springframework.web.servlet.support.ServletUriComponentsBuilder;
  */
 public final class McpSessionIds {
 
-	/** The key of the client's session id in the MCP transport context. */
-	static final McpTransportContextKey<String> KEY = McpTransportContextKey.of("agent.session", String.class);
-
 	/**
 	 * The session id the client knows.
 	 * @param transportContext the transport context of a request
@@ -36,7 +33,7 @@ public final class McpSessionIds {
 	 * @return the id the transport put there, else {@code sdkSessionId}
 	 */
 	public static @Nullable String of(McpTransportContext transportContext, @Nullable String sdkSessionId) {
-		String id = KEY.get(transportContext);
+		String id = McpRequestContext.of(transportContext).sessionId();
 		return (id != null) ? id : sdkSessionId;
 	}
 
@@ -52,10 +49,6 @@ public final class McpSessionIds {
 	 * }</pre>
 	 */
 	public static final class McpRequestBaseUrls {
-
-		/** The key of the request's base URL in the MCP transport context. */
-		static final McpTransportContextKey<String> KEY = McpTransportContextKey.of("agent.requestBaseUrl",
-				String.class);
 
 		private McpRequestBaseUrls() {
 		}
@@ -77,7 +70,7 @@ public final class McpSessionIds {
 		 * @return the base URL, or {@code null} when the transport recorded none
 		 */
 		public static @Nullable String of(McpTransportContext transportContext) {
-			return KEY.get(transportContext);
+			return McpRequestContext.of(transportContext).baseUrl();
 		}
 
 	}

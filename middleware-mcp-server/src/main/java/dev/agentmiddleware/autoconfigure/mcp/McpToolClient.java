@@ -61,9 +61,14 @@ final class McpToolClient implements ToolClient {
 
 	private final String toolName;
 
-	McpToolClient(McpSyncServerExchange exchange, String toolName) {
+	// The requests sent on the stream of a session's request, to withdraw them; null
+	// without one
+	private final @Nullable McpServerRequests sent;
+
+	McpToolClient(McpSyncServerExchange exchange, String toolName, @Nullable McpServerRequests sent) {
 		this.exchange = exchange;
 		this.toolName = toolName;
+		this.sent = sent;
 	}
 
 	@Override
@@ -185,7 +190,7 @@ final class McpToolClient implements ToolClient {
 		if (cancellation.isCancelled()) {
 			throw cancelled(kind, cancellation.reason());
 		}
-		McpServerRequests sent = McpServerRequests.of(this.exchange.transportContext());
+		McpServerRequests sent = this.sent;
 		Future<T> answer = Senders.EXECUTOR.submit(request::get);
 		try (CallCancellation.Registration stop = cancellation.onCancel(() -> answer.cancel(true))) {
 			T result = answer.get();

@@ -39,13 +39,16 @@ public final class McpToolContextCallers implements ToolContextCallers {
 
 		static @Nullable Caller caller(Object exchange, @Nullable ToolPrincipal principal) {
 			if (exchange instanceof McpSyncServerExchange sync) {
-				return new Caller(InvocationSource.MCP, McpSessionIds.of(sync.transportContext(), sync.sessionId()),
-						(principal != null) ? principal : McpPrincipals.of(sync.transportContext()),
+				McpRequestContext request = McpRequestContext.of(sync.transportContext());
+				return new Caller(InvocationSource.MCP,
+						(request.sessionId() != null) ? request.sessionId() : sync.sessionId(),
+						(principal != null) ? principal : request.principal(),
 						(builder) -> builder.attribute(McpInvocationAttributes.EXCHANGE, sync));
 			}
 			if (exchange instanceof McpTransportContext transportContext) {
 				return new Caller(InvocationSource.MCP, null,
-						(principal != null) ? principal : McpPrincipals.of(transportContext), (builder) -> {
+						(principal != null) ? principal : McpRequestContext.of(transportContext).principal(),
+						(builder) -> {
 						});
 			}
 			return null;

@@ -25,7 +25,6 @@ import dev.agentmiddleware.tool.ToolClient;
 import dev.agentmiddleware.tool.ToolContents;
 import dev.agentmiddleware.tool.ToolInputRequiredException;
 import dev.agentmiddleware.tool.ToolInvocation;
-import dev.agentmiddleware.tool.ToolPrincipal;
 import dev.agentmiddleware.tool.ToolProgress;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
@@ -225,14 +224,18 @@ public final class McpToolHandler
 
 	@Override
 	public McpSchema.CallToolResult apply(McpSyncServerExchange exchange, McpSchema.CallToolRequest request) {
+		// What the transport knows of the request, read once
+		McpRequestContext context = McpRequestContext.of(exchange.transportContext());
 		try {
+			String sessionId = context.sessionId();
 			ToolInvocation.Builder invocation = this.tool.unboundInvocation(request.arguments())
 				.source(InvocationSource.MCP)
-				.sessionId(McpSessionIds.of(exchange.transportContext(), exchange.sessionId()))
-				.principal(principal(exchange))
+				.sessionId((sessionId != null) ? sessionId : exchange.sessionId())
+				.principal(context.principal())
 				.attribute(McpInvocationAttributes.EXCHANGE, exchange)
-				.attribute(ToolClient.ATTRIBUTE, new McpToolClient(exchange, this.tool.name()));
-			McpInputRound round = McpInputRound.of(exchange.transportContext());
+				.attribute(ToolClient.ATTRIBUTE,
+						new McpToolClient(exchange, this.tool.name(), context.serverRequests()));
+			McpInputRound round = context.round();
 			if (round != null) {
 				// A 2026-07-28 call: what it carries to its retry goes into the
 				// requestState
@@ -251,8 +254,8 @@ public final class McpToolHandler
 			}
 			// A call the client cancels (notifications/cancelled, or gone away) is
 			// cancelled through the chain
-			CallCancellation cancellation = McpRequestCancellations.of(exchange.transportContext());
-			McpTraceContext trace = traceContext(exchange, request);
+			CallCancellation cancellation = context.cancellation();
+			McpTraceContext trace = traceContext(context, request);
 			return success((trace != null) ? callInTrace(invocation.build(), cancellation, trace)
 					: call(invocation.build(), cancellation));
 		}
@@ -262,7 +265,7 @@ public final class McpToolHandler
 			throw ex;
 		}
 		catch (Exception ex) {
-			McpError missingCapability = McpMissingClientCapability.of(exchange.transportContext(), ex);
+			McpError missingCapability = McpMissingClientCapability.of(context, ex);
 			if (missingCapability != null) {
 				throw missingCapability;
 			}
@@ -295,7 +298,7 @@ public final class McpToolHandler
 
 	// The caller's trace context: _meta's, else the HTTP headers' unless a receiver
 	// observation (the HTTP server's, which continued them already) is in scope
-	private @Nullable McpTraceContext traceContext(McpSyncServerExchange exchange, McpSchema.CallToolRequest request) {
+	private @Nullable McpTraceContext traceContext(McpRequestContext context, McpSchema.CallToolRequest request) {
 		if (this.observationRegistry.isNoop()) {
 			return null;
 		}
@@ -303,7 +306,7 @@ public final class McpToolHandler
 		if (fromMeta != null || inReceiverObservation(this.observationRegistry.getCurrentObservation())) {
 			return fromMeta;
 		}
-		return McpTraceContext.of(exchange.transportContext());
+		return context.trace();
 	}
 
 	private static boolean inReceiverObservation(@Nullable ObservationView observation) {
@@ -337,10 +340,6 @@ public final class McpToolHandler
 			.content(List.of(new McpSchema.TextContent(tree.toString())))
 			.structuredContent(structuredContent)
 			.build();
-	}
-
-	private static @Nullable ToolPrincipal principal(McpSyncServerExchange exchange) {
-		return McpPrincipals.of(exchange.transportContext());
 	}
 
 	// Whether a call that runs as a task asks its questions before the task

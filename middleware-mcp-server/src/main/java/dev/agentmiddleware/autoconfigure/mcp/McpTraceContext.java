@@ -9,7 +9,6 @@ import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
 import io.micrometer.observation.transport.Kind;
 import io.micrometer.observation.transport.ReceiverContext;
-import io.modelcontextprotocol.common.McpTransportContext;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -18,7 +17,8 @@ import org.slf4j.LoggerFactory;
  * The W3C trace context a client sent with an MCP request: {@code traceparent},
  * {@code tracestate} and {@code baggage}, from the request's {@code _meta} (as the MCP
  * specification's SEP-414 puts them) or, where {@code _meta} has none, from the HTTP
- * headers of the POST that carried it (the transport puts those under {@link #KEY}).
+ * headers of the POST that carried it (the transport puts those in the
+ * {@link McpRequestContext}).
  *
  * <p>
  * Only well-formed values are kept: a {@code traceparent} of version {@code 00} with
@@ -29,10 +29,6 @@ import org.slf4j.LoggerFactory;
  * Micrometer Tracing's propagating receiver handler continues.
  */
 final class McpTraceContext {
-
-	/** The key of the HTTP headers' trace context in the MCP transport context. */
-	static final McpTransportContextKey<McpTraceContext> KEY = McpTransportContextKey.of("agent.trace-context",
-			McpTraceContext.class);
 
 	static final String TRACEPARENT = "traceparent";
 
@@ -79,15 +75,6 @@ final class McpTraceContext {
 	 */
 	static @Nullable McpTraceContext ofHeaders(Function<String, @Nullable String> headers) {
 		return of(headers::apply, "the HTTP headers");
-	}
-
-	/**
-	 * The HTTP headers' trace context the transport put in a request's transport context.
-	 * @param transportContext the transport context
-	 * @return the context, or {@code null}
-	 */
-	static @Nullable McpTraceContext of(McpTransportContext transportContext) {
-		return KEY.get(transportContext);
 	}
 
 	private static @Nullable McpTraceContext of(Function<String, @Nullable Object> fields, String where) {

@@ -9,14 +9,15 @@ import org.jspecify.annotations.Nullable;
 /**
  * A typed key of a value the transport puts in the MCP SDK's transport context of a
  * request, for the handlers that read it back: the SDK's context maps strings to objects,
- * so each value is declared once, by the class it belongs to, as a key that writes it
+ * so the value is declared once, by the class it belongs to, as a key that writes it
  * under its name and reads back only a value of its type, with no string or cast repeated
- * elsewhere. <pre>{@code
- * static final McpTransportContextKey<String> KEY = McpTransportContextKey.of("agent.session", String.class);
+ * elsewhere. The transport puts one value there, the request's {@link McpRequestContext}.
+ * <pre>{@code
+ * static final McpTransportContextKey<McpRequestContext> KEY = McpTransportContextKey.of("agent.request", McpRequestContext.class);
  *
  * Map<String, Object> context = new HashMap<>();
- * KEY.put(context, live.id());                                  // the transport
- * String id = KEY.get(McpTransportContext.create(context));     // a handler: "3f1c…"
+ * KEY.put(context, request);                                                // the transport
+ * McpRequestContext request = KEY.get(McpTransportContext.create(context)); // a handler
  * }</pre>
  *
  * @param <T> the type of the value

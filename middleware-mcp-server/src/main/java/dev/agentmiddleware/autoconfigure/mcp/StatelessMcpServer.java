@@ -2,7 +2,6 @@ package dev.agentmiddleware.autoconfigure.mcp;
 
 import java.io.IOException;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -15,7 +14,6 @@ import dev.agentmiddleware.autoconfigure.mcp.McpSessionIds.McpRequestBaseUrls;
 import dev.agentmiddleware.chain.CallCancellation;
 import dev.agentmiddleware.tool.CallResumption;
 import dev.agentmiddleware.tool.ToolPrincipal;
-import io.modelcontextprotocol.common.McpTransportContext;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.json.TypeRef;
 import io.modelcontextprotocol.server.McpAsyncServerExchange;
@@ -96,14 +94,6 @@ final class StatelessMcpServer {
 	static final int UNSUPPORTED_PROTOCOL_VERSION = -32022;
 
 	static final String METHOD_DISCOVER = "server/discover";
-
-	/**
-	 * The key in the transport context of every exchange of the revision: the approval
-	 * link by URL elicitation is not sent through it (approval by form elicitation is an
-	 * input request of the call's round).
-	 */
-	static final McpTransportContextKey<Boolean> STATELESS = McpTransportContextKey
-		.of(StatelessMcpServer.class.getName() + ".stateless", Boolean.class);
 
 	private static final List<String> PROTOCOL_VERSIONS = List.of(PROTOCOL_VERSION);
 
@@ -545,21 +535,11 @@ final class StatelessMcpServer {
 	private McpSyncServerExchange exchange(RequestMeta meta, ServerRequest request, @Nullable ToolPrincipal principal,
 			@Nullable StatelessMcpStream stream, @Nullable CallCancellation cancellation,
 			@Nullable McpInputRound round) {
-		Map<String, Object> context = new HashMap<>(6);
-		STATELESS.put(context, Boolean.TRUE);
-		if (round != null) {
-			McpInputRound.KEY.put(context, round);
-		}
-		if (principal != null) {
-			McpPrincipals.KEY.put(context, principal);
-		}
-		McpRequestBaseUrls.KEY.put(context, McpRequestBaseUrls.of(request.servletRequest()));
-		if (cancellation != null) {
-			McpRequestCancellations.KEY.put(context, cancellation);
-		}
+		McpRequestContext context = McpRequestContext.ofStateless(principal, request.servletRequest(), cancellation,
+				round);
 		StatelessMcpSession session = new StatelessMcpSession(this.jsonMapper, stream, meta.logLevel(), round);
 		return new McpSyncServerExchange(new McpAsyncServerExchange(null, session, meta.capabilities(),
-				meta.clientInfo(), McpTransportContext.create(context)));
+				meta.clientInfo(), context.transportContext()));
 	}
 
 	private RequestMeta requestMeta(Map<?, ?> meta) {

@@ -1,7 +1,6 @@
 package dev.agentmiddleware.autoconfigure.mcp;
 
 import java.io.IOException;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
@@ -11,7 +10,6 @@ import java.util.concurrent.ExecutionException;
 import dev.agentmiddleware.autoconfigure.mcp.McpSessionIds.McpRequestBaseUrls;
 import dev.agentmiddleware.chain.CallCancellation;
 import dev.agentmiddleware.tool.ToolPrincipal;
-import io.modelcontextprotocol.common.McpTransportContext;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.json.TypeRef;
 import io.modelcontextprotocol.server.McpAsyncServerExchange;
@@ -158,16 +156,10 @@ final class StatelessMcpTaskEscalation {
 	// session
 	private McpSyncServerExchange exchange(Rounds rounds, McpInputRound round, Client client,
 			@Nullable ToolPrincipal principal, String baseUrl, CallCancellation cancellation) {
-		Map<String, Object> context = new HashMap<>(6);
-		StatelessMcpServer.STATELESS.put(context, Boolean.TRUE);
-		McpInputRound.KEY.put(context, round);
-		if (principal != null) {
-			McpPrincipals.KEY.put(context, principal);
-		}
-		McpRequestBaseUrls.KEY.put(context, baseUrl);
-		McpRequestCancellations.KEY.put(context, cancellation);
+		McpRequestContext context = new McpRequestContext(null, principal, baseUrl, cancellation, null, null, true,
+				round);
 		return new McpSyncServerExchange(new McpAsyncServerExchange(null, rounds, client.capabilities(), client.info(),
-				McpTransportContext.create(context)));
+				context.transportContext()));
 	}
 
 	private String error(Object id, McpSchema.JSONRPCResponse.JSONRPCError error) {

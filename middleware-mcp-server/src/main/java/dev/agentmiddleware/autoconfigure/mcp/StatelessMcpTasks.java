@@ -2,7 +2,6 @@ package dev.agentmiddleware.autoconfigure.mcp;
 
 import java.time.Clock;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -16,11 +15,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 
-import dev.agentmiddleware.autoconfigure.mcp.McpSessionIds.McpRequestBaseUrls;
 import dev.agentmiddleware.chain.CallCancellation;
 import dev.agentmiddleware.spring.AgentTool.TaskSupport;
 import dev.agentmiddleware.tool.ToolPrincipal;
-import io.modelcontextprotocol.common.McpTransportContext;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.json.TypeRef;
 import io.modelcontextprotocol.server.McpAsyncServerExchange;
@@ -429,12 +426,6 @@ final class StatelessMcpTasks {
 	// request that created it
 	private McpSyncServerExchange exchange(String id, Map<?, ?> params, @Nullable ToolPrincipal principal,
 			String baseUrl, CallCancellation cancellation) {
-		Map<String, Object> context = new HashMap<>(4);
-		if (principal != null) {
-			McpPrincipals.KEY.put(context, principal);
-		}
-		McpRequestBaseUrls.KEY.put(context, baseUrl);
-		McpRequestCancellations.KEY.put(context, cancellation);
 		Map<?, ?> meta = meta(params);
 		Object declared = meta.get(META_CLIENT_CAPABILITIES);
 		McpSchema.ClientCapabilities capabilities = (declared != null)
@@ -444,7 +435,7 @@ final class StatelessMcpTasks {
 		McpSchema.Implementation clientInfo = (info != null)
 				? this.jsonMapper.convertValue(info, McpSchema.Implementation.class) : null;
 		return new McpSyncServerExchange(new McpAsyncServerExchange(null, session(id, cancellation), capabilities,
-				clientInfo, McpTransportContext.create(context)));
+				clientInfo, McpRequestContext.ofTask(principal, baseUrl, cancellation).transportContext()));
 	}
 
 	private TaskSupport taskSupport(String toolName) {

@@ -18,7 +18,9 @@
  * {@code McpServerDefaultsEnvironmentPostProcessor} sets the defaults a new user expects
  * (both loaded from {@code spring.factories}); {@code McpRequestGuard} checks Origin,
  * Host and protocol version; the transport's jobs, which it coordinates:
- * {@code McpRequestValidator} (what a client sends), {@code McpSessionRegistry} with
+ * {@code McpRequestValidator} (what a client sends, checked once per request),
+ * {@code McpRequestContext} (what the transport knows of a request, the one value it puts
+ * in the SDK's transport context), {@code McpSessionRegistry} with
  * {@code InMemoryMcpSessionRegistry} and {@code McpLiveSession} (live sessions, their
  * owner, expiry and cap), {@code McpSessionDispatcher} (a message to its SDK session),
  * {@code McpSseStream} and {@code McpKeepAlive} (response streams and disconnects),

@@ -109,8 +109,8 @@ class McpElicitationApprovalProviderTests {
 	// A tools/call of 2026-07-28 as StatelessMcpServer hands it to the tool's handler
 	private static ToolInvocation statelessCall(McpInputRound round) {
 		McpJsonMapper json = new JacksonMcpJsonMapper(JsonMapper.builder().build());
-		McpTransportContext context = McpTransportContext
-			.create(Map.of(StatelessMcpServer.STATELESS.name(), Boolean.TRUE, McpInputRound.KEY.name(), round));
+		McpTransportContext context = new McpRequestContext(null, null, null, null, null, null, true, round)
+			.transportContext();
 		McpSyncServerExchange exchange = new McpSyncServerExchange(
 				new McpAsyncServerExchange(null, new StatelessMcpSession(json, null, null, round), round.capabilities(),
 						new McpSchema.Implementation("inspector", "1"), context));

@@ -197,7 +197,7 @@ class McpTaskStoreTests {
 					McpSchema.ElicitResult answer = exchange.createElicitation(
 							McpSchema.ElicitFormRequest.builder("Go on?", Map.of("type", "object")).build());
 					try {
-						McpRequestCancellations.of(exchange.transportContext()).await(Duration.ofSeconds(30));
+						McpRequestContext.of(exchange.transportContext()).cancellation().await(Duration.ofSeconds(30));
 					}
 					catch (InterruptedException ex) {
 						Thread.currentThread().interrupt();

@@ -12,8 +12,8 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The typed keys of what the transport puts in a request's MCP transport context: each
- * value put under its key is read back as it was put, by the class it belongs to.
+ * The typed key of what the transport puts in a request's MCP transport context: the
+ * request's one {@link McpRequestContext}, read back as it was put, by its readers.
  */
 class McpTransportContextKeyTests {
 
@@ -21,21 +21,16 @@ class McpTransportContextKeyTests {
 	void whatTheTransportPutsIsReadBackByEachValuesOwner() {
 		ToolPrincipal alice = ToolPrincipal.of("alice");
 		CallCancellation cancellation = new CallCancellation();
-		McpServerRequests requests = new McpServerRequests();
-		Map<String, Object> context = new HashMap<>();
-		McpSessionIds.KEY.put(context, "3f1c");
-		McpPrincipals.KEY.put(context, alice);
-		McpRequestBaseUrls.KEY.put(context, "http://localhost:8080");
-		McpRequestCancellations.KEY.put(context, cancellation);
-		McpServerRequests.KEY.put(context, requests);
+		McpRequestContext request = new McpRequestContext("3f1c", alice, "http://localhost:8080", cancellation, null,
+				null, false, null);
 
-		McpTransportContext transportContext = McpTransportContext.create(context);
+		McpTransportContext transportContext = request.transportContext();
 
+		assertThat(McpRequestContext.of(transportContext)).isSameAs(request);
 		assertThat(McpSessionIds.of(transportContext, "sdk-session")).isEqualTo("3f1c");
 		assertThat(McpPrincipals.of(transportContext)).isSameAs(alice);
 		assertThat(McpRequestBaseUrls.of(transportContext)).isEqualTo("http://localhost:8080");
-		assertThat(McpRequestCancellations.of(transportContext)).isSameAs(cancellation);
-		assertThat(McpServerRequests.of(transportContext)).isSameAs(requests);
+		assertThat(McpRequestContext.of(transportContext).cancellation()).isSameAs(cancellation);
 	}
 
 	@Test
@@ -45,20 +40,33 @@ class McpTransportContextKeyTests {
 		assertThat(McpSessionIds.of(empty, "sdk-session")).isEqualTo("sdk-session");
 		assertThat(McpPrincipals.of(empty)).isNull();
 		assertThat(McpRequestBaseUrls.of(empty)).isNull();
-		assertThat(McpRequestCancellations.of(empty)).isNull();
-		assertThat(McpServerRequests.of(empty)).isNull();
-		assertThat(McpTraceContext.of(empty)).isNull();
+		McpRequestContext none = McpRequestContext.of(empty);
+		assertThat(none.cancellation()).isNull();
+		assertThat(none.serverRequests()).isNull();
+		assertThat(none.trace()).isNull();
+		assertThat(none.stateless()).isFalse();
+		assertThat(none.round()).isNull();
+		assertThat(McpRequestContext.of(null)).isSameAs(none);
 	}
 
 	@Test
-	void aValueOfAnotherTypeUnderAKeysNameIsNotReadAsTheKeysValue() {
-		Map<String, Object> context = Map.of(McpRequestCancellations.KEY.name(), "not a cancellation",
-				McpPrincipals.KEY.name(), 42);
+	void aValueOfAnotherTypeUnderTheKeysNameIsNotReadAsTheKeysValue() {
+		McpTransportContext transportContext = McpTransportContext
+			.create(Map.of(McpRequestContext.KEY.name(), "not a request context"));
 
-		McpTransportContext transportContext = McpTransportContext.create(context);
-
-		assertThat(McpRequestCancellations.of(transportContext)).isNull();
+		assertThat(McpRequestContext.of(transportContext).principal()).isNull();
 		assertThat(McpPrincipals.of(transportContext)).isNull();
+	}
+
+	@Test
+	void theValueIsPutUnderItsKeyInAMap() {
+		McpRequestContext request = new McpRequestContext(null, null, null, null, null, null, true, null);
+		Map<String, Object> context = new HashMap<>();
+
+		McpRequestContext.KEY.put(context, request);
+
+		assertThat(context).containsOnlyKeys(McpRequestContext.KEY.name());
+		assertThat(McpRequestContext.of(McpTransportContext.create(context)).stateless()).isTrue();
 	}
 
 }

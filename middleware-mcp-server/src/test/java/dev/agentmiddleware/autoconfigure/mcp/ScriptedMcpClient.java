@@ -6,7 +6,6 @@ import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Function;
 
-import dev.agentmiddleware.autoconfigure.mcp.McpSessionIds.McpRequestBaseUrls;
 import io.modelcontextprotocol.common.McpTransportContext;
 import io.modelcontextprotocol.json.TypeRef;
 import io.modelcontextprotocol.server.McpAsyncServerExchange;
@@ -60,7 +59,7 @@ public final class ScriptedMcpClient implements McpLoggableSession {
 	 */
 	public static Map<String, Object> reachedUnder(String baseUrl) {
 		Map<String, Object> context = new HashMap<>();
-		McpRequestBaseUrls.KEY.put(context, baseUrl);
+		McpRequestContext.KEY.put(context, new McpRequestContext(null, null, baseUrl, null, null, null, false, null));
 		return context;
 	}
 

@@ -101,9 +101,9 @@ public final class AgentToolCallback implements ToolCallback {
 
 	@Override
 	public String call(String toolInput, @Nullable ToolContext toolContext) {
-		return ToolCaller.call(this.tool, toolInput, toolContext, this.errorFormatter, logger,
-				(described) -> ToolResultText.of(this.tool.descriptor(), this.tool.pipeline().call(described.build()),
-						this.jsonMapper));
+		return ToolCaller.call(this.tool, toolInput, toolContext, null,
+				(result) -> ToolResultText.of(this.tool.descriptor(), result, this.jsonMapper), this.errorFormatter,
+				logger);
 	}
 
 	@Override

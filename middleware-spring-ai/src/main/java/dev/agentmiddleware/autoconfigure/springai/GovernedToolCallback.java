@@ -195,7 +195,7 @@ public final class GovernedToolCallback implements ToolCallback {
 
 	@Override
 	public String call(String toolInput, @Nullable ToolContext toolContext) {
-		return ToolCaller.call(this.tool, toolInput, toolContext, this.errorFormatter, logger, (described) -> {
+		return ToolCaller.call(this.tool, toolInput, toolContext, (described) -> {
 			described.attribute(DELEGATE, this.delegate);
 			if (toolInput != null) {
 				described.attribute(INPUT, toolInput);
@@ -203,9 +203,7 @@ public final class GovernedToolCallback implements ToolCallback {
 			if (toolContext != null) {
 				described.attribute(TOOL_CONTEXT, toolContext);
 			}
-			Object result = this.tool.pipeline().call(described.build());
-			return (result != null) ? result.toString() : "";
-		});
+		}, (result) -> (result != null) ? result.toString() : "", this.errorFormatter, logger);
 	}
 
 	@Override

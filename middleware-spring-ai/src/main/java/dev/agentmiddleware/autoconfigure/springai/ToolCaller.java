@@ -3,6 +3,7 @@ package dev.agentmiddleware.autoconfigure.springai;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
+import java.util.function.Function;
 
 import dev.agentmiddleware.agent.AgentRun;
 import dev.agentmiddleware.autoconfigure.internal.ToolPrincipals;
@@ -98,19 +99,33 @@ record ToolCaller(InvocationSource source, @Nullable String sessionId, @Nullable
 
 	/**
 	 * Runs one Spring AI call of a registered tool, the part every callback of ours
-	 * shares: the caller is taken from the tool context, the call is described as unbound
-	 * (bound inside the pipeline, so that a call refused for its arguments is observed
-	 * and counted too), the callback runs the pipeline, and a failure becomes what the
-	 * caller gets ({@link #failed}). <pre>{@code
-	 * return ToolCaller.call(tool, toolInput, toolContext, errorFormatter, logger,
-	 *         (described) -> String.valueOf(tool.pipeline().call(described.build())));
+	 * shares, in one pass: the caller is taken from the tool context, the call is
+	 * described as unbound (bound inside the pipeline, so that a call refused for its
+	 * arguments is observed and counted too) with the callback's own attributes, the
+	 * tool's pipeline runs it and its result becomes the text for the model; a failure
+	 * becomes what the caller gets ({@link #failed}). <pre>{@code
+	 * return ToolCaller.call(tool, toolInput, toolContext, null, String::valueOf, errorFormatter, logger);
 	 * }</pre>
+	 * @param tool the registered tool
+	 * @param toolInput the model's JSON arguments
+	 * @param toolContext the tool context of the call
+	 * @param attributes adds the callback's own attributes to the described call, or
+	 * {@code null}
+	 * @param answer turns the pipeline's result into the text for the model
+	 * @param errorFormatter formats a failure for the model
+	 * @param logger the logger of the calling callback, which logs a failure at DEBUG
+	 * @return the text for the model
 	 */
 	static String call(RegisteredTool tool, @Nullable String toolInput, @Nullable ToolContext toolContext,
-			ToolErrorFormatter errorFormatter, Logger logger, PipelineCall call) {
+			@Nullable Consumer<ToolInvocation.Builder> attributes, Function<@Nullable Object, String> answer,
+			ToolErrorFormatter errorFormatter, Logger logger) {
 		ToolCaller caller = of(toolContext);
 		try {
-			return call.call(caller.describe(tool.unboundInvocation(toolInput)));
+			ToolInvocation.Builder described = caller.describe(tool.unboundInvocation(toolInput));
+			if (attributes != null) {
+				attributes.accept(described);
+			}
+			return answer.apply(tool.pipeline().call(described.build()));
 		}
 		catch (Exception ex) {
 			return caller.failed(tool.name(), ex, errorFormatter, logger);
@@ -138,16 +153,6 @@ record ToolCaller(InvocationSource source, @Nullable String sessionId, @Nullable
 			throw new ToolCallFailedException(text);
 		}
 		return text;
-	}
-
-	/**
-	 * Runs a described call through the tool's pipeline and gives the model's text.
-	 */
-	@FunctionalInterface
-	interface PipelineCall {
-
-		String call(ToolInvocation.Builder described) throws Exception;
-
 	}
 
 	private static @Nullable String text(@Nullable Object value) {

@@ -49,25 +49,31 @@ import org.springframework.context.annotation.Configuration;
 @EnableConfigurationProperties(ApprovalProperties.class)
 public final class ApprovalAutoConfiguration {
 
+	// The mapping of the properties, built once for the beans below
+	@Bean
+	ApprovalConfigurer approvalConfigurer(ApprovalProperties properties) {
+		return new ApprovalConfigurer(properties);
+	}
+
 	@Bean
 	@ConditionalOnMissingBean
-	ApprovalRules approvalRules(ApprovalProperties properties) {
-		return new ApprovalConfigurer(properties).rules();
+	ApprovalRules approvalRules(ApprovalConfigurer approvalConfigurer) {
+		return approvalConfigurer.rules();
 	}
 
 	@Bean
-	ToolNameReferences approvalToolNames(ApprovalProperties properties) {
-		return new ApprovalConfigurer(properties).toolNames();
+	ToolNameReferences approvalToolNames(ApprovalConfigurer approvalConfigurer) {
+		return approvalConfigurer.toolNames();
 	}
 
 	@Bean
-	ToolNameReferences approvalExemptToolNames(ApprovalProperties properties) {
-		return new ApprovalConfigurer(properties).exemptToolNames();
+	ToolNameReferences approvalExemptToolNames(ApprovalConfigurer approvalConfigurer) {
+		return approvalConfigurer.exemptToolNames();
 	}
 
 	@Bean
-	ToolNameReferences approvalSensitiveToolNames(ApprovalProperties properties) {
-		return new ApprovalConfigurer(properties).sensitiveToolNames();
+	ToolNameReferences approvalSensitiveToolNames(ApprovalConfigurer approvalConfigurer) {
+		return approvalConfigurer.sensitiveToolNames();
 	}
 
 	@Bean(destroyMethod = "close")
@@ -98,11 +104,12 @@ public final class ApprovalAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	ApprovalMiddleware approvalMiddleware(ApprovalProperties properties, ApprovalRules rules,
-			ObjectProvider<ApprovalProvider> providers, ApprovalStore store, ArgumentsBinder approvalArgumentsBinder,
-			ObjectProvider<SecretRedactor> redactor, ObjectProvider<MiddlewareMetrics> metrics,
-			ObjectProvider<ApprovalAuditListener> listeners, ObjectProvider<Clock> clock) {
-		ApprovalMiddleware.Builder builder = new ApprovalConfigurer(properties).configure(ApprovalMiddleware.builder())
+	ApprovalMiddleware approvalMiddleware(ApprovalProperties properties, ApprovalConfigurer approvalConfigurer,
+			ApprovalRules rules, ObjectProvider<ApprovalProvider> providers, ApprovalStore store,
+			ArgumentsBinder approvalArgumentsBinder, ObjectProvider<SecretRedactor> redactor,
+			ObjectProvider<MiddlewareMetrics> metrics, ObjectProvider<ApprovalAuditListener> listeners,
+			ObjectProvider<Clock> clock) {
+		ApprovalMiddleware.Builder builder = approvalConfigurer.configure(ApprovalMiddleware.builder())
 			.policies(rules)
 			.provider(new CompositeApprovalProvider(
 					ApprovalProviderOrder.ordered(providers.orderedStream().toList(), properties.getProviders())))

@@ -145,6 +145,18 @@ public class ApprovalAutoConfigurationTests {
 	}
 
 	@Test
+	void thePropertiesAreMappedByOneConfigurerThatEveryApprovalBeanShares() {
+		this.contextRunner.withPropertyValues("agent.middleware.approval.tools.write-file.enabled=true")
+			.run((context) -> {
+				assertThat(context).hasSingleBean(ApprovalConfigurer.class);
+				AgentToolRegistry registry = context.getBean(AgentToolRegistry.class);
+				assertThat(registry.get("write_file").pipeline().layers()).contains("approval");
+				assertThat(context.getBean(ApprovalMiddleware.class).timeout())
+					.isEqualTo(context.getBean(ApprovalProperties.class).getTimeout());
+			});
+	}
+
+	@Test
 	void anUnknownToolUnderToolsFailsStartupNamingTheProperty() {
 		this.contextRunner.withPropertyValues("agent.middleware.approval.tools.wipe.enabled=true")
 			.run((context) -> assertThat(context).hasFailed()
