@@ -2,6 +2,7 @@ package dev.agentmiddleware.autoconfigure.mcp;
 
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.LinkedHashMap;
@@ -323,7 +324,9 @@ public final class AgentMcpServerAutoConfiguration {
 			McpProperties.Tasks tasks = properties.getTasks();
 			builder.tasks(McpToolTaskSupport.of(toolRegistry), tasks.getTtl(), tasks.getPollInterval(),
 					taskStore(tasks.getStore().getType(), dataSource.getIfUnique()));
-			builder.requestStateKey(requestStateKey(properties.getRequestState().getSecret(), sessionStore != null))
+			builder
+				.requestStateKey(requestStateKey(properties.getRequestState().getSecret(), sessionStore != null,
+						properties.getRequestState().getValidity()))
 				.requestStateValidity(properties.getRequestState().getValidity())
 				.approvalRound(properties.getInputRequired().getApprovalRound());
 			if (streamableProperties.getKeepAliveInterval() != null) {
@@ -386,8 +389,9 @@ public final class AgentMcpServerAutoConfiguration {
 
 		// The configured key that seals 2026-07-28 requestStates; without one, a random
 		// key per start, which several instances cannot share: a JDBC session store
-		// (several instances) fails startup
-		private static byte[] requestStateKey(@Nullable String secret, boolean sharedSessions) {
+		// (several instances) fails startup; a configured key with the sessions in memory
+		// checks single use per instance, and says so
+		private static byte[] requestStateKey(@Nullable String secret, boolean sharedSessions, Duration validity) {
 			String property = McpProperties.PREFIX + ".request-state.secret";
 			if (secret == null || secret.isBlank()) {
 				if (sharedSessions) {
@@ -421,6 +425,13 @@ public final class AgentMcpServerAutoConfiguration {
 						"the key has " + key.length + " bytes, fewer than " + McpRequestStates.MIN_KEY_BYTES,
 						"Set it to base64 of at least " + McpRequestStates.MIN_KEY_BYTES
 								+ " random bytes (e.g. openssl rand -base64 32).");
+			}
+			if (!sharedSessions) {
+				logger.info("The requestState of MCP 2026-07-28 input_required answers is sealed with the configured "
+						+ "key ({}), but its single use is checked in memory, by this instance only (MCP sessions are "
+						+ "kept in memory): on several instances, a state could be used once more on each other "
+						+ "instance within its validity ({}); keep MCP sessions in the database to check it on every "
+						+ "instance", property, validity);
 			}
 			return key;
 		}

@@ -11,10 +11,13 @@ import dev.agentmiddleware.autoconfigure.tool.AgentToolAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.tool.InvalidToolConfigurationException;
 import org.h2.jdbcx.JdbcDataSource;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import org.springframework.ai.mcp.server.common.autoconfigure.McpServerJsonMapperAutoConfiguration;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -26,6 +29,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@code agent_mcp_session} when {@code jdbc} is asked for; {@code jdbc} without a
  * {@code DataSource} fails startup naming the property.
  */
+@ExtendWith(OutputCaptureExtension.class)
 class McpSessionStoreSelectionTests {
 
 	private final WebApplicationContextRunner contextRunner = new WebApplicationContextRunner()
@@ -54,6 +58,26 @@ class McpSessionStoreSelectionTests {
 				assertThat(tables(dataSource)).contains("AGENT_MCP_SESSION");
 				assertThat(context.getBean(HardenedStreamableHttpTransport.class).sessionCount()).isZero();
 			});
+	}
+
+	@Test
+	void aRequestStateKeyWithTheSessionsInMemorySaysThatSingleUseIsCheckedPerInstance(CapturedOutput output) {
+		this.contextRunner
+			.withPropertyValues(
+					"agent.middleware.mcp.request-state.secret=dGVzdC1yZXF1ZXN0LXN0YXRlLWtleS0zMi1ieXRlcyE=")
+			.run((context) -> assertThat(context).hasSingleBean(HardenedStreamableHttpTransport.class));
+		assertThat(output).contains("its single use is checked in memory, by this instance only",
+				"keep MCP sessions in the database");
+		assertThat(output).doesNotContain("dGVzdC1yZXF1ZXN0");
+	}
+
+	@Test
+	void aRequestStateKeyWithTheSessionsInTheDatabaseSaysNothingOfSingleUse(CapturedOutput output) {
+		this.contextRunner.withBean(DataSource.class, McpSessionStoreSelectionTests::h2)
+			.withPropertyValues("agent.middleware.mcp.sessions.store.type=jdbc",
+					"agent.middleware.mcp.request-state.secret=dGVzdC1yZXF1ZXN0LXN0YXRlLWtleS0zMi1ieXRlcyE=")
+			.run((context) -> assertThat(context).hasSingleBean(HardenedStreamableHttpTransport.class));
+		assertThat(output).doesNotContain("single use is checked in memory");
 	}
 
 	@Test
