@@ -13,6 +13,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
+import io.modelcontextprotocol.server.McpSyncServer;
 import io.modelcontextprotocol.spec.McpSchema.CompleteRequest;
 import io.modelcontextprotocol.spec.McpSchema.CompleteResult;
 import io.modelcontextprotocol.spec.McpSchema.CompleteResult.CompleteCompletion;
@@ -61,7 +62,8 @@ import static org.awaitility.Awaitility.await;
 		classes = { FreshMcpApplication.class, McpResourceSubscriptionsIntegrationTests.PriceConfiguration.class },
 		webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = { "spring.ai.mcp.server.annotation-scanner.enabled=true",
-				"agent.middleware.mcp.resources.subscribe=true" })
+				"agent.middleware.mcp.resources.subscribe=true",
+				"logging.level.dev.agentmiddleware.autoconfigure.mcp.HardenedStreamableHttpTransport=debug" })
 @Import(McpSessionOwnerIntegrationTests.PrincipalFromHeader.class)
 @ExtendWith(OutputCaptureExtension.class)
 class McpResourceSubscriptionsIntegrationTests {
@@ -74,6 +76,9 @@ class McpResourceSubscriptionsIntegrationTests {
 
 	@Autowired
 	MeterRegistry meterRegistry;
+
+	@Autowired
+	McpSyncServer mcpServer;
 
 	@Test
 	void serverAdvertisesSubscriptions() {
@@ -110,6 +115,38 @@ class McpResourceSubscriptionsIntegrationTests {
 			assertThat(pricesUpdates).containsExactly("prices://current");
 			assertThat(bystanderUpdates).isEmpty();
 		}
+	}
+
+	@Test
+	void notificationsToASessionWithoutAListeningStreamAreLoggedAtDebugNotWarn(CapturedOutput output) throws Exception {
+		RawMcpHttp mcp = new RawMcpHttp(this.port);
+		// A session whose client opened no listening stream, as one that went away
+		String session = mcp.initialize();
+		HttpResponse<String> subscribed = mcp.post(mcp.sessionHeaders(session),
+				"{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"resources/subscribe\",\"params\":{\"uri\":\"stock://current\"}}");
+		assertThat(subscribed.statusCode()).as(subscribed.body()).isEqualTo(200);
+
+		this.resourceUpdates.updated("stock://current");
+		this.mcpServer.notifyToolsListChanged();
+
+		await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+			assertThat(lines(output, "notifications/resources/updated")).isNotEmpty()
+				.allSatisfy((line) -> assertThat(line).contains("DEBUG"));
+			assertThat(lines(output, "notifications/tools/list_changed")).isNotEmpty()
+				.allSatisfy((line) -> assertThat(line).contains("DEBUG"));
+		});
+		// Neither this transport's warning nor the MCP SDK's error of a failed update
+		assertThat(
+				output.getOut()
+					.lines()
+					.filter((line) -> (line.contains("WARN") && line.contains("MCP notification"))
+							|| line.contains("Failed to notify session") || line.contains("Could not notify")))
+			.isEmpty();
+	}
+
+	// The lines logged of a notification to the session
+	private static List<String> lines(CapturedOutput output, String method) {
+		return output.getOut().lines().filter((line) -> line.contains("MCP notification '" + method + "'")).toList();
 	}
 
 	@Test

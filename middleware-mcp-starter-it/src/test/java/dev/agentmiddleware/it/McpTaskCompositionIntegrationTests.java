@@ -1,9 +1,15 @@
 package dev.agentmiddleware.it;
 
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Socket;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.agentmiddleware.spring.AgentTool;
@@ -38,7 +44,8 @@ import static org.awaitility.Awaitility.await;
 		classes = { FreshMcpApplication.class, McpSessionOwnerIntegrationTests.PrincipalFromHeader.class,
 				McpTaskCompositionIntegrationTests.Tools.class },
 		webEnvironment = WebEnvironment.RANDOM_PORT,
-		properties = "agent.middleware.approval.providers=mcp-elicitation,link,queue")
+		properties = { "agent.middleware.approval.providers=mcp-elicitation,link,queue",
+				"spring.ai.mcp.server.streamable-http.keep-alive-interval=100ms" })
 class McpTaskCompositionIntegrationTests {
 
 	private static final String USER_HEADER = "X-Test-User";
@@ -151,6 +158,30 @@ class McpTaskCompositionIntegrationTests {
 		assertThat(done.get("result").get("content").get(0).get("text").asString()).isEqualTo("counted");
 	}
 
+	@Test
+	void closingTheStreamOfARoundBeforeTheCallEscalatedCancelsTheCall() throws Exception {
+		String body = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":"
+				+ "{\"name\":\"hold_as_task\",\"arguments\":{}," + meta() + "}}";
+		try (Socket socket = new Socket("127.0.0.1", this.port)) {
+			OutputStream output = socket.getOutputStream();
+			output.write(("POST /mcp HTTP/1.1\r\nHost: localhost:" + this.port
+					+ "\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n"
+					+ "MCP-Protocol-Version: 2026-07-28\r\nMcp-Method: tools/call\r\nMcp-Name: hold_as_task\r\n"
+					+ USER_HEADER + ": ada\r\nContent-Length: " + body.getBytes(StandardCharsets.UTF_8).length
+					+ "\r\n\r\n" + body)
+				.getBytes(StandardCharsets.UTF_8));
+			output.flush();
+			InputStream input = socket.getInputStream();
+			byte[] head = new byte[12];
+			assertThat(input.readNBytes(head, 0, head.length)).isEqualTo(12);
+			assertThat(new String(head, StandardCharsets.US_ASCII)).isEqualTo("HTTP/1.1 200");
+			assertThat(this.tools.awaitHolding()).isTrue();
+		}
+		// Found closed by a keep-alive comment (every 100 ms here): the call, which had
+		// not escalated, is cancelled, so its handler is interrupted and no task is made
+		await().atMost(Duration.ofSeconds(10)).until(this.tools::wasInterrupted);
+	}
+
 	private JsonNode awaitStatus(String user, String taskId, String status) {
 		JsonNode[] last = new JsonNode[1];
 		await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(50)).until(() -> {
@@ -221,8 +252,22 @@ class McpTaskCompositionIntegrationTests {
 
 		private final AtomicInteger runs = new AtomicInteger();
 
+		private final CountDownLatch holding = new CountDownLatch(1);
+
+		private final CountDownLatch interrupted = new CountDownLatch(1);
+
+		private final CountDownLatch released = new CountDownLatch(1);
+
 		public int runs() {
 			return this.runs.get();
+		}
+
+		public boolean awaitHolding() throws InterruptedException {
+			return this.holding.await(10, TimeUnit.SECONDS);
+		}
+
+		public boolean wasInterrupted() {
+			return this.interrupted.getCount() == 0;
 		}
 
 		@AgentTool(name = "greet_as_task", description = "Asks a name, then greets as a task",
@@ -258,6 +303,22 @@ class McpTaskCompositionIntegrationTests {
 				readOnly = true, openWorld = false, taskSupport = TaskSupport.REQUIRED, inputBeforeTask = true)
 		public String countAsTask() {
 			return "counted";
+		}
+
+		@AgentTool(name = "hold_as_task", description = "Holds before it asks anything, as a task",
+				safety = SafetyLevel.SAFE, readOnly = true, openWorld = false, tags = "interruptible",
+				taskSupport = TaskSupport.REQUIRED, inputBeforeTask = true)
+		public String holdAsTask() {
+			this.holding.countDown();
+			try {
+				// Released by no one: only the call's cancellation ends the wait
+				return this.released.await(30, TimeUnit.SECONDS) ? "released" : "held";
+			}
+			catch (InterruptedException ex) {
+				this.interrupted.countDown();
+				Thread.currentThread().interrupt();
+				return "interrupted";
+			}
 		}
 
 		private static Object name(ToolClient client) {

@@ -220,6 +220,68 @@ class McpToolClientIntegrationTests {
 	}
 
 	@Test
+	void clientsCancellationEndsAWaitingRootsRequestAndWithdrawsItOnTheListeningStream() throws Exception {
+		HttpClient http = HttpClient.newHttpClient();
+		String session = initializeRaw(http, "{\"roots\":{}}");
+		HttpRequest get = HttpRequest.newBuilder(URI.create("http://localhost:" + this.port + "/mcp"))
+			.header("Accept", "text/event-stream")
+			.header("Mcp-Session-Id", session)
+			.header("MCP-Protocol-Version", "2025-06-18")
+			.GET()
+			.build();
+		HttpResponse<InputStream> listening = http.send(get, HttpResponse.BodyHandlers.ofInputStream());
+		assertThat(listening.statusCode()).isEqualTo(200);
+		BlockingQueue<String> heard = new LinkedBlockingQueue<>();
+		Thread reader = new Thread(() -> {
+			try (BufferedReader lines = new BufferedReader(
+					new InputStreamReader(listening.body(), StandardCharsets.UTF_8))) {
+				lines.lines().filter((line) -> line.startsWith("data:")).forEach(heard::add);
+			}
+			catch (Exception ex) {
+				// Closed by the test
+			}
+		}, "listening-stream");
+		reader.setDaemon(true);
+		reader.start();
+		HttpResponse<InputStream> call = http.send(post(session,
+				"{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/call\",\"params\":{\"name\":\"list_roots\",\"arguments\":{}}}"),
+				HttpResponse.BodyHandlers.ofInputStream());
+		try (BufferedReader events = new BufferedReader(new InputStreamReader(call.body(), StandardCharsets.UTF_8))) {
+			// The roots/list the tool waits for, on the call's stream; the client never
+			// answers it
+			String line;
+			do {
+				line = events.readLine();
+				assertThat(line).as("the call's stream ended before the roots request").isNotNull();
+			}
+			while (!line.contains("\"roots/list\""));
+			JsonNode request = JsonMapper.shared().readTree(line.substring("data:".length()).strip());
+
+			HttpResponse<String> cancelled = http.send(post(session, "{\"jsonrpc\":\"2.0\",\"method\":"
+					+ "\"notifications/cancelled\",\"params\":{\"requestId\":7,\"reason\":\"the user pressed stop\"}}"),
+					HttpResponse.BodyHandlers.ofString());
+			assertThat(cancelled.statusCode()).isEqualTo(202);
+
+			// The tool's wait ends at once, with the cancellation
+			assertThat(this.toolFailures.poll(5, TimeUnit.SECONDS)).isInstanceOf(CancellationException.class)
+				.hasMessageContaining("roots request of tool 'list_roots' was withdrawn")
+				.hasMessageContaining("the user pressed stop");
+			// and the request is withdrawn, on the listening stream since the call's
+			// stream ended with the client's cancellation
+			String withdrawal = heard.poll(5, TimeUnit.SECONDS);
+			assertThat(withdrawal).as("a notifications/cancelled on the listening stream").isNotNull();
+			JsonNode notification = JsonMapper.shared().readTree(withdrawal.substring("data:".length()).strip());
+			assertThat(notification.get("method").asString()).isEqualTo("notifications/cancelled");
+			assertThat(notification.get("params").get("requestId")).isEqualTo(request.get("id"));
+			assertThat(notification.get("params").get("reason").asString())
+				.startsWith("The roots request of tool 'list_roots' was withdrawn");
+		}
+		finally {
+			listening.body().close();
+		}
+	}
+
+	@Test
 	void callsTimeoutEndsAWaitingSamplingRequest() throws Exception {
 		McpSyncClient client = connect(McpClient.sync(transport())
 			.capabilities(ClientCapabilities.builder().sampling().build())
@@ -447,6 +509,12 @@ class McpToolClientIntegrationTests {
 				openWorld = false)
 		public String slowQuestion(ToolClient client) {
 			return recorded(() -> client.sample(SamplingRequest.of("Take your time", 10)).text());
+		}
+
+		@AgentTool(description = "Lists the client's roots and waits", safety = SafetyLevel.SAFE, readOnly = true,
+				openWorld = false)
+		public String listRoots(ToolClient client) {
+			return recorded(() -> client.roots().size() + " roots");
 		}
 
 		@AgentTool(description = "A dangerous tool that would approve itself", safety = SafetyLevel.DANGEROUS,

@@ -31,6 +31,32 @@ final class McpInputRound {
 	 */
 	static final String META_KEY = "dev.agentmiddleware/inputKey";
 
+	/**
+	 * Takes the key a request to the client names in its {@code _meta}
+	 * ({@link #META_KEY}) out of its params, so that the marker never reaches the client:
+	 * the {@code _meta} keeps its other entries, and goes when none is left.
+	 * @param params the request's params, changed in place
+	 * @return the key, or {@code null} when the request names none
+	 */
+	static @Nullable String takeKey(Map<String, Object> params) {
+		if (!(params.get("_meta") instanceof Map<?, ?> meta) || !(meta.get(META_KEY) instanceof String key)) {
+			return null;
+		}
+		Map<String, Object> rest = new LinkedHashMap<>();
+		meta.forEach((name, value) -> {
+			if (!META_KEY.equals(name)) {
+				rest.put(String.valueOf(name), value);
+			}
+		});
+		if (rest.isEmpty()) {
+			params.remove("_meta");
+		}
+		else {
+			params.put("_meta", rest);
+		}
+		return key;
+	}
+
 	private final String name;
 
 	private final McpSchema.ClientCapabilities capabilities;

@@ -191,6 +191,18 @@ final class McpLiveSession {
 		return List.copyOf(this.streams);
 	}
 
+	// Whether the client's listening stream is open on this instance: without one, a
+	// notification to the session has nowhere to go (its client went away, or never
+	// opened one here)
+	boolean isListening() {
+		for (McpSseStream stream : streams()) {
+			if (stream.isListening()) {
+				return true;
+			}
+		}
+		return false;
+	}
+
 	void closeStreams() {
 		for (McpSseStream stream : streams()) {
 			stream.close();

@@ -2,8 +2,8 @@ package dev.agentmiddleware.autoconfigure.mcp;
 
 /**
  * The requests the server sends its client on the response stream of one of the client's
- * requests (a tool's {@code elicitation/create} and {@code sampling/createMessage}), so
- * that one the server no longer waits for is withdrawn with a
+ * requests (a tool's {@code elicitation/create}, {@code sampling/createMessage} and
+ * {@code roots/list}), so that one the server no longer waits for is withdrawn with a
  * {@code notifications/cancelled} naming its id, as the MCP specification lets the sender
  * of a request do. The MCP Java SDK numbers these requests itself and offers no way to
  * cancel one; the stream sees each go out with its id, and the request's params, which
@@ -29,6 +29,8 @@ final class McpServerRequests {
 	 * the client gets a {@code notifications/cancelled} naming it (with the reason); a
 	 * request not sent yet is never sent.
 	 * @param params the params of the request, the object given to the MCP SDK
+	 * ({@link io.modelcontextprotocol.spec.McpSchema#METHOD_ROOTS_LIST} for a
+	 * {@code roots/list}, whose params the SDK builds itself)
 	 * @param reason why, for the client
 	 * @return whether a notification was sent
 	 */

@@ -155,7 +155,7 @@ final class McpSessionDispatcher {
 					live.session().sendNotification(method, params).block();
 				}
 				catch (RuntimeException ex) {
-					logger.warn("MCP notification '{}' to a session failed: {}", method, ex.getClass().getSimpleName());
+					notificationFailed(live, method, ex);
 				}
 			}
 		});
@@ -171,8 +171,25 @@ final class McpSessionDispatcher {
 	Mono<Void> notifyClient(String sessionId, String method, Object params) {
 		return Mono.defer(() -> {
 			McpLiveSession live = this.sessions.get(sessionId);
-			return (live != null) ? live.session().sendNotification(method, params) : Mono.empty();
+			if (live == null) {
+				return Mono.empty();
+			}
+			return live.session().sendNotification(method, params).onErrorResume((ex) -> !live.isListening(), (ex) -> {
+				notificationFailed(live, method, ex);
+				return Mono.empty();
+			});
 		});
+	}
+
+	// A session without a listening stream is expected (its client went away, or never
+	// opened one): only a failure of a stream that is there is a warning
+	private static void notificationFailed(McpLiveSession live, String method, Throwable ex) {
+		if (!live.isListening()) {
+			logger.debug("MCP notification '{}' not sent to a session without a listening stream: {}", method,
+					ex.getClass().getSimpleName());
+			return;
+		}
+		logger.warn("MCP notification '{}' to a session failed: {}", method, ex.getClass().getSimpleName());
 	}
 
 	/**

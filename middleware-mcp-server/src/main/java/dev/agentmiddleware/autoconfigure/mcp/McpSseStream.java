@@ -217,10 +217,11 @@ final class McpSseStream implements McpStreamableServerTransport {
 	// is numbered in its stream
 	private void write(McpSchema.JSONRPCMessage message, @Nullable String messageId) throws IOException {
 		if (message instanceof McpSchema.JSONRPCRequest request && request.params() != null) {
-			if (this.serverRequests.remove(request.params()) == WITHDRAWN) {
+			Object key = serverRequestKey(request);
+			if (this.serverRequests.remove(key) == WITHDRAWN) {
 				return;
 			}
-			this.serverRequests.put(request.params(), request.id());
+			this.serverRequests.put(key, request.id());
 		}
 		if (message instanceof McpSchema.JSONRPCResponse) {
 			// The call ends: a request it made that its client has not answered is
@@ -230,6 +231,13 @@ final class McpSseStream implements McpStreamableServerTransport {
 			this.answered = true;
 		}
 		emit(this.jsonMapper.writeValueAsString(JsonRpcErrors.bounded(message)));
+	}
+
+	// What a server request is kept under: its params, the object the MCP SDK was given,
+	// but the method of a roots/list, whose params the SDK builds itself (one at a time
+	// per stream is told apart)
+	private static Object serverRequestKey(McpSchema.JSONRPCRequest request) {
+		return McpSchema.METHOD_ROOTS_LIST.equals(request.method()) ? McpSchema.METHOD_ROOTS_LIST : request.params();
 	}
 
 	// Under the lock: numbers the event, keeps it for a client that resumes, and sends it
@@ -360,6 +368,11 @@ final class McpSseStream implements McpStreamableServerTransport {
 		return this.closed;
 	}
 
+	// Whether this is the session's listening stream (the client's GET), still open
+	boolean isListening() {
+		return this.request == null && !this.closed;
+	}
+
 	boolean isAbandoned() {
 		return this.abandoned;
 	}
@@ -487,6 +500,7 @@ final class McpSseStream implements McpStreamableServerTransport {
 	 * this one ended (its client cancelled the call, whose tool made the request). A
 	 * request not written yet is never written.
 	 * @param params the request's params, as the MCP SDK was given them
+	 * ({@link McpSchema#METHOD_ROOTS_LIST} for a {@code roots/list})
 	 * @param reason why, for the client
 	 * @return whether the notification was sent
 	 */

@@ -60,7 +60,10 @@ final class McpTaskSession implements McpLoggableSession {
 		String key = UUID.randomUUID().toString();
 		Map<String, Object> request = new LinkedHashMap<>();
 		request.put("method", method);
-		request.put("params", this.jsonMapper.convertValue(requestParams, StatelessMcpTasks.MAP));
+		Map<String, Object> params = this.jsonMapper.convertValue(requestParams, StatelessMcpTasks.MAP);
+		// The task's own key names the question: the tool's is an internal marker
+		McpInputRound.takeKey(params);
+		request.put("params", params);
 		McpTask asked = this.store.update(this.taskId, (task) -> task.asking(key, request, this.clock.millis()));
 		while (true) {
 			if (asked == null || asked.isTerminal()) {

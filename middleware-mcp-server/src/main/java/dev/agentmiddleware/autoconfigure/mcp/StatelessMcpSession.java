@@ -76,7 +76,7 @@ final class StatelessMcpSession implements McpLoggableSession {
 						Map.of("requiredCapabilities", Map.of(capability, Map.of())))));
 		}
 		Map<String, Object> params = this.jsonMapper.convertValue(requestParams, PARAMS);
-		String key = key(params);
+		String key = McpInputRound.takeKey(params);
 		if (key == null) {
 			key = round.nextKey(capability);
 		}
@@ -96,27 +96,6 @@ final class StatelessMcpSession implements McpLoggableSession {
 			round.invalid("Invalid params: the input response " + McpLogText.of(key) + " is not a result of " + method);
 			return Mono.error(new ToolInputRequiredException(round.name(), capability));
 		}
-	}
-
-	// The key the request names in its _meta, removed from it
-	private static @Nullable String key(Map<String, Object> params) {
-		if (!(params.get("_meta") instanceof Map<?, ?> meta)
-				|| !(meta.get(McpInputRound.META_KEY) instanceof String key)) {
-			return null;
-		}
-		Map<String, Object> rest = new LinkedHashMap<>();
-		meta.forEach((name, value) -> {
-			if (!McpInputRound.META_KEY.equals(name)) {
-				rest.put(String.valueOf(name), value);
-			}
-		});
-		if (rest.isEmpty()) {
-			params.remove("_meta");
-		}
-		else {
-			params.put("_meta", rest);
-		}
-		return key;
 	}
 
 	private static boolean declared(McpSchema.ClientCapabilities capabilities, String capability) {

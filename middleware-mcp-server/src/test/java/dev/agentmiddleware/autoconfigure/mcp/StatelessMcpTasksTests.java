@@ -91,6 +91,27 @@ class StatelessMcpTasksTests {
 			.satisfies((ex) -> assertThat(ex.getJsonRpcError().code()).isEqualTo(-32602));
 	}
 
+	@Test
+	void questionAskedByATaskShowsItsParamsWithoutTheInternalInputKey() {
+		String taskId = start(tool("asking", (exchange, request) -> {
+			McpSchema.ElicitResult answer = exchange
+				.createElicitation(McpSchema.ElicitFormRequest.builder("Go on?", Map.of("type", "object"))
+					.meta(Map.of(McpInputRound.META_KEY, "go_on", "trace", "kept"))
+					.build());
+			return McpSchema.CallToolResult.builder().addTextContent(answer.action().name()).build();
+		}));
+		Map<String, Object> get = withTask(taskId);
+		await().atMost(Duration.ofSeconds(10))
+			.until(() -> "input_required".equals(this.tasks.answer("tasks/get", get, ALICE).get("status")));
+		Map<String, Object> parked = this.tasks.answer("tasks/get", get, ALICE);
+		Map<String, Object> inputRequests = map(parked.get("inputRequests"));
+		assertThat(inputRequests).hasSize(1);
+		Map<String, Object> params = map(map(inputRequests.values().iterator().next()).get("params"));
+		assertThat(params).containsEntry("message", "Go on?");
+		assertThat(map(params.get("_meta"))).containsOnlyKeys("trace");
+		this.tasks.answer("tasks/cancel", get, ALICE);
+	}
+
 	private String start(SyncToolSpecification tool) {
 		Map<String, Object> created = this.tasks.start(tool,
 				new McpSchema.CallToolRequest(tool.tool().name(), Map.of()), negotiated(), ALICE, "http://localhost");
@@ -122,7 +143,7 @@ class StatelessMcpTasksTests {
 	private static Map<String, Object> negotiated() {
 		Map<String, Object> params = new LinkedHashMap<>();
 		params.put("_meta", Map.of("io.modelcontextprotocol/clientCapabilities",
-				Map.of("extensions", Map.of(StatelessMcpTasks.EXTENSION, Map.of()))));
+				Map.of("elicitation", Map.of(), "extensions", Map.of(StatelessMcpTasks.EXTENSION, Map.of()))));
 		return params;
 	}
 
