@@ -138,6 +138,10 @@ class McpToolClientIntegrationTests {
 			assertThat(properties.get("people")).isEqualTo(Map.of("type", "integer", "title", "People", "default", 2));
 			assertThat(properties.get("time")).isEqualTo(Map.of("type", "string", "title", "Time", "default", "20:00",
 					"enum", List.of("19:00", "20:00", "21:00")));
+			// The id names the question in a 2026-07-28 round only: a session is not
+			// shown it
+			assertThat((request.meta() != null) ? request.meta() : Map.of())
+				.doesNotContainKey("dev.agentmiddleware/inputKey");
 		});
 		// Logged with the call, without the answer
 		assertThat(output).containsPattern(
@@ -363,6 +367,9 @@ class McpToolClientIntegrationTests {
 		assertThat(asked).singleElement().satisfies((request) -> {
 			assertThat(request.message()).startsWith("Approve this call of dangerous tool 'self_approving'? ");
 			assertThat(propertyNames(request)).containsExactly("decision", "reason");
+			// The key that names the question in a 2026-07-28 round is not shown here
+			assertThat((request.meta() != null) ? request.meta() : Map.of())
+				.doesNotContainKey("dev.agentmiddleware/inputKey");
 		});
 
 		// A tool asking with a look-alike of the approval's form gets "approve" as its
@@ -473,6 +480,7 @@ class McpToolClientIntegrationTests {
 		public String bookTable(@AgentToolParam(description = "The restaurant") String restaurant, ToolClient client) {
 			return recorded(() -> {
 				ElicitationResult answer = client.elicit(ElicitationRequest.builder("How many people, and when?")
+					.id("booking")
 					.integer("people", "People", 2)
 					.choice("time", "Time", List.of("19:00", "20:00", "21:00"), "20:00")
 					.required("people", "time")

@@ -66,6 +66,9 @@ final class McpSseStream implements McpStreamableServerTransport {
 
 	private static final Object WITHDRAWN = new Object();
 
+	private static final TypeRef<LinkedHashMap<String, Object>> PARAMS = new TypeRef<>() {
+	};
+
 	private static final String CALL_ENDED = "The call that made this request ended before the client answered it";
 
 	// How long a withdrawal sent on the session's listening stream may take
@@ -222,6 +225,7 @@ final class McpSseStream implements McpStreamableServerTransport {
 				return;
 			}
 			this.serverRequests.put(key, request.id());
+			message = withoutInputKey(request);
 		}
 		if (message instanceof McpSchema.JSONRPCResponse) {
 			// The call ends: a request it made that its client has not answered is
@@ -238,6 +242,18 @@ final class McpSseStream implements McpStreamableServerTransport {
 	// per stream is told apart)
 	private static Object serverRequestKey(McpSchema.JSONRPCRequest request) {
 		return McpSchema.METHOD_ROOTS_LIST.equals(request.method()) ? McpSchema.METHOD_ROOTS_LIST : request.params();
+	}
+
+	// The request as its client sees it: without the key that names a tool's question in
+	// a 2026-07-28 round (McpInputRound#takeKey), which the same question carries here
+	private McpSchema.JSONRPCMessage withoutInputKey(McpSchema.JSONRPCRequest request) {
+		if (!(request.params() instanceof McpSchema.Request params) || params.meta() == null
+				|| !params.meta().containsKey(McpInputRound.META_KEY)) {
+			return request;
+		}
+		Map<String, Object> shown = this.jsonMapper.convertValue(params, PARAMS);
+		McpInputRound.takeKey(shown);
+		return new McpSchema.JSONRPCRequest(request.jsonrpc(), request.method(), request.id(), shown);
 	}
 
 	// Under the lock: numbers the event, keeps it for a client that resumes, and sends it
