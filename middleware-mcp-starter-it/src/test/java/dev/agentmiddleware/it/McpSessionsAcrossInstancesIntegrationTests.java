@@ -16,7 +16,6 @@ import java.util.concurrent.TimeUnit;
 
 import javax.sql.DataSource;
 
-import dev.agentmiddleware.testsupport.PostgresTestDatabase;
 import dev.agentmiddleware.testsupport.RequiresService;
 import dev.agentmiddleware.testsupport.TestService;
 import org.junit.jupiter.api.AfterAll;
@@ -24,14 +23,12 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.context.TypeExcludeFilter;
 import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.core.type.classreading.MetadataReader;
 import org.springframework.core.type.classreading.MetadataReaderFactory;
 import org.springframework.jdbc.core.JdbcTemplate;
-import org.springframework.jdbc.datasource.SimpleDriverDataSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -61,7 +58,7 @@ class McpSessionsAcrossInstancesIntegrationTests {
 	private static final String READ_TODOS = "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"tools/call\",\"params\":"
 			+ "{\"name\":\"read_todos\",\"arguments\":{}}}";
 
-	private static PostgresTestDatabase database;
+	private static TwoInstancesOnPostgres instances;
 
 	private static DataSource dataSource;
 
@@ -71,23 +68,19 @@ class McpSessionsAcrossInstancesIntegrationTests {
 
 	@BeforeAll
 	static void startTwoInstancesOnOneDatabase() {
-		database = PostgresTestDatabase.createSchema();
-		dataSource = new SimpleDriverDataSource(new org.postgresql.Driver(), database.jdbcUrl(), database.username(),
-				database.password());
-		instanceA = start();
-		instanceB = start();
+		instances = TwoInstancesOnPostgres.start(
+				List.of(FreshMcpApplication.class, McpSessionOwnerIntegrationTests.PrincipalFromHeader.class,
+						McpSessionLimitsIntegrationTests.TestClock.class),
+				"agent.middleware.mcp.transport.max-sessions=3", "agent.middleware.todo.mcp.enabled=true");
+		dataSource = instances.dataSource();
+		instanceA = instances.a();
+		instanceB = instances.b();
 	}
 
 	@AfterAll
 	static void stopInstances() {
-		if (instanceA != null) {
-			instanceA.close();
-		}
-		if (instanceB != null) {
-			instanceB.close();
-		}
-		if (database != null) {
-			database.close();
+		if (instances != null) {
+			instances.close();
 		}
 	}
 
@@ -232,22 +225,6 @@ class McpSessionsAcrossInstancesIntegrationTests {
 		finally {
 			threads.shutdownNow();
 		}
-	}
-
-	private static ConfigurableApplicationContext start() {
-		return new SpringApplicationBuilder(FreshMcpApplication.class,
-				McpSessionOwnerIntegrationTests.PrincipalFromHeader.class,
-				McpSessionLimitsIntegrationTests.TestClock.class)
-			.initializers((context) -> {
-				context.getBeanFactory().registerSingleton("dataSource", dataSource);
-				context.getBeanFactory()
-					.registerSingleton(ExcludeOtherTestsConfigurations.class.getName(),
-							new ExcludeOtherTestsConfigurations());
-			})
-			.properties("server.port=0", "agent.middleware.mcp.transport.max-sessions=3",
-					"agent.middleware.mcp.request-state.secret=dGVzdC1yZXF1ZXN0LXN0YXRlLWtleS0zMi1ieXRlcyE=",
-					"agent.middleware.todo.mcp.enabled=true")
-			.run();
 	}
 
 	// The instances' clocks move together, as the clocks of two machines do

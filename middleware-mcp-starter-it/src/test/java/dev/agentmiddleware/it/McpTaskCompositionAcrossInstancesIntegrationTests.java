@@ -5,9 +5,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
-import javax.sql.DataSource;
-
-import dev.agentmiddleware.testsupport.PostgresTestDatabase;
 import dev.agentmiddleware.testsupport.RequiresService;
 import dev.agentmiddleware.testsupport.TestService;
 import org.junit.jupiter.api.AfterAll;
@@ -16,9 +13,7 @@ import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
-import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
-import org.springframework.jdbc.datasource.SimpleDriverDataSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -35,9 +30,7 @@ class McpTaskCompositionAcrossInstancesIntegrationTests {
 
 	private static final String CAPABILITIES = "{\"elicitation\":{},\"extensions\":{\"io.modelcontextprotocol/tasks\":{}}}";
 
-	private static PostgresTestDatabase database;
-
-	private static DataSource dataSource;
+	private static TwoInstancesOnPostgres instances;
 
 	private static ConfigurableApplicationContext instanceA;
 
@@ -45,23 +38,17 @@ class McpTaskCompositionAcrossInstancesIntegrationTests {
 
 	@BeforeAll
 	static void startTwoInstancesOnOneDatabase() {
-		database = PostgresTestDatabase.createSchema();
-		dataSource = new SimpleDriverDataSource(new org.postgresql.Driver(), database.jdbcUrl(), database.username(),
-				database.password());
-		instanceA = start();
-		instanceB = start();
+		instances = TwoInstancesOnPostgres
+			.start(List.of(FreshMcpApplication.class, McpSessionOwnerIntegrationTests.PrincipalFromHeader.class,
+					McpTaskCompositionIntegrationTests.Tools.class));
+		instanceA = instances.a();
+		instanceB = instances.b();
 	}
 
 	@AfterAll
 	static void stopInstances() {
-		if (instanceA != null) {
-			instanceA.close();
-		}
-		if (instanceB != null) {
-			instanceB.close();
-		}
-		if (database != null) {
-			database.close();
+		if (instances != null) {
+			instances.close();
 		}
 	}
 
@@ -137,22 +124,6 @@ class McpTaskCompositionAcrossInstancesIntegrationTests {
 		JsonNode message = JsonMapper.shared().readTree(response.body());
 		assertThat(message.has("result")).as(response.body()).isTrue();
 		return message.get("result");
-	}
-
-	private static ConfigurableApplicationContext start() {
-		return new SpringApplicationBuilder(FreshMcpApplication.class,
-				McpSessionOwnerIntegrationTests.PrincipalFromHeader.class,
-				McpTaskCompositionIntegrationTests.Tools.class)
-			.initializers((context) -> {
-				context.getBeanFactory().registerSingleton("dataSource", dataSource);
-				context.getBeanFactory()
-					.registerSingleton(
-							McpSessionsAcrossInstancesIntegrationTests.ExcludeOtherTestsConfigurations.class.getName(),
-							new McpSessionsAcrossInstancesIntegrationTests.ExcludeOtherTestsConfigurations());
-			})
-			.properties("server.port=0", "spring.main.banner-mode=off",
-					"agent.middleware.mcp.request-state.secret=dGVzdC1yZXF1ZXN0LXN0YXRlLWtleS0zMi1ieXRlcyE=")
-			.run();
 	}
 
 }
