@@ -6,13 +6,21 @@ import dev.agentmiddleware.callrecord.ToolCallObserver;
 import dev.agentmiddleware.callrecord.ToolCallObserver.ToolCallRecord;
 import dev.agentmiddleware.callrecord.ToolCallObservers;
 import dev.agentmiddleware.chain.ToolPipeline;
+import dev.agentmiddleware.observation.AgentToolObservationConvention.AgentToolObservationContext;
+import dev.agentmiddleware.observation.AgentToolObservationConvention.DefaultAgentToolObservationConvention;
 import dev.agentmiddleware.observation.ObservationMiddleware;
 import dev.agentmiddleware.tool.ToolDescriptor;
 import dev.agentmiddleware.tool.ToolDescriptor.SafetyLevel;
 import dev.agentmiddleware.tool.ToolInvocation;
+import io.micrometer.common.KeyValues;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationHandler;
 import io.micrometer.observation.ObservationRegistry;
+import io.micrometer.tracing.handler.DefaultTracingObservationHandler;
+import io.micrometer.tracing.otel.bridge.OtelCurrentTraceContext;
+import io.micrometer.tracing.otel.bridge.OtelTracer;
+import io.opentelemetry.sdk.trace.SdkTracerProvider;
+import io.opentelemetry.sdk.trace.samplers.Sampler;
 import org.jspecify.annotations.Nullable;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -29,8 +37,13 @@ import org.openjdk.jmh.infra.Blackhole;
  * What reading a call's outcome costs per call: the small tool of
  * {@link PipelineBenchmark} watched by the observer tier (one synchronous observer that
  * only consumes the record), and additionally by the observation built-in (an observation
- * registry with one handler that does nothing). Its allocation per call is where a
- * per-call copy of the invocation, made to carry per-call state, shows.
+ * registry with one handler that does nothing), or by the observation built-in with
+ * Micrometer Tracing on the OpenTelemetry SDK as Spring Boot wires it by default (a
+ * parent-based sampler of 10 %, no exporter): {@code observers+tracing} with the default
+ * convention, {@code observers+tracing+error-key} with a convention that adds the
+ * {@code error} key the default one had until issue 32 (Micrometer Tracing makes a span
+ * with that key an error, with an exception event, on every call). Its allocation per
+ * call is where a per-call copy of the invocation, made to carry per-call state, shows.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -39,9 +52,11 @@ public class ObservedCallBenchmark {
 
 	/**
 	 * {@code observers}: the observer tier only; {@code observers+observation}: with the
-	 * observation built-in.
+	 * observation built-in; {@code observers+tracing}: with the observation built-in on
+	 * Micrometer Tracing; {@code observers+tracing+error-key}: the same with the
+	 * {@code error} key.
 	 */
-	@Param({ "observers", "observers+observation" })
+	@Param({ "observers", "observers+observation", "observers+tracing", "observers+tracing+error-key" })
 	public String readers;
 
 	private final BenchmarkTools tools = new BenchmarkTools();
@@ -70,7 +85,20 @@ public class ObservedCallBenchmark {
 		}).build();
 		ToolPipeline.Builder builder = ToolPipeline.builder(echo, PipelineBenchmark.handler(this.tools))
 			.observers(this.observers);
-		if (this.readers.contains("observation")) {
+		if (this.readers.contains("tracing")) {
+			SdkTracerProvider provider = SdkTracerProvider.builder()
+				.setSampler(Sampler.parentBased(Sampler.traceIdRatioBased(0.1)))
+				.build();
+			OtelTracer tracer = new OtelTracer(provider.get("benchmark"), new OtelCurrentTraceContext(), (event) -> {
+			});
+			ObservationRegistry registry = ObservationRegistry.create();
+			registry.observationConfig().observationHandler(new DefaultTracingObservationHandler(tracer));
+			builder.middleware(ObservationMiddleware.builder()
+				.registry(registry)
+				.convention(this.readers.endsWith("error-key") ? new WithErrorKey() : null)
+				.build());
+		}
+		else if (this.readers.contains("observation")) {
 			ObservationRegistry registry = ObservationRegistry.create();
 			registry.observationConfig().observationHandler(new ObservationHandler<>() {
 
@@ -84,6 +112,16 @@ public class ObservedCallBenchmark {
 		}
 		this.pipeline = builder.build();
 		this.invocation = PipelineBenchmark.invocation(echo, "hello");
+	}
+
+	// The default keys and the error key the default convention had until issue 32
+	static final class WithErrorKey extends DefaultAgentToolObservationConvention {
+
+		@Override
+		public KeyValues getLowCardinalityKeyValues(AgentToolObservationContext context) {
+			return super.getLowCardinalityKeyValues(context).and(error(context));
+		}
+
 	}
 
 	@TearDown

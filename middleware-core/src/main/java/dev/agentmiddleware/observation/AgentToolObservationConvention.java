@@ -165,8 +165,12 @@ public interface AgentToolObservationConvention extends ObservationConvention<Ag
 
 		private KeyValues lowCardinalityKeyValues(AgentToolObservationContext context) {
 			ToolInvocation invocation = context.getInvocation();
+			// No error key: Micrometer Tracing turns a key named error into a span error
+			// (with an exception event built on every call, even "none"); the failure is
+			// the observation's error, which the meter handler tags the timer with and
+			// the tracing handler records on the span
 			return KeyValues.of(LowCardinalityKeyNames.TOOL_NAME.withValue(invocation.toolName()), outcome(context),
-					error(context), SOURCES[invocation.source().ordinal()]);
+					SOURCES[invocation.source().ordinal()]);
 		}
 
 		@Override
@@ -188,7 +192,10 @@ public interface AgentToolObservationConvention extends ObservationConvention<Ag
 		}
 
 		/**
-		 * The error key value.
+		 * The error key value: the value of the timer's {@code error} tag, which
+		 * Micrometer's meter handler adds from the observation's error. Not a key of the
+		 * observation itself, since Micrometer Tracing marks a span with a key named
+		 * {@code error} as failed.
 		 * @param context the context
 		 * @return the simple class name of the exception, or {@code none}
 		 */

@@ -102,7 +102,10 @@ enum AgentToolObservationDocumentation implements ObservationDocumentation {
 		},
 
 		/**
-		 * The simple class name of the exception the call ended with, or {@code none}.
+		 * The simple class name of the exception the call ended with, or {@code none}: a
+		 * tag of the timer, added by Micrometer's meter handler from the observation's
+		 * error, not a key of the observation (Micrometer Tracing would mark every span
+		 * with such a key as failed).
 		 */
 		ERROR {
 			@Override

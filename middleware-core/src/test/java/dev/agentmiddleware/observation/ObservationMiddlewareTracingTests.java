@@ -6,16 +6,20 @@ import dev.agentmiddleware.tool.ToolDescriptor;
 import dev.agentmiddleware.tool.ToolInvocation;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micrometer.observation.Observation;
+import io.opentelemetry.api.common.AttributeKey;
+import io.opentelemetry.api.trace.StatusCode;
 import io.opentelemetry.sdk.trace.ReadableSpan;
+import io.opentelemetry.sdk.trace.data.SpanData;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
 /**
  * {@link ObservationMiddleware} with Micrometer Tracing on the OpenTelemetry SDK: a call
  * made inside an observation (a {@code ChatClient}'s {@code spring.ai.tool}) is a span of
  * that observation's trace, child of its span, whether the whole call or only the tool's
- * run is observed.
+ * run is observed; a span is an error only when its call failed.
  */
 class ObservationMiddlewareTracingTests {
 
@@ -44,6 +48,33 @@ class ObservationMiddlewareTracingTests {
 		pipeline.call(ToolInvocation.builder(WEATHER).build());
 		ReadableSpan call = this.tracing.span("execute_tool get_weather");
 		assertThat(call.getParentSpanContext().isValid()).isFalse();
+	}
+
+	@Test
+	void aSuccessfulCallIsASpanWithoutErrorOrExceptionEvent() throws Exception {
+		ToolPipeline pipeline = ToolPipeline.builder(WEATHER, (invocation) -> "Sunny")
+			.middleware(ObservationMiddleware.of(this.tracing.registry()))
+			.build();
+		pipeline.call(ToolInvocation.builder(WEATHER).build());
+		SpanData call = this.tracing.span("execute_tool get_weather").toSpanData();
+		assertThat(call.getStatus().getStatusCode()).isNotEqualTo(StatusCode.ERROR);
+		assertThat(call.getEvents()).isEmpty();
+		assertThat(call.getAttributes().get(AttributeKey.stringKey("error"))).isNull();
+		assertThat(call.getAttributes().get(AttributeKey.stringKey("agent.tool.outcome"))).isEqualTo("succeeded");
+	}
+
+	@Test
+	void aFailedCallIsASpanWithItsOwnErrorOnly() throws Exception {
+		IllegalStateException failure = new IllegalStateException("service down");
+		ToolPipeline pipeline = ToolPipeline.builder(WEATHER, (invocation) -> {
+			throw failure;
+		}).middleware(ObservationMiddleware.of(this.tracing.registry())).build();
+		assertThatIllegalStateException().isThrownBy(() -> pipeline.call(ToolInvocation.builder(WEATHER).build()));
+		SpanData call = this.tracing.span("execute_tool get_weather").toSpanData();
+		assertThat(call.getStatus().getStatusCode()).isEqualTo(StatusCode.ERROR);
+		assertThat(call.getEvents()).singleElement()
+			.satisfies((event) -> assertThat(event.getAttributes().get(AttributeKey.stringKey("exception.type")))
+				.isEqualTo(IllegalStateException.class.getName()));
 	}
 
 	private void assertCallIsChildOfTheCurrentObservation(ObservationMiddleware middleware) throws Exception {
