@@ -114,6 +114,9 @@ class TypeScriptModernClientApprovalIntegrationTests {
 		String requestId = approver.awaitPendingFor("delete_file", "ts-tampered.txt").get("id").asString();
 		assertThat(approver.audit())
 			.noneSatisfy((record) -> assertThat(record.get("requestId").asString()).isEqualTo(requestId));
+		// No request is left pending for the tests that share the sample's database after
+		// this one
+		assertThat(approver.deny(requestId, "the test is over").status()).isEqualTo(200);
 	}
 
 	@Test
