@@ -78,17 +78,16 @@ record McpRequestContext(@Nullable String sessionId, @Nullable ToolPrincipal pri
 	/**
 	 * The value of a request of MCP {@code 2026-07-28}.
 	 * @param principal the caller, {@code null} when anonymous
-	 * @param request the HTTP request, for its base URL
+	 * @param baseUrl the base URL of the HTTP request ({@link McpRequestBaseUrls#of})
 	 * @param cancellation the cancellation of a {@code tools/call}, {@code null}
 	 * otherwise
 	 * @param round the round of a request that may answer {@code input_required}, else
 	 * {@code null}
 	 * @return the value
 	 */
-	static McpRequestContext ofStateless(@Nullable ToolPrincipal principal, HttpServletRequest request,
+	static McpRequestContext ofStateless(@Nullable ToolPrincipal principal, String baseUrl,
 			@Nullable CallCancellation cancellation, @Nullable McpInputRound round) {
-		return new McpRequestContext(null, principal, McpRequestBaseUrls.of(request), cancellation, null, null, true,
-				round);
+		return new McpRequestContext(null, principal, baseUrl, cancellation, null, null, true, round);
 	}
 
 	/**

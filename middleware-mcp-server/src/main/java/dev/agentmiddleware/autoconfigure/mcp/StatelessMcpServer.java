@@ -535,8 +535,8 @@ final class StatelessMcpServer {
 	private McpSyncServerExchange exchange(RequestMeta meta, ServerRequest request, @Nullable ToolPrincipal principal,
 			@Nullable StatelessMcpStream stream, @Nullable CallCancellation cancellation,
 			@Nullable McpInputRound round) {
-		McpRequestContext context = McpRequestContext.ofStateless(principal, request.servletRequest(), cancellation,
-				round);
+		McpRequestContext context = McpRequestContext.ofStateless(principal,
+				McpRequestBaseUrls.of(request.servletRequest()), cancellation, round);
 		StatelessMcpSession session = new StatelessMcpSession(this.jsonMapper, stream, meta.logLevel(), round);
 		return new McpSyncServerExchange(new McpAsyncServerExchange(null, session, meta.capabilities(),
 				meta.clientInfo(), context.transportContext()));
@@ -629,8 +629,18 @@ final class StatelessMcpServer {
 	}
 
 	private String json(McpSchema.JSONRPCResponse response) {
+		return json(this.jsonMapper, response);
+	}
+
+	/**
+	 * Writes a response of the revision.
+	 * @param jsonMapper the MCP JSON mapper
+	 * @param response the response
+	 * @return its JSON
+	 */
+	static String json(McpJsonMapper jsonMapper, McpSchema.JSONRPCResponse response) {
 		try {
-			return this.jsonMapper.writeValueAsString(response);
+			return jsonMapper.writeValueAsString(response);
 		}
 		catch (IOException ex) {
 			throw new IllegalStateException("An MCP response could not be written", ex);

@@ -1,6 +1,5 @@
 package dev.agentmiddleware.autoconfigure.mcp;
 
-import java.io.IOException;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
@@ -156,8 +155,7 @@ final class StatelessMcpTaskEscalation {
 	// session
 	private McpSyncServerExchange exchange(Rounds rounds, McpInputRound round, Client client,
 			@Nullable ToolPrincipal principal, String baseUrl, CallCancellation cancellation) {
-		McpRequestContext context = new McpRequestContext(null, principal, baseUrl, cancellation, null, null, true,
-				round);
+		McpRequestContext context = McpRequestContext.ofStateless(principal, baseUrl, cancellation, round);
 		return new McpSyncServerExchange(new McpAsyncServerExchange(null, rounds, client.capabilities(), client.info(),
 				context.transportContext()));
 	}
@@ -167,12 +165,7 @@ final class StatelessMcpTaskEscalation {
 	}
 
 	private String json(McpSchema.JSONRPCResponse response) {
-		try {
-			return this.jsonMapper.writeValueAsString(response);
-		}
-		catch (IOException ex) {
-			throw new IllegalStateException("An MCP response could not be written", ex);
-		}
+		return StatelessMcpServer.json(this.jsonMapper, response);
 	}
 
 	/**
