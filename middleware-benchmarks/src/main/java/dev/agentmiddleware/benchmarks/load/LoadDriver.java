@@ -60,7 +60,9 @@ import org.jspecify.annotations.Nullable;
  * average before and after. Arguments, all optional, as {@code --name=value}:
  * {@code clients} (50), {@code warmup} and {@code measure} (seconds, 10 and 20),
  * {@code rounds} (3), {@code prewarm} (seconds of unmeasured load on every server and
- * shape before the first round, 0), {@code shapes} ({@code v2,steady}), {@code servers}
+ * shape before the first round, 0), {@code prewarm-clients} (the clients of that load,
+ * {@code clients} by default; several, as {@code 4,50}, run the prewarm once with each in
+ * turn), {@code shapes} ({@code v2,steady}), {@code servers}
  * ({@code ungoverned,governed,governed-jdbc,governed-pg-rate-limit}), {@code server-java}
  * (the driver's own), {@code server-heap} ({@code 512m}), {@code jfr} (the names of
  * servers to record with Flight Recorder), {@code postgres-url}, {@code postgres-user},
@@ -148,14 +150,25 @@ public final class LoadDriver {
 		// than one warm-up phase, and the first server of a round would otherwise be
 		// measured colder than the rest
 		int prewarm = Integer.parseInt(option("prewarm", "0"));
+		// In stages of clients (prewarm-clients=4,50: each shape on each server first at
+		// 4 clients, then at 50). At 50 clients on two cores the JIT's compiler threads
+		// get
+		// a small share of the CPU and are still compiling minutes later; a few clients
+		// leave them the cores to compile the common paths, and the last stage compiles
+		// the paths that only contention takes.
+		List<Integer> prewarmClients = Arrays.stream(option("prewarm-clients", Integer.toString(clients)).split(","))
+			.map(Integer::parseInt)
+			.toList();
 		if (prewarm > 0) {
 			for (String shape : shapes) {
 				for (Server server : this.servers) {
 					if (!speaks(server, shape)) {
 						continue;
 					}
-					Result result = drive(server, shape, 0, clients, prewarm, 1);
-					System.out.println("prewarm " + result.line());
+					for (int stage : prewarmClients) {
+						Result result = drive(server, shape, 0, stage, prewarm, 1);
+						System.out.println("prewarm (" + stage + " clients) " + result.line());
+					}
 				}
 			}
 		}
@@ -194,6 +207,10 @@ public final class LoadDriver {
 		switch (name) {
 			case "ungoverned" -> arguments.add("ungoverned");
 			case "governed" -> arguments.add("governed");
+			case "governed-memory-audit" -> {
+				arguments.add("governed");
+				arguments.add("--agent.middleware.audit.store.type=memory");
+			}
 			case "governed-jdbc" -> {
 				arguments.add("governed");
 				arguments.addAll(postgres());
@@ -266,6 +283,7 @@ public final class LoadDriver {
 				running.add(executor.submit(worker));
 			}
 			TimeUnit.SECONDS.sleep(warmup);
+			long jit = server.jitNanos();
 			long serverCpu = server.cpuNanos();
 			long driverCpu = driverCpuNanos();
 			long machineBusy = machineBusyNanos();
@@ -277,6 +295,7 @@ public final class LoadDriver {
 			long serverCpuUsed = server.cpuNanos() - serverCpu;
 			long driverCpuUsed = driverCpuNanos() - driverCpu;
 			long machineBusyUsed = machineBusyNanos() - machineBusy;
+			long jitUsed = server.jitNanos() - jit;
 			for (Future<?> future : running) {
 				future.get(60, TimeUnit.SECONDS);
 			}
@@ -293,7 +312,7 @@ public final class LoadDriver {
 				}
 			}
 			return new Result(server.name, shape, round, all, calls, errors, firstError, elapsed, serverCpuUsed,
-					driverCpuUsed, machineBusyUsed - serverCpuUsed - driverCpuUsed, loadBefore, loadAverage());
+					driverCpuUsed, machineBusyUsed - serverCpuUsed - driverCpuUsed, jitUsed, loadBefore, loadAverage());
 		}
 		finally {
 			phase.value = STOPPED;
@@ -492,6 +511,44 @@ public final class LoadDriver {
 
 		long cpuNanos() {
 			return this.process.info().totalCpuDuration().map(Duration::toNanos).orElse(0L);
+		}
+
+		// The time the server's JIT compilers have spent compiling (HotSpot's counter
+		// java.ci.totalTime, read with the
+		// jcmd beside the server's java; read outside the measured window, so jcmd's own
+		// CPU is not counted), -1 when
+		// it cannot be read
+		long jitNanos() {
+			Path jcmd = Path.of(this.java).resolveSibling("jcmd");
+			if (!Files.isExecutable(jcmd)) {
+				return -1;
+			}
+			try {
+				Process process = new ProcessBuilder(jcmd.toString(), Long.toString(this.process.pid()),
+						"PerfCounter.print")
+					.redirectErrorStream(true)
+					.start();
+				String text = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+				process.waitFor();
+				long ticks = counter(text, "java.ci.totalTime");
+				long frequency = counter(text, "sun.os.hrt.frequency");
+				return (ticks < 0 || frequency <= 0) ? -1 : (long) (ticks * (1e9 / frequency));
+			}
+			catch (IOException ex) {
+				return -1;
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				return -1;
+			}
+		}
+
+		private static long counter(String text, String name) {
+			return text.lines()
+				.filter((line) -> line.startsWith(name + "="))
+				.map((line) -> Long.parseLong(line.substring(name.length() + 1).trim()))
+				.findFirst()
+				.orElse(-1L);
 		}
 
 	}
@@ -718,7 +775,7 @@ public final class LoadDriver {
 	 */
 	record Result(String server, String shape, int round, Histogram all, Histogram calls, long errors,
 			@Nullable String firstError, long elapsedNanos, long serverCpuNanos, long driverCpuNanos,
-			long otherCpuNanos, String loadBefore, String loadAfter) {
+			long otherCpuNanos, long jitNanos, String loadBefore, String loadAfter) {
 
 		double requestsPerSecond() {
 			return this.all.getTotalCount() * 1e9 / this.elapsedNanos;
@@ -728,6 +785,11 @@ public final class LoadDriver {
 			return (this.all.getTotalCount() == 0) ? 0 : this.serverCpuNanos / 1000.0 / this.all.getTotalCount();
 		}
 
+		// The JIT's compile time during the measurement, or "?" when it could not be read
+		String jit() {
+			return (this.jitNanos < 0) ? "?" : String.format(Locale.ROOT, "%,d ms", this.jitNanos / 1_000_000);
+		}
+
 		double cores(long nanos) {
 			return (double) nanos / this.elapsedNanos;
 		}
@@ -735,11 +797,11 @@ public final class LoadDriver {
 		String line() {
 			return String.format(Locale.ROOT,
 					"round %d %-7s %-23s %8.0f req/s  p50 %6d  p90 %6d  p99 %7d  max %7d us  errors %d  "
-							+ "server CPU %.1f us/req (%.2f cores)  driver %.2f cores  others %.2f cores  load %s -> %s%s",
+							+ "server CPU %.1f us/req (%.2f cores)  driver %.2f cores  others %.2f cores  JIT %s  load %s -> %s%s",
 					this.round, this.shape, this.server, requestsPerSecond(), this.all.getValueAtPercentile(50),
 					this.all.getValueAtPercentile(90), this.all.getValueAtPercentile(99), this.all.getMaxValue(),
 					this.errors, cpuMicrosPerRequest(), cores(this.serverCpuNanos), cores(this.driverCpuNanos),
-					cores(this.otherCpuNanos), this.loadBefore, this.loadAfter,
+					cores(this.otherCpuNanos), jit(), this.loadBefore, this.loadAfter,
 					(this.firstError != null) ? "  first error: " + this.firstError : "");
 		}
 

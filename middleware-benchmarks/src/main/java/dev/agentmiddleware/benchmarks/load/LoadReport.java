@@ -108,15 +108,15 @@ final class LoadReport {
 		}
 		out.append("\n#### Every round\n\n");
 		out.append("| round | shape | server | requests/s | p50 | p99 | max | errors | server CPU per request | "
-				+ "cores: server / driver / others (PostgreSQL included) | load average before → after |\n");
-		out.append("| ---: | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- |\n");
+				+ "cores: server / driver / others (PostgreSQL included) | server's JIT compiling | load average before → after |\n");
+		out.append("| ---: | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | --- |\n");
 		for (Result run : this.results) {
 			out.append(String.format(Locale.ROOT,
-					"| %d | %s | %s | %,.0f | %,d µs | %,d µs | %,d µs | %d | %,.0f µs | %.2f / %.2f / %.2f | %s → %s |%n",
+					"| %d | %s | %s | %,.0f | %,d µs | %,d µs | %,d µs | %d | %,.0f µs | %.2f / %.2f / %.2f | %s | %s → %s |%n",
 					run.round(), run.shape(), run.server(), run.requestsPerSecond(), run.all().getValueAtPercentile(50),
 					run.all().getValueAtPercentile(99), run.all().getMaxValue(), run.errors(),
 					run.cpuMicrosPerRequest(), run.cores(run.serverCpuNanos()), run.cores(run.driverCpuNanos()),
-					run.cores(run.otherCpuNanos()), run.loadBefore(), run.loadAfter()));
+					run.cores(run.otherCpuNanos()), run.jit(), run.loadBefore(), run.loadAfter()));
 		}
 		List<String> errors = new ArrayList<>();
 		for (Result run : this.results) {

@@ -357,7 +357,17 @@ final class McpRequestValidator {
 	}
 
 	private byte[] readBody(HttpServletRequest request) throws IOException {
+		long declared = request.getContentLengthLong();
+		if (declared > this.maxRequestBytes) {
+			throw new BodyTooLargeException();
+		}
 		try (InputStream input = request.getInputStream()) {
+			if (declared >= 0) {
+				// The container reads no further than Content-Length: one array of that
+				// size,
+				// instead of readNBytes' 8 KB chunks
+				return input.readNBytes((int) declared);
+			}
 			byte[] body = input.readNBytes((int) Math.min(Integer.MAX_VALUE - 8, this.maxRequestBytes + 1));
 			if (body.length > this.maxRequestBytes) {
 				throw new BodyTooLargeException();
