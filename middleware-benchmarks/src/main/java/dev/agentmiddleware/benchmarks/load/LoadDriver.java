@@ -63,10 +63,13 @@ import org.jspecify.annotations.Nullable;
  * shape before the first round, 0), {@code prewarm-clients} (the clients of that load,
  * {@code clients} by default; several, as {@code 4,50}, run the prewarm once with each in
  * turn), {@code shapes} ({@code v2,steady}), {@code servers}
- * ({@code ungoverned,governed,governed-jdbc,governed-pg-rate-limit}), {@code server-java}
- * (the driver's own), {@code server-heap} ({@code 512m}), {@code jfr} (the names of
- * servers to record with Flight Recorder), {@code postgres-url}, {@code postgres-user},
- * {@code postgres-password}, {@code out} (a Markdown file for the tables).
+ * ({@code ungoverned,governed,governed-jdbc,governed-pg-rate-limit}; also
+ * {@code governed-redis-rate-limit}, with a {@code redis-server} the driver starts:
+ * option {@code redis-server}, the command, {@code redis-server} by default),
+ * {@code server-java} (the driver's own), {@code server-heap} ({@code 512m}), {@code jfr}
+ * (the names of servers to record with Flight Recorder), {@code postgres-url},
+ * {@code postgres-user}, {@code postgres-password}, {@code out} (a Markdown file for the
+ * tables).
  */
 public final class LoadDriver {
 
@@ -89,6 +92,10 @@ public final class LoadDriver {
 	private final List<Server> servers = new ArrayList<>();
 
 	private final List<String> schemas = new ArrayList<>();
+
+	private @Nullable Process redis;
+
+	private int redisPort;
 
 	private final HttpClient http;
 
@@ -207,10 +214,6 @@ public final class LoadDriver {
 		switch (name) {
 			case "ungoverned" -> arguments.add("ungoverned");
 			case "governed" -> arguments.add("governed");
-			case "governed-memory-audit" -> {
-				arguments.add("governed");
-				arguments.add("--agent.middleware.audit.store.type=memory");
-			}
 			case "governed-jdbc" -> {
 				arguments.add("governed");
 				arguments.addAll(postgres());
@@ -226,6 +229,13 @@ public final class LoadDriver {
 				arguments.addAll(postgres());
 				arguments.add("--agent.middleware.mcp.sessions.store.type=memory");
 				arguments.add("--agent.middleware.rate-limit.store.type=jdbc");
+			}
+			case "governed-redis-rate-limit" -> {
+				arguments.add("governed");
+				arguments.add("--agent.middleware.rate-limit.store.type=redis");
+				arguments.add("--spring.data.redis.host=127.0.0.1");
+				arguments.add("--spring.data.redis.port=" + redis());
+				arguments.add("--agent.middleware.mcp.sessions.store.type=memory");
 			}
 			default -> throw new IllegalArgumentException("Unknown server " + name);
 		}
@@ -243,6 +253,20 @@ public final class LoadDriver {
 		Path log = Path.of("load-" + name + ".log");
 		Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
 		return new Server(name, port, process, log, java);
+	}
+
+	// A Redis of the run's own (redis-server on a free port, nothing saved), started once
+	private int redis() throws IOException {
+		if (this.redis == null) {
+			int port = freePort();
+			this.redis = new ProcessBuilder(option("redis-server", "redis-server"), "--port", Integer.toString(port),
+					"--bind", "127.0.0.1", "--save", "", "--appendonly", "no")
+				.redirectErrorStream(true)
+				.redirectOutput(Path.of("load-redis.log").toFile())
+				.start();
+			this.redisPort = port;
+		}
+		return this.redisPort;
 	}
 
 	// The stores under test on PostgreSQL, in a fresh schema; the others stay in memory
@@ -431,6 +455,9 @@ public final class LoadDriver {
 				Thread.currentThread().interrupt();
 			}
 			server.process.destroyForcibly();
+		}
+		if (this.redis != null) {
+			this.redis.destroy();
 		}
 		if (this.schemas.isEmpty()) {
 			return;

@@ -75,6 +75,10 @@ final class LoadReport {
 					0, true);
 			target(out, "governed-pg-rate-limit", shape, "p99 latency", (r) -> r.all().getValueAtPercentile(99),
 					"%,.0f µs", null, 0, false);
+			target(out, "governed-redis-rate-limit", shape, "requests/s", Result::requestsPerSecond, "%,.0f req/s",
+					null, 0, true);
+			target(out, "governed-redis-rate-limit", shape, "p99 latency", (r) -> r.all().getValueAtPercentile(99),
+					"%,.0f µs", null, 0, false);
 		}
 		out.append("\n#### Every server, the rounds together\n\n");
 		out.append("| server | shape | requests/s (median of rounds) | p50 | p90 | p99 | max | tools/call p50 / p99 | "

@@ -33,8 +33,9 @@ import org.springframework.util.ReflectionUtils;
  * <li>{@code governed}: our starter's MCP server (hardened transport, edge checks,
  * session registry) with the tools as {@code @AgentTool} methods behind the default stack
  * of {@code BenchmarkContexts} (observation, logging with its logger off, the session
- * cache, retry, a rate limit that is never reached). Further {@code --property=value}
- * arguments choose the stores (the driver passes PostgreSQL's).</li>
+ * cache, retry, a rate limit that is never reached, the audit trail), every store in
+ * memory. Further {@code --property=value} arguments choose other stores (the driver
+ * passes PostgreSQL's and Redis's).</li>
  * <li>{@code ungoverned}: Spring AI's own MCP server (its Streamable HTTP transport for
  * Spring MVC) publishing the same methods through {@code MethodToolCallback} and
  * {@code McpToolUtils}, with every auto-configuration of ours left out: what an
@@ -52,6 +53,8 @@ public final class LoadServer {
 
 	private LoadServer() {
 	}
+
+	private static final String REDIS_AUTO_CONFIGURATIONS = "org.springframework.boot.data.redis.";
 
 	/**
 	 * Starts a server.
@@ -83,17 +86,30 @@ public final class LoadServer {
 			properties.put("agent.middleware.rate-limit.defaults.limit-for-period", "1000000");
 			properties.put("agent.middleware.rate-limit.defaults.limit-refresh-period", "1s");
 			properties.put("agent.middleware.cache.defaults.max-size", "1000");
+			// Every store in memory unless an argument says otherwise: the embedded H2 of
+			// the process would otherwise take the stores that choose JDBC by default,
+			// and
+			// an audit record inserted into an in-process database puts the database's
+			// own
+			// work on the server's CPU (about 100 µs per call under load, run 6 of the
+			// README), which a server writing to its database elsewhere does not pay
+			for (String store : List.of("audit", "approval", "threads", "cache")) {
+				properties.put("agent.middleware." + store + ".store.type", "memory");
+			}
 			properties.put("logging.level." + LoggingMiddleware.DEFAULT_LOGGER_NAME, "OFF");
 			properties.put("logging.level.dev.agentmiddleware.autoconfigure.mcp", "ERROR");
-			properties.put("spring.autoconfigure.exclude",
-					excludedAutoConfigurations("org.springframework.boot.security."));
+			// Spring Data Redis only for the server whose rate limits are in Redis
+			boolean redis = Arrays.asList(args).contains("--agent.middleware.rate-limit.store.type=redis");
+			properties.put("spring.autoconfigure.exclude", redis
+					? excludedAutoConfigurations("org.springframework.boot.security.")
+					: excludedAutoConfigurations("org.springframework.boot.security.", REDIS_AUTO_CONFIGURATIONS));
 		}
 		else if ("ungoverned".equals(variant)) {
 			application = UngovernedServer.class;
 			properties.put("agent.middleware.mcp.transport.enabled", "false");
 			properties.put("spring.ai.mcp.server.tool-callback-converter", "false");
-			properties.put("spring.autoconfigure.exclude",
-					excludedAutoConfigurations("org.springframework.boot.security.", "dev.agentmiddleware."));
+			properties.put("spring.autoconfigure.exclude", excludedAutoConfigurations(
+					"org.springframework.boot.security.", "dev.agentmiddleware.", REDIS_AUTO_CONFIGURATIONS));
 		}
 		else {
 			throw new IllegalArgumentException("Unknown server " + variant + ": governed or ungoverned");
