@@ -17,7 +17,6 @@ import java.util.concurrent.TimeUnit;
 
 import com.zaxxer.hikari.HikariDataSource;
 import dev.agentmiddleware.testsupport.MutableClock;
-import dev.agentmiddleware.testsupport.PostgresTestDatabase;
 import dev.agentmiddleware.testsupport.RequiresService;
 import dev.agentmiddleware.testsupport.TestService;
 import io.modelcontextprotocol.json.McpJsonMapper;
@@ -26,7 +25,7 @@ import io.modelcontextprotocol.spec.McpSchema;
 import io.modelcontextprotocol.spec.McpStreamableServerSession;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Mono;
@@ -78,14 +77,8 @@ class JdbcMcpSessionRegistryUnderLoadTests {
 	@Nested
 	class OnH2 extends UnderLoadRules {
 
-		private final String url = "jdbc:h2:mem:mcp-load-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1";
-
-		@Override
-		HikariDataSource pool() {
-			HikariDataSource pool = new HikariDataSource();
-			pool.setJdbcUrl(this.url);
-			pool.setMaximumPoolSize(10);
-			return pool;
+		OnH2() {
+			super(McpTestDatabase.h2("mcp-load"));
 		}
 
 	}
@@ -94,26 +87,8 @@ class JdbcMcpSessionRegistryUnderLoadTests {
 	@RequiresService(TestService.POSTGRES)
 	class OnPostgres extends UnderLoadRules {
 
-		private PostgresTestDatabase database;
-
-		@BeforeEach
-		void createSchema() {
-			this.database = PostgresTestDatabase.createSchema();
-		}
-
-		@AfterEach
-		void dropSchema() {
-			this.database.close();
-		}
-
-		@Override
-		HikariDataSource pool() {
-			HikariDataSource pool = new HikariDataSource();
-			pool.setJdbcUrl(this.database.jdbcUrl());
-			pool.setUsername(this.database.username());
-			pool.setPassword(this.database.password());
-			pool.setMaximumPoolSize(10);
-			return pool;
+		OnPostgres() {
+			super(McpTestDatabase.postgres());
 		}
 
 		// The lock and the insert go in one message: the count must still be taken after
@@ -155,17 +130,26 @@ class JdbcMcpSessionRegistryUnderLoadTests {
 
 	abstract static class UnderLoadRules {
 
+		@AutoClose
+		private final McpTestDatabase database;
+
 		private final MutableClock clock = new MutableClock();
 
 		private final List<HikariDataSource> pools = new ArrayList<>();
 
 		private final List<JdbcMcpSessionRegistry> registries = new ArrayList<>();
 
+		UnderLoadRules(McpTestDatabase database) {
+			this.database = database;
+		}
+
 		/**
 		 * A connection pool of its own to the shared database, as every instance has.
 		 * @return a new pool
 		 */
-		abstract HikariDataSource pool();
+		HikariDataSource pool() {
+			return this.database.pool(10);
+		}
 
 		MutableClock clock() {
 			return this.clock;

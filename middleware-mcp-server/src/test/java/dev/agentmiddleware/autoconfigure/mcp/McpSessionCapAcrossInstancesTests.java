@@ -16,7 +16,6 @@ import java.util.function.Supplier;
 
 import com.zaxxer.hikari.HikariDataSource;
 import dev.agentmiddleware.testsupport.MutableClock;
-import dev.agentmiddleware.testsupport.PostgresTestDatabase;
 import dev.agentmiddleware.testsupport.RequiresService;
 import dev.agentmiddleware.testsupport.TestService;
 import io.modelcontextprotocol.json.McpJsonMapper;
@@ -24,8 +23,7 @@ import io.modelcontextprotocol.json.jackson3.JacksonMcpJsonMapper;
 import io.modelcontextprotocol.spec.McpSchema;
 import io.modelcontextprotocol.spec.McpStreamableServerSession;
 import org.jspecify.annotations.Nullable;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Mono;
@@ -70,26 +68,8 @@ class McpSessionCapAcrossInstancesTests {
 	@RequiresService(TestService.POSTGRES)
 	class OnPostgres extends CapRules {
 
-		private PostgresTestDatabase database;
-
-		@BeforeEach
-		void createSchema() {
-			this.database = PostgresTestDatabase.createSchema();
-		}
-
-		@AfterEach
-		void dropSchema() {
-			this.database.close();
-		}
-
-		@Override
-		HikariDataSource pool() {
-			HikariDataSource pool = new HikariDataSource();
-			pool.setJdbcUrl(this.database.jdbcUrl());
-			pool.setUsername(this.database.username());
-			pool.setPassword(this.database.password());
-			pool.setMaximumPoolSize(2);
-			return pool;
+		OnPostgres() {
+			super(McpTestDatabase.postgres());
 		}
 
 	}
@@ -97,25 +77,28 @@ class McpSessionCapAcrossInstancesTests {
 	@Nested
 	class OnH2 extends CapRules {
 
-		private final String url = "jdbc:h2:mem:mcp-cap-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1";
-
-		@Override
-		HikariDataSource pool() {
-			HikariDataSource pool = new HikariDataSource();
-			pool.setJdbcUrl(this.url);
-			pool.setMaximumPoolSize(2);
-			return pool;
+		OnH2() {
+			super(McpTestDatabase.h2("mcp-cap"));
 		}
 
 	}
 
 	abstract static class CapRules {
 
+		@AutoClose
+		private final McpTestDatabase database;
+
+		CapRules(McpTestDatabase database) {
+			this.database = database;
+		}
+
 		/**
 		 * A connection pool of its own to the shared database, as every instance has.
 		 * @return a new pool
 		 */
-		abstract HikariDataSource pool();
+		HikariDataSource pool() {
+			return this.database.pool(2);
+		}
 
 		@Test
 		void manySimultaneousStartsOnSeveralInstancesStartExactlyTheCapRoundAfterRound() throws Exception {

@@ -1,24 +1,14 @@
 package dev.agentmiddleware.autoconfigure.mcp;
 
-import java.util.List;
-import java.util.UUID;
-
 import javax.sql.DataSource;
 
-import dev.agentmiddleware.autoconfigure.AgentMiddlewareAutoConfiguration;
-import dev.agentmiddleware.autoconfigure.springai.AgentToolSpringAiAutoConfiguration;
-import dev.agentmiddleware.autoconfigure.tool.AgentToolAutoConfiguration;
 import dev.agentmiddleware.autoconfigure.tool.InvalidToolConfigurationException;
-import org.h2.jdbcx.JdbcDataSource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
-import org.springframework.ai.mcp.server.common.autoconfigure.McpServerJsonMapperAutoConfiguration;
-import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
-import org.springframework.jdbc.core.JdbcTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -32,30 +22,26 @@ import static org.assertj.core.api.Assertions.assertThat;
 @ExtendWith(OutputCaptureExtension.class)
 class McpSessionStoreSelectionTests {
 
-	private final WebApplicationContextRunner contextRunner = new WebApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(AgentMiddlewareAutoConfiguration.class,
-				AgentToolAutoConfiguration.class, AgentToolSpringAiAutoConfiguration.class,
-				McpServerJsonMapperAutoConfiguration.class, AgentMcpServerAutoConfiguration.class))
-		.withPropertyValues("spring.ai.mcp.server.protocol=STREAMABLE");
+	private final WebApplicationContextRunner contextRunner = McpStoreSelectionContext.contextRunner();
 
 	@Test
 	void autoOnAnEmbeddedH2KeepsTheSessionsInMemory() {
-		DataSource dataSource = h2();
+		DataSource dataSource = McpStoreSelectionContext.embeddedH2("mcp-sessions");
 		this.contextRunner.withBean(DataSource.class, () -> dataSource).run((context) -> {
 			assertThat(context).hasSingleBean(HardenedStreamableHttpTransport.class);
-			assertThat(tables(dataSource)).doesNotContain("AGENT_MCP_SESSION");
+			assertThat(McpStoreSelectionContext.tables(dataSource)).doesNotContain("AGENT_MCP_SESSION");
 		});
 	}
 
 	@Test
 	void jdbcKeepsTheSessionsInTheDatabaseCreatingTheTable() {
-		DataSource dataSource = h2();
+		DataSource dataSource = McpStoreSelectionContext.embeddedH2("mcp-sessions");
 		this.contextRunner.withBean(DataSource.class, () -> dataSource)
 			.withPropertyValues("agent.middleware.mcp.sessions.store.type=jdbc",
 					"agent.middleware.mcp.request-state.secret=dGVzdC1yZXF1ZXN0LXN0YXRlLWtleS0zMi1ieXRlcyE=")
 			.run((context) -> {
 				assertThat(context).hasSingleBean(HardenedStreamableHttpTransport.class);
-				assertThat(tables(dataSource)).contains("AGENT_MCP_SESSION");
+				assertThat(McpStoreSelectionContext.tables(dataSource)).contains("AGENT_MCP_SESSION");
 				assertThat(context.getBean(HardenedStreamableHttpTransport.class).sessionCount()).isZero();
 			});
 	}
@@ -73,7 +59,7 @@ class McpSessionStoreSelectionTests {
 
 	@Test
 	void aRequestStateKeyWithTheSessionsInTheDatabaseSaysNothingOfSingleUse(CapturedOutput output) {
-		this.contextRunner.withBean(DataSource.class, McpSessionStoreSelectionTests::h2)
+		this.contextRunner.withBean(DataSource.class, () -> McpStoreSelectionContext.embeddedH2("mcp-sessions"))
 			.withPropertyValues("agent.middleware.mcp.sessions.store.type=jdbc",
 					"agent.middleware.mcp.request-state.secret=dGVzdC1yZXF1ZXN0LXN0YXRlLWtleS0zMi1ieXRlcyE=")
 			.run((context) -> assertThat(context).hasSingleBean(HardenedStreamableHttpTransport.class));
@@ -82,7 +68,7 @@ class McpSessionStoreSelectionTests {
 
 	@Test
 	void jdbcWithoutARequestStateKeyFailsStartupNamingTheProperty() {
-		DataSource dataSource = h2();
+		DataSource dataSource = McpStoreSelectionContext.embeddedH2("mcp-sessions");
 		this.contextRunner.withBean(DataSource.class, () -> dataSource)
 			.withPropertyValues("agent.middleware.mcp.sessions.store.type=jdbc")
 			.run((context) -> assertThat(context).hasFailed()
@@ -111,17 +97,6 @@ class McpSessionStoreSelectionTests {
 				.rootCause()
 				.hasMessageContaining("agent.middleware.mcp.sessions.store.type")
 				.hasMessageContaining("DataSource"));
-	}
-
-	private static DataSource h2() {
-		JdbcDataSource dataSource = new JdbcDataSource();
-		dataSource.setURL("jdbc:h2:mem:mcp-sessions-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1");
-		return dataSource;
-	}
-
-	private static List<String> tables(DataSource dataSource) {
-		return new JdbcTemplate(dataSource).queryForList(
-				"SELECT TABLE_NAME FROM INFORMATION_SCHEMA.TABLES WHERE TABLE_SCHEMA = 'PUBLIC'", String.class);
 	}
 
 }

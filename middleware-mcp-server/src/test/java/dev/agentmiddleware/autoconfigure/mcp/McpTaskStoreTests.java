@@ -4,13 +4,11 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import com.zaxxer.hikari.HikariDataSource;
 import dev.agentmiddleware.spring.AgentTool.TaskSupport;
 import dev.agentmiddleware.testsupport.MutableClock;
-import dev.agentmiddleware.testsupport.PostgresTestDatabase;
 import dev.agentmiddleware.testsupport.RequiresService;
 import dev.agentmiddleware.testsupport.TestService;
 import io.modelcontextprotocol.json.McpJsonMapper;
@@ -19,7 +17,7 @@ import io.modelcontextprotocol.server.McpServerFeatures.SyncToolSpecification;
 import io.modelcontextprotocol.spec.McpSchema;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.json.JsonMapper;
@@ -58,14 +56,8 @@ class McpTaskStoreTests {
 	@Nested
 	class OnH2 extends JdbcRules {
 
-		private final String url = "jdbc:h2:mem:mcp-tasks-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1";
-
-		@Override
-		HikariDataSource pool() {
-			HikariDataSource pool = new HikariDataSource();
-			pool.setJdbcUrl(this.url);
-			pool.setMaximumPoolSize(2);
-			return pool;
+		OnH2() {
+			super(McpTestDatabase.h2("mcp-tasks"));
 		}
 
 	}
@@ -74,40 +66,27 @@ class McpTaskStoreTests {
 	@RequiresService(TestService.POSTGRES)
 	class OnPostgres extends JdbcRules {
 
-		private PostgresTestDatabase database;
-
-		@BeforeEach
-		void createSchema() {
-			this.database = PostgresTestDatabase.createSchema();
-		}
-
-		@AfterEach
-		void dropSchema() {
-			this.database.close();
-		}
-
-		@Override
-		HikariDataSource pool() {
-			HikariDataSource pool = new HikariDataSource();
-			pool.setJdbcUrl(this.database.jdbcUrl());
-			pool.setUsername(this.database.username());
-			pool.setPassword(this.database.password());
-			pool.setMaximumPoolSize(2);
-			return pool;
+		OnPostgres() {
+			super(McpTestDatabase.postgres());
 		}
 
 	}
 
 	abstract static class JdbcRules extends StoreRules {
 
+		@AutoClose
+		private final McpTestDatabase database;
+
 		private final List<HikariDataSource> pools = new CopyOnWriteArrayList<>();
 
-		/** A connection pool of its own to the shared database, as every instance has. */
-		abstract HikariDataSource pool();
+		JdbcRules(McpTestDatabase database) {
+			this.database = database;
+		}
 
 		@Override
 		McpTaskStore instance(MutableClock clock) {
-			HikariDataSource pool = pool();
+			// A connection pool of its own to the shared database, as every instance has
+			HikariDataSource pool = this.database.pool(2);
 			this.pools.add(pool);
 			return new JdbcMcpTaskStore(pool, JSON, clock);
 		}
