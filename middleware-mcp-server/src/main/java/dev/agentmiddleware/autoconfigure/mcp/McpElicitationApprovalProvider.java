@@ -91,7 +91,7 @@ public final class McpElicitationApprovalProvider implements ApprovalProvider {
 	public CompletionStage<ApprovalDecision> requestApproval(ApprovalRequest request, ToolInvocation invocation) {
 		McpSyncServerExchange exchange = Objects.requireNonNull(invocation.attribute(McpInvocationAttributes.EXCHANGE),
 				"the call did not come over MCP");
-		String client = clientName(exchange);
+		String client = McpClientNames.of(exchange);
 		if (McpRequestContext.of(exchange.transportContext()).round() != null) {
 			// 2026-07-28: an input request of the round, which never blocks
 			McpSchema.ElicitFormRequest question = McpSchema.ElicitFormRequest.builder(message(request), SCHEMA)
@@ -129,12 +129,6 @@ public final class McpElicitationApprovalProvider implements ApprovalProvider {
 	private static String message(ApprovalRequest request) {
 		return "Approve this call of " + request.safety().name().toLowerCase(java.util.Locale.ROOT) + " tool '"
 				+ request.toolName() + "'? " + request.summary();
-	}
-
-	private static String clientName(McpSyncServerExchange exchange) {
-		McpSchema.Implementation info = exchange.getClientInfo();
-		@Nullable String name = (info != null) ? info.name() : null;
-		return (name != null) ? name : "(unnamed)";
 	}
 
 	private static Map<String, Object> schema() {

@@ -62,8 +62,6 @@ public final class McpUrlElicitationApprovalProvider implements ApprovalProvider
 
 	private static final Duration NOTIFY_TIMEOUT = Duration.ofSeconds(5);
 
-	private static final int MAX_CLIENT_NAME_LENGTH = 64;
-
 	private final ExecutorService executor;
 
 	private final String consolePath;
@@ -112,7 +110,7 @@ public final class McpUrlElicitationApprovalProvider implements ApprovalProvider
 		String link = link(Objects.requireNonNull(baseUrl(exchange), "no base URL"), request.id());
 		McpSchema.ElicitUrlRequest question = McpSchema.ElicitUrlRequest.builder(message(request), link, request.id())
 			.build();
-		String client = clientName(exchange);
+		String client = McpClientNames.of(exchange);
 		// Completed only by the client withdrawing the request; an approver's decision
 		// comes through the store, and
 		// the wait then cancels this stage
@@ -204,18 +202,6 @@ public final class McpUrlElicitationApprovalProvider implements ApprovalProvider
 		return "Call of " + request.safety().name().toLowerCase(Locale.ROOT) + " tool '" + request.toolName()
 				+ "' waits for a person's approval. Open the link to see this request in the approval console, "
 				+ "where an approver decides: " + request.summary();
-	}
-
-	private static String clientName(McpSyncServerExchange exchange) {
-		McpSchema.Implementation info = exchange.getClientInfo();
-		@Nullable String name = (info != null) ? info.name() : null;
-		if (name == null || name.isBlank()) {
-			return "(unnamed)";
-		}
-		// The client names itself: it reaches logs and the audit trail on one line, and
-		// not at any length
-		String line = name.replaceAll("\\p{Cntrl}", "?");
-		return (line.length() > MAX_CLIENT_NAME_LENGTH) ? line.substring(0, MAX_CLIENT_NAME_LENGTH) + "…" : line;
 	}
 
 	private static String withoutTrailingSlash(String url) {

@@ -102,18 +102,39 @@ class McpElicitationApprovalProviderTests {
 		assertThat(round.asked()).isFalse();
 	}
 
+	@Test
+	void theClientsOwnNameReachesTheAuditOnOneLineAndShort() {
+		McpInputRound round = round(
+				Map.of("approval", Map.of("action", "accept", "content", Map.of("decision", "approve"))));
+		McpElicitationApprovalProvider provider = new McpElicitationApprovalProvider(
+				Executors.newSingleThreadExecutor());
+
+		ApprovalDecision decision = provider
+			.requestApproval(request(), statelessCall(round, "evil\nINFO forged line" + "x".repeat(100)))
+			.toCompletableFuture()
+			.join();
+
+		assertThat(decision.decidedBy()).startsWith("mcp-client evil?INFO forged line")
+			.doesNotContain("\n")
+			.hasSize("mcp-client ".length() + 64 + 1);
+	}
+
 	private static McpInputRound round(Map<String, Object> answers) {
 		return new McpInputRound("delete_file", McpSchema.ClientCapabilities.builder().elicitation().build(), answers);
 	}
 
 	// A tools/call of 2026-07-28 as StatelessMcpServer hands it to the tool's handler
 	private static ToolInvocation statelessCall(McpInputRound round) {
+		return statelessCall(round, "inspector");
+	}
+
+	private static ToolInvocation statelessCall(McpInputRound round, String clientName) {
 		McpJsonMapper json = new JacksonMcpJsonMapper(JsonMapper.builder().build());
 		McpTransportContext context = new McpRequestContext(null, null, null, null, null, null, true, round)
 			.transportContext();
 		McpSyncServerExchange exchange = new McpSyncServerExchange(
 				new McpAsyncServerExchange(null, new StatelessMcpSession(json, null, null, round), round.capabilities(),
-						new McpSchema.Implementation("inspector", "1"), context));
+						new McpSchema.Implementation(clientName, "1"), context));
 		return ToolInvocation.builder(ToolDescriptor.builder("delete_file").safety(SafetyLevel.DANGEROUS).build())
 			.attribute(McpInvocationAttributes.EXCHANGE, exchange)
 			.build();
