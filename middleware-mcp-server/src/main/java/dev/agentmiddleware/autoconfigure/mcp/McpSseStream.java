@@ -3,13 +3,9 @@ package dev.agentmiddleware.autoconfigure.mcp;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
-import java.util.ArrayDeque;
-import java.util.HexFormat;
-import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -39,15 +35,17 @@ import org.springframework.web.servlet.function.ServerResponse;
  * ({@link #abandonAtShutdown(String)}), a request not yet answered is answered that its
  * call was abandoned. A request the server sent its client on the stream (a tool's
  * elicitation or sampling) and no longer waits for is {@linkplain #withdraw withdrawn}
- * with a {@code notifications/cancelled} naming it ({@link McpServerRequests}).
+ * with a {@code notifications/cancelled} naming it ({@link McpServerRequests},
+ * {@link McpSsePendingRequests}).
  * <p>
  * Every message is an event with an id ({@code <stream>-<n>}, unique within the session),
- * kept in a replay buffer of the last {@value #REPLAY_EVENTS} events; a stream of a
- * session that negotiated {@code 2025-11-25} or later starts with a priming event (an id
- * and empty data) and a {@code retry:} field (SEP-1699). A client whose connection broke
- * while the stream is still open (its call still running) reconnects with {@code GET} and
- * {@code Last-Event-ID} ({@link #resume}): it gets the events after that id, and the rest
- * of the stream, on the new connection. <pre>{@code
+ * kept in a replay buffer of the last {@value McpSseEvents#REPLAY_EVENTS} events
+ * ({@link McpSseEvents}); a stream of a session that negotiated {@code 2025-11-25} or
+ * later starts with a priming event (an id and empty data) and a {@code retry:} field
+ * (SEP-1699). A client whose connection broke while the stream is still open (its call
+ * still running) reconnects with {@code GET} and {@code Last-Event-ID} ({@link #resume}):
+ * it gets the events after that id, and the rest of the stream, on the new connection.
+ * <pre>{@code
  * McpSseStream stream = live.open(sse, jsonMapper, cancellation, request);
  * live.session().responseStream(request, stream).block();
  * stream.close();
@@ -58,18 +56,7 @@ final class McpSseStream implements McpStreamableServerTransport {
 	// The transport's log category, which operators configure for all of it
 	private static final Logger logger = LoggerFactory.getLogger(HardenedStreamableHttpTransport.class);
 
-	private static final String MESSAGE_EVENT = "message";
-
 	private static final String GONE = "the client went away";
-
-	private static final String CANCELLED = "notifications/cancelled";
-
-	private static final Object WITHDRAWN = new Object();
-
-	private static final TypeRef<LinkedHashMap<String, Object>> PARAMS = new TypeRef<>() {
-	};
-
-	private static final String CALL_ENDED = "The call that made this request ended before the client answered it";
 
 	// How long a withdrawal sent on the session's listening stream may take
 	private static final Duration WITHDRAWAL = Duration.ofSeconds(5);
@@ -78,26 +65,12 @@ final class McpSseStream implements McpStreamableServerTransport {
 	// before ending the stream
 	private static final Duration ANSWER_AT_SHUTDOWN = Duration.ofSeconds(5);
 
-	/**
-	 * How many of its last events a stream keeps to replay to a client that resumes it.
-	 */
-	static final int REPLAY_EVENTS = 100;
-
 	// The connection the stream writes to: the first one, or the one of the client's last
 	// resume; under the lock
 	private volatile ServerResponse.SseBuilder sse;
 
-	// Names the stream in its event ids, so that a Last-Event-ID finds it among the
-	// session's streams
-	private final String streamId = HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextLong());
-
-	// The number of the last event written (the priming event is number 0); under the
-	// lock
-	private long lastEvent;
-
-	// The last events written, oldest first, for a client that resumes the stream; under
-	// the lock
-	private final ArrayDeque<Event> replay = new ArrayDeque<>();
+	// Its events, numbered and kept for a client that resumes the stream; under the lock
+	private final McpSseEvents events = new McpSseEvents();
 
 	// Set once a client resumed the stream on another connection
 	private volatile boolean resumed;
@@ -127,10 +100,8 @@ final class McpSseStream implements McpStreamableServerTransport {
 	// Set once the request's response was written
 	private boolean answered;
 
-	// The server's requests written on this stream and not yet answered (a tool's
-	// elicitation or sampling), by their params: the id each went out with, or WITHDRAWN
-	// for one withdrawn before it was written; under the lock
-	private final Map<Object, Object> serverRequests = new IdentityHashMap<>();
+	// The server's requests written on this stream and not yet answered; under the lock
+	private final McpSsePendingRequests serverRequests;
 
 	// Set while the answer at shutdown is being given: a close from the call's own thread
 	// (its call ended, cancelled)
@@ -144,6 +115,7 @@ final class McpSseStream implements McpStreamableServerTransport {
 		this.jsonMapper = jsonMapper;
 		this.cancellation = cancellation;
 		this.request = request;
+		this.serverRequests = new McpSsePendingRequests(jsonMapper);
 		this.sse = sse;
 		connect(sse);
 	}
@@ -220,77 +192,31 @@ final class McpSseStream implements McpStreamableServerTransport {
 	// is numbered in its stream
 	private void write(McpSchema.JSONRPCMessage message, @Nullable String messageId) throws IOException {
 		if (message instanceof McpSchema.JSONRPCRequest request && request.params() != null) {
-			Object key = serverRequestKey(request);
-			if (this.serverRequests.remove(key) == WITHDRAWN) {
+			McpSchema.JSONRPCMessage shown = this.serverRequests.sending(request);
+			if (shown == null) {
 				return;
 			}
-			this.serverRequests.put(key, request.id());
-			message = withoutInputKey(request);
+			message = shown;
 		}
 		if (message instanceof McpSchema.JSONRPCResponse) {
 			// The call ends: a request it made that its client has not answered is
 			// withdrawn first, whichever thread would have withdrawn it (the tool's,
 			// still on its way after a timeout)
-			withdrawPending();
+			this.serverRequests.withdrawPending(this::emit);
 			this.answered = true;
 		}
 		emit(this.jsonMapper.writeValueAsString(JsonRpcErrors.bounded(message)));
 	}
 
-	// What a server request is kept under: its params, the object the MCP SDK was given,
-	// but the method of a roots/list, whose params the SDK builds itself (one at a time
-	// per stream is told apart)
-	private static Object serverRequestKey(McpSchema.JSONRPCRequest request) {
-		return McpSchema.METHOD_ROOTS_LIST.equals(request.method()) ? McpSchema.METHOD_ROOTS_LIST : request.params();
-	}
-
-	// The request as its client sees it: without the key that names a tool's question in
-	// a 2026-07-28 round (McpInputRound#takeKey), which the same question carries here
-	private McpSchema.JSONRPCMessage withoutInputKey(McpSchema.JSONRPCRequest request) {
-		if (!(request.params() instanceof McpSchema.Request params) || params.meta() == null
-				|| !params.meta().containsKey(McpInputRound.META_KEY)) {
-			return request;
-		}
-		Map<String, Object> shown = this.jsonMapper.convertValue(params, PARAMS);
-		McpInputRound.takeKey(shown);
-		return new McpSchema.JSONRPCRequest(request.jsonrpc(), request.method(), request.id(), shown);
-	}
-
-	// Under the lock: numbers the event, keeps it for a client that resumes, and sends it
+	// Under the lock: the event written on the stream's connection, kept for a client
+	// that resumes
 	private void emit(String data) throws IOException {
-		Event event = new Event(++this.lastEvent, data);
-		if (this.replay.size() == REPLAY_EVENTS) {
-			this.replay.removeFirst();
-		}
-		this.replay.addLast(event);
-		send(this.sse, event);
-	}
-
-	// Under the lock, before the call's response
-	private void withdrawPending() throws IOException {
-		for (Map.Entry<Object, Object> request : this.serverRequests.entrySet()) {
-			if (request.getValue() != WITHDRAWN) {
-				Map<String, Object> cancelled = new LinkedHashMap<>();
-				cancelled.put("requestId", request.getValue());
-				cancelled.put("reason", CALL_ENDED);
-				request.setValue(WITHDRAWN);
-				emit(this.jsonMapper.writeValueAsString(
-						new McpSchema.JSONRPCNotification(McpSchema.JSONRPC_VERSION, CANCELLED, cancelled)));
-			}
-		}
-	}
-
-	private void send(ServerResponse.SseBuilder connection, Event event) throws IOException {
-		connection.id(eventId(event.number())).event(MESSAGE_EVENT).data(event.data());
-	}
-
-	private String eventId(long number) {
-		return this.streamId + "-" + number;
+		this.events.emit(this.sse, data);
 	}
 
 	// The stream an event id names, as the client sent it in Last-Event-ID
 	boolean isStreamOf(String eventId) {
-		return eventId.startsWith(this.streamId + "-");
+		return this.events.isStreamOf(eventId);
 	}
 
 	/**
@@ -304,7 +230,7 @@ final class McpSseStream implements McpStreamableServerTransport {
 		this.lock.lock();
 		try {
 			if (!this.closed) {
-				ServerResponse.SseBuilder event = this.sse.id(eventId(0));
+				ServerResponse.SseBuilder event = this.sse.id(this.events.eventId(0));
 				if (!retry.isZero()) {
 					event.retry(retry);
 				}
@@ -333,7 +259,7 @@ final class McpSseStream implements McpStreamableServerTransport {
 	boolean resume(ServerResponse.SseBuilder connection, String lastEventId) {
 		long after;
 		try {
-			after = Long.parseLong(lastEventId.substring(this.streamId.length() + 1));
+			after = this.events.number(lastEventId);
 		}
 		catch (NumberFormatException | IndexOutOfBoundsException ex) {
 			return false;
@@ -341,8 +267,7 @@ final class McpSseStream implements McpStreamableServerTransport {
 		boolean gone = false;
 		this.lock.lock();
 		try {
-			long oldest = this.replay.isEmpty() ? this.lastEvent + 1 : this.replay.peekFirst().number();
-			if (this.closed || this.muted || after < 0 || after > this.lastEvent || after + 1 < oldest) {
+			if (this.closed || this.muted || !this.events.keepsAfter(after)) {
 				return false;
 			}
 			ServerResponse.SseBuilder previous = this.sse;
@@ -350,12 +275,7 @@ final class McpSseStream implements McpStreamableServerTransport {
 			this.resumed = true;
 			connect(connection);
 			completeQuietly(previous);
-			for (Event event : this.replay) {
-				if (event.number() > after) {
-					send(connection, event);
-				}
-			}
-			if (this.replay.isEmpty() || this.lastEvent == after) {
+			if (this.events.replayAfter(connection, after)) {
 				// Commits the response, so the client sees the stream open before the
 				// next message
 				connection.comment("stream resumed").send();
@@ -525,15 +445,15 @@ final class McpSseStream implements McpStreamableServerTransport {
 		boolean gone = false;
 		this.lock.lock();
 		try {
-			Object id = this.serverRequests.remove(params);
-			if (id == null || id == WITHDRAWN) {
-				this.serverRequests.put(params, WITHDRAWN);
+			Object id = this.serverRequests.withdraw(params);
+			if (id == null) {
 				return false;
 			}
 			cancelled.put("requestId", id);
 			cancelled.put("reason", reason);
 			if (!this.closed && !this.muted) {
-				write(new McpSchema.JSONRPCNotification(McpSchema.JSONRPC_VERSION, CANCELLED, cancelled), null);
+				write(new McpSchema.JSONRPCNotification(McpSchema.JSONRPC_VERSION, McpSsePendingRequests.CANCELLED,
+						cancelled), null);
 				return true;
 			}
 		}
@@ -549,7 +469,7 @@ final class McpSseStream implements McpStreamableServerTransport {
 			return false;
 		}
 		try {
-			this.owner.session().sendNotification(CANCELLED, cancelled).block(WITHDRAWAL);
+			this.owner.session().sendNotification(McpSsePendingRequests.CANCELLED, cancelled).block(WITHDRAWAL);
 			return true;
 		}
 		catch (RuntimeException ex) {
@@ -563,7 +483,7 @@ final class McpSseStream implements McpStreamableServerTransport {
 	void forget(Object params) {
 		this.lock.lock();
 		try {
-			this.serverRequests.remove(params);
+			this.serverRequests.forget(params);
 		}
 		finally {
 			this.lock.unlock();
@@ -650,10 +570,6 @@ final class McpSseStream implements McpStreamableServerTransport {
 		catch (RuntimeException ex) {
 			logger.debug("Completing an MCP stream failed: {}", ex.getClass().getSimpleName());
 		}
-	}
-
-	// An event written on the stream, kept for a client that resumes it
-	private record Event(long number, String data) {
 	}
 
 }
