@@ -8,6 +8,8 @@ import java.util.HexFormat;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.agentmiddleware.ratelimit.RateLimitPolicy;
 import dev.agentmiddleware.ratelimit.RateLimitPolicy.RateLimitKey;
 import dev.agentmiddleware.ratelimit.RateLimiterStore.RateLimitDecision;
@@ -19,6 +21,8 @@ import io.github.bucket4j.ConsumptionProbe;
 import io.github.bucket4j.TokensInheritanceStrategy;
 import io.github.bucket4j.distributed.BucketProxy;
 import io.github.bucket4j.distributed.proxy.ProxyManager;
+import io.github.bucket4j.distributed.proxy.optimization.Optimizations;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The {@link ToolLimiter}s of a Bucket4j {@link ProxyManager}, the same for every backend
@@ -31,11 +35,19 @@ import io.github.bucket4j.distributed.proxy.ProxyManager;
  */
 public final class Bucket4jToolLimiters {
 
+	// With batching: the most bucket proxies a limiter keeps (one per session or
+	// principal at most), and how long an unused one is kept
+	private static final int MAX_PROXIES = 10_000;
+
+	private static final Duration PROXY_IDLE_TIME = Duration.ofMinutes(10);
+
 	private final Supplier<ProxyManager<String>> buckets;
 
 	private final String idPrefix;
 
 	private final String storeName;
+
+	private final boolean batching;
 
 	/**
 	 * Creates the limiters of a backend.
@@ -45,9 +57,28 @@ public final class Bucket4jToolLimiters {
 	 * @param storeName the store in error messages, such as {@code PostgreSQL}
 	 */
 	public Bucket4jToolLimiters(Supplier<ProxyManager<String>> buckets, String idPrefix, String storeName) {
+		this(buckets, idPrefix, storeName, false);
+	}
+
+	/**
+	 * Creates the limiters of a backend, batching the permits of one bucket if asked:
+	 * each bucket then has one proxy (kept for 10,000 buckets a limit at most, and ten
+	 * minutes unused) built with Bucket4j's batching, so the permits this instance asks
+	 * of one bucket at the same time travel to the backend as one command. That is for a
+	 * compare-and-swap backend (Redis), whose concurrent callers of one key would
+	 * otherwise retry each other's writes again and again.
+	 * @param buckets the backend's proxy manager, asked for on every permit (it may
+	 * connect lazily and throw)
+	 * @param idPrefix what every bucket id starts with, such as {@code agent-rate-limit:}
+	 * @param storeName the store in error messages, such as {@code Redis}
+	 * @param batching whether the permits of one bucket are batched
+	 */
+	public Bucket4jToolLimiters(Supplier<ProxyManager<String>> buckets, String idPrefix, String storeName,
+			boolean batching) {
 		this.buckets = buckets;
 		this.idPrefix = idPrefix;
 		this.storeName = storeName;
+		this.batching = batching;
 	}
 
 	public ToolLimiter limiter(String toolName, RateLimitPolicy policy) {
@@ -61,12 +92,29 @@ public final class Bucket4jToolLimiters {
 		String prefix = this.idPrefix + toolName + "|" + policy.key().name() + "|";
 		long maxWaitNanos = policy.maxWait().toNanos();
 		boolean perTool = policy.key() == RateLimitKey.TOOL;
+		@Nullable Cache<String, Proxy> proxies = this.batching
+				? Caffeine.newBuilder().maximumSize(MAX_PROXIES).expireAfterAccess(PROXY_IDLE_TIME).build() : null;
 		return (key) -> {
 			try {
-				BucketProxy bucket = this.buckets.get()
-					.builder()
-					.withImplicitConfigurationReplacement(version, TokensInheritanceStrategy.RESET)
-					.build(prefix + (perTool ? "" : hash(key)), () -> configuration);
+				ProxyManager<String> manager = this.buckets.get();
+				String id = prefix + (perTool ? "" : hash(key));
+				BucketProxy bucket;
+				if (proxies == null) {
+					bucket = manager.builder()
+						.withImplicitConfigurationReplacement(version, TokensInheritanceStrategy.RESET)
+						.build(id, () -> configuration);
+				}
+				else {
+					Proxy proxy = proxies.get(id,
+							(bucketId) -> Proxy.batching(manager, bucketId, version, configuration));
+					if (proxy.manager() != manager) {
+						// The backend's proxy manager was replaced (a store that
+						// connected again)
+						proxy = Proxy.batching(manager, id, version, configuration);
+						proxies.put(id, proxy);
+					}
+					bucket = proxy.bucket();
+				}
 				return acquire(bucket, maxWaitNanos);
 			}
 			catch (RateLimiterUnavailableException ex) {
@@ -103,6 +151,20 @@ public final class Bucket4jToolLimiters {
 			root = root.getCause();
 		}
 		return String.valueOf(root.getMessage());
+	}
+
+	// A bucket's proxy with Bucket4j's batching, and the proxy manager that built it
+	private record Proxy(ProxyManager<String> manager, BucketProxy bucket) {
+
+		static Proxy batching(ProxyManager<String> manager, String id, long version,
+				BucketConfiguration configuration) {
+			BucketProxy bucket = manager.builder()
+				.withImplicitConfigurationReplacement(version, TokensInheritanceStrategy.RESET)
+				.withOptimization(Optimizations.batching())
+				.build(id, () -> configuration);
+			return new Proxy(manager, bucket);
+		}
+
 	}
 
 	private static String hash(String key) {

@@ -84,7 +84,9 @@ public final class Bucket4jRedisRateLimiterStore implements RateLimiterStore, Au
 			throw new IllegalArgumentException("timeout must be positive, was " + timeout);
 		}
 		this.timeout = timeout;
-		this.limiters = new Bucket4jToolLimiters(this::buckets, KEY_PREFIX, "Redis");
+		// Bucket4j's Lettuce backend is compare-and-swap: the concurrent permits of one
+		// bucket go as one command
+		this.limiters = new Bucket4jToolLimiters(this::buckets, KEY_PREFIX, "Redis", true);
 	}
 
 	@Override
