@@ -92,7 +92,7 @@ public final class Bucket4jToolLimiters {
 		String prefix = this.idPrefix + toolName + "|" + policy.key().name() + "|";
 		long maxWaitNanos = policy.maxWait().toNanos();
 		boolean perTool = policy.key() == RateLimitKey.TOOL;
-		@Nullable Cache<String, Proxy> proxies = this.batching
+		@Nullable Cache<String, BucketProxy> proxies = this.batching
 				? Caffeine.newBuilder().maximumSize(MAX_PROXIES).expireAfterAccess(PROXY_IDLE_TIME).build() : null;
 		return (key) -> {
 			try {
@@ -105,15 +105,9 @@ public final class Bucket4jToolLimiters {
 						.build(id, () -> configuration);
 				}
 				else {
-					Proxy proxy = proxies.get(id,
-							(bucketId) -> Proxy.batching(manager, bucketId, version, configuration));
-					if (proxy.manager() != manager) {
-						// The backend's proxy manager was replaced (a store that
-						// connected again)
-						proxy = Proxy.batching(manager, id, version, configuration);
-						proxies.put(id, proxy);
-					}
-					bucket = proxy.bucket();
+					// The store's proxy manager is the same for its whole life once
+					// connected
+					bucket = proxies.get(id, (bucketId) -> batching(manager, bucketId, version, configuration));
 				}
 				return acquire(bucket, maxWaitNanos);
 			}
@@ -153,18 +147,12 @@ public final class Bucket4jToolLimiters {
 		return String.valueOf(root.getMessage());
 	}
 
-	// A bucket's proxy with Bucket4j's batching, and the proxy manager that built it
-	private record Proxy(ProxyManager<String> manager, BucketProxy bucket) {
-
-		static Proxy batching(ProxyManager<String> manager, String id, long version,
-				BucketConfiguration configuration) {
-			BucketProxy bucket = manager.builder()
-				.withImplicitConfigurationReplacement(version, TokensInheritanceStrategy.RESET)
-				.withOptimization(Optimizations.batching())
-				.build(id, () -> configuration);
-			return new Proxy(manager, bucket);
-		}
-
+	private static BucketProxy batching(ProxyManager<String> manager, String id, long version,
+			BucketConfiguration configuration) {
+		return manager.builder()
+			.withImplicitConfigurationReplacement(version, TokensInheritanceStrategy.RESET)
+			.withOptimization(Optimizations.batching())
+			.build(id, () -> configuration);
 	}
 
 	private static String hash(String key) {
