@@ -253,6 +253,7 @@ public final class CacheMiddleware extends BuiltInMiddleware<CachePolicy> {
 		private @Nullable Object lead(ToolInvocation invocation, CacheKey key, CompletableFuture<Object> flight)
 				throws Exception {
 			this.cache.miss();
+			long started = this.cache.flightStarted();
 			Object result;
 			try {
 				result = this.next.handle(invocation);
@@ -267,6 +268,7 @@ public final class CacheMiddleware extends BuiltInMiddleware<CachePolicy> {
 				throw ex;
 			}
 			flight.complete((result != null) ? result : NULL_RESULT);
+			this.cache.restartIfLong(key, flight, started);
 			return result;
 		}
 

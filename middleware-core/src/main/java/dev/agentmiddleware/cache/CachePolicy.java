@@ -11,7 +11,8 @@ import dev.agentmiddleware.chain.InvalidPolicyException;
  * CachePolicy policy = new CachePolicy(Duration.ofMinutes(5), 1000, CacheScope.SESSION);
  * }</pre>
  *
- * @param ttl how long a result is kept after it was computed; positive
+ * @param ttl how long a result is kept after it was computed, to within a hundredth of it
+ * (it counts from the start of a call that took less than that); positive
  * @param maxSize how many results of the tool are kept at most, across all scopes;
  * positive
  * @param scope who shares the results

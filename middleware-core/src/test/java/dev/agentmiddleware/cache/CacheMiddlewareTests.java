@@ -195,6 +195,40 @@ class CacheMiddlewareTests {
 	}
 
 	@Test
+	void aSlowCallsResultIsKeptForTheWholeTimeToLiveAfterItWasComputed() throws Exception {
+		CachePolicy policy = new CachePolicy(Duration.ofSeconds(30), 10, CacheScope.SESSION);
+		CacheMiddleware cache = cache().defaultPolicy(policy).build();
+		ToolHandler slow = (invocation) -> {
+			this.nanos.addAndGet(Duration.ofSeconds(20).toNanos());
+			return "content of " + invocation.argument("path") + " #" + this.executions.incrementAndGet();
+		};
+		ToolPipeline pipeline = pipeline(cache, READ_FILE, slow);
+		pipeline.call(call(READ_FILE, "s1", Map.of("path", "/a")));
+		// 49 s after the call started, 29 s after its result
+		this.nanos.addAndGet(Duration.ofSeconds(29).toNanos());
+		assertThat(pipeline.call(call(READ_FILE, "s1", Map.of("path", "/a")))).isEqualTo("content of /a #1");
+		this.nanos.addAndGet(Duration.ofSeconds(1).toNanos());
+		assertThat(pipeline.call(call(READ_FILE, "s1", Map.of("path", "/a")))).isEqualTo("content of /a #2");
+	}
+
+	@Test
+	void aQuickCallsTimeToLiveCountsFromItsStartWithinAHundredthOfIt() throws Exception {
+		CachePolicy policy = new CachePolicy(Duration.ofSeconds(100), 10, CacheScope.SESSION);
+		CacheMiddleware cache = cache().defaultPolicy(policy).build();
+		ToolHandler quick = (invocation) -> {
+			this.nanos.addAndGet(Duration.ofSeconds(1).toNanos());
+			return "content of " + invocation.argument("path") + " #" + this.executions.incrementAndGet();
+		};
+		ToolPipeline pipeline = pipeline(cache, READ_FILE, quick);
+		pipeline.call(call(READ_FILE, "s1", Map.of("path", "/a")));
+		this.nanos.addAndGet(Duration.ofSeconds(98).toNanos());
+		assertThat(pipeline.call(call(READ_FILE, "s1", Map.of("path", "/a")))).isEqualTo("content of /a #1");
+		// 100 s after the start, 99 s after the result
+		this.nanos.addAndGet(Duration.ofSeconds(1).toNanos());
+		assertThat(pipeline.call(call(READ_FILE, "s1", Map.of("path", "/a")))).isEqualTo("content of /a #2");
+	}
+
+	@Test
 	void theSizeLimitEvictsEntries() throws Exception {
 		CachePolicy policy = new CachePolicy(Duration.ofMinutes(1), 2, CacheScope.SESSION);
 		CacheMiddleware cache = cache().defaultPolicy(policy).build();
