@@ -5,6 +5,8 @@ import dev.agentmiddleware.observation.AgentToolObservationConvention.DefaultAge
 import dev.agentmiddleware.observation.AgentToolObservationConvention.AgentToolObservationContext;
 
 import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
 
 import dev.agentmiddleware.chain.BuiltInMiddleware;
 import dev.agentmiddleware.chain.OrderedMiddleware.BuiltInOrder;
@@ -13,7 +15,11 @@ import dev.agentmiddleware.tool.ToolDescriptor;
 import dev.agentmiddleware.tool.ToolHandler;
 import dev.agentmiddleware.tool.CallOutcome;
 import dev.agentmiddleware.tool.ToolInvocation;
+import io.micrometer.common.KeyValue;
+import io.micrometer.common.KeyValues;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.Timer;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
 import org.jspecify.annotations.Nullable;
@@ -322,14 +328,27 @@ public final class ObservationMiddleware extends BuiltInMiddleware<ObservationPo
 	/**
 	 * The meter handler of tool call observations only: a timer per observed call,
 	 * without the long-task timer that {@link DefaultMeterObservationHandler} adds (which
-	 * costs about as much as the rest of the observation). Placed before the default
-	 * meter handler among the registry's first-matching meter handlers, it takes the tool
-	 * calls and leaves every other observation to the default. <pre>{@code
+	 * costs about as much as the rest of the observation), and with each timer looked up
+	 * once per name, tags and error type instead of registered again at every stop. The
+	 * timers are the ones the default handler registers: the observation's name, its
+	 * low-cardinality key values and an {@code error} tag (the simple name of the error's
+	 * class, or {@code none}). Placed before the default meter handler among the
+	 * registry's first-matching meter handlers, it takes the tool calls and leaves every
+	 * other observation to the default. <pre>{@code
 	 * registry.observationConfig().observationHandler(new FirstMatchingCompositeObservationHandler(
 	 *         new ToolCallMeterObservationHandler(meterRegistry), new DefaultMeterObservationHandler(meterRegistry)));
 	 * }</pre>
 	 */
 	public static class ToolCallMeterObservationHandler extends DefaultMeterObservationHandler {
+
+		// Low-cardinality tags make few timers; past this many, timers are registered
+		// as the default handler does, so that a convention with a high-cardinality
+		// "low-cardinality" value cannot grow this map without bound.
+		private static final int MAX_CACHED_TIMERS = 10_000;
+
+		private final MeterRegistry meterRegistry;
+
+		private final ConcurrentMap<TimerKey, Timer> timers = new ConcurrentHashMap<>();
 
 		/**
 		 * Creates the handler.
@@ -337,11 +356,45 @@ public final class ObservationMiddleware extends BuiltInMiddleware<ObservationPo
 		 */
 		public ToolCallMeterObservationHandler(MeterRegistry meterRegistry) {
 			super(meterRegistry, IgnoredMeters.LONG_TASK_TIMER);
+			this.meterRegistry = meterRegistry;
 		}
 
 		@Override
 		public boolean supportsContext(Observation.Context context) {
 			return context instanceof AgentToolObservationContext;
+		}
+
+		@Override
+		public void onStop(Observation.Context context) {
+			Timer.Sample sample = context.getRequired(Timer.Sample.class);
+			sample.stop(timer(context));
+		}
+
+		private Timer timer(Observation.Context context) {
+			Throwable error = context.getError();
+			TimerKey key = new TimerKey(context.getName(), context.getLowCardinalityKeyValues(),
+					(error != null) ? error.getClass().getSimpleName() : "none");
+			Timer timer = this.timers.get(key);
+			if (timer == null) {
+				timer = key.register(this.meterRegistry);
+				if (this.timers.size() < MAX_CACHED_TIMERS) {
+					// Registering twice yields the same timer
+					this.timers.put(key, timer);
+				}
+			}
+			return timer;
+		}
+
+		private record TimerKey(String name, KeyValues tags, String error) {
+
+			Timer register(MeterRegistry registry) {
+				Tags tags = Tags.empty();
+				for (KeyValue keyValue : this.tags) {
+					tags = tags.and(keyValue.getKey(), keyValue.getValue());
+				}
+				return Timer.builder(this.name).tags(tags.and("error", this.error)).register(registry);
+			}
+
 		}
 
 	}

@@ -5,6 +5,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
 import dev.agentmiddleware.callrecord.ToolCallObserver;
@@ -36,6 +38,7 @@ import io.micrometer.common.KeyValues;
 import io.micrometer.core.instrument.observation.DefaultMeterObservationHandler;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationHandler;
 import io.micrometer.observation.ObservationRegistry;
 import io.micrometer.observation.tck.TestObservationRegistry;
 import io.micrometer.observation.tck.TestObservationRegistryAssert;
@@ -378,6 +381,42 @@ class ObservationMiddlewareTests {
 		assertThat(meters.find("agent.tool.call.active").longTaskTimer()).isNull();
 		assertThat(meters.get("other.work").timer().count()).isOne();
 		assertThat(meters.get("other.work.active").longTaskTimer()).isNotNull();
+	}
+
+	@Test
+	void theToolCallMeterHandlerRecordsIntoTheTimersTheDefaultHandlerRegistersOnePerOutcomeAndError() throws Exception {
+		SimpleMeterRegistry ours = new SimpleMeterRegistry();
+		callTwiceThenFail(new ToolCallMeterObservationHandler(ours));
+		SimpleMeterRegistry defaults = new SimpleMeterRegistry();
+		callTwiceThenFail(new DefaultMeterObservationHandler(defaults,
+				DefaultMeterObservationHandler.IgnoredMeters.LONG_TASK_TIMER));
+		assertThat(timers(ours)).isEqualTo(timers(defaults)).hasSize(2).containsValues(2L, 1L);
+		assertThat(ours.get("agent.tool.call").tag("error", "none").timer().count()).isEqualTo(2);
+		assertThat(ours.get("agent.tool.call").tag("error", "IllegalStateException").timer().count()).isOne();
+	}
+
+	private static void callTwiceThenFail(ObservationHandler<Observation.Context> meterHandler) throws Exception {
+		ObservationRegistry observations = ObservationRegistry.create();
+		observations.observationConfig().observationHandler(meterHandler);
+		AtomicInteger calls = new AtomicInteger();
+		ToolPipeline pipeline = pipeline(ObservationMiddleware.of(observations), (invocation) -> {
+			if (calls.incrementAndGet() > 2) {
+				throw new IllegalStateException("down");
+			}
+			return "Sunny";
+		});
+		pipeline.call(call());
+		pipeline.call(call());
+		assertThatIllegalStateException().isThrownBy(() -> pipeline.call(call()));
+	}
+
+	private static Map<String, Long> timers(SimpleMeterRegistry meters) {
+		Map<String, Long> counts = new TreeMap<>();
+		meters.getMeters()
+			.forEach((meter) -> counts.put(meter.getId().getName()
+					+ meter.getId().getTags().stream().map((tag) -> tag.getKey() + "=" + tag.getValue()).toList(),
+					((io.micrometer.core.instrument.Timer) meter).count()));
+		return counts;
 	}
 
 	@Test
