@@ -3,7 +3,6 @@ package dev.agentmiddleware.benchmarks.load;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.net.ServerSocket;
-import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -27,7 +26,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import org.HdrHistogram.Histogram;
@@ -79,17 +77,17 @@ public final class LoadDriver {
 
 	static final String STATELESS = "stateless";
 
-	private static final Pattern NEGOTIATED_VERSION = Pattern.compile("\"protocolVersion\"\\s*:\\s*\"([^\"]+)\"");
+	static final Pattern NEGOTIATED_VERSION = Pattern.compile("\"protocolVersion\"\\s*:\\s*\"([^\"]+)\"");
 
-	private static final int WARMING = 0;
+	static final int WARMING = 0;
 
-	private static final int MEASURING = 1;
+	static final int MEASURING = 1;
 
-	private static final int STOPPED = 2;
+	static final int STOPPED = 2;
 
 	private final Map<String, String> options;
 
-	private final List<Server> servers = new ArrayList<>();
+	private final List<ServerProcess> servers = new ArrayList<>();
 
 	private final List<String> schemas = new ArrayList<>();
 
@@ -147,7 +145,7 @@ public final class LoadDriver {
 		for (String name : names) {
 			this.servers.add(start(name));
 		}
-		for (Server server : this.servers) {
+		for (ServerProcess server : this.servers) {
 			server.awaitReady(this);
 		}
 		System.out.printf(Locale.ROOT, "%d clients (%s), %d s warm-up, %d s measured, %d rounds%n", clients,
@@ -168,7 +166,7 @@ public final class LoadDriver {
 			.toList();
 		if (prewarm > 0) {
 			for (String shape : shapes) {
-				for (Server server : this.servers) {
+				for (ServerProcess server : this.servers) {
 					if (!speaks(server, shape)) {
 						continue;
 					}
@@ -183,7 +181,7 @@ public final class LoadDriver {
 		for (int round = 1; round <= rounds; round++) {
 			for (String shape : shapes) {
 				for (int i = 0; i < this.servers.size(); i++) {
-					Server server = this.servers.get((i + round - 1) % this.servers.size());
+					ServerProcess server = this.servers.get((i + round - 1) % this.servers.size());
 					if (!speaks(server, shape)) {
 						continue;
 					}
@@ -209,7 +207,7 @@ public final class LoadDriver {
 		}
 	}
 
-	private Server start(String name) throws IOException, SQLException {
+	private ServerProcess start(String name) throws IOException, SQLException {
 		List<String> arguments = new ArrayList<>();
 		switch (name) {
 			case "ungoverned" -> arguments.add("ungoverned");
@@ -252,7 +250,7 @@ public final class LoadDriver {
 		command.addAll(arguments);
 		Path log = Path.of("load-" + name + ".log");
 		Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
-		return new Server(name, port, process, log, java);
+		return new ServerProcess(name, port, process, log, java);
 	}
 
 	// A Redis of the run's own (redis-server on a free port, nothing saved), started once
@@ -292,18 +290,18 @@ public final class LoadDriver {
 		}
 	}
 
-	private Result drive(Server server, String shape, int round, int clients, int warmup, int measure)
+	private Result drive(ServerProcess server, String shape, int round, int clients, int warmup, int measure)
 			throws Exception {
-		Phase phase = new Phase();
-		List<Client> workers = new ArrayList<>();
+		LoadClient.Phase phase = new LoadClient.Phase();
+		List<LoadClient> workers = new ArrayList<>();
 		for (int i = 0; i < clients; i++) {
-			workers.add(new Client(this, server, shape, phase, "c" + round + "-" + i));
+			workers.add(new LoadClient(this, server, shape, phase, "c" + round + "-" + i));
 		}
 		String loadBefore = loadAverage();
 		List<Future<?>> running = new ArrayList<>();
 		ExecutorService executor = clientExecutor(clients);
 		try {
-			for (Client worker : workers) {
+			for (LoadClient worker : workers) {
 				running.add(executor.submit(worker));
 			}
 			TimeUnit.SECONDS.sleep(warmup);
@@ -327,7 +325,7 @@ public final class LoadDriver {
 			Histogram calls = new Histogram(3_600_000_000L, 3);
 			long errors = 0;
 			String firstError = null;
-			for (Client worker : workers) {
+			for (LoadClient worker : workers) {
 				all.add(worker.all);
 				calls.add(worker.calls);
 				errors += worker.errors;
@@ -397,7 +395,7 @@ public final class LoadDriver {
 		}
 	}
 
-	HttpResponse<String> post(Server server, @Nullable String session, String body)
+	HttpResponse<String> post(ServerProcess server, @Nullable String session, String body)
 			throws IOException, InterruptedException {
 		HttpRequest.Builder request = HttpRequest.newBuilder(server.endpoint)
 			.timeout(Duration.ofSeconds(30))
@@ -411,11 +409,11 @@ public final class LoadDriver {
 	}
 
 	// Spring AI's server speaks 2025-11-25 only
-	private static boolean speaks(Server server, String shape) {
+	private static boolean speaks(ServerProcess server, String shape) {
 		return !(STATELESS.equals(shape) && server.name.equals("ungoverned"));
 	}
 
-	HttpResponse<String> postStateless(Server server, String body, String toolName)
+	HttpResponse<String> postStateless(ServerProcess server, String body, String toolName)
 			throws IOException, InterruptedException {
 		return this.http.send(HttpRequest.newBuilder(server.endpoint)
 			.timeout(Duration.ofSeconds(30))
@@ -428,7 +426,7 @@ public final class LoadDriver {
 			.build(), HttpResponse.BodyHandlers.ofString());
 	}
 
-	HttpResponse<String> delete(Server server, String session) throws IOException, InterruptedException {
+	HttpResponse<String> delete(ServerProcess server, String session) throws IOException, InterruptedException {
 		return this.http.send(HttpRequest.newBuilder(server.endpoint)
 			.timeout(Duration.ofSeconds(30))
 			.header("Mcp-Session-Id", session)
@@ -444,10 +442,10 @@ public final class LoadDriver {
 	}
 
 	private void close() {
-		for (Server server : this.servers) {
+		for (ServerProcess server : this.servers) {
 			server.process.destroy();
 		}
-		for (Server server : this.servers) {
+		for (ServerProcess server : this.servers) {
 			try {
 				server.process.waitFor(30, TimeUnit.SECONDS);
 			}
@@ -472,329 +470,6 @@ public final class LoadDriver {
 		catch (SQLException ex) {
 			System.err.println("Could not drop the schemas " + this.schemas + ": " + ex);
 		}
-	}
-
-	private static final class Phase {
-
-		volatile int value = WARMING;
-
-	}
-
-	/**
-	 * A server process under test.
-	 */
-	static final class Server {
-
-		final String name;
-
-		final URI endpoint;
-
-		final Process process;
-
-		final Path log;
-
-		String javaVersion = "?";
-
-		private final String java;
-
-		Server(String name, int port, Process process, Path log, String java) {
-			this.name = name;
-			this.endpoint = URI.create("http://127.0.0.1:" + port + "/mcp");
-			this.process = process;
-			this.log = log;
-			this.java = java;
-		}
-
-		void awaitReady(LoadDriver driver) throws Exception {
-			long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(3);
-			while (true) {
-				if (!this.process.isAlive()) {
-					throw new IllegalStateException(this.name + " exited; see " + this.log.toAbsolutePath() + ":\n"
-							+ Files.readString(this.log));
-				}
-				try {
-					HttpResponse<String> response = driver.post(this, null, initialize(1, "ready-check"));
-					String session = response.headers().firstValue("Mcp-Session-Id").orElse(null);
-					if (response.statusCode() == 200 && session != null) {
-						driver.delete(this, session);
-						break;
-					}
-					throw new IllegalStateException(
-							this.name + " answered initialize with " + response.statusCode() + ": " + response.body());
-				}
-				catch (IOException ex) {
-					if (System.nanoTime() > deadline) {
-						throw ex;
-					}
-					TimeUnit.MILLISECONDS.sleep(500);
-				}
-			}
-			Process version = new ProcessBuilder(this.java, "-version").redirectErrorStream(true).start();
-			String text = new String(version.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-			version.waitFor();
-			this.javaVersion = text.lines().filter((line) -> line.contains("Runtime")).findFirst().orElse(text.trim());
-			System.out.println(this.name + " ready at " + this.endpoint + " (pid " + this.process.pid() + ")");
-		}
-
-		long cpuNanos() {
-			return this.process.info().totalCpuDuration().map(Duration::toNanos).orElse(0L);
-		}
-
-		// The time the server's JIT compilers have spent compiling (HotSpot's counter
-		// java.ci.totalTime, read with the
-		// jcmd beside the server's java; read outside the measured window, so jcmd's own
-		// CPU is not counted), -1 when
-		// it cannot be read
-		long jitNanos() {
-			Path jcmd = Path.of(this.java).resolveSibling("jcmd");
-			if (!Files.isExecutable(jcmd)) {
-				return -1;
-			}
-			try {
-				Process process = new ProcessBuilder(jcmd.toString(), Long.toString(this.process.pid()),
-						"PerfCounter.print")
-					.redirectErrorStream(true)
-					.start();
-				String text = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-				process.waitFor();
-				long ticks = counter(text, "java.ci.totalTime");
-				long frequency = counter(text, "sun.os.hrt.frequency");
-				return (ticks < 0 || frequency <= 0) ? -1 : (long) (ticks * (1e9 / frequency));
-			}
-			catch (IOException ex) {
-				return -1;
-			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-				return -1;
-			}
-		}
-
-		private static long counter(String text, String name) {
-			return text.lines()
-				.filter((line) -> line.startsWith(name + "="))
-				.map((line) -> Long.parseLong(line.substring(name.length() + 1).trim()))
-				.findFirst()
-				.orElse(-1L);
-		}
-
-	}
-
-	/**
-	 * One concurrent client: its own session or sessions, its own histograms.
-	 */
-	static final class Client implements Runnable {
-
-		final Histogram all = new Histogram(3_600_000_000L, 3);
-
-		final Histogram calls = new Histogram(3_600_000_000L, 3);
-
-		long errors;
-
-		@Nullable String firstError;
-
-		private final LoadDriver driver;
-
-		private final Server server;
-
-		private final String shape;
-
-		private final Phase phase;
-
-		private final String name;
-
-		private int id;
-
-		private long next;
-
-		private @Nullable String session;
-
-		Client(LoadDriver driver, Server server, String shape, Phase phase, String name) {
-			this.driver = driver;
-			this.server = server;
-			this.shape = shape;
-			this.phase = phase;
-			this.name = name;
-		}
-
-		@Override
-		public void run() {
-			while (this.phase.value != STOPPED) {
-				try {
-					if ("v2".equals(this.shape)) {
-						iteration();
-					}
-					else if (STATELESS.equals(this.shape)) {
-						statelessCall();
-					}
-					else {
-						steadyCall();
-					}
-				}
-				catch (InterruptedException ex) {
-					Thread.currentThread().interrupt();
-					return;
-				}
-				catch (Failure ex) {
-					// counted where it happened; the next iteration starts over
-				}
-			}
-			if (this.session != null) {
-				try {
-					this.driver.delete(this.server, this.session);
-				}
-				catch (IOException | InterruptedException ex) {
-					// the server forgets the session when it idles out
-				}
-			}
-		}
-
-		// The public benchmark's iteration: a whole session, one call, the tool list
-		private void iteration() throws InterruptedException, Failure {
-			try {
-				open();
-				call();
-				timed(false, 200, "tools/list",
-						() -> this.driver.post(this.server, this.session,
-								"{\"jsonrpc\":\"2.0\",\"id\":" + (++this.id) + ",\"method\":\"tools/list\"}"),
-						"\"echo\"");
-			}
-			finally {
-				if (this.session != null) {
-					String closing = this.session;
-					this.session = null;
-					timed(false, 200, "DELETE", () -> this.driver.delete(this.server, closing), null);
-				}
-			}
-		}
-
-		private void steadyCall() throws InterruptedException, Failure {
-			if (this.session == null) {
-				open();
-			}
-			try {
-				call();
-			}
-			catch (Failure ex) {
-				this.session = null;
-				throw ex;
-			}
-		}
-
-		// 2026-07-28: no session; the request says who its client is
-		private void statelessCall() throws InterruptedException, Failure {
-			String text = "hello " + this.name + "-" + (this.next++);
-			timed(true, 200, "tools/call",
-					() -> this.driver.postStateless(this.server, "{\"jsonrpc\":\"2.0\",\"id\":" + (++this.id)
-							+ ",\"method\":\"tools/call\",\"params\":{\"name\":\"echo\",\"arguments\":{\"text\":\""
-							+ text + "\"},\"_meta\":{\"io.modelcontextprotocol/protocolVersion\":\""
-							+ STATELESS_PROTOCOL_VERSION + "\",\"io.modelcontextprotocol/clientCapabilities\":{},"
-							+ "\"io.modelcontextprotocol/clientInfo\":{\"name\":\"" + this.name
-							+ "\",\"version\":\"1.0.0\"}}}}", "echo"),
-					text);
-		}
-
-		private void open() throws InterruptedException, Failure {
-			this.id = 0;
-			HttpResponse<String> response = timed(false, 200, "initialize",
-					() -> this.driver.post(this.server, null, initialize(++this.id, this.name)), "\"result\"");
-			String session = response.headers().firstValue("Mcp-Session-Id").orElse(null);
-			if (session == null) {
-				throw fail("initialize: no Mcp-Session-Id");
-			}
-			Matcher version = NEGOTIATED_VERSION.matcher(response.body());
-			if (!version.find() || !PROTOCOL_VERSION.equals(version.group(1))) {
-				throw fail("initialize: protocol version not " + PROTOCOL_VERSION + ": " + response.body());
-			}
-			this.session = session;
-			timed(false, 202, "notifications/initialized", () -> this.driver.post(this.server, session,
-					"{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}"), null);
-		}
-
-		private void call() throws InterruptedException, Failure {
-			String text = "hello " + this.name + "-" + (this.next++);
-			timed(true, 200, "tools/call",
-					() -> this.driver.post(this.server, this.session, "{\"jsonrpc\":\"2.0\",\"id\":" + (++this.id)
-							+ ",\"method\":\"tools/call\",\"params\":{\"name\":\"echo\",\"arguments\":{\"text\":\""
-							+ text + "\"}}}"),
-					text);
-		}
-
-		private HttpResponse<String> timed(boolean call, int expectedStatus, String what, Request request,
-				@Nullable String expectedText) throws InterruptedException, Failure {
-			boolean measured = this.phase.value == MEASURING;
-			long start = System.nanoTime();
-			HttpResponse<String> response;
-			String error = null;
-			try {
-				response = request.send();
-				int status = response.statusCode();
-				boolean statusOk = (expectedStatus == 200) ? (status == 200 || (what.equals("DELETE") && status == 204))
-						: (status == expectedStatus || status == 200);
-				if (!statusOk) {
-					error = what + ": status " + status + " " + abbreviate(response.body());
-				}
-				else if (response.body().contains("\"error\":{") || response.body().contains("\"isError\":true")
-						|| (expectedText != null && !response.body().contains(expectedText))) {
-					error = what + ": " + abbreviate(response.body());
-				}
-			}
-			catch (IOException ex) {
-				response = null;
-				error = what + ": " + ex;
-			}
-			long micros = (System.nanoTime() - start) / 1000;
-			measured = measured && this.phase.value == MEASURING;
-			if (measured) {
-				this.all.recordValue(Math.max(1, micros));
-				if (call) {
-					this.calls.recordValue(Math.max(1, micros));
-				}
-			}
-			if (error != null) {
-				if (measured) {
-					this.errors++;
-				}
-				if (this.firstError == null) {
-					this.firstError = error;
-				}
-				throw new Failure();
-			}
-			return response;
-		}
-
-		private static String abbreviate(String body) {
-			return (body.length() > 300) ? body.substring(0, 300) + "…" : body;
-		}
-
-		private Failure fail(String error) {
-			if (this.phase.value == MEASURING) {
-				this.errors++;
-			}
-			if (this.firstError == null) {
-				this.firstError = error;
-			}
-			return new Failure();
-		}
-
-	}
-
-	@FunctionalInterface
-	interface Request {
-
-		HttpResponse<String> send() throws IOException, InterruptedException;
-
-	}
-
-	/**
-	 * A request that failed, already counted.
-	 */
-	static final class Failure extends Exception {
-
-		Failure() {
-			super(null, null, false, false);
-		}
-
 	}
 
 	/**
