@@ -51,6 +51,10 @@ final class McpRequestCancellations {
 		if (id instanceof String text) {
 			return "s:" + text;
 		}
+		if (id instanceof Integer || id instanceof Long) {
+			// The usual id: its digits are its plain decimal form, without parsing it
+			return "n:" + ((Number) id).longValue();
+		}
 		if (id instanceof Number number) {
 			try {
 				return "n:" + new BigDecimal(number.toString()).stripTrailingZeros().toPlainString();

@@ -70,6 +70,9 @@ record McpRequestContext(@Nullable String sessionId, @Nullable ToolPrincipal pri
 	 */
 	static McpRequestContext ofSession(String sessionId, HttpServletRequest request,
 			@Nullable CallCancellation cancellation, @Nullable McpSseStream stream) {
+		// The base URL is read now, not when a handler asks: a call can outlive its HTTP
+		// request (its client went away) and still ask for an approval link, when the
+		// container has recycled the request
 		return new McpRequestContext(sessionId, ToolPrincipals.of(request.getUserPrincipal()),
 				McpRequestBaseUrls.of(request), cancellation, (stream != null) ? new McpServerRequests(stream) : null,
 				McpTraceContext.ofHeaders(request::getHeader), false, null);

@@ -54,7 +54,18 @@ final class McpRequestValidator {
 		.enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
 		.build();
 
-	private static final String PROTOCOL_VERSION_HEADER = "MCP-Protocol-Version";
+	// The MCP-Protocol-Version header, named in lower case as the request's headers keep
+	// it, so that a lookup of every request needs no lower-case copy of the name
+	static final String PROTOCOL_VERSION_HEADER = "mcp-protocol-version";
+
+	// The Accept header of a POST as MCP clients send it
+	private static final String JSON_AND_EVENT_STREAM = MediaType.APPLICATION_JSON_VALUE + ", "
+			+ MediaType.TEXT_EVENT_STREAM_VALUE;
+
+	// The Content-Type of a POST as MCP clients send it, and as Spring shows it once a
+	// character encoding filter gave the request its charset
+	private static final List<String> JSON_CONTENT_TYPES = List.of(MediaType.APPLICATION_JSON_VALUE,
+			MediaType.APPLICATION_JSON_VALUE + ";charset=UTF-8");
 
 	// The limits of what a client says of itself in initialize: its protocol version (a
 	// date such as 2025-06-18;
@@ -140,7 +151,7 @@ final class McpRequestValidator {
 	}
 
 	private @Nullable ServerResponse refusalOfProtocolVersion(ServerRequest request) {
-		if (!this.guard.allowsProtocolVersion(request.headers().firstHeader(PROTOCOL_VERSION_HEADER))) {
+		if (!this.guard.allowsProtocolVersion(request.headers().asHttpHeaders().getFirst(PROTOCOL_VERSION_HEADER))) {
 			return this.errors.error(HttpStatus.BAD_REQUEST, SERVER_ERROR,
 					"Bad Request: unsupported MCP-Protocol-Version; supported: "
 							+ String.join(", ", this.guard.protocolVersions()));
@@ -177,7 +188,7 @@ final class McpRequestValidator {
 	 * for a repeated key)
 	 */
 	private McpChecked<McpSchema.JSONRPCMessage> read(ServerRequest request) {
-		if (!accepts(request, MediaType.APPLICATION_JSON) || !accepts(request, MediaType.TEXT_EVENT_STREAM)) {
+		if (!acceptsJsonAndEventStream(request)) {
 			return McpChecked.refused(this.errors.error(HttpStatus.NOT_ACCEPTABLE, SERVER_ERROR,
 					"Not Acceptable: the Accept header must list application/json and text/event-stream"));
 		}
@@ -418,7 +429,21 @@ final class McpRequestValidator {
 		}
 	}
 
+	private static boolean acceptsJsonAndEventStream(ServerRequest request) {
+		List<String> accept = request.headers().asHttpHeaders().get(HttpHeaders.ACCEPT);
+		if (accept != null && accept.size() == 1 && JSON_AND_EVENT_STREAM.equals(accept.get(0))) {
+			// What clients send: both types, without parsing the header
+			return true;
+		}
+		return accepts(request, MediaType.APPLICATION_JSON) && accepts(request, MediaType.TEXT_EVENT_STREAM);
+	}
+
 	private static boolean isJson(ServerRequest request) {
+		String contentType = request.headers().asHttpHeaders().getFirst(HttpHeaders.CONTENT_TYPE);
+		if (contentType != null && JSON_CONTENT_TYPES.contains(contentType)) {
+			// What clients send: JSON, without parsing the header
+			return true;
+		}
 		try {
 			return request.headers().contentType().map(MediaType.APPLICATION_JSON::isCompatibleWith).orElse(false);
 		}

@@ -6,6 +6,7 @@ import io.modelcontextprotocol.common.McpTransportContext;
 import org.jspecify.annotations.Nullable;
 import jakarta.servlet.http.HttpServletRequest;
 import org.springframework.web.servlet.support.ServletUriComponentsBuilder;
+import org.springframework.web.util.WebUtils;
 
 /**
  * The session id a client knows ({@code Mcp-Session-Id}) in an MCP transport context: the
@@ -50,6 +51,11 @@ public final class McpSessionIds {
 	 */
 	public static final class McpRequestBaseUrls {
 
+		// The last base URL built, with what it was built from: a server is reached under
+		// one name or a few, so most requests find theirs here instead of building it
+		// again (a URI builder and the decoding of the request URI on every request)
+		private static volatile @Nullable Built last;
+
 		private McpRequestBaseUrls() {
 		}
 
@@ -60,6 +66,19 @@ public final class McpSessionIds {
 		 * trailing slash
 		 */
 		public static String of(HttpServletRequest request) {
+			Source source = Source.of(request);
+			if (source == null) {
+				return build(request);
+			}
+			Built built = last;
+			if (built == null || !built.source().equals(source)) {
+				built = new Built(source, build(request));
+				last = built;
+			}
+			return built.url();
+		}
+
+		private static String build(HttpServletRequest request) {
 			String url = ServletUriComponentsBuilder.fromServletMapping(request).build().toUriString();
 			return url.endsWith("/") ? url.substring(0, url.length() - 1) : url;
 		}
@@ -71,6 +90,41 @@ public final class McpSessionIds {
 		 */
 		public static @Nullable String of(McpTransportContext transportContext) {
 			return McpRequestContext.of(transportContext).baseUrl();
+		}
+
+		/**
+		 * Everything {@code ServletUriComponentsBuilder.fromServletMapping} reads of a
+		 * request (its path within the servlet mapping decoded with the request's
+		 * character encoding), so that two requests with the same source have the same
+		 * base URL.
+		 */
+		private record Source(String scheme, String host, int port, String contextPath, String servletPath,
+				@Nullable String pathInfo, String requestUri, @Nullable String characterEncoding) {
+
+			/**
+			 * The source of a request's base URL.
+			 * @param request the request
+			 * @return its source, or {@code null} when the builder reads more of it: the
+			 * paths of an included request, or a servlet path ending with a slash (which
+			 * it removes on WebSphere)
+			 */
+			static @Nullable Source of(HttpServletRequest request) {
+				String servletPath = request.getServletPath();
+				if ((servletPath.length() > 1 && servletPath.endsWith("/"))
+						|| request.getAttribute(WebUtils.INCLUDE_REQUEST_URI_ATTRIBUTE) != null
+						|| request.getAttribute(WebUtils.INCLUDE_CONTEXT_PATH_ATTRIBUTE) != null
+						|| request.getAttribute(WebUtils.INCLUDE_SERVLET_PATH_ATTRIBUTE) != null) {
+					return null;
+				}
+				return new Source(request.getScheme(), request.getServerName(), request.getServerPort(),
+						request.getContextPath(), servletPath, request.getPathInfo(), request.getRequestURI(),
+						request.getCharacterEncoding());
+			}
+
+		}
+
+		private record Built(Source source, String url) {
+
 		}
 
 	}

@@ -141,7 +141,7 @@ final class StatelessMcpServer {
 	 * @return {@code true} for {@code 2026-07-28}
 	 */
 	static boolean speaks(ServerRequest request) {
-		String version = request.headers().firstHeader("MCP-Protocol-Version");
+		String version = request.headers().asHttpHeaders().getFirst(McpRequestValidator.PROTOCOL_VERSION_HEADER);
 		return version != null && PROTOCOL_VERSIONS.contains(version.trim());
 	}
 

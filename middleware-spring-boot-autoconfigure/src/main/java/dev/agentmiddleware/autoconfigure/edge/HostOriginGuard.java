@@ -51,6 +51,8 @@ public final class HostOriginGuard {
 
 	private final List<String> allowedHosts;
 
+	private final boolean allowsAnyHost;
+
 	/**
 	 * Creates a guard, normalising case.
 	 * @param allowedOrigins the origin patterns a browser page may call from
@@ -59,6 +61,7 @@ public final class HostOriginGuard {
 	public HostOriginGuard(List<String> allowedOrigins, List<String> allowedHosts) {
 		this.allowedOrigins = allowedOrigins.stream().map((origin) -> origin.trim().toLowerCase(Locale.ROOT)).toList();
 		this.allowedHosts = allowedHosts.stream().map((host) -> host.trim().toLowerCase(Locale.ROOT)).toList();
+		this.allowsAnyHost = this.allowedHosts.contains(ANY);
 	}
 
 	/**
@@ -109,10 +112,10 @@ public final class HostOriginGuard {
 	 * @return {@code true} when allowed
 	 */
 	public boolean allowsHost(@Nullable String host) {
-		if (this.allowedHosts.contains(ANY)) {
+		if (this.allowsAnyHost) {
 			return true;
 		}
-		return host != null && this.allowedHosts.contains(hostName(host.trim().toLowerCase(Locale.ROOT)));
+		return host != null && isListed(host.trim().toLowerCase(Locale.ROOT));
 	}
 
 	/**
@@ -148,20 +151,34 @@ public final class HostOriginGuard {
 			return false;
 		}
 		String authority = host.trim().toLowerCase(Locale.ROOT);
-		if (!this.allowedHosts.contains(hostName(authority))) {
+		if (!isListed(authority)) {
 			return false;
 		}
 		String candidate = origin.trim().toLowerCase(Locale.ROOT);
 		return candidate.equals("http://" + authority) || candidate.equals("https://" + authority);
 	}
 
-	private static String hostName(String host) {
+	// Whether the host name of a Host header (lower case, trimmed) is listed, compared in
+	// place rather than cut out of the header
+	private boolean isListed(String authority) {
+		int end = hostNameEnd(authority);
+		for (String allowed : this.allowedHosts) {
+			if (allowed.length() == end && authority.startsWith(allowed)) {
+				return true;
+			}
+		}
+		return false;
+	}
+
+	// Where the host name of a Host header ends: after the ']' of an IPv6 address, else
+	// before the one ':' of a port
+	private static int hostNameEnd(String host) {
 		if (host.startsWith("[")) {
 			int end = host.indexOf(']');
-			return (end > 0) ? host.substring(0, end + 1) : host;
+			return (end > 0) ? end + 1 : host.length();
 		}
 		int colon = host.lastIndexOf(':');
-		return (colon >= 0 && host.indexOf(':') == colon) ? host.substring(0, colon) : host;
+		return (colon >= 0 && host.indexOf(':') == colon) ? colon : host.length();
 	}
 
 	private static boolean isPort(String text, int from) {

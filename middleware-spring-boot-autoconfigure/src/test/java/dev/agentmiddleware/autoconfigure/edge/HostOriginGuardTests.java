@@ -56,4 +56,27 @@ class HostOriginGuardTests {
 		assertThat(guard.refusal("mcp.EXAMPLE.com", "https://console.example.COM")).isNull();
 	}
 
+	@Test
+	void theHostNameIsTheHeaderWithoutItsPort() {
+		for (String host : List.of("localhost", "localhost:8080", " LOCALHOST:8080 ", "localhost:", "127.0.0.1:1",
+				"[::1]", "[::1]:8080", "[::1]8080")) {
+			assertThat(this.guard.allowsHost(host)).as(host).isTrue();
+		}
+		for (String host : List.of("", ":8080", "localhost:8080:1", "::1", "[::1", "[", "localhost.evil.example:80",
+				"127.0.0.1.evil.example", "evil.localhost", "localhos", "localhostx:8080")) {
+			assertThat(this.guard.allowsHost(host)).as(host).isFalse();
+		}
+		assertThat(this.guard.allowsHost(null)).isFalse();
+	}
+
+	@Test
+	void theServersOwnPageIsJudgedByTheHostNameOfItsHostHeader() {
+		HostOriginGuard deployed = new HostOriginGuard(List.of(), List.of("agent.example.com", "[2001:db8::1]"));
+		assertThat(deployed.refusal("[2001:db8::1]:8443", "https://[2001:db8::1]:8443")).isNull();
+		assertThat(deployed.refusal("Agent.Example.com:8443", "https://agent.example.COM:8443")).isNull();
+		assertThat(deployed.refusal("agent.example.com:8443", "https://agent.example.com")).isNotNull();
+		assertThat(deployed.refusal("agent.example.com.evil:8443", "https://agent.example.com.evil:8443"))
+			.isEqualTo(HostOriginGuard.FOREIGN_HOST);
+	}
+
 }
