@@ -20,8 +20,10 @@ import io.github.bucket4j.BucketConfiguration;
 import io.github.bucket4j.ConsumptionProbe;
 import io.github.bucket4j.TokensInheritanceStrategy;
 import io.github.bucket4j.distributed.BucketProxy;
+import io.github.bucket4j.distributed.proxy.BucketNotFoundException;
 import io.github.bucket4j.distributed.proxy.ProxyManager;
 import io.github.bucket4j.distributed.proxy.optimization.Optimizations;
+import io.github.bucket4j.util.concurrent.batch.BatchHelper.BatchFailedException;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -64,9 +66,10 @@ public final class Bucket4jToolLimiters {
 	 * Creates the limiters of a backend, batching the permits of one bucket if asked:
 	 * each bucket then has one proxy (kept for 10,000 buckets a limit at most, and ten
 	 * minutes unused) built with Bucket4j's batching, so the permits this instance asks
-	 * of one bucket at the same time travel to the backend as one command. That is for a
-	 * compare-and-swap backend (Redis), whose concurrent callers of one key would
-	 * otherwise retry each other's writes again and again.
+	 * of one bucket at the same time travel to the backend as one command. A
+	 * compare-and-swap backend (Redis) then stops retrying its concurrent callers' writes
+	 * again and again, and a lock-based one (PostgreSQL) takes one row lock, in one
+	 * transaction, for them all instead of one after the other.
 	 * @param buckets the backend's proxy manager, asked for on every permit (it may
 	 * connect lazily and throw)
 	 * @param idPrefix what every bucket id starts with, such as {@code agent-rate-limit:}
@@ -98,18 +101,27 @@ public final class Bucket4jToolLimiters {
 			try {
 				ProxyManager<String> manager = this.buckets.get();
 				String id = prefix + (perTool ? "" : hash(key));
-				BucketProxy bucket;
 				if (proxies == null) {
-					bucket = manager.builder()
-						.withImplicitConfigurationReplacement(version, TokensInheritanceStrategy.RESET)
-						.build(id, () -> configuration);
+					return acquire(unbatched(manager, id, version, configuration), maxWaitNanos);
 				}
-				else {
-					// The store's proxy manager is the same for its whole life once
-					// connected
-					bucket = proxies.get(id, (bucketId) -> batching(manager, bucketId, version, configuration));
+				// The store's proxy manager is the same for its whole life once connected
+				BucketProxy bucket = proxies.get(id, (bucketId) -> batching(manager, bucketId, version, configuration));
+				try {
+					return acquire(bucket, maxWaitNanos);
 				}
-				return acquire(bucket, maxWaitNanos);
+				catch (BatchFailedException ex) {
+					if (!(ex.getCause() instanceof BucketNotFoundException)) {
+						throw ex;
+					}
+					// A lock-based backend (PostgreSQL) answers a batch of several
+					// commands on a bucket without state (new, or deleted once
+					// expired) with one "bucket not found" for the whole batch after
+					// a rollback, where a compare-and-swap one (Redis) answers each
+					// command; Bucket4j's batching cannot split that answer and fails
+					// every permit of the batch. Nothing was consumed: each asks again
+					// on its own, which creates the bucket.
+					return acquire(unbatched(manager, id, version, configuration), maxWaitNanos);
+				}
 			}
 			catch (RateLimiterUnavailableException ex) {
 				throw ex;
@@ -145,6 +157,13 @@ public final class Bucket4jToolLimiters {
 			root = root.getCause();
 		}
 		return String.valueOf(root.getMessage());
+	}
+
+	private static BucketProxy unbatched(ProxyManager<String> manager, String id, long version,
+			BucketConfiguration configuration) {
+		return manager.builder()
+			.withImplicitConfigurationReplacement(version, TokensInheritanceStrategy.RESET)
+			.build(id, () -> configuration);
 	}
 
 	private static BucketProxy batching(ProxyManager<String> manager, String id, long version,

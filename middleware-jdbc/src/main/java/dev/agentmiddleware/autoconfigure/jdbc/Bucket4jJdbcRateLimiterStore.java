@@ -27,9 +27,11 @@ import org.springframework.jdbc.datasource.init.ResourceDatabasePopulator;
  * cluster. Every limit (per tool, per tool and session, per tool and principal) is one
  * Bucket4j bucket, a row of table {@value #TABLE}, with one bandwidth of
  * {@code limitForPeriod} tokens refilled all at once every {@code limitRefreshPeriod}
- * (Bucket4j's {@code refillIntervally}, the semantics of Resilience4j's limiter). Each
- * permit is one transaction that locks the bucket's row ({@code SELECT ... FOR UPDATE}),
- * so concurrent calls on any instance are counted exactly.
+ * (Bucket4j's {@code refillIntervally}, the semantics of Resilience4j's limiter). The
+ * permits of a bucket are counted in a transaction that locks its row
+ * ({@code SELECT ... FOR UPDATE}), so concurrent calls on any instance are counted
+ * exactly; the permits that one instance asks of a bucket at the same time share one such
+ * transaction (Bucket4j's batching).
  *
  * <p>
  * Session ids and principals are not stored: a bucket's id is the tool name, the key kind
@@ -76,7 +78,7 @@ public final class Bucket4jJdbcRateLimiterStore implements RateLimiterStore, Aut
 			.expiresAtColumn("expires_at")
 			.expirationAfterWrite(ExpirationAfterWriteStrategy.basedOnTimeForRefillingBucketUpToMax(KEEP_AFTER_REFILL))
 			.build();
-		this.limiters = new Bucket4jToolLimiters(() -> this.buckets, "", "PostgreSQL");
+		this.limiters = new Bucket4jToolLimiters(() -> this.buckets, "", "PostgreSQL", true);
 		this.cleanup = Executors.newSingleThreadScheduledExecutor((task) -> {
 			Thread thread = new Thread(task, "agent-rate-limit-cleanup");
 			thread.setDaemon(true);
