@@ -35,9 +35,10 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 /**
  * The per-call cost of a rate-limited call when the limit is counted in memory
  * (Resilience4j) and when it is shared in PostgreSQL (Bucket4j, one
- * {@code SELECT ... FOR UPDATE} transaction per call) or in Redis (Bucket4j's Lettuce
- * backend, a {@code GET} and a compare-and-swap script per call): the {@code echo} tool
- * of {@link PipelineBenchmark} behind a {@link RateLimitMiddleware} whose limit is never
+ * {@code SELECT ... FOR UPDATE} transaction per call, or per batch of an instance's
+ * concurrent calls of one bucket) or in Redis (Bucket4j's Lettuce backend, a {@code GET}
+ * and a compare-and-swap script per call or batch): the {@code echo} tool of
+ * {@link PipelineBenchmark} behind a {@link RateLimitMiddleware} whose limit is never
  * reached. The database is the one the tests use ({@code AGENTMW_TEST_POSTGRES_URL},
  * {@code _USER}, {@code _PASSWORD}; default
  * {@code jdbc:postgresql://127.0.0.1:5432/agentmw}), on loopback, through a Hikari pool
