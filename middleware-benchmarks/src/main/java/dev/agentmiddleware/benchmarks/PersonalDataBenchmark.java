@@ -29,10 +29,10 @@ import org.openjdk.jmh.annotations.State;
 /**
  * What the personal-data result guard costs per call: a tool's result through the result
  * guard (secrets redacted, no size limit) with personal data masking off, and on with the
- * four built-in detectors (region {@code DE}, leniency {@code VALID}). Three results: a
+ * four built-in detectors (region {@code DE}, leniency {@code VALID}). Four results: a
  * text of about 600 characters holding one of each kind, the same length of plain prose
- * holding none (what most results are), and a record of five strings holding one of each
- * kind.
+ * holding none (what most results are), a record of five strings holding one of each
+ * kind, and a short plain text such as the load test's tools return.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -64,6 +64,10 @@ public class PersonalDataBenchmark {
 
 	private ToolInvocation structuredCall;
 
+	private ToolPipeline shortText;
+
+	private ToolInvocation shortTextCall;
+
 	@Setup
 	public void setUp() {
 		ResultPolicy policy = new ResultPolicy(ResultPolicy.UNLIMITED, OnExceed.TRUNCATE, true,
@@ -83,6 +87,8 @@ public class PersonalDataBenchmark {
 				"4111 1111 1111 1111", "DE89 3704 0044 0532 0130 00");
 		this.structured = pipeline("customer_record", Customer.class, customer, results);
 		this.structuredCall = ToolInvocation.builder(this.structured.tool()).build();
+		this.shortText = pipeline("load_echo", String.class, "load-17-4711", results);
+		this.shortTextCall = ToolInvocation.builder(this.shortText.tool()).build();
 	}
 
 	private static ToolPipeline pipeline(String name, Class<?> resultType, Object result,
@@ -108,6 +114,11 @@ public class PersonalDataBenchmark {
 	@Benchmark
 	public @Nullable Object structuredWithPersonalData() throws Exception {
 		return this.structured.call(this.structuredCall);
+	}
+
+	@Benchmark
+	public @Nullable Object shortText() throws Exception {
+		return this.shortText.call(this.shortTextCall);
 	}
 
 	/**

@@ -91,9 +91,9 @@ public final class SecretRedactor {
 
 	/**
 	 * Authorization schemes recognised where they stand alone in text (an Authorization
-	 * key accepts any).
+	 * key accepts any), lower case.
 	 */
-	private static final String SCHEMES = "bearer|basic|token|digest|negotiate|ntlm|dpop|hoba|mutual|vapid"
+	static final String SCHEMES = "bearer|basic|token|digest|negotiate|ntlm|dpop|hoba|mutual|vapid"
 			+ "|aws4-hmac-sha256|scram-sha-1|scram-sha-256|privatetoken|oauth|mac";
 
 	private static final String KEY_AND_SEPARATOR = "(?<key>(?<![A-Za-z0-9_.\\-])[A-Za-z0-9_][A-Za-z0-9_.\\-]{0,255})"
@@ -256,6 +256,14 @@ public final class SecretRedactor {
 	 * when it holds none
 	 */
 	public String redactText(String text) {
+		return RedactionCandidates.possibleIn(text) ? redactCandidates(text) : text;
+	}
+
+	/**
+	 * {@link #redactText(String)} without its pre-check: every candidate in the text is
+	 * looked at.
+	 */
+	String redactCandidates(String text) {
 		Matcher matcher = CANDIDATE.matcher(text);
 		StringBuilder result = null;
 		int copied = 0;
