@@ -63,11 +63,12 @@ import org.jspecify.annotations.Nullable;
  * turn), {@code shapes} ({@code v2,steady}), {@code servers}
  * ({@code ungoverned,governed,governed-jdbc,governed-pg-rate-limit}; also
  * {@code governed-redis-rate-limit}, with a {@code redis-server} the driver starts:
- * option {@code redis-server}, the command, {@code redis-server} by default),
- * {@code server-java} (the driver's own), {@code server-heap} ({@code 512m}), {@code jfr}
- * (the names of servers to record with Flight Recorder), {@code postgres-url},
- * {@code postgres-user}, {@code postgres-password}, {@code out} (a Markdown file for the
- * tables).
+ * option {@code redis-server}, the command, {@code redis-server} by default; and
+ * {@code governed-no-priming}, {@code governed} without the priming event of
+ * {@code 2025-11-25} streams), {@code server-java} (the driver's own),
+ * {@code server-heap} ({@code 512m}), {@code jfr} (the names of servers to record with
+ * Flight Recorder), {@code postgres-url}, {@code postgres-user},
+ * {@code postgres-password}, {@code out} (a Markdown file for the tables).
  */
 public final class LoadDriver {
 
@@ -212,6 +213,11 @@ public final class LoadDriver {
 		switch (name) {
 			case "ungoverned" -> arguments.add("ungoverned");
 			case "governed" -> arguments.add("governed");
+			case "governed-no-priming" -> {
+				// What the priming event of every 2025-11-25 stream costs: none is sent
+				arguments.add("governed");
+				arguments.add("--agent.middleware.mcp.transport.sse-retry=0s");
+			}
 			case "governed-jdbc" -> {
 				arguments.add("governed");
 				arguments.addAll(postgres());
