@@ -198,11 +198,7 @@ class CacheMiddlewareTests {
 	void aSlowCallsResultIsKeptForTheWholeTimeToLiveAfterItWasComputed() throws Exception {
 		CachePolicy policy = new CachePolicy(Duration.ofSeconds(30), 10, CacheScope.SESSION);
 		CacheMiddleware cache = cache().defaultPolicy(policy).build();
-		ToolHandler slow = (invocation) -> {
-			this.nanos.addAndGet(Duration.ofSeconds(20).toNanos());
-			return "content of " + invocation.argument("path") + " #" + this.executions.incrementAndGet();
-		};
-		ToolPipeline pipeline = pipeline(cache, READ_FILE, slow);
+		ToolPipeline pipeline = pipeline(cache, READ_FILE, taking(Duration.ofSeconds(20)));
 		pipeline.call(call(READ_FILE, "s1", Map.of("path", "/a")));
 		// 49 s after the call started, 29 s after its result
 		this.nanos.addAndGet(Duration.ofSeconds(29).toNanos());
@@ -215,11 +211,7 @@ class CacheMiddlewareTests {
 	void aQuickCallsTimeToLiveCountsFromItsStartWithinAHundredthOfIt() throws Exception {
 		CachePolicy policy = new CachePolicy(Duration.ofSeconds(100), 10, CacheScope.SESSION);
 		CacheMiddleware cache = cache().defaultPolicy(policy).build();
-		ToolHandler quick = (invocation) -> {
-			this.nanos.addAndGet(Duration.ofSeconds(1).toNanos());
-			return "content of " + invocation.argument("path") + " #" + this.executions.incrementAndGet();
-		};
-		ToolPipeline pipeline = pipeline(cache, READ_FILE, quick);
+		ToolPipeline pipeline = pipeline(cache, READ_FILE, taking(Duration.ofSeconds(1)));
 		pipeline.call(call(READ_FILE, "s1", Map.of("path", "/a")));
 		this.nanos.addAndGet(Duration.ofSeconds(98).toNanos());
 		assertThat(pipeline.call(call(READ_FILE, "s1", Map.of("path", "/a")))).isEqualTo("content of /a #1");
@@ -490,6 +482,15 @@ class CacheMiddlewareTests {
 
 	private ToolHandler counting() {
 		return (invocation) -> "content of " + invocation.argument("path") + " #" + this.executions.incrementAndGet();
+	}
+
+	// A counting tool whose every run moves the cache's ticker on by this much
+	private ToolHandler taking(Duration duration) {
+		ToolHandler counting = counting();
+		return (invocation) -> {
+			this.nanos.addAndGet(duration.toNanos());
+			return counting.handle(invocation);
+		};
 	}
 
 	private static ToolPipeline pipeline(CacheMiddleware cache, ToolDescriptor tool, ToolHandler handler) {
