@@ -15,10 +15,8 @@ import dev.agentmiddleware.tool.ToolDescriptor;
 import dev.agentmiddleware.tool.ToolHandler;
 import dev.agentmiddleware.tool.CallOutcome;
 import dev.agentmiddleware.tool.ToolInvocation;
-import io.micrometer.common.KeyValue;
 import io.micrometer.common.KeyValues;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
@@ -371,12 +369,11 @@ public final class ObservationMiddleware extends BuiltInMiddleware<ObservationPo
 		}
 
 		private Timer timer(Observation.Context context) {
-			Throwable error = context.getError();
 			TimerKey key = new TimerKey(context.getName(), context.getLowCardinalityKeyValues(),
-					(error != null) ? error.getClass().getSimpleName() : "none");
+					ShortCircuitTimers.errorTag(context.getError()));
 			Timer timer = this.timers.get(key);
 			if (timer == null) {
-				timer = key.register(this.meterRegistry);
+				timer = ShortCircuitTimers.register(this.meterRegistry, key.name(), key.tags(), key.error());
 				if (this.timers.size() < MAX_CACHED_TIMERS) {
 					// Registering twice yields the same timer
 					this.timers.put(key, timer);
@@ -386,15 +383,6 @@ public final class ObservationMiddleware extends BuiltInMiddleware<ObservationPo
 		}
 
 		private record TimerKey(String name, KeyValues tags, String error) {
-
-			Timer register(MeterRegistry registry) {
-				Tags tags = Tags.empty();
-				for (KeyValue keyValue : this.tags) {
-					tags = tags.and(keyValue.getKey(), keyValue.getValue());
-				}
-				return Timer.builder(this.name).tags(tags.and("error", this.error)).register(registry);
-			}
-
 		}
 
 	}

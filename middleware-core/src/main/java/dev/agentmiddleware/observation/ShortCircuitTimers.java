@@ -66,13 +66,34 @@ final class ShortCircuitTimers {
 		AgentToolObservationContext context = new AgentToolObservationContext(invocation);
 		context.setOutcome(outcome);
 		context.setError(error);
+		return register(this.registry, this.convention.getName(), this.convention.getLowCardinalityKeyValues(context),
+				errorTag(error));
+	}
+
+	/**
+	 * The timer the meter handler records an observed call in: the observation's name,
+	 * its low-cardinality key values and an {@code error} tag.
+	 * @param registry where it is registered
+	 * @param name the observation's name
+	 * @param lowCardinality its low-cardinality key values
+	 * @param error the {@code error} tag ({@link #errorTag})
+	 * @return the timer, registered once
+	 */
+	static Timer register(MeterRegistry registry, String name, Iterable<KeyValue> lowCardinality, String error) {
 		Tags tags = Tags.empty();
-		for (KeyValue keyValue : this.convention.getLowCardinalityKeyValues(context)) {
+		for (KeyValue keyValue : lowCardinality) {
 			tags = tags.and(Tag.of(keyValue.getKey(), keyValue.getValue()));
 		}
-		// As the meter handler does for an observed call.
-		tags = tags.and("error", (error != null) ? error.getClass().getSimpleName() : "none");
-		return Timer.builder(this.convention.getName()).tags(tags).register(this.registry);
+		return Timer.builder(name).tags(tags.and("error", error)).register(registry);
+	}
+
+	/**
+	 * The {@code error} tag of a call's timer, as the meter handler gives it.
+	 * @param error what the call threw, or {@code null}
+	 * @return the simple name of its class, or {@code none}
+	 */
+	static String errorTag(@Nullable Throwable error) {
+		return (error != null) ? error.getClass().getSimpleName() : "none";
 	}
 
 	private record FailedKey(CallOutcome outcome, InvocationSource source, Class<?> errorType) {
