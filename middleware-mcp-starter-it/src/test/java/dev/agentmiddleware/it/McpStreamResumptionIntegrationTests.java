@@ -4,11 +4,16 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CountDownLatch;
@@ -124,6 +129,32 @@ class McpStreamResumptionIntegrationTests {
 	}
 
 	@Test
+	void aRequestAnsweredAtOnceSendsItsPrimingEventAndItsAnswerInOneWrite() throws Exception {
+		String session = initialize(INITIALIZE_2025_11_25);
+		List<String> chunks = chunksOfRawPost(session, "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"ping\"}");
+		assertThat(chunks).as("one chunk of events, then the last chunk").hasSize(2);
+		assertThat(chunks.get(0)).matches("(?s)id:([0-9a-f]{16})-0\nretry:2000\ndata:\n\nid:\\1-1\nevent:message\n"
+				+ "data:\\{.*\"id\":5.*\\}\n\n");
+		assertThat(chunks.get(1)).isEmpty();
+	}
+
+	@Test
+	void aCallStillRunningAfterThePrimingHoldGetsItsPrimingEventBeforeItsAnswer() throws Exception {
+		String session = initialize(INITIALIZE_2025_11_25);
+		String call = "{\"jsonrpc\":\"2.0\",\"id\":6,\"method\":\"tools/call\",\"params\":{\"name\":\"hold\","
+				+ "\"arguments\":{}}}";
+		try (Events posted = post(session, call)) {
+			// The call sends nothing while it holds: only the end of the priming hold
+			// sends its priming event
+			assertThat(posted.next()).matches("id:[0-9a-f]{16}-0\nretry:2000\ndata:");
+			assertThat(this.steps.isHolding()).isTrue();
+			this.steps.releaseHold();
+			assertThat(posted.next()).contains("\"id\":6").contains("held");
+			assertThat(posted.end()).isTrue();
+		}
+	}
+
+	@Test
 	void unknownLastEventIdGetsTheListeningStream() throws Exception {
 		String session = initialize(INITIALIZE_2025_11_25);
 		try (Events listening = get(session, "0123456789abcdef-5")) {
@@ -149,6 +180,40 @@ class McpStreamResumptionIntegrationTests {
 		headers.put("Mcp-Session-Id", session);
 		headers.put("User-Agent", USER_AGENT);
 		return headers;
+	}
+
+	// The chunks of the body of a POST answered with chunked transfer encoding, as the
+	// server wrote them: one chunk per write of the server
+	private List<String> chunksOfRawPost(String session, String body) throws IOException {
+		try (Socket socket = new Socket("localhost", this.port)) {
+			StringBuilder request = new StringBuilder("POST /mcp HTTP/1.1\r\n").append("Host: localhost:")
+				.append(this.port)
+				.append("\r\n");
+			headers(session).forEach((name, value) -> request.append(name).append(": ").append(value).append("\r\n"));
+			byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+			request.append("Content-Length: ").append(bytes.length).append("\r\nConnection: close\r\n\r\n");
+			OutputStream out = socket.getOutputStream();
+			out.write(request.toString().getBytes(StandardCharsets.US_ASCII));
+			out.write(bytes);
+			out.flush();
+			String response = new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+			int headersEnd = response.indexOf("\r\n\r\n");
+			assertThat(response).startsWith("HTTP/1.1 200");
+			assertThat(response.substring(0, headersEnd).toLowerCase(Locale.ROOT))
+				.contains("transfer-encoding: chunked");
+			List<String> chunks = new ArrayList<>();
+			int at = headersEnd + 4;
+			while (at < response.length()) {
+				int sizeEnd = response.indexOf("\r\n", at);
+				int size = Integer.parseInt(response.substring(at, sizeEnd).trim(), 16);
+				chunks.add(response.substring(sizeEnd + 2, sizeEnd + 2 + size));
+				at = sizeEnd + 2 + size + 2;
+				if (size == 0) {
+					break;
+				}
+			}
+			return chunks;
+		}
 	}
 
 	private Events post(String session, String body) throws Exception {
@@ -243,12 +308,29 @@ class McpStreamResumptionIntegrationTests {
 
 		private final CountDownLatch release = new CountDownLatch(1);
 
+		private final CountDownLatch holding = new CountDownLatch(1);
+
 		public boolean awaitHalfway() throws InterruptedException {
 			return this.halfway.await(10, TimeUnit.SECONDS);
 		}
 
 		public void release() {
 			this.release.countDown();
+		}
+
+		public boolean isHolding() {
+			return this.holding.getCount() > 0;
+		}
+
+		public void releaseHold() {
+			this.holding.countDown();
+		}
+
+		@AgentTool(description = "Sends nothing until the test releases it", safety = SafetyLevel.SAFE,
+				openWorld = false)
+		public String hold() throws InterruptedException {
+			this.holding.await(30, TimeUnit.SECONDS);
+			return "held";
 		}
 
 		@AgentTool(description = "Reports half of its work, then holds until the test releases it",

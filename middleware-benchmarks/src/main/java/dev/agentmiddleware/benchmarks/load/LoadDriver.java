@@ -65,7 +65,9 @@ import org.jspecify.annotations.Nullable;
  * {@code governed-redis-rate-limit}, with a {@code redis-server} the driver starts:
  * option {@code redis-server}, the command, {@code redis-server} by default; and
  * {@code governed-no-priming}, {@code governed} without the priming event of
- * {@code 2025-11-25} streams), {@code server-java} (the driver's own),
+ * {@code 2025-11-25} streams; {@code governed-priming-at-once}, {@code governed} sending
+ * every request's priming event in a write of its own), {@code server-java} (the driver's
+ * own),
  * {@code server-heap} ({@code 512m}), {@code jfr} (the names of servers to record with
  * Flight Recorder), {@code postgres-url}, {@code postgres-user},
  * {@code postgres-password}, {@code out} (a Markdown file for the tables).
@@ -217,6 +219,12 @@ public final class LoadDriver {
 				// What the priming event of every 2025-11-25 stream costs: none is sent
 				arguments.add("governed");
 				arguments.add("--agent.middleware.mcp.transport.sse-retry=0s");
+			}
+			case "governed-priming-at-once" -> {
+				// Every request's priming event sent in a write of its own, as before the
+				// priming hold
+				arguments.add("governed");
+				arguments.add("--agent.middleware.mcp.transport.priming-hold=0s");
 			}
 			case "governed-jdbc" -> {
 				arguments.add("governed");

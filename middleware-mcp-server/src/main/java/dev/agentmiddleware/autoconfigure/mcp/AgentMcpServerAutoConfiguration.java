@@ -301,6 +301,7 @@ public final class AgentMcpServerAutoConfiguration {
 				.sessionIdleTimeout(transport.getSessionIdleTimeout())
 				.maxSessions(transport.getMaxSessions())
 				.sseRetry(transport.getSseRetry())
+				.primingHold(transport.getPrimingHold())
 				// 2026-07-28 requests are served from what Spring AI's MCP server is
 				// given, as far as it still serves it
 				.catalog(

@@ -1,5 +1,6 @@
 package dev.agentmiddleware.autoconfigure.mcp;
 
+import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 
@@ -56,9 +57,11 @@ import org.springframework.web.servlet.function.ServerResponse;
  * broken ends, with the call running for it (its thread is interrupted);</li>
  * <li>streams cannot be resumed; here every event has an id, a stream of a
  * {@code 2025-11-25} session starts with a priming event and a {@code retry:} field
- * ({@link HardenedStreamableHttpTransportBuilder#sseRetry}), and a client whose
- * connection broke while its call still runs resumes the stream with {@code GET} and
- * {@code Last-Event-ID} (SEP-1699), from a replay buffer of the stream's last 100
+ * ({@link HardenedStreamableHttpTransportBuilder#sseRetry}; a request's stream sends it
+ * with its first message, or alone once
+ * {@link HardenedStreamableHttpTransportBuilder#primingHold} has passed), and a client
+ * whose connection broke while its call still runs resumes the stream with {@code GET}
+ * and {@code Last-Event-ID} (SEP-1699), from a replay buffer of the stream's last 100
  * events;</li>
  * <li>a {@code GET} that found its session just before a {@code DELETE} ended it stayed
  * open, unpinged, for ever; here it is refused (404) or closed at once;</li>
@@ -125,6 +128,9 @@ public final class HardenedStreamableHttpTransport implements McpStreamableServe
 
 	private final McpKeepAlive keepAlive;
 
+	// Sends the priming events that request streams held back for their first message
+	private final McpHeldPrimings primings;
+
 	// Serves the requests of MCP 2026-07-28, which have no session
 	private final StatelessMcpServer stateless;
 
@@ -147,8 +153,11 @@ public final class HardenedStreamableHttpTransport implements McpStreamableServe
 				? new JdbcMcpSessionRegistry(builder.sessionStore, builder.jsonMapper, builder.sessionIdleTimeout,
 						builder.maxSessions, builder.clock, () -> this.sessionFactory)
 				: new InMemoryMcpSessionRegistry(builder.sessionIdleTimeout, builder.maxSessions, builder.clock);
+		// The wall clock: a hold is real time on the wire, whatever clock the idle times
+		// follow
+		this.primings = new McpHeldPrimings(builder.primingHold, Clock.systemUTC());
 		this.dispatcher = new McpSessionDispatcher(builder.jsonMapper, builder.toolVisibility, this.sessions,
-				this.errors, builder.sseRetry);
+				this.errors, builder.sseRetry, this.primings);
 		this.tasks = new StatelessMcpTasks(builder.jsonMapper,
 				(builder.taskStore != null) ? new JdbcMcpTaskStore(builder.taskStore, builder.jsonMapper, builder.clock)
 						: new InMemoryMcpTaskStore(builder.clock),
@@ -242,12 +251,14 @@ public final class HardenedStreamableHttpTransport implements McpStreamableServe
 		this.closing = false;
 		this.running = true;
 		this.keepAlive.start();
+		this.primings.start();
 	}
 
 	@Override
 	public void stop() {
 		closeAll();
 		this.keepAlive.stop();
+		this.primings.stop();
 		this.running = false;
 	}
 

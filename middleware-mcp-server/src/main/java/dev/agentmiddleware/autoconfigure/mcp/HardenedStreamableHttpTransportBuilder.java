@@ -44,6 +44,8 @@ public final class HardenedStreamableHttpTransportBuilder {
 
 	Duration sseRetry = HardenedStreamableHttpTransport.DEFAULT_SSE_RETRY;
 
+	Duration primingHold = McpHeldPrimings.DEFAULT_HOLD;
+
 	Supplier<StatelessMcpCatalog> catalog = () -> StatelessMcpCatalog.EMPTY;
 
 	@Nullable DataSource taskStore;
@@ -229,6 +231,23 @@ public final class HardenedStreamableHttpTransportBuilder {
 	 */
 	public HardenedStreamableHttpTransportBuilder sseRetry(Duration sseRetry) {
 		this.sseRetry = sseRetry;
+		return this;
+	}
+
+	/**
+	 * Sets how long the stream of a request may hold its priming event back for its first
+	 * message (default 50 ms): a call answered within it sends the priming event and its
+	 * answer in one write, a longer one gets the priming event sent alone once the hold
+	 * has passed (at most twice the hold after the request arrived), so that its client
+	 * can resume it. The client reads the same events either way. The specification says
+	 * a server should send the priming event immediately; {@link Duration#ZERO} does, at
+	 * the cost of one more write per request. A session's listening stream ({@code GET})
+	 * always sends it at once.
+	 * @param primingHold the longest hold
+	 * @return this builder
+	 */
+	public HardenedStreamableHttpTransportBuilder primingHold(Duration primingHold) {
+		this.primingHold = primingHold;
 		return this;
 	}
 

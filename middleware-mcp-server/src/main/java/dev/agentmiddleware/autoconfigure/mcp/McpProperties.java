@@ -450,6 +450,15 @@ public class McpProperties implements ValidatedProperties {
 		 */
 		private Duration sseRetry = Duration.ofSeconds(1);
 
+		/**
+		 * How long the stream of a request may hold its priming event back for its first
+		 * message: a call answered within it sends the priming event with its answer, in
+		 * one write; a longer call gets it sent alone once the hold has passed (at most
+		 * twice the hold after the request arrived). 0 sends it at once, as the
+		 * specification suggests, at the cost of one more write per request.
+		 */
+		private Duration primingHold = Duration.ofMillis(50);
+
 		public boolean isEnabled() {
 			return this.enabled;
 		}
@@ -510,6 +519,14 @@ public class McpProperties implements ValidatedProperties {
 
 		public void setSseRetry(Duration sseRetry) {
 			this.sseRetry = sseRetry;
+		}
+
+		public Duration getPrimingHold() {
+			return this.primingHold;
+		}
+
+		public void setPrimingHold(Duration primingHold) {
+			this.primingHold = primingHold;
 		}
 
 	}

@@ -2,6 +2,7 @@ package dev.agentmiddleware.autoconfigure.mcp;
 
 import java.time.Duration;
 import java.util.Objects;
+import java.util.function.BiConsumer;
 
 import dev.agentmiddleware.autoconfigure.internal.ToolPrincipals;
 import dev.agentmiddleware.autoconfigure.mcp.McpRequestValidator.CheckedMessage;
@@ -66,13 +67,17 @@ final class McpSessionDispatcher {
 	// The retry: field of the priming event; zero sends no priming event
 	private final Duration sseRetry;
 
+	// Sends the priming events that request streams hold back for their first message
+	private final McpHeldPrimings primings;
+
 	McpSessionDispatcher(McpJsonMapper jsonMapper, McpToolVisibility toolVisibility, McpSessionRegistry sessions,
-			JsonRpcErrors errors, Duration sseRetry) {
+			JsonRpcErrors errors, Duration sseRetry, McpHeldPrimings primings) {
 		this.jsonMapper = jsonMapper;
 		this.toolVisibility = toolVisibility;
 		this.sessions = sessions;
 		this.errors = errors;
 		this.sseRetry = sseRetry;
+		this.primings = primings;
 	}
 
 	/**
@@ -246,11 +251,17 @@ final class McpSessionDispatcher {
 			HttpServletRequest servletRequest, @Nullable Duration retry) {
 		String requestKey = McpRequestCancellations.key(request.id());
 		CallCancellation cancellation = new CallCancellation();
-		return ServerResponse.sse((sse) -> {
+		BiConsumer<ServerResponse.SseBuilder, PrimingHoldingResponse.@Nullable Connection> respond = (sse,
+				connection) -> {
 			McpSseStream stream = live.open(sse, this.jsonMapper, cancellation, request);
 			McpRequestContext context = McpRequestContext.ofSession(live.id(), servletRequest, cancellation, stream);
 			if (retry != null) {
-				stream.prime(retry);
+				// Held back, the priming event travels with the answer of a call answered
+				// at once: one write instead of two
+				stream.prime(retry, connection);
+				if (connection != null) {
+					this.primings.hold(stream::sendHeldPriming);
+				}
 			}
 			if (requestKey != null) {
 				live.callStarted(requestKey, stream);
@@ -288,7 +299,11 @@ final class McpSessionDispatcher {
 					completeAbandoned(servletRequest);
 				}
 			}
-		}, Duration.ZERO);
+		};
+		if (retry != null && this.primings.isHolding()) {
+			return PrimingHoldingResponse.sse(respond);
+		}
+		return ServerResponse.sse((sse) -> respond.accept(sse, null), Duration.ZERO);
 	}
 
 	/**
@@ -319,7 +334,7 @@ final class McpSessionDispatcher {
 				.listeningStream(stream);
 			stream.onCompleted(listening::close);
 			if (retry != null) {
-				stream.prime(retry);
+				stream.prime(retry, null);
 			}
 			else {
 				stream.open();

@@ -42,10 +42,11 @@ import org.springframework.web.servlet.function.ServerResponse;
  * kept in a replay buffer of the last {@value McpSseEvents#REPLAY_EVENTS} events
  * ({@link McpSseEvents}); a stream of a session that negotiated {@code 2025-11-25} or
  * later starts with a priming event (an id and empty data) and a {@code retry:} field
- * (SEP-1699). A client whose connection broke while the stream is still open (its call
- * still running) reconnects with {@code GET} and {@code Last-Event-ID} ({@link #resume}):
- * it gets the events after that id, and the rest of the stream, on the new connection.
- * <pre>{@code
+ * (SEP-1699); a request's stream may hold it back until its first message, for a short
+ * while at most ({@link #prime}, {@link McpHeldPrimings}). A client whose connection
+ * broke while the stream is still open (its call still running) reconnects with
+ * {@code GET} and {@code Last-Event-ID} ({@link #resume}): it gets the events after that
+ * id, and the rest of the stream, on the new connection. <pre>{@code
  * McpSseStream stream = live.open(sse, jsonMapper, cancellation, request);
  * live.session().responseStream(request, stream).block();
  * stream.close();
@@ -74,6 +75,10 @@ final class McpSseStream implements McpStreamableServerTransport {
 
 	// Set once a client resumed the stream on another connection
 	private volatile boolean resumed;
+
+	// The connection that holds the priming event back until the stream's next message;
+	// under the lock
+	private PrimingHoldingResponse.@Nullable Connection heldPriming;
 
 	private final McpLiveSession owner;
 
@@ -225,14 +230,21 @@ final class McpSseStream implements McpStreamableServerTransport {
 	 * where to resume and how long to wait.
 	 * @param retry how long the client waits before it reconnects, zero to send no
 	 * {@code retry:}
+	 * @param holdBack the stream's connection, to leave the priming event in its buffer
+	 * until the stream's next message sends it along ({@link #sendHeldPriming()} sends it
+	 * alone); {@code null} to send it at once
 	 */
-	void prime(Duration retry) {
+	void prime(Duration retry, PrimingHoldingResponse.@Nullable Connection holdBack) {
 		this.lock.lock();
 		try {
 			if (!this.closed) {
 				ServerResponse.SseBuilder event = this.sse.id(this.events.eventId(0));
 				if (!retry.isZero()) {
 					event.retry(retry);
+				}
+				if (holdBack != null) {
+					holdBack.holdNextFlush();
+					this.heldPriming = holdBack;
 				}
 				event.data("");
 			}
@@ -244,6 +256,36 @@ final class McpSseStream implements McpStreamableServerTransport {
 		finally {
 			this.lock.unlock();
 		}
+	}
+
+	/**
+	 * Sends the priming event the stream holds back, unless a message sent it already or
+	 * the stream ended.
+	 * @return {@code false} when the stream was busy writing, so that nothing was done
+	 */
+	boolean sendHeldPriming() {
+		if (!this.lock.tryLock()) {
+			return false;
+		}
+		boolean gone = false;
+		try {
+			PrimingHoldingResponse.Connection held = this.heldPriming;
+			this.heldPriming = null;
+			if (held != null && held.isHolding() && !this.closed) {
+				held.flushBuffer();
+			}
+		}
+		catch (IOException | RuntimeException ex) {
+			logger.debug("MCP client disconnected before its stream opened: {}", ex.getClass().getSimpleName());
+			gone = true;
+		}
+		finally {
+			this.lock.unlock();
+		}
+		if (gone) {
+			abandon(GONE);
+		}
+		return true;
 	}
 
 	/**
@@ -273,6 +315,8 @@ final class McpSseStream implements McpStreamableServerTransport {
 			ServerResponse.SseBuilder previous = this.sse;
 			this.sse = connection;
 			this.resumed = true;
+			// Completing the previous connection sends what it held
+			this.heldPriming = null;
 			connect(connection);
 			completeQuietly(previous);
 			if (this.events.replayAfter(connection, after)) {
