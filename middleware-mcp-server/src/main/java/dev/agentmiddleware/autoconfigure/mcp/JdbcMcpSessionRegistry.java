@@ -108,6 +108,10 @@ final class JdbcMcpSessionRegistry implements McpSessionRegistry {
 	// names this table
 	static final int ADVISORY_LOCK_KEY = 0x4D435053;
 
+	// Run in a start's transaction on PostgreSQL: its commit does not wait for the WAL
+	// flush
+	static final String ASYNCHRONOUS_COMMIT = "SELECT set_config('synchronous_commit', 'off', true)";
+
 	// The transport's log category, which operators configure for all of it
 	private static final Logger logger = LoggerFactory.getLogger(HardenedStreamableHttpTransport.class);
 
@@ -236,18 +240,24 @@ final class JdbcMcpSessionRegistry implements McpSessionRegistry {
 			// READ COMMITTED transaction
 			// reads a snapshot of its own, so the count, taken after the lock, sees every
 			// start before it.
-			Boolean inserted = this.jdbc.execute(this.startLock + "; " + insert, (PreparedStatement statement) -> {
-				new ArgumentPreparedStatementSetter(row).setValues(statement);
-				boolean resultSet = statement.execute();
-				// The lock's row, then the insert's count
-				while (resultSet || statement.getUpdateCount() != -1) {
-					if (!resultSet) {
-						return statement.getUpdateCount() == 1;
-					}
-					resultSet = statement.getMoreResults();
-				}
-				return false;
-			});
+			// The commit does not wait for the WAL flush (set_config(..., true) lasts
+			// until the end of this transaction only, SET LOCAL without the warning
+			// PostgreSQL gives outside an explicit block): the lock is released once the
+			// row is inserted, not after an fsync. Only durability is deferred; the count
+			// and the row's visibility are as before.
+			Boolean inserted = this.jdbc.execute(this.startLock + "; " + ASYNCHRONOUS_COMMIT + "; " + insert,
+					(PreparedStatement statement) -> {
+						new ArgumentPreparedStatementSetter(row).setValues(statement);
+						boolean resultSet = statement.execute();
+						// The lock's row, the setting's row, then the insert's count
+						while (resultSet || statement.getUpdateCount() != -1) {
+							if (!resultSet) {
+								return statement.getUpdateCount() == 1;
+							}
+							resultSet = statement.getMoreResults();
+						}
+						return false;
+					});
 			return Boolean.TRUE.equals(inserted);
 		}
 		Boolean inserted = this.transactions.execute((status) -> {

@@ -2,6 +2,7 @@ package dev.agentmiddleware.autoconfigure.mcp;
 
 import dev.agentmiddleware.autoconfigure.internal.IdDigests;
 import java.sql.Connection;
+import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -126,6 +127,49 @@ class JdbcMcpSessionRegistryUnderLoadTests {
 			assertThat(storedIds()).containsExactly("started-elsewhere");
 		}
 
+		// The advisory lock is released by the commit: a start's commit must not wait for
+		// the WAL flush, and the setting must not outlive the start on its connection
+		@Test
+		void aStartCommitsAsynchronouslyAndLeavesItsPooledConnectionSynchronous() throws Exception {
+			JdbcMcpSessionRegistry registry = registry(5);
+			// A trigger of the test's records the setting that the start's insert runs
+			// with
+			jdbc().execute("CREATE TABLE start_setting (synchronous_commit TEXT)");
+			jdbc().execute("CREATE FUNCTION record_start_setting() RETURNS trigger LANGUAGE plpgsql AS $$"
+					+ " BEGIN INSERT INTO start_setting VALUES (current_setting('synchronous_commit')); RETURN NEW; END $$");
+			jdbc().execute("CREATE TRIGGER record_start_setting BEFORE INSERT ON " + JdbcMcpSessionRegistry.TABLE
+					+ " FOR EACH ROW EXECUTE FUNCTION record_start_setting()");
+
+			String id = start(registry);
+			assertThat(storedIds()).containsExactly(IdDigests.of(id));
+			assertThat(jdbc().queryForList("SELECT synchronous_commit FROM start_setting", String.class))
+				.containsExactly("off");
+
+			// Every idle connection of the registry's pool, the start's among them, is
+			// back to the server's setting
+			HikariDataSource pool = pools().get(0);
+			List<Connection> idle = new ArrayList<>();
+			try {
+				int count = pool.getHikariPoolMXBean().getIdleConnections();
+				assertThat(count).isPositive();
+				for (int i = 0; i < count; i++) {
+					idle.add(pool.getConnection());
+				}
+				for (Connection connection : idle) {
+					try (Statement statement = connection.createStatement();
+							ResultSet setting = statement.executeQuery("SHOW synchronous_commit")) {
+						assertThat(setting.next()).isTrue();
+						assertThat(setting.getString(1)).isEqualTo("on");
+					}
+				}
+			}
+			finally {
+				for (Connection connection : idle) {
+					connection.close();
+				}
+			}
+		}
+
 	}
 
 	abstract static class UnderLoadRules {
@@ -153,6 +197,10 @@ class JdbcMcpSessionRegistryUnderLoadTests {
 
 		MutableClock clock() {
 			return this.clock;
+		}
+
+		List<HikariDataSource> pools() {
+			return this.pools;
 		}
 
 		@AfterEach
@@ -285,7 +333,7 @@ class JdbcMcpSessionRegistryUnderLoadTests {
 			return registry;
 		}
 
-		private static String start(JdbcMcpSessionRegistry registry) {
+		static String start(JdbcMcpSessionRegistry registry) {
 			McpStreamableServerSession.McpStreamableServerSessionInit init = registry.start(SESSIONS, INITIALIZE,
 					"alice");
 			assertThat(init).isNotNull();
