@@ -43,7 +43,8 @@ import org.springframework.util.ClassUtils;
  * used), and any instance that receives a request naming it recreates the MCP SDK's
  * session from that row. The idle timeout and the cap count the rows, so they hold for
  * the cluster; ending a session deletes its row, so it is gone on every instance (the
- * next request naming it gets 404 wherever it lands).
+ * next request naming it gets 404 on the instance that ended it at once, elsewhere as
+ * described below).
  *
  * <p>
  * The table keeps no session id: an id is a bearer secret, so a row is keyed by its
@@ -72,15 +73,45 @@ import org.springframework.util.ClassUtils;
  * round trip between the instance and the database. No race is accepted for the cap.
  *
  * <p>
+ * On PostgreSQL a start's commit does not wait for the WAL flush
+ * ({@code set_config('synchronous_commit', 'off', true)} in its transaction, which lasts
+ * until its end only), so the lock is released once the row is inserted, not after an
+ * fsync, and the starts of the cluster are not serialized behind one fsync each. Only
+ * durability is deferred: the count and the row's visibility are unchanged. The table is
+ * soft state: a database crash can forget the starts of its last fraction of a second (at
+ * most three times {@code wal_writer_delay}); their clients get 404 and start a new
+ * session, as MCP clients do. Ends stay synchronous: an ended session never comes back.
+ *
+ * <p>
  * Last use is written lazily: a request writes {@code last_used} only when the stored
  * value is older than the {@linkplain #touchInterval(Duration) touch interval},
- * {@code min(idleTimeout / 20, 30 s)}, so a busy session costs one {@code SELECT} per
- * request and one {@code UPDATE} per interval. The stored value then lags the last use by
- * less than that interval, and a session expires when its stored last use is older than
- * the idle timeout plus the interval: never before it has been unused for the idle
- * timeout, at most one interval after. Expired rows are not counted by the cap nor found
- * by a request (which deletes one it names); the first start after each interval deletes
- * them all, and ends this instance's copies of sessions ended or expired on any instance.
+ * {@code min(idleTimeout / 20, 30 s)}, so a busy session costs one {@code UPDATE} per
+ * interval. The stored value then lags the last use by less than that interval, and a
+ * session expires when its stored last use is older than the idle timeout plus the
+ * interval: never before it has been unused for the idle timeout, at most one interval
+ * after. Expired rows are not counted by the cap nor found by a request (which deletes
+ * one it names); the first start after each interval deletes them all, and ends this
+ * instance's copies of sessions ended or expired on any instance.
+ *
+ * <p>
+ * On H2 every request reads its session's row (one {@code SELECT} by key). On PostgreSQL
+ * (with its driver) a trigger announces every deleted row, whoever deletes it (an end,
+ * the sweep, an operator), with {@code pg_notify} on a channel of the table's schema
+ * ({@code agent_mcp_session_} and the MD5 of the schema's name) and the row's id, the
+ * digest, never the session id. Each instance {@code LISTEN}s on it on one connection of
+ * the pool, held while the registry runs ({@link PostgresMcpSessionEnds}), and ends its
+ * copy of a session whose end it hears. A request then skips the row when all of these
+ * hold: the listener is healthy (listening, and a probe of its connection succeeded
+ * within three probe intervals), this instance has a copy of the session, and that copy
+ * was checked against its row (read or written by this instance, a start included) while
+ * the listener's current {@code LISTEN} was healthy, with no end of a session of its
+ * stripe heard during the check, and the row's stored last use is less than a touch
+ * interval old. Otherwise the request reads the row as on H2, and the check counts from
+ * then. So a session ended on another instance is refused here once its end is heard
+ * (typically within milliseconds); a request before that may still be served. While the
+ * listener is unhealthy every request reads its row, and copies checked before its next
+ * {@code LISTEN} are not trusted (ends may have been missed meanwhile). The owner's check
+ * is the same either way: a copy keeps its owner's name.
  *
  * <p>
  * The MCP SDK (2.0.x) gives every session it starts a random id of its own and has no way
@@ -91,6 +122,8 @@ import org.springframework.util.ClassUtils;
  * the call, and its answer must reach that instance. <pre>{@code
  * McpSessionRegistry registry = new JdbcMcpSessionRegistry(dataSource, jsonMapper, Duration.ofMinutes(30), 1000,
  *         Clock.systemUTC(), () -> sessionFactory);
+ * // at shutdown: ends this instance's copies and gives the listening connection back
+ * registry.endAll();
  * }</pre>
  */
 final class JdbcMcpSessionRegistry implements McpSessionRegistry {
