@@ -267,23 +267,30 @@ final class JdbcMcpSessionRegistry implements McpSessionRegistry {
 				? "SELECT pg_advisory_xact_lock(" + ADVISORY_LOCK_KEY + ", hashtext(current_schema()))"
 				: "SELECT id FROM " + LOCK_TABLE + " WHERE id = 1 FOR UPDATE";
 		this.nearCache = postgres
-				&& ClassUtils.isPresent("org.postgresql.PGConnection", JdbcMcpSessionRegistry.class.getClassLoader());
-		if (this.nearCache) {
-			createEndTrigger();
-			listen();
-		}
+				&& ClassUtils.isPresent("org.postgresql.PGConnection", JdbcMcpSessionRegistry.class.getClassLoader())
+				&& createEndTrigger();
+		listen();
 	}
 
 	// The trigger that announces every deleted row, created or replaced under the lock
-	// of the starts (two instances starting at once would otherwise race on the catalog)
-	private void createEndTrigger() {
+	// of the starts (two instances starting at once would otherwise race on the catalog);
+	// without it (a user that does not own the table) every request reads its row
+	private boolean createEndTrigger() {
 		ResourceDatabasePopulator populator = new ResourceDatabasePopulator(
 				new ClassPathResource("schema-postgresql-session-ends.sql", JdbcMcpSessionRegistry.class));
 		populator.setSeparator(ScriptUtils.EOF_STATEMENT_SEPARATOR);
-		this.transactions.executeWithoutResult((status) -> {
-			this.jdbc.execute(this.startLock);
-			populator.execute(this.dataSource);
-		});
+		try {
+			this.transactions.executeWithoutResult((status) -> {
+				this.jdbc.execute(this.startLock);
+				populator.execute(this.dataSource);
+			});
+			return true;
+		}
+		catch (RuntimeException ex) {
+			logger.warn("The trigger that announces the ends of MCP sessions cannot be created on table {} ({});"
+					+ " every request reads its session's row", TABLE, ex.getClass().getSimpleName());
+			return false;
+		}
 	}
 
 	// Starts hearing the ends of sessions, unless it does already
