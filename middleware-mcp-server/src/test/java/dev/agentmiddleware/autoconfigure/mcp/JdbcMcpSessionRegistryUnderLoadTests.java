@@ -82,6 +82,24 @@ class JdbcMcpSessionRegistryUnderLoadTests {
 			super(McpTestDatabase.h2("mcp-load"));
 		}
 
+		// No ends are heard on H2: no request skips its row
+		@Test
+		void everyRequestReadsItsSessionsRow() {
+			HikariDataSource pool = pool();
+			pools().add(pool);
+			JdbcMcpSessionNearCacheTests.CountingDataSource counting = new JdbcMcpSessionNearCacheTests.CountingDataSource(
+					pool);
+			JdbcMcpSessionRegistry registry = new JdbcMcpSessionRegistry(counting, JSON, IDLE_TIMEOUT, 100, clock(),
+					() -> SESSIONS);
+			String id = start(registry);
+			for (int i = 1; i <= 5; i++) {
+				assertThat(registry.find(id, "alice")).isNotNull();
+				assertThat(counting.rowReads).hasValue(i);
+			}
+			assertThat(registry.hearsEnds()).isFalse();
+			registry.endAll();
+		}
+
 	}
 
 	@Nested
