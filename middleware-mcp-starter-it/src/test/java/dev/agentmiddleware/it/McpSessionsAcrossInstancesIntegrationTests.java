@@ -31,6 +31,7 @@ import org.springframework.core.type.classreading.MetadataReaderFactory;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Two instances of one application on one PostgreSQL schema, each with its own web
@@ -139,10 +140,14 @@ class McpSessionsAcrossInstancesIntegrationTests {
 		HttpResponse<String> delete = send(instanceB, "DELETE", "alice", session, HttpRequest.BodyPublishers.noBody());
 		assertThat(delete.statusCode()).isEqualTo(200);
 
+		// At once on the instance that ended it; on the other once it heard the row's
+		// deletion (PostgreSQL NOTIFY, typically milliseconds), and from then on
+		assertThat(post(instanceB, "alice", session, TOOLS_LIST).statusCode()).isEqualTo(404);
+		await().atMost(Duration.ofSeconds(10))
+			.until(() -> post(instanceA, "alice", session, TOOLS_LIST).statusCode() == 404);
 		HttpResponse<String> afterDelete = post(instanceA, "alice", session, TOOLS_LIST);
 		assertThat(afterDelete.statusCode()).isEqualTo(404);
 		assertThat(RawMcpHttp.error(afterDelete).get("code").asInt()).isEqualTo(-32001);
-		assertThat(post(instanceB, "alice", session, TOOLS_LIST).statusCode()).isEqualTo(404);
 	}
 
 	@Test

@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.function.Supplier;
 
 import javax.sql.DataSource;
@@ -31,7 +32,9 @@ import org.springframework.jdbc.core.ArgumentPreparedStatementSetter;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.jdbc.datasource.init.ResourceDatabasePopulator;
+import org.springframework.jdbc.datasource.init.ScriptUtils;
 import org.springframework.transaction.support.TransactionTemplate;
+import org.springframework.util.ClassUtils;
 
 /**
  * The sessions of every instance on one database: a session started on one instance is a
@@ -40,7 +43,8 @@ import org.springframework.transaction.support.TransactionTemplate;
  * used), and any instance that receives a request naming it recreates the MCP SDK's
  * session from that row. The idle timeout and the cap count the rows, so they hold for
  * the cluster; ending a session deletes its row, so it is gone on every instance (the
- * next request naming it gets 404 wherever it lands).
+ * next request naming it gets 404 on the instance that ended it at once, elsewhere as
+ * described below).
  *
  * <p>
  * The table keeps no session id: an id is a bearer secret, so a row is keyed by its
@@ -69,15 +73,45 @@ import org.springframework.transaction.support.TransactionTemplate;
  * round trip between the instance and the database. No race is accepted for the cap.
  *
  * <p>
+ * On PostgreSQL a start's commit does not wait for the WAL flush
+ * ({@code set_config('synchronous_commit', 'off', true)} in its transaction, which lasts
+ * until its end only), so the lock is released once the row is inserted, not after an
+ * fsync, and the starts of the cluster are not serialized behind one fsync each. Only
+ * durability is deferred: the count and the row's visibility are unchanged. The table is
+ * soft state: a database crash can forget the starts of its last fraction of a second (at
+ * most three times {@code wal_writer_delay}); their clients get 404 and start a new
+ * session, as MCP clients do. Ends stay synchronous: an ended session never comes back.
+ *
+ * <p>
  * Last use is written lazily: a request writes {@code last_used} only when the stored
  * value is older than the {@linkplain #touchInterval(Duration) touch interval},
- * {@code min(idleTimeout / 20, 30 s)}, so a busy session costs one {@code SELECT} per
- * request and one {@code UPDATE} per interval. The stored value then lags the last use by
- * less than that interval, and a session expires when its stored last use is older than
- * the idle timeout plus the interval: never before it has been unused for the idle
- * timeout, at most one interval after. Expired rows are not counted by the cap nor found
- * by a request (which deletes one it names); the first start after each interval deletes
- * them all, and ends this instance's copies of sessions ended or expired on any instance.
+ * {@code min(idleTimeout / 20, 30 s)}, so a busy session costs one {@code UPDATE} per
+ * interval. The stored value then lags the last use by less than that interval, and a
+ * session expires when its stored last use is older than the idle timeout plus the
+ * interval: never before it has been unused for the idle timeout, at most one interval
+ * after. Expired rows are not counted by the cap nor found by a request (which deletes
+ * one it names); the first start after each interval deletes them all, and ends this
+ * instance's copies of sessions ended or expired on any instance.
+ *
+ * <p>
+ * On H2 every request reads its session's row (one {@code SELECT} by key). On PostgreSQL
+ * (with its driver) a trigger announces every deleted row, whoever deletes it (an end,
+ * the sweep, an operator), with {@code pg_notify} on a channel of the table's schema
+ * ({@code agent_mcp_session_} and the MD5 of the schema's name) and the row's id, the
+ * digest, never the session id. Each instance {@code LISTEN}s on it on one connection of
+ * the pool, held while the registry runs ({@link PostgresMcpSessionEnds}), and ends its
+ * copy of a session whose end it hears. A request then skips the row when all of these
+ * hold: the listener is healthy (listening, and a probe of its connection succeeded
+ * within three probe intervals), this instance has a copy of the session, and that copy
+ * was checked against its row (read or written by this instance, a start included) while
+ * the listener's current {@code LISTEN} was healthy, with no end of a session of its
+ * stripe heard during the check, and the row's stored last use is less than a touch
+ * interval old. Otherwise the request reads the row as on H2, and the check counts from
+ * then. So a session ended on another instance is refused here once its end is heard
+ * (typically within milliseconds); a request before that may still be served. While the
+ * listener is unhealthy every request reads its row, and copies checked before its next
+ * {@code LISTEN} are not trusted (ends may have been missed meanwhile). The owner's check
+ * is the same either way: a copy keeps its owner's name.
  *
  * <p>
  * The MCP SDK (2.0.x) gives every session it starts a random id of its own and has no way
@@ -88,6 +122,8 @@ import org.springframework.transaction.support.TransactionTemplate;
  * the call, and its answer must reach that instance. <pre>{@code
  * McpSessionRegistry registry = new JdbcMcpSessionRegistry(dataSource, jsonMapper, Duration.ofMinutes(30), 1000,
  *         Clock.systemUTC(), () -> sessionFactory);
+ * // at shutdown: ends this instance's copies and gives the listening connection back
+ * registry.endAll();
  * }</pre>
  */
 final class JdbcMcpSessionRegistry implements McpSessionRegistry {
@@ -107,6 +143,19 @@ final class JdbcMcpSessionRegistry implements McpSessionRegistry {
 	// The first key of the advisory lock (the second is the schema's): "MCPS", so that it
 	// names this table
 	static final int ADVISORY_LOCK_KEY = 0x4D435053;
+
+	/** How often the connection that hears the ends of sessions is probed by default. */
+	static final Duration PROBE_INTERVAL = Duration.ofSeconds(5);
+
+	/** The longest wait between two attempts to listen again by default. */
+	static final Duration MAX_BACKOFF = Duration.ofSeconds(30);
+
+	// The stripes of the count of ends heard (a power of two)
+	private static final int STRIPES = 1024;
+
+	// Run in a start's transaction on PostgreSQL: its commit does not wait for the WAL
+	// flush
+	static final String ASYNCHRONOUS_COMMIT = "SELECT set_config('synchronous_commit', 'off', true)";
 
 	// The transport's log category, which operators configure for all of it
 	private static final Logger logger = LoggerFactory.getLogger(HardenedStreamableHttpTransport.class);
@@ -143,7 +192,30 @@ final class JdbcMcpSessionRegistry implements McpSessionRegistry {
 	private final Supplier<McpStreamableServerSession.@Nullable Factory> factory;
 
 	// This instance's copies of the sessions, by the id the client knows
-	private final Map<String, McpLiveSession> local = new ConcurrentHashMap<>();
+	private final Map<String, Copy> local = new ConcurrentHashMap<>();
+
+	// The ids of the copies by the digests their rows are keyed by, for the ends heard
+	private final Map<String, String> idsByDigest = new ConcurrentHashMap<>();
+
+	// How many ends were heard for the digests of each stripe: a copy checked against
+	// its row is trusted only when no end of its stripe was heard meanwhile (the end of
+	// its own session may have been heard before the copy was kept)
+	private final AtomicLongArray endsHeard = new AtomicLongArray(STRIPES);
+
+	private final DataSource dataSource;
+
+	// Whether ends are heard (PostgreSQL with its driver): requests on a copy checked
+	// recently then skip its row
+	private final boolean nearCache;
+
+	private final Duration probeInterval;
+
+	private final Duration maxBackoff;
+
+	// Listening while the registry serves, stopped by endAll (at shutdown)
+	private volatile @Nullable PostgresMcpSessionEnds ends;
+
+	private final Object listening = new Object();
 
 	/**
 	 * Keeps the sessions in a database, creating table {@value #TABLE} when it is missing
@@ -158,6 +230,28 @@ final class JdbcMcpSessionRegistry implements McpSessionRegistry {
 	 */
 	JdbcMcpSessionRegistry(DataSource dataSource, McpJsonMapper jsonMapper, Duration idleTimeout, int maxSessions,
 			Clock clock, Supplier<McpStreamableServerSession.@Nullable Factory> factory) {
+		this(dataSource, jsonMapper, idleTimeout, maxSessions, clock, factory, PROBE_INTERVAL, MAX_BACKOFF);
+	}
+
+	/**
+	 * Keeps the sessions in a database, as the other constructor does, with the given
+	 * timing of the connection that hears the ends of sessions on PostgreSQL.
+	 * @param dataSource the database every instance shares
+	 * @param jsonMapper writes and reads the stored {@code initialize} params
+	 * @param idleTimeout how long an unused session lives
+	 * @param maxSessions the most sessions the cluster holds
+	 * @param clock the clock of the idle times
+	 * @param factory the MCP SDK's session factory, once the server has set it
+	 * @param probeInterval how often the listening connection is probed (it is unhealthy
+	 * when no probe succeeded for three intervals)
+	 * @param maxBackoff the longest wait between two attempts to listen again
+	 */
+	JdbcMcpSessionRegistry(DataSource dataSource, McpJsonMapper jsonMapper, Duration idleTimeout, int maxSessions,
+			Clock clock, Supplier<McpStreamableServerSession.@Nullable Factory> factory, Duration probeInterval,
+			Duration maxBackoff) {
+		this.dataSource = dataSource;
+		this.probeInterval = probeInterval;
+		this.maxBackoff = maxBackoff;
 		this.jdbc = new JdbcTemplate(dataSource);
 		this.transactions = new TransactionTemplate(new DataSourceTransactionManager(dataSource));
 		this.jsonMapper = jsonMapper;
@@ -172,6 +266,82 @@ final class JdbcMcpSessionRegistry implements McpSessionRegistry {
 		this.startLock = postgres
 				? "SELECT pg_advisory_xact_lock(" + ADVISORY_LOCK_KEY + ", hashtext(current_schema()))"
 				: "SELECT id FROM " + LOCK_TABLE + " WHERE id = 1 FOR UPDATE";
+		this.nearCache = postgres
+				&& ClassUtils.isPresent("org.postgresql.PGConnection", JdbcMcpSessionRegistry.class.getClassLoader())
+				&& createEndTrigger();
+		listen();
+	}
+
+	// The trigger that announces every deleted row, created or replaced under the lock
+	// of the starts (two instances starting at once would otherwise race on the catalog);
+	// without it (a user that does not own the table) every request reads its row
+	private boolean createEndTrigger() {
+		ResourceDatabasePopulator populator = new ResourceDatabasePopulator(
+				new ClassPathResource("schema-postgresql-session-ends.sql", JdbcMcpSessionRegistry.class));
+		populator.setSeparator(ScriptUtils.EOF_STATEMENT_SEPARATOR);
+		try {
+			this.transactions.executeWithoutResult((status) -> {
+				this.jdbc.execute(this.startLock);
+				populator.execute(this.dataSource);
+			});
+			return true;
+		}
+		catch (RuntimeException ex) {
+			logger.warn("The trigger that announces the ends of MCP sessions cannot be created on table {} ({});"
+					+ " every request reads its session's row", TABLE, ex.getClass().getSimpleName());
+			return false;
+		}
+	}
+
+	// Starts hearing the ends of sessions, unless it does already
+	private void listen() {
+		PostgresMcpSessionEnds current = this.ends;
+		if (this.nearCache && (current == null || current.isStopped())) {
+			synchronized (this.listening) {
+				current = this.ends;
+				if (current == null || current.isStopped()) {
+					this.ends = PostgresMcpSessionEnds.start(this.dataSource, this.probeInterval, this.maxBackoff,
+							this::endHeard);
+				}
+			}
+		}
+	}
+
+	// A row was deleted, here or on another instance: this instance's copy of its
+	// session ends
+	private void endHeard(String digest) {
+		this.endsHeard.incrementAndGet(stripe(digest));
+		String id = this.idsByDigest.get(digest);
+		if (id != null) {
+			dropLocal(id);
+		}
+	}
+
+	// The number of the listener's current LISTEN if it is healthy, else 0: a copy
+	// checked
+	// against its row under that number is trusted, under no other
+	private long healthyListen() {
+		PostgresMcpSessionEnds current = this.ends;
+		return (current != null) ? current.healthyListen() : 0;
+	}
+
+	/**
+	 * Whether requests may be served from this instance's copies without reading their
+	 * rows: the ends of sessions are heard, on a healthy connection.
+	 * @return whether the near-cache is trusted now
+	 */
+	boolean hearsEnds() {
+		return healthyListen() != 0;
+	}
+
+	// The server process of the listening connection (for tests), 0 when not listening
+	int listenerBackendPid() {
+		PostgresMcpSessionEnds current = this.ends;
+		return (current != null) ? current.backendPid() : 0;
+	}
+
+	private static int stripe(String digest) {
+		return digest.hashCode() & (STRIPES - 1);
 	}
 
 	/**
@@ -205,19 +375,26 @@ final class JdbcMcpSessionRegistry implements McpSessionRegistry {
 	@Override
 	public McpStreamableServerSession.@Nullable McpStreamableServerSessionInit start(
 			McpStreamableServerSession.Factory factory, McpSchema.InitializeRequest request, @Nullable String owner) {
+		listen();
 		long now = this.clock.millis();
 		sweepIfDue(now);
 		// The SDK's session first, for its id; a refused start closes it before anyone
 		// has seen it
 		McpStreamableServerSession.McpStreamableServerSessionInit init = factory.startSession(request);
-		Object[] row = { IdDigests.of(init.session().getId()), ownerDigest(owner), request.protocolVersion(),
-				write(request), now, now, now - this.expiry.toMillis(), this.maxSessions };
+		String key = IdDigests.of(init.session().getId());
+		long listen = healthyListen();
+		long heard = this.endsHeard.get(stripe(key));
+		Object[] row = { key, ownerDigest(owner), request.protocolVersion(), write(request), now, now,
+				now - this.expiry.toMillis(), this.maxSessions };
 		if (!insertUnderCap(row)) {
 			init.session().close();
 			logger.warn("MCP session refused: the limit of {} live sessions is reached", this.maxSessions);
 			return null;
 		}
-		this.local.put(init.session().getId(), new McpLiveSession(init.session(), owner, Instant.ofEpochMilli(now)));
+		Copy copy = keep(init.session().getId(),
+				new Copy(new McpLiveSession(init.session(), owner, Instant.ofEpochMilli(now)), key));
+		// Written by this instance: checked at its start
+		trustIfUnchanged(copy, listen, heard, now);
 		return init;
 	}
 
@@ -236,18 +413,24 @@ final class JdbcMcpSessionRegistry implements McpSessionRegistry {
 			// READ COMMITTED transaction
 			// reads a snapshot of its own, so the count, taken after the lock, sees every
 			// start before it.
-			Boolean inserted = this.jdbc.execute(this.startLock + "; " + insert, (PreparedStatement statement) -> {
-				new ArgumentPreparedStatementSetter(row).setValues(statement);
-				boolean resultSet = statement.execute();
-				// The lock's row, then the insert's count
-				while (resultSet || statement.getUpdateCount() != -1) {
-					if (!resultSet) {
-						return statement.getUpdateCount() == 1;
-					}
-					resultSet = statement.getMoreResults();
-				}
-				return false;
-			});
+			// The commit does not wait for the WAL flush (set_config(..., true) lasts
+			// until the end of this transaction only, SET LOCAL without the warning
+			// PostgreSQL gives outside an explicit block): the lock is released once the
+			// row is inserted, not after an fsync. Only durability is deferred; the count
+			// and the row's visibility are as before.
+			Boolean inserted = this.jdbc.execute(this.startLock + "; " + ASYNCHRONOUS_COMMIT + "; " + insert,
+					(PreparedStatement statement) -> {
+						new ArgumentPreparedStatementSetter(row).setValues(statement);
+						boolean resultSet = statement.execute();
+						// The lock's row, the setting's row, then the insert's count
+						while (resultSet || statement.getUpdateCount() != -1) {
+							if (!resultSet) {
+								return statement.getUpdateCount() == 1;
+							}
+							resultSet = statement.getMoreResults();
+						}
+						return false;
+					});
 			return Boolean.TRUE.equals(inserted);
 		}
 		Boolean inserted = this.transactions.execute((status) -> {
@@ -272,7 +455,23 @@ final class JdbcMcpSessionRegistry implements McpSessionRegistry {
 	@Override
 	public @Nullable McpLiveSession find(String id, @Nullable String principalName) {
 		Instant now = this.clock.instant();
-		String key = IdDigests.of(id);
+		Copy known = this.local.get(id);
+		if (known != null && isTrusted(known, now.toEpochMilli())) {
+			// Checked against its row less than a touch interval ago while every end was
+			// heard since: the row is not read again
+			McpLiveSession live = known.live();
+			if (!live.belongsTo(principalName)) {
+				logger.warn("MCP request refused: it names a session that another principal started");
+				return null;
+			}
+			live.touch(now);
+			return live;
+		}
+		String key = (known != null) ? known.digest() : IdDigests.of(id);
+		// Read before the row: the row is then read while this LISTEN lasts, so an end
+		// after the read is heard
+		long listen = healthyListen();
+		long heard = this.endsHeard.get(stripe(key));
 		List<StoredSession> rows = this.jdbc.query(
 				"SELECT owner_name, initialize_request, last_used FROM " + TABLE + " WHERE id = ?",
 				(rs, rowNum) -> new StoredSession(rs.getString(1), rs.getString(2), rs.getLong(3)), key);
@@ -294,51 +493,88 @@ final class JdbcMcpSessionRegistry implements McpSessionRegistry {
 			logger.warn("MCP request refused: it names a session that another principal started");
 			return null;
 		}
+		long storedLastUse = stored.lastUsed();
 		if (sinceStored.compareTo(this.touchInterval) > 0) {
 			// Never moved back by an instance that writes an earlier time
 			this.jdbc.update("UPDATE " + TABLE + " SET last_used = ? WHERE id = ? AND last_used < ?",
 					now.toEpochMilli(), key, now.toEpochMilli());
+			storedLastUse = now.toEpochMilli();
 		}
-		McpLiveSession live = this.local.get(id);
-		if (live == null) {
+		Copy copy = this.local.get(id);
+		if (copy == null) {
 			// The row keeps only a digest of the owner's name, which is the caller's: the
 			// copy is the caller's
-			live = recreate(id, stored, (stored.owner() != null) ? principalName : null, now);
-			if (live == null) {
+			copy = recreate(id, key, stored, (stored.owner() != null) ? principalName : null, now);
+			if (copy == null) {
 				return null;
 			}
 		}
+		trustIfUnchanged(copy, listen, heard, storedLastUse);
+		McpLiveSession live = copy.live();
 		live.touch(now);
 		return live;
 	}
 
 	// The SDK's session of one started on another instance, from the initialize params
 	// the client sent there
-	private @Nullable McpLiveSession recreate(String id, StoredSession stored, @Nullable String owner, Instant now) {
+	private @Nullable Copy recreate(String id, String key, StoredSession stored, @Nullable String owner, Instant now) {
 		McpStreamableServerSession.Factory sessionFactory = this.factory.get();
 		if (sessionFactory == null) {
 			return null;
 		}
 		McpSchema.InitializeRequest request = read(stored.initializeRequest());
 		McpStreamableServerSession session = sessionFactory.startSession(request).session();
-		McpLiveSession recreated = new McpLiveSession(id, session, owner, now);
-		McpLiveSession raced = this.local.putIfAbsent(id, recreated);
-		if (raced != null) {
+		Copy recreated = new Copy(new McpLiveSession(id, session, owner, now), key);
+		Copy kept = keep(id, recreated);
+		if (kept != recreated) {
 			session.close();
-			return raced;
+			return kept;
 		}
 		logger.debug("MCP session started on another instance continues here");
 		return recreated;
 	}
 
+	// Keeps a copy unless one raced it in; the copy kept
+	private Copy keep(String id, Copy copy) {
+		Copy raced = this.local.putIfAbsent(id, copy);
+		if (raced != null) {
+			return raced;
+		}
+		this.idsByDigest.put(copy.digest(), id);
+		if (this.local.get(id) != copy) {
+			// Ended meanwhile
+			this.idsByDigest.remove(copy.digest(), id);
+		}
+		return copy;
+	}
+
+	// A copy just checked against its row (read or written while LISTEN number listen
+	// was healthy) is trusted until its stored last use is a touch interval old, so the
+	// stored value never lags a use by more than that interval; not when an end of its
+	// stripe was heard since the check began (its own may have been heard before the copy
+	// was kept and indexed)
+	private void trustIfUnchanged(Copy copy, long listen, long heard, long storedLastUse) {
+		if (listen != 0 && this.endsHeard.get(stripe(copy.digest())) == heard) {
+			copy.trust(new Trust(listen, storedLastUse + this.touchInterval.toMillis()));
+		}
+	}
+
+	// Whether a request on this copy may skip its row: the listener is healthy on the
+	// LISTEN the copy was checked under, and the check is recent
+	private boolean isTrusted(Copy copy, long now) {
+		Trust trust = copy.trust();
+		return trust != null && now < trust.until() && trust.listen() == healthyListen();
+	}
+
 	@Override
 	public @Nullable McpLiveSession get(String id) {
-		return this.local.get(id);
+		Copy copy = this.local.get(id);
+		return (copy != null) ? copy.live() : null;
 	}
 
 	@Override
 	public List<McpLiveSession> sessions() {
-		return List.copyOf(this.local.values());
+		return this.local.values().stream().map(Copy::live).toList();
 	}
 
 	@Override
@@ -349,10 +585,15 @@ final class JdbcMcpSessionRegistry implements McpSessionRegistry {
 
 	/**
 	 * Ends this instance's copies of the sessions (at shutdown); their rows stay, so
-	 * other instances go on serving them.
+	 * other instances go on serving them. On PostgreSQL the listening connection goes
+	 * back to the pool; the next session started here listens again.
 	 */
 	@Override
 	public void endAll() {
+		PostgresMcpSessionEnds current = this.ends;
+		if (current != null) {
+			current.stop();
+		}
 		for (String id : List.copyOf(this.local.keySet())) {
 			dropLocal(id);
 		}
@@ -381,9 +622,9 @@ final class JdbcMcpSessionRegistry implements McpSessionRegistry {
 		// A copy is not idle because it was not used here: the client may have gone on on
 		// another instance
 		Set<String> stored = new HashSet<>(this.jdbc.queryForList("SELECT id FROM " + TABLE, String.class));
-		for (String id : List.copyOf(this.local.keySet())) {
-			if (!stored.contains(IdDigests.of(id))) {
-				dropLocal(id);
+		for (Map.Entry<String, Copy> copy : List.copyOf(this.local.entrySet())) {
+			if (!stored.contains(copy.getValue().digest())) {
+				dropLocal(copy.getKey());
 			}
 		}
 	}
@@ -395,11 +636,12 @@ final class JdbcMcpSessionRegistry implements McpSessionRegistry {
 	}
 
 	private void dropLocal(String id) {
-		McpLiveSession live = this.local.remove(id);
-		if (live == null) {
+		Copy copy = this.local.remove(id);
+		if (copy == null) {
 			return;
 		}
-		live.end();
+		this.idsByDigest.remove(copy.digest(), id);
+		copy.live().end();
 	}
 
 	private String write(McpSchema.InitializeRequest request) {
@@ -423,6 +665,44 @@ final class JdbcMcpSessionRegistry implements McpSessionRegistry {
 	// A row: the digest of its owner's name (null for an anonymous session), the
 	// initialize params, the last use
 	private record StoredSession(@Nullable String owner, String initializeRequest, long lastUsed) {
+	}
+
+	// What a request on this copy may trust without its row: checked under LISTEN number
+	// listen, good until the epoch millisecond until
+	private record Trust(long listen, long until) {
+	}
+
+	// This instance's copy of a session, the digest its row is keyed by, and how far it
+	// is trusted
+	private static final class Copy {
+
+		private final McpLiveSession live;
+
+		private final String digest;
+
+		private volatile @Nullable Trust trust;
+
+		Copy(McpLiveSession live, String digest) {
+			this.live = live;
+			this.digest = digest;
+		}
+
+		McpLiveSession live() {
+			return this.live;
+		}
+
+		String digest() {
+			return this.digest;
+		}
+
+		@Nullable Trust trust() {
+			return this.trust;
+		}
+
+		void trust(Trust trust) {
+			this.trust = trust;
+		}
+
 	}
 
 }

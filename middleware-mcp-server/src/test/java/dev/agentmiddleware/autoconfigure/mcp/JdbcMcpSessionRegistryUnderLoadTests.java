@@ -2,6 +2,7 @@ package dev.agentmiddleware.autoconfigure.mcp;
 
 import dev.agentmiddleware.autoconfigure.internal.IdDigests;
 import java.sql.Connection;
+import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -81,6 +82,24 @@ class JdbcMcpSessionRegistryUnderLoadTests {
 			super(McpTestDatabase.h2("mcp-load"));
 		}
 
+		// No ends are heard on H2: no request skips its row
+		@Test
+		void everyRequestReadsItsSessionsRow() {
+			HikariDataSource pool = pool();
+			pools().add(pool);
+			JdbcMcpSessionNearCacheTests.CountingDataSource counting = new JdbcMcpSessionNearCacheTests.CountingDataSource(
+					pool);
+			JdbcMcpSessionRegistry registry = new JdbcMcpSessionRegistry(counting, JSON, IDLE_TIMEOUT, 100, clock(),
+					() -> SESSIONS);
+			String id = start(registry);
+			for (int i = 1; i <= 5; i++) {
+				assertThat(registry.find(id, "alice")).isNotNull();
+				assertThat(counting.rowReads).hasValue(i);
+			}
+			assertThat(registry.hearsEnds()).isFalse();
+			registry.endAll();
+		}
+
 	}
 
 	@Nested
@@ -89,6 +108,11 @@ class JdbcMcpSessionRegistryUnderLoadTests {
 
 		OnPostgres() {
 			super(McpTestDatabase.postgres());
+		}
+
+		@Override
+		boolean hearsEnds() {
+			return true;
 		}
 
 		// The lock and the insert go in one message: the count must still be taken after
@@ -126,6 +150,49 @@ class JdbcMcpSessionRegistryUnderLoadTests {
 			assertThat(storedIds()).containsExactly("started-elsewhere");
 		}
 
+		// The advisory lock is released by the commit: a start's commit must not wait for
+		// the WAL flush, and the setting must not outlive the start on its connection
+		@Test
+		void aStartCommitsAsynchronouslyAndLeavesItsPooledConnectionSynchronous() throws Exception {
+			JdbcMcpSessionRegistry registry = registry(5);
+			// A trigger of the test's records the setting that the start's insert runs
+			// with
+			jdbc().execute("CREATE TABLE start_setting (synchronous_commit TEXT)");
+			jdbc().execute("CREATE FUNCTION record_start_setting() RETURNS trigger LANGUAGE plpgsql AS $$"
+					+ " BEGIN INSERT INTO start_setting VALUES (current_setting('synchronous_commit')); RETURN NEW; END $$");
+			jdbc().execute("CREATE TRIGGER record_start_setting BEFORE INSERT ON " + JdbcMcpSessionRegistry.TABLE
+					+ " FOR EACH ROW EXECUTE FUNCTION record_start_setting()");
+
+			String id = start(registry);
+			assertThat(storedIds()).containsExactly(IdDigests.of(id));
+			assertThat(jdbc().queryForList("SELECT synchronous_commit FROM start_setting", String.class))
+				.containsExactly("off");
+
+			// Every idle connection of the registry's pool, the start's among them, is
+			// back to the server's setting
+			HikariDataSource pool = pools().get(0);
+			List<Connection> idle = new ArrayList<>();
+			try {
+				int count = pool.getHikariPoolMXBean().getIdleConnections();
+				assertThat(count).isPositive();
+				for (int i = 0; i < count; i++) {
+					idle.add(pool.getConnection());
+				}
+				for (Connection connection : idle) {
+					try (Statement statement = connection.createStatement();
+							ResultSet setting = statement.executeQuery("SHOW synchronous_commit")) {
+						assertThat(setting.next()).isTrue();
+						assertThat(setting.getString(1)).isEqualTo("on");
+					}
+				}
+			}
+			finally {
+				for (Connection connection : idle) {
+					connection.close();
+				}
+			}
+		}
+
 	}
 
 	abstract static class UnderLoadRules {
@@ -153,6 +220,16 @@ class JdbcMcpSessionRegistryUnderLoadTests {
 
 		MutableClock clock() {
 			return this.clock;
+		}
+
+		// Whether the instances hear the deletion of a row (PostgreSQL): a copy is then
+		// dropped when its end is heard, not by the next sweep
+		boolean hearsEnds() {
+			return false;
+		}
+
+		List<HikariDataSource> pools() {
+			return this.pools;
 		}
 
 		@AfterEach
@@ -226,7 +303,14 @@ class JdbcMcpSessionRegistryUnderLoadTests {
 			assertThat(second.get(ended)).as("the copy on the second instance").isNotNull();
 			start(second);
 			first.end(ended);
-			assertThat(second.get(ended)).as("ended on the first instance, not yet seen by the second").isNotNull();
+			if (hearsEnds()) {
+				// PostgreSQL: the row's deletion is announced, and the copy dropped when
+				// the second instance hears it
+				await().atMost(Duration.ofSeconds(10)).until(() -> second.get(ended) == null);
+			}
+			else {
+				assertThat(second.get(ended)).as("ended on the first instance, not yet seen by the second").isNotNull();
+			}
 
 			// Every start within the interval leaves an expired row alone: the sweep is
 			// not part of a start
@@ -236,7 +320,9 @@ class JdbcMcpSessionRegistryUnderLoadTests {
 					this.clock.millis() - IDLE_TIMEOUT.plus(TOUCH_INTERVAL).toMillis() - 1);
 			start(second);
 			assertThat(storedIds()).contains("left-by-a-stopped-instance");
-			assertThat(second.get(ended)).isNotNull();
+			if (!hearsEnds()) {
+				assertThat(second.get(ended)).isNotNull();
+			}
 
 			// The first start after the interval deletes the expired rows and drops the
 			// copy of the ended session
@@ -285,7 +371,7 @@ class JdbcMcpSessionRegistryUnderLoadTests {
 			return registry;
 		}
 
-		private static String start(JdbcMcpSessionRegistry registry) {
+		static String start(JdbcMcpSessionRegistry registry) {
 			McpStreamableServerSession.McpStreamableServerSessionInit init = registry.start(SESSIONS, INITIALIZE,
 					"alice");
 			assertThat(init).isNotNull();
