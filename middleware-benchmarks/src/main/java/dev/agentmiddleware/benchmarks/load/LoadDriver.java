@@ -67,9 +67,8 @@ import org.jspecify.annotations.Nullable;
  * {@code governed-no-priming}, {@code governed} without the priming event of
  * {@code 2025-11-25} streams; {@code governed-priming-at-once}, {@code governed} sending
  * every request's priming event in a write of its own), {@code server-java} (the driver's
- * own),
- * {@code server-heap} ({@code 512m}), {@code jfr} (the names of servers to record with
- * Flight Recorder), {@code postgres-url}, {@code postgres-user},
+ * own), {@code server-heap} ({@code 512m}), {@code jfr} (the names of servers to record
+ * with Flight Recorder), {@code postgres-url}, {@code postgres-user},
  * {@code postgres-password}, {@code out} (a Markdown file for the tables).
  */
 public final class LoadDriver {
