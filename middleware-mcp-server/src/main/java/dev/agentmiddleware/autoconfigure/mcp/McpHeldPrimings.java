@@ -5,12 +5,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
-import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -46,7 +42,8 @@ final class McpHeldPrimings {
 	// The streams holding a priming event back, in the order they started holding it
 	private final ConcurrentLinkedQueue<Held> held = new ConcurrentLinkedQueue<>();
 
-	private volatile @Nullable ScheduledExecutorService scheduler;
+	// Looks every hold
+	private final McpTicker ticker;
 
 	/**
 	 * Holds priming events back for {@code hold} at most.
@@ -57,28 +54,15 @@ final class McpHeldPrimings {
 	McpHeldPrimings(Duration hold, Clock clock) {
 		this.hold = hold;
 		this.clock = clock;
+		this.ticker = new McpTicker("mcp-priming", hold, this::sendDue);
 	}
 
 	void start() {
-		if (this.hold.isZero() || this.hold.isNegative()) {
-			return;
-		}
-		ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor((task) -> {
-			Thread thread = new Thread(task, "mcp-priming");
-			thread.setDaemon(true);
-			return thread;
-		});
-		long millis = Math.max(1, this.hold.toMillis());
-		scheduler.scheduleWithFixedDelay(this::sendDue, millis, millis, TimeUnit.MILLISECONDS);
-		this.scheduler = scheduler;
+		this.ticker.start();
 	}
 
 	void stop() {
-		ScheduledExecutorService scheduler = this.scheduler;
-		if (scheduler != null) {
-			scheduler.shutdownNow();
-			this.scheduler = null;
-		}
+		this.ticker.stop();
 		// A stream still holding one sends it as it ends, which the transport's stop does
 		this.held.clear();
 	}
@@ -89,7 +73,7 @@ final class McpHeldPrimings {
 	 * @return whether priming events are held back
 	 */
 	boolean isHolding() {
-		return this.scheduler != null;
+		return this.ticker.isRunning();
 	}
 
 	/**

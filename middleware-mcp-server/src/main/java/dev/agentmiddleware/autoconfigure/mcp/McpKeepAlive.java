@@ -1,11 +1,7 @@
 package dev.agentmiddleware.autoconfigure.mcp;
 
 import java.time.Duration;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 
-import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -27,15 +23,13 @@ final class McpKeepAlive {
 	// The transport's log category, which operators configure for all of it
 	private static final Logger logger = LoggerFactory.getLogger(HardenedStreamableHttpTransport.class);
 
-	private final Duration interval;
-
 	private final McpSessionRegistry sessions;
 
 	// Pings what else keeps streams open: the calls and the subscriptions of 2026-07-28
 	// requests
 	private final Runnable alsoPing;
 
-	private volatile @Nullable ScheduledExecutorService scheduler;
+	private final McpTicker ticker;
 
 	McpKeepAlive(Duration interval, McpSessionRegistry sessions) {
 		this(interval, sessions, () -> {
@@ -43,31 +37,17 @@ final class McpKeepAlive {
 	}
 
 	McpKeepAlive(Duration interval, McpSessionRegistry sessions, Runnable alsoPing) {
-		this.interval = interval;
 		this.sessions = sessions;
 		this.alsoPing = alsoPing;
+		this.ticker = new McpTicker("mcp-keep-alive", interval, this::ping);
 	}
 
 	void start() {
-		if (this.interval.isZero() || this.interval.isNegative()) {
-			return;
-		}
-		ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor((task) -> {
-			Thread thread = new Thread(task, "mcp-keep-alive");
-			thread.setDaemon(true);
-			return thread;
-		});
-		long millis = Math.max(1, this.interval.toMillis());
-		scheduler.scheduleWithFixedDelay(this::ping, millis, millis, TimeUnit.MILLISECONDS);
-		this.scheduler = scheduler;
+		this.ticker.start();
 	}
 
 	void stop() {
-		ScheduledExecutorService scheduler = this.scheduler;
-		if (scheduler != null) {
-			scheduler.shutdownNow();
-			this.scheduler = null;
-		}
+		this.ticker.stop();
 	}
 
 	private void ping() {

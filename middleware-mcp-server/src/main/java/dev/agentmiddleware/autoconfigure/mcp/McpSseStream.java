@@ -264,28 +264,13 @@ final class McpSseStream implements McpStreamableServerTransport {
 	 * @return {@code false} when the stream was busy writing, so that nothing was done
 	 */
 	boolean sendHeldPriming() {
-		if (!this.lock.tryLock()) {
-			return false;
-		}
-		boolean gone = false;
-		try {
+		return tryWrite(() -> {
 			PrimingHoldingResponse.Connection held = this.heldPriming;
 			this.heldPriming = null;
-			if (held != null && held.isHolding() && !this.closed) {
+			if (held != null && held.isHolding()) {
 				held.flushBuffer();
 			}
-		}
-		catch (IOException | RuntimeException ex) {
-			logger.debug("MCP client disconnected before its stream opened: {}", ex.getClass().getSimpleName());
-			gone = true;
-		}
-		finally {
-			this.lock.unlock();
-		}
-		if (gone) {
-			abandon(GONE);
-		}
-		return true;
+		});
 	}
 
 	/**
@@ -538,25 +523,40 @@ final class McpSseStream implements McpStreamableServerTransport {
 	// its call is still running,
 	// since nothing else is written to the stream until the call ends
 	void ping() {
+		tryWrite(() -> this.sse.comment("keep-alive").send());
+	}
+
+	// Writes on the open stream unless another thread is writing on it (false then, and
+	// nothing is written); a client found gone ends the stream and cancels its call
+	private boolean tryWrite(StreamWrite write) {
 		if (!this.lock.tryLock()) {
-			return;
+			return false;
 		}
-		boolean failed = false;
+		boolean gone = false;
 		try {
 			if (!this.closed) {
-				this.sse.comment("keep-alive").send();
+				write.run();
 			}
 		}
 		catch (IOException | RuntimeException ex) {
 			logger.debug("MCP client disconnected: {}", ex.getClass().getSimpleName());
-			failed = true;
+			gone = true;
 		}
 		finally {
 			this.lock.unlock();
 		}
-		if (failed) {
+		if (gone) {
 			abandon(GONE);
 		}
+		return true;
+	}
+
+	// A write on the stream, under its lock
+	@FunctionalInterface
+	private interface StreamWrite {
+
+		void run() throws IOException;
+
 	}
 
 	// Commits the response, so the client sees the stream open before the first message
