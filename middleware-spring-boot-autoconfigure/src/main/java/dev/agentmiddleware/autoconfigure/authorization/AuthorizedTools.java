@@ -39,8 +39,10 @@ public final class AuthorizedTools {
 	private final InvocationSource source;
 
 	/**
-	 * Creates the decision; the suppliers are resolved on each question, so that they may
-	 * be beans created later.
+	 * Creates the decision; each supplier is asked on each question until it gives a
+	 * value, which is then kept: they may be beans created later, and a bean found is not
+	 * looked up again for every tool of every list (an {@code ObjectProvider} resolves
+	 * its dependency anew at each call).
 	 * @param registry the registered tools
 	 * @param authorization the middleware that refuses callers without a tool's
 	 * authorities, giving {@code null} when authorization is off
@@ -51,9 +53,9 @@ public final class AuthorizedTools {
 	public AuthorizedTools(Supplier<AgentToolRegistry> registry,
 			Supplier<@Nullable AuthorizationMiddleware> authorization,
 			Supplier<@Nullable AuthorizationRulesMiddleware> rules, InvocationSource source) {
-		this.registry = Objects.requireNonNull(registry, "registry");
-		this.authorization = Objects.requireNonNull(authorization, "authorization");
-		this.rules = Objects.requireNonNull(rules, "rules");
+		this.registry = new UntilFound<>(Objects.requireNonNull(registry, "registry"));
+		this.authorization = new UntilFound<>(Objects.requireNonNull(authorization, "authorization"));
+		this.rules = new UntilFound<>(Objects.requireNonNull(rules, "rules"));
 		this.source = Objects.requireNonNull(source, "source");
 	}
 
@@ -84,6 +86,31 @@ public final class AuthorizedTools {
 		}
 		AuthorizationRulesMiddleware rules = this.rules.get();
 		return rules == null || rules.permits(tool, caller, this.source);
+	}
+
+	// Asks its supplier until it gives a value, then keeps it: a null (no such bean yet,
+	// or none) is never kept, so a bean created later is still found (Spring's
+	// SingletonSupplier keeps a null)
+	private static final class UntilFound<T> implements Supplier<T> {
+
+		private final Supplier<T> supplier;
+
+		private volatile @Nullable T found;
+
+		UntilFound(Supplier<T> supplier) {
+			this.supplier = supplier;
+		}
+
+		@Override
+		public T get() {
+			T value = this.found;
+			if (value == null) {
+				value = this.supplier.get();
+				this.found = value;
+			}
+			return value;
+		}
+
 	}
 
 }

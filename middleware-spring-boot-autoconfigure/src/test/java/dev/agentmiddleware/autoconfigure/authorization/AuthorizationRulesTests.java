@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.agentmiddleware.approval.ApprovalDecision;
 import dev.agentmiddleware.approval.ApprovalProvider.ApprovalCallback;
@@ -122,6 +123,32 @@ class AuthorizationRulesTests {
 			assertThat(mcp.permits("read_audit_log", auditor)).isTrue();
 			assertThat(mcp.permits("transfer", BOB)).as("a rule over arguments cannot hide a tool").isTrue();
 			assertThat(mcp.permits("delete_file", null)).isTrue();
+		});
+	}
+
+	@Test
+	void theToolsOfferedAskTheirBeansUntilFoundThenKeepThemInsteadOfLookingThemUpForEveryTool() {
+		this.contextRunner.run((context) -> {
+			AtomicInteger registryLookups = new AtomicInteger();
+			AtomicInteger authorizationLookups = new AtomicInteger();
+			AtomicInteger rulesLookups = new AtomicInteger();
+			// The authorization beans appear at the third question, as beans created
+			// later
+			AuthorizedTools mcp = new AuthorizedTools(() -> {
+				registryLookups.incrementAndGet();
+				return context.getBean(AgentToolRegistry.class);
+			}, () -> (authorizationLookups.incrementAndGet() < 3) ? null
+					: context.getBean(AuthorizationMiddleware.class),
+					() -> (rulesLookups.incrementAndGet() < 3) ? null
+							: context.getBean(AuthorizationRulesMiddleware.class),
+					InvocationSource.MCP);
+			for (int i = 0; i < 10; i++) {
+				assertThat(mcp.permits("read_audit_log", BOB)).as("question %d", i).isEqualTo(i < 2);
+			}
+			assertThat(registryLookups).as("found at once, then kept").hasValue(1);
+			assertThat(authorizationLookups).as("asked until found, then kept").hasValue(3);
+			// Asked after the authorities only, so not again once they refuse
+			assertThat(rulesLookups).as("asked until found or no longer needed").hasValueBetween(2, 3);
 		});
 	}
 
