@@ -173,8 +173,10 @@ class JdbcMcpSessionRegistryUnderLoadTests {
 			HikariDataSource pool = pools().get(0);
 			List<Connection> idle = new ArrayList<>();
 			try {
-				int count = pool.getHikariPoolMXBean().getIdleConnections();
-				assertThat(count).isPositive();
+				// At least one: Hikari may count none idle for a moment (the listener
+				// holds
+				// one connection, and a returned one may still be on its way back)
+				int count = Math.max(1, pool.getHikariPoolMXBean().getIdleConnections());
 				for (int i = 0; i < count; i++) {
 					idle.add(pool.getConnection());
 				}
