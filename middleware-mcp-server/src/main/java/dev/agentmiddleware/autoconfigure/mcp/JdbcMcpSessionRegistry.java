@@ -3,7 +3,6 @@ package dev.agentmiddleware.autoconfigure.mcp;
 import dev.agentmiddleware.autoconfigure.internal.IdDigests;
 import java.io.IOException;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
@@ -28,7 +27,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import org.springframework.core.io.ClassPathResource;
-import org.springframework.jdbc.core.ArgumentPreparedStatementSetter;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.jdbc.datasource.init.ResourceDatabasePopulator;
@@ -71,6 +69,10 @@ import org.springframework.util.ClassUtils;
  * the starts of every instance ahead of it. On PostgreSQL the lock and the insert travel
  * in one message and run as one implicit transaction, so the lock is never held across a
  * round trip between the instance and the database. No race is accepted for the cap.
+ * Starts that one instance's requests ask for while a start of it is being written go to
+ * the database together, in one such statement that inserts as many of them as there are
+ * free slots, and so do its ends, in one {@code DELETE} ({@link JdbcMcpSessionWrites}): a
+ * start alone is written at once, and under load the lock is taken once per group.
  *
  * <p>
  * On PostgreSQL a start's commit does not wait for the WAL flush
@@ -167,9 +169,8 @@ final class JdbcMcpSessionRegistry implements McpSessionRegistry {
 	// Taken first in every start's transaction, released by its commit
 	private final String startLock;
 
-	// Whether the lock and the insert of a start go to the database in one round trip
-	// (PostgreSQL)
-	private final boolean pipelinedStart;
+	// The starts and ends, written in groups
+	private final JdbcMcpSessionWrites writes;
 
 	private final McpJsonMapper jsonMapper;
 
@@ -262,10 +263,10 @@ final class JdbcMcpSessionRegistry implements McpSessionRegistry {
 		this.clock = clock;
 		this.factory = factory;
 		boolean postgres = createSchema(dataSource);
-		this.pipelinedStart = postgres;
 		this.startLock = postgres
 				? "SELECT pg_advisory_xact_lock(" + ADVISORY_LOCK_KEY + ", hashtext(current_schema()))"
 				: "SELECT id FROM " + LOCK_TABLE + " WHERE id = 1 FOR UPDATE";
+		this.writes = new JdbcMcpSessionWrites(this.jdbc, this.transactions, this.startLock, postgres, maxSessions);
 		this.nearCache = postgres
 				&& ClassUtils.isPresent("org.postgresql.PGConnection", JdbcMcpSessionRegistry.class.getClassLoader())
 				&& createEndTrigger();
@@ -384,9 +385,8 @@ final class JdbcMcpSessionRegistry implements McpSessionRegistry {
 		String key = IdDigests.of(init.session().getId());
 		long listen = healthyListen();
 		long heard = this.endsHeard.get(stripe(key));
-		Object[] row = { key, ownerDigest(owner), request.protocolVersion(), write(request), now, now,
-				now - this.expiry.toMillis(), this.maxSessions };
-		if (!insertUnderCap(row)) {
+		if (!this.writes.start(new JdbcMcpSessionWrites.Start(key, ownerDigest(owner), request.protocolVersion(),
+				write(request), now, now - this.expiry.toMillis()))) {
 			init.session().close();
 			logger.warn("MCP session refused: the limit of {} live sessions is reached", this.maxSessions);
 			return null;
@@ -396,48 +396,6 @@ final class JdbcMcpSessionRegistry implements McpSessionRegistry {
 		// Written by this instance: checked at its start
 		trustIfUnchanged(copy, listen, heard, now);
 		return init;
-	}
-
-	// Under the lock, so after every other instance's start has committed or rolled back:
-	// the count sees their rows
-	private boolean insertUnderCap(Object[] row) {
-		String insert = "INSERT INTO " + TABLE
-				+ " (id, owner_name, protocol_version, initialize_request, created_at, last_used)"
-				+ " SELECT ?, ?, ?, ?, ?, ? WHERE (SELECT COUNT(*) FROM " + TABLE + " WHERE last_used >= ?) < ?";
-		if (this.pipelinedStart) {
-			// Both statements in one message to the database, one implicit transaction on
-			// the pool's autocommit
-			// connection (as every other statement here): the lock is held while
-			// PostgreSQL inserts and commits,
-			// never while a reply travels to this instance and back. Each statement of a
-			// READ COMMITTED transaction
-			// reads a snapshot of its own, so the count, taken after the lock, sees every
-			// start before it.
-			// The commit does not wait for the WAL flush (set_config(..., true) lasts
-			// until the end of this transaction only, SET LOCAL without the warning
-			// PostgreSQL gives outside an explicit block): the lock is released once the
-			// row is inserted, not after an fsync. Only durability is deferred; the count
-			// and the row's visibility are as before.
-			Boolean inserted = this.jdbc.execute(this.startLock + "; " + ASYNCHRONOUS_COMMIT + "; " + insert,
-					(PreparedStatement statement) -> {
-						new ArgumentPreparedStatementSetter(row).setValues(statement);
-						boolean resultSet = statement.execute();
-						// The lock's row, the setting's row, then the insert's count
-						while (resultSet || statement.getUpdateCount() != -1) {
-							if (!resultSet) {
-								return statement.getUpdateCount() == 1;
-							}
-							resultSet = statement.getMoreResults();
-						}
-						return false;
-					});
-			return Boolean.TRUE.equals(inserted);
-		}
-		Boolean inserted = this.transactions.execute((status) -> {
-			this.jdbc.execute(this.startLock);
-			return this.jdbc.update(insert, row) == 1;
-		});
-		return Boolean.TRUE.equals(inserted);
 	}
 
 	// The first start of each touch interval deletes the expired rows and ends this
@@ -579,7 +537,7 @@ final class JdbcMcpSessionRegistry implements McpSessionRegistry {
 
 	@Override
 	public void end(String id) {
-		this.jdbc.update("DELETE FROM " + TABLE + " WHERE id = ?", IdDigests.of(id));
+		this.writes.end(IdDigests.of(id));
 		dropLocal(id);
 	}
 
@@ -597,6 +555,11 @@ final class JdbcMcpSessionRegistry implements McpSessionRegistry {
 		for (String id : List.copyOf(this.local.keySet())) {
 			dropLocal(id);
 		}
+	}
+
+	// The writes of the starts and ends, for tests
+	JdbcMcpSessionWrites writes() {
+		return this.writes;
 	}
 
 	@Override

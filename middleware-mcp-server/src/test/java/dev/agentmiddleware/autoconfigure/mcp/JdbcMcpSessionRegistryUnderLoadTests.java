@@ -150,6 +150,56 @@ class JdbcMcpSessionRegistryUnderLoadTests {
 			assertThat(storedIds()).containsExactly("started-elsewhere");
 		}
 
+		// Starts asked while a start is being written go to the database together: one
+		// statement, under one lock, inserts as many of them as the cap leaves room for
+		@Test
+		void startsAskedWhileAStartIsWrittenGoInOneStatementThatAdmitsOnlyAsManyAsTheCapLeaves() throws Exception {
+			JdbcMcpSessionRegistry registry = registry(4);
+			// A trigger of the test's counts the insert statements
+			jdbc().execute("CREATE TABLE insert_statements (at BIGINT)");
+			jdbc().execute("CREATE FUNCTION count_insert_statement() RETURNS trigger LANGUAGE plpgsql AS $$"
+					+ " BEGIN INSERT INTO insert_statements VALUES (1); RETURN NULL; END $$");
+			jdbc().execute("CREATE TRIGGER count_insert_statement AFTER INSERT ON " + JdbcMcpSessionRegistry.TABLE
+					+ " FOR EACH STATEMENT EXECUTE FUNCTION count_insert_statement()");
+			ExecutorService threads = Executors.newFixedThreadPool(6);
+			try (HikariDataSource otherInstance = pool();
+					Connection connection = otherInstance.getConnection();
+					Statement statement = connection.createStatement()) {
+				statement.execute("SELECT pg_advisory_lock(" + JdbcMcpSessionRegistry.ADVISORY_LOCK_KEY
+						+ ", hashtext(current_schema()))");
+				Future<@Nullable String> first = threads.submit(() -> startOrNull(registry));
+				await().atMost(Duration.ofSeconds(30))
+					.until(() -> jdbc().queryForObject(
+							"SELECT COUNT(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted",
+							Integer.class) == 1);
+				List<Future<@Nullable String>> group = new ArrayList<>();
+				for (int i = 0; i < 5; i++) {
+					group.add(threads.submit(() -> startOrNull(registry)));
+				}
+				await().atMost(Duration.ofSeconds(30)).until(() -> registry.writes().startsWaiting() == 5);
+				statement.execute("SELECT pg_advisory_unlock(" + JdbcMcpSessionRegistry.ADVISORY_LOCK_KEY
+						+ ", hashtext(current_schema()))");
+
+				assertThat(first.get(30, TimeUnit.SECONDS)).isNotNull();
+				List<String> started = new ArrayList<>();
+				for (Future<@Nullable String> start : group) {
+					String id = start.get(30, TimeUnit.SECONDS);
+					if (id != null) {
+						started.add(id);
+					}
+				}
+				assertThat(started).as("the starts of the group under the cap").hasSize(3);
+			}
+			finally {
+				threads.shutdownNow();
+			}
+			assertThat(storedIds()).hasSize(4);
+			assertThat(registry.size()).isEqualTo(4);
+			assertThat(jdbc().queryForObject("SELECT COUNT(*) FROM insert_statements", Integer.class))
+				.as("insert statements for six starts")
+				.isEqualTo(2);
+		}
+
 		// The advisory lock is released by the commit: a start's commit must not wait for
 		// the WAL flush, and the setting must not outlive the start on its connection
 		@Test
@@ -373,6 +423,12 @@ class JdbcMcpSessionRegistryUnderLoadTests {
 			return registry;
 		}
 
+		static @Nullable String startOrNull(JdbcMcpSessionRegistry registry) {
+			McpStreamableServerSession.McpStreamableServerSessionInit init = registry.start(SESSIONS, INITIALIZE,
+					"alice");
+			return (init != null) ? init.session().getId() : null;
+		}
+
 		static String start(JdbcMcpSessionRegistry registry) {
 			McpStreamableServerSession.McpStreamableServerSessionInit init = registry.start(SESSIONS, INITIALIZE,
 					"alice");
@@ -392,9 +448,7 @@ class JdbcMcpSessionRegistryUnderLoadTests {
 					for (int i = 0; i < startsPerRegistry; i++) {
 						Callable<@Nullable String> start = () -> {
 							go.await();
-							McpStreamableServerSession.McpStreamableServerSessionInit init = registry.start(SESSIONS,
-									INITIALIZE, "alice");
-							return (init != null) ? init.session().getId() : null;
+							return startOrNull(registry);
 						};
 						starts.add(threads.submit(start));
 					}

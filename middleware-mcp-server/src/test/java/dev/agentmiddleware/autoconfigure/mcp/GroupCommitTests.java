@@ -1,0 +1,162 @@
+package dev.agentmiddleware.autoconfigure.mcp;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
+import static org.awaitility.Awaitility.await;
+
+class GroupCommitTests {
+
+	private final ExecutorService threads = Executors.newCachedThreadPool();
+
+	// The groups written, in order
+	private final List<List<String>> groups = new CopyOnWriteArrayList<>();
+
+	// Released by the test: the first write waits for it
+	private final CountDownLatch firstWriteMayEnd = new CountDownLatch(1);
+
+	@AfterEach
+	void stopThreads() {
+		this.threads.shutdownNow();
+	}
+
+	@Test
+	void anItemAskedWhileNothingIsWrittenIsWrittenAtOnceInAGroupOfItsOwn() {
+		GroupCommit<String, String> commit = new GroupCommit<>(8, upperCase());
+
+		assertThat(commit.write("a")).isEqualTo("A");
+		assertThat(commit.write("b")).isEqualTo("B");
+
+		assertThat(this.groups).containsExactly(List.of("a"), List.of("b"));
+	}
+
+	@Test
+	void itemsAskedWhileAWriteRunsAreWrittenTogetherInTheOrderAskedAndEachGetsItsOwnResult() throws Exception {
+		GroupCommit<String, String> commit = new GroupCommit<>(8, firstWriteWaits(upperCase()));
+		CompletableFuture<String> first = ask(commit, "a");
+		await().atMost(Duration.ofSeconds(30)).until(() -> this.groups.size() == 1);
+		List<CompletableFuture<String>> asked = new ArrayList<>();
+		for (String item : List.of("b", "c", "d")) {
+			asked.add(ask(commit, item));
+			int waiting = asked.size();
+			await().atMost(Duration.ofSeconds(30)).until(() -> commit.waiting() == waiting);
+		}
+
+		this.firstWriteMayEnd.countDown();
+
+		assertThat(first.get(30, TimeUnit.SECONDS)).isEqualTo("A");
+		assertThat(asked.get(0).get(30, TimeUnit.SECONDS)).isEqualTo("B");
+		assertThat(asked.get(1).get(30, TimeUnit.SECONDS)).isEqualTo("C");
+		assertThat(asked.get(2).get(30, TimeUnit.SECONDS)).isEqualTo("D");
+		assertThat(this.groups).containsExactly(List.of("a"), List.of("b", "c", "d"));
+		assertThat(commit.waiting()).isZero();
+	}
+
+	@Test
+	void aGroupHoldsAtMostMaxGroupItemsAndTheRestGoInTheNextOne() throws Exception {
+		GroupCommit<String, String> commit = new GroupCommit<>(2, firstWriteWaits(upperCase()));
+		CompletableFuture<String> first = ask(commit, "a");
+		await().atMost(Duration.ofSeconds(30)).until(() -> this.groups.size() == 1);
+		List<CompletableFuture<String>> asked = new ArrayList<>();
+		for (String item : List.of("b", "c", "d")) {
+			asked.add(ask(commit, item));
+			int waiting = asked.size();
+			await().atMost(Duration.ofSeconds(30)).until(() -> commit.waiting() == waiting);
+		}
+
+		this.firstWriteMayEnd.countDown();
+
+		assertThat(first.get(30, TimeUnit.SECONDS)).isEqualTo("A");
+		for (CompletableFuture<String> one : asked) {
+			assertThat(one.get(30, TimeUnit.SECONDS)).isNotNull();
+		}
+		assertThat(this.groups).containsExactly(List.of("a"), List.of("b", "c"), List.of("d"));
+	}
+
+	@Test
+	void aWriteThatThrowsFailsEveryItemOfItsGroupWithItsExceptionAndTheNextGroupIsWritten() throws Exception {
+		IllegalStateException refused = new IllegalStateException("the database is down");
+		GroupCommit<String, String> commit = new GroupCommit<>(8, firstWriteWaits((items) -> {
+			if (items.contains("b")) {
+				this.groups.add(List.copyOf(items));
+				throw refused;
+			}
+			return upperCase().apply(items);
+		}));
+		CompletableFuture<String> first = ask(commit, "a");
+		await().atMost(Duration.ofSeconds(30)).until(() -> this.groups.size() == 1);
+		CompletableFuture<String> b = ask(commit, "b");
+		await().atMost(Duration.ofSeconds(30)).until(() -> commit.waiting() == 1);
+		CompletableFuture<String> c = ask(commit, "c");
+		await().atMost(Duration.ofSeconds(30)).until(() -> commit.waiting() == 2);
+
+		this.firstWriteMayEnd.countDown();
+
+		assertThat(first.get(30, TimeUnit.SECONDS)).isEqualTo("A");
+		assertThat(b).failsWithin(Duration.ofSeconds(30)).withThrowableThat().havingCause().isSameAs(refused);
+		assertThat(c).failsWithin(Duration.ofSeconds(30)).withThrowableThat().havingCause().isSameAs(refused);
+		assertThat(commit.write("d")).isEqualTo("D");
+		assertThat(this.groups).containsExactly(List.of("a"), List.of("b", "c"), List.of("d"));
+	}
+
+	@Test
+	void aWriteThatGivesAResultCountOtherThanItsItemCountFailsItsItems() {
+		GroupCommit<String, String> commit = new GroupCommit<>(8, (items) -> List.of());
+
+		assertThatIllegalStateException().isThrownBy(() -> commit.write("a"))
+			.withMessage("A group write gave 0 results for 1 items");
+	}
+
+	@Test
+	void aGroupOfFewerThanOneItemIsRefused() {
+		assertThatIllegalArgumentException().isThrownBy(() -> new GroupCommit<>(0, upperCase()))
+			.withMessage("maxGroup must be at least 1, was 0");
+	}
+
+	private CompletableFuture<String> ask(GroupCommit<String, String> commit, String item) {
+		return CompletableFuture.supplyAsync(() -> commit.write(item), this.threads);
+	}
+
+	// Records each group, then gives each item in upper case
+	private Function<List<String>, List<String>> upperCase() {
+		return (items) -> {
+			this.groups.add(List.copyOf(items));
+			return items.stream().map((item) -> item.toUpperCase(Locale.ROOT)).toList();
+		};
+	}
+
+	// The first write is recorded, then waits until the test releases it
+	private Function<List<String>, List<String>> firstWriteWaits(Function<List<String>, List<String>> write) {
+		return (items) -> {
+			boolean first = this.groups.isEmpty();
+			if (first) {
+				this.groups.add(List.copyOf(items));
+				try {
+					this.firstWriteMayEnd.await();
+				}
+				catch (InterruptedException ex) {
+					Thread.currentThread().interrupt();
+					throw new IllegalStateException(ex);
+				}
+				return items.stream().map((item) -> item.toUpperCase(Locale.ROOT)).toList();
+			}
+			return write.apply(items);
+		};
+	}
+
+}
