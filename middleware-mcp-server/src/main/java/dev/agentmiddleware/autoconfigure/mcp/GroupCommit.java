@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
 
@@ -20,10 +21,11 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>
  * A write that throws fails every item of its group with the same exception, thrown to
- * each of their threads; the next group is written as usual. The writes never overlap,
- * and a thread waits for at most the write running when it asked and the one of its group
- * (a thread whose item was written by another may still wait for the lock while a later
- * group is written). <pre>{@code
+ * each of their threads; the next group is written as usual. The writes never overlap. A
+ * thread waits for the write running when it asked, then for the one of its group, and
+ * goes on as soon as its item is written (the writer wakes it); after each write, the
+ * thread of the first item still asked for is woken to write the next group. An interrupt
+ * does not end the wait: it is kept for the thread to see afterwards. <pre>{@code
  * GroupCommit<String, Boolean> ends = new GroupCommit<>(64, (keys) -> {
  *     jdbc.update("DELETE FROM t WHERE id IN (" + placeholders(keys.size()) + ")", keys.toArray());
  *     return Collections.nCopies(keys.size(), true);
@@ -66,18 +68,35 @@ final class GroupCommit<I, R> {
 	 * @throws RuntimeException what the write of its group threw
 	 */
 	@Nullable R write(I item) {
-		Asked<I, R> mine = new Asked<>(item);
+		Asked<I, R> mine = new Asked<>(item, Thread.currentThread());
 		this.asked.add(mine);
-		this.writing.lock();
-		try {
-			// Mine is queued: a group written under this lock takes it, unless earlier
-			// items filled the group
-			while (!mine.done) {
-				writeGroup();
+		boolean interrupted = false;
+		while (!mine.done) {
+			if (this.writing.tryLock()) {
+				try {
+					// Mine is queued: this group takes it, unless earlier items fill it
+					if (!mine.done) {
+						writeGroup();
+					}
+				}
+				finally {
+					this.writing.unlock();
+				}
+				// The first item still asked for gets a writer: its thread, woken to try
+				// the lock (whoever holds it then wakes the first item's thread in turn)
+				Asked<I, R> next = this.asked.peek();
+				if (next != null) {
+					LockSupport.unpark(next.thread);
+				}
+			}
+			else {
+				// Woken when its item is written, or to try the lock
+				LockSupport.park(this);
+				interrupted |= Thread.interrupted();
 			}
 		}
-		finally {
-			this.writing.unlock();
+		if (interrupted) {
+			Thread.currentThread().interrupt();
 		}
 		return mine.result();
 	}
@@ -116,29 +135,35 @@ final class GroupCommit<I, R> {
 		}
 	}
 
-	// Written and read under the lock only
+	// Written by the thread that writes its group, then read by its own thread (after
+	// done, which publishes the rest)
 	private static final class Asked<I, R> {
 
 		private final I item;
+
+		private final Thread thread;
 
 		private @Nullable R result;
 
 		private @Nullable Throwable failure;
 
-		private boolean done;
+		private volatile boolean done;
 
-		Asked(I item) {
+		Asked(I item, Thread thread) {
 			this.item = item;
+			this.thread = thread;
 		}
 
 		void succeed(R result) {
 			this.result = result;
 			this.done = true;
+			LockSupport.unpark(this.thread);
 		}
 
 		void fail(Throwable failure) {
 			this.failure = failure;
 			this.done = true;
+			LockSupport.unpark(this.thread);
 		}
 
 		@Nullable R result() {

@@ -4,12 +4,17 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 
 import org.junit.jupiter.api.AfterEach;
@@ -112,6 +117,60 @@ class GroupCommitTests {
 		assertThat(c).failsWithin(Duration.ofSeconds(30)).withThrowableThat().havingCause().isSameAs(refused);
 		assertThat(commit.write("d")).isEqualTo("D");
 		assertThat(this.groups).containsExactly(List.of("a"), List.of("b", "c"), List.of("d"));
+	}
+
+	@Test
+	void manyThreadsAskingAtOnceEachGetTheirOwnResultFromWritesThatNeverOverlapAndWriteEveryItemOnce()
+			throws Exception {
+		AtomicBoolean writing = new AtomicBoolean();
+		Set<String> written = ConcurrentHashMap.newKeySet();
+		AtomicInteger writes = new AtomicInteger();
+		GroupCommit<String, String> commit = new GroupCommit<>(16, (items) -> {
+			assertThat(writing.compareAndSet(false, true)).as("a write while another runs").isTrue();
+			writes.incrementAndGet();
+			for (String item : items) {
+				assertThat(written.add(item)).as("%s written twice", item).isTrue();
+			}
+			Thread.yield();
+			writing.set(false);
+			return items.stream().map((item) -> item.toUpperCase(Locale.ROOT)).toList();
+		});
+		List<CompletableFuture<Void>> askers = new ArrayList<>();
+		for (int thread = 0; thread < 16; thread++) {
+			String name = "t" + thread + "-";
+			askers.add(CompletableFuture.runAsync(() -> {
+				for (int i = 0; i < 200; i++) {
+					assertThat(commit.write(name + i)).isEqualTo((name + i).toUpperCase(Locale.ROOT));
+				}
+			}, this.threads));
+		}
+
+		CompletableFuture.allOf(askers.toArray(CompletableFuture[]::new)).get(60, TimeUnit.SECONDS);
+
+		assertThat(written).hasSize(16 * 200);
+		assertThat(writes.get()).isLessThanOrEqualTo(16 * 200);
+		assertThat(commit.waiting()).isZero();
+	}
+
+	@Test
+	void aThreadInterruptedWhileItWaitsStillGetsItsResultAndKeepsItsInterrupt() throws Exception {
+		GroupCommit<String, String> commit = new GroupCommit<>(8, firstWriteWaits(upperCase()));
+		CompletableFuture<String> first = ask(commit, "a");
+		await().atMost(Duration.ofSeconds(30)).until(() -> this.groups.size() == 1);
+		AtomicReference<Thread> asker = new AtomicReference<>();
+		CompletableFuture<Boolean> interruptedAfter = CompletableFuture.supplyAsync(() -> {
+			asker.set(Thread.currentThread());
+			assertThat(commit.write("b")).isEqualTo("B");
+			return Thread.currentThread().isInterrupted();
+		}, this.threads);
+		await().atMost(Duration.ofSeconds(30)).until(() -> commit.waiting() == 1);
+		asker.get().interrupt();
+
+		this.firstWriteMayEnd.countDown();
+
+		assertThat(first.get(30, TimeUnit.SECONDS)).isEqualTo("A");
+		assertThat(interruptedAfter.get(30, TimeUnit.SECONDS)).isTrue();
+		assertThat(this.groups).containsExactly(List.of("a"), List.of("b"));
 	}
 
 	@Test
