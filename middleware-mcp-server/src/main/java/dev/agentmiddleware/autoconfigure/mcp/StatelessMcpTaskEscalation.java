@@ -115,7 +115,8 @@ final class StatelessMcpTaskEscalation {
 	 * message of an SSE stream
 	 */
 	ServerResponse call(SyncToolSpecification tool, McpSchema.JSONRPCRequest rpc, McpSchema.CallToolRequest call,
-			McpInputRound round, Client client, ServerRequest request, @Nullable ToolPrincipal principal) {
+			McpInputRound round, StatelessMcpRequestMeta client, ServerRequest request,
+			@Nullable ToolPrincipal principal) {
 		Map<?, ?> params = (rpc.params() instanceof Map<?, ?> map) ? map : Map.of();
 		String baseUrl = McpRequestBaseUrls.of(request.servletRequest());
 		return StatelessMcpStream.sse((sse, response) -> {
@@ -153,11 +154,11 @@ final class StatelessMcpTaskEscalation {
 
 	// The SDK's view of the call, as on any call of the revision, with the rounds as its
 	// session
-	private McpSyncServerExchange exchange(Rounds rounds, McpInputRound round, Client client,
+	private McpSyncServerExchange exchange(Rounds rounds, McpInputRound round, StatelessMcpRequestMeta client,
 			@Nullable ToolPrincipal principal, String baseUrl, CallCancellation cancellation) {
 		McpRequestContext context = McpRequestContext.ofStateless(principal, baseUrl, cancellation, round);
-		return new McpSyncServerExchange(new McpAsyncServerExchange(null, rounds, client.capabilities(), client.info(),
-				context.transportContext()));
+		return new McpSyncServerExchange(new McpAsyncServerExchange(null, rounds, client.capabilities(),
+				client.clientInfo(), context.transportContext()));
 	}
 
 	private String error(Object id, McpSchema.JSONRPCResponse.JSONRPCError error) {
@@ -166,17 +167,6 @@ final class StatelessMcpTaskEscalation {
 
 	private String json(McpSchema.JSONRPCResponse response) {
 		return StatelessMcpServer.json(this.jsonMapper, response);
-	}
-
-	/**
-	 * What a request's {@code _meta} says of its client.
-	 *
-	 * @param capabilities the capabilities it declared
-	 * @param info its name and version, or {@code null}
-	 * @param logLevel the least level of the log messages it asked for, or {@code null}
-	 */
-	record Client(McpSchema.ClientCapabilities capabilities, McpSchema.@Nullable Implementation info,
-			McpSchema.@Nullable LoggingLevel logLevel) {
 	}
 
 	// The request's one message, and whether it may be a plain JSON refusal (400)

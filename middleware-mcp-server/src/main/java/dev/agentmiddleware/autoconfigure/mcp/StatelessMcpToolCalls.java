@@ -85,9 +85,7 @@ final class StatelessMcpToolCalls {
 		if (this.tasks.runsAsTask(tool, params)) {
 			if (round != null && StatelessMcpTaskEscalation.gathersInputFirst(tool)) {
 				// Its input by input_required rounds first, then the task
-				return this.escalation.call(tool, rpc, callRequest, round,
-						new StatelessMcpTaskEscalation.Client(meta.capabilities(), meta.clientInfo(), meta.logLevel()),
-						request, principal);
+				return this.escalation.call(tool, rpc, callRequest, round, meta, request, principal);
 			}
 			return this.responses.json(HttpStatus.OK, McpSchema.JSONRPCResponse.result(rpc.id(), this.tasks.start(tool,
 					callRequest, params, principal, McpRequestBaseUrls.of(request.servletRequest()))));

@@ -9,8 +9,6 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import com.zaxxer.hikari.HikariDataSource;
@@ -26,7 +24,6 @@ import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 import org.postgresql.PGConnection;
 import org.postgresql.PGNotification;
-import reactor.core.publisher.Mono;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -62,13 +59,7 @@ class JdbcMcpSessionNearCacheTests {
 	private static final McpSchema.InitializeRequest INITIALIZE = new McpSchema.InitializeRequest("2025-11-25",
 			McpSchema.ClientCapabilities.builder().build(), new McpSchema.Implementation("client", "1.0"));
 
-	// The SDK's factory as the server has it, minus the handlers: a session under a fresh
-	// random id
-	private static final McpStreamableServerSession.Factory SESSIONS = (
-			request) -> new McpStreamableServerSession.McpStreamableServerSessionInit(
-					new McpStreamableServerSession(UUID.randomUUID().toString(), request.capabilities(),
-							request.clientInfo(), Duration.ofSeconds(10), Map.of(), Map.of()),
-					Mono.empty());
+	private static final McpStreamableServerSession.Factory SESSIONS = McpTestSessions.factory();
 
 	@AutoClose
 	private final McpTestDatabase database = McpTestDatabase.postgres();

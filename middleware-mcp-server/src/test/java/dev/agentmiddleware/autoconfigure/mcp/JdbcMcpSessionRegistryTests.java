@@ -28,7 +28,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
-import reactor.core.publisher.Mono;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -58,15 +57,9 @@ class JdbcMcpSessionRegistryTests {
 	private static final List<HttpMessageConverter<?>> CONVERTERS = List
 		.of(new StringHttpMessageConverter(StandardCharsets.UTF_8));
 
-	// The SDK's factory as the server has it, minus the handlers: a session under a fresh
-	// random id
-	private static final McpStreamableServerSession.Factory SESSIONS = (
-			request) -> new McpStreamableServerSession.McpStreamableServerSessionInit(
-					new McpStreamableServerSession(UUID.randomUUID().toString(), request.capabilities(),
-							request.clientInfo(), Duration.ofSeconds(10), Map.of(), Map.of()),
-					Mono.just(
-							new McpSchema.InitializeResult("2025-06-18", McpSchema.ServerCapabilities.builder().build(),
-									new McpSchema.Implementation("server", "1.0"), null)));
+	private static final McpStreamableServerSession.Factory SESSIONS = McpTestSessions
+		.factory(new McpSchema.InitializeResult("2025-06-18", McpSchema.ServerCapabilities.builder().build(),
+				new McpSchema.Implementation("server", "1.0"), null));
 
 	// A token's subject longer than the 255 characters of the column that used to keep it
 	private static final String LONG_PRINCIPAL = "sub-" + "s".repeat(296);

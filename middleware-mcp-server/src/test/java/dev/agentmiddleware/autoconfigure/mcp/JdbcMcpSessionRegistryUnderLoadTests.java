@@ -7,8 +7,6 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.UUID;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -29,7 +27,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
-import reactor.core.publisher.Mono;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -59,13 +56,7 @@ class JdbcMcpSessionRegistryUnderLoadTests {
 	private static final McpSchema.InitializeRequest INITIALIZE = new McpSchema.InitializeRequest("2025-06-18",
 			McpSchema.ClientCapabilities.builder().build(), new McpSchema.Implementation("client", "1.0"));
 
-	// The SDK's factory as the server has it, minus the handlers: a session under a fresh
-	// random id
-	private static final McpStreamableServerSession.Factory SESSIONS = (
-			request) -> new McpStreamableServerSession.McpStreamableServerSessionInit(
-					new McpStreamableServerSession(UUID.randomUUID().toString(), request.capabilities(),
-							request.clientInfo(), Duration.ofSeconds(10), Map.of(), Map.of()),
-					Mono.empty());
+	private static final McpStreamableServerSession.Factory SESSIONS = McpTestSessions.factory();
 
 	@Test
 	void theTouchIntervalIsATwentiethOfTheIdleTimeoutAndAtMostThirtySeconds() {

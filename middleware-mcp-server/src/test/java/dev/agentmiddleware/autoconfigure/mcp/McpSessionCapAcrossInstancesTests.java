@@ -4,8 +4,6 @@ import dev.agentmiddleware.autoconfigure.internal.IdDigests;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.UUID;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -26,7 +24,6 @@ import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
-import reactor.core.publisher.Mono;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -56,13 +53,7 @@ class McpSessionCapAcrossInstancesTests {
 	private static final McpSchema.InitializeRequest INITIALIZE = new McpSchema.InitializeRequest("2025-06-18",
 			McpSchema.ClientCapabilities.builder().build(), new McpSchema.Implementation("racer", "1.0"));
 
-	// The SDK's factory as the server has it, minus the handlers: a session under a fresh
-	// random id
-	private static final McpStreamableServerSession.Factory SESSIONS = (
-			request) -> new McpStreamableServerSession.McpStreamableServerSessionInit(
-					new McpStreamableServerSession(UUID.randomUUID().toString(), request.capabilities(),
-							request.clientInfo(), Duration.ofSeconds(10), Map.of(), Map.of()),
-					Mono.empty());
+	private static final McpStreamableServerSession.Factory SESSIONS = McpTestSessions.factory();
 
 	@Nested
 	@RequiresService(TestService.POSTGRES)
