@@ -53,21 +53,14 @@ class GroupCommitTests {
 	@Test
 	void itemsAskedWhileAWriteRunsAreWrittenTogetherInTheOrderAskedAndEachGetsItsOwnResult() throws Exception {
 		GroupCommit<String, String> commit = new GroupCommit<>(8, firstWriteWaits(upperCase()));
-		CompletableFuture<String> first = ask(commit, "a");
-		await().atMost(Duration.ofSeconds(30)).until(() -> this.groups.size() == 1);
-		List<CompletableFuture<String>> asked = new ArrayList<>();
-		for (String item : List.of("b", "c", "d")) {
-			asked.add(ask(commit, item));
-			int waiting = asked.size();
-			await().atMost(Duration.ofSeconds(30)).until(() -> commit.waiting() == waiting);
-		}
+		List<CompletableFuture<String>> asked = askDuringTheFirstWrite(commit, "a", "b", "c", "d");
 
 		this.firstWriteMayEnd.countDown();
 
-		assertThat(first.get(30, TimeUnit.SECONDS)).isEqualTo("A");
-		assertThat(asked.get(0).get(30, TimeUnit.SECONDS)).isEqualTo("B");
-		assertThat(asked.get(1).get(30, TimeUnit.SECONDS)).isEqualTo("C");
-		assertThat(asked.get(2).get(30, TimeUnit.SECONDS)).isEqualTo("D");
+		assertThat(asked.get(0).get(30, TimeUnit.SECONDS)).isEqualTo("A");
+		assertThat(asked.get(1).get(30, TimeUnit.SECONDS)).isEqualTo("B");
+		assertThat(asked.get(2).get(30, TimeUnit.SECONDS)).isEqualTo("C");
+		assertThat(asked.get(3).get(30, TimeUnit.SECONDS)).isEqualTo("D");
 		assertThat(this.groups).containsExactly(List.of("a"), List.of("b", "c", "d"));
 		assertThat(commit.waiting()).isZero();
 	}
@@ -75,18 +68,10 @@ class GroupCommitTests {
 	@Test
 	void aGroupHoldsAtMostMaxGroupItemsAndTheRestGoInTheNextOne() throws Exception {
 		GroupCommit<String, String> commit = new GroupCommit<>(2, firstWriteWaits(upperCase()));
-		CompletableFuture<String> first = ask(commit, "a");
-		await().atMost(Duration.ofSeconds(30)).until(() -> this.groups.size() == 1);
-		List<CompletableFuture<String>> asked = new ArrayList<>();
-		for (String item : List.of("b", "c", "d")) {
-			asked.add(ask(commit, item));
-			int waiting = asked.size();
-			await().atMost(Duration.ofSeconds(30)).until(() -> commit.waiting() == waiting);
-		}
+		List<CompletableFuture<String>> asked = askDuringTheFirstWrite(commit, "a", "b", "c", "d");
 
 		this.firstWriteMayEnd.countDown();
 
-		assertThat(first.get(30, TimeUnit.SECONDS)).isEqualTo("A");
 		for (CompletableFuture<String> one : asked) {
 			assertThat(one.get(30, TimeUnit.SECONDS)).isNotNull();
 		}
@@ -103,18 +88,19 @@ class GroupCommitTests {
 			}
 			return upperCase().apply(items);
 		}));
-		CompletableFuture<String> first = ask(commit, "a");
-		await().atMost(Duration.ofSeconds(30)).until(() -> this.groups.size() == 1);
-		CompletableFuture<String> b = ask(commit, "b");
-		await().atMost(Duration.ofSeconds(30)).until(() -> commit.waiting() == 1);
-		CompletableFuture<String> c = ask(commit, "c");
-		await().atMost(Duration.ofSeconds(30)).until(() -> commit.waiting() == 2);
+		List<CompletableFuture<String>> asked = askDuringTheFirstWrite(commit, "a", "b", "c");
 
 		this.firstWriteMayEnd.countDown();
 
-		assertThat(first.get(30, TimeUnit.SECONDS)).isEqualTo("A");
-		assertThat(b).failsWithin(Duration.ofSeconds(30)).withThrowableThat().havingCause().isSameAs(refused);
-		assertThat(c).failsWithin(Duration.ofSeconds(30)).withThrowableThat().havingCause().isSameAs(refused);
+		assertThat(asked.get(0).get(30, TimeUnit.SECONDS)).isEqualTo("A");
+		assertThat(asked.get(1)).failsWithin(Duration.ofSeconds(30))
+			.withThrowableThat()
+			.havingCause()
+			.isSameAs(refused);
+		assertThat(asked.get(2)).failsWithin(Duration.ofSeconds(30))
+			.withThrowableThat()
+			.havingCause()
+			.isSameAs(refused);
 		assertThat(commit.write("d")).isEqualTo("D");
 		assertThat(this.groups).containsExactly(List.of("a"), List.of("b", "c"), List.of("d"));
 	}
@@ -185,6 +171,21 @@ class GroupCommitTests {
 	void aGroupOfFewerThanOneItemIsRefused() {
 		assertThatIllegalArgumentException().isThrownBy(() -> new GroupCommit<>(0, upperCase()))
 			.withMessage("maxGroup must be at least 1, was 0");
+	}
+
+	// Asks the first item, then, while its write waits, the others one after another,
+	// each queued before the next is asked; their futures in the order asked
+	private List<CompletableFuture<String>> askDuringTheFirstWrite(GroupCommit<String, String> commit, String first,
+			String... during) {
+		List<CompletableFuture<String>> asked = new ArrayList<>();
+		asked.add(ask(commit, first));
+		await().atMost(Duration.ofSeconds(30)).until(() -> this.groups.size() == 1);
+		for (String item : during) {
+			asked.add(ask(commit, item));
+			int waiting = asked.size() - 1;
+			await().atMost(Duration.ofSeconds(30)).until(() -> commit.waiting() == waiting);
+		}
+		return asked;
 	}
 
 	private CompletableFuture<String> ask(GroupCommit<String, String> commit, String item) {

@@ -114,24 +114,19 @@ class JdbcMcpSessionRegistryUnderLoadTests {
 			try (HikariDataSource otherInstance = pool();
 					Connection connection = otherInstance.getConnection();
 					Statement statement = connection.createStatement()) {
-				statement.execute("SELECT pg_advisory_lock(" + JdbcMcpSessionRegistry.ADVISORY_LOCK_KEY
-						+ ", hashtext(current_schema()))");
+				statement.execute(startLock("pg_advisory_lock"));
 				ExecutorService thread = Executors.newSingleThreadExecutor();
 				try {
 					Future<McpStreamableServerSession.@Nullable McpStreamableServerSessionInit> start = thread
 						.submit(() -> registry.start(SESSIONS, INITIALIZE, "alice"));
-					await().atMost(Duration.ofSeconds(30))
-						.until(() -> jdbc().queryForObject(
-								"SELECT COUNT(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted",
-								Integer.class) == 1);
+					awaitAStartWaitingForTheLock();
 					// The last free slot goes to another instance's start while this one
 					// waits
 					statement.execute("INSERT INTO " + JdbcMcpSessionRegistry.TABLE
 							+ " (id, owner_name, protocol_version, initialize_request, created_at, last_used)"
 							+ " VALUES ('started-elsewhere', NULL, '2025-06-18', '{}', " + this.clock().millis() + ", "
 							+ this.clock().millis() + ")");
-					statement.execute("SELECT pg_advisory_unlock(" + JdbcMcpSessionRegistry.ADVISORY_LOCK_KEY
-							+ ", hashtext(current_schema()))");
+					statement.execute(startLock("pg_advisory_unlock"));
 					assertThat(start.get(30, TimeUnit.SECONDS)).as("a start over the cap").isNull();
 				}
 				finally {
@@ -139,6 +134,19 @@ class JdbcMcpSessionRegistryUnderLoadTests {
 				}
 			}
 			assertThat(storedIds()).containsExactly("started-elsewhere");
+		}
+
+		// Takes or releases the lock of the starts, as another instance's start would
+		private static String startLock(String function) {
+			return "SELECT " + function + "(" + JdbcMcpSessionRegistry.ADVISORY_LOCK_KEY
+					+ ", hashtext(current_schema()))";
+		}
+
+		private void awaitAStartWaitingForTheLock() {
+			await().atMost(Duration.ofSeconds(30))
+				.until(() -> jdbc().queryForObject(
+						"SELECT COUNT(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted",
+						Integer.class) == 1);
 		}
 
 		// Starts asked while a start is being written go to the database together: one
@@ -156,20 +164,15 @@ class JdbcMcpSessionRegistryUnderLoadTests {
 			try (HikariDataSource otherInstance = pool();
 					Connection connection = otherInstance.getConnection();
 					Statement statement = connection.createStatement()) {
-				statement.execute("SELECT pg_advisory_lock(" + JdbcMcpSessionRegistry.ADVISORY_LOCK_KEY
-						+ ", hashtext(current_schema()))");
+				statement.execute(startLock("pg_advisory_lock"));
 				Future<@Nullable String> first = threads.submit(() -> startOrNull(registry));
-				await().atMost(Duration.ofSeconds(30))
-					.until(() -> jdbc().queryForObject(
-							"SELECT COUNT(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted",
-							Integer.class) == 1);
+				awaitAStartWaitingForTheLock();
 				List<Future<@Nullable String>> group = new ArrayList<>();
 				for (int i = 0; i < 5; i++) {
 					group.add(threads.submit(() -> startOrNull(registry)));
 				}
 				await().atMost(Duration.ofSeconds(30)).until(() -> registry.writes().startsWaiting() == 5);
-				statement.execute("SELECT pg_advisory_unlock(" + JdbcMcpSessionRegistry.ADVISORY_LOCK_KEY
-						+ ", hashtext(current_schema()))");
+				statement.execute(startLock("pg_advisory_unlock"));
 
 				assertThat(first.get(30, TimeUnit.SECONDS)).isNotNull();
 				List<String> started = new ArrayList<>();
