@@ -166,9 +166,6 @@ final class JdbcMcpSessionRegistry implements McpSessionRegistry {
 
 	private final TransactionTemplate transactions;
 
-	// Taken first in every start's transaction, released by its commit
-	private final String startLock;
-
 	// The starts and ends, written in groups
 	private final JdbcMcpSessionWrites writes;
 
@@ -263,26 +260,27 @@ final class JdbcMcpSessionRegistry implements McpSessionRegistry {
 		this.clock = clock;
 		this.factory = factory;
 		boolean postgres = createSchema(dataSource);
-		this.startLock = postgres
+		// Taken first in every start's transaction, released by its commit
+		String startLock = postgres
 				? "SELECT pg_advisory_xact_lock(" + ADVISORY_LOCK_KEY + ", hashtext(current_schema()))"
 				: "SELECT id FROM " + LOCK_TABLE + " WHERE id = 1 FOR UPDATE";
-		this.writes = new JdbcMcpSessionWrites(this.jdbc, this.transactions, this.startLock, postgres, maxSessions);
+		this.writes = new JdbcMcpSessionWrites(this.jdbc, this.transactions, startLock, postgres, maxSessions);
 		this.nearCache = postgres
 				&& ClassUtils.isPresent("org.postgresql.PGConnection", JdbcMcpSessionRegistry.class.getClassLoader())
-				&& createEndTrigger();
+				&& createEndTrigger(startLock);
 		listen();
 	}
 
 	// The trigger that announces every deleted row, created or replaced under the lock
 	// of the starts (two instances starting at once would otherwise race on the catalog);
 	// without it (a user that does not own the table) every request reads its row
-	private boolean createEndTrigger() {
+	private boolean createEndTrigger(String startLock) {
 		ResourceDatabasePopulator populator = new ResourceDatabasePopulator(
 				new ClassPathResource("schema-postgresql-session-ends.sql", JdbcMcpSessionRegistry.class));
 		populator.setSeparator(ScriptUtils.EOF_STATEMENT_SEPARATOR);
 		try {
 			this.transactions.executeWithoutResult((status) -> {
-				this.jdbc.execute(this.startLock);
+				this.jdbc.execute(startLock);
 				populator.execute(this.dataSource);
 			});
 			return true;

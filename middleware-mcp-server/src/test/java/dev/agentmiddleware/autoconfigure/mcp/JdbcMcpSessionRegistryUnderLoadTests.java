@@ -136,6 +136,17 @@ class JdbcMcpSessionRegistryUnderLoadTests {
 			assertThat(storedIds()).containsExactly("started-elsewhere");
 		}
 
+		// A table of the test's, and a trigger that inserts value into it for every
+		// insert
+		// into the sessions' table (level: ROW or STATEMENT)
+		private void recordOnInsert(String table, String column, String value, String level) {
+			jdbc().execute("CREATE TABLE " + table + " (" + column + ")");
+			jdbc().execute("CREATE FUNCTION record_" + table + "() RETURNS trigger LANGUAGE plpgsql AS $$"
+					+ " BEGIN INSERT INTO " + table + " VALUES (" + value + "); RETURN NULL; END $$");
+			jdbc().execute("CREATE TRIGGER record_" + table + " AFTER INSERT ON " + JdbcMcpSessionRegistry.TABLE
+					+ " FOR EACH " + level + " EXECUTE FUNCTION record_" + table + "()");
+		}
+
 		// Takes or releases the lock of the starts, as another instance's start would
 		private static String startLock(String function) {
 			return "SELECT " + function + "(" + JdbcMcpSessionRegistry.ADVISORY_LOCK_KEY
@@ -155,11 +166,7 @@ class JdbcMcpSessionRegistryUnderLoadTests {
 		void startsAskedWhileAStartIsWrittenGoInOneStatementThatAdmitsOnlyAsManyAsTheCapLeaves() throws Exception {
 			JdbcMcpSessionRegistry registry = registry(4);
 			// A trigger of the test's counts the insert statements
-			jdbc().execute("CREATE TABLE insert_statements (at BIGINT)");
-			jdbc().execute("CREATE FUNCTION count_insert_statement() RETURNS trigger LANGUAGE plpgsql AS $$"
-					+ " BEGIN INSERT INTO insert_statements VALUES (1); RETURN NULL; END $$");
-			jdbc().execute("CREATE TRIGGER count_insert_statement AFTER INSERT ON " + JdbcMcpSessionRegistry.TABLE
-					+ " FOR EACH STATEMENT EXECUTE FUNCTION count_insert_statement()");
+			recordOnInsert("insert_statements", "at BIGINT", "1", "STATEMENT");
 			ExecutorService threads = Executors.newFixedThreadPool(6);
 			try (HikariDataSource otherInstance = pool();
 					Connection connection = otherInstance.getConnection();
@@ -200,12 +207,8 @@ class JdbcMcpSessionRegistryUnderLoadTests {
 		void aStartCommitsAsynchronouslyAndLeavesItsPooledConnectionSynchronous() throws Exception {
 			JdbcMcpSessionRegistry registry = registry(5);
 			// A trigger of the test's records the setting that the start's insert runs
-			// with
-			jdbc().execute("CREATE TABLE start_setting (synchronous_commit TEXT)");
-			jdbc().execute("CREATE FUNCTION record_start_setting() RETURNS trigger LANGUAGE plpgsql AS $$"
-					+ " BEGIN INSERT INTO start_setting VALUES (current_setting('synchronous_commit')); RETURN NEW; END $$");
-			jdbc().execute("CREATE TRIGGER record_start_setting BEFORE INSERT ON " + JdbcMcpSessionRegistry.TABLE
-					+ " FOR EACH ROW EXECUTE FUNCTION record_start_setting()");
+			// with, in its transaction
+			recordOnInsert("start_setting", "synchronous_commit TEXT", "current_setting('synchronous_commit')", "ROW");
 
 			String id = start(registry);
 			assertThat(storedIds()).containsExactly(IdDigests.of(id));
