@@ -83,6 +83,11 @@ import org.springframework.util.ClassUtils;
  * soft state: a database crash can forget the starts of its last fraction of a second (at
  * most three times {@code wal_writer_delay}); their clients get 404 and start a new
  * session, as MCP clients do. Ends stay synchronous: an ended session never comes back.
+ * The count of a start reads the index of {@code last_used}, never the table
+ * ({@code enable_seqscan} and {@code enable_bitmapscan} off in the same way): under load
+ * the rows of ended sessions pile up until vacuum, and a scan of the table would read
+ * them all at every start, with the lock held, where an index scan skips each one after
+ * it has first found it deleted.
  *
  * <p>
  * Last use is written lazily: a request writes {@code last_used} only when the stored
@@ -154,10 +159,6 @@ final class JdbcMcpSessionRegistry implements McpSessionRegistry {
 
 	// The stripes of the count of ends heard (a power of two)
 	private static final int STRIPES = 1024;
-
-	// Run in a start's transaction on PostgreSQL: its commit does not wait for the WAL
-	// flush
-	static final String ASYNCHRONOUS_COMMIT = "SELECT set_config('synchronous_commit', 'off', true)";
 
 	// The transport's log category, which operators configure for all of it
 	private static final Logger logger = LoggerFactory.getLogger(HardenedStreamableHttpTransport.class);

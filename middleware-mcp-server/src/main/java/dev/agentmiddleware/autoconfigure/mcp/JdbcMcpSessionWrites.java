@@ -35,6 +35,22 @@ final class JdbcMcpSessionWrites {
 	/** The most starts, and the most ends, that one statement writes. */
 	static final int MAX_GROUP = 64;
 
+	// Selected with the lock in a start's transaction on PostgreSQL, lasting until
+	// its end: the commit does not wait for the WAL flush, and the cap's count reads
+	// the index of last_used. The rows of ended sessions stay in the table until
+	// vacuum (a minute apart at most by default, a thousand ended sessions a second
+	// under load): a sequential or bitmap scan, which the planner chooses for a small
+	// table, reads every one of them at every start, with the lock held; an index
+	// scan marks each one it finds deleted and skips it from then on
+	static final String START_SETTINGS = "set_config('synchronous_commit', 'off', true),"
+			+ " set_config('enable_seqscan', 'off', true), set_config('enable_bitmapscan', 'off', true)";
+
+	// Selected before the ends' DELETE on PostgreSQL, lasting until the end of its
+	// transaction: the rows are found by the primary key, not by a scan of the table and
+	// the rows of ended sessions it holds until vacuum (which the planner chooses for
+	// a small table when the DELETE names more than one row)
+	static final String END_SETTINGS = "set_config('enable_seqscan', 'off', true)";
+
 	private static final String COLUMNS = "id, owner_name, protocol_version, initialize_request, created_at, last_used";
 
 	private final JdbcTemplate jdbc;
@@ -43,7 +59,8 @@ final class JdbcMcpSessionWrites {
 
 	private final String startLock;
 
-	// PostgreSQL: the lock, the setting and the insert in one message
+	// PostgreSQL: the lock, the settings and the insert in one message, the settings and
+	// the delete in another
 	private final boolean pipelined;
 
 	private final int maxSessions;
@@ -115,34 +132,35 @@ final class JdbcMcpSessionWrites {
 		return results;
 	}
 
-	// Every statement in one message to the database, one implicit transaction on the
+	// Both statements in one message to the database, one implicit transaction on the
 	// pool's autocommit connection (as every other statement here): the lock is held
-	// while
-	// PostgreSQL inserts and commits, never while a reply travels to this instance and
-	// back. Each statement of a READ COMMITTED transaction reads a snapshot of its own,
-	// so
-	// the count, taken after the lock, sees every start before it. The commit does not
-	// wait for the WAL flush (set_config(..., true) lasts until the end of this
-	// transaction only, SET LOCAL without the warning PostgreSQL gives outside an
-	// explicit
-	// block): the lock is released once the rows are inserted, not after an fsync. Only
-	// durability is deferred; the count and the rows' visibility are as before.
+	// while PostgreSQL inserts and commits, never while a reply travels to this instance
+	// and back. Each statement of a READ COMMITTED transaction reads a snapshot of its
+	// own, so the count, taken after the lock, sees every start before it. The settings
+	// selected with the lock (set_config(..., true): until the end of this transaction
+	// only, SET LOCAL without the warning PostgreSQL gives outside an explicit block) let
+	// the commit skip the WAL flush, so the lock is released once the rows are inserted,
+	// not after an fsync (only durability is deferred; the count and the rows' visibility
+	// are as before), and make the count an index scan (START_SETTINGS).
 	private int insertPipelined(String insert, Object[] arguments) {
-		Integer inserted = this.jdbc.execute(
-				this.startLock + "; " + JdbcMcpSessionRegistry.ASYNCHRONOUS_COMMIT + "; " + insert,
-				(PreparedStatement statement) -> {
-					new ArgumentPreparedStatementSetter(arguments).setValues(statement);
-					boolean resultSet = statement.execute();
-					// The lock's row, the setting's row, then the insert's count
-					while (resultSet || statement.getUpdateCount() != -1) {
-						if (!resultSet) {
-							return statement.getUpdateCount();
-						}
-						resultSet = statement.getMoreResults();
-					}
-					return 0;
-				});
-		return (inserted != null) ? inserted : 0;
+		return updateAfter(this.startLock + ", " + START_SETTINGS, insert, arguments);
+	}
+
+	// A SELECT and an update in one message, one implicit transaction: the update's count
+	private int updateAfter(String select, String update, Object[] arguments) {
+		Integer count = this.jdbc.execute(select + "; " + update, (PreparedStatement statement) -> {
+			new ArgumentPreparedStatementSetter(arguments).setValues(statement);
+			boolean resultSet = statement.execute();
+			// The SELECT's row, then the update's count
+			while (resultSet || statement.getUpdateCount() != -1) {
+				if (!resultSet) {
+					return statement.getUpdateCount();
+				}
+				resultSet = statement.getMoreResults();
+			}
+			return 0;
+		});
+		return (count != null) ? count : 0;
 	}
 
 	private int insertInTransaction(String insert, Object[] arguments) {
@@ -154,11 +172,17 @@ final class JdbcMcpSessionWrites {
 	}
 
 	private List<Boolean> delete(List<String> keys) {
-		this.jdbc.update(delete(keys.size()), keys.toArray());
+		if (this.pipelined) {
+			updateAfter("SELECT " + END_SETTINGS, delete(keys.size()), keys.toArray());
+		}
+		else {
+			this.jdbc.update(delete(keys.size()), keys.toArray());
+		}
 		return Collections.nCopies(keys.size(), Boolean.TRUE);
 	}
 
-	private String insert(int rows) {
+	// The statement that inserts a group of the given size (package-private for tests)
+	String insert(int rows) {
 		String insert = this.inserts[rows];
 		if (insert == null) {
 			StringBuilder values = new StringBuilder();
@@ -173,7 +197,8 @@ final class JdbcMcpSessionWrites {
 		return insert;
 	}
 
-	private String delete(int rows) {
+	// The statement that deletes a group of the given size (package-private for tests)
+	String delete(int rows) {
 		String delete = this.deletes[rows];
 		if (delete == null) {
 			delete = "DELETE FROM " + JdbcMcpSessionRegistry.TABLE + " WHERE id IN ("

@@ -2,6 +2,7 @@ package dev.agentmiddleware.autoconfigure.mcp;
 
 import dev.agentmiddleware.autoconfigure.internal.IdDigests;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
@@ -29,6 +30,8 @@ import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.json.JsonMapper;
 
+import org.springframework.jdbc.core.ArgumentPreparedStatementSetter;
+import org.springframework.jdbc.core.ConnectionCallback;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -201,19 +204,92 @@ class JdbcMcpSessionRegistryUnderLoadTests {
 				.isEqualTo(2);
 		}
 
-		// The advisory lock is released by the commit: a start's commit must not wait for
-		// the WAL flush, and the setting must not outlive the start on its connection
+		// Under load the rows of ended sessions pile up until vacuum: the cap's count,
+		// under the lock, must skip them through the index of last_used instead of
+		// reading the table, which the planner chooses for a small table without the
+		// start's settings
 		@Test
-		void aStartCommitsAsynchronouslyAndLeavesItsPooledConnectionSynchronous() throws Exception {
+		void theCountOfAStartReadsTheIndexNotTheRowsOfEndedSessions() {
+			JdbcMcpSessionRegistry registry = registry(5);
+			aTableJustVacuumed();
+
+			String plan = plan(startLock("pg_advisory_xact_lock") + ", " + JdbcMcpSessionWrites.START_SETTINGS,
+					registry.writes().insert(1), "a", null, "2025-11-25", "{}", 1L, 1L, 5, 0L);
+			assertThat(plan).as("the plan of a start")
+				.contains("Index Only Scan using agent_mcp_session_last_used")
+				.doesNotContain("Seq Scan on " + JdbcMcpSessionRegistry.TABLE)
+				.doesNotContain("Bitmap Heap Scan on " + JdbcMcpSessionRegistry.TABLE);
+		}
+
+		// The same for a group of ends: its rows are found by their key, not by a scan of
+		// the table, which the planner chooses for a small table without the ends'
+		// setting
+		@Test
+		void theEndsOfAGroupFindTheirRowsByTheKeyNotByReadingTheTable() {
+			JdbcMcpSessionRegistry registry = registry(5);
+			aTableJustVacuumed();
+
+			String plan = plan("SELECT " + JdbcMcpSessionWrites.END_SETTINGS, registry.writes().delete(3), "a", "b",
+					"c");
+			assertThat(plan).as("the plan of three ends")
+				.contains("agent_mcp_session_pkey")
+				.doesNotContain("Seq Scan on " + JdbcMcpSessionRegistry.TABLE);
+		}
+
+		// The table as autovacuum leaves it under load: a few live rows on one page,
+		// which the planner sees when the statements are planned again (and a
+		// connection's prepared statements keep that plan while the rows of ended
+		// sessions pile up again until the next vacuum)
+		private void aTableJustVacuumed() {
+			jdbc().update("INSERT INTO " + JdbcMcpSessionRegistry.TABLE
+					+ " (id, initialize_request, created_at, last_used) SELECT md5(g::text) || md5((g + 1)::text),"
+					+ " '{}', g, g FROM generate_series(1, 8) AS g");
+			jdbc().execute("VACUUM ANALYZE " + JdbcMcpSessionRegistry.TABLE);
+		}
+
+		// The plan of a statement run after the given settings in one transaction
+		private String plan(String settings, String statement, @Nullable Object... arguments) {
+			List<String> plan = jdbc().execute((ConnectionCallback<List<String>>) (connection) -> {
+				connection.setAutoCommit(false);
+				try (Statement set = connection.createStatement();
+						PreparedStatement explain = connection.prepareStatement("EXPLAIN " + statement)) {
+					set.execute(settings);
+					new ArgumentPreparedStatementSetter(arguments).setValues(explain);
+					List<String> lines = new ArrayList<>();
+					try (ResultSet rows = explain.executeQuery()) {
+						while (rows.next()) {
+							lines.add(rows.getString(1));
+						}
+					}
+					return lines;
+				}
+				finally {
+					connection.rollback();
+					connection.setAutoCommit(true);
+				}
+			});
+			return String.join("\n", (plan != null) ? plan : List.of());
+		}
+
+		// The settings a start's transaction runs with, read by a trigger of the
+		// test's or on a pooled connection
+		private static final String SETTINGS = "current_setting('synchronous_commit') || ' '"
+				+ " || current_setting('enable_seqscan') || ' ' || current_setting('enable_bitmapscan')";
+
+		// The advisory lock is released by the commit: a start's commit must not wait for
+		// the WAL flush, its count must read the index, and the settings must not outlive
+		// the start on its connection
+		@Test
+		void aStartCommitsAsynchronouslyCountsByTheIndexAndLeavesItsPooledConnectionAsItWas() throws Exception {
 			JdbcMcpSessionRegistry registry = registry(5);
 			// A trigger of the test's records the setting that the start's insert runs
 			// with, in its transaction
-			recordOnInsert("start_setting", "synchronous_commit TEXT", "current_setting('synchronous_commit')", "ROW");
+			recordOnInsert("start_setting", "settings TEXT", SETTINGS, "ROW");
 
 			String id = start(registry);
 			assertThat(storedIds()).containsExactly(IdDigests.of(id));
-			assertThat(jdbc().queryForList("SELECT synchronous_commit FROM start_setting", String.class))
-				.containsExactly("off");
+			assertThat(jdbc().queryForList("SELECT settings FROM start_setting", String.class))
+				.containsExactly("off off off");
 
 			// Every idle connection of the registry's pool, the start's among them, is
 			// back to the server's setting
@@ -229,9 +305,9 @@ class JdbcMcpSessionRegistryUnderLoadTests {
 				}
 				for (Connection connection : idle) {
 					try (Statement statement = connection.createStatement();
-							ResultSet setting = statement.executeQuery("SHOW synchronous_commit")) {
+							ResultSet setting = statement.executeQuery("SELECT " + SETTINGS)) {
 						assertThat(setting.next()).isTrue();
-						assertThat(setting.getString(1)).isEqualTo("on");
+						assertThat(setting.getString(1)).isEqualTo("on on on");
 					}
 				}
 			}
