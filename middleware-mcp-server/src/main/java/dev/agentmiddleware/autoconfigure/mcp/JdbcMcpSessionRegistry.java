@@ -84,10 +84,12 @@ import org.springframework.util.ClassUtils;
  * most three times {@code wal_writer_delay}); their clients get 404 and start a new
  * session, as MCP clients do. Ends stay synchronous: an ended session never comes back.
  * The count of a start reads the index of {@code last_used}, never the table
- * ({@code enable_seqscan} and {@code enable_bitmapscan} off in the same way): under load
- * the rows of ended sessions pile up until vacuum, and a scan of the table would read
- * them all at every start, with the lock held, where an index scan skips each one after
- * it has first found it deleted.
+ * ({@code enable_seqscan} and {@code enable_bitmapscan} off in the same way), and every
+ * statement by key finds its rows by the primary key ({@code enable_seqscan} off, sent in
+ * the same message): under load the rows of ended sessions pile up until vacuum, and a
+ * scan of the table, which the planner chooses for the one page a vacuum leaves, would
+ * read them all at every start (with the lock held) and every read of a row, where an
+ * index scan skips each one after it has first found it deleted.
  *
  * <p>
  * Last use is written lazily: a request writes {@code last_used} only when the stored
@@ -159,6 +161,12 @@ final class JdbcMcpSessionRegistry implements McpSessionRegistry {
 
 	// The stripes of the count of ends heard (a power of two)
 	private static final int STRIPES = 1024;
+
+	// A request's read of its session's row
+	static final String FIND = "SELECT owner_name, initialize_request, last_used FROM " + TABLE + " WHERE id = ?";
+
+	// A request's write of its session's last use, never moving it back
+	static final String TOUCH = "UPDATE " + TABLE + " SET last_used = ? WHERE id = ? AND last_used < ?";
 
 	// The transport's log category, which operators configure for all of it
 	private static final Logger logger = LoggerFactory.getLogger(HardenedStreamableHttpTransport.class);
@@ -429,8 +437,7 @@ final class JdbcMcpSessionRegistry implements McpSessionRegistry {
 		// after the read is heard
 		long listen = healthyListen();
 		long heard = this.endsHeard.get(stripe(key));
-		List<StoredSession> rows = this.jdbc.query(
-				"SELECT owner_name, initialize_request, last_used FROM " + TABLE + " WHERE id = ?",
+		List<StoredSession> rows = this.writes.queryByKey(FIND,
 				(rs, rowNum) -> new StoredSession(rs.getString(1), rs.getString(2), rs.getLong(3)), key);
 		if (rows.isEmpty()) {
 			// Ended or expired, here or on another instance
@@ -453,8 +460,7 @@ final class JdbcMcpSessionRegistry implements McpSessionRegistry {
 		long storedLastUse = stored.lastUsed();
 		if (sinceStored.compareTo(this.touchInterval) > 0) {
 			// Never moved back by an instance that writes an earlier time
-			this.jdbc.update("UPDATE " + TABLE + " SET last_used = ? WHERE id = ? AND last_used < ?",
-					now.toEpochMilli(), key, now.toEpochMilli());
+			this.writes.updateByKey(TOUCH, now.toEpochMilli(), key, now.toEpochMilli());
 			storedLastUse = now.toEpochMilli();
 		}
 		Copy copy = this.local.get(id);

@@ -1,6 +1,7 @@
 package dev.agentmiddleware.autoconfigure.mcp;
 
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -9,6 +10,8 @@ import org.jspecify.annotations.Nullable;
 
 import org.springframework.jdbc.core.ArgumentPreparedStatementSetter;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.core.RowMapper;
+import org.springframework.jdbc.core.RowMapperResultSetExtractor;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
@@ -45,11 +48,12 @@ final class JdbcMcpSessionWrites {
 	static final String START_SETTINGS = "set_config('synchronous_commit', 'off', true),"
 			+ " set_config('enable_seqscan', 'off', true), set_config('enable_bitmapscan', 'off', true)";
 
-	// Selected before the ends' DELETE on PostgreSQL, lasting until the end of its
+	// Selected before every statement by key on PostgreSQL (a group's DELETE, a
+	// request's read of its row and its write of last_used), lasting until the end of its
 	// transaction: the rows are found by the primary key, not by a scan of the table and
-	// the rows of ended sessions it holds until vacuum (which the planner chooses for
-	// a small table when the DELETE names more than one row)
-	static final String END_SETTINGS = "set_config('enable_seqscan', 'off', true)";
+	// the rows of ended sessions it holds until vacuum (which the planner chooses for a
+	// table of one page, even for one key)
+	static final String BY_KEY_SETTINGS = "set_config('enable_seqscan', 'off', true)";
 
 	private static final String COLUMNS = "id, owner_name, protocol_version, initialize_request, created_at, last_used";
 
@@ -59,8 +63,8 @@ final class JdbcMcpSessionWrites {
 
 	private final String startLock;
 
-	// PostgreSQL: the lock, the settings and the insert in one message, the settings and
-	// the delete in another
+	// PostgreSQL: the lock, the settings and the insert in one message, the setting and
+	// a statement by key in another
 	private final boolean pipelined;
 
 	private final int maxSessions;
@@ -172,13 +176,47 @@ final class JdbcMcpSessionWrites {
 	}
 
 	private List<Boolean> delete(List<String> keys) {
-		if (this.pipelined) {
-			updateAfter("SELECT " + END_SETTINGS, delete(keys.size()), keys.toArray());
-		}
-		else {
-			this.jdbc.update(delete(keys.size()), keys.toArray());
-		}
+		updateByKey(delete(keys.size()), keys.toArray());
 		return Collections.nCopies(keys.size(), Boolean.TRUE);
+	}
+
+	/**
+	 * Runs a query that finds its rows by key: on PostgreSQL after
+	 * {@link #BY_KEY_SETTINGS}, in the same message.
+	 * @param <T> the rows' type
+	 * @param query the query
+	 * @param rows maps each row
+	 * @param arguments the query's arguments
+	 * @return the rows
+	 */
+	<T> List<T> queryByKey(String query, RowMapper<T> rows, Object... arguments) {
+		if (!this.pipelined) {
+			return this.jdbc.query(query, rows, arguments);
+		}
+		List<T> found = this.jdbc.execute("SELECT " + BY_KEY_SETTINGS + "; " + query, (PreparedStatement statement) -> {
+			new ArgumentPreparedStatementSetter(arguments).setValues(statement);
+			statement.execute();
+			// The settings' row, then the query's
+			if (!statement.getMoreResults()) {
+				throw new IllegalStateException("No rows came back for: " + query);
+			}
+			try (ResultSet result = statement.getResultSet()) {
+				return new RowMapperResultSetExtractor<>(rows).extractData(result);
+			}
+		});
+		return (found != null) ? found : List.of();
+	}
+
+	/**
+	 * Runs an update that finds its rows by key: on PostgreSQL after
+	 * {@link #BY_KEY_SETTINGS}, in the same message.
+	 * @param update the update
+	 * @param arguments its arguments
+	 * @return the number of rows updated
+	 */
+	int updateByKey(String update, Object... arguments) {
+		return this.pipelined ? updateAfter("SELECT " + BY_KEY_SETTINGS, update, arguments)
+				: this.jdbc.update(update, arguments);
 	}
 
 	// The statement that inserts a group of the given size (package-private for tests)

@@ -271,9 +271,9 @@ class JdbcMcpSessionNearCacheTests {
 	}
 
 	/**
-	 * The real pool, counting the statements that read a session's row (the
-	 * {@code SELECT owner_name, ...} of a request), and refusing connections to the
-	 * listening thread when told to (a database it cannot reach).
+	 * The real pool, counting the statements that read a session's row (a request's
+	 * {@link JdbcMcpSessionRegistry#FIND}), and refusing connections to the listening
+	 * thread when told to (a database it cannot reach).
 	 */
 	static final class CountingDataSource extends DelegatingDataSource {
 
@@ -294,7 +294,7 @@ class JdbcMcpSessionNearCacheTests {
 			return (Connection) Proxy.newProxyInstance(getClass().getClassLoader(), new Class<?>[] { Connection.class },
 					(proxy, method, args) -> {
 						if (method.getName().equals("prepareStatement") && args != null && args.length > 0
-								&& args[0] instanceof String sql && sql.startsWith("SELECT owner_name")) {
+								&& args[0] instanceof String sql && sql.contains(JdbcMcpSessionRegistry.FIND)) {
 							this.rowReads.incrementAndGet();
 						}
 						try {

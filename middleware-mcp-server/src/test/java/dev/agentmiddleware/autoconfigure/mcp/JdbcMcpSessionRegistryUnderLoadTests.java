@@ -221,17 +221,25 @@ class JdbcMcpSessionRegistryUnderLoadTests {
 				.doesNotContain("Bitmap Heap Scan on " + JdbcMcpSessionRegistry.TABLE);
 		}
 
-		// The same for a group of ends: its rows are found by their key, not by a scan of
-		// the table, which the planner chooses for a small table without the ends'
-		// setting
+		// The same for every statement by key (a group of ends, a request's read of its
+		// row and its write of the last use): its rows are found by their key, not by a
+		// scan of the table, which the planner chooses for a table of one page without
+		// the setting, even for one key
 		@Test
-		void theEndsOfAGroupFindTheirRowsByTheKeyNotByReadingTheTable() {
+		void statementsByKeyFindTheirRowsByTheKeyNotByReadingTheTable() {
 			JdbcMcpSessionRegistry registry = registry(5);
 			aTableJustVacuumed();
+			assertFoundByKey("three ends", registry.writes().delete(3), "a", "b", "c");
+			assertFoundByKey("one end", registry.writes().delete(1), "a");
+			assertFoundByKey("a request's read", JdbcMcpSessionRegistry.FIND, "a");
+			// Every row is older than the time written, as in use
+			long now = System.currentTimeMillis();
+			assertFoundByKey("a request's touch", JdbcMcpSessionRegistry.TOUCH, now, "a", now);
+		}
 
-			String plan = plan("SELECT " + JdbcMcpSessionWrites.END_SETTINGS, registry.writes().delete(3), "a", "b",
-					"c");
-			assertThat(plan).as("the plan of three ends")
+		private void assertFoundByKey(String what, String statement, Object... arguments) {
+			assertThat(plan("SELECT " + JdbcMcpSessionWrites.BY_KEY_SETTINGS, statement, arguments))
+				.as("the plan of " + what)
 				.contains("agent_mcp_session_pkey")
 				.doesNotContain("Seq Scan on " + JdbcMcpSessionRegistry.TABLE);
 		}
