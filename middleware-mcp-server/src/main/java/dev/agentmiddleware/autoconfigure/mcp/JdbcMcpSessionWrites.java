@@ -32,6 +32,13 @@ import org.springframework.transaction.support.TransactionTemplate;
  * {@code liveSince}, so a group counts at least the rows each of its starts would have.
  * Ends delete their rows with one {@code DELETE ... WHERE id IN (...)}, a synchronous
  * commit for the group.
+ *
+ * <p>
+ * On PostgreSQL no statement here scans the table, which holds the rows of ended sessions
+ * until vacuum: a start's count reads the index of {@code last_used}, and every statement
+ * by key (the ends, and a request's read of its row and write of its last use, which the
+ * registry runs through {@link #queryByKey} and {@link #updateByKey}) finds its rows by
+ * the primary key, whatever plan the planner made for the one page a vacuum leaves.
  */
 final class JdbcMcpSessionWrites {
 
