@@ -71,8 +71,9 @@ import org.springframework.util.ClassUtils;
  * round trip between the instance and the database. No race is accepted for the cap.
  * Starts that one instance's requests ask for while a start of it is being written go to
  * the database together, in one such statement that inserts as many of them as there are
- * free slots, and so do its ends, in one {@code DELETE} ({@link JdbcMcpSessionWrites}): a
- * start alone is written at once, and under load the lock is taken once per group.
+ * free slots, and so do its ends, in one {@code DELETE}
+ * ({@link JdbcMcpSessionStatements}): a start alone is written at once, and under load
+ * the lock is taken once per group.
  *
  * <p>
  * On PostgreSQL a start's commit does not wait for the WAL flush
@@ -175,8 +176,9 @@ final class JdbcMcpSessionRegistry implements McpSessionRegistry {
 
 	private final TransactionTemplate transactions;
 
-	// The starts and ends, written in groups
-	private final JdbcMcpSessionWrites writes;
+	// The statements on the table: starts and ends written in groups, reads and writes by
+	// key
+	private final JdbcMcpSessionStatements statements;
 
 	private final McpJsonMapper jsonMapper;
 
@@ -273,7 +275,7 @@ final class JdbcMcpSessionRegistry implements McpSessionRegistry {
 		String startLock = postgres
 				? "SELECT pg_advisory_xact_lock(" + ADVISORY_LOCK_KEY + ", hashtext(current_schema()))"
 				: "SELECT id FROM " + LOCK_TABLE + " WHERE id = 1 FOR UPDATE";
-		this.writes = new JdbcMcpSessionWrites(this.jdbc, this.transactions, startLock, postgres, maxSessions);
+		this.statements = new JdbcMcpSessionStatements(this.jdbc, this.transactions, startLock, postgres, maxSessions);
 		this.nearCache = postgres
 				&& ClassUtils.isPresent("org.postgresql.PGConnection", JdbcMcpSessionRegistry.class.getClassLoader())
 				&& createEndTrigger(startLock);
@@ -392,8 +394,8 @@ final class JdbcMcpSessionRegistry implements McpSessionRegistry {
 		String key = IdDigests.of(init.session().getId());
 		long listen = healthyListen();
 		long heard = this.endsHeard.get(stripe(key));
-		if (!this.writes.start(new JdbcMcpSessionWrites.Start(key, ownerDigest(owner), request.protocolVersion(),
-				write(request), now, now - this.expiry.toMillis()))) {
+		if (!this.statements.start(new JdbcMcpSessionStatements.Start(key, ownerDigest(owner),
+				request.protocolVersion(), write(request), now, now - this.expiry.toMillis()))) {
 			init.session().close();
 			logger.warn("MCP session refused: the limit of {} live sessions is reached", this.maxSessions);
 			return null;
@@ -437,7 +439,7 @@ final class JdbcMcpSessionRegistry implements McpSessionRegistry {
 		// after the read is heard
 		long listen = healthyListen();
 		long heard = this.endsHeard.get(stripe(key));
-		List<StoredSession> rows = this.writes.queryByKey(FIND,
+		List<StoredSession> rows = this.statements.queryByKey(FIND,
 				(rs, rowNum) -> new StoredSession(rs.getString(1), rs.getString(2), rs.getLong(3)), key);
 		if (rows.isEmpty()) {
 			// Ended or expired, here or on another instance
@@ -460,7 +462,7 @@ final class JdbcMcpSessionRegistry implements McpSessionRegistry {
 		long storedLastUse = stored.lastUsed();
 		if (sinceStored.compareTo(this.touchInterval) > 0) {
 			// Never moved back by an instance that writes an earlier time
-			this.writes.updateByKey(TOUCH, now.toEpochMilli(), key, now.toEpochMilli());
+			this.statements.updateByKey(TOUCH, now.toEpochMilli(), key, now.toEpochMilli());
 			storedLastUse = now.toEpochMilli();
 		}
 		Copy copy = this.local.get(id);
@@ -542,7 +544,7 @@ final class JdbcMcpSessionRegistry implements McpSessionRegistry {
 
 	@Override
 	public void end(String id) {
-		this.writes.end(IdDigests.of(id));
+		this.statements.end(IdDigests.of(id));
 		dropLocal(id);
 	}
 
@@ -562,9 +564,9 @@ final class JdbcMcpSessionRegistry implements McpSessionRegistry {
 		}
 	}
 
-	// The writes of the starts and ends, for tests
-	JdbcMcpSessionWrites writes() {
-		return this.writes;
+	// The statements on the table, for tests
+	JdbcMcpSessionStatements statements() {
+		return this.statements;
 	}
 
 	@Override

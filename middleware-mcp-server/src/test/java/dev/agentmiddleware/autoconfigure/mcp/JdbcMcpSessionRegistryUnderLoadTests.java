@@ -181,7 +181,7 @@ class JdbcMcpSessionRegistryUnderLoadTests {
 				for (int i = 0; i < 5; i++) {
 					group.add(threads.submit(() -> startOrNull(registry)));
 				}
-				await().atMost(Duration.ofSeconds(30)).until(() -> registry.writes().startsWaiting() == 5);
+				await().atMost(Duration.ofSeconds(30)).until(() -> registry.statements().startsWaiting() == 5);
 				statement.execute(startLock("pg_advisory_unlock"));
 
 				assertThat(first.get(30, TimeUnit.SECONDS)).isNotNull();
@@ -213,8 +213,8 @@ class JdbcMcpSessionRegistryUnderLoadTests {
 			JdbcMcpSessionRegistry registry = registry(5);
 			aTableJustVacuumed();
 
-			String plan = plan(startLock("pg_advisory_xact_lock") + ", " + JdbcMcpSessionWrites.START_SETTINGS,
-					registry.writes().insert(1), "a", null, "2025-11-25", "{}", 1L, 1L, 5, 0L);
+			String plan = plan(startLock("pg_advisory_xact_lock") + ", " + JdbcMcpSessionStatements.START_SETTINGS,
+					registry.statements().insert(1), "a", null, "2025-11-25", "{}", 1L, 1L, 5, 0L);
 			assertThat(plan).as("the plan of a start")
 				.contains("Index Only Scan using agent_mcp_session_last_used")
 				.doesNotContain("Seq Scan on " + JdbcMcpSessionRegistry.TABLE)
@@ -229,8 +229,8 @@ class JdbcMcpSessionRegistryUnderLoadTests {
 		void statementsByKeyFindTheirRowsByTheKeyNotByReadingTheTable() {
 			JdbcMcpSessionRegistry registry = registry(5);
 			aTableJustVacuumed();
-			assertFoundByKey("three ends", registry.writes().delete(3), "a", "b", "c");
-			assertFoundByKey("one end", registry.writes().delete(1), "a");
+			assertFoundByKey("three ends", registry.statements().delete(3), "a", "b", "c");
+			assertFoundByKey("one end", registry.statements().delete(1), "a");
 			assertFoundByKey("a request's read", JdbcMcpSessionRegistry.FIND, "a");
 			// Every row is older than the time written, as in use
 			long now = System.currentTimeMillis();
@@ -238,8 +238,7 @@ class JdbcMcpSessionRegistryUnderLoadTests {
 		}
 
 		private void assertFoundByKey(String what, String statement, Object... arguments) {
-			assertThat(plan("SELECT " + JdbcMcpSessionWrites.BY_KEY_SETTINGS, statement, arguments))
-				.as("the plan of " + what)
+			assertThat(plan(JdbcMcpSessionStatements.BY_KEY_SETTINGS, statement, arguments)).as("the plan of " + what)
 				.contains("agent_mcp_session_pkey")
 				.doesNotContain("Seq Scan on " + JdbcMcpSessionRegistry.TABLE);
 		}

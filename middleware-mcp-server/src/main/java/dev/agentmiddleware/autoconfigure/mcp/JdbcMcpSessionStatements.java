@@ -15,13 +15,13 @@ import org.springframework.jdbc.core.RowMapperResultSetExtractor;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
- * The starts and ends of {@link JdbcMcpSessionRegistry}'s sessions, each written in
- * groups ({@link GroupCommit}): the starts that an instance's requests ask for while a
- * start is being written go to the database together, in one statement and one
- * transaction that takes the cap's lock once, and so do the ends. A start alone is
- * written at once, as before; under load an instance holds the lock of the starts once
- * per group instead of once per start, and uses one connection for its starts and one for
- * its ends instead of one per waiting request.
+ * The statements of {@link JdbcMcpSessionRegistry} on its table. The starts and ends of
+ * its sessions are each written in groups ({@link GroupCommit}): the starts that an
+ * instance's requests ask for while a start is being written go to the database together,
+ * in one statement and one transaction that takes the cap's lock once, and so do the
+ * ends. A start alone is written at once, as before; under load an instance holds the
+ * lock of the starts once per group instead of once per start, and uses one connection
+ * for its starts and one for its ends instead of one per waiting request.
  *
  * <p>
  * The cap stays exact: a group's statement counts the live rows after the lock is granted
@@ -40,7 +40,7 @@ import org.springframework.transaction.support.TransactionTemplate;
  * registry runs through {@link #queryByKey} and {@link #updateByKey}) finds its rows by
  * the primary key, whatever plan the planner made for the one page a vacuum leaves.
  */
-final class JdbcMcpSessionWrites {
+final class JdbcMcpSessionStatements {
 
 	/** The most starts, and the most ends, that one statement writes. */
 	static final int MAX_GROUP = 64;
@@ -60,7 +60,7 @@ final class JdbcMcpSessionWrites {
 	// transaction: the rows are found by the primary key, not by a scan of the table and
 	// the rows of ended sessions it holds until vacuum (which the planner chooses for a
 	// table of one page, even for one key)
-	static final String BY_KEY_SETTINGS = "set_config('enable_seqscan', 'off', true)";
+	static final String BY_KEY_SETTINGS = "SELECT set_config('enable_seqscan', 'off', true)";
 
 	private static final String COLUMNS = "id, owner_name, protocol_version, initialize_request, created_at, last_used";
 
@@ -68,7 +68,11 @@ final class JdbcMcpSessionWrites {
 
 	private final TransactionTemplate transactions;
 
+	// H2: taken first in every start's transaction
 	private final String startLock;
+
+	// PostgreSQL: the lock and START_SETTINGS, sent before a start's insert
+	private final String startSettings;
 
 	// PostgreSQL: the lock, the settings and the insert in one message, the setting and
 	// a statement by key in another
@@ -85,11 +89,12 @@ final class JdbcMcpSessionWrites {
 
 	private final String[] deletes = new String[MAX_GROUP + 1];
 
-	JdbcMcpSessionWrites(JdbcTemplate jdbc, TransactionTemplate transactions, String startLock, boolean pipelined,
+	JdbcMcpSessionStatements(JdbcTemplate jdbc, TransactionTemplate transactions, String startLock, boolean pipelined,
 			int maxSessions) {
 		this.jdbc = jdbc;
 		this.transactions = transactions;
 		this.startLock = startLock;
+		this.startSettings = startLock + ", " + START_SETTINGS;
 		this.pipelined = pipelined;
 		this.maxSessions = maxSessions;
 	}
@@ -154,7 +159,7 @@ final class JdbcMcpSessionWrites {
 	// not after an fsync (only durability is deferred; the count and the rows' visibility
 	// are as before), and make the count an index scan (START_SETTINGS).
 	private int insertPipelined(String insert, Object[] arguments) {
-		return updateAfter(this.startLock + ", " + START_SETTINGS, insert, arguments);
+		return updateAfter(this.startSettings, insert, arguments);
 	}
 
 	// A SELECT and an update in one message, one implicit transaction: the update's count
@@ -200,7 +205,7 @@ final class JdbcMcpSessionWrites {
 		if (!this.pipelined) {
 			return this.jdbc.query(query, rows, arguments);
 		}
-		List<T> found = this.jdbc.execute("SELECT " + BY_KEY_SETTINGS + "; " + query, (PreparedStatement statement) -> {
+		List<T> found = this.jdbc.execute(BY_KEY_SETTINGS + "; " + query, (PreparedStatement statement) -> {
 			new ArgumentPreparedStatementSetter(arguments).setValues(statement);
 			statement.execute();
 			// The settings' row, then the query's
@@ -222,8 +227,7 @@ final class JdbcMcpSessionWrites {
 	 * @return the number of rows updated
 	 */
 	int updateByKey(String update, Object... arguments) {
-		return this.pipelined ? updateAfter("SELECT " + BY_KEY_SETTINGS, update, arguments)
-				: this.jdbc.update(update, arguments);
+		return this.pipelined ? updateAfter(BY_KEY_SETTINGS, update, arguments) : this.jdbc.update(update, arguments);
 	}
 
 	// The statement that inserts a group of the given size (package-private for tests)
